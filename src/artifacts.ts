@@ -1,0 +1,60 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+
+export interface SavedArtifact {
+  name: string
+  directory: string
+  files: string[]
+  /** True when the files also went to the workflow run's artifacts. */
+  uploaded: boolean
+  note?: string
+}
+
+/** Port: keeps an iteration's full records (review-N.json, review-N.md, fix-N.json, patches). */
+export interface ArtifactStore {
+  save(name: string, files: Record<string, string>): Promise<SavedArtifact>
+}
+
+/**
+ * Writes the files to a folder, then uploads them as a workflow artifact when the runner provides the
+ * artifact service (ACTIONS_RUNTIME_TOKEN and ACTIONS_RESULTS_URL). Without it the folder is the record.
+ */
+export function createArtifactStore(
+  root: string,
+  env: Record<string, string | undefined>,
+  log: { warning(message: string): void }
+): ArtifactStore {
+  return {
+    async save(name, files) {
+      const directory = path.join(root, name)
+      await mkdir(directory, { recursive: true })
+      const paths: string[] = []
+      for (const [file, content] of Object.entries(files)) {
+        const target = path.join(directory, file)
+        await writeFile(target, content)
+        paths.push(target)
+      }
+      if (!env['ACTIONS_RUNTIME_TOKEN'] || !env['ACTIONS_RESULTS_URL']) {
+        return {
+          name,
+          directory,
+          files: paths,
+          uploaded: false,
+          note: `The artifact service is not available here; the records are in ${directory}.`
+        }
+      }
+      try {
+        // Loaded only when an upload happens: the artifact client is large.
+        const { DefaultArtifactClient } = await import('@actions/artifact')
+        await new DefaultArtifactClient().uploadArtifact(name, paths, directory, {
+          retentionDays: 30
+        })
+        return { name, directory, files: paths, uploaded: true }
+      } catch (e) {
+        const note = `Uploading artifact ${name} failed (${(e as Error).message}); the records are in ${directory}.`
+        log.warning(note)
+        return { name, directory, files: paths, uploaded: false, note }
+      }
+    }
+  }
+}

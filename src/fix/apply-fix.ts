@@ -1,0 +1,86 @@
+import type { Git } from '../git/git.js'
+import type { CommandRunner } from '../process/command-runner.js'
+import type { FixRecord } from '../loop/state.js'
+import { isProtected } from './protected-paths.js'
+
+export interface FixContext {
+  git: Git
+  runner: CommandRunner
+  cwd: string
+  env: Record<string, string>
+  timeoutMs: number
+  protectedPaths: readonly string[]
+  log: (line: string) => void
+}
+
+/** The deterministic fixers: each fix command in order; their results are recorded, failures tolerated. */
+export async function runFixCommands(
+  commands: readonly string[],
+  ctx: FixContext
+): Promise<FixRecord['commands']> {
+  const results: FixRecord['commands'] = []
+  for (const command of commands) {
+    const r = await ctx.runner.run(command, {
+      cwd: ctx.cwd,
+      env: ctx.env,
+      timeoutMs: ctx.timeoutMs
+    })
+    ctx.log(`fix command '${command}' exited ${r.exitCode} in ${(r.durationMs / 1000).toFixed(1)}s`)
+    results.push({ command, exitCode: r.exitCode, durationMs: r.durationMs })
+  }
+  return results
+}
+
+/** Reverts every change to a protected path; returns the paths it reverted. */
+export async function revertProtected(git: Git, globs: readonly string[]): Promise<string[]> {
+  const touched = (await git.changedPaths()).filter(p => isProtected(p, globs))
+  await git.discard(touched)
+  return touched
+}
+
+export type PublishResult =
+  | { outcome: 'no_changes'; filesChanged: string[] }
+  | { outcome: 'pushed'; commitSha: string; filesChanged: string[] }
+  | {
+      outcome: 'branch_moved' | 'push_failed'
+      commitSha: string
+      filesChanged: string[]
+      patch: string
+      message: string
+    }
+
+/**
+ * Commits whatever the fixers changed and pushes it to the PR branch, never forcing. When the branch
+ * moved since `reviewedSha`, or the push fails, the commit is returned as a patch so no work is lost.
+ */
+export async function commitAndPush(
+  git: Git,
+  branch: string,
+  reviewedSha: string,
+  message: string,
+  author: { name: string; email: string }
+): Promise<PublishResult> {
+  const filesChanged = await git.changedPaths()
+  // A fix command may have committed on its own: its commits are part of the fix too.
+  const commitSha = (await git.commitAll(message, author)) ?? (await git.head())
+  if (commitSha === reviewedSha) return { outcome: 'no_changes', filesChanged: [] }
+  const remote = await git.remoteHead(branch)
+  if (remote !== reviewedSha) {
+    return {
+      outcome: 'branch_moved',
+      commitSha,
+      filesChanged,
+      patch: await git.formatPatch(reviewedSha, commitSha),
+      message: `origin/${branch} is at ${remote?.slice(0, 7) ?? '(deleted)'}, not the reviewed ${reviewedSha.slice(0, 7)}`
+    }
+  }
+  const pushed = await git.push(branch)
+  if (pushed.kind === 'pushed') return { outcome: 'pushed', commitSha, filesChanged }
+  return {
+    outcome: pushed.kind === 'rejected' ? 'branch_moved' : 'push_failed',
+    commitSha,
+    filesChanged,
+    patch: await git.formatPatch(reviewedSha, commitSha),
+    message: pushed.message
+  }
+}

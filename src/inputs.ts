@@ -1,0 +1,217 @@
+import { SEVERITIES, type Severity } from './loop/findings.js'
+import { LOOP_STATUSES, type TerminalStatus } from './loop/state.js'
+
+/** Every input of action.yml, parsed and validated once into one typed object. */
+export interface Settings {
+  githubToken: string
+  maxIterations: number
+  severityThreshold: Severity
+  checks: Array<{ name: string; command: string }>
+  fixCommands: string[]
+  retrigger: 'dispatch' | 'push' | 'none'
+  prNumber?: number
+  workingDirectory: string
+  protectedPaths: string[]
+  reviewDrafts: boolean
+  allowForks: boolean
+  checkName: string
+  commandTimeoutMinutes: number
+  failOn: TerminalStatus[]
+  escalationLabel: string
+  escalationReviewers: string[]
+  escalationTeamReviewers: string[]
+  submitReview: 'none' | 'comment' | 'approve'
+  commitAuthor: { name: string; email: string }
+  artifactsDir?: string
+  ai: AiSettings
+}
+
+export interface AiSettings {
+  /** Empty when no key was given: the loop then runs gates-only. */
+  apiKey: string
+  baseUrl?: string
+  reviewModel: string
+  fixModel: string
+  maxTurns: number
+  maxCostUsd?: number
+  reviewTimeoutMinutes: number
+  fixTimeoutMinutes: number
+  guidelines?: string
+  instructions?: string
+}
+
+/** Always protected: pushing workflow files needs the `workflows` permission the token lacks. */
+export const ALWAYS_PROTECTED = '.github/workflows/**'
+
+export class InputError extends Error {
+  constructor(input: string, message: string) {
+    super(`Input '${input}': ${message}`)
+    this.name = 'InputError'
+  }
+}
+
+type GetInput = (name: string) => string
+
+function lines(value: string): string[] {
+  return value
+    .split(/\r?\n/)
+    .map(l => l.trim())
+    .filter(l => l !== '' && !l.startsWith('#'))
+}
+
+function list(value: string): string[] {
+  return value
+    .split(/[\n,]/)
+    .map(l => l.trim())
+    .filter(l => l !== '' && !l.startsWith('#'))
+}
+
+function integer(get: GetInput, name: string, fallback: number, min: number, max: number): number {
+  const raw = get(name).trim()
+  if (raw === '') return fallback
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new InputError(name, `'${raw}' is not a whole number from ${min} to ${max}.`)
+  }
+  return Number(raw)
+}
+
+function decimal(get: GetInput, name: string): number | undefined {
+  const raw = get(name).trim()
+  if (raw === '') return undefined
+  const value = Number(raw)
+  if (!/^\d+(\.\d+)?$/.test(raw) || !(value > 0)) {
+    throw new InputError(
+      name,
+      `'${raw}' is not a positive amount of US dollars, such as 5 or 2.50.`
+    )
+  }
+  return value
+}
+
+function oneOf<T extends string>(
+  get: GetInput,
+  name: string,
+  allowed: readonly T[],
+  fallback: T
+): T {
+  const raw = get(name).trim().toLowerCase()
+  if (raw === '') return fallback
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new InputError(name, `'${raw}' is not one of: ${allowed.join(', ')}.`)
+  }
+  return raw as T
+}
+
+function boolean(get: GetInput, name: string, fallback: boolean): boolean {
+  const raw = get(name).trim().toLowerCase()
+  if (raw === '') return fallback
+  if (raw === 'true') return true
+  if (raw === 'false') return false
+  throw new InputError(name, `'${raw}' is not true or false.`)
+}
+
+const CHECK_LINE = /^([A-Za-z0-9][\w.-]*)\s*:\s*(.+)$/
+
+function parseChecks(raw: string): Settings['checks'] {
+  const seen = new Set<string>()
+  return lines(raw).map(line => {
+    const match = CHECK_LINE.exec(line)
+    if (!match) {
+      throw new InputError(
+        'checks',
+        `line '${line}' is not 'name: command' (for example 'lint: npx eslint . -f json').`
+      )
+    }
+    const [, name, command] = match as unknown as [string, string, string]
+    if (seen.has(name)) throw new InputError('checks', `the name '${name}' is used twice.`)
+    seen.add(name)
+    return { name, command: command.trim() }
+  })
+}
+
+function parseFailOn(raw: string): TerminalStatus[] {
+  const terminal = LOOP_STATUSES.filter((s): s is TerminalStatus => s !== 'running' && s !== 'go')
+  const values = list(raw.toLowerCase())
+  if (values.length === 0) return terminal
+  if (values.length === 1 && values[0] === 'never') return []
+  for (const v of values) {
+    if (!(terminal as readonly string[]).includes(v)) {
+      throw new InputError('fail-on', `'${v}' is not one of: ${terminal.join(', ')}, never.`)
+    }
+  }
+  return values as TerminalStatus[]
+}
+
+export function parseSettings(get: GetInput): Settings {
+  const githubToken = get('github-token').trim()
+  if (githubToken === '') {
+    throw new InputError(
+      'github-token',
+      'is empty. Leave it unset to use the workflow token, or pass a PAT/App token secret.'
+    )
+  }
+  const prRaw = get('pr-number').trim()
+  let prNumber: number | undefined
+  if (prRaw !== '') {
+    if (!/^\d+$/.test(prRaw) || Number(prRaw) < 1) {
+      throw new InputError('pr-number', `'${prRaw}' is not a pull request number such as 42.`)
+    }
+    prNumber = Number(prRaw)
+  }
+  const workingDirectory = get('working-directory').trim() || '.'
+  if (workingDirectory.split(/[\\/]/).includes('..')) {
+    throw new InputError(
+      'working-directory',
+      `'${workingDirectory}' must stay inside the workspace.`
+    )
+  }
+  const reviewers = list(get('escalation-reviewers'))
+  const apiKey = get('anthropic-api-key').trim()
+  const reviewModel = get('review-model').trim() || 'claude-sonnet-4-5'
+  const maxCostUsd = decimal(get, 'max-cost-usd')
+  const settings: Settings = {
+    githubToken,
+    maxIterations: integer(get, 'max-iterations', 3, 1, 20),
+    severityThreshold: oneOf(get, 'severity-threshold', SEVERITIES, 'medium'),
+    checks: parseChecks(get('checks')),
+    fixCommands: lines(get('fix-commands')),
+    retrigger: oneOf(get, 'retrigger', ['dispatch', 'push', 'none'] as const, 'dispatch'),
+    prNumber,
+    workingDirectory,
+    protectedPaths: [ALWAYS_PROTECTED, ...list(get('protected-paths'))],
+    reviewDrafts: boolean(get, 'review-drafts', false),
+    allowForks: boolean(get, 'allow-forks', false),
+    checkName: get('check-name').trim() || 'review-loop',
+    commandTimeoutMinutes: integer(get, 'command-timeout-minutes', 10, 1, 360),
+    failOn: parseFailOn(get('fail-on')),
+    escalationLabel: get('escalation-label').trim(),
+    escalationReviewers: reviewers.filter(r => !r.includes('/')),
+    escalationTeamReviewers: reviewers.filter(r => r.includes('/')).map(r => r.split('/')[1] ?? r),
+    submitReview: oneOf(get, 'submit-review', ['none', 'comment', 'approve'] as const, 'none'),
+    commitAuthor: {
+      name: get('commit-author-name').trim() || 'github-actions[bot]',
+      email:
+        get('commit-author-email').trim() || '41898282+github-actions[bot]@users.noreply.github.com'
+    },
+    artifactsDir: get('artifacts-dir').trim() || undefined,
+    ai: {
+      apiKey,
+      baseUrl: get('anthropic-base-url').trim() || undefined,
+      reviewModel,
+      fixModel: get('fix-model').trim() || reviewModel,
+      maxTurns: integer(get, 'max-turns', 30, 1, 500),
+      maxCostUsd,
+      reviewTimeoutMinutes: integer(get, 'review-timeout-minutes', 10, 1, 360),
+      fixTimeoutMinutes: integer(get, 'fix-timeout-minutes', 20, 1, 360),
+      guidelines: get('guidelines').trim() || undefined,
+      instructions: get('instructions').trim() || undefined
+    }
+  }
+  if (settings.checks.length === 0 && apiKey === '') {
+    throw new InputError(
+      'checks',
+      "is empty and no 'anthropic-api-key' is set, so nothing would review the PR. Add at least one 'name: command' line (for example 'test: npm test'), or set anthropic-api-key."
+    )
+  }
+  return settings
+}

@@ -1,0 +1,76 @@
+import type { Finding } from './findings.js'
+import type { Decision, FindingRecord, IterationRecord, LoopState, Usage } from './state.js'
+import { addUsage, lastIteration } from './state.js'
+
+export interface ReviewedIteration {
+  n: number
+  reviewedSha: string
+  baseSha: string
+  runId: string
+  runAttempt: number
+  decision: Decision
+  summary: string
+  findings: readonly Finding[]
+  gates: IterationRecord['gates']
+  usage: Usage
+  startedAt: Date
+  durationMs: number
+}
+
+/**
+ * Appends a review to the state. Findings keep the iteration they were first seen in (`since`) when
+ * the previous iteration had them open; ids open before and gone now are `resolved`.
+ */
+export function appendReview(state: LoopState, r: ReviewedIteration): LoopState {
+  const previous = lastIteration(state)
+  const previousOpen = new Map(
+    (previous?.round === state.round ? previous.findings : [])
+      .filter(f => f.status !== 'fixed')
+      .map(f => [f.id, f])
+  )
+  const disputed = new Set(previous?.fix?.disputes.map(d => d.id) ?? [])
+  const findings: FindingRecord[] = r.findings.map(f => ({
+    id: f.id,
+    severity: f.severity,
+    category: f.category,
+    title: f.title,
+    file: f.file,
+    line: f.line,
+    source: f.source,
+    status: disputed.has(f.id) ? 'disputed' : 'open',
+    since: previousOpen.get(f.id)?.since ?? r.n
+  }))
+  const current = new Set(findings.map(f => f.id))
+  const record: IterationRecord = {
+    n: r.n,
+    round: state.round,
+    reviewedSha: r.reviewedSha,
+    baseSha: r.baseSha,
+    runId: r.runId,
+    runAttempt: r.runAttempt,
+    decision: r.decision,
+    summary: r.summary,
+    findings,
+    resolved: [...previousOpen.keys()].filter(id => !current.has(id)),
+    gates: r.gates,
+    usage: r.usage,
+    startedAt: r.startedAt.toISOString(),
+    durationMs: r.durationMs
+  }
+  return {
+    ...state,
+    iterations: [...state.iterations, record],
+    lastReviewedSha: r.reviewedSha,
+    totals: addUsage(state.totals, r.usage)
+  }
+}
+
+/** Replaces the latest iteration (to attach its fix). */
+export function updateLast(
+  state: LoopState,
+  update: (it: IterationRecord) => IterationRecord
+): LoopState {
+  const last = lastIteration(state)
+  if (!last) return state
+  return { ...state, iterations: [...state.iterations.slice(0, -1), update(last)] }
+}

@@ -1,0 +1,65 @@
+import { severityRank } from './findings.js'
+import type { FindingRecord, IterationRecord, LoopState } from './state.js'
+
+/** The state's share of the sticky comment; the rest is for people. */
+export const STATE_JSON_BUDGET = 30_000
+
+function trimIteration(it: IterationRecord, keep: number, slim: boolean): IterationRecord {
+  const sorted = [...it.findings].sort(
+    (a, b) => severityRank(a.severity) - severityRank(b.severity)
+  )
+  const kept = sorted
+    .slice(0, keep)
+    .map((f): FindingRecord =>
+      slim
+        ? { id: f.id, severity: f.severity, status: f.status, since: f.since }
+        : { ...f, title: f.title?.slice(0, 120), file: f.file?.slice(0, 200) }
+    )
+  return {
+    ...it,
+    summary: it.summary.slice(0, slim ? 200 : 1000),
+    findings: kept,
+    omitted: (it.omitted ?? 0) + (it.findings.length - kept.length) || undefined,
+    fix: it.fix && {
+      ...it.fix,
+      filesChanged: it.fix.filesChanged.slice(0, slim ? 20 : 100),
+      disputes: it.fix.disputes
+        .slice(0, 20)
+        .map(d => ({ id: d.id, reason: d.reason.slice(0, 300) }))
+    }
+  }
+}
+
+/**
+ * Shrinks the state until its JSON fits the budget: older iterations keep ids and severities only,
+ * the latest keeps its most severe findings. The full records live in the artifacts.
+ */
+export function compactState(state: LoopState, budget = STATE_JSON_BUDGET): LoopState {
+  const steps: Array<[number, number]> = [
+    [200, 200],
+    [100, 50],
+    [60, 20],
+    [30, 10],
+    [10, 0]
+  ]
+  let compact = state
+  for (const [latestKeep, olderKeep] of steps) {
+    if (JSON.stringify(compact).length <= budget) return compact
+    const last = state.iterations.length - 1
+    compact = {
+      ...state,
+      iterations: state.iterations.map((it, i) =>
+        i === last ? trimIteration(it, latestKeep, false) : trimIteration(it, olderKeep, true)
+      )
+    }
+  }
+  // Still too big: only many rounds get here. Drop earlier rounds (never the current round's
+  // iterations, which count towards the cap); n keeps counting over the whole PR.
+  while (
+    JSON.stringify(compact).length > budget &&
+    (compact.iterations[0]?.round ?? state.round) < state.round
+  ) {
+    compact = { ...compact, iterations: compact.iterations.slice(1) }
+  }
+  return compact
+}

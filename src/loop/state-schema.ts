@@ -1,0 +1,163 @@
+import { Ajv, type ValidateFunction } from 'ajv'
+import { CATEGORIES, SEVERITIES } from './findings.js'
+import { DECISIONS, LOOP_STATUSES, type LoopState } from './state.js'
+
+const nonNegative = { type: 'number', minimum: 0 } as const
+const count = { type: 'integer', minimum: 0 } as const
+const sha = { type: 'string', pattern: '^[0-9a-f]{7,64}$' } as const
+
+const usage = {
+  type: 'object',
+  required: ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens', 'costUsd'],
+  additionalProperties: false,
+  properties: {
+    inputTokens: count,
+    outputTokens: count,
+    cacheReadTokens: count,
+    cacheWriteTokens: count,
+    costUsd: nonNegative
+  }
+} as const
+
+const findingRecord = {
+  type: 'object',
+  required: ['id', 'severity', 'status', 'since'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string', maxLength: 64 },
+    severity: { enum: SEVERITIES },
+    category: { enum: CATEGORIES },
+    title: { type: 'string', maxLength: 1000 },
+    file: { type: 'string', maxLength: 1000 },
+    line: { type: 'integer', minimum: 0 },
+    source: { type: 'string', maxLength: 200 },
+    status: { enum: ['open', 'fixed', 'disputed'] },
+    since: { type: 'integer', minimum: 1 }
+  }
+} as const
+
+const fixRecord = {
+  type: 'object',
+  required: ['outcome', 'filesChanged', 'commands', 'disputes', 'revertedProtected', 'durationMs'],
+  additionalProperties: false,
+  properties: {
+    outcome: { enum: ['pushed', 'no_changes', 'branch_moved', 'push_failed'] },
+    commitSha: sha,
+    filesChanged: { type: 'array', items: { type: 'string' } },
+    commands: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['command', 'exitCode', 'durationMs'],
+        additionalProperties: false,
+        properties: {
+          command: { type: 'string' },
+          exitCode: { type: 'integer' },
+          durationMs: count
+        }
+      }
+    },
+    disputes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'reason'],
+        additionalProperties: false,
+        properties: { id: { type: 'string' }, reason: { type: 'string' } }
+      }
+    },
+    revertedProtected: { type: 'array', items: { type: 'string' } },
+    patch: { type: 'string' },
+    durationMs: count
+  }
+} as const
+
+const iterationRecord = {
+  type: 'object',
+  required: [
+    'n',
+    'round',
+    'reviewedSha',
+    'baseSha',
+    'runId',
+    'runAttempt',
+    'decision',
+    'summary',
+    'findings',
+    'resolved',
+    'gates',
+    'usage',
+    'startedAt',
+    'durationMs'
+  ],
+  additionalProperties: false,
+  properties: {
+    n: { type: 'integer', minimum: 1 },
+    round: { type: 'integer', minimum: 1 },
+    reviewedSha: sha,
+    baseSha: sha,
+    runId: { type: 'string', maxLength: 40 },
+    runAttempt: { type: 'integer', minimum: 1 },
+    decision: { enum: DECISIONS },
+    summary: { type: 'string', maxLength: 4000 },
+    findings: { type: 'array', items: findingRecord },
+    omitted: count,
+    resolved: { type: 'array', items: { type: 'string' } },
+    gates: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'passed', 'durationMs'],
+        additionalProperties: false,
+        properties: { name: { type: 'string' }, passed: { type: 'boolean' }, durationMs: count }
+      }
+    },
+    fix: fixRecord,
+    usage,
+    startedAt: { type: 'string' },
+    durationMs: count
+  }
+} as const
+
+export const stateSchema = {
+  $id: 'https://github.com/review-loop/state.json',
+  type: 'object',
+  required: [
+    'schema',
+    'pr',
+    'status',
+    'round',
+    'maxIterations',
+    'iterations',
+    'totals',
+    'updatedAt'
+  ],
+  additionalProperties: false,
+  properties: {
+    schema: { const: 1 },
+    pr: { type: 'integer', minimum: 1 },
+    status: { enum: LOOP_STATUSES },
+    round: { type: 'integer', minimum: 1 },
+    maxIterations: { type: 'integer', minimum: 1 },
+    iterations: { type: 'array', items: iterationRecord },
+    lastReviewedSha: sha,
+    lastPushedSha: sha,
+    totals: usage,
+    reason: { type: 'string', maxLength: 4000 },
+    updatedAt: { type: 'string' }
+  }
+} as const
+
+let compiled: ValidateFunction<LoopState> | undefined
+
+/** Validates a parsed state against the schema; the error is one readable line. */
+export function checkState(value: unknown): { state: LoopState } | { error: string } {
+  // Compiled on first use: ajv compilation is kept off the start-up path.
+  compiled ??= new Ajv({ allErrors: true }).compile<LoopState>(stateSchema)
+  if (compiled(value)) return { state: value }
+  const error = (compiled.errors ?? [])
+    .slice(0, 5)
+    .map(e => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`)
+    .join('; ')
+  return { error }
+}

@@ -1,0 +1,98 @@
+import { spawn } from 'node:child_process'
+
+export interface CommandResult {
+  exitCode: number
+  /** Standard output alone (machine-readable formats such as ESLint's JSON come here). */
+  stdout: string
+  /** Standard output and error interleaved, as a person would see them. */
+  output: string
+  timedOut: boolean
+  durationMs: number
+}
+
+export interface RunOptions {
+  cwd: string
+  timeoutMs: number
+  env: Record<string, string | undefined>
+}
+
+/** Port: runs one shell command. The real one spawns bash; tests use it too, on real commands. */
+export interface CommandRunner {
+  run(command: string, options: RunOptions): Promise<CommandResult>
+}
+
+const MAX_CAPTURE = 4 * 1024 * 1024
+
+/** Keeps at most `max` characters: the head and the tail, which is where failures are reported. */
+function cap(text: string, max: number): string {
+  if (text.length <= max) return text
+  const half = Math.floor(max / 2)
+  return `${text.slice(0, half)}\n… [${text.length - max} characters cut] …\n${text.slice(-half)}`
+}
+
+export function createCommandRunner(): CommandRunner {
+  return {
+    run(command, { cwd, timeoutMs, env }) {
+      const started = Date.now()
+      return new Promise(resolve => {
+        const child = spawn('bash', ['-o', 'pipefail', '-c', command], {
+          cwd,
+          env,
+          detached: true,
+          stdio: ['ignore', 'pipe', 'pipe']
+        })
+        let stdout = ''
+        let output = ''
+        let timedOut = false
+        child.stdout.on('data', (chunk: Buffer) => {
+          const text = chunk.toString('utf8')
+          if (stdout.length < MAX_CAPTURE) stdout += text
+          output += text
+          if (output.length > 2 * MAX_CAPTURE) output = cap(output, MAX_CAPTURE)
+        })
+        child.stderr.on('data', (chunk: Buffer) => {
+          output += chunk.toString('utf8')
+          if (output.length > 2 * MAX_CAPTURE) output = cap(output, MAX_CAPTURE)
+        })
+        const timer = setTimeout(() => {
+          timedOut = true
+          try {
+            // the whole process group: a test runner's children must not outlive the timeout
+            process.kill(-(child.pid ?? 0), 'SIGKILL')
+          } catch {
+            child.kill('SIGKILL')
+          }
+        }, timeoutMs)
+        const finish = (exitCode: number, extra = ''): void => {
+          clearTimeout(timer)
+          resolve({
+            exitCode: timedOut ? 124 : exitCode,
+            stdout,
+            output: cap(output + extra, MAX_CAPTURE),
+            timedOut,
+            durationMs: Date.now() - started
+          })
+        }
+        child.on('error', e => finish(127, `\n${e.message}`))
+        child.on('close', (code, signal) => finish(code ?? (signal ? 128 : 1)))
+      })
+    }
+  }
+}
+
+const SECRET_NAME =
+  /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|API_?KEY|ACCESS_?KEY|AUTH|COOKIE|SESSION/i
+
+/**
+ * The environment for commands that run PR code (checks, fix commands, the fixer's run_check):
+ * the runner's environment without tokens, keys, action inputs or the runtime's credentials.
+ */
+export function scrubbedEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const clean: Record<string, string> = {}
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) continue
+    if (name.startsWith('INPUT_') || name.startsWith('ACTIONS_') || SECRET_NAME.test(name)) continue
+    clean[name] = value
+  }
+  return clean
+}

@@ -1,0 +1,80 @@
+import {
+  bySeverity,
+  countBySeverity,
+  SEVERITIES,
+  type Finding,
+  type Severity
+} from '../loop/findings.js'
+import type { Decision, LoopState, TerminalStatus } from '../loop/state.js'
+import type { Annotation } from '../github/port.js'
+import { escapeMd, SEVERITY_ICON } from './format.js'
+
+/** GitHub's limit for output.summary and output.text. */
+export const CHECK_TEXT_LIMIT = 65_535
+
+const LEVEL: Record<Severity, Annotation['annotation_level']> = {
+  critical: 'failure',
+  high: 'failure',
+  medium: 'warning',
+  low: 'warning',
+  suggestion: 'notice'
+}
+
+/** Every located finding as an annotation on the diff. */
+export function toAnnotations(findings: readonly Finding[]): Annotation[] {
+  return [...findings]
+    .sort(bySeverity)
+    .filter(f => f.file && f.line && f.line > 0)
+    .map(f => ({
+      path: f.file!,
+      start_line: f.line!,
+      end_line: f.endLine && f.endLine >= f.line! ? f.endLine : f.line!,
+      annotation_level: LEVEL[f.severity],
+      title: `[${f.severity}] ${f.title}`.slice(0, 255),
+      message: (f.description || f.title).slice(0, 60_000),
+      raw_details: f.suggestedFix ? `Suggested fix:\n${f.suggestedFix}`.slice(0, 60_000) : undefined
+    }))
+}
+
+export function checkTitle(decision: Decision, findings: readonly Finding[]): string {
+  if (findings.length === 0) return decision
+  const counts = countBySeverity(findings)
+  const parts = SEVERITIES.filter(s => counts[s] > 0).map(s => `${counts[s]} ${s}`)
+  return `${decision}: ${findings.length} finding${findings.length === 1 ? '' : 's'} (${parts.join(', ')})`
+}
+
+/**
+ * success for GO; for other outcomes, failure when the loop ended in a state listed in `fail-on`
+ * or the iteration is not GO while the loop goes on, else neutral.
+ */
+export function checkConclusion(
+  decision: Decision,
+  status: LoopState['status'],
+  failOn: readonly TerminalStatus[]
+): 'success' | 'failure' | 'neutral' {
+  if (decision === 'GO') return 'success'
+  if (status === 'running') return 'failure'
+  return failOn.includes(status) ? 'failure' : 'neutral'
+}
+
+/** Findings with no location go in the check's text, since they cannot be annotations. */
+export function unlocatedText(findings: readonly Finding[]): string | undefined {
+  const unlocated = findings.filter(f => !(f.file && f.line))
+  if (unlocated.length === 0) return undefined
+  const parts = ['## Findings without a location', '']
+  for (const f of [...unlocated].sort(bySeverity)) {
+    parts.push(
+      `### ${SEVERITY_ICON[f.severity]} ${escapeMd(f.title)}`,
+      '',
+      `\`${f.id}\` · ${f.severity} · ${f.source}`,
+      '',
+      f.description,
+      ''
+    )
+  }
+  return fit(parts.join('\n'))
+}
+
+export function fit(text: string, limit = CHECK_TEXT_LIMIT - 100): string {
+  return text.length <= limit ? text : `${text.slice(0, limit)}\n\n… (cut; see the review artifact)`
+}

@@ -1,0 +1,234 @@
+import { bySeverity, countBySeverity, SEVERITIES, type Finding } from '../loop/findings.js'
+import { renderStateMarker } from '../loop/state-comment.js'
+import {
+  lastIteration,
+  roundIterations,
+  type IterationRecord,
+  type LoopState
+} from '../loop/state.js'
+import {
+  commitLink,
+  duration,
+  escapeMd,
+  fileLink,
+  fixLink,
+  safeBlock,
+  SEVERITY_ICON,
+  STATUS_LABEL,
+  tokens,
+  usd,
+  type RepoLinks
+} from './format.js'
+import { renderMermaid } from './mermaid.js'
+
+/** GitHub rejects comment bodies over 65,536 characters; we stay far below. */
+export const COMMENT_LIMIT = 65_536
+export const COMMENT_BUDGET = 60_000
+
+export interface CommentExtras {
+  /** People to mention when a human is needed. */
+  mention?: string[]
+  /** Where the full review lives (artifact name or folder). */
+  artifact?: string
+}
+
+export function headline(state: LoopState): string {
+  const last = lastIteration(state)
+  const n = roundIterations(state).length
+  const verdict = last?.decision ?? 'pending'
+  return `## Review loop: ${state.status === 'running' ? verdict : STATUS_LABEL[state.status]} — iteration ${n} of ${state.maxIterations}`
+}
+
+export function statusLine(state: LoopState, links: RepoLinks): string {
+  const last = lastIteration(state)
+  const parts = [
+    `**Status:** \`${state.status}\``,
+    `**Verdict:** ${last?.decision ?? 'pending'}`,
+    `**Cost so far:** ${usd(state.totals.costUsd)} (${tokens(state.totals).toLocaleString('en-US')} tokens)`
+  ]
+  if (last) parts.push(`**Reviewed:** ${commitLink(links, last.reviewedSha)}`)
+  return parts.join(' · ')
+}
+
+function severityCounts(findings: ReadonlyArray<{ severity: Finding['severity'] }>): string {
+  const counts = countBySeverity(findings)
+  const parts = SEVERITIES.filter(s => counts[s] > 0).map(s => `${SEVERITY_ICON[s]}${counts[s]}`)
+  return parts.length ? parts.join(' ') : '—'
+}
+
+function fixCell(links: RepoLinks, it: IterationRecord): string {
+  if (!it.fix) return '—'
+  const { outcome, commitSha, filesChanged } = it.fix
+  if (outcome === 'pushed' && commitSha)
+    return `${fixLink(links, commitSha)} (${filesChanged.length} files)`
+  return outcome.replace('_', ' ')
+}
+
+export function renderTimeline(state: LoopState, links: RepoLinks, maxRows = 30): string {
+  const rows = [
+    '| # | reviewed | decision | open findings | fixed | disputed | fix | tokens | cost | time |',
+    '|---|---|---|---|---|---|---|---|---|---|'
+  ]
+  const iterations = state.iterations.slice(-maxRows)
+  if (iterations.length < state.iterations.length) {
+    rows.push(
+      `| … | ${state.iterations.length - iterations.length} earlier iterations in the artifacts | | | | | | | | |`
+    )
+  }
+  for (const it of iterations) {
+    const open = it.findings.filter(f => f.status === 'open')
+    const disputed =
+      it.findings.filter(f => f.status === 'disputed').length + (it.fix?.disputes.length ?? 0)
+    rows.push(
+      `| ${it.n} | ${commitLink(links, it.reviewedSha)} | ${it.decision} | ${severityCounts(open)}${it.omitted ? ` +${it.omitted}` : ''} | ${it.resolved.length} | ${disputed} | ${fixCell(links, it)} | ${tokens(it.usage).toLocaleString('en-US')} | ${usd(it.usage.costUsd)} | ${duration(it.durationMs + (it.fix?.durationMs ?? 0))} |`
+    )
+  }
+  return rows.join('\n')
+}
+
+interface FindingsOptions {
+  maxFindings: number
+  details: boolean
+  descriptionChars: number
+}
+
+/** Open findings of the latest review, grouped by severity, each linked to its code. */
+export function renderFindings(
+  state: LoopState,
+  findings: readonly Finding[],
+  links: RepoLinks,
+  opt: FindingsOptions
+): string {
+  const last = lastIteration(state)
+  if (!last || findings.length === 0) return ''
+  const since = new Map(last.findings.map(f => [f.id, f.since]))
+  const sorted = [...findings].sort(bySeverity)
+  const shown = sorted.slice(0, opt.maxFindings)
+  const out = [`### Open findings (${findings.length})`]
+  for (const severity of SEVERITIES) {
+    const group = shown.filter(f => f.severity === severity)
+    if (group.length === 0) continue
+    out.push(
+      '',
+      `#### ${SEVERITY_ICON[severity]} ${severity} (${sorted.filter(f => f.severity === severity).length})`
+    )
+    for (const f of group) {
+      const where = f.file
+        ? fileLink(links, last.reviewedSha, f.file, f.line, f.endLine)
+        : 'no location'
+      const age = last.n - (since.get(f.id) ?? last.n) + 1
+      out.push(
+        `- **${escapeMd(f.title)}** — ${where} · \`${escapeMd(f.source)}\` · \`${f.id}\` · open for ${age} iteration${age === 1 ? '' : 's'}`
+      )
+      if (opt.details && (f.description || f.suggestedFix)) {
+        const body = [f.description, f.suggestedFix ? `**Suggested fix:** ${f.suggestedFix}` : '']
+          .filter(Boolean)
+          .join('\n\n')
+        out.push(
+          `  <details><summary>Details</summary>\n\n${safeBlock(body, opt.descriptionChars)}\n\n  </details>`
+        )
+      }
+    }
+  }
+  if (shown.length < sorted.length) {
+    out.push(
+      '',
+      `… and ${sorted.length - shown.length} more in the review artifact and the job summary.`
+    )
+  }
+  return out.join('\n')
+}
+
+/** Every finding the loop has seen, for the human it escalates to. */
+export function renderHistory(state: LoopState, maxRows = 60): string {
+  const seen = new Map<
+    string,
+    { title: string; severity: string; first: number; last: number; status: string }
+  >()
+  for (const it of state.iterations) {
+    for (const f of it.findings) {
+      const prev = seen.get(f.id)
+      seen.set(f.id, {
+        title: f.title ?? prev?.title ?? f.id,
+        severity: f.severity,
+        first: prev?.first ?? it.n,
+        last: it.n,
+        status: f.status
+      })
+    }
+    for (const id of it.resolved) {
+      const prev = seen.get(id)
+      if (prev) prev.status = 'fixed'
+    }
+  }
+  const rows = [...seen.entries()].slice(0, maxRows)
+  if (rows.length === 0) return ''
+  return [
+    '<details><summary>Full history of findings</summary>',
+    '',
+    '| id | severity | title | seen in | status |',
+    '|---|---|---|---|---|',
+    ...rows.map(
+      ([id, r]) =>
+        `| \`${id}\` | ${r.severity} | ${escapeMd(r.title).slice(0, 150)} | ${r.first === r.last ? r.first : `${r.first}–${r.last}`} | ${r.status} |`
+    ),
+    seen.size > rows.length ? `\n… ${seen.size - rows.length} more in the artifacts.` : '',
+    '</details>'
+  ].join('\n')
+}
+
+/** The whole sticky comment: machine part, then the part for people, fitted under the size budget. */
+export function renderComment(
+  state: LoopState,
+  findings: readonly Finding[],
+  links: RepoLinks,
+  extras: CommentExtras = {},
+  budget = COMMENT_BUDGET
+): string {
+  const marker = renderStateMarker(state)
+  const attempts: FindingsOptions[] = [
+    { maxFindings: 50, details: true, descriptionChars: 1500 },
+    { maxFindings: 30, details: true, descriptionChars: 500 },
+    { maxFindings: 30, details: false, descriptionChars: 0 },
+    { maxFindings: 10, details: false, descriptionChars: 0 },
+    { maxFindings: 0, details: false, descriptionChars: 0 }
+  ]
+  for (const opt of attempts) {
+    const body = [
+      marker,
+      renderHuman(state, findings, links, extras, opt, opt.maxFindings > 0)
+    ].join('\n')
+    if (body.length <= budget) return body
+  }
+  return [marker, headline(state), statusLine(state, links)].join('\n')
+}
+
+function renderHuman(
+  state: LoopState,
+  findings: readonly Finding[],
+  links: RepoLinks,
+  extras: CommentExtras,
+  opt: FindingsOptions,
+  withHistory: boolean
+): string {
+  const parts = [headline(state), '', statusLine(state, links)]
+  if (state.reason) parts.push('', `> ${escapeMd(state.reason)}`)
+  if (extras.mention?.length) {
+    parts.push(
+      '',
+      `**A human is needed:** ${extras.mention.map(m => `@${m}`).join(' ')} — please take a look.`
+    )
+  }
+  parts.push('', renderMermaid(state), '', '### Timeline', '', renderTimeline(state, links))
+  const open = renderFindings(state, findings, links, opt)
+  if (open) parts.push('', open)
+  if (withHistory && state.status !== 'running' && state.status !== 'go')
+    parts.push('', renderHistory(state))
+  const footer = [
+    extras.artifact ? `Full reviews: artifact \`${escapeMd(extras.artifact)}\`` : '',
+    links.runUrl ? `[workflow run](${links.runUrl})` : '',
+    'updated by review-loop'
+  ].filter(Boolean)
+  parts.push('', `<sub>${footer.join(' · ')}</sub>`)
+  return parts.join('\n')
+}

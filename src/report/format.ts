@@ -1,0 +1,89 @@
+import type { Severity } from '../loop/findings.js'
+import type { LoopStatus, Usage } from '../loop/state.js'
+
+/** Where links in reports point. */
+export interface RepoLinks {
+  serverUrl: string
+  owner: string
+  repo: string
+  pr: number
+  runUrl?: string
+}
+
+export const SEVERITY_ICON: Record<Severity, string> = {
+  critical: '🔴',
+  high: '🟠',
+  medium: '🟡',
+  low: '🔵',
+  suggestion: '⚪'
+}
+
+export const STATUS_LABEL: Record<LoopStatus, string> = {
+  running: 'running',
+  go: 'GO',
+  max_iterations: 'stopped at the iteration cap',
+  needs_discussion: 'needs discussion',
+  stalled: 'stalled',
+  budget_exhausted: 'budget exhausted',
+  stopped: 'stopped by a human',
+  error: 'error'
+}
+
+export function short(sha: string | undefined): string {
+  return (sha ?? '').slice(0, 7)
+}
+
+export function repoUrl(l: RepoLinks): string {
+  return `${l.serverUrl}/${l.owner}/${l.repo}`
+}
+
+export function commitLink(l: RepoLinks, sha: string): string {
+  return `[\`${short(sha)}\`](${repoUrl(l)}/commit/${sha})`
+}
+
+/** A fix commit linked to its diff within the PR. */
+export function fixLink(l: RepoLinks, sha: string): string {
+  return `[\`${short(sha)}\`](${repoUrl(l)}/pull/${l.pr}/commits/${sha})`
+}
+
+export function fileLink(
+  l: RepoLinks,
+  sha: string,
+  file: string,
+  line?: number,
+  endLine?: number
+): string {
+  const anchor = line ? `#L${line}${endLine && endLine > line ? `-L${endLine}` : ''}` : ''
+  const label = line ? `${file}:${line}` : file
+  return `[\`${escapeMd(label)}\`](${repoUrl(l)}/blob/${sha}/${file.split('/').map(encodeURIComponent).join('/')}${anchor})`
+}
+
+export function usd(value: number): string {
+  return `$${value.toFixed(value > 0 && value < 0.01 ? 4 : 2)}`
+}
+
+export function tokens(u: Usage): number {
+  return u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens
+}
+
+export function duration(ms: number): string {
+  const s = Math.round(ms / 1000)
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`
+}
+
+/** Escapes text from PRs and tools for one line of Markdown (tables, list items). */
+export function escapeMd(text: string): string {
+  return text
+    .replace(/\r?\n/g, ' ')
+    .replace(/([\\`*_[\]|<>#])/g, '\\$1')
+    .replace(/@/g, '@\u200b')
+}
+
+/** Text for a collapsible block: HTML comments and mentions neutralised, length capped. */
+export function safeBlock(text: string, max: number): string {
+  let t = text.replace(/<!--/g, '&lt;!--').replace(/@(?=\w)/g, '@\u200b')
+  if (t.length > max) t = `${t.slice(0, max)}\n… (cut; the full text is in the review artifact)`
+  const fences = (t.match(/```/g) ?? []).length
+  if (fences % 2 === 1) t += '\n```'
+  return t
+}

@@ -1,0 +1,57 @@
+import { bySeverity, type Finding } from '../loop/findings.js'
+import type { LoopState } from '../loop/state.js'
+import { headline, renderTimeline, statusLine } from './comment.js'
+import { escapeMd, fileLink, SEVERITY_ICON, duration, type RepoLinks } from './format.js'
+import { renderMermaid } from './mermaid.js'
+
+/** The job summary is capped at 1 MiB per step; this stays well below. */
+const SUMMARY_BUDGET = 900_000
+
+export interface SummaryInput {
+  state: LoopState
+  findings: readonly Finding[]
+  gates: ReadonlyArray<{ name: string; passed: boolean; exitCode: number; durationMs: number }>
+  links: RepoLinks
+  reviewSummary?: string
+  artifact?: string
+  notes: readonly string[]
+}
+
+/** This iteration's review as a table people can scan, with the loop's path. */
+export function renderJobSummary(input: SummaryInput): string {
+  const { state, findings, links } = input
+  const last = state.iterations[state.iterations.length - 1]
+  const parts = [headline(state), '', statusLine(state, links)]
+  if (state.reason) parts.push('', `> ${escapeMd(state.reason)}`)
+  for (const note of input.notes) parts.push('', `> [!NOTE]\n> ${escapeMd(note)}`)
+  parts.push('', renderMermaid(state))
+  if (input.reviewSummary) parts.push('', '### Review summary', '', escapeMd(input.reviewSummary))
+  if (input.gates.length) {
+    parts.push('', '### Checks', '', '| check | result | exit | time |', '|---|---|---|---|')
+    for (const g of input.gates) {
+      parts.push(
+        `| ${escapeMd(g.name)} | ${g.passed ? '✅ pass' : '❌ fail'} | ${g.exitCode} | ${duration(g.durationMs)} |`
+      )
+    }
+  }
+  parts.push('', `### Findings of this review (${findings.length})`, '')
+  if (findings.length) {
+    parts.push('| severity | location | finding | source | id |', '|---|---|---|---|---|')
+    for (const f of [...findings].sort(bySeverity)) {
+      const where =
+        f.file && last ? fileLink(links, last.reviewedSha, f.file, f.line, f.endLine) : '—'
+      parts.push(
+        `| ${SEVERITY_ICON[f.severity]} ${f.severity} | ${where} | ${escapeMd(f.title)} | ${escapeMd(f.source)} | \`${f.id}\` |`
+      )
+    }
+  } else {
+    parts.push('None.')
+  }
+  parts.push('', '### Timeline', '', renderTimeline(state, links))
+  if (input.artifact)
+    parts.push('', `Full review and fix records: artifact \`${escapeMd(input.artifact)}\`.`)
+  let text = parts.join('\n')
+  if (text.length > SUMMARY_BUDGET)
+    text = `${text.slice(0, SUMMARY_BUDGET)}\n\n… (cut; see the artifact)`
+  return text
+}

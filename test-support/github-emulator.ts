@@ -1,0 +1,1196 @@
+/**
+ * In-memory GitHub REST API emulator for end-to-end tests.
+ *
+ * Serves the handful of endpoints review-loop uses on 127.0.0.1 (random port), enforces the
+ * token permissions and the documented size/validation limits, and records every request.
+ * Pull request head/base SHAs are read from a real bare git repository at request time.
+ */
+import { execFile } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
+import { promisify } from 'node:util'
+import type { components } from '@octokit/openapi-types'
+
+type Schemas = components['schemas']
+
+export type Permission = 'read' | 'write' | 'none'
+const SCOPES = ['contents', 'pull_requests', 'issues', 'checks', 'actions'] as const
+type Scope = (typeof SCOPES)[number]
+export interface TokenSpec {
+  login: string
+  type: 'Bot' | 'User'
+  /** missing = 'none' */
+  permissions: Partial<Record<Scope, Permission>>
+}
+export interface EmulatorOptions {
+  owner: string
+  repo: string
+  /** a real bare git repo; PR SHAs are read from it at request time */
+  bareRepoPath: string
+  /** token string -> identity */
+  tokens: Record<string, TokenSpec>
+  /** workflow file names with a workflow_dispatch trigger; default ['review-loop.yml'] */
+  dispatchableWorkflows?: string[]
+  /** default false */
+  allowActionsToApprove?: boolean
+  /** html_url base, default 'https://github.com' */
+  serverUrl?: string
+}
+export interface RecordedRequest {
+  method: string
+  /** template, e.g. 'GET /repos/{owner}/{repo}/pulls/{pull_number}' */
+  route: string
+  path: string
+  status: number
+  login?: string
+  body?: unknown
+  at: number
+}
+export interface EmulatedPull {
+  number: number
+  title: string
+  body: string
+  headRef: string
+  baseRef: string
+  state: 'open' | 'closed'
+  draft: boolean
+  merged: boolean
+  author: string
+  /** default owner/repo; anything else makes the PR come from a fork */
+  headRepoFullName?: string
+  labels: string[]
+  requestedReviewers: string[]
+  requestedTeams: string[]
+}
+export interface EmulatedComment {
+  id: number
+  issueNumber: number
+  body: string
+  author: string
+  authorType: 'Bot' | 'User'
+  createdAt: string
+  updatedAt: string
+}
+export type Annotation = Schemas['check-annotation']
+export interface EmulatedCheckRun {
+  id: number
+  name: string
+  headSha: string
+  status: string
+  conclusion: string | null
+  title?: string
+  summary?: string
+  text?: string
+  /** accumulated over create + all updates */
+  annotations: Annotation[]
+  externalId?: string
+  detailsUrl?: string
+  createdAt: string
+  completedAt?: string
+}
+export interface EmulatedDispatch {
+  workflowId: string
+  ref: string
+  inputs: Record<string, string>
+  login: string
+  at: number
+}
+export interface EmulatedReview {
+  id: number
+  pullNumber: number
+  event: string
+  body: string
+  commitId: string
+  author: string
+}
+
+const DOCS = 'https://docs.github.com/rest'
+const MAX_COMMENT_LENGTH = 65536
+const MAX_OUTPUT_LENGTH = 65535
+const MAX_ANNOTATIONS_PER_REQUEST = 50
+const MAX_DISPATCH_INPUTS = 25
+const RATE_LIMIT = 5000
+const CHECK_STATUSES = ['queued', 'in_progress', 'completed'] as const
+const CHECK_CONCLUSIONS = [
+  'success',
+  'failure',
+  'neutral',
+  'cancelled',
+  'skipped',
+  'timed_out',
+  'action_required'
+] as const
+const ANNOTATION_LEVELS = ['notice', 'warning', 'failure']
+const REVIEW_STATES: Record<string, string> = {
+  APPROVE: 'APPROVED',
+  REQUEST_CHANGES: 'CHANGES_REQUESTED',
+  COMMENT: 'COMMENTED'
+}
+
+const execFileAsync = promisify(execFile)
+
+// ---------------------------------------------------------------- errors and small helpers
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+    readonly headers: Record<string, string> = {}
+  ) {
+    super(String(body.message))
+  }
+}
+
+function apiError(status: number, message: string, extra: Record<string, unknown> = {}): HttpError {
+  return new HttpError(status, {
+    message,
+    ...extra,
+    documentation_url: DOCS,
+    status: String(status)
+  })
+}
+const notFound = (message = 'Not Found'): HttpError => apiError(404, message)
+function invalid(resource: string, field: string, message: string, code = 'custom'): HttpError {
+  return apiError(422, 'Validation Failed', { errors: [{ resource, code, field, message }] })
+}
+const unprocessable = (message: string): HttpError =>
+  apiError(422, 'Unprocessable Entity', { errors: [message] })
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+function isOneOf<T extends string>(values: readonly T[], v: unknown): v is T {
+  return typeof v === 'string' && (values as readonly string[]).includes(v)
+}
+function optString(o: Record<string, unknown>, key: string, resource: string): string | undefined {
+  const v = o[key]
+  if (v === undefined || v === null) return undefined
+  if (typeof v !== 'string') throw invalid(resource, key, `${key} must be a string`, 'invalid')
+  return v
+}
+function reqString(o: Record<string, unknown>, key: string, resource: string): string {
+  const v = optString(o, key, resource)
+  if (v === undefined) throw invalid(resource, key, `${key} wasn't supplied`, 'missing_field')
+  return v
+}
+function stringArray(v: unknown, resource: string, field: string): string[] {
+  if (v === undefined || v === null) return []
+  if (!Array.isArray(v) || !v.every(x => typeof x === 'string' && x !== ''))
+    throw invalid(resource, field, `${field} must be an array of non-empty strings`, 'invalid')
+  return v
+}
+const now = (): string => new Date().toISOString()
+const stableId = (s: string): number =>
+  parseInt(createHash('sha1').update(s).digest('hex').slice(0, 7), 16)
+const nodeId = (kind: string, id: number): string => Buffer.from(`${kind}${id}`).toString('base64')
+const allows = (p: Permission | undefined, need: 'read' | 'write'): boolean =>
+  p === 'write' || (p === 'read' && need === 'read')
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of req) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+// ---------------------------------------------------------------- routing
+
+interface Ctx {
+  params: Record<string, string>
+  query: URLSearchParams
+  body: unknown
+  token: TokenSpec
+  /** path + query as requested */
+  path: string
+}
+interface Reply {
+  status: number
+  body?: unknown
+  headers?: Record<string, string>
+}
+interface Route {
+  template: string
+  method: string
+  pattern: RegExp
+  keys: string[]
+  /** any one of these grants access; empty = any valid token */
+  access: [Scope, 'read' | 'write'][]
+  /** GitHub only lets Apps (bots) use the endpoint */
+  appOnly?: boolean
+  handler: (ctx: Ctx) => Reply | Promise<Reply>
+}
+
+/** `access` is e.g. 'issues:read|pull_requests:read' (any one grants access); prefix 'app ' = bots only */
+function route(template: string, access: string, handler: Route['handler']): Route {
+  const [method = '', path = ''] = template.split(' ')
+  const keys: string[] = []
+  const source = path.replace(/\{(\w+)\}/g, (_m, key: string) => {
+    keys.push(key)
+    return '([^/]+)'
+  })
+  const appOnly = access.startsWith('app ')
+  const grants: Route['access'] = []
+  for (const alt of access.replace(/^app /, '').split('|').filter(Boolean)) {
+    const [scope, level] = alt.split(':')
+    if (!isOneOf(SCOPES, scope) || (level !== 'read' && level !== 'write'))
+      throw new Error(`emulator: bad access spec '${access}'`)
+    grants.push([scope, level])
+  }
+  return {
+    template,
+    method,
+    pattern: new RegExp(`^${source}/?$`),
+    keys,
+    access: grants,
+    handler,
+    appOnly
+  }
+}
+
+interface Fault {
+  route: string
+  status: number
+  remaining: number
+  headers: Record<string, string>
+}
+
+// ---------------------------------------------------------------- the emulator
+
+export class GitHubEmulator {
+  readonly requests: RecordedRequest[] = []
+  readonly pulls = new Map<number, EmulatedPull>()
+  readonly comments: EmulatedComment[] = []
+  readonly checkRuns: EmulatedCheckRun[] = []
+  readonly dispatches: EmulatedDispatch[] = []
+  readonly reviews: EmulatedReview[] = []
+
+  private readonly routes: Route[]
+  private readonly faults: Fault[] = []
+  private readonly labelIds = new Map<string, number>()
+  private readonly pullCreatedAt = new Map<number, string>()
+  private readonly serverUrl: string
+  private readonly resetAt = Math.floor(Date.now() / 1000) + 3600
+  private nextId = 1_000_001
+  private used = 0
+
+  private constructor(
+    private readonly opts: EmulatorOptions,
+    private readonly server: Server,
+    readonly url: string
+  ) {
+    this.serverUrl = (opts.serverUrl ?? 'https://github.com').replace(/\/$/, '')
+    const R = '/repos/{owner}/{repo}'
+    this.routes = [
+      route('GET /user', '', c => this.getUser(c)),
+      route(`GET ${R}/pulls/{pull_number}`, 'pull_requests:read', c => this.getPull(c)),
+      route(`GET ${R}/issues/{issue_number}/comments`, 'issues:read|pull_requests:read', c =>
+        this.listComments(c)
+      ),
+      route(`POST ${R}/issues/{issue_number}/comments`, 'issues:write', c => this.createComment(c)),
+      route(`PATCH ${R}/issues/comments/{comment_id}`, 'issues:write', c => this.updateComment(c)),
+      route(`POST ${R}/check-runs`, 'app checks:write', c => this.createCheckRun(c)),
+      route(`PATCH ${R}/check-runs/{check_run_id}`, 'app checks:write', c =>
+        this.updateCheckRun(c)
+      ),
+      route(`GET ${R}/check-runs/{check_run_id}`, 'checks:read', c => this.getCheckRun(c)),
+      route(`GET ${R}/check-runs/{check_run_id}/annotations`, 'checks:read', c =>
+        this.paginate(c, this.findCheckRun(c).annotations)
+      ),
+      route(`POST ${R}/actions/workflows/{workflow_id}/dispatches`, 'actions:write', c =>
+        this.dispatch(c)
+      ),
+      route(`POST ${R}/issues/{issue_number}/labels`, 'issues:write|pull_requests:write', c =>
+        this.addLabels(c)
+      ),
+      route(
+        `DELETE ${R}/issues/{issue_number}/labels/{name}`,
+        'issues:write|pull_requests:write',
+        c => this.removeLabel(c)
+      ),
+      route(`POST ${R}/pulls/{pull_number}/requested_reviewers`, 'pull_requests:write', c =>
+        this.requestReviewers(c)
+      ),
+      route(`POST ${R}/pulls/{pull_number}/reviews`, 'pull_requests:write', c =>
+        this.createReview(c)
+      )
+    ]
+  }
+
+  static async start(opts: EmulatorOptions): Promise<GitHubEmulator> {
+    const ready: { emulator?: GitHubEmulator } = {}
+    const server = createServer((req, res) => {
+      if (!ready.emulator) return void res.writeHead(503).end()
+      void ready.emulator.handle(req).then(({ status, headers, body }) => {
+        res.writeHead(status, headers)
+        res.end(body)
+      })
+    })
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(0, '127.0.0.1', () => resolve())
+    })
+    const address = server.address()
+    if (address === null || typeof address === 'string') throw new Error('emulator: no TCP address')
+    ready.emulator = new GitHubEmulator(opts, server, `http://127.0.0.1:${address.port}`)
+    return ready.emulator
+  }
+
+  addPull(p: {
+    number: number
+    title?: string
+    body?: string
+    headRef: string
+    baseRef?: string
+    draft?: boolean
+    author?: string
+    headRepoFullName?: string
+  }): EmulatedPull {
+    const pull: EmulatedPull = {
+      number: p.number,
+      title: p.title ?? `Pull request #${p.number}`,
+      body: p.body ?? '',
+      headRef: p.headRef,
+      baseRef: p.baseRef ?? 'main',
+      state: 'open',
+      draft: p.draft ?? false,
+      merged: false,
+      author: p.author ?? 'octocat',
+      headRepoFullName: p.headRepoFullName,
+      labels: [],
+      requestedReviewers: [],
+      requestedTeams: []
+    }
+    this.pulls.set(p.number, pull)
+    this.pullCreatedAt.set(p.number, now())
+    return pull
+  }
+
+  failNext(route: string, status: number, times = 1, headers: Record<string, string> = {}): void {
+    const template = route.trim().replace(/\s+/, ' ')
+    if (!this.routes.some(r => r.template === template))
+      throw new Error(`emulator: unknown route template '${route}'`)
+    const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]))
+    this.faults.push({ route: template, status, remaining: times, headers: lower })
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections()
+    await new Promise<void>(resolve => this.server.close(() => resolve()))
+  }
+
+  // -------------------------------------------------------------- request pipeline
+
+  private async handle(
+    req: IncomingMessage
+  ): Promise<{ status: number; headers: Record<string, string>; body?: string }> {
+    const method = req.method ?? 'GET'
+    const url = new URL(req.url ?? '/', this.url)
+    let matched: { route: Route; params: Record<string, string> } | undefined
+    for (const r of this.routes) {
+      const m = r.method === method ? r.pattern.exec(url.pathname) : null
+      if (!m) continue
+      const params: Record<string, string> = {}
+      r.keys.forEach((key, i) => (params[key] = decodeURIComponent(m[i + 1] ?? '')))
+      matched = { route: r, params }
+      break
+    }
+    const record: RecordedRequest = {
+      method,
+      route: matched?.route.template ?? `${method} ${url.pathname}`,
+      path: url.pathname + url.search,
+      status: 0,
+      at: Date.now()
+    }
+    this.requests.push(record)
+    this.used++
+
+    let reply: Reply
+    try {
+      const raw = await readBody(req)
+      const token = this.authenticate(req.headers.authorization)
+      if (token) record.login = token.login
+      let body: unknown
+      if (raw.trim() !== '') {
+        try {
+          body = JSON.parse(raw)
+        } catch {
+          record.body = raw
+          throw apiError(400, 'Problems parsing JSON')
+        }
+      }
+      record.body = body
+      if (!matched) throw notFound()
+      this.injectFault(matched.route.template)
+      if (!token) throw apiError(401, 'Bad credentials')
+      const { route: r, params } = matched
+      if (params.owner !== undefined || params.repo !== undefined) {
+        const same = (a: string | undefined, b: string): boolean =>
+          a?.toLowerCase() === b.toLowerCase()
+        if (!same(params.owner, this.opts.owner) || !same(params.repo, this.opts.repo))
+          throw notFound()
+      }
+      if (r.appOnly && token.type !== 'Bot')
+        throw apiError(403, 'You must authenticate via a GitHub App.')
+      if (
+        r.access.length > 0 &&
+        !r.access.some(([s, need]) => allows(token.permissions[s], need))
+      ) {
+        const error = apiError(
+          403,
+          token.type === 'Bot'
+            ? 'Resource not accessible by integration'
+            : 'Resource not accessible by personal access token'
+        )
+        error.headers['x-accepted-github-permissions'] = r.access
+          .map(([s, n]) => `${s}=${n}`)
+          .join('; ')
+        throw error
+      }
+      reply = await r.handler({ params, query: url.searchParams, body, token, path: record.path })
+    } catch (e) {
+      reply =
+        e instanceof HttpError
+          ? { status: e.status, body: e.body, headers: e.headers }
+          : { status: 500, body: { message: `emulator error: ${String(e)}`, status: '500' } }
+    }
+    record.status = reply.status
+    const headers: Record<string, string> = {
+      'content-type': 'application/json; charset=utf-8',
+      'x-github-request-id': `EMU0:${this.used.toString(16).toUpperCase().padStart(6, '0')}`,
+      'x-github-api-version-selected': '2022-11-28',
+      'x-ratelimit-limit': String(RATE_LIMIT),
+      'x-ratelimit-remaining': String(Math.max(0, RATE_LIMIT - this.used)),
+      'x-ratelimit-reset': String(this.resetAt),
+      'x-ratelimit-used': String(this.used),
+      'x-ratelimit-resource': 'core',
+      ...reply.headers
+    }
+    const hasBody = reply.status !== 204 && reply.body !== undefined
+    return { status: reply.status, headers, body: hasBody ? JSON.stringify(reply.body) : undefined }
+  }
+
+  private authenticate(header: string | undefined): TokenSpec | undefined {
+    const m = /^(?:token|bearer)\s+(\S+)\s*$/i.exec(header ?? '')
+    return m?.[1] === undefined ? undefined : this.opts.tokens[m[1]]
+  }
+
+  private injectFault(template: string): void {
+    const fault = this.faults.find(f => f.route === template && f.remaining > 0)
+    if (!fault) return
+    fault.remaining--
+    const { status, headers } = fault
+    let message = STATUS_CODES[status] ?? 'Error'
+    if (status === 401) message = 'Bad credentials'
+    else if (status === 404) message = 'Not Found'
+    else if (status === 422) message = 'Validation Failed'
+    else if ((status === 403 || status === 429) && headers['x-ratelimit-remaining'] === '0')
+      message = 'API rate limit exceeded for installation ID 1.'
+    else if (status === 403 || status === 429)
+      message =
+        'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.'
+    const error = apiError(status, message)
+    Object.assign(error.headers, headers)
+    throw error
+  }
+
+  // -------------------------------------------------------------- lookups and git
+
+  private findPull(ctx: Ctx, key = 'pull_number'): EmulatedPull {
+    const pull = this.pulls.get(Number(ctx.params[key]))
+    if (!pull) throw notFound()
+    return pull
+  }
+
+  private findCheckRun(ctx: Ctx): EmulatedCheckRun {
+    const run = this.checkRuns.find(r => r.id === Number(ctx.params.check_run_id))
+    if (!run) throw notFound()
+    return run
+  }
+
+  private async git(...args: string[]): Promise<string | undefined> {
+    try {
+      const { stdout } = await execFileAsync('git', ['-C', this.opts.bareRepoPath, ...args])
+      return stdout.trim()
+    } catch {
+      return undefined
+    }
+  }
+
+  private async revParse(ref: string): Promise<string | undefined> {
+    return (await this.git('rev-parse', '--verify', '--quiet', `${ref}^{commit}`)) || undefined
+  }
+
+  private async shas(p: EmulatedPull): Promise<{ head: string; base: string }> {
+    const fork = this.isFork(p)
+    const own = `refs/heads/${p.headRef}`
+    const pullRef = `refs/pull/${p.number}/head`
+    const head =
+      (await this.revParse(fork ? pullRef : own)) ?? (await this.revParse(fork ? own : pullRef))
+    const base = await this.revParse(`refs/heads/${p.baseRef}`)
+    if (!head || !base)
+      throw apiError(500, `emulator: cannot resolve ${head ? p.baseRef : p.headRef} in bare repo`)
+    return { head, base }
+  }
+
+  private isFork(p: EmulatedPull): boolean {
+    const full = `${this.opts.owner}/${this.opts.repo}`.toLowerCase()
+    return p.headRepoFullName !== undefined && p.headRepoFullName.toLowerCase() !== full
+  }
+
+  private typeOf(login: string): 'Bot' | 'User' {
+    const token = Object.values(this.opts.tokens).find(t => t.login === login)
+    return token?.type ?? (login.endsWith('[bot]') ? 'Bot' : 'User')
+  }
+
+  private association(login: string): Schemas['author-association'] {
+    if (login.toLowerCase() === this.opts.owner.toLowerCase()) return 'OWNER'
+    return this.typeOf(login) === 'Bot' ? 'NONE' : 'COLLABORATOR'
+  }
+
+  private paginate<T>(ctx: Ctx, items: T[]): Reply {
+    const perPage = Math.min(100, Math.max(1, Number(ctx.query.get('per_page')) || 30))
+    const page = Math.max(1, Math.floor(Number(ctx.query.get('page'))) || 1)
+    const last = Math.max(1, Math.ceil(items.length / perPage))
+    const link = (n: number, rel: string): string => {
+      const u = new URL(ctx.path, this.url)
+      u.searchParams.set('per_page', String(perPage))
+      u.searchParams.set('page', String(n))
+      return `<${u.toString()}>; rel="${rel}"`
+    }
+    const links: string[] = []
+    if (page > 1) links.push(link(page - 1, 'prev'))
+    if (page < last) links.push(link(page + 1, 'next'), link(last, 'last'))
+    if (page > 1) links.push(link(1, 'first'))
+    const body = items.slice((page - 1) * perPage, page * perPage)
+    return { status: 200, body, headers: links.length > 0 ? { link: links.join(', ') } : {} }
+  }
+
+  // -------------------------------------------------------------- handlers
+
+  private getUser(ctx: Ctx): Reply {
+    if (ctx.token.type === 'Bot') throw apiError(403, 'Resource not accessible by integration')
+    return { status: 200, body: this.privateUser(ctx.token.login) }
+  }
+
+  private getCheckRun(ctx: Ctx): Reply {
+    return { status: 200, body: this.checkRunObject(this.findCheckRun(ctx)) }
+  }
+
+  private async getPull(ctx: Ctx): Promise<Reply> {
+    return { status: 200, body: await this.pullObject(this.findPull(ctx)) }
+  }
+
+  private listComments(ctx: Ctx): Reply {
+    const pull = this.findPull(ctx, 'issue_number')
+    const items = this.comments.filter(c => c.issueNumber === pull.number)
+    return this.paginate(
+      ctx,
+      items.map(c => this.commentObject(c))
+    )
+  }
+
+  private commentBody(ctx: Ctx): string {
+    if (!isRecord(ctx.body))
+      throw invalid('IssueComment', 'body', "body wasn't supplied", 'missing_field')
+    const body = reqString(ctx.body, 'body', 'IssueComment')
+    if (body.length > MAX_COMMENT_LENGTH)
+      throw invalid(
+        'IssueComment',
+        'body',
+        `body is too long (maximum is ${MAX_COMMENT_LENGTH} characters)`
+      )
+    return body
+  }
+
+  private createComment(ctx: Ctx): Reply {
+    const pull = this.findPull(ctx, 'issue_number')
+    const body = this.commentBody(ctx)
+    const at = now()
+    const comment: EmulatedComment = {
+      id: this.nextId++,
+      issueNumber: pull.number,
+      body,
+      author: ctx.token.login,
+      authorType: ctx.token.type,
+      createdAt: at,
+      updatedAt: at
+    }
+    this.comments.push(comment)
+    return { status: 201, body: this.commentObject(comment) }
+  }
+
+  private updateComment(ctx: Ctx): Reply {
+    const comment = this.comments.find(c => c.id === Number(ctx.params.comment_id))
+    if (!comment) throw notFound()
+    comment.body = this.commentBody(ctx)
+    comment.updatedAt = now()
+    return { status: 200, body: this.commentObject(comment) }
+  }
+
+  /** Validates a check-run create/update payload and applies it to `run`. */
+  private async applyCheckRun(ctx: Ctx, run: EmulatedCheckRun, creating: boolean): Promise<void> {
+    const CR = 'CheckRun'
+    if (!isRecord(ctx.body)) throw invalid(CR, 'name', "name wasn't supplied", 'missing_field')
+    const b = ctx.body
+    const name = creating ? reqString(b, 'name', CR) : optString(b, 'name', CR)
+    if (name !== undefined && name.trim() === '')
+      throw invalid(CR, 'name', 'name is blank', 'invalid')
+    if (creating) {
+      const sha = reqString(b, 'head_sha', CR)
+      if (!/^[0-9a-f]{40}$/i.test(sha) || !(await this.revParse(sha)))
+        throw invalid(CR, 'head_sha', `No commit found for SHA: ${sha}`, 'invalid')
+      run.headSha = sha.toLowerCase()
+    }
+    let status = optString(b, 'status', CR)
+    if (status !== undefined && !isOneOf(CHECK_STATUSES, status))
+      throw invalid(CR, 'status', `status must be one of ${CHECK_STATUSES.join(', ')}`, 'invalid')
+    const conclusion = optString(b, 'conclusion', CR)
+    if (conclusion !== undefined && !isOneOf(CHECK_CONCLUSIONS, conclusion))
+      throw invalid(
+        CR,
+        'conclusion',
+        `conclusion must be one of ${CHECK_CONCLUSIONS.join(', ')}`,
+        'invalid'
+      )
+    if (conclusion !== undefined) status = 'completed'
+    if (status === 'completed' && conclusion === undefined && run.conclusion === null)
+      throw invalid(
+        CR,
+        'conclusion',
+        'conclusion is required when status is completed',
+        'missing_field'
+      )
+    let output:
+      { title?: string; summary?: string; text?: string; annotations: Annotation[] } | undefined
+    if (b.output !== undefined && b.output !== null) {
+      if (!isRecord(b.output)) throw invalid(CR, 'output', 'output must be an object', 'invalid')
+      const o = b.output
+      const title = creating ? reqString(o, 'title', CR) : optString(o, 'title', CR)
+      const summary = reqString(o, 'summary', CR)
+      const text = optString(o, 'text', CR)
+      for (const [field, value] of [
+        ['summary', summary],
+        ['text', text]
+      ] as const) {
+        if (value !== undefined && value.length > MAX_OUTPUT_LENGTH)
+          throw invalid(
+            CR,
+            `output.${field}`,
+            `${field} is too long (maximum is ${MAX_OUTPUT_LENGTH} characters)`
+          )
+      }
+      const raw = o.annotations ?? []
+      if (!Array.isArray(raw))
+        throw invalid(CR, 'output.annotations', 'annotations must be an array', 'invalid')
+      if (raw.length > MAX_ANNOTATIONS_PER_REQUEST)
+        throw invalid(
+          CR,
+          'output.annotations',
+          `Only ${MAX_ANNOTATIONS_PER_REQUEST} annotations may be sent in one request (got ${raw.length})`
+        )
+      output = {
+        title,
+        summary,
+        text,
+        annotations: raw.map((a, i) => this.annotation(a, i, run.headSha))
+      }
+    }
+    // everything validated: apply
+    if (name !== undefined) run.name = name
+    if (status !== undefined) run.status = status
+    if (conclusion !== undefined) run.conclusion = conclusion
+    run.externalId = optString(b, 'external_id', CR) ?? run.externalId
+    run.detailsUrl = optString(b, 'details_url', CR) ?? run.detailsUrl
+    if (run.status === 'completed' && run.completedAt === undefined)
+      run.completedAt = optString(b, 'completed_at', CR) ?? now()
+    if (output) {
+      run.title = output.title ?? run.title
+      run.summary = output.summary
+      run.text = output.text ?? run.text
+      run.annotations.push(...output.annotations)
+    }
+  }
+
+  private annotation(a: unknown, i: number, headSha: string): Annotation {
+    const field = `output.annotations[${i}]`
+    const bad = (what: string): HttpError =>
+      invalid('CheckRun', field, `annotation ${i}: ${what}`, 'invalid')
+    if (!isRecord(a)) throw bad('must be an object')
+    const int = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1
+    const str = (v: unknown): v is string => typeof v === 'string' && v !== ''
+    const optStr = (k: string): string | null => {
+      const v = a[k]
+      if (v === undefined || v === null) return null
+      if (typeof v !== 'string') throw bad(`${k} must be a string`)
+      return v
+    }
+    const optCol = (k: string): number | null => {
+      const v = a[k]
+      if (v === undefined || v === null) return null
+      if (!int(v)) throw bad(`${k} must be a positive integer`)
+      return v
+    }
+    if (!str(a.path)) throw bad('path is required')
+    if (!int(a.start_line)) throw bad('start_line is required (positive integer)')
+    if (!int(a.end_line)) throw bad('end_line is required (positive integer)')
+    if (a.end_line < a.start_line) throw bad('end_line must be >= start_line')
+    if (!isOneOf(ANNOTATION_LEVELS, a.annotation_level))
+      throw bad(`annotation_level must be one of ${ANNOTATION_LEVELS.join(', ')}`)
+    if (!str(a.message)) throw bad('message is required')
+    const startColumn = optCol('start_column')
+    const endColumn = optCol('end_column')
+    if ((startColumn !== null || endColumn !== null) && a.start_line !== a.end_line)
+      throw bad('start_column and end_column are only supported when start_line equals end_line')
+    const { owner, repo } = this.opts
+    return {
+      path: a.path,
+      start_line: a.start_line,
+      end_line: a.end_line,
+      start_column: startColumn,
+      end_column: endColumn,
+      annotation_level: a.annotation_level,
+      title: optStr('title'),
+      message: a.message,
+      raw_details: optStr('raw_details'),
+      blob_href: `${this.serverUrl}/${owner}/${repo}/blob/${headSha}/${a.path}`
+    }
+  }
+
+  private async createCheckRun(ctx: Ctx): Promise<Reply> {
+    const run: EmulatedCheckRun = {
+      id: this.nextId++,
+      name: '',
+      headSha: '',
+      status: 'queued',
+      conclusion: null,
+      annotations: [],
+      createdAt: now()
+    }
+    await this.applyCheckRun(ctx, run, true)
+    this.checkRuns.push(run)
+    return { status: 201, body: this.checkRunObject(run) }
+  }
+
+  private async updateCheckRun(ctx: Ctx): Promise<Reply> {
+    const run = this.findCheckRun(ctx)
+    await this.applyCheckRun(ctx, run, false)
+    return { status: 200, body: this.checkRunObject(run) }
+  }
+
+  private async dispatch(ctx: Ctx): Promise<Reply> {
+    const workflowId = ctx.params.workflow_id ?? ''
+    const workflows = this.opts.dispatchableWorkflows ?? ['review-loop.yml']
+    if (!workflows.includes(workflowId)) throw notFound()
+    const W = 'WorkflowDispatch'
+    if (!isRecord(ctx.body)) throw invalid(W, 'ref', "ref wasn't supplied", 'missing_field')
+    const ref = reqString(ctx.body, 'ref', W)
+    const branch = ref.replace(/^refs\/heads\//, '')
+    if (!(await this.git('rev-parse', '--verify', '--quiet', `refs/heads/${branch}`)))
+      throw unprocessable(`No ref found for: ${ref}`)
+    const inputs: Record<string, string> = {}
+    const raw = ctx.body.inputs ?? {}
+    if (!isRecord(raw)) throw invalid(W, 'inputs', 'inputs must be an object', 'invalid')
+    if (Object.keys(raw).length > MAX_DISPATCH_INPUTS)
+      throw unprocessable(
+        `you may only define up to ${MAX_DISPATCH_INPUTS} \`inputs\` for a workflow_dispatch event`
+      )
+    for (const [k, v] of Object.entries(raw)) {
+      if (typeof v !== 'string')
+        throw invalid(W, `inputs.${k}`, `input ${k} must be a string`, 'invalid')
+      inputs[k] = v
+    }
+    this.dispatches.push({ workflowId, ref, inputs, login: ctx.token.login, at: Date.now() })
+    return { status: 204 }
+  }
+
+  private addLabels(ctx: Ctx): Reply {
+    const pull = this.findPull(ctx, 'issue_number')
+    const raw = isRecord(ctx.body) ? ctx.body.labels : ctx.body
+    for (const name of stringArray(raw, 'Label', 'labels'))
+      if (!pull.labels.includes(name)) pull.labels.push(name)
+    return { status: 200, body: pull.labels.map(n => this.labelObject(n)) }
+  }
+
+  private removeLabel(ctx: Ctx): Reply {
+    const pull = this.findPull(ctx, 'issue_number')
+    const index = pull.labels.indexOf(ctx.params.name ?? '')
+    if (index < 0) throw notFound('Label does not exist')
+    pull.labels.splice(index, 1)
+    return { status: 200, body: pull.labels.map(n => this.labelObject(n)) }
+  }
+
+  private async requestReviewers(ctx: Ctx): Promise<Reply> {
+    const pull = this.findPull(ctx)
+    const b = isRecord(ctx.body) ? ctx.body : {}
+    const reviewers = stringArray(b.reviewers, 'PullRequest', 'reviewers')
+    const teams = stringArray(b.team_reviewers, 'PullRequest', 'team_reviewers')
+    if (reviewers.length === 0 && teams.length === 0)
+      throw unprocessable('Reviews may only be requested from collaborators.')
+    if (reviewers.some(r => r.toLowerCase() === pull.author.toLowerCase()))
+      throw unprocessable('Review cannot be requested from pull request author.')
+    for (const r of reviewers)
+      if (!pull.requestedReviewers.includes(r)) pull.requestedReviewers.push(r)
+    for (const t of teams) if (!pull.requestedTeams.includes(t)) pull.requestedTeams.push(t)
+    return { status: 201, body: await this.pullObject(pull) }
+  }
+
+  private async createReview(ctx: Ctx): Promise<Reply> {
+    const pull = this.findPull(ctx)
+    const b = isRecord(ctx.body) ? ctx.body : {}
+    const event = optString(b, 'event', 'PullRequestReview')
+    if (event !== undefined && !(event in REVIEW_STATES))
+      throw unprocessable(`event must be one of ${Object.keys(REVIEW_STATES).join(', ')}`)
+    const body = optString(b, 'body', 'PullRequestReview') ?? ''
+    const own = ctx.token.login.toLowerCase() === pull.author.toLowerCase()
+    if (own && event === 'APPROVE') throw unprocessable('Can not approve your own pull request')
+    if (own && event === 'REQUEST_CHANGES')
+      throw unprocessable('Can not request changes on your own pull request')
+    if (event === 'APPROVE' && ctx.token.type === 'Bot' && !this.opts.allowActionsToApprove)
+      throw unprocessable('GitHub Actions is not permitted to approve pull requests.')
+    if ((event === 'REQUEST_CHANGES' || event === 'COMMENT') && body.trim() === '')
+      throw unprocessable(`Review body is required for ${event} events`)
+    const commitId = optString(b, 'commit_id', 'PullRequestReview') ?? (await this.shas(pull)).head
+    const review: EmulatedReview = {
+      id: this.nextId++,
+      pullNumber: pull.number,
+      event: event ?? 'PENDING',
+      body,
+      commitId,
+      author: ctx.token.login
+    }
+    this.reviews.push(review)
+    return { status: 200, body: this.reviewObject(review) }
+  }
+
+  // -------------------------------------------------------------- response builders
+
+  private simpleUser(login: string, type: string = this.typeOf(login)): Schemas['simple-user'] {
+    const api = `${this.url}/users/${encodeURIComponent(login)}`
+    const id = login === 'github-actions[bot]' ? 41898282 : stableId(login)
+    return {
+      login,
+      id,
+      node_id: nodeId(type === 'Bot' ? 'BOT_' : 'U_', id),
+      avatar_url: `https://avatars.githubusercontent.com/u/${id}?v=4`,
+      gravatar_id: '',
+      url: api,
+      html_url: `${this.serverUrl}/${type === 'Bot' ? 'apps/' + login.replace(/\[bot\]$/, '') : login}`,
+      followers_url: `${api}/followers`,
+      following_url: `${api}/following{/other_user}`,
+      gists_url: `${api}/gists{/gist_id}`,
+      starred_url: `${api}/starred{/owner}{/repo}`,
+      subscriptions_url: `${api}/subscriptions`,
+      organizations_url: `${api}/orgs`,
+      repos_url: `${api}/repos`,
+      events_url: `${api}/events{/privacy}`,
+      received_events_url: `${api}/received_events`,
+      type,
+      user_view_type: 'public',
+      site_admin: false
+    }
+  }
+
+  private privateUser(login: string): Schemas['private-user'] {
+    const at = '2020-01-01T00:00:00Z'
+    return {
+      ...this.simpleUser(login, 'User'),
+      name: login,
+      company: null,
+      blog: null,
+      location: null,
+      email: null,
+      hireable: null,
+      bio: null,
+      public_repos: 1,
+      public_gists: 0,
+      followers: 0,
+      following: 0,
+      created_at: at,
+      updated_at: at,
+      private_gists: 0,
+      total_private_repos: 0,
+      owned_private_repos: 0,
+      disk_usage: 0,
+      collaborators: 0,
+      two_factor_authentication: true
+    }
+  }
+
+  private repository(fullName: string): Schemas['repository'] {
+    const [owner = this.opts.owner, name = this.opts.repo] = fullName.split('/')
+    const api = `${this.url}/repos/${owner}/${name}`
+    const html = `${this.serverUrl}/${owner}/${name}`
+    const host = new URL(this.serverUrl).host
+    const fork = fullName.toLowerCase() !== `${this.opts.owner}/${this.opts.repo}`.toLowerCase()
+    return {
+      id: stableId(fullName),
+      node_id: nodeId('R_', stableId(fullName)),
+      name,
+      full_name: `${owner}/${name}`,
+      license: null,
+      forks: 0,
+      owner: this.simpleUser(owner, 'User'),
+      private: false,
+      html_url: html,
+      description: null,
+      fork,
+      url: api,
+      archive_url: `${api}/{archive_format}{/ref}`,
+      assignees_url: `${api}/assignees{/user}`,
+      blobs_url: `${api}/git/blobs{/sha}`,
+      branches_url: `${api}/branches{/branch}`,
+      collaborators_url: `${api}/collaborators{/collaborator}`,
+      comments_url: `${api}/comments{/number}`,
+      commits_url: `${api}/commits{/sha}`,
+      compare_url: `${api}/compare/{base}...{head}`,
+      contents_url: `${api}/contents/{+path}`,
+      contributors_url: `${api}/contributors`,
+      deployments_url: `${api}/deployments`,
+      downloads_url: `${api}/downloads`,
+      events_url: `${api}/events`,
+      forks_url: `${api}/forks`,
+      git_commits_url: `${api}/git/commits{/sha}`,
+      git_refs_url: `${api}/git/refs{/sha}`,
+      git_tags_url: `${api}/git/tags{/sha}`,
+      git_url: `git://${host}/${owner}/${name}.git`,
+      issue_comment_url: `${api}/issues/comments{/number}`,
+      issue_events_url: `${api}/issues/events{/number}`,
+      issues_url: `${api}/issues{/number}`,
+      keys_url: `${api}/keys{/key_id}`,
+      labels_url: `${api}/labels{/name}`,
+      languages_url: `${api}/languages`,
+      merges_url: `${api}/merges`,
+      milestones_url: `${api}/milestones{/number}`,
+      notifications_url: `${api}/notifications{?since,all,participating}`,
+      pulls_url: `${api}/pulls{/number}`,
+      releases_url: `${api}/releases{/id}`,
+      ssh_url: `git@${host}:${owner}/${name}.git`,
+      stargazers_url: `${api}/stargazers`,
+      statuses_url: `${api}/statuses/{sha}`,
+      subscribers_url: `${api}/subscribers`,
+      subscription_url: `${api}/subscription`,
+      tags_url: `${api}/tags`,
+      teams_url: `${api}/teams`,
+      trees_url: `${api}/git/trees{/sha}`,
+      clone_url: `${html}.git`,
+      mirror_url: null,
+      hooks_url: `${api}/hooks`,
+      svn_url: html,
+      homepage: null,
+      language: 'TypeScript',
+      forks_count: 0,
+      stargazers_count: 0,
+      watchers_count: 0,
+      size: 1,
+      default_branch: 'main',
+      open_issues_count: [...this.pulls.values()].filter(p => p.state === 'open').length,
+      has_issues: true,
+      has_projects: false,
+      has_wiki: false,
+      has_pages: false,
+      has_downloads: true,
+      archived: false,
+      disabled: false,
+      visibility: 'public',
+      pushed_at: null,
+      created_at: '2020-01-01T00:00:00Z',
+      updated_at: '2020-01-01T00:00:00Z',
+      open_issues: [...this.pulls.values()].filter(p => p.state === 'open').length,
+      watchers: 0
+    }
+  }
+
+  private labelObject(name: string): Schemas['label'] {
+    let id = this.labelIds.get(name)
+    if (id === undefined) this.labelIds.set(name, (id = this.nextId++))
+    return {
+      id,
+      node_id: nodeId('LA_', id),
+      url: `${this.url}/repos/${this.opts.owner}/${this.opts.repo}/labels/${encodeURIComponent(name)}`,
+      name,
+      description: null,
+      color: createHash('sha1').update(name).digest('hex').slice(0, 6),
+      default: false
+    }
+  }
+
+  private async pullObject(p: EmulatedPull): Promise<Schemas['pull-request']> {
+    const { owner, repo } = this.opts
+    const { head, base } = await this.shas(p)
+    const api = `${this.url}/repos/${owner}/${repo}`
+    const self = `${api}/pulls/${p.number}`
+    const html = `${this.serverUrl}/${owner}/${repo}/pull/${p.number}`
+    const issue = `${api}/issues/${p.number}`
+    const commits = Number(await this.git('rev-list', '--count', `${base}..${head}`)) || 0
+    let additions = 0
+    let deletions = 0
+    const numstat = (await this.git('diff', '--numstat', `${base}...${head}`)) ?? ''
+    const files = numstat.split('\n').filter(l => l !== '')
+    for (const line of files) {
+      const [a = '0', d = '0'] = line.split('\t')
+      additions += Number(a) || 0
+      deletions += Number(d) || 0
+    }
+    const createdAt = this.pullCreatedAt.get(p.number) ?? now()
+    const headFull = p.headRepoFullName ?? `${owner}/${repo}`
+    const headOwner = headFull.split('/')[0] ?? owner
+    const fork = this.isFork(p)
+    const link = (href: string): Schemas['link'] => ({ href })
+    return {
+      url: self,
+      id: stableId(`pull/${p.number}`),
+      node_id: nodeId('PR_', p.number),
+      html_url: html,
+      diff_url: `${html}.diff`,
+      patch_url: `${html}.patch`,
+      issue_url: issue,
+      commits_url: `${self}/commits`,
+      review_comments_url: `${self}/comments`,
+      review_comment_url: `${api}/pulls/comments{/number}`,
+      comments_url: `${issue}/comments`,
+      statuses_url: `${api}/statuses/${head}`,
+      number: p.number,
+      state: p.state,
+      locked: false,
+      title: p.title,
+      user: this.simpleUser(p.author),
+      body: p.body === '' ? null : p.body,
+      labels: p.labels.map(n => this.labelObject(n)),
+      milestone: null,
+      active_lock_reason: null,
+      created_at: createdAt,
+      updated_at: now(),
+      closed_at: p.state === 'closed' ? now() : null,
+      merged_at: p.merged ? now() : null,
+      merge_commit_sha: createHash('sha1').update(`merge:${base}:${head}`).digest('hex'),
+      assignee: null,
+      assignees: [],
+      requested_reviewers: p.requestedReviewers.map(r => this.simpleUser(r)),
+      requested_teams: p.requestedTeams.map(slug => this.team(slug)),
+      head: {
+        label: `${headOwner}:${p.headRef}`,
+        ref: p.headRef,
+        repo: this.repository(headFull),
+        sha: head,
+        user: this.simpleUser(headOwner, 'User')
+      },
+      base: {
+        label: `${owner}:${p.baseRef}`,
+        ref: p.baseRef,
+        repo: this.repository(`${owner}/${repo}`),
+        sha: base,
+        user: this.simpleUser(owner, 'User')
+      },
+      _links: {
+        comments: link(`${issue}/comments`),
+        commits: link(`${self}/commits`),
+        statuses: link(`${api}/statuses/${head}`),
+        html: link(html),
+        issue: link(issue),
+        review_comments: link(`${self}/comments`),
+        review_comment: link(`${api}/pulls/comments{/number}`),
+        self: link(self)
+      },
+      author_association: fork ? 'CONTRIBUTOR' : this.association(p.author),
+      auto_merge: null,
+      draft: p.draft,
+      merged: p.merged,
+      mergeable: p.state === 'open' ? true : null,
+      rebaseable: p.state === 'open' ? true : null,
+      mergeable_state: p.draft ? 'draft' : 'clean',
+      merged_by: null,
+      comments: this.comments.filter(c => c.issueNumber === p.number).length,
+      review_comments: 0,
+      maintainer_can_modify: fork,
+      commits,
+      additions,
+      deletions,
+      changed_files: files.length
+    }
+  }
+
+  private team(slug: string): Schemas['team-simple'] {
+    const id = stableId(`team/${slug}`)
+    const api = `${this.url}/organizations/1/team/${id}`
+    return {
+      id,
+      node_id: nodeId('T_', id),
+      url: api,
+      members_url: `${api}/members{/member}`,
+      name: slug,
+      description: null,
+      permission: 'push',
+      privacy: 'closed',
+      html_url: `${this.serverUrl}/orgs/${this.opts.owner}/teams/${slug}`,
+      repositories_url: `${api}/repos`,
+      slug,
+      type: 'organization'
+    }
+  }
+
+  private commentObject(c: EmulatedComment): Schemas['issue-comment'] {
+    const { owner, repo } = this.opts
+    return {
+      id: c.id,
+      node_id: nodeId('IC_', c.id),
+      url: `${this.url}/repos/${owner}/${repo}/issues/comments/${c.id}`,
+      body: c.body,
+      html_url: `${this.serverUrl}/${owner}/${repo}/pull/${c.issueNumber}#issuecomment-${c.id}`,
+      user: this.simpleUser(c.author, c.authorType),
+      created_at: c.createdAt,
+      updated_at: c.updatedAt,
+      issue_url: `${this.url}/repos/${owner}/${repo}/issues/${c.issueNumber}`,
+      author_association: this.association(c.author),
+      performed_via_github_app: null
+    }
+  }
+
+  private checkRunObject(r: EmulatedCheckRun): Schemas['check-run'] {
+    const { owner, repo } = this.opts
+    const api = `${this.url}/repos/${owner}/${repo}/check-runs/${r.id}`
+    const html = `${this.serverUrl}/${owner}/${repo}/runs/${r.id}`
+    return {
+      id: r.id,
+      head_sha: r.headSha,
+      node_id: nodeId('CR_', r.id),
+      external_id: r.externalId ?? '',
+      url: api,
+      html_url: html,
+      details_url: r.detailsUrl ?? html,
+      status: isOneOf(CHECK_STATUSES, r.status) ? r.status : 'queued',
+      conclusion: isOneOf(CHECK_CONCLUSIONS, r.conclusion) ? r.conclusion : null,
+      started_at: r.createdAt,
+      completed_at: r.completedAt ?? null,
+      output: {
+        title: r.title ?? null,
+        summary: r.summary ?? null,
+        text: r.text ?? null,
+        annotations_count: r.annotations.length,
+        annotations_url: `${api}/annotations`
+      },
+      name: r.name,
+      check_suite: { id: stableId(`suite/${r.headSha}`) },
+      app: null,
+      pull_requests: []
+    }
+  }
+
+  private reviewObject(r: EmulatedReview): Schemas['pull-request-review'] {
+    const { owner, repo } = this.opts
+    const html = `${this.serverUrl}/${owner}/${repo}/pull/${r.pullNumber}#pullrequestreview-${r.id}`
+    const pullUrl = `${this.url}/repos/${owner}/${repo}/pulls/${r.pullNumber}`
+    const pending = r.event === 'PENDING'
+    return {
+      id: r.id,
+      node_id: nodeId('PRR_', r.id),
+      user: this.simpleUser(r.author),
+      body: r.body,
+      state: REVIEW_STATES[r.event] ?? 'PENDING',
+      html_url: html,
+      pull_request_url: pullUrl,
+      _links: { html: { href: html }, pull_request: { href: pullUrl } },
+      submitted_at: pending ? undefined : now(),
+      commit_id: r.commitId,
+      author_association: this.association(r.author)
+    }
+  }
+}

@@ -1,0 +1,718 @@
+/**
+ * A local, scripted stand-in for the Anthropic Messages API.
+ *
+ * It speaks enough of `POST /v1/messages` (non-streaming) that the real `@anthropic-ai/sdk` client,
+ * built with `new Anthropic({ apiKey, baseURL: server.url })`, works against it unchanged: tool use,
+ * `usage` (including an honest emulation of prompt caching), error statuses with the SDK's error
+ * classes, and `retry-after` handling.
+ *
+ * Replies are scripted: a FIFO queue (`script`, then `push(...)`) is consumed first, then the
+ * optional `responder`. A call with nothing to answer it gets a non-retryable 500 "script exhausted",
+ * so a test sees an unexpected extra model call instead of hanging.
+ *
+ * Requests are validated the way the API does (400 invalid_request_error) before a reply is taken
+ * from the script, so an invalid request does not consume a scripted reply. A scripted reply that
+ * the real model could not have produced for this request (a tool_use of a tool that was not offered,
+ * text when a tool was forced, ...) is a bug in the test script and answers a non-retryable 500
+ * api_error whose message starts with "test server script bug".
+ *
+ * Every request, including rejected ones, is recorded in `calls`.
+ */
+import { createHash } from 'node:crypto'
+import { createServer } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+export interface Usage {
+  input_tokens: number
+  output_tokens: number
+  cache_creation_input_tokens: number
+  cache_read_input_tokens: number
+}
+
+export interface RecordedCall {
+  model: string
+  system: unknown
+  messages: unknown[]
+  tools: unknown[]
+  toolChoice: unknown
+  maxTokens: number
+  /** request headers, names lower-cased (multi-valued headers joined with ', ') */
+  headers: Record<string, string>
+  /** the parsed JSON body (or the raw text when it was not valid JSON) */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any
+  /** set only for successful (200) replies */
+  usage?: Usage
+  status: number
+  /** Date.now() when the request arrived */
+  at: number
+}
+
+export type ScriptedReply =
+  /** assistant replies with (an optional text block and) one tool_use block; stop_reason 'tool_use' */
+  | { kind: 'tool_use'; name: string; input: unknown; text?: string; outputTokens?: number }
+  /** several tool_use blocks in one turn; stop_reason 'tool_use' */
+  | {
+      kind: 'tool_uses'
+      calls: Array<{ name: string; input: unknown }>
+      text?: string
+      outputTokens?: number
+    }
+  /** a plain text answer; stop_reason 'end_turn' */
+  | { kind: 'text'; text: string; outputTokens?: number }
+  /**
+   * an API error, e.g. 429 rate_limit_error, 529 overloaded_error, 401 authentication_error,
+   * 404 not_found_error. `retryAfter` (seconds) is sent as `retry-after` (and as `retry-after-ms`,
+   * at least 1 ms, so that `retryAfter: 0` makes the SDK retry at once instead of using its
+   * default back-off). 429 and 529 also carry `x-should-retry: true`.
+   */
+  | { kind: 'error'; status: number; type: string; message: string; retryAfter?: number }
+
+/** `index` is the call's position in `ModelServer.calls` (every recorded request counts). */
+export type Responder = (call: RecordedCall, index: number) => ScriptedReply
+
+export interface ModelServerOptions {
+  script?: ScriptedReply[]
+  responder?: Responder
+  /** if set, any other model answers 404 not_found_error "model: X" */
+  validModels?: string[]
+  /**
+   * if set, a request whose key differs answers 401 authentication_error "invalid x-api-key".
+   * The key is read from `x-api-key`, or else from `Authorization: Bearer <key>` (which is how the
+   * installed SDK v1 sends `apiKey`).
+   */
+  apiKey?: string
+  /** prefixes shorter than this many estimated tokens are never cached; default 1024 */
+  minCacheTokens?: number
+}
+
+/**
+ * A deterministic token ESTIMATE, not a tokenizer: ceil(characters / 4), where a string counts its
+ * own characters and any other value counts the characters of its JSON serialization.
+ * `undefined` counts 0.
+ */
+export function estimateTokens(value: unknown): number {
+  if (value === undefined) return 0
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '')
+  return Math.ceil(text.length / 4)
+}
+
+type Json = Record<string, unknown>
+
+class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    message: string,
+    readonly extraHeaders: Record<string, string> = {}
+  ) {
+    super(message)
+  }
+}
+
+function invalid(message: string): ApiError {
+  return new ApiError(400, 'invalid_request_error', message)
+}
+
+/** a 500 for a script that the real model could not have produced; never retried by the SDK */
+function scriptBug(message: string): ApiError {
+  return new ApiError(500, 'api_error', `test server script bug: ${message}`, {
+    'x-should-retry': 'false'
+  })
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function withoutCacheControl(value: unknown): unknown {
+  if (!isObject(value) || !('cache_control' in value)) return value
+  const { cache_control: _ignored, ...rest } = value
+  return rest
+}
+
+type Ttl = '5m' | '1h'
+
+function breakpointTtl(value: unknown): Ttl | undefined {
+  if (!isObject(value)) return undefined
+  const cc = value.cache_control
+  if (cc === undefined || cc === null) return undefined
+  return isObject(cc) && cc.ttl === '1h' ? '1h' : '5m'
+}
+
+/** one cacheable unit of the prompt: a tool definition, a system block or a message content block */
+interface PromptPart {
+  serialized: string
+  tokens: number
+  ttl?: Ttl
+}
+
+function partTokens(block: unknown): number {
+  if (typeof block === 'string') return estimateTokens(block)
+  if (isObject(block) && block.type === 'text' && typeof block.text === 'string') {
+    return estimateTokens(block.text)
+  }
+  return estimateTokens(withoutCacheControl(block))
+}
+
+function part(where: string, block: unknown): PromptPart {
+  return {
+    serialized: JSON.stringify([where, withoutCacheControl(block)]),
+    tokens: partTokens(block),
+    ttl: breakpointTtl(block)
+  }
+}
+
+/** the prompt in API order: tools, then system, then messages */
+function promptParts(body: Json): PromptPart[] {
+  const parts: PromptPart[] = []
+  const tools = Array.isArray(body.tools) ? body.tools : []
+  tools.forEach((tool, i) => parts.push(part(`tools.${i}`, tool)))
+  if (typeof body.system === 'string') {
+    if (body.system !== '') parts.push(part('system', body.system))
+  } else if (Array.isArray(body.system)) {
+    body.system.forEach((block, i) => parts.push(part(`system.${i}`, block)))
+  }
+  // a different tool_choice invalidates the cached messages (not tools or system), as in the API
+  const toolChoice = JSON.stringify(body.tool_choice ?? null)
+  const messages = Array.isArray(body.messages) ? (body.messages as unknown[]) : []
+  messages.forEach((message, m) => {
+    if (!isObject(message)) return
+    const where = `messages.${m}.${String(message.role)}.tool_choice=${toolChoice}`
+    if (typeof message.content === 'string') {
+      parts.push(part(where, message.content))
+    } else if (Array.isArray(message.content)) {
+      message.content.forEach((block, i) => parts.push(part(`${where}.${i}`, block)))
+    }
+  })
+  // top-level cache_control marks the last cacheable block
+  const last = parts[parts.length - 1]
+  if (last && body.cache_control !== undefined && body.cache_control !== null) {
+    last.ttl ??= isObject(body.cache_control) && body.cache_control.ttl === '1h' ? '1h' : '5m'
+  }
+  return parts
+}
+
+function headerRecord(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
+  }
+  return out
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+/**
+ * The API key a request presents: `x-api-key`, or else an `Authorization: Bearer` token (the
+ * installed SDK v1 sends `apiKey` as `Authorization: Bearer <key>`, not as `x-api-key`).
+ */
+function presentedKey(headers: Record<string, string>): string | undefined {
+  const direct = headers['x-api-key']
+  if (direct !== undefined) return direct
+  const match = /^Bearer\s+(.+)$/i.exec(headers['authorization'] ?? '')
+  return match?.[1]
+}
+
+function toolNames(body: Json): string[] {
+  const tools = Array.isArray(body.tools) ? body.tools : []
+  return tools.filter(isObject).map(t => String(t.name))
+}
+
+function contentBlocks(message: unknown): unknown[] {
+  if (!isObject(message)) return []
+  return Array.isArray(message.content) ? message.content : []
+}
+
+function validate(body: Json): void {
+  if (body.model === undefined) throw invalid('model: Field required')
+  if (typeof body.model !== 'string' || body.model === '') {
+    throw invalid('model: Input should be a valid string')
+  }
+  if (body.max_tokens === undefined) throw invalid('max_tokens: Field required')
+  if (
+    typeof body.max_tokens !== 'number' ||
+    !Number.isInteger(body.max_tokens) ||
+    body.max_tokens < 1
+  ) {
+    throw invalid('max_tokens: Input should be a valid integer greater than or equal to 1')
+  }
+  if (body.messages === undefined) throw invalid('messages: Field required')
+  if (!Array.isArray(body.messages)) throw invalid('messages: Input should be a valid list')
+  if (body.stream === true) {
+    throw invalid('streaming not supported by the test server')
+  }
+
+  // tools
+  if (body.tools !== undefined && !Array.isArray(body.tools)) {
+    throw invalid('tools: Input should be a valid list')
+  }
+  const tools = Array.isArray(body.tools) ? body.tools : []
+  const seen = new Set<string>()
+  tools.forEach((tool, i) => {
+    if (!isObject(tool) || typeof tool.name !== 'string' || tool.name === '') {
+      throw invalid(`tools.${i}.name: Field required`)
+    }
+    if (tool.type === undefined && !isObject(tool.input_schema)) {
+      throw invalid(`tools.${i}.custom.input_schema: Field required`)
+    }
+    if (seen.has(tool.name)) throw invalid('tools: Tool names must be unique.')
+    seen.add(tool.name)
+  })
+
+  // tool_choice
+  if (body.tool_choice !== undefined) {
+    const tc = body.tool_choice
+    if (!isObject(tc) || !['auto', 'any', 'tool', 'none'].includes(String(tc.type))) {
+      throw invalid("tool_choice.type: Input should be 'auto', 'any', 'tool' or 'none'")
+    }
+    if (tc.type !== 'auto' && tc.type !== 'none' && tools.length === 0) {
+      throw invalid('tool_choice may only be specified while providing tools.')
+    }
+    if (tc.type === 'tool' && !seen.has(String(tc.name))) {
+      throw invalid(`tool_choice: Tool '${String(tc.name)}' not found in 'tools'`)
+    }
+  }
+
+  // system
+  if (body.system !== undefined && typeof body.system !== 'string') {
+    if (!Array.isArray(body.system)) {
+      throw invalid('system: Input should be a valid string or a list of text blocks')
+    }
+    body.system.forEach((block, i) => {
+      if (!isObject(block) || block.type !== 'text' || typeof block.text !== 'string') {
+        throw invalid(`system.${i}: Input should be a text block`)
+      }
+    })
+  }
+
+  // messages
+  const messages = body.messages as unknown[]
+  if (messages.length === 0) throw invalid('messages: at least one message is required')
+  messages.forEach((message, i) => {
+    if (!isObject(message)) throw invalid(`messages.${i}: Input should be a valid dictionary`)
+    if (message.role !== 'user' && message.role !== 'assistant') {
+      throw invalid(`messages.${i}.role: Input should be 'user' or 'assistant'`)
+    }
+    const content = message.content
+    if (typeof content !== 'string' && !Array.isArray(content)) {
+      throw invalid(`messages.${i}.content: Field required`)
+    }
+    const isFinalAssistant = i === messages.length - 1 && message.role === 'assistant'
+    if (content.length === 0 && !isFinalAssistant) {
+      throw invalid(
+        `messages.${i}: all messages must have non-empty content except for the optional final assistant message`
+      )
+    }
+    if (Array.isArray(content)) {
+      content.forEach((block, j) => {
+        if (!isObject(block) || typeof block.type !== 'string') {
+          throw invalid(`messages.${i}.content.${j}.type: Field required`)
+        }
+      })
+    }
+  })
+  const first = messages[0] as Json
+  if (first.role !== 'user') throw invalid('messages: first message must use the "user" role')
+  for (let i = 1; i < messages.length; i++) {
+    const role = (messages[i] as Json).role
+    if (role === (messages[i - 1] as Json).role) {
+      throw invalid(
+        `messages: roles must alternate between "user" and "assistant", but found multiple "${String(role)}" roles in a row`
+      )
+    }
+  }
+
+  // tool_use / tool_result pairing: unexpected tool_result ids first, then unanswered tool_use ids
+  for (let pass = 0; pass < 2; pass++)
+    for (let i = 0; i < messages.length; i++) {
+      const blocks = contentBlocks(messages[i]).filter(isObject)
+      const role = (messages[i] as Json).role
+      if (role === 'user' && pass === 0) {
+        const results = blocks.filter(b => b.type === 'tool_result')
+        if (results.length === 0) continue
+        const previousIds = new Set(
+          contentBlocks(messages[i - 1])
+            .filter(isObject)
+            .filter(b => b.type === 'tool_use')
+            .map(b => String(b.id))
+        )
+        const unexpected = results
+          .map(b => String(b.tool_use_id))
+          .filter(id => !previousIds.has(id))
+        if (unexpected.length > 0) {
+          const j = blocks.findIndex(
+            b => b.type === 'tool_result' && !previousIds.has(String(b.tool_use_id))
+          )
+          throw invalid(
+            `messages.${i}.content.${j}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${unexpected.join(', ')}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`
+          )
+        }
+      } else if (role === 'assistant' && pass === 1) {
+        const uses = blocks.filter(b => b.type === 'tool_use').map(b => String(b.id))
+        const next = messages[i + 1]
+        if (uses.length === 0 || next === undefined) continue
+        const answered = new Set(
+          contentBlocks(next)
+            .filter(isObject)
+            .filter(b => b.type === 'tool_result')
+            .map(b => String(b.tool_use_id))
+        )
+        const missing = uses.filter(id => !answered.has(id))
+        if (missing.length > 0) {
+          throw invalid(
+            `messages.${i + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`
+          )
+        }
+      }
+    }
+
+  // cache_control breakpoints
+  const breakpoints = promptParts(body).filter(p => p.ttl !== undefined).length
+  if (breakpoints > 4) {
+    throw invalid(`A maximum of 4 blocks with cache_control may be provided. Found ${breakpoints}.`)
+  }
+}
+
+export class ModelServer {
+  readonly url: string
+  readonly calls: RecordedCall[] = []
+
+  private readonly queue: ScriptedReply[]
+  private readonly responder: Responder | undefined
+  private readonly validModels: Set<string> | undefined
+  private readonly apiKey: string | undefined
+  private readonly minCacheTokens: number
+  /** cache key (hash chain over model + prompt parts) -> prefix tokens, for written prefixes */
+  private readonly cache = new Map<string, number>()
+  private requestCounter = 0
+  private messageCounter = 0
+  private toolUseCounter = 0
+
+  private constructor(
+    private readonly server: Server,
+    port: number,
+    opts: ModelServerOptions
+  ) {
+    this.url = `http://127.0.0.1:${port}`
+    this.queue = [...(opts.script ?? [])]
+    this.responder = opts.responder
+    this.validModels = opts.validModels ? new Set(opts.validModels) : undefined
+    this.apiKey = opts.apiKey
+    this.minCacheTokens = opts.minCacheTokens ?? 1024
+  }
+
+  static async start(opts: ModelServerOptions = {}): Promise<ModelServer> {
+    const holder: { instance?: ModelServer } = {}
+    const server = createServer((req, res) => {
+      const instance = holder.instance
+      if (!instance) {
+        res.writeHead(503).end()
+        return
+      }
+      instance.handle(req, res).catch((err: unknown) => {
+        if (!res.headersSent) {
+          res.writeHead(500, { 'content-type': 'application/json' })
+          res.end(
+            JSON.stringify({
+              type: 'error',
+              error: { type: 'api_error', message: `test server crashed: ${String(err)}` }
+            })
+          )
+        }
+      })
+    })
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(0, '127.0.0.1', () => {
+        server.off('error', reject)
+        resolve()
+      })
+    })
+    const { port } = server.address() as AddressInfo
+    holder.instance = new ModelServer(server, port, opts)
+    return holder.instance
+  }
+
+  /** append replies to the script queue */
+  push(...replies: ScriptedReply[]): void {
+    this.queue.push(...replies)
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.close(err => (err ? reject(err) : resolve()))
+      this.server.closeAllConnections()
+    })
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const at = Date.now()
+    const raw = await readBody(req)
+    let body: unknown = raw
+    try {
+      body = raw === '' ? undefined : JSON.parse(raw)
+    } catch {
+      // keep the raw text
+    }
+    const json: Json = isObject(body) ? body : {}
+    const call: RecordedCall = {
+      model: typeof json.model === 'string' ? json.model : '',
+      system: json.system,
+      messages: Array.isArray(json.messages) ? json.messages : [],
+      tools: Array.isArray(json.tools) ? json.tools : [],
+      toolChoice: json.tool_choice,
+      maxTokens: typeof json.max_tokens === 'number' ? json.max_tokens : 0,
+      headers: headerRecord(req),
+      body,
+      status: 0,
+      at
+    }
+    const index = this.calls.length
+    this.calls.push(call)
+    const requestId = `req_test_${String(++this.requestCounter).padStart(6, '0')}`
+
+    try {
+      const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
+      if (req.method !== 'POST' || path !== '/v1/messages') {
+        throw new ApiError(404, 'not_found_error', 'Not Found')
+      }
+      if (this.apiKey !== undefined && presentedKey(call.headers) !== this.apiKey) {
+        throw new ApiError(401, 'authentication_error', 'invalid x-api-key')
+      }
+      if (!isObject(body)) {
+        throw invalid(
+          typeof body === 'string' ? 'There was an error parsing the body' : 'body: Field required'
+        )
+      }
+      validate(json)
+      if (this.validModels && !this.validModels.has(call.model)) {
+        throw new ApiError(404, 'not_found_error', `model: ${call.model}`)
+      }
+
+      const reply = this.queue.shift() ?? this.responder?.(call, index)
+      if (reply === undefined) {
+        throw new ApiError(
+          500,
+          'api_error',
+          `script exhausted: no scripted reply left for call #${index} (model ${call.model})`,
+          { 'x-should-retry': 'false' }
+        )
+      }
+      if (reply.kind === 'error') {
+        const headers: Record<string, string> = {}
+        if (reply.status === 429 || reply.status === 529) headers['x-should-retry'] = 'true'
+        if (reply.retryAfter !== undefined) {
+          headers['retry-after'] = String(reply.retryAfter)
+          headers['retry-after-ms'] = String(Math.max(1, Math.round(reply.retryAfter * 1000)))
+        }
+        throw new ApiError(reply.status, reply.type, reply.message, headers)
+      }
+
+      const message = this.buildMessage(json, call, reply)
+      call.status = 200
+      res.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId })
+      res.end(JSON.stringify(message))
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err
+      call.status = err.status
+      res.writeHead(err.status, {
+        'content-type': 'application/json',
+        'request-id': requestId,
+        ...err.extraHeaders
+      })
+      res.end(
+        JSON.stringify({
+          type: 'error',
+          error: { type: err.type, message: err.message },
+          request_id: requestId
+        })
+      )
+    }
+  }
+
+  private buildMessage(
+    body: Json,
+    call: RecordedCall,
+    reply: Exclude<ScriptedReply, { kind: 'error' }>
+  ): Json {
+    const offered = toolNames(body)
+    const tc = isObject(body.tool_choice) ? body.tool_choice : undefined
+    const uses =
+      reply.kind === 'tool_use'
+        ? [{ name: reply.name, input: reply.input }]
+        : reply.kind === 'tool_uses'
+          ? reply.calls
+          : []
+    if (reply.kind === 'tool_uses' && uses.length === 0) {
+      throw scriptBug("a 'tool_uses' reply needs at least one call")
+    }
+    for (const use of uses) {
+      if (!offered.includes(use.name)) {
+        throw scriptBug(
+          `scripted tool_use '${use.name}' is not among the request's tools [${offered.join(', ')}]`
+        )
+      }
+    }
+    if (tc?.type === 'tool' && (uses.length === 0 || uses.some(u => u.name !== tc.name))) {
+      throw scriptBug(
+        `the request forces tool '${String(tc.name)}' (tool_choice) but the scripted reply is ${describe(reply)}`
+      )
+    }
+    if (tc?.type === 'any' && uses.length === 0) {
+      throw scriptBug(
+        'the request forces a tool call (tool_choice any) but the scripted reply is text'
+      )
+    }
+    if (tc?.type === 'none' && uses.length > 0) {
+      throw scriptBug(
+        `the request forbids tools (tool_choice none) but the scripted reply is ${describe(reply)}`
+      )
+    }
+    if (tc?.disable_parallel_tool_use === true && uses.length > 1) {
+      throw scriptBug(
+        `the request disables parallel tool use but the scripted reply has ${uses.length} tool_use blocks`
+      )
+    }
+
+    let text: string | undefined = reply.text
+    const estimatedOutput =
+      (text !== undefined ? estimateTokens(text) : 0) +
+      uses.reduce((sum, u) => sum + estimateTokens({ name: u.name, input: u.input }), 0)
+    let outputTokens = reply.outputTokens ?? Math.max(1, estimatedOutput)
+    let stopReason = uses.length > 0 ? 'tool_use' : 'end_turn'
+    let toolUses = uses
+    if (outputTokens > call.maxTokens) {
+      // the model ran out of max_tokens: truncated text, no (incomplete) tool calls
+      stopReason = 'max_tokens'
+      outputTokens = call.maxTokens
+      text = text?.slice(0, call.maxTokens * 4)
+      toolUses = []
+    }
+
+    const content: Json[] = []
+    if (text !== undefined && text !== '') content.push({ type: 'text', text, citations: null })
+    for (const use of toolUses) {
+      content.push({
+        type: 'tool_use',
+        id: `toolu_${++this.toolUseCounter}`,
+        name: use.name,
+        input: use.input,
+        caller: { type: 'direct' }
+      })
+    }
+
+    const { usage, cacheCreation } = this.accountInput(body, call.model)
+    usage.output_tokens = outputTokens
+    call.usage = usage
+    return {
+      id: `msg_test_${String(++this.messageCounter).padStart(6, '0')}`,
+      type: 'message',
+      role: 'assistant',
+      model: call.model,
+      content,
+      stop_reason: stopReason,
+      stop_sequence: null,
+      usage: { ...usage, cache_creation: cacheCreation, service_tier: 'standard' }
+    }
+  }
+
+  /**
+   * Prompt-caching emulation. The prompt is split into parts in API order (tool definitions,
+   * system blocks, message content blocks); each part's tokens are `estimateTokens` of it. A part
+   * carrying `cache_control` is a breakpoint; the prefix up to and including a part is identified by
+   * a hash chain over the model and the parts' exact content (cache_control itself excluded).
+   *
+   * - read: the longest prefix ending at or before the last breakpoint that an earlier successful
+   *   call wrote (for the same model) -> cache_read_input_tokens.
+   * - creation: the prefix up to the last breakpoint, beyond what was read -> cache_creation.
+   *   Every breakpoint prefix of at least `minCacheTokens` tokens is written for later calls.
+   * - input_tokens: everything else (after the last breakpoint).
+   * A request whose last-breakpoint prefix is below `minCacheTokens` neither reads nor writes.
+   * Entries never expire (tests are shorter than the 5-minute TTL).
+   */
+  private accountInput(
+    body: Json,
+    model: string
+  ): {
+    usage: Usage
+    cacheCreation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number }
+  } {
+    const parts = promptParts(body)
+    const keys: string[] = []
+    const prefixTokens: number[] = []
+    let key = createHash('sha256')
+      .update(JSON.stringify(['model', model]))
+      .digest('hex')
+    let running = 0
+    for (const p of parts) {
+      key = createHash('sha256').update(key).update(p.serialized).digest('hex')
+      running += p.tokens
+      keys.push(key)
+      prefixTokens.push(running)
+    }
+    const total = running
+    const cacheCreation = { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 }
+    let lastBreakpoint = -1
+    parts.forEach((p, i) => {
+      if (p.ttl !== undefined) lastBreakpoint = i
+    })
+    const usage: Usage = {
+      input_tokens: total,
+      output_tokens: 0,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0
+    }
+    if (lastBreakpoint < 0 || (prefixTokens[lastBreakpoint] ?? 0) < this.minCacheTokens) {
+      return { usage, cacheCreation }
+    }
+
+    let readEnd = -1
+    let read = 0
+    for (let i = lastBreakpoint; i >= 0; i--) {
+      const hit = this.cache.get(keys[i] ?? '')
+      if (hit !== undefined) {
+        readEnd = i
+        read = hit
+        break
+      }
+    }
+
+    let creation = 0
+    let segmentStart = read
+    parts.forEach((p, i) => {
+      if (p.ttl === undefined || i <= readEnd) return
+      const end = prefixTokens[i] ?? 0
+      const segment = end - segmentStart
+      creation += segment
+      if (p.ttl === '1h') cacheCreation.ephemeral_1h_input_tokens += segment
+      else cacheCreation.ephemeral_5m_input_tokens += segment
+      segmentStart = end
+      if (end >= this.minCacheTokens) this.cache.set(keys[i] ?? '', end)
+    })
+
+    usage.cache_read_input_tokens = read
+    usage.cache_creation_input_tokens = creation
+    usage.input_tokens = total - read - creation
+    return { usage, cacheCreation }
+  }
+}
+
+function describe(reply: ScriptedReply): string {
+  switch (reply.kind) {
+    case 'tool_use':
+      return `tool_use '${reply.name}'`
+    case 'tool_uses':
+      return `tool_uses [${reply.calls.map(c => c.name).join(', ')}]`
+    case 'text':
+      return 'text'
+    case 'error':
+      return `error ${reply.status}`
+  }
+}
