@@ -47601,7 +47601,6 @@ function createGitHubAdapter(options) {
     const { owner, repo, log } = options;
     const octokit = (0,github/* getOctokit */.Q)(options.token, {
         baseUrl: options.baseUrl,
-        request: { retries: 3, retryAfter: 1 },
         throttle: {
             // One iteration makes fewer than ten writes, far from GitHub's secondary limits, so writes
             // are not paced; rate-limit answers (primary and secondary) are still waited out and retried.
@@ -47626,6 +47625,12 @@ function createGitHubAdapter(options) {
     });
     return {
         async whoAmI() {
+            if (options.stateAuthor)
+                return options.stateAuthor;
+            // Installation tokens (ghs_: the workflow token, App tokens) cannot read /user; the workflow
+            // token posts as github-actions[bot]. App tokens name their bot with the state-author input.
+            if (options.token.startsWith('ghs_'))
+                return 'github-actions[bot]';
             try {
                 const { data } = await octokit.rest.users.getAuthenticated();
                 return data.login;
@@ -47954,6 +47959,7 @@ function parseSettings(get) {
             email: get('commit-author-email').trim() || '41898282+github-actions[bot]@users.noreply.github.com'
         },
         artifactsDir: get('artifacts-dir').trim() || undefined,
+        stateAuthor: get('state-author').trim() || undefined,
         ai: {
             apiKey,
             baseUrl: get('anthropic-base-url').trim() || undefined,
@@ -51895,7 +51901,7 @@ function parseEslintJson(stdout) {
 const TSC_PLAIN = /^(.+?)\((\d+),(\d+)\): (error|warning) (TS\d+): (.*)$/;
 const TSC_PRETTY = /^(.+?):(\d+):(\d+) - (error|warning) (TS\d+): (.*)$/;
 // path:line[:col][:] [error|warning:] message — the form of gcc, go vet, flake8, ruff, shellcheck -f gcc, ...
-const FILE_LINE_COL = /^(?:\.\/)?([^\s:"'<>|]+\.[\w-]+):(\d+)(?::(\d+))?:?\s+(?:(error|warning|note|info)\s*:?\s*)?(.+)$/i;
+const FILE_LINE_COL = /^(?:\.\/)?([^\s:"'<>|]+\.[\w-]+):(\d+)(?::(\d+))?:?\s*(?:(error|warning|note|info)\s*:?\s*)?(.+)$/i;
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 /**
@@ -52469,6 +52475,7 @@ async function run() {
         owner: ctx.owner,
         repo: ctx.repo,
         baseUrl: ctx.apiUrl,
+        stateAuthor: settings.stateAuthor,
         log
     });
     const outcome = await runIteration({

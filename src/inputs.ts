@@ -23,6 +23,8 @@ export interface Settings {
   submitReview: 'none' | 'comment' | 'approve'
   commitAuthor: { name: string; email: string }
   artifactsDir?: string
+  /** Login the action posts as (needed only with GitHub App tokens). */
+  stateAuthor?: string
   ai: AiSettings
 }
 
@@ -194,6 +196,7 @@ export function parseSettings(get: GetInput): Settings {
         get('commit-author-email').trim() || '41898282+github-actions[bot]@users.noreply.github.com'
     },
     artifactsDir: get('artifacts-dir').trim() || undefined,
+    stateAuthor: get('state-author').trim() || undefined,
     ai: {
       apiKey,
       baseUrl: get('anthropic-base-url').trim() || undefined,

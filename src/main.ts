@@ -68,6 +68,7 @@ export async function run(): Promise<void> {
     owner: ctx.owner,
     repo: ctx.repo,
     baseUrl: ctx.apiUrl,
+    stateAuthor: settings.stateAuthor,
     log
   })
   const outcome = await runIteration({

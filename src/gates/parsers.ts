@@ -60,7 +60,7 @@ const TSC_PLAIN = /^(.+?)\((\d+),(\d+)\): (error|warning) (TS\d+): (.*)$/
 const TSC_PRETTY = /^(.+?):(\d+):(\d+) - (error|warning) (TS\d+): (.*)$/
 // path:line[:col][:] [error|warning:] message — the form of gcc, go vet, flake8, ruff, shellcheck -f gcc, ...
 const FILE_LINE_COL =
-  /^(?:\.\/)?([^\s:"'<>|]+\.[\w-]+):(\d+)(?::(\d+))?:?\s+(?:(error|warning|note|info)\s*:?\s*)?(.+)$/i
+  /^(?:\.\/)?([^\s:"'<>|]+\.[\w-]+):(\d+)(?::(\d+))?:?\s*(?:(error|warning|note|info)\s*:?\s*)?(.+)$/i
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g

@@ -12,6 +12,8 @@ export interface AdapterOptions {
   owner: string
   repo: string
   baseUrl: string
+  /** Login the action posts as, when it cannot be asked (GitHub App tokens). */
+  stateAuthor?: string
   log: { warning(message: string): void; debug(message: string): void }
 }
 
@@ -54,7 +56,6 @@ export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
     options.token,
     {
       baseUrl: options.baseUrl,
-      request: { retries: 3, retryAfter: 1 },
       throttle: {
         // One iteration makes fewer than ten writes, far from GitHub's secondary limits, so writes
         // are not paced; rate-limit answers (primary and secondary) are still waited out and retried.
@@ -103,6 +104,10 @@ export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
 
   return {
     async whoAmI() {
+      if (options.stateAuthor) return options.stateAuthor
+      // Installation tokens (ghs_: the workflow token, App tokens) cannot read /user; the workflow
+      // token posts as github-actions[bot]. App tokens name their bot with the state-author input.
+      if (options.token.startsWith('ghs_')) return 'github-actions[bot]'
       try {
         const { data } = await octokit.rest.users.getAuthenticated()
         return data.login

@@ -1,0 +1,12 @@
+// npm run simulate -- FILE: runs a scenario through dist/ on the local emulators and prints one JSON document.
+import { loadScenario, runScenario } from '../test-support/scenario.js'
+
+const file = process.argv[2]
+if (!file) {
+  console.error(
+    'usage: npm run simulate -- SCENARIO.yaml|json   (see "Scenario files" in the README)'
+  )
+  process.exit(2)
+}
+const report = await runScenario(loadScenario(file))
+process.stdout.write(JSON.stringify(report, null, 2) + '\n')

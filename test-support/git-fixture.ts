@@ -1,0 +1,50 @@
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+
+/** Files to write (string) or delete (null), by path relative to the repository root. */
+export type FileChanges = Record<string, string | null>
+
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: 'Octo Cat',
+  GIT_AUTHOR_EMAIL: 'octocat@example.com',
+  GIT_COMMITTER_NAME: 'Octo Cat',
+  GIT_COMMITTER_EMAIL: 'octocat@example.com'
+}
+
+export function git(cwd: string, args: string[], env: Record<string, string> = {}): string {
+  return execFileSync('git', args, {
+    cwd,
+    env: { ...process.env, ...GIT_ENV, ...env },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe']
+  }).trim()
+}
+
+export function writeFiles(root: string, files: FileChanges): void {
+  for (const [file, content] of Object.entries(files)) {
+    const target = path.join(root, file)
+    if (content === null) {
+      rmSync(target, { force: true })
+    } else {
+      mkdirSync(path.dirname(target), { recursive: true })
+      writeFileSync(target, content)
+    }
+  }
+}
+
+/** Commits the changes in a work clone and pushes them to `branch` on origin; returns the new sha. */
+export function commitAndPush(
+  clone: string,
+  branch: string,
+  files: FileChanges,
+  message: string
+): string {
+  git(clone, ['fetch', '-q', 'origin'])
+  git(clone, ['checkout', '-q', '-B', branch, `origin/${branch}`])
+  writeFiles(clone, files)
+  git(clone, ['add', '-A'])
+  git(clone, ['commit', '-q', '--allow-empty', '-m', message])
+  git(clone, ['push', '-q', 'origin', `HEAD:refs/heads/${branch}`])
+  return git(clone, ['rev-parse', 'HEAD'])
+}

