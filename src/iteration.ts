@@ -33,9 +33,12 @@ import { renderReviewMarkdown } from './report/review-markdown.js'
 /** What the AI fixer reports back. */
 export interface FixerOutcome {
   disputes: FixRecord['disputes']
+  /** Boundaries the fixer tried to cross (paths outside the workspace, protected files). */
+  refusals: string[]
   usage: Usage
   transcript: unknown
   stopReason: string
+  error?: string
 }
 
 /** The AI parts, present when an API key is set. */
@@ -168,7 +171,8 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
   const canFix = settings.fixCommands.length > 0 || Boolean(deps.ai)
   const next = nextAfterReview(state, decision, settings.severityThreshold, canFix, {
     spentUsd: state.totals.costUsd,
-    maxUsd: settings.ai.maxCostUsd
+    maxUsd: settings.ai.maxCostUsd,
+    exhausted: review.verdict?.budgetExhausted === true
   })
   let headSha = pull.headSha
   let retrigger = false
@@ -220,7 +224,12 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
       )
       log.warning(notes[notes.length - 1]!)
     }
-    if (fix.agent) files[`fix-${n}-transcript.json`] = JSON.stringify(fix.agent.transcript, null, 2)
+    if (fix.agent) {
+      files[`fix-${n}-transcript.json`] = JSON.stringify(fix.agent.transcript, null, 2)
+      for (const refusal of fix.agent.refusals) notes.push(`The fixer was refused: ${refusal}`)
+      if (fix.agent.error)
+        notes.push(`The fixer stopped early (${fix.agent.error}); its changes so far were kept.`)
+    }
     files[`fix-${n}.json`] = JSON.stringify(record, null, 2)
     const after = nextAfterFix(published.outcome)
     state = updateLast(state, it => ({

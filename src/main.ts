@@ -71,7 +71,12 @@ export async function run(): Promise<void> {
     stateAuthor: settings.stateAuthor,
     log
   })
+  // The model SDK is loaded only when an API key is set.
+  const ai = settings.ai.apiKey
+    ? (await import('./ai.js')).createAiAgents(settings, log)
+    : undefined
   const outcome = await runIteration({
+    ai,
     settings,
     ctx,
     github,

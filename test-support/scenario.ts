@@ -8,6 +8,9 @@ import {
   type RunRequest,
   type SandboxOptions
 } from './harness.js'
+import { ModelServer, type ModelServerOptions, type ScriptedReply } from './model-server.js'
+
+export const TEST_API_KEY = 'sk-ant-test-0000000000000000000000000000'
 
 /** A lifecycle to simulate: see "Scenario files" in the README. */
 export interface Scenario {
@@ -26,8 +29,10 @@ export interface Scenario {
   humanPushes?: Array<{ beforeRun: number; message: string; files: FileChanges }>
   /** Re-run run N (same run id, next attempt) right after it finishes. */
   reruns?: Array<{ afterRun: number }>
-  /** Environment for every run (for example a model server URL). */
+  /** Environment for every run. */
   env?: Record<string, string>
+  /** Claude's scripted answers, played by the local Messages API server, in call order. */
+  model?: { replies: ScriptedReply[] }
 }
 
 export interface ScenarioReport {
@@ -44,6 +49,7 @@ export interface ScenarioReport {
     callCount: number
     coreCallCount: number
     notices: string[]
+    warnings: string[]
     errors: string[]
   }>
   finalState: Record<string, unknown> | undefined
@@ -64,6 +70,18 @@ export interface ScenarioReport {
   pushes: Array<{ run?: number; by: string; sha: string }>
   labels: string[]
   requestedReviewers: string[]
+  /** Calls to the Messages API server (AI scenarios only). */
+  modelCalls: Array<{
+    model: string
+    status: number
+    toolChoice: unknown
+    usage?: {
+      input_tokens: number
+      output_tokens: number
+      cache_creation_input_tokens: number
+      cache_read_input_tokens: number
+    }
+  }>
 }
 
 export function loadScenario(file: string): Scenario {
@@ -91,13 +109,29 @@ function commands(stdout: string, kind: string): string[] {
 /** Runs the scenario's lifecycle and schedules runs the way GitHub would. */
 export async function runScenario(
   scenario: Scenario,
-  hooks: { onRun?: (run: RunRecord) => void; keep?: (sandbox: Sandbox) => Promise<void> } = {}
+  hooks: {
+    onRun?: (run: RunRecord) => void
+    keep?: (sandbox: Sandbox, model?: ModelServer) => Promise<void>
+    /** A responder instead of (or after) the scenario's scripted replies. */
+    model?: ModelServerOptions
+  } = {}
 ): Promise<ScenarioReport> {
   const sandbox = await Sandbox.create({ base: scenario.base, pr: scenario.pr })
+  const model =
+    scenario.model || hooks.model
+      ? await ModelServer.start({
+          ...hooks.model,
+          script: [...(scenario.model?.replies ?? []), ...(hooks.model?.script ?? [])]
+        })
+      : undefined
   const pushes: ScenarioReport['pushes'] = []
   try {
+    const inputs = model
+      ? { 'anthropic-api-key': TEST_API_KEY, 'anthropic-base-url': model.url, ...scenario.inputs }
+      : scenario.inputs
+    scenario = { ...scenario, inputs }
     const base: Partial<RunRequest> = {
-      inputs: scenario.inputs,
+      inputs,
       token: scenario.token,
       env: scenario.env
     }
@@ -130,7 +164,7 @@ export async function runScenario(
         queue.unshift({ ...request, runId: run.runId, runAttempt: run.runAttempt + 1 })
       }
     }
-    await hooks.keep?.(sandbox)
+    await hooks.keep?.(sandbox, model)
     const emu = sandbox.emulator
     const pull = emu.pulls.get(sandbox.prNumber)
     return {
@@ -147,6 +181,7 @@ export async function runScenario(
         callCount: r.callCount,
         coreCallCount: r.coreCallCount,
         notices: commands(r.stdout, 'notice'),
+        warnings: commands(r.stdout, 'warning'),
         errors: commands(r.stdout, 'error')
       })),
       finalState: sandbox.stateJson(),
@@ -170,9 +205,16 @@ export async function runScenario(
       })),
       pushes,
       labels: pull?.labels ?? [],
-      requestedReviewers: pull?.requestedReviewers ?? []
+      requestedReviewers: pull?.requestedReviewers ?? [],
+      modelCalls: (model?.calls ?? []).map(c => ({
+        model: c.model,
+        status: c.status,
+        toolChoice: c.toolChoice,
+        usage: c.usage
+      }))
     }
   } finally {
+    await model?.close()
     await sandbox.close()
   }
 }

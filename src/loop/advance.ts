@@ -41,11 +41,18 @@ export function nextAfterReview(
   decision: Decision,
   threshold: Severity,
   canFix: boolean,
-  budget?: { spentUsd: number; maxUsd?: number }
+  budget?: { spentUsd: number; maxUsd?: number; exhausted?: boolean }
 ): NextStep {
   const round = roundIterations(state)
   const n = round.length
   if (decision === 'GO') return { kind: 'finish', status: 'go', reason: 'The review passed: GO.' }
+  if (budget?.exhausted) {
+    return {
+      kind: 'finish',
+      status: 'budget_exhausted',
+      reason: `The max-cost-usd budget ($${budget.maxUsd?.toFixed(2) ?? '?'}) does not allow another review; $${budget.spentUsd.toFixed(4)} spent.`
+    }
+  }
   if (decision === 'NEEDS_DISCUSSION') {
     return {
       kind: 'finish',

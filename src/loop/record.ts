@@ -33,10 +33,11 @@ export function appendReview(state: LoopState, r: ReviewedIteration): LoopState 
     id: f.id,
     severity: f.severity,
     category: f.category,
-    title: f.title,
-    file: f.file,
+    // clipped to the state schema's limits: a state over them is unreadable by the next run
+    title: f.title.slice(0, 1000),
+    file: f.file?.slice(0, 1000),
     line: f.line,
-    source: f.source,
+    source: f.source.slice(0, 200),
     status: disputed.has(f.id) ? 'disputed' : 'open',
     since: previousOpen.get(f.id)?.since ?? r.n
   }))
@@ -49,7 +50,7 @@ export function appendReview(state: LoopState, r: ReviewedIteration): LoopState 
     runId: r.runId,
     runAttempt: r.runAttempt,
     decision: r.decision,
-    summary: r.summary,
+    summary: r.summary.slice(0, 4000),
     findings,
     resolved: [...previousOpen.keys()].filter(id => !current.has(id)),
     gates: r.gates,

@@ -1,8 +1,14 @@
 import { severityRank } from './findings.js'
+import { encodeStateJson } from './state-comment.js'
 import type { FindingRecord, IterationRecord, LoopState } from './state.js'
 
 /** The state's share of the sticky comment; the rest is for people. */
 export const STATE_JSON_BUDGET = 30_000
+
+/** Measured as written into the comment, where each `<`, `>` and `&` takes six characters. */
+function size(state: LoopState): number {
+  return encodeStateJson(state).length
+}
 
 function trimIteration(it: IterationRecord, keep: number, slim: boolean): IterationRecord {
   const sorted = [...it.findings].sort(
@@ -44,7 +50,7 @@ export function compactState(state: LoopState, budget = STATE_JSON_BUDGET): Loop
   ]
   let compact = state
   for (const [latestKeep, olderKeep] of steps) {
-    if (JSON.stringify(compact).length <= budget) return compact
+    if (size(compact) <= budget) return compact
     const last = state.iterations.length - 1
     compact = {
       ...state,
@@ -55,10 +61,7 @@ export function compactState(state: LoopState, budget = STATE_JSON_BUDGET): Loop
   }
   // Still too big: only many rounds get here. Drop earlier rounds (never the current round's
   // iterations, which count towards the cap); n keeps counting over the whole PR.
-  while (
-    JSON.stringify(compact).length > budget &&
-    (compact.iterations[0]?.round ?? state.round) < state.round
-  ) {
+  while (size(compact) > budget && (compact.iterations[0]?.round ?? state.round) < state.round) {
     compact = { ...compact, iterations: compact.iterations.slice(1) }
   }
   return compact

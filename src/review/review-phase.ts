@@ -18,6 +18,8 @@ export interface ReviewerVerdict {
   dropped: number
   /** Set when the verdict failed closed (invalid answer, API error). */
   error?: string
+  /** Set when the budget did not allow the review call. */
+  budgetExhausted?: boolean
 }
 
 export interface ReviewResult {

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest'
+import { parseSettings } from '../../src/inputs.js'
+import { checkConclusion, toAnnotations } from '../../src/report/check.js'
+import { finding } from './builders.js'
+
+describe('toAnnotations', () => {
+  it('maps severities to annotation levels, most severe first', () => {
+    const annotations = toAnnotations([
+      finding({ severity: 'suggestion', line: 5 }),
+      finding({ severity: 'low', line: 4 }),
+      finding({ severity: 'critical', line: 1 }),
+      finding({ severity: 'medium', line: 3 }),
+      finding({ severity: 'high', line: 2 })
+    ])
+    expect(annotations.map(a => [a.start_line, a.annotation_level, a.title])).toEqual([
+      [1, 'failure', '[critical] Something is wrong'],
+      [2, 'failure', '[high] Something is wrong'],
+      [3, 'warning', '[medium] Something is wrong'],
+      [4, 'warning', '[low] Something is wrong'],
+      [5, 'notice', '[suggestion] Something is wrong']
+    ])
+    expect(annotations[0]).toMatchObject({ path: 'src/a.ts', message: 'A longer explanation.' })
+  })
+
+  it('skips findings without a file or line', () => {
+    const annotations = toAnnotations([
+      finding({ file: undefined, line: undefined, title: 'no location' }),
+      finding({ line: undefined, title: 'file only' }),
+      finding({ line: 0, title: 'line zero' }),
+      finding({ title: 'located' })
+    ])
+    expect(annotations.map(a => a.title)).toEqual(['[high] located'])
+  })
+
+  it('never ends an annotation before it starts', () => {
+    const [backwards, range] = toAnnotations([
+      finding({ line: 10, endLine: 4 }),
+      finding({ line: 10, endLine: 14 })
+    ])
+    expect(backwards).toMatchObject({ start_line: 10, end_line: 10 })
+    expect(range).toMatchObject({ start_line: 10, end_line: 14 })
+  })
+
+  it('puts the suggested fix in the details', () => {
+    const [a] = toAnnotations([finding({ suggestedFix: 'Use a Map.' })])
+    expect(a!.raw_details).toBe('Suggested fix:\nUse a Map.')
+  })
+})
+
+describe('checkConclusion', () => {
+  const failOn = (value: string) =>
+    parseSettings(name => ({ 'github-token': 't', checks: 'a: b', 'fail-on': value })[name] ?? '')
+      .failOn
+
+  it('succeeds on GO', () => {
+    expect(checkConclusion('GO', 'go', failOn(''))).toBe('success')
+  })
+
+  it('fails a NO_GO while the loop goes on', () => {
+    expect(checkConclusion('NO_GO', 'running', failOn('never'))).toBe('failure')
+  })
+
+  it('fails a terminal state listed in fail-on, and is neutral for the others', () => {
+    expect(checkConclusion('NO_GO', 'max_iterations', failOn(''))).toBe('failure')
+    expect(checkConclusion('NO_GO', 'stalled', failOn('stalled'))).toBe('failure')
+    expect(checkConclusion('NO_GO', 'max_iterations', failOn('stalled'))).toBe('neutral')
+    expect(checkConclusion('NEEDS_DISCUSSION', 'needs_discussion', failOn('never'))).toBe('neutral')
+  })
+})

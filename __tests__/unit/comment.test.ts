@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest'
+import { decodeState } from '../../src/loop/state-comment.js'
+import { compactState } from '../../src/loop/state-compact.js'
+import { appendReview, updateLast } from '../../src/loop/record.js'
+import { newState, zeroUsage, type LoopState } from '../../src/loop/state.js'
+import { SEVERITIES, type Finding } from '../../src/loop/findings.js'
+import { COMMENT_BUDGET, COMMENT_LIMIT, renderComment } from '../../src/report/comment.js'
+import type { RepoLinks } from '../../src/report/format.js'
+import { BASE, finding, NOW } from './builders.js'
+
+const LINKS: RepoLinks = {
+  serverUrl: 'https://github.com',
+  owner: 'octo',
+  repo: 'sample',
+  pr: 7,
+  runUrl: 'https://github.com/octo/sample/actions/runs/1001'
+}
+
+function manyFindings(count: number): Finding[] {
+  return Array.from({ length: count }, (_, i) =>
+    finding({
+      id: `RL-${String(i).padStart(10, '0')}`,
+      severity: SEVERITIES[i % SEVERITIES.length]!,
+      file: `src/module-${i}/deeply/nested/path/file-${i}.ts`,
+      line: i + 1,
+      title: `Finding number ${i}: the handler does not validate its input before use`,
+      description: `Detailed explanation ${i}. `.repeat(120),
+      suggestedFix: 'Validate the input. '.repeat(20)
+    })
+  )
+}
+
+function loopWith(findingsPerIteration: Finding[][], status: LoopState['status']): LoopState {
+  let s = newState(7, 3, NOW)
+  findingsPerIteration.forEach((findings, i) => {
+    s = appendReview(s, {
+      n: i + 1,
+      reviewedSha: String(i + 1).repeat(40),
+      baseSha: BASE,
+      runId: String(1000 + i),
+      runAttempt: 1,
+      decision: 'NO_GO',
+      summary: 'Many problems remain. '.repeat(40),
+      findings,
+      gates: [{ name: 'test', passed: false, durationMs: 900 }],
+      usage: { ...zeroUsage(), inputTokens: 10_000, outputTokens: 2_000, costUsd: 0.12 },
+      startedAt: NOW,
+      durationMs: 60_000
+    })
+    if (i < findingsPerIteration.length - 1) {
+      s = updateLast(s, it => ({
+        ...it,
+        fix: {
+          outcome: 'pushed',
+          commitSha: String(i + 1).repeat(7) + 'f'.repeat(33),
+          filesChanged: findings.map(f => f.file!),
+          commands: [],
+          disputes: [],
+          revertedProtected: [],
+          durationMs: 30_000
+        }
+      }))
+    }
+  })
+  return { ...s, status, reason: 'Still NO_GO after 3 of 3 iterations.' }
+}
+
+describe('the sticky comment', () => {
+  it('fits 300 long findings over 3 iterations under the budget, keeps a readable state and says what it left out', () => {
+    const findings = manyFindings(300)
+    const full = loopWith([findings, findings, findings], 'max_iterations')
+    const body = renderComment(compactState(full), findings, LINKS)
+
+    expect(body.length).toBeLessThanOrEqual(COMMENT_BUDGET)
+    expect(body).toContain('## Review loop: stopped at the iteration cap — iteration 3 of 3')
+    expect(body).toContain('### Open findings (300)')
+    const more = /… and (\d+) more in the review artifact/.exec(body)
+    expect(more).not.toBeNull()
+    const listed = body.match(/^- \*\*Finding number/gm)?.length ?? 0
+    expect(listed).toBeGreaterThan(0)
+    expect(Number(more![1])).toBe(300 - listed)
+
+    const decoded = decodeState(body)
+    expect(decoded.kind).toBe('ok')
+    if (decoded.kind !== 'ok') return
+    expect(decoded.state.iterations).toHaveLength(3)
+    const last = decoded.state.iterations[2]!
+    // the state keeps the most severe findings and counts the rest
+    expect(last.findings.length + (last.omitted ?? 0)).toBe(300)
+    expect(last.findings.length).toBeGreaterThan(0)
+    expect(last.findings.every(f => f.severity === 'critical' || f.severity === 'high')).toBe(true)
+    expect(decoded.state.totals.costUsd).toBeCloseTo(0.36)
+  })
+
+  it('keeps room for the findings when their titles are full of characters the state escapes', () => {
+    // `<`, `>` and `&` take six characters each inside the state marker: the state must not
+    // crowd the findings and the timeline out of the comment
+    const findings = manyFindings(300).map(f => ({
+      ...f,
+      title: `Markup ${f.id}: ${'<<>>&'.repeat(24)}`
+    }))
+    const full = loopWith([findings, findings, findings], 'max_iterations')
+    const body = renderComment(compactState(full), findings, LINKS)
+    expect(body.length).toBeLessThanOrEqual(COMMENT_BUDGET)
+    expect(body).toContain('### Timeline')
+    expect(body).toContain('### Open findings (300)')
+    expect(body.match(/^- \*\*Markup/gm)?.length ?? 0).toBeGreaterThanOrEqual(10)
+    expect(decodeState(body).kind).toBe('ok')
+  })
+
+  it('cuts a single 60,000-character description and stays a valid comment', () => {
+    const huge = finding({ description: 'z'.repeat(60_000) })
+    const s = loopWith([[huge]], 'running')
+    const body = renderComment(compactState(s), [huge], LINKS)
+    expect(body.length).toBeLessThan(COMMENT_LIMIT)
+    expect(body).toContain('(cut; the full text is in the review artifact)')
+    expect(body).toContain('Something is wrong')
+    expect(decodeState(body)).toEqual({ kind: 'ok', state: compactState(s) })
+  })
+
+  it('neutralises finding text that would hide the rest of the comment or ping people', () => {
+    const sneaky = finding({
+      title: 'Close </details> and @team',
+      description: 'Hide this <!-- and @octocat please'
+    })
+    const body = renderComment(loopWith([[sneaky]], 'running'), [sneaky], LINKS)
+    expect(body.match(/<!--/g)).toHaveLength(1)
+    const human = body.slice(body.indexOf(' -->\n') + 5)
+    expect(human).toContain('Close')
+    expect(human).not.toContain('@octocat')
+    expect(human).not.toContain('@team')
+    expect(human).not.toContain('Close </details>')
+  })
+})

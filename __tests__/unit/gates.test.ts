@@ -1,0 +1,197 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { findingsFromOutput } from '../../src/gates/run-gates.js'
+
+let root: string
+
+function write(file: string, content: string): void {
+  const target = path.join(root, file)
+  mkdirSync(path.dirname(target), { recursive: true })
+  writeFileSync(target, content)
+}
+
+function run(output: string, exitCode = 1, stdout = output, cwd = root) {
+  return findingsFromOutput(
+    'check',
+    { exitCode, stdout, output, timedOut: false },
+    { repoRoot: root, cwd }
+  )
+}
+
+beforeEach(() => {
+  root = mkdtempSync(path.join(tmpdir(), 'rl-gates-'))
+  write('src/a.ts', 'const one = 1\nconst two = 2\nconst x: number = "three"\n')
+  write('src/main.c', 'int main() {\n  int unused;\n  return 0\n}\n')
+  write('app.py', 'import os\n')
+  write('pkg/lib/b.ts', 'export const b: string = 1\n')
+})
+
+afterEach(() => rmSync(root, { recursive: true, force: true }))
+
+describe('findings from ESLint JSON', () => {
+  it('makes absolute paths repo-relative and maps severity 2 to high, 1 to low', () => {
+    const json = JSON.stringify([
+      {
+        filePath: path.join(root, 'src/a.ts'),
+        messages: [
+          {
+            ruleId: 'no-unused-vars',
+            severity: 2,
+            message: "'one' is unused.",
+            line: 1,
+            column: 7
+          },
+          { ruleId: 'prefer-const', severity: 1, message: 'Use const.', line: 2, column: 1 }
+        ]
+      },
+      { filePath: path.join(root, 'app.py'), messages: [] }
+    ])
+    // npm prints a banner before the JSON
+    const findings = run(`\n> sample@1.0.0 lint\n> eslint . -f json\n\n${json}\n`, 1, `${json}\n`)
+    expect(findings).toMatchObject([
+      {
+        file: 'src/a.ts',
+        line: 1,
+        severity: 'high',
+        category: 'style',
+        title: "no-unused-vars: 'one' is unused.",
+        source: 'gate:check'
+      },
+      { file: 'src/a.ts', line: 2, severity: 'low', title: 'prefer-const: Use const.' }
+    ])
+  })
+
+  it('still reports the failure when ESLint found only warnings but exited non-zero', () => {
+    const json = JSON.stringify([
+      {
+        filePath: path.join(root, 'src/a.ts'),
+        messages: [{ ruleId: 'prefer-const', severity: 1, message: 'Use const.', line: 2 }]
+      }
+    ])
+    const findings = run(json, 1)
+    expect(findings.map(f => [f.severity, f.title])).toEqual([
+      ['low', 'prefer-const: Use const.'],
+      ['high', "Check 'check' failed (exit code 1)"]
+    ])
+  })
+})
+
+describe('findings from located lines', () => {
+  it('reads tsc plain diagnostics', () => {
+    const findings = run(
+      `src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.\n`
+    )
+    expect(findings).toMatchObject([
+      {
+        file: 'src/a.ts',
+        line: 3,
+        severity: 'high',
+        category: 'logic',
+        title: "TS2322: Type 'string' is not assignable to type 'number'."
+      }
+    ])
+    expect(findings).toHaveLength(1)
+  })
+
+  it('reads tsc pretty diagnostics and strips their colours', () => {
+    const pretty =
+      '\u001b[96msrc/a.ts\u001b[0m:\u001b[93m3\u001b[0m:\u001b[93m7\u001b[0m - \u001b[91merror\u001b[0m\u001b[90m TS2322: \u001b[0mType \u001b[1mstring\u001b[0m is not assignable.\n\n' +
+      '\u001b[7m3\u001b[0m const x: number = "three"\n\nFound 1 error.\n'
+    const findings = run(pretty)
+    expect(findings).toHaveLength(1)
+    expect(findings[0]).toMatchObject({
+      file: 'src/a.ts',
+      line: 3,
+      severity: 'high',
+      title: 'TS2322: Type string is not assignable.'
+    })
+    expect(JSON.stringify(findings)).not.toContain('\\u001b')
+  })
+
+  it('reads gcc and flake8 `path:line:col: message` lines', () => {
+    const findings = run(
+      [
+        "src/main.c:3:11: error: expected ';' before '}' token",
+        "src/main.c:2:7: warning: unused variable 'unused'",
+        "./app.py:1:1: F401 'os' imported but unused"
+      ].join('\n')
+    )
+    expect(findings.map(f => [f.file, f.line, f.severity, f.title])).toEqual([
+      ['src/main.c', 3, 'high', "expected ';' before '}' token"],
+      ['src/main.c', 2, 'low', "unused variable 'unused'"],
+      ['app.py', 1, 'high', "F401 'os' imported but unused"]
+    ])
+  })
+
+  it('reads grep -n `path:line:content` lines', () => {
+    write('src/todo.js', 'ok()\n// TODO remove\n')
+    const findings = run('src/todo.js:2:// TODO remove\n')
+    expect(findings).toMatchObject([{ file: 'src/todo.js', line: 2, title: '// TODO remove' }])
+  })
+
+  it('ignores lines that only look like locations: URLs, hosts, missing files', () => {
+    const findings = run(
+      [
+        'http://x:80: y',
+        'fetching https://registry.npmjs.org:443/pkg: ok',
+        'example.com:80: connection refused',
+        'src/gone.ts:3:1: error: not here',
+        'src/a.ts:1:1: error: real one'
+      ].join('\n')
+    )
+    expect(findings.map(f => [f.file, f.title])).toEqual([['src/a.ts', 'real one']])
+  })
+
+  it('resolves paths from the working directory and reports them from the repository root', () => {
+    const findings = run(
+      'lib/b.ts(1,14): error TS2322: Type number is not assignable.',
+      2,
+      '',
+      path.join(root, 'pkg')
+    )
+    expect(findings).toMatchObject([{ file: 'pkg/lib/b.ts', line: 1 }])
+  })
+
+  it('gives the same id to the same problem after lines above it moved', () => {
+    const before = run("src/a.ts(3,7): error TS2322: Type 'string' is not assignable.")[0]!
+    write('src/a.ts', '// header\n\nconst one = 1\nconst two = 2\nconst x: number = "three"\n')
+    const after = run("src/a.ts(5,7): error TS2322: Type 'string' is not assignable.")[0]!
+    expect(after.line).toBe(5)
+    expect(after.id).toBe(before.id)
+  })
+})
+
+describe('a failing command without a location', () => {
+  it('gives one high finding with the tail of the output', () => {
+    const output = Array.from({ length: 100 }, (_, i) => `log line ${i}`).join('\n')
+    const findings = run(`${output}\n\u001b[31mFAIL\u001b[0m 3 tests failed\n`, 1)
+    expect(findings).toHaveLength(1)
+    const [f] = findings
+    expect(f).toMatchObject({
+      severity: 'high',
+      category: 'testing',
+      title: "Check 'check' failed (exit code 1)",
+      source: 'gate:check'
+    })
+    expect(f!.file).toBeUndefined()
+    expect(f!.description).toContain('FAIL 3 tests failed')
+    expect(f!.description).toContain('log line 99')
+    expect(f!.description).not.toContain('log line 0\n')
+    expect(f!.description).not.toContain('\u001b')
+  })
+
+  it('says the command timed out', () => {
+    const findings = findingsFromOutput(
+      'slow',
+      { exitCode: 124, stdout: '', output: 'waiting...', timedOut: true },
+      { repoRoot: root, cwd: root }
+    )
+    expect(findings.map(f => f.title)).toEqual(["Check 'slow' timed out"])
+  })
+
+  it('gives no finding when the command passes', () => {
+    expect(run('all good: 12 tests passed\n', 0)).toEqual([])
+  })
+})

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest'
+import { ALWAYS_PROTECTED, InputError, parseSettings, type Settings } from '../../src/inputs.js'
+
+const REQUIRED = { 'github-token': 'ghs_token', checks: 'test: npm test' }
+
+function parse(inputs: Record<string, string>): Settings {
+  const all: Record<string, string> = { ...REQUIRED, ...inputs }
+  return parseSettings(name => all[name] ?? '')
+}
+
+function errorOf(inputs: Record<string, string>): InputError {
+  try {
+    parse(inputs)
+  } catch (e) {
+    expect(e).toBeInstanceOf(InputError)
+    return e as InputError
+  }
+  throw new Error(`parseSettings accepted ${JSON.stringify(inputs)}`)
+}
+
+describe('parseSettings', () => {
+  it('fills in the documented defaults', () => {
+    const s = parse({})
+    expect(s).toMatchObject({
+      githubToken: 'ghs_token',
+      maxIterations: 3,
+      severityThreshold: 'medium',
+      checks: [{ name: 'test', command: 'npm test' }],
+      fixCommands: [],
+      retrigger: 'dispatch',
+      workingDirectory: '.',
+      protectedPaths: [ALWAYS_PROTECTED],
+      reviewDrafts: false,
+      allowForks: false,
+      checkName: 'review-loop',
+      commandTimeoutMinutes: 10,
+      failOn: [
+        'max_iterations',
+        'needs_discussion',
+        'stalled',
+        'budget_exhausted',
+        'stopped',
+        'error'
+      ],
+      escalationReviewers: [],
+      escalationTeamReviewers: [],
+      submitReview: 'none',
+      commitAuthor: {
+        name: 'github-actions[bot]',
+        email: '41898282+github-actions[bot]@users.noreply.github.com'
+      }
+    })
+    expect(s.prNumber).toBeUndefined()
+    expect(s.ai.apiKey).toBe('')
+    expect(s.ai.fixModel).toBe(s.ai.reviewModel)
+    expect(s.ai.maxCostUsd).toBeUndefined()
+  })
+
+  it('reads multi-line checks and fix commands, skipping blank lines and comments', () => {
+    const s = parse({
+      checks: '# the gates\nlint: npx eslint . -f json\n\n  types : npx tsc --noEmit  \n',
+      'fix-commands': 'npx eslint . --fix\n# not this\nnpx prettier --write .',
+      'max-iterations': '20',
+      'severity-threshold': 'HIGH',
+      'fail-on': 'stalled, error',
+      'max-cost-usd': '2.50',
+      'pr-number': '42'
+    })
+    expect(s.checks).toEqual([
+      { name: 'lint', command: 'npx eslint . -f json' },
+      { name: 'types', command: 'npx tsc --noEmit' }
+    ])
+    expect(s.fixCommands).toEqual(['npx eslint . --fix', 'npx prettier --write .'])
+    expect(s.maxIterations).toBe(20)
+    expect(s.severityThreshold).toBe('high')
+    expect(s.failOn).toEqual(['stalled', 'error'])
+    expect(s.ai.maxCostUsd).toBe(2.5)
+    expect(s.prNumber).toBe(42)
+  })
+
+  it("fail-on 'never' means no terminal state fails the check", () => {
+    expect(parse({ 'fail-on': 'never' }).failOn).toEqual([])
+  })
+
+  it.each([
+    ['max-iterations', 'abc', /from 1 to 20/],
+    ['max-iterations', '0', /from 1 to 20/],
+    ['max-iterations', '21', /from 1 to 20/],
+    ['severity-threshold', 'urgent', /critical, high, medium, low, suggestion/],
+    ['retrigger', 'sometimes', /dispatch, push, none/],
+    ['fail-on', 'bogus', /max_iterations.*never/],
+    ['max-cost-usd', '-1', /positive amount of US dollars/],
+    ['working-directory', '../x', /inside the workspace/],
+    ['working-directory', 'packages/../../x', /inside the workspace/],
+    ['pr-number', 'seven', /pull request number/],
+    ['review-drafts', 'yes', /true or false/],
+    ['submit-review', 'request_changes', /none, comment, approve/]
+  ])("rejects %s '%s', naming the input and what it accepts", (input, value, accepts) => {
+    const error = errorOf({ [input]: value })
+    expect(error.message).toContain(`Input '${input}'`)
+    expect(error.message).toContain(value.toLowerCase())
+    expect(error.message).toMatch(accepts)
+  })
+
+  it("rejects a checks line without 'name:' and shows the expected form", () => {
+    const error = errorOf({ checks: 'test: npm test\nnpm run lint' })
+    expect(error.message).toContain("Input 'checks'")
+    expect(error.message).toContain("'npm run lint'")
+    expect(error.message).toContain("'name: command'")
+  })
+
+  it('rejects two checks with the same name', () => {
+    const error = errorOf({ checks: 'test: npm test\ntest: npm run test:e2e' })
+    expect(error.message).toContain("Input 'checks'")
+    expect(error.message).toContain("'test' is used twice")
+  })
+
+  it('rejects an empty github-token', () => {
+    const error = errorOf({ 'github-token': '   ' })
+    expect(error.message).toContain("Input 'github-token'")
+    expect(error.message).toContain('is empty')
+  })
+
+  it('rejects a configuration where nothing would review the PR', () => {
+    const error = errorOf({ checks: '' })
+    expect(error.message).toContain("Input 'checks'")
+    expect(error.message).toContain('anthropic-api-key')
+    expect(error.message).toContain("'name: command'")
+  })
+
+  it('accepts no checks when an API key is set (AI review only)', () => {
+    const s = parse({ checks: '', 'anthropic-api-key': 'sk-ant-x' })
+    expect(s.checks).toEqual([])
+    expect(s.ai.apiKey).toBe('sk-ant-x')
+  })
+
+  it('always protects .github/workflows/** in addition to the configured paths', () => {
+    expect(parse({}).protectedPaths).toEqual(['.github/workflows/**'])
+    expect(
+      parse({ 'protected-paths': 'package.json\nsecrets/**, LICENSE' }).protectedPaths
+    ).toEqual(['.github/workflows/**', 'package.json', 'secrets/**', 'LICENSE'])
+  })
+
+  it('splits escalation-reviewers into users and org/team slugs', () => {
+    const s = parse({ 'escalation-reviewers': 'alice, my-org/security\nbob\nmy-org/core-team' })
+    expect(s.escalationReviewers).toEqual(['alice', 'bob'])
+    expect(s.escalationTeamReviewers).toEqual(['security', 'core-team'])
+  })
+})

@@ -1,0 +1,366 @@
+import { describe, expect, it } from 'vitest'
+import { decide, nextAfterFix, nextAfterReview } from '../../src/loop/advance.js'
+import { planEvent, planPull, type PullPlanInput } from '../../src/loop/plan.js'
+import { appendReview, updateLast, type ReviewedIteration } from '../../src/loop/record.js'
+import type { FindingRecord, FixRecord, IterationRecord, LoopState } from '../../src/loop/state.js'
+import { zeroUsage } from '../../src/loop/state.js'
+import {
+  BASE,
+  finding,
+  iteration,
+  NOW,
+  pull,
+  SHA_A,
+  SHA_B,
+  SHA_C,
+  SHA_D,
+  state
+} from './builders.js'
+
+const PUSHED: FixRecord = {
+  outcome: 'pushed',
+  commitSha: 'f'.repeat(40),
+  filesChanged: ['src/a.ts'],
+  commands: [],
+  disputes: [],
+  revertedProtected: [],
+  durationMs: 1000
+}
+
+const blocker = (id: string, severity: FindingRecord['severity'] = 'high'): FindingRecord => ({
+  id,
+  severity,
+  status: 'open',
+  since: 1
+})
+
+function reviews(
+  specs: Array<{ findings: FindingRecord[]; fix?: FixRecord; round?: number }>,
+  overrides: Partial<LoopState> = {}
+): LoopState {
+  const iterations: IterationRecord[] = specs.map((s, i) =>
+    iteration({ n: i + 1, round: s.round ?? 1, findings: s.findings, fix: s.fix })
+  )
+  return state({ iterations, ...overrides })
+}
+
+describe('decide', () => {
+  const clean = { reviewerDecision: 'GO' as const, findings: [], gatesPassed: true }
+
+  it('is GO only with a reviewer GO, no finding at or above the threshold and every gate passing', () => {
+    expect(decide(clean, 'medium')).toBe('GO')
+    expect(decide({ ...clean, findings: [finding({ severity: 'low' })] }, 'medium')).toBe('GO')
+    expect(decide({ ...clean, findings: [finding({ severity: 'medium' })] }, 'medium')).toBe(
+      'NO_GO'
+    )
+    expect(decide({ ...clean, findings: [finding({ severity: 'critical' })] }, 'high')).toBe(
+      'NO_GO'
+    )
+    expect(decide({ ...clean, gatesPassed: false }, 'medium')).toBe('NO_GO')
+    expect(decide({ ...clean, reviewerDecision: 'NO_GO' }, 'medium')).toBe('NO_GO')
+  })
+
+  it('passes on gates alone when there is no AI reviewer', () => {
+    expect(decide({ findings: [], gatesPassed: true }, 'medium')).toBe('GO')
+    expect(decide({ findings: [], gatesPassed: false }, 'medium')).toBe('NO_GO')
+  })
+
+  it('escalates when the reviewer needs a human, whatever else it found', () => {
+    expect(
+      decide(
+        { reviewerDecision: 'NEEDS_DISCUSSION', findings: [finding()], gatesPassed: false },
+        'medium'
+      )
+    ).toBe('NEEDS_DISCUSSION')
+  })
+})
+
+describe('nextAfterReview', () => {
+  it('finishes on GO and on NEEDS_DISCUSSION', () => {
+    const s = reviews([{ findings: [] }])
+    expect(nextAfterReview(s, 'GO', 'medium', true)).toMatchObject({ kind: 'finish', status: 'go' })
+    expect(nextAfterReview(s, 'NEEDS_DISCUSSION', 'medium', true)).toMatchObject({
+      kind: 'finish',
+      status: 'needs_discussion'
+    })
+  })
+
+  it('fixes after a NO_GO below the cap', () => {
+    expect(
+      nextAfterReview(reviews([{ findings: [blocker('RL-1')] }]), 'NO_GO', 'medium', true)
+    ).toEqual({ kind: 'fix' })
+  })
+
+  it('stops at the cap, and the cap wins over a stall at the last iteration', () => {
+    const s = reviews(
+      [
+        { findings: [blocker('RL-1')], fix: PUSHED },
+        { findings: [blocker('RL-1')], fix: PUSHED },
+        { findings: [blocker('RL-1')] }
+      ],
+      { maxIterations: 3 }
+    )
+    expect(nextAfterReview(s, 'NO_GO', 'medium', true)).toEqual({
+      kind: 'finish',
+      status: 'max_iterations',
+      reason: 'Still NO_GO after 3 of 3 iterations.'
+    })
+  })
+
+  it('stalls when one blocker survived three reviews with pushed fixes between them', () => {
+    const s = reviews(
+      [
+        { findings: [blocker('RL-1'), blocker('RL-2')], fix: PUSHED },
+        { findings: [blocker('RL-1'), blocker('RL-3')], fix: PUSHED },
+        { findings: [blocker('RL-1')] }
+      ],
+      { maxIterations: 5 }
+    )
+    const next = nextAfterReview(s, 'NO_GO', 'medium', true)
+    expect(next).toMatchObject({ kind: 'finish', status: 'stalled' })
+    if (next.kind === 'finish') expect(next.reason).toContain('RL-1')
+  })
+
+  it('keeps fixing when the repeated finding is below the threshold or changed between reviews', () => {
+    const belowThreshold = reviews(
+      [
+        { findings: [blocker('RL-1', 'low'), blocker('RL-9')], fix: PUSHED },
+        { findings: [blocker('RL-1', 'low'), blocker('RL-8')], fix: PUSHED },
+        { findings: [blocker('RL-1', 'low'), blocker('RL-7')] }
+      ],
+      { maxIterations: 5 }
+    )
+    expect(nextAfterReview(belowThreshold, 'NO_GO', 'medium', true)).toEqual({ kind: 'fix' })
+    const gapInTheMiddle = reviews(
+      [
+        { findings: [blocker('RL-1')], fix: PUSHED },
+        { findings: [blocker('RL-2')], fix: PUSHED },
+        { findings: [blocker('RL-1')] }
+      ],
+      { maxIterations: 5 }
+    )
+    expect(nextAfterReview(gapInTheMiddle, 'NO_GO', 'medium', true)).toEqual({ kind: 'fix' })
+  })
+
+  it('counts only the current round towards the cap and the stall', () => {
+    const s = reviews(
+      [
+        { findings: [blocker('RL-1')], fix: PUSHED, round: 1 },
+        { findings: [blocker('RL-1')], fix: PUSHED, round: 1 },
+        { findings: [blocker('RL-1')], round: 1 },
+        { findings: [blocker('RL-1')], round: 2 }
+      ],
+      { round: 2, maxIterations: 3, status: 'running' }
+    )
+    expect(nextAfterReview(s, 'NO_GO', 'medium', true)).toEqual({ kind: 'fix' })
+  })
+
+  it('stalls when no fixer is configured', () => {
+    const next = nextAfterReview(
+      reviews([{ findings: [blocker('RL-1')] }]),
+      'NO_GO',
+      'medium',
+      false
+    )
+    expect(next).toMatchObject({ kind: 'finish', status: 'stalled' })
+    if (next.kind === 'finish') expect(next.reason).toContain('no fixer is configured')
+  })
+
+  it('stops when the budget is spent', () => {
+    const next = nextAfterReview(reviews([{ findings: [] }]), 'NO_GO', 'medium', true, {
+      spentUsd: 5.01,
+      maxUsd: 5
+    })
+    expect(next).toMatchObject({ kind: 'finish', status: 'budget_exhausted' })
+    if (next.kind === 'finish') expect(next.reason).toContain('$5.01 of the $5.00')
+  })
+})
+
+describe('nextAfterFix', () => {
+  it('re-triggers only after a pushed fix', () => {
+    expect(nextAfterFix('pushed')).toEqual({ status: 'running', retrigger: true })
+    expect(nextAfterFix('no_changes')).toMatchObject({ status: 'stalled', retrigger: false })
+    expect(nextAfterFix('branch_moved')).toMatchObject({ status: 'running', retrigger: false })
+    expect(nextAfterFix('push_failed')).toMatchObject({ status: 'error', retrigger: false })
+  })
+})
+
+describe('planEvent', () => {
+  it.each(['opened', 'synchronize', 'reopened', 'ready_for_review'])(
+    'runs on pull_request %s',
+    action => {
+      expect(planEvent({ eventName: 'pull_request', action, eventPrNumber: 7 })).toEqual({
+        kind: 'run',
+        pr: 7
+      })
+    }
+  )
+
+  it.each(['labeled', 'closed', 'edited', 'assigned'])(
+    'skips pull_request %s with a notice',
+    action => {
+      const plan = planEvent({ eventName: 'pull_request', action, eventPrNumber: 7 })
+      expect(plan.kind).toBe('skip')
+      if (plan.kind === 'skip') {
+        expect(plan.notice).toContain(`'${action}' needs no review`)
+        expect(plan.notice).toContain('opened/synchronize/reopened/ready_for_review')
+      }
+    }
+  )
+
+  it('runs workflow_dispatch on the pr-number input', () => {
+    expect(planEvent({ eventName: 'workflow_dispatch', inputPrNumber: 12 })).toEqual({
+      kind: 'run',
+      pr: 12
+    })
+  })
+
+  it('explains how to pass pr-number when workflow_dispatch has none', () => {
+    const plan = planEvent({ eventName: 'workflow_dispatch' })
+    expect(plan.kind).toBe('skip')
+    if (plan.kind === 'skip') expect(plan.notice).toContain("'pr-number' input")
+  })
+
+  it('skips other events, naming them', () => {
+    const plan = planEvent({ eventName: 'push' })
+    expect(plan).toEqual({
+      kind: 'skip',
+      notice:
+        "review-loop does nothing on 'push' events; trigger it on pull_request or workflow_dispatch."
+    })
+  })
+})
+
+describe('planPull', () => {
+  function plan(overrides: Partial<PullPlanInput>) {
+    return planPull({
+      pull: pull(),
+      state: undefined,
+      maxIterations: 3,
+      reviewDrafts: false,
+      allowForks: false,
+      runId: '2002',
+      runAttempt: 1,
+      now: NOW,
+      ...overrides
+    })
+  }
+
+  it('starts a fresh loop on a new PR', () => {
+    const p = plan({})
+    expect(p).toMatchObject({ kind: 'review', iteration: 1, newRound: false })
+    if (p.kind === 'review') expect(p.state).toMatchObject({ pr: 7, round: 1, status: 'running' })
+  })
+
+  it.each([
+    [{ state: 'closed' as const, merged: true }, 'is merged'],
+    [{ state: 'closed' as const, merged: false }, 'is closed'],
+    [{ draft: true }, 'is a draft'],
+    [{ headRepoFullName: 'stranger/r' }, 'comes from the fork stranger/r']
+  ])('skips %o with a notice', (p, notice) => {
+    const result = plan({ pull: pull(p) })
+    expect(result.kind).toBe('skip')
+    if (result.kind === 'skip') expect(result.notice).toContain(notice)
+  })
+
+  it('reviews drafts and forks when the inputs allow them', () => {
+    expect(plan({ pull: pull({ draft: true }), reviewDrafts: true }).kind).toBe('review')
+    expect(plan({ pull: pull({ headRepoFullName: 'stranger/r' }), allowForks: true }).kind).toBe(
+      'review'
+    )
+  })
+
+  it('tells a re-run of the same run that it changes nothing', () => {
+    const s = reviews([{ findings: [] }], { status: 'go' })
+    const again = plan({
+      state: { ...s, iterations: [{ ...s.iterations[0]!, runId: '2002', reviewedSha: SHA_A }] },
+      runAttempt: 2
+    })
+    expect(again.kind).toBe('skip')
+    if (again.kind === 'skip') {
+      expect(again.notice).toContain('already reviewed in iteration 1')
+      expect(again.notice).toContain('re-running it changes nothing')
+    }
+    const other = plan({ state: s, runId: '3003' })
+    expect(other.kind).toBe('skip')
+    if (other.kind === 'skip') expect(other.notice).toContain('by run 1001')
+  })
+
+  it('starts a new round with a fresh cap when a human pushes after the loop ended', () => {
+    const ended = reviews(
+      [
+        { findings: [blocker('RL-1')], fix: PUSHED },
+        { findings: [blocker('RL-1')], fix: PUSHED },
+        { findings: [blocker('RL-1')] }
+      ],
+      { status: 'max_iterations', reason: 'Still NO_GO after 3 of 3 iterations.' }
+    )
+    const p = plan({ state: ended, pull: pull({ headSha: SHA_D }) })
+    expect(p).toMatchObject({ kind: 'review', iteration: 1, newRound: true })
+    if (p.kind === 'review') {
+      expect(p.state).toMatchObject({ status: 'running', round: 2, reason: undefined })
+      expect(p.state.iterations).toHaveLength(3)
+    }
+  })
+
+  it('does not review past the cap while the loop is still running', () => {
+    const s = reviews(
+      [{ findings: [], fix: PUSHED }, { findings: [], fix: PUSHED }, { findings: [] }],
+      { status: 'running' }
+    )
+    const p = plan({ state: s, pull: pull({ headSha: SHA_D }) })
+    expect(p.kind).toBe('skip')
+    if (p.kind === 'skip') expect(p.notice).toContain('raise max-iterations')
+  })
+})
+
+describe('appendReview', () => {
+  function review(n: number, sha: string, ids: string[]): ReviewedIteration {
+    return {
+      n,
+      reviewedSha: sha,
+      baseSha: BASE,
+      runId: String(1000 + n),
+      runAttempt: 1,
+      decision: ids.length ? 'NO_GO' : 'GO',
+      summary: `review ${n}`,
+      findings: ids.map(id => finding({ id, title: `Problem ${id}` })),
+      gates: [],
+      usage: { ...zeroUsage(), inputTokens: 100, costUsd: 0.1 },
+      startedAt: NOW,
+      durationMs: 10
+    }
+  }
+
+  it('keeps `since` for findings still open, lists resolved ids and marks disputed ones', () => {
+    let s = appendReview(state(), review(1, SHA_A, ['RL-A', 'RL-B']))
+    s = updateLast(s, it => ({
+      ...it,
+      fix: { ...PUSHED, disputes: [{ id: 'RL-B', reason: 'by design' }] }
+    }))
+    s = appendReview(s, review(2, SHA_B, ['RL-A', 'RL-B', 'RL-C']))
+    expect(s.iterations[1]!.findings.map(f => [f.id, f.since, f.status])).toEqual([
+      ['RL-A', 1, 'open'],
+      ['RL-B', 1, 'disputed'],
+      ['RL-C', 2, 'open']
+    ])
+    expect(s.iterations[1]!.resolved).toEqual([])
+
+    s = updateLast(s, it => ({ ...it, fix: PUSHED }))
+    s = appendReview(s, review(3, SHA_C, ['RL-C']))
+    const third = s.iterations[2]!
+    expect(third.resolved).toEqual(['RL-A', 'RL-B'])
+    expect(third.findings.map(f => [f.id, f.since])).toEqual([['RL-C', 2]])
+    expect(s.lastReviewedSha).toBe(SHA_C)
+    expect(s.totals.inputTokens).toBe(300)
+    expect(s.totals.costUsd).toBe(0.3)
+  })
+
+  it('starts counting afresh in a new round', () => {
+    let s = appendReview(state(), review(1, SHA_A, ['RL-A']))
+    s = { ...s, status: 'running', round: 2 }
+    s = appendReview(s, review(2, SHA_B, ['RL-A']))
+    expect(s.iterations[1]).toMatchObject({ round: 2, resolved: [] })
+    expect(s.iterations[1]!.findings[0]!.since).toBe(2)
+  })
+})

@@ -1,0 +1,87 @@
+import { aiFix } from './fix/ai-fixer.js'
+import type { Settings } from './inputs.js'
+import type { AiAgents } from './iteration.js'
+import type { Log } from './log.js'
+import { zeroUsage, type Usage } from './loop/state.js'
+import { createAnthropicClient } from './model/anthropic.js'
+import { Budget } from './model/budget.js'
+import type { ModelClient } from './model/client.js'
+import { priceOf } from './model/pricing.js'
+import { aiReview } from './review/ai-reviewer.js'
+
+function delta(after: Usage, before: Usage): Usage {
+  return {
+    inputTokens: after.inputTokens - before.inputTokens,
+    outputTokens: after.outputTokens - before.outputTokens,
+    cacheReadTokens: after.cacheReadTokens - before.cacheReadTokens,
+    cacheWriteTokens: after.cacheWriteTokens - before.cacheWriteTokens,
+    costUsd: Math.round((after.costUsd - before.costUsd) * 1e6) / 1e6
+  }
+}
+
+/** The reviewer and fixer of one iteration, sharing one budget and one client. */
+export function createAiAgents(settings: Settings, log: Log, client?: ModelClient): AiAgents {
+  const { ai } = settings
+  for (const model of new Set([ai.reviewModel, ai.fixModel])) {
+    if (!priceOf(model).known)
+      log.warning(
+        `No published price is known for '${model}'; costs are counted at the highest listed price.`
+      )
+  }
+  const model =
+    client ??
+    createAnthropicClient({
+      apiKey: ai.apiKey,
+      baseUrl: ai.baseUrl,
+      timeoutMs: Math.max(ai.reviewTimeoutMinutes, ai.fixTimeoutMinutes) * 60_000
+    })
+  let budget: Budget | undefined
+  return {
+    async review({ pull, state, git, gates }) {
+      budget = new Budget(state.totals.costUsd, ai.maxCostUsd)
+      return aiReview(
+        { client: model, ai, threshold: settings.severityThreshold, budget, log },
+        { pull, state, git, gates }
+      )
+    },
+    async fix({ review, git, cwd, env }) {
+      budget ??= new Budget(0, ai.maxCostUsd)
+      const before = budget.usage
+      const result = await aiFix(
+        {
+          client: model,
+          ai,
+          threshold: settings.severityThreshold,
+          budget,
+          log,
+          now: () => Date.now()
+        },
+        {
+          findings: review.findings,
+          requiredRework: review.verdict?.requiredRework ?? [],
+          tools: {
+            root: git.root,
+            protectedPaths: settings.protectedPaths,
+            checks: settings.checks,
+            runner: (await import('./process/command-runner.js')).createCommandRunner(),
+            cwd,
+            env,
+            timeoutMs: settings.commandTimeoutMinutes * 60_000,
+            findingIds: new Set(review.findings.map(f => f.id))
+          }
+        }
+      )
+      log.info(
+        `fixer: ${result.stopReason} after ${result.turns} turn(s), ${result.disputes.length} dispute(s)`
+      )
+      return {
+        disputes: result.disputes,
+        refusals: result.refusals,
+        usage: budget ? delta(budget.usage, before) : zeroUsage(),
+        transcript: result.transcript,
+        stopReason: result.stopReason,
+        error: result.error
+      }
+    }
+  }
+}

@@ -1,0 +1,174 @@
+import type { AiSettings } from '../inputs.js'
+import { atOrAbove, bySeverity, type Finding, type Severity } from '../loop/findings.js'
+import type { FixRecord } from '../loop/state.js'
+import { Budget } from '../model/budget.js'
+import type { ContentBlock, Message, ModelClient } from '../model/client.js'
+import { loadPrompt } from '../prompts.js'
+import { runTool, toolSpecs, type ToolContext } from './workspace-tools.js'
+
+const MAX_TOKENS = 8192
+
+export interface FixerDeps {
+  client: ModelClient
+  ai: AiSettings
+  threshold: Severity
+  budget: Budget
+  log: { info(m: string): void; warning(m: string): void }
+  now: () => number
+  promptsDir?: string
+}
+
+export interface FixerResult {
+  disputes: FixRecord['disputes']
+  refusals: string[]
+  turns: number
+  stopReason: 'done' | 'max_turns' | 'timeout' | 'budget' | 'error'
+  error?: string
+  transcript: Message[]
+}
+
+function task(
+  findings: readonly Finding[],
+  requiredRework: readonly string[],
+  threshold: Severity
+): string {
+  const lines = ['# Findings to address', '']
+  for (const f of [...findings].sort(bySeverity)) {
+    const blocking = atOrAbove(f.severity, threshold) ? 'blocking' : 'optional'
+    lines.push(
+      `## ${f.id} [${f.severity}, ${blocking}] ${f.title}`,
+      `Location: ${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}` : 'none'} · source: ${f.source}`,
+      '',
+      f.description
+    )
+    if (f.suggestedFix) lines.push('', `Suggested fix: ${f.suggestedFix}`)
+    lines.push('')
+  }
+  if (requiredRework.length)
+    lines.push('# Required rework', '', ...requiredRework.map(r => `- ${r}`), '')
+  lines.push('Fix what you can, dispute what is wrong, then stop with a short summary.')
+  return lines.join('\n')
+}
+
+/** Moves the single moving cache breakpoint to the end of the conversation, so each turn reads the last from cache. */
+function withMovingBreakpoint(messages: Message[]): Message[] {
+  return messages.map((m, i) => {
+    const last = i === messages.length - 1
+    return {
+      ...m,
+      content: m.content.map((b, j) => {
+        const { cache_control: _drop, ...rest } = b as ContentBlock & { cache_control?: unknown }
+        return last && j === m.content.length - 1
+          ? ({ ...rest, cache_control: { type: 'ephemeral' } } as ContentBlock)
+          : (rest as ContentBlock)
+      })
+    }
+  })
+}
+
+/**
+ * The fixer agent: tools confined to the workspace, until it says it is done, or max-turns, the
+ * timeout, the budget or an API error stops it. Whatever it changed stays in the work tree for the
+ * caller to commit: work is never thrown away.
+ */
+export async function aiFix(
+  deps: FixerDeps,
+  input: { findings: readonly Finding[]; requiredRework: readonly string[]; tools: ToolContext }
+): Promise<FixerResult> {
+  const { ai, client, budget } = deps
+  const deadline = deps.now() + ai.fixTimeoutMinutes * 60_000
+  const system = [
+    {
+      type: 'text' as const,
+      text: [
+        loadPrompt(
+          'fixer',
+          {
+            threshold: deps.threshold,
+            protected: input.tools.protectedPaths.join(', '),
+            checks: input.tools.checks.map(c => c.name).join(', ') || 'none configured'
+          },
+          deps.promptsDir
+        ),
+        ai.instructions
+          ? `## Additional instructions from the repository\n\n${ai.instructions}`
+          : ''
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
+      cache_control: { type: 'ephemeral' as const }
+    }
+  ]
+  const specs = toolSpecs(input.tools)
+  specs[specs.length - 1] = { ...specs[specs.length - 1]!, cache_control: { type: 'ephemeral' } }
+  const messages: Message[] = [
+    {
+      role: 'user',
+      content: [{ type: 'text', text: task(input.findings, input.requiredRework, deps.threshold) }]
+    }
+  ]
+  const disputes: FixRecord['disputes'] = []
+  const refusals: string[] = []
+  const stop = (
+    stopReason: FixerResult['stopReason'],
+    turns: number,
+    error?: string
+  ): FixerResult => ({
+    disputes,
+    refusals,
+    turns,
+    stopReason,
+    error,
+    transcript: messages
+  })
+  for (let turn = 1; turn <= ai.maxTurns; turn++) {
+    const remaining = deadline - deps.now()
+    if (remaining <= 0) return stop('timeout', turn - 1)
+    const request = { system, tools: specs, messages: withMovingBreakpoint(messages) }
+    if (!budget.allows(ai.fixModel, JSON.stringify(request).length, MAX_TOKENS))
+      return stop('budget', turn - 1)
+    let response
+    try {
+      response = await client.create({
+        model: ai.fixModel,
+        maxTokens: MAX_TOKENS,
+        ...request,
+        toolChoice: { type: 'auto' },
+        signal: AbortSignal.timeout(remaining)
+      })
+    } catch (e) {
+      deps.log.warning(`fixer stopped at turn ${turn}: ${(e as Error).message}`)
+      return stop(deps.now() >= deadline ? 'timeout' : 'error', turn - 1, (e as Error).message)
+    }
+    budget.record(response.usage)
+    messages.push({
+      role: 'assistant',
+      content: response.content.length ? response.content : [{ type: 'text', text: '(empty)' }]
+    })
+    const calls = response.content.filter(
+      (b): b is Extract<ContentBlock, { type: 'tool_use' }> => b.type === 'tool_use'
+    )
+    if (calls.length === 0) return stop('done', turn)
+    const results: ContentBlock[] = []
+    for (const call of calls) {
+      const outcome = await runTool(
+        call.name,
+        (call.input ?? {}) as Record<string, unknown>,
+        input.tools
+      )
+      if (outcome.dispute) disputes.push(outcome.dispute)
+      if (outcome.refused) {
+        refusals.push(`${call.name}: ${outcome.refused}`)
+        deps.log.warning(`fixer: refused ${call.name}: ${outcome.refused}`)
+      }
+      results.push({
+        type: 'tool_result',
+        tool_use_id: call.id,
+        content: outcome.content,
+        is_error: outcome.isError || undefined
+      })
+    }
+    messages.push({ role: 'user', content: results })
+  }
+  return stop('max_turns', ai.maxTurns)
+}

@@ -1,0 +1,279 @@
+import type { GateResult } from '../gates/run-gates.js'
+import type { Git } from '../git/git.js'
+import type { PullInfo } from '../github/port.js'
+import type { AiSettings } from '../inputs.js'
+import { fingerprint } from '../loop/fingerprint.js'
+import { atOrAbove, type Finding, type Severity } from '../loop/findings.js'
+import { roundIterations, type LoopState } from '../loop/state.js'
+import { Budget } from '../model/budget.js'
+import type { Message, ModelClient, ToolSpec } from '../model/client.js'
+import { loadPrompt } from '../prompts.js'
+import { selectDiff } from './diff-budget.js'
+import { loadGuidelines } from './guidelines.js'
+import type { ReviewerVerdict } from './review-phase.js'
+import { sanitizeUntrusted } from './sanitize.js'
+import { createVerdictValidator, verdictSchema, type VerdictInput } from './verdict-schema.js'
+
+export const REVIEW_TOOL = 'submit_review'
+const DIFF_BUDGET = 120_000
+const CONTEXT_BUDGET = 40_000
+const MAX_TOKENS = 8192
+
+export interface ReviewerDeps {
+  client: ModelClient
+  ai: AiSettings
+  threshold: Severity
+  budget: Budget
+  log: { info(m: string): void; warning(m: string): void }
+  promptsDir?: string
+}
+
+export interface ReviewerInput {
+  pull: PullInfo
+  state: LoopState
+  git: Git
+  gates: GateResult[]
+}
+
+/** Earlier iterations as metadata only: ids, titles, locations, statuses, and the fixer's disputes. */
+export function earlierRounds(state: LoopState): string {
+  const round = roundIterations(state)
+  if (round.length === 0) return 'This is the first review of this PR.'
+  const lines: string[] = []
+  for (const it of round) {
+    lines.push(`Iteration ${it.n} reviewed ${it.reviewedSha.slice(0, 7)}: ${it.decision}`)
+    for (const f of it.findings) {
+      lines.push(
+        `  - ${f.id} [${f.severity}] ${f.title ?? ''}${f.file ? ` (${f.file}${f.line ? `:${f.line}` : ''})` : ''}: ${f.status}`
+      )
+    }
+    for (const id of it.resolved) lines.push(`  - ${id}: fixed since the previous iteration`)
+    for (const d of it.fix?.disputes ?? []) lines.push(`  - fixer disputed ${d.id}: ${d.reason}`)
+    if (it.fix)
+      lines.push(`  fix: ${it.fix.outcome}, ${it.fix.filesChanged.length} file(s) changed`)
+  }
+  return lines.join('\n')
+}
+
+function gatesText(gates: GateResult[]): string {
+  if (gates.length === 0) return 'No repository checks are configured.'
+  return gates
+    .map(g => {
+      const head = `- ${g.name} (\`${g.command}\`): ${g.passed ? 'pass' : `FAIL (exit ${g.exitCode})`}`
+      const found = g.findings
+        .slice(0, 20)
+        .map(f => `    - ${f.id} ${f.file ? `${f.file}:${f.line ?? ''} ` : ''}${f.title}`)
+      return [head, ...found].join('\n')
+    })
+    .join('\n')
+}
+
+async function surroundingCode(
+  git: Git,
+  sha: string,
+  files: string[],
+  budget: number
+): Promise<string> {
+  const parts: string[] = []
+  let used = 0
+  for (const file of files) {
+    const text = await git.show(sha, file)
+    if (text === undefined || text.includes('\0')) continue
+    const numbered = text
+      .split('\n')
+      .map((l, i) => `${String(i + 1).padStart(5)}  ${l}`)
+      .join('\n')
+    if (used + numbered.length > budget) continue
+    used += numbered.length
+    parts.push(`=== ${file} (head, with line numbers) ===\n${numbered}`)
+  }
+  return parts.join('\n\n')
+}
+
+/** Turns the verdict's findings into findings with ids, dropping those that cite code that does not exist. */
+async function locate(
+  verdict: VerdictInput,
+  git: Git,
+  sha: string,
+  threshold: Severity
+): Promise<{ findings: Finding[]; dropped: number }> {
+  const tree = new Set(await git.listFiles(sha))
+  const contents = new Map<string, string[]>()
+  const findings: Finding[] = []
+  let dropped = 0
+  for (const f of verdict.findings) {
+    const file = f.file?.replace(/^\.?\//, '')
+    if (!file || !f.line) {
+      if (atOrAbove(f.severity, threshold)) dropped++
+      else
+        findings.push({
+          ...f,
+          file: undefined,
+          line: undefined,
+          endLine: undefined,
+          id: fingerprint({ title: f.title }),
+          source: 'ai'
+        })
+      continue
+    }
+    if (!tree.has(file)) {
+      dropped++
+      continue
+    }
+    if (!contents.has(file)) contents.set(file, ((await git.show(sha, file)) ?? '').split('\n'))
+    const lines = contents.get(file)!
+    if (f.line > lines.length) {
+      dropped++
+      continue
+    }
+    findings.push({
+      ...f,
+      file,
+      endLine:
+        f.endLine && f.endLine >= f.line && f.endLine <= lines.length ? f.endLine : undefined,
+      id: fingerprint({ title: f.title, file, anchor: lines[f.line - 1] }),
+      source: 'ai'
+    })
+  }
+  return { findings, dropped }
+}
+
+function failClosed(error: string, budget: Budget): ReviewerVerdict {
+  return {
+    decision: 'NEEDS_DISCUSSION',
+    summary: `The AI review failed closed: ${error}`,
+    findings: [],
+    failedCriteria: [],
+    passedCriteria: [],
+    requiredRework: [],
+    usage: budget.usage,
+    dropped: 0,
+    error
+  }
+}
+
+export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promise<ReviewerVerdict> {
+  const { client, ai, budget } = deps
+  const { pull, git, state } = input
+  const base = (await git.mergeBase(pull.baseSha, pull.headSha)) ?? pull.baseSha
+  const diff = selectDiff(await git.diff(base, pull.headSha), DIFF_BUDGET)
+  const changed = diff.files.filter(f => f.included).map(f => f.path)
+  const context = await surroundingCode(git, pull.headSha, changed, CONTEXT_BUDGET)
+  const guidelines = await loadGuidelines(git, pull.baseSha, ai.guidelines)
+
+  const system = [
+    {
+      type: 'text' as const,
+      text: loadPrompt('reviewer', { threshold: deps.threshold }, deps.promptsDir)
+    },
+    {
+      type: 'text' as const,
+      text: [
+        guidelines
+          ? `## Review guidelines (from ${guidelines.source})\n\n${guidelines.text}`
+          : '## Review guidelines\n\nNone given: use general good practice.',
+        ai.instructions
+          ? `## Additional instructions from the repository\n\n${sanitizeUntrusted(ai.instructions)}`
+          : ''
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
+      cache_control: { type: 'ephemeral' as const }
+    }
+  ]
+  const tools: ToolSpec[] = [
+    {
+      name: REVIEW_TOOL,
+      description: 'Submit the review verdict for the current head of the PR.',
+      input_schema: verdictSchema as unknown as Record<string, unknown>,
+      cache_control: { type: 'ephemeral' }
+    }
+  ]
+  const user = [
+    `# Pull request #${pull.number}: ${sanitizeUntrusted(pull.title, 500)}`,
+    '',
+    '## Description (untrusted text from the PR)',
+    '',
+    sanitizeUntrusted(pull.body) || '(empty)',
+    '',
+    `## Earlier iterations (metadata only)`,
+    '',
+    earlierRounds(state),
+    '',
+    '## Repository checks on this head',
+    '',
+    gatesText(input.gates),
+    '',
+    `## Diff against the merge base ${base.slice(0, 7)} → head ${pull.headSha.slice(0, 7)}${diff.text.length < diff.totalChars ? ` (budgeted: ${diff.text.length} of ${diff.totalChars} characters)` : ''}`,
+    '',
+    '```diff',
+    diff.text,
+    '```',
+    context ? `\n## Changed files at head\n\n${context}` : ''
+  ].join('\n')
+  const messages: Message[] = [{ role: 'user', content: [{ type: 'text', text: user }] }]
+  const validate = createVerdictValidator()
+  const promptChars = JSON.stringify({ system, tools, messages }).length
+  let lastErrors: string[] = []
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const chars = promptChars + (attempt ? JSON.stringify(messages.slice(1)).length : 0)
+    if (!budget.allows(ai.reviewModel, chars, MAX_TOKENS)) {
+      return {
+        ...failClosed('the max-cost-usd budget does not allow another review call', budget),
+        budgetExhausted: true
+      }
+    }
+    const response = await client.create({
+      model: ai.reviewModel,
+      maxTokens: MAX_TOKENS,
+      system,
+      tools,
+      messages,
+      toolChoice: { type: 'tool', name: REVIEW_TOOL }
+    })
+    budget.record(response.usage)
+    const call = response.content.find(b => b.type === 'tool_use' && b.name === REVIEW_TOOL)
+    const checked =
+      call && call.type === 'tool_use'
+        ? validate(call.input)
+        : { ok: false as const, errors: ['no submit_review tool call in the answer'] }
+    if (checked.ok) {
+      const { findings, dropped } = await locate(checked.verdict, git, pull.headSha, deps.threshold)
+      if (dropped)
+        deps.log.info(
+          `review: dropped ${dropped} finding(s) citing code that is not in ${pull.headSha.slice(0, 7)}`
+        )
+      return {
+        decision: checked.verdict.decision,
+        summary: checked.verdict.summary,
+        findings,
+        failedCriteria: checked.verdict.failedCriteria,
+        passedCriteria: checked.verdict.passedCriteria,
+        requiredRework: checked.verdict.requiredRework,
+        usage: budget.usage,
+        dropped
+      }
+    }
+    lastErrors = checked.errors
+    deps.log.warning(
+      `review: the verdict is invalid (${lastErrors.slice(0, 3).join('; ')}); asking once for a repair`
+    )
+    // one repair: quote the validation errors back, as the tool's error result
+    messages.push({
+      role: 'assistant',
+      content: response.content.length ? response.content : [{ type: 'text', text: '(empty)' }]
+    })
+    const repair = `Your verdict does not match the submit_review schema:\n${lastErrors.map(e => `- ${e}`).join('\n')}\nCall submit_review again with a corrected, complete verdict.`
+    messages.push({
+      role: 'user',
+      content:
+        call && call.type === 'tool_use'
+          ? [{ type: 'tool_result', tool_use_id: call.id, content: repair, is_error: true }]
+          : [{ type: 'text', text: repair }]
+    })
+  }
+  return failClosed(
+    `the verdict was still invalid after one repair: ${lastErrors.slice(0, 5).join('; ')}`,
+    budget
+  )
+}
