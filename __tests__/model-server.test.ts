@@ -240,14 +240,12 @@ describe('ModelServer with the real Anthropic SDK', () => {
         { kind: 'text', text: 'hello' }
       ]
     })
-    const started = Date.now()
     const msg = await client.messages.create({
       model: MODEL,
       max_tokens: 100,
       messages: [{ role: 'user', content: 'hi' }]
     })
     expect(msg.content).toMatchObject([{ type: 'text', text: 'hello' }])
-    expect(Date.now() - started).toBeLessThan(400) // did not fall back to the SDK's 0.5 s back-off
     expect(server.calls.map(c => c.status)).toEqual([429, 200])
     expect(server.calls[1]!.headers['x-stainless-retry-count']).toBe('1')
   })

@@ -51399,188 +51399,6 @@ function updateLast(state, update) {
     return { ...state, iterations: [...state.iterations.slice(0, -1), update(last)] };
 }
 
-;// CONCATENATED MODULE: ./src/loop/state-compact.ts
-
-/** The state's share of the sticky comment; the rest is for people. */
-const STATE_JSON_BUDGET = 30_000;
-function trimIteration(it, keep, slim) {
-    const sorted = [...it.findings].sort((a, b) => (0,loop_findings/* severityRank */.qs)(a.severity) - (0,loop_findings/* severityRank */.qs)(b.severity));
-    const kept = sorted
-        .slice(0, keep)
-        .map((f) => slim
-        ? { id: f.id, severity: f.severity, status: f.status, since: f.since }
-        : { ...f, title: f.title?.slice(0, 120), file: f.file?.slice(0, 200) });
-    return {
-        ...it,
-        summary: it.summary.slice(0, slim ? 200 : 1000),
-        findings: kept,
-        omitted: (it.omitted ?? 0) + (it.findings.length - kept.length) || undefined,
-        fix: it.fix && {
-            ...it.fix,
-            filesChanged: it.fix.filesChanged.slice(0, slim ? 20 : 100),
-            disputes: it.fix.disputes
-                .slice(0, 20)
-                .map(d => ({ id: d.id, reason: d.reason.slice(0, 300) }))
-        }
-    };
-}
-/**
- * Shrinks the state until its JSON fits the budget: older iterations keep ids and severities only,
- * the latest keeps its most severe findings. The full records live in the artifacts.
- */
-function compactState(state, budget = STATE_JSON_BUDGET) {
-    const steps = [
-        [200, 200],
-        [100, 50],
-        [60, 20],
-        [30, 10],
-        [10, 0]
-    ];
-    let compact = state;
-    for (const [latestKeep, olderKeep] of steps) {
-        if (JSON.stringify(compact).length <= budget)
-            return compact;
-        const last = state.iterations.length - 1;
-        compact = {
-            ...state,
-            iterations: state.iterations.map((it, i) => i === last ? trimIteration(it, latestKeep, false) : trimIteration(it, olderKeep, true))
-        };
-    }
-    // Still too big: only many rounds get here. Drop earlier rounds (never the current round's
-    // iterations, which count towards the cap); n keeps counting over the whole PR.
-    while (JSON.stringify(compact).length > budget &&
-        (compact.iterations[0]?.round ?? state.round) < state.round) {
-        compact = { ...compact, iterations: compact.iterations.slice(1) };
-    }
-    return compact;
-}
-
-// EXTERNAL MODULE: ./src/process/command-runner.ts
-var command_runner = __nccwpck_require__(29327);
-;// CONCATENATED MODULE: ./src/report/format.ts
-const SEVERITY_ICON = {
-    critical: '🔴',
-    high: '🟠',
-    medium: '🟡',
-    low: '🔵',
-    suggestion: '⚪'
-};
-const STATUS_LABEL = {
-    running: 'running',
-    go: 'GO',
-    max_iterations: 'stopped at the iteration cap',
-    needs_discussion: 'needs discussion',
-    stalled: 'stalled',
-    budget_exhausted: 'budget exhausted',
-    stopped: 'stopped by a human',
-    error: 'error'
-};
-function format_short(sha) {
-    return (sha ?? '').slice(0, 7);
-}
-function repoUrl(l) {
-    return `${l.serverUrl}/${l.owner}/${l.repo}`;
-}
-function commitLink(l, sha) {
-    return `[\`${format_short(sha)}\`](${repoUrl(l)}/commit/${sha})`;
-}
-/** A fix commit linked to its diff within the PR. */
-function fixLink(l, sha) {
-    return `[\`${format_short(sha)}\`](${repoUrl(l)}/pull/${l.pr}/commits/${sha})`;
-}
-function fileLink(l, sha, file, line, endLine) {
-    const anchor = line ? `#L${line}${endLine && endLine > line ? `-L${endLine}` : ''}` : '';
-    const label = line ? `${file}:${line}` : file;
-    return `[\`${escapeMd(label)}\`](${repoUrl(l)}/blob/${sha}/${file.split('/').map(encodeURIComponent).join('/')}${anchor})`;
-}
-function usd(value) {
-    return `$${value.toFixed(value > 0 && value < 0.01 ? 4 : 2)}`;
-}
-function tokens(u) {
-    return u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
-}
-function duration(ms) {
-    const s = Math.round(ms / 1000);
-    return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`;
-}
-/** Escapes text from PRs and tools for one line of Markdown (tables, list items). */
-function escapeMd(text) {
-    return text
-        .replace(/\r?\n/g, ' ')
-        .replace(/([\\`*_[\]|<>#])/g, '\\$1')
-        .replace(/@/g, '@\u200b');
-}
-/** Text for a collapsible block: HTML comments and mentions neutralised, length capped. */
-function safeBlock(text, max) {
-    let t = text.replace(/<!--/g, '&lt;!--').replace(/@(?=\w)/g, '@\u200b');
-    if (t.length > max)
-        t = `${t.slice(0, max)}\n… (cut; the full text is in the review artifact)`;
-    const fences = (t.match(/```/g) ?? []).length;
-    if (fences % 2 === 1)
-        t += '\n```';
-    return t;
-}
-
-;// CONCATENATED MODULE: ./src/report/check.ts
-
-
-/** GitHub's limit for output.summary and output.text. */
-const CHECK_TEXT_LIMIT = 65_535;
-const LEVEL = {
-    critical: 'failure',
-    high: 'failure',
-    medium: 'warning',
-    low: 'warning',
-    suggestion: 'notice'
-};
-/** Every located finding as an annotation on the diff. */
-function toAnnotations(findings) {
-    return [...findings]
-        .sort(loop_findings/* bySeverity */.Np)
-        .filter(f => f.file && f.line && f.line > 0)
-        .map(f => ({
-        path: f.file,
-        start_line: f.line,
-        end_line: f.endLine && f.endLine >= f.line ? f.endLine : f.line,
-        annotation_level: LEVEL[f.severity],
-        title: `[${f.severity}] ${f.title}`.slice(0, 255),
-        message: (f.description || f.title).slice(0, 60_000),
-        raw_details: f.suggestedFix ? `Suggested fix:\n${f.suggestedFix}`.slice(0, 60_000) : undefined
-    }));
-}
-function checkTitle(decision, findings) {
-    if (findings.length === 0)
-        return decision;
-    const counts = (0,loop_findings/* countBySeverity */.Ot)(findings);
-    const parts = loop_findings/* SEVERITIES */.oC.filter(s => counts[s] > 0).map(s => `${counts[s]} ${s}`);
-    return `${decision}: ${findings.length} finding${findings.length === 1 ? '' : 's'} (${parts.join(', ')})`;
-}
-/**
- * success for GO; for other outcomes, failure when the loop ended in a state listed in `fail-on`
- * or the iteration is not GO while the loop goes on, else neutral.
- */
-function checkConclusion(decision, status, failOn) {
-    if (decision === 'GO')
-        return 'success';
-    if (status === 'running')
-        return 'failure';
-    return failOn.includes(status) ? 'failure' : 'neutral';
-}
-/** Findings with no location go in the check's text, since they cannot be annotations. */
-function unlocatedText(findings) {
-    const unlocated = findings.filter(f => !(f.file && f.line));
-    if (unlocated.length === 0)
-        return undefined;
-    const parts = ['## Findings without a location', ''];
-    for (const f of [...unlocated].sort(loop_findings/* bySeverity */.Np)) {
-        parts.push(`### ${SEVERITY_ICON[f.severity]} ${escapeMd(f.title)}`, '', `\`${f.id}\` · ${f.severity} · ${f.source}`, '', f.description, '');
-    }
-    return fit(parts.join('\n'));
-}
-function fit(text, limit = CHECK_TEXT_LIMIT - 100) {
-    return text.length <= limit ? text : `${text.slice(0, limit)}\n\n… (cut; see the review artifact)`;
-}
-
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(77598);
 // EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
@@ -51796,6 +51614,192 @@ function decodeState(body) {
     if ('error' in checked)
         return { kind: 'invalid', reason: `the state fails its schema: ${checked.error}` };
     return { kind: 'ok', state: checked.state };
+}
+
+;// CONCATENATED MODULE: ./src/loop/state-compact.ts
+
+
+/** The state's share of the sticky comment; the rest is for people. */
+const STATE_JSON_BUDGET = 30_000;
+/** Measured as written into the comment, where each `<`, `>` and `&` takes six characters. */
+function size(state) {
+    return encodeStateJson(state).length;
+}
+function trimIteration(it, keep, slim) {
+    const sorted = [...it.findings].sort((a, b) => (0,loop_findings/* severityRank */.qs)(a.severity) - (0,loop_findings/* severityRank */.qs)(b.severity));
+    const kept = sorted
+        .slice(0, keep)
+        .map((f) => slim
+        ? { id: f.id, severity: f.severity, status: f.status, since: f.since }
+        : { ...f, title: f.title?.slice(0, 120), file: f.file?.slice(0, 200) });
+    return {
+        ...it,
+        summary: it.summary.slice(0, slim ? 200 : 1000),
+        findings: kept,
+        omitted: (it.omitted ?? 0) + (it.findings.length - kept.length) || undefined,
+        fix: it.fix && {
+            ...it.fix,
+            filesChanged: it.fix.filesChanged.slice(0, slim ? 20 : 100),
+            disputes: it.fix.disputes
+                .slice(0, 20)
+                .map(d => ({ id: d.id, reason: d.reason.slice(0, 300) }))
+        }
+    };
+}
+/**
+ * Shrinks the state until its JSON fits the budget: older iterations keep ids and severities only,
+ * the latest keeps its most severe findings. The full records live in the artifacts.
+ */
+function compactState(state, budget = STATE_JSON_BUDGET) {
+    const steps = [
+        [200, 200],
+        [100, 50],
+        [60, 20],
+        [30, 10],
+        [10, 0]
+    ];
+    let compact = state;
+    for (const [latestKeep, olderKeep] of steps) {
+        if (size(compact) <= budget)
+            return compact;
+        const last = state.iterations.length - 1;
+        compact = {
+            ...state,
+            iterations: state.iterations.map((it, i) => i === last ? trimIteration(it, latestKeep, false) : trimIteration(it, olderKeep, true))
+        };
+    }
+    // Still too big: only many rounds get here. Drop earlier rounds (never the current round's
+    // iterations, which count towards the cap); n keeps counting over the whole PR.
+    while (size(compact) > budget && (compact.iterations[0]?.round ?? state.round) < state.round) {
+        compact = { ...compact, iterations: compact.iterations.slice(1) };
+    }
+    return compact;
+}
+
+// EXTERNAL MODULE: ./src/process/command-runner.ts
+var command_runner = __nccwpck_require__(29327);
+;// CONCATENATED MODULE: ./src/report/format.ts
+const SEVERITY_ICON = {
+    critical: '🔴',
+    high: '🟠',
+    medium: '🟡',
+    low: '🔵',
+    suggestion: '⚪'
+};
+const STATUS_LABEL = {
+    running: 'running',
+    go: 'GO',
+    max_iterations: 'stopped at the iteration cap',
+    needs_discussion: 'needs discussion',
+    stalled: 'stalled',
+    budget_exhausted: 'budget exhausted',
+    stopped: 'stopped by a human',
+    error: 'error'
+};
+function format_short(sha) {
+    return (sha ?? '').slice(0, 7);
+}
+function repoUrl(l) {
+    return `${l.serverUrl}/${l.owner}/${l.repo}`;
+}
+function commitLink(l, sha) {
+    return `[\`${format_short(sha)}\`](${repoUrl(l)}/commit/${sha})`;
+}
+/** A fix commit linked to its diff within the PR. */
+function fixLink(l, sha) {
+    return `[\`${format_short(sha)}\`](${repoUrl(l)}/pull/${l.pr}/commits/${sha})`;
+}
+function fileLink(l, sha, file, line, endLine) {
+    const anchor = line ? `#L${line}${endLine && endLine > line ? `-L${endLine}` : ''}` : '';
+    const label = line ? `${file}:${line}` : file;
+    return `[\`${escapeMd(label)}\`](${repoUrl(l)}/blob/${sha}/${file.split('/').map(encodeURIComponent).join('/')}${anchor})`;
+}
+function usd(value) {
+    return `$${value.toFixed(value > 0 && value < 0.01 ? 4 : 2)}`;
+}
+function tokens(u) {
+    return u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+}
+function duration(ms) {
+    const s = Math.round(ms / 1000);
+    return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`;
+}
+/** Escapes text from PRs and tools for one line of Markdown (tables, list items). */
+function escapeMd(text) {
+    return text
+        .replace(/\r?\n/g, ' ')
+        .replace(/([\\`*_[\]|<>#])/g, '\\$1')
+        .replace(/@/g, '@\u200b');
+}
+/** Text for a collapsible block: HTML comments and mentions neutralised, length capped. */
+function safeBlock(text, max) {
+    let t = text.replace(/<!--/g, '&lt;!--').replace(/@(?=\w)/g, '@\u200b');
+    if (t.length > max)
+        t = `${t.slice(0, max)}\n… (cut; the full text is in the review artifact)`;
+    const fences = (t.match(/```/g) ?? []).length;
+    if (fences % 2 === 1)
+        t += '\n```';
+    return t;
+}
+
+;// CONCATENATED MODULE: ./src/report/check.ts
+
+
+/** GitHub's limit for output.summary and output.text. */
+const CHECK_TEXT_LIMIT = 65_535;
+const LEVEL = {
+    critical: 'failure',
+    high: 'failure',
+    medium: 'warning',
+    low: 'warning',
+    suggestion: 'notice'
+};
+/** Every located finding as an annotation on the diff. */
+function toAnnotations(findings) {
+    return [...findings]
+        .sort(loop_findings/* bySeverity */.Np)
+        .filter(f => f.file && f.line && f.line > 0)
+        .map(f => ({
+        path: f.file,
+        start_line: f.line,
+        end_line: f.endLine && f.endLine >= f.line ? f.endLine : f.line,
+        annotation_level: LEVEL[f.severity],
+        title: `[${f.severity}] ${f.title}`.slice(0, 255),
+        message: (f.description || f.title).slice(0, 60_000),
+        raw_details: f.suggestedFix ? `Suggested fix:\n${f.suggestedFix}`.slice(0, 60_000) : undefined
+    }));
+}
+function checkTitle(decision, findings) {
+    if (findings.length === 0)
+        return decision;
+    const counts = (0,loop_findings/* countBySeverity */.Ot)(findings);
+    const parts = loop_findings/* SEVERITIES */.oC.filter(s => counts[s] > 0).map(s => `${counts[s]} ${s}`);
+    return `${decision}: ${findings.length} finding${findings.length === 1 ? '' : 's'} (${parts.join(', ')})`;
+}
+/**
+ * success for GO; for other outcomes, failure when the loop ended in a state listed in `fail-on`
+ * or the iteration is not GO while the loop goes on, else neutral.
+ */
+function checkConclusion(decision, status, failOn) {
+    if (decision === 'GO')
+        return 'success';
+    if (status === 'running')
+        return 'failure';
+    return failOn.includes(status) ? 'failure' : 'neutral';
+}
+/** Findings with no location go in the check's text, since they cannot be annotations. */
+function unlocatedText(findings) {
+    const unlocated = findings.filter(f => !(f.file && f.line));
+    if (unlocated.length === 0)
+        return undefined;
+    const parts = ['## Findings without a location', ''];
+    for (const f of [...unlocated].sort(loop_findings/* bySeverity */.Np)) {
+        parts.push(`### ${SEVERITY_ICON[f.severity]} ${escapeMd(f.title)}`, '', `\`${f.id}\` · ${f.severity} · ${f.source}`, '', f.description, '');
+    }
+    return fit(parts.join('\n'));
+}
+function fit(text, limit = CHECK_TEXT_LIMIT - 100) {
+    return text.length <= limit ? text : `${text.slice(0, limit)}\n\n… (cut; see the review artifact)`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/mermaid.ts

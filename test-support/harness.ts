@@ -249,7 +249,6 @@ export class Sandbox {
     writeFileSync(outputPath, '')
     writeFileSync(summaryPath, '')
     const tokenKind = req.token ?? 'workflow'
-    const token = tokenKind === 'pat' ? PAT : WORKFLOW_TOKEN
     const inputs = {
       ...actionDefaults(WORKFLOW_TOKEN),
       ...(tokenKind === 'pat' ? { 'github-token': PAT } : {}),
