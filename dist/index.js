@@ -51808,7 +51808,7 @@ function fixLabel(it) {
         return undefined;
     switch (it.fix.outcome) {
         case 'pushed':
-            return `fix ${it.n}: ${it.fix.filesChanged.length} file(s)`;
+            return `fix ${it.n}: ${it.fix.filesChanged.length} file${it.fix.filesChanged.length === 1 ? '' : 's'}`;
         case 'no_changes':
             return `fix ${it.n}: no change`;
         case 'branch_moved':
@@ -51862,7 +51862,8 @@ function headline(state) {
     const last = (0,loop_state/* lastIteration */.SU)(state);
     const n = (0,loop_state/* roundIterations */.je)(state).length;
     const verdict = last?.decision ?? 'pending';
-    return `## Review loop: ${state.status === 'running' ? verdict : STATUS_LABEL[state.status]} — iteration ${n} of ${state.maxIterations}`;
+    const round = state.round > 1 ? ` (round ${state.round})` : '';
+    return `## Review loop: ${state.status === 'running' ? verdict : STATUS_LABEL[state.status]} — iteration ${n} of ${state.maxIterations}${round}`;
 }
 function statusLine(state, links) {
     const last = (0,loop_state/* lastIteration */.SU)(state);
@@ -51885,7 +51886,7 @@ function fixCell(links, it) {
         return '—';
     const { outcome, commitSha, filesChanged } = it.fix;
     if (outcome === 'pushed' && commitSha)
-        return `${fixLink(links, commitSha)} (${filesChanged.length} files)`;
+        return `${fixLink(links, commitSha)} (${filesChanged.length} file${filesChanged.length === 1 ? '' : 's'})`;
     return outcome.replace('_', ' ');
 }
 function renderTimeline(state, links, maxRows = 30) {
@@ -51897,10 +51898,10 @@ function renderTimeline(state, links, maxRows = 30) {
     if (iterations.length < state.iterations.length) {
         rows.push(`| … | ${state.iterations.length - iterations.length} earlier iterations in the artifacts | | | | | | | | |`);
     }
-    for (const it of iterations) {
+    for (const [i, it] of iterations.entries()) {
         const open = it.findings.filter(f => f.status === 'open');
         const disputed = it.findings.filter(f => f.status === 'disputed').length + (it.fix?.disputes.length ?? 0);
-        rows.push(`| ${it.n} | ${commitLink(links, it.reviewedSha)} | ${it.decision} | ${severityCounts(open)}${it.omitted ? ` +${it.omitted}` : ''} | ${it.resolved.length} | ${disputed} | ${fixCell(links, it)} | ${tokens(it.usage).toLocaleString('en-US')} | ${usd(it.usage.costUsd)} | ${duration(it.durationMs + (it.fix?.durationMs ?? 0))} |`);
+        rows.push(`| ${it.n}${it.round > 1 && it.round !== iterations[i - 1]?.round ? ` (round ${it.round})` : ''} | ${commitLink(links, it.reviewedSha)} | ${it.decision} | ${severityCounts(open)}${it.omitted ? ` +${it.omitted}` : ''} | ${it.resolved.length} | ${disputed} | ${fixCell(links, it)} | ${tokens(it.usage).toLocaleString('en-US')} | ${usd(it.usage.costUsd)} | ${duration(it.durationMs + (it.fix?.durationMs ?? 0))} |`);
     }
     return rows.join('\n');
 }
@@ -52093,7 +52094,8 @@ function isFile(p) {
     }
 }
 function toFinding(gate, category, p, repoRoot) {
-    const title = (p.rule ? `${p.rule}: ${p.message}` : p.message).split('\n')[0].slice(0, 200);
+    // without a rule id, the check's name says what kind of problem it is
+    const title = `${p.rule ?? gate}: ${p.message}`.split('\n')[0].slice(0, 200);
     return {
         id: (0,fingerprint/* fingerprint */.Rj)({ title, file: p.file, anchor: lineAt(repoRoot, p.file, p.line) }),
         severity: p.level === 'error' ? 'high' : 'low',
@@ -52412,7 +52414,7 @@ async function runIteration(deps) {
             headSha = published.commitSha;
             state = { ...state, lastPushedSha: published.commitSha };
         }
-        log.info(`${tag} fix: ${published.outcome.replace('_', ' ')}${published.filesChanged.length ? ` (${published.filesChanged.length} files)` : ''}`);
+        log.info(`${tag} fix: ${published.outcome.replace('_', ' ')}${plural(published.filesChanged.length, 'file', ' (', ')')}`);
         retrigger = after.retrigger;
     }
     state = { ...state, updatedAt: deps.now().toISOString() };
@@ -52522,6 +52524,9 @@ function gatesSummary(review) {
     return failed.length
         ? `Failing checks: ${failed.join(', ')}.`
         : `All ${review.gates.length} checks pass.`;
+}
+function plural(count, noun, before = '', after = '') {
+    return count ? `${before}${count} ${noun}${count === 1 ? '' : 's'}${after}` : '';
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts

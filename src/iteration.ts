@@ -248,7 +248,7 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
       state = { ...state, lastPushedSha: published.commitSha }
     }
     log.info(
-      `${tag} fix: ${published.outcome.replace('_', ' ')}${published.filesChanged.length ? ` (${published.filesChanged.length} files)` : ''}`
+      `${tag} fix: ${published.outcome.replace('_', ' ')}${plural(published.filesChanged.length, 'file', ' (', ')')}`
     )
     retrigger = after.retrigger
   }
@@ -375,4 +375,8 @@ function gatesSummary(review: ReviewResult): string {
   return failed.length
     ? `Failing checks: ${failed.join(', ')}.`
     : `All ${review.gates.length} checks pass.`
+}
+
+function plural(count: number, noun: string, before = '', after = ''): string {
+  return count ? `${before}${count} ${noun}${count === 1 ? '' : 's'}${after}` : ''
 }

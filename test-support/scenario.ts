@@ -138,13 +138,14 @@ export async function runScenario(
     const start = scenario.start ?? { event: 'pull_request', action: 'opened' }
     const queue: RunRequest[] = [{ ...base, ...start }]
     const maxRuns = scenario.maxRuns ?? 10
-    while (queue.length > 0 && sandbox.runs.length < maxRuns) {
+    while (sandbox.runs.length < maxRuns) {
       const k = sandbox.runs.length + 1
       for (const push of scenario.humanPushes?.filter(p => p.beforeRun === k) ?? []) {
         const sha = sandbox.humanPush(push.files, push.message)
         pushes.push({ by: 'human', sha })
         queue.push({ ...base, event: 'pull_request', action: 'synchronize' })
       }
+      if (queue.length === 0) break
       const request = queue.shift()!
       const run = await sandbox.run(request)
       hooks.onRun?.(run)

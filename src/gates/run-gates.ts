@@ -56,7 +56,8 @@ function isFile(p: string): boolean {
 }
 
 function toFinding(gate: string, category: Category, p: GateProblem, repoRoot: string): Finding {
-  const title = (p.rule ? `${p.rule}: ${p.message}` : p.message).split('\n')[0]!.slice(0, 200)
+  // without a rule id, the check's name says what kind of problem it is
+  const title = `${p.rule ?? gate}: ${p.message}`.split('\n')[0]!.slice(0, 200)
   return {
     id: fingerprint({ title, file: p.file, anchor: lineAt(repoRoot, p.file, p.line) }),
     severity: p.level === 'error' ? 'high' : 'low',

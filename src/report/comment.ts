@@ -36,7 +36,8 @@ export function headline(state: LoopState): string {
   const last = lastIteration(state)
   const n = roundIterations(state).length
   const verdict = last?.decision ?? 'pending'
-  return `## Review loop: ${state.status === 'running' ? verdict : STATUS_LABEL[state.status]} — iteration ${n} of ${state.maxIterations}`
+  const round = state.round > 1 ? ` (round ${state.round})` : ''
+  return `## Review loop: ${state.status === 'running' ? verdict : STATUS_LABEL[state.status]} — iteration ${n} of ${state.maxIterations}${round}`
 }
 
 export function statusLine(state: LoopState, links: RepoLinks): string {
@@ -60,7 +61,7 @@ function fixCell(links: RepoLinks, it: IterationRecord): string {
   if (!it.fix) return '—'
   const { outcome, commitSha, filesChanged } = it.fix
   if (outcome === 'pushed' && commitSha)
-    return `${fixLink(links, commitSha)} (${filesChanged.length} files)`
+    return `${fixLink(links, commitSha)} (${filesChanged.length} file${filesChanged.length === 1 ? '' : 's'})`
   return outcome.replace('_', ' ')
 }
 
@@ -75,12 +76,12 @@ export function renderTimeline(state: LoopState, links: RepoLinks, maxRows = 30)
       `| … | ${state.iterations.length - iterations.length} earlier iterations in the artifacts | | | | | | | | |`
     )
   }
-  for (const it of iterations) {
+  for (const [i, it] of iterations.entries()) {
     const open = it.findings.filter(f => f.status === 'open')
     const disputed =
       it.findings.filter(f => f.status === 'disputed').length + (it.fix?.disputes.length ?? 0)
     rows.push(
-      `| ${it.n} | ${commitLink(links, it.reviewedSha)} | ${it.decision} | ${severityCounts(open)}${it.omitted ? ` +${it.omitted}` : ''} | ${it.resolved.length} | ${disputed} | ${fixCell(links, it)} | ${tokens(it.usage).toLocaleString('en-US')} | ${usd(it.usage.costUsd)} | ${duration(it.durationMs + (it.fix?.durationMs ?? 0))} |`
+      `| ${it.n}${it.round > 1 && it.round !== iterations[i - 1]?.round ? ` (round ${it.round})` : ''} | ${commitLink(links, it.reviewedSha)} | ${it.decision} | ${severityCounts(open)}${it.omitted ? ` +${it.omitted}` : ''} | ${it.resolved.length} | ${disputed} | ${fixCell(links, it)} | ${tokens(it.usage).toLocaleString('en-US')} | ${usd(it.usage.costUsd)} | ${duration(it.durationMs + (it.fix?.durationMs ?? 0))} |`
     )
   }
   return rows.join('\n')

@@ -4,7 +4,7 @@ function fixLabel(it: IterationRecord): string | undefined {
   if (!it.fix) return undefined
   switch (it.fix.outcome) {
     case 'pushed':
-      return `fix ${it.n}: ${it.fix.filesChanged.length} file(s)`
+      return `fix ${it.n}: ${it.fix.filesChanged.length} file${it.fix.filesChanged.length === 1 ? '' : 's'}`
     case 'no_changes':
       return `fix ${it.n}: no change`
     case 'branch_moved':
