@@ -786,7 +786,7 @@ function createVerdictValidator() {
 const REVIEW_TOOL = 'submit_review';
 const DIFF_BUDGET = 120_000;
 const CONTEXT_BUDGET = 40_000;
-const ai_reviewer_MAX_TOKENS = 8192;
+const ai_reviewer_MAX_TOKENS = 16_384;
 /** Earlier iterations as metadata only: ids, titles, locations, statuses, and the fixer's disputes. */
 function earlierRounds(state) {
     const round = (0,loop_state/* roundIterations */.je)(state);

@@ -50988,7 +50988,7 @@ function parseSettings(get) {
     }
     const reviewers = list(get('escalation-reviewers'));
     const apiKey = get('anthropic-api-key').trim();
-    const reviewModel = get('review-model').trim() || 'claude-sonnet-4-5';
+    const reviewModel = get('review-model').trim() || 'claude-sonnet-4-6';
     const maxCostUsd = decimal(get, 'max-cost-usd');
     const settings = {
         githubToken,

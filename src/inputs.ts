@@ -169,7 +169,7 @@ export function parseSettings(get: GetInput): Settings {
   }
   const reviewers = list(get('escalation-reviewers'))
   const apiKey = get('anthropic-api-key').trim()
-  const reviewModel = get('review-model').trim() || 'claude-sonnet-4-5'
+  const reviewModel = get('review-model').trim() || 'claude-sonnet-4-6'
   const maxCostUsd = decimal(get, 'max-cost-usd')
   const settings: Settings = {
     githubToken,

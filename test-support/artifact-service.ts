@@ -121,16 +121,16 @@ export class ArtifactService {
   ) {}
 
   static async start(): Promise<ArtifactService> {
-    let service: ArtifactService | undefined
-    const server = createServer((req, res) => {
-      service!.handle(req, res).catch((e: unknown) => {
+    const server = createServer()
+    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as AddressInfo
+    const service = new ArtifactService(server, `http://127.0.0.1:${port}`)
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      service.handle(req, res).catch((e: unknown) => {
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' })
         res.end(String(e))
       })
     })
-    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-    const { port } = server.address() as AddressInfo
-    service = new ArtifactService(server, `http://127.0.0.1:${port}`)
     return service
   }
 
@@ -139,7 +139,9 @@ export class ArtifactService {
    * `Actions.Results:<runBackendId>:<jobBackendId>`. Tokens of one run (re-run attempts included)
    * share the run backend id, so artifact names must be unique across them.
    */
-  runtimeToken(ids: { runBackendId?: string; jobBackendId?: string; expiresInSeconds?: number } = {}): string {
+  runtimeToken(
+    ids: { runBackendId?: string; jobBackendId?: string; expiresInSeconds?: number } = {}
+  ): string {
     const run = ids.runBackendId ?? this.runBackendId
     const job = ids.jobBackendId ?? this.jobBackendId
     const now = Math.floor(Date.now() / 1000)
@@ -226,7 +228,9 @@ export class ArtifactService {
     }
     record(404, 'bad_route')
     res.writeHead(404, { 'content-type': 'application/json' })
-    res.end(JSON.stringify({ code: 'bad_route', msg: `no handler for ${req.method} ${url.pathname}` }))
+    res.end(
+      JSON.stringify({ code: 'bad_route', msg: `no handler for ${req.method} ${url.pathname}` })
+    )
   }
 
   // --- Twirp ---------------------------------------------------------------------------------------
@@ -283,7 +287,10 @@ export class ArtifactService {
     name: string
   ): unknown {
     if (message['version'] !== 7)
-      throw new TwirpError('invalid_argument', `unsupported artifact version ${String(message['version'])}`)
+      throw new TwirpError(
+        'invalid_argument',
+        `unsupported artifact version ${String(message['version'])}`
+      )
     const expiresAt = message['expires_at']
     if (expiresAt !== undefined && (typeof expiresAt !== 'string' || isNaN(Date.parse(expiresAt))))
       throw new TwirpError('invalid_argument', 'expires_at is not an RFC 3339 timestamp')
@@ -327,11 +334,16 @@ export class ArtifactService {
     const upload = [...this.uploads.values()].find(
       u => u.runBackendId === claims.run && u.name === name && !u.finalized
     )
-    if (!upload) throw new TwirpError('not_found', `no artifact ${name} is being uploaded in this run`)
-    if (!upload.blob) throw new TwirpError('failed_precondition', `artifact ${name} has no uploaded content`)
+    if (!upload)
+      throw new TwirpError('not_found', `no artifact ${name} is being uploaded in this run`)
+    if (!upload.blob)
+      throw new TwirpError('failed_precondition', `artifact ${name} has no uploaded content`)
     const size = message['size']
     if (typeof size !== 'string' || !/^\d+$/.test(size))
-      throw new TwirpError('invalid_argument', `size is not an int64 string: ${JSON.stringify(size)}`)
+      throw new TwirpError(
+        'invalid_argument',
+        `size is not an int64 string: ${JSON.stringify(size)}`
+      )
     if (Number(size) !== upload.blob.length)
       throw new TwirpError(
         'invalid_argument',
@@ -345,7 +357,10 @@ export class ArtifactService {
     try {
       files = unzip(upload.blob)
     } catch (e) {
-      throw new TwirpError('invalid_argument', `the upload is not a readable zip: ${(e as Error).message}`)
+      throw new TwirpError(
+        'invalid_argument',
+        `the upload is not a readable zip: ${(e as Error).message}`
+      )
     }
     upload.finalized = true
     this.artifacts.push({
@@ -384,7 +399,11 @@ export class ArtifactService {
     if (upload.finalized)
       throw new AzureError(409, 'BlobImmutableDueToPolicy', 'The artifact has been finalized.')
     if (req.method !== 'PUT')
-      throw new AzureError(405, 'UnsupportedHttpVerb', `The resource doesn't support ${req.method}.`)
+      throw new AzureError(
+        405,
+        'UnsupportedHttpVerb',
+        `The resource doesn't support ${req.method}.`
+      )
     if (header(req, 'x-ms-structured-body'))
       throw new AzureError(400, 'UnsupportedHeader', 'structured message bodies are not emulated')
     const declared = header(req, 'content-length')
@@ -392,7 +411,12 @@ export class ArtifactService {
       throw new AzureError(400, 'InvalidInput', 'Content-Length does not match the body')
     const md5 = createHash('md5').update(body).digest('base64')
     const sent = header(req, 'content-md5')
-    if (sent && sent !== md5) throw new AzureError(400, 'Md5Mismatch', 'The MD5 value specified in the request did not match.')
+    if (sent && sent !== md5)
+      throw new AzureError(
+        400,
+        'Md5Mismatch',
+        'The MD5 value specified in the request did not match.'
+      )
     const comp = url.searchParams.get('comp')
     const now = new Date()
     if (comp === 'block') {
@@ -402,7 +426,11 @@ export class ArtifactService {
         throw new AzureError(400, 'InvalidQueryParameterValue', `invalid blockid ${blockId}`)
       const other = [...upload.uncommitted.keys(), ...upload.committed.map(b => b.id)][0]
       if (other !== undefined && Buffer.from(other, 'base64').length !== raw.length)
-        throw new AzureError(400, 'InvalidBlobOrBlock', 'all block ids of a blob must have the same length')
+        throw new AzureError(
+          400,
+          'InvalidBlobOrBlock',
+          'all block ids of a blob must have the same length'
+        )
       upload.uncommitted.set(blockId, body)
       return {
         status: 201,
@@ -410,7 +438,9 @@ export class ArtifactService {
       }
     }
     if (comp === 'blocklist') {
-      const list = [...body.toString('utf8').matchAll(/<(Latest|Committed|Uncommitted)>([^<]*)<\/\1>/g)]
+      const list = [
+        ...body.toString('utf8').matchAll(/<(Latest|Committed|Uncommitted)>([^<]*)<\/\1>/g)
+      ]
       if (!/<BlockList>/.test(body.toString('utf8')))
         throw new AzureError(400, 'InvalidXmlDocument', 'the body is not a block list')
       const blocks = list.map(([, kind, blockId]) => {

@@ -56,7 +56,7 @@ function aiScenario(replies: ScriptedReply[], inputs: Record<string, string> = {
     inputs: {
       checks: 'syntax: node --check src/greet.js',
       'review-model': 'claude-haiku-4-5',
-      'fix-model': 'claude-sonnet-4-5',
+      'fix-model': 'claude-sonnet-4-6',
       ...inputs
     },
     model: { replies }
@@ -77,8 +77,8 @@ describe('Claude as reviewer and fixer, through dist/ against the local Messages
     expect(report.runs[1]!.outputs['status']).toBe('go')
     expect(report.modelCalls.map(c => c.model)).toEqual([
       'claude-haiku-4-5',
-      'claude-sonnet-4-5',
-      'claude-sonnet-4-5',
+      'claude-sonnet-4-6',
+      'claude-sonnet-4-6',
       'claude-haiku-4-5'
     ])
     expect(report.modelCalls[0]!.toolChoice).toEqual({ type: 'tool', name: 'submit_review' })
@@ -248,7 +248,7 @@ describe('Claude as reviewer and fixer, through dist/ against the local Messages
           pricey({ kind: 'text', text: 'done' }),
           pricey(verdict('NO_GO', [EMPTY_NAME]))
         ],
-        { 'max-cost-usd': '0.4', 'review-model': 'claude-sonnet-4-5', 'max-iterations': '5' }
+        { 'max-cost-usd': '0.4', 'review-model': 'claude-sonnet-4-6', 'max-iterations': '5' }
       )
     )
     const last = report.runs[report.runs.length - 1]!

@@ -17,7 +17,7 @@ import { createVerdictValidator, verdictSchema, type VerdictInput } from './verd
 export const REVIEW_TOOL = 'submit_review'
 const DIFF_BUDGET = 120_000
 const CONTEXT_BUDGET = 40_000
-const MAX_TOKENS = 8192
+const MAX_TOKENS = 16_384
 
 export interface ReviewerDeps {
   client: ModelClient
