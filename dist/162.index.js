@@ -140,8 +140,8 @@ function loadPrompt(name, vars, dir = promptsDir()) {
 
 // EXTERNAL MODULE: ./src/gates/parsers.ts
 var parsers = __webpack_require__(44208);
-// EXTERNAL MODULE: ./src/fix/protected-paths.ts + 8 modules
-var protected_paths = __webpack_require__(81017);
+// EXTERNAL MODULE: ./src/fix/protected-paths.ts
+var protected_paths = __webpack_require__(61932);
 ;// CONCATENATED MODULE: ./src/fix/workspace-tools.ts
 
 

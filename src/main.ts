@@ -10,6 +10,7 @@ import { roundIterations } from './loop/state.js'
 import { tokens } from './report/format.js'
 import { createCommandRunner } from './process/command-runner.js'
 import path from 'node:path'
+import type { Prefetched } from './prefetch.js'
 
 function actionsLog(): Log {
   return {
@@ -57,7 +58,8 @@ export function setOutputs(outcome: IterationOutcome, maxIterations: number): vo
   core.setOutput('total-cost-usd', (state?.totals.costUsd ?? 0).toFixed(4))
 }
 
-export async function run(): Promise<void> {
+/** One iteration; returns the message to fail the step with, if the loop ended in a fail-on state. */
+export async function run(prefetched?: Prefetched): Promise<string | undefined> {
   const settings = parseSettings(name => core.getInput(name))
   core.setSecret(settings.githubToken)
   if (settings.ai.apiKey) core.setSecret(settings.ai.apiKey)
@@ -69,6 +71,7 @@ export async function run(): Promise<void> {
     repo: ctx.repo,
     baseUrl: ctx.apiUrl,
     stateAuthor: settings.stateAuthor,
+    prefetched,
     log
   })
   // The model SDK is loaded only when an API key is set.
@@ -96,5 +99,5 @@ export async function run(): Promise<void> {
   })
   if (outcome.notice) core.notice(outcome.notice)
   setOutputs(outcome, settings.maxIterations)
-  if (outcome.failure) core.setFailed(outcome.failure)
+  return outcome.failure
 }

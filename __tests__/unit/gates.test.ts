@@ -119,16 +119,16 @@ describe('findings from located lines', () => {
       ].join('\n')
     )
     expect(findings.map(f => [f.file, f.line, f.severity, f.title])).toEqual([
-      ['src/main.c', 3, 'high', "expected ';' before '}' token"],
-      ['src/main.c', 2, 'low', "unused variable 'unused'"],
-      ['app.py', 1, 'high', "F401 'os' imported but unused"]
+      ['src/main.c', 3, 'high', "check: expected ';' before '}' token"],
+      ['src/main.c', 2, 'low', "check: unused variable 'unused'"],
+      ['app.py', 1, 'high', "check: F401 'os' imported but unused"]
     ])
   })
 
   it('reads grep -n `path:line:content` lines', () => {
     write('src/todo.js', 'ok()\n// TODO remove\n')
     const findings = run('src/todo.js:2:// TODO remove\n')
-    expect(findings).toMatchObject([{ file: 'src/todo.js', line: 2, title: '// TODO remove' }])
+    expect(findings).toMatchObject([{ file: 'src/todo.js', line: 2, title: 'check: // TODO remove' }])
   })
 
   it('ignores lines that only look like locations: URLs, hosts, missing files', () => {
@@ -141,7 +141,7 @@ describe('findings from located lines', () => {
         'src/a.ts:1:1: error: real one'
       ].join('\n')
     )
-    expect(findings.map(f => [f.file, f.title])).toEqual([['src/a.ts', 'real one']])
+    expect(findings.map(f => [f.file, f.title])).toEqual([['src/a.ts', 'check: real one']])
   })
 
   it('resolves paths from the working directory and reports them from the repository root', () => {

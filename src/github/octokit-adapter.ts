@@ -4,6 +4,7 @@ import { throttling } from '@octokit/plugin-throttling'
 import Bottleneck from 'bottleneck/light.js'
 import type { CheckRunInput, CommentInfo, GitHubPort, PullInfo } from './port.js'
 import { GitHubError } from './port.js'
+import type { Prefetched } from '../prefetch.js'
 
 export const ANNOTATIONS_PER_REQUEST = 50
 
@@ -14,6 +15,8 @@ export interface AdapterOptions {
   baseUrl: string
   /** Login the action posts as, when it cannot be asked (GitHub App tokens). */
   stateAuthor?: string
+  /** The pull request fetched at start-up, used once when it answered 200. */
+  prefetched?: Prefetched
   log: { warning(message: string): void; debug(message: string): void }
 }
 
@@ -47,6 +50,28 @@ async function call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
     return await fn()
   } catch (e) {
     throw wrap(operation, e)
+  }
+}
+
+type PullData = Awaited<ReturnType<ReturnType<typeof getOctokit>['rest']['pulls']['get']>>['data']
+
+function toPullInfo(data: PullData): PullInfo {
+  return {
+    number: data.number,
+    state: data.state === 'closed' ? 'closed' : 'open',
+    draft: data.draft ?? false,
+    merged: data.merged,
+    title: data.title,
+    body: data.body ?? '',
+    author: data.user.login,
+    htmlUrl: data.html_url,
+    headRef: data.head.ref,
+    headSha: data.head.sha,
+    baseRef: data.base.ref,
+    baseSha: data.base.sha,
+    headRepoFullName: data.head.repo?.full_name ?? '',
+    baseRepoFullName: data.base.repo.full_name,
+    labels: data.labels.map(l => l.name ?? '').filter(Boolean)
   }
 }
 
@@ -119,27 +144,12 @@ export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
       }
     },
     async getPull(pr) {
+      const early = options.prefetched?.pr === pr ? await options.prefetched.response : undefined
+      if (early?.status === 200) return toPullInfo(early.body as PullData)
       const { data } = await call('get pull request', () =>
         octokit.rest.pulls.get({ ...repoParams, pull_number: pr })
       )
-      const info: PullInfo = {
-        number: data.number,
-        state: data.state === 'closed' ? 'closed' : 'open',
-        draft: data.draft ?? false,
-        merged: data.merged,
-        title: data.title,
-        body: data.body ?? '',
-        author: data.user.login,
-        htmlUrl: data.html_url,
-        headRef: data.head.ref,
-        headSha: data.head.sha,
-        baseRef: data.base.ref,
-        baseSha: data.base.sha,
-        headRepoFullName: data.head.repo?.full_name ?? '',
-        baseRepoFullName: data.base.repo.full_name,
-        labels: data.labels.map(l => l.name ?? '').filter(Boolean)
-      }
-      return info
+      return toPullInfo(data)
     },
     async listComments(pr) {
       const all = await call('list comments', () =>

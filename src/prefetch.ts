@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+
+/** The pull request, fetched before the heavy modules load. */
+export interface Prefetched {
+  pr: number
+  response: Promise<{ status: number; body: unknown } | undefined>
+  /** Settles once the request is on the wire (or failed, or after 100 ms at most). */
+  sent: Promise<void>
+}
+
+type Env = Record<string, string | undefined>
+
+function prNumber(env: Env): number | undefined {
+  const input = (env['INPUT_PR-NUMBER'] ?? '').trim()
+  if (/^\d+$/.test(input)) return Number(input)
+  try {
+    const payload = JSON.parse(readFileSync(env['GITHUB_EVENT_PATH'] ?? '', 'utf8')) as {
+      pull_request?: { number?: unknown }
+      inputs?: Record<string, unknown>
+    }
+    if (typeof payload.pull_request?.number === 'number') return payload.pull_request.number
+    const raw = payload.inputs?.['pr-number']
+    if (typeof raw === 'string' && /^\d+$/.test(raw.trim())) return Number(raw.trim())
+  } catch {
+    // no readable payload: the main path reports it
+  }
+  return undefined
+}
+
+/**
+ * Start-up: the first API call (GET the pull request) goes out at once on node:http, while the
+ * action's modules (Octokit, ajv, the toolkit) load. Anything unusual is left to the main path,
+ * which fetches again through Octokit with its retries and error messages.
+ */
+export function prefetchPull(env: Env): Prefetched | undefined {
+  const event = env['GITHUB_EVENT_NAME'] ?? ''
+  if (!['pull_request', 'pull_request_target', 'workflow_dispatch'].includes(event))
+    return undefined
+  const token = (env['INPUT_GITHUB-TOKEN'] ?? '').trim()
+  const repository = env['GITHUB_REPOSITORY'] ?? ''
+  const pr = prNumber(env)
+  if (!token || !pr || !/^[\w.-]+\/[\w.-]+$/.test(repository)) return undefined
+  const base = (env['GITHUB_API_URL'] ?? 'https://api.github.com').replace(/\/$/, '')
+  const url = new URL(`${base}/repos/${repository}/pulls/${pr}`)
+  let markSent: () => void = () => {}
+  const sent = new Promise<void>(resolve => {
+    markSent = resolve
+    setTimeout(resolve, 100).unref()
+  })
+  const response = new Promise<{ status: number; body: unknown } | undefined>(resolve => {
+    const send = url.protocol === 'http:' ? httpRequest : httpsRequest
+    const req = send(
+      url,
+      {
+        method: 'GET',
+        headers: {
+          authorization: `token ${token}`,
+          accept: 'application/vnd.github+json',
+          'x-github-api-version': '2022-11-28',
+          'user-agent': 'review-loop'
+        },
+        timeout: 15_000
+      },
+      res => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => (text += chunk))
+        res.on('end', () => {
+          try {
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as unknown })
+          } catch {
+            resolve(undefined)
+          }
+        })
+        res.on('error', () => resolve(undefined))
+      }
+    )
+    req.on('timeout', () => req.destroy())
+    req.on('error', () => {
+      markSent()
+      resolve(undefined)
+    })
+    req.on('finish', () => markSent())
+    req.end()
+  })
+  return { pr, response, sent }
+}
