@@ -599,6 +599,7 @@ function selectDiff(diff, budgetChars) {
         path: (f.to && f.to !== '/dev/null' ? f.to : f.from) ?? `file-${i}`,
         additions: f.additions,
         deletions: f.deletions,
+        isNew: f.new === true,
         text: chunks[i] ?? ''
     }));
     if (diff.length <= budgetChars) {
@@ -609,17 +610,26 @@ function selectDiff(diff, budgetChars) {
         };
     }
     const order = [...files].sort((a, b) => a.text.length - b.text.length);
-    const included = new Set();
+    const included = new Map();
     let used = 0;
     for (const f of order) {
         if (used + f.text.length > budgetChars)
             continue;
         used += f.text.length;
-        included.add(f.path);
+        included.set(f.path, f.text);
+    }
+    // the budget left over goes to the start of the smallest files that did not fit whole
+    for (const f of order) {
+        const left = budgetChars - used;
+        if (included.has(f.path) || left < 2000)
+            continue;
+        const cut = f.text.slice(0, f.text.lastIndexOf('\n', left - 200) + 1);
+        used += cut.length;
+        included.set(f.path, `${cut}# … the diff of ${f.path} is cut here: ${cut.length} of ${f.text.length} characters shown\n`);
     }
     const omitted = files.filter(f => !included.has(f.path));
     const text = [
-        ...files.filter(f => included.has(f.path)).map(f => f.text),
+        ...files.filter(f => included.has(f.path)).map(f => included.get(f.path)),
         omitted.length
             ? `\n# ${omitted.length} file(s) left out of this diff to fit the review budget:\n${omitted.map(f => `#   ${f.path} (+${f.additions} -${f.deletions})`).join('\n')}\n`
             : ''
@@ -631,7 +641,7 @@ function selectDiff(diff, budgetChars) {
     };
 }
 function strip(f) {
-    return { path: f.path, additions: f.additions, deletions: f.deletions };
+    return { path: f.path, additions: f.additions, deletions: f.deletions, isNew: f.isNew };
 }
 function splitPerFile(diff) {
     const parts = diff.split(/^(?=diff --git )/m);
@@ -899,7 +909,8 @@ async function aiReview(deps, input) {
     const { pull, git, state } = input;
     const base = (await git.mergeBase(pull.baseSha, pull.headSha)) ?? pull.baseSha;
     const diff = selectDiff(await git.diff(base, pull.headSha), DIFF_BUDGET);
-    const changed = diff.files.filter(f => f.included).map(f => f.path);
+    // modified files get their surrounding code; a new file's diff already holds all of it
+    const changed = diff.files.filter(f => f.included && !f.isNew).map(f => f.path);
     const context = await surroundingCode(git, pull.headSha, changed, CONTEXT_BUDGET);
     const guidelines = await loadGuidelines(git, pull.baseSha, ai.guidelines);
     const system = [

@@ -157,7 +157,8 @@ export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promis
   const { pull, git, state } = input
   const base = (await git.mergeBase(pull.baseSha, pull.headSha)) ?? pull.baseSha
   const diff = selectDiff(await git.diff(base, pull.headSha), DIFF_BUDGET)
-  const changed = diff.files.filter(f => f.included).map(f => f.path)
+  // modified files get their surrounding code; a new file's diff already holds all of it
+  const changed = diff.files.filter(f => f.included && !f.isNew).map(f => f.path)
   const context = await surroundingCode(git, pull.headSha, changed, CONTEXT_BUDGET)
   const guidelines = await loadGuidelines(git, pull.baseSha, ai.guidelines)
 
