@@ -128,7 +128,9 @@ describe('findings from located lines', () => {
   it('reads grep -n `path:line:content` lines', () => {
     write('src/todo.js', 'ok()\n// TODO remove\n')
     const findings = run('src/todo.js:2:// TODO remove\n')
-    expect(findings).toMatchObject([{ file: 'src/todo.js', line: 2, title: 'check: // TODO remove' }])
+    expect(findings).toMatchObject([
+      { file: 'src/todo.js', line: 2, title: 'check: // TODO remove' }
+    ])
   })
 
   it('ignores lines that only look like locations: URLs, hosts, missing files', () => {
