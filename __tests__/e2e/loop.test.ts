@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { git } from '../../test-support/git-fixture.js'
@@ -293,6 +294,32 @@ describe('a branch that moves during the run', () => {
       )
       expect(patch).toContain('review-loop: address review (iteration 1)')
       expect(patch).toContain("-  return 'Hello, ' + name   ")
+    } finally {
+      await sandbox.close()
+    }
+  })
+})
+
+describe('runtimes', () => {
+  it("also runs on the machine's own Node (outside node_modules), not only the runners' Node 24", async () => {
+    const system = (process.env['PATH'] ?? '')
+      .split(':')
+      .filter(dir => dir && !dir.includes('node_modules'))
+      .map(dir => path.join(dir, 'node'))
+      .find(file => existsSync(file))
+    expect(system, 'a node on PATH outside node_modules').toBeTruthy()
+    const version = execFileSync(system!, ['--version'], { encoding: 'utf8' }).trim()
+    const sandbox = await Sandbox.create(scenario({}))
+    try {
+      const run = await sandbox.run({
+        event: 'pull_request',
+        action: 'opened',
+        node: system,
+        inputs: { checks: WHITESPACE_CHECK, 'fix-commands': "sed -i -E 's/ +$//' src/*.js" }
+      })
+      expect(run.exitCode, `${version}: ${run.stdout}${run.stderr}`).toBe(0)
+      expect(run.outputs['status']).toBe('running')
+      expect(run.dispatched).toHaveLength(1)
     } finally {
       await sandbox.close()
     }

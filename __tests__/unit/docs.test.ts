@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
+import { parseSettings } from '../../src/inputs.js'
+import { tables } from '../../scripts/readme-tables.js'
+
+const action = parse(readFileSync('action.yml', 'utf8')) as Parameters<typeof tables>[0] & {
+  runs: { using: string; main: string }
+}
+const readme = readFileSync('README.md', 'utf8')
+const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }
+
+describe('documentation matches the code', () => {
+  it('README tables are the ones action.yml gives (npm run docs rewrites them)', () => {
+    const { inputs, outputs } = tables(action)
+    expect(readme).toContain(inputs)
+    expect(readme).toContain(outputs)
+  })
+
+  it('the action reads exactly the inputs action.yml declares', () => {
+    const read = new Set<string>()
+    parseSettings(name => {
+      read.add(name)
+      return name === 'github-token' ? 'ghs_x' : name === 'checks' ? 'a: true' : ''
+    })
+    expect([...read].sort()).toEqual(Object.keys(action.inputs).sort())
+  })
+
+  it('runs on node24 and the quick start commands exist', () => {
+    expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' })
+    expect(readme).toContain('npm ci && npm run demo')
+    expect(readme).toContain('npm ci && npm test')
+    expect(pkg.scripts['demo']).toBeTruthy()
+    expect(pkg.scripts['test']).toBe('vitest run')
+  })
+})
