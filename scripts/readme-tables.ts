@@ -14,7 +14,8 @@ export function tables(action: ActionYml): { inputs: string; outputs: string } {
     '| input | default | what it does |',
     '|---|---|---|',
     ...Object.entries(action.inputs).map(
-      ([name, i]) => `| \`${name}\` | ${i.default ? `\`${cell(i.default)}\`` : ''} | ${cell(i.description)} |`
+      ([name, i]) =>
+        `| \`${name}\` | ${i.default ? `\`${cell(i.default)}\`` : ''} | ${cell(i.description)} |`
     )
   ].join('\n')
   const outputs = [
