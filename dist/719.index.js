@@ -298,7 +298,9 @@ var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_nod
  * Writes the files to a folder, then uploads them as a workflow artifact when the runner provides the
  * artifact service (ACTIONS_RUNTIME_TOKEN and ACTIONS_RESULTS_URL). Without it the folder is the record.
  */
-function createArtifactStore(root, env, log) {
+function createArtifactStore(root, env, log, 
+/** The run's page, to link an uploaded artifact: `<runUrl>/artifacts/<id>`. */
+runUrl) {
     return {
         async save(name, files) {
             const directory = external_node_path_default().join(root, name);
@@ -817,8 +819,9 @@ function parseChecks(raw) {
 function parseFailOn(raw) {
     const terminal = loop_state/* LOOP_STATUSES */.gw.filter((s) => s !== 'running' && s !== 'go');
     const values = list(raw.toLowerCase());
+    // a human's stop is deliberate: not a failure unless asked for
     if (values.length === 0)
-        return terminal;
+        return terminal.filter(s => s !== 'stopped');
     if (values.length === 1 && values[0] === 'never')
         return [];
     for (const v of values) {
@@ -865,6 +868,7 @@ function parseSettings(get) {
         commandTimeoutMinutes: integer(get, 'command-timeout-minutes', 10, 1, 360),
         failOn: parseFailOn(get('fail-on')),
         escalationLabel: get('escalation-label').trim(),
+        stopLabel: get('stop-label').trim(),
         escalationReviewers: reviewers.filter(r => !r.includes('/')),
         escalationTeamReviewers: reviewers.filter(r => r.includes('/')).map(r => r.split('/')[1] ?? r),
         submitReview: oneOf(get, 'submit-review', ['none', 'comment', 'approve'], 'none'),
@@ -1172,6 +1176,22 @@ function planPull(input) {
         return {
             kind: 'skip',
             notice: `PR #${pull.number} comes from the fork ${pull.headRepoFullName || '(deleted)'}: review-loop does not run or push fork code unless a maintainer sets allow-forks: true.`
+        };
+    }
+    if (input.stopLabel && pull.labels.includes(input.stopLabel)) {
+        const notice = `PR #${pull.number} has the label '${input.stopLabel}': the loop is stopped. Remove the label and push (or re-run) to go on.`;
+        const current = input.state;
+        return {
+            kind: 'stop',
+            notice,
+            state: current && current.status !== 'stopped'
+                ? {
+                    ...current,
+                    status: 'stopped',
+                    reason: `Stopped by a human (label '${input.stopLabel}').`,
+                    updatedAt: input.now.toISOString()
+                }
+                : undefined
         };
     }
     let state = input.state ?? (0,loop_state/* newState */.om)(pull.number, maxIterations, input.now);
@@ -1864,7 +1884,11 @@ function renderHuman(state, findings, links, extras, opt, withHistory) {
     if (withHistory && state.status !== 'running' && state.status !== 'go')
         parts.push('', renderHistory(state));
     const footer = [
-        extras.artifact ? `Full reviews: artifact \`${escapeMd(extras.artifact)}\`` : '',
+        extras.artifact
+            ? extras.artifactUrl
+                ? `Full review: [${escapeMd(extras.artifact)}](${extras.artifactUrl})`
+                : `Full reviews: artifact \`${escapeMd(extras.artifact)}\``
+            : '',
         links.runUrl ? `[workflow run](${links.runUrl})` : '',
         'updated by review-loop'
     ].filter(Boolean);
@@ -2150,8 +2174,24 @@ async function runIteration(deps) {
         allowForks: settings.allowForks,
         runId: ctx.runId,
         runAttempt: ctx.runAttempt,
-        now: started
+        now: started,
+        stopLabel: settings.stopLabel
     });
+    if (plan.kind === 'stop') {
+        let commentUrl = loaded.comment?.htmlUrl;
+        if (plan.state) {
+            const links = repoLinks(ctx, pull.number);
+            const body = renderComment(compactState(plan.state), [], links);
+            commentUrl = (await saveComment(github, pull.number, loaded.comment, body)).htmlUrl;
+        }
+        return {
+            notice: plan.notice,
+            state: plan.state ?? loaded.state,
+            findings: [],
+            headSha: pull.headSha,
+            commentUrl
+        };
+    }
     if (plan.kind === 'skip') {
         return {
             notice: plan.notice,
@@ -2300,13 +2340,7 @@ async function runIteration(deps) {
     for (const note of notes)
         log.warning(note);
     // RECORD AND REPORT
-    const links = {
-        serverUrl: ctx.serverUrl,
-        owner: ctx.owner,
-        repo: ctx.repo,
-        pr: pull.number,
-        runUrl: `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`
-    };
+    const links = repoLinks(ctx, pull.number);
     const artifactName = `review-loop-pr-${pull.number}-iteration-${n}${ctx.runAttempt > 1 ? `-attempt-${ctx.runAttempt}` : ''}`;
     const reviewRecord = {
         iteration: n,
@@ -2331,7 +2365,8 @@ async function runIteration(deps) {
     const compact = compactState(state);
     const body = renderComment(compact, review.findings, links, {
         mention: escalating ? mentions(settings, ctx.owner) : undefined,
-        artifact: saved?.uploaded ? artifactName : saved?.directory
+        artifact: saved?.uploaded ? artifactName : saved?.directory,
+        artifactUrl: saved?.url
     });
     const comment = await saveComment(github, pull.number, loaded.comment, body);
     const check = await github.createCheckRun({
@@ -2386,6 +2421,15 @@ function gatesSummary(review) {
 }
 function plural(count, noun, before = '', after = '') {
     return count ? `${before}${count} ${noun}${count === 1 ? '' : 's'}${after}` : '';
+}
+function repoLinks(ctx, pr) {
+    return {
+        serverUrl: ctx.serverUrl,
+        owner: ctx.owner,
+        repo: ctx.repo,
+        pr,
+        runUrl: `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts
@@ -2470,7 +2514,7 @@ async function run(prefetched) {
         github,
         openGit: dir => createGit(dir),
         runner: (0,command_runner.createCommandRunner)(),
-        artifacts: createArtifactStore(settings.artifactsDir ?? external_node_path_default().join(ctx.tempDir, 'review-loop'), process.env, log),
+        artifacts: createArtifactStore(settings.artifactsDir ?? external_node_path_default().join(ctx.tempDir, 'review-loop'), process.env, log, `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`),
         log,
         env: process.env,
         now: () => new Date(),

@@ -7,6 +7,8 @@ export interface SavedArtifact {
   files: string[]
   /** True when the files also went to the workflow run's artifacts. */
   uploaded: boolean
+  /** Where people download it, when uploaded. */
+  url?: string
   note?: string
 }
 
@@ -22,7 +24,9 @@ export interface ArtifactStore {
 export function createArtifactStore(
   root: string,
   env: Record<string, string | undefined>,
-  log: { warning(message: string): void }
+  log: { warning(message: string): void },
+  /** The run's page, to link an uploaded artifact: `<runUrl>/artifacts/<id>`. */
+  runUrl?: string
 ): ArtifactStore {
   return {
     async save(name, files) {

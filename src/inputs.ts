@@ -18,6 +18,8 @@ export interface Settings {
   commandTimeoutMinutes: number
   failOn: TerminalStatus[]
   escalationLabel: string
+  /** A PR label with which a human stops the loop. */
+  stopLabel: string
   escalationReviewers: string[]
   escalationTeamReviewers: string[]
   submitReview: 'none' | 'comment' | 'approve'
@@ -134,7 +136,8 @@ function parseChecks(raw: string): Settings['checks'] {
 function parseFailOn(raw: string): TerminalStatus[] {
   const terminal = LOOP_STATUSES.filter((s): s is TerminalStatus => s !== 'running' && s !== 'go')
   const values = list(raw.toLowerCase())
-  if (values.length === 0) return terminal
+  // a human's stop is deliberate: not a failure unless asked for
+  if (values.length === 0) return terminal.filter(s => s !== 'stopped')
   if (values.length === 1 && values[0] === 'never') return []
   for (const v of values) {
     if (!(terminal as readonly string[]).includes(v)) {
@@ -187,6 +190,7 @@ export function parseSettings(get: GetInput): Settings {
     commandTimeoutMinutes: integer(get, 'command-timeout-minutes', 10, 1, 360),
     failOn: parseFailOn(get('fail-on')),
     escalationLabel: get('escalation-label').trim(),
+    stopLabel: get('stop-label').trim(),
     escalationReviewers: reviewers.filter(r => !r.includes('/')),
     escalationTeamReviewers: reviewers.filter(r => r.includes('/')).map(r => r.split('/')[1] ?? r),
     submitReview: oneOf(get, 'submit-review', ['none', 'comment', 'approve'] as const, 'none'),

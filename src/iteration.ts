@@ -108,8 +108,24 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
     allowForks: settings.allowForks,
     runId: ctx.runId,
     runAttempt: ctx.runAttempt,
-    now: started
+    now: started,
+    stopLabel: settings.stopLabel
   })
+  if (plan.kind === 'stop') {
+    let commentUrl = loaded.comment?.htmlUrl
+    if (plan.state) {
+      const links = repoLinks(ctx, pull.number)
+      const body = renderComment(compactState(plan.state), [], links)
+      commentUrl = (await saveComment(github, pull.number, loaded.comment, body)).htmlUrl
+    }
+    return {
+      notice: plan.notice,
+      state: plan.state ?? loaded.state,
+      findings: [],
+      headSha: pull.headSha,
+      commentUrl
+    }
+  }
   if (plan.kind === 'skip') {
     return {
       notice: plan.notice,
@@ -278,13 +294,7 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
   for (const note of notes) log.warning(note)
 
   // RECORD AND REPORT
-  const links: RepoLinks = {
-    serverUrl: ctx.serverUrl,
-    owner: ctx.owner,
-    repo: ctx.repo,
-    pr: pull.number,
-    runUrl: `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`
-  }
+  const links = repoLinks(ctx, pull.number)
   const artifactName = `review-loop-pr-${pull.number}-iteration-${n}${ctx.runAttempt > 1 ? `-attempt-${ctx.runAttempt}` : ''}`
   const reviewRecord = {
     iteration: n,
@@ -308,7 +318,8 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
   const compact = compactState(state)
   const body = renderComment(compact, review.findings, links, {
     mention: escalating ? mentions(settings, ctx.owner) : undefined,
-    artifact: saved?.uploaded ? artifactName : saved?.directory
+    artifact: saved?.uploaded ? artifactName : saved?.directory,
+    artifactUrl: saved?.url
   })
   const comment = await saveComment(github, pull.number, loaded.comment, body)
   const check = await github.createCheckRun({
@@ -379,4 +390,14 @@ function gatesSummary(review: ReviewResult): string {
 
 function plural(count: number, noun: string, before = '', after = ''): string {
   return count ? `${before}${count} ${noun}${count === 1 ? '' : 's'}${after}` : ''
+}
+
+function repoLinks(ctx: RunContext, pr: number): RepoLinks {
+  return {
+    serverUrl: ctx.serverUrl,
+    owner: ctx.owner,
+    repo: ctx.repo,
+    pr,
+    runUrl: `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`
+  }
 }

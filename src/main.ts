@@ -88,7 +88,8 @@ export async function run(prefetched?: Prefetched): Promise<string | undefined> 
     artifacts: createArtifactStore(
       settings.artifactsDir ?? path.join(ctx.tempDir, 'review-loop'),
       process.env,
-      log
+      log,
+      `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`
     ),
     log,
     env: process.env,

@@ -325,3 +325,29 @@ describe('runtimes', () => {
     }
   })
 })
+
+describe('a human stops the loop', () => {
+  it('marks the loop stopped when the PR carries the stop label, without reviewing or failing the step', async () => {
+    const sandbox = await Sandbox.create(scenario({}))
+    try {
+      const inputs = { checks: WHITESPACE_CHECK, 'fix-commands': "sed -i -E 's/ +$//' src/*.js" }
+      await sandbox.run({ event: 'pull_request', action: 'opened', inputs })
+      sandbox.emulator.pulls.get(7)!.labels.push('review-loop: stop')
+      const checksBefore = sandbox.emulator.checkRuns.length
+      const run = await sandbox.run({
+        event: 'workflow_dispatch',
+        dispatchInputs: { 'pr-number': '7' },
+        inputs: { ...inputs, 'pr-number': '7' }
+      })
+      expect(run.exitCode).toBe(0)
+      expect(run.stdout).toContain("has the label 'review-loop: stop'")
+      expect(run.outputs['status']).toBe('stopped')
+      expect(run.dispatched).toEqual([])
+      expect(sandbox.emulator.checkRuns.length).toBe(checksBefore)
+      expect(sandbox.emulator.comments).toHaveLength(1)
+      expect(sandbox.emulator.comments[0]!.body).toContain('## Review loop: stopped by a human')
+    } finally {
+      await sandbox.close()
+    }
+  })
+})

@@ -34,14 +34,7 @@ describe('parseSettings', () => {
       allowForks: false,
       checkName: 'review-loop',
       commandTimeoutMinutes: 10,
-      failOn: [
-        'max_iterations',
-        'needs_discussion',
-        'stalled',
-        'budget_exhausted',
-        'stopped',
-        'error'
-      ],
+      failOn: ['max_iterations', 'needs_discussion', 'stalled', 'budget_exhausted', 'error'],
       escalationReviewers: [],
       escalationTeamReviewers: [],
       submitReview: 'none',

@@ -44,6 +44,8 @@ export function planEvent(event: {
 
 export type PullPlan =
   | { kind: 'skip'; notice: string }
+  /** A human asked the loop to stop (the stop label): the state is marked stopped. */
+  | { kind: 'stop'; notice: string; state?: LoopState }
   | { kind: 'review'; state: LoopState; iteration: number; newRound: boolean }
 
 export interface PullPlanInput {
@@ -55,6 +57,8 @@ export interface PullPlanInput {
   runId: string
   runAttempt: number
   now: Date
+  /** A PR label that stops the loop; empty for none. */
+  stopLabel?: string
 }
 
 /** Decides, from the PR and the loop state, whether this run reviews the head and as which iteration. */
@@ -76,6 +80,23 @@ export function planPull(input: PullPlanInput): PullPlan {
     return {
       kind: 'skip',
       notice: `PR #${pull.number} comes from the fork ${pull.headRepoFullName || '(deleted)'}: review-loop does not run or push fork code unless a maintainer sets allow-forks: true.`
+    }
+  }
+  if (input.stopLabel && pull.labels.includes(input.stopLabel)) {
+    const notice = `PR #${pull.number} has the label '${input.stopLabel}': the loop is stopped. Remove the label and push (or re-run) to go on.`
+    const current = input.state
+    return {
+      kind: 'stop',
+      notice,
+      state:
+        current && current.status !== 'stopped'
+          ? {
+              ...current,
+              status: 'stopped',
+              reason: `Stopped by a human (label '${input.stopLabel}').`,
+              updatedAt: input.now.toISOString()
+            }
+          : undefined
     }
   }
   let state = input.state ?? newState(pull.number, maxIterations, input.now)

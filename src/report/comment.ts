@@ -30,6 +30,8 @@ export interface CommentExtras {
   mention?: string[]
   /** Where the full review lives (artifact name or folder). */
   artifact?: string
+  /** Link to the uploaded artifact. */
+  artifactUrl?: string
 }
 
 export function headline(state: LoopState): string {
@@ -226,7 +228,11 @@ function renderHuman(
   if (withHistory && state.status !== 'running' && state.status !== 'go')
     parts.push('', renderHistory(state))
   const footer = [
-    extras.artifact ? `Full reviews: artifact \`${escapeMd(extras.artifact)}\`` : '',
+    extras.artifact
+      ? extras.artifactUrl
+        ? `Full review: [${escapeMd(extras.artifact)}](${extras.artifactUrl})`
+        : `Full reviews: artifact \`${escapeMd(extras.artifact)}\``
+      : '',
     links.runUrl ? `[workflow run](${links.runUrl})` : '',
     'updated by review-loop'
   ].filter(Boolean)
