@@ -323,10 +323,11 @@ runUrl) {
             try {
                 // Loaded only when an upload happens: the artifact client is large.
                 const { DefaultArtifactClient } = await __webpack_require__.e(/* import() */ 252).then(__webpack_require__.bind(__webpack_require__, 91252));
-                await new DefaultArtifactClient().uploadArtifact(name, paths, directory, {
+                const { id } = await new DefaultArtifactClient().uploadArtifact(name, paths, directory, {
                     retentionDays: 30
                 });
-                return { name, directory, files: paths, uploaded: true };
+                const url = runUrl && id ? `${runUrl}/artifacts/${id}` : undefined;
+                return { name, directory, files: paths, uploaded: true, url };
             }
             catch (e) {
                 const note = `Uploading artifact ${name} failed (${e.message}); the records are in ${directory}.`;

@@ -50,10 +50,11 @@ export function createArtifactStore(
       try {
         // Loaded only when an upload happens: the artifact client is large.
         const { DefaultArtifactClient } = await import('@actions/artifact')
-        await new DefaultArtifactClient().uploadArtifact(name, paths, directory, {
+        const { id } = await new DefaultArtifactClient().uploadArtifact(name, paths, directory, {
           retentionDays: 30
         })
-        return { name, directory, files: paths, uploaded: true }
+        const url = runUrl && id ? `${runUrl}/artifacts/${id}` : undefined
+        return { name, directory, files: paths, uploaded: true, url }
       } catch (e) {
         const note = `Uploading artifact ${name} failed (${(e as Error).message}); the records are in ${directory}.`
         log.warning(note)
