@@ -1,9 +1,8 @@
-import path from 'node:path'
-import type { ArtifactStore, SavedArtifact } from './artifacts.js'
+import type { ArtifactStore } from './artifacts.js'
 import type { RunContext } from './context.js'
-import { commitAndPush, revertProtected, runFixCommands } from './fix/apply-fix.js'
+import { fixPhase, type AiFixer } from './fix/fix-phase.js'
+import type { GateResult } from './gates/run-gates.js'
 import type { Git } from './git/git.js'
-import { escalate, mentions, needsHuman } from './github/escalation.js'
 import type { GitHubPort, PullInfo } from './github/port.js'
 import type { Settings } from './inputs.js'
 import type { Log } from './log.js'
@@ -12,34 +11,15 @@ import type { Finding } from './loop/findings.js'
 import { planEvent, planPull } from './loop/plan.js'
 import { appendReview, updateLast } from './loop/record.js'
 import { compactState } from './loop/state-compact.js'
-import {
-  addUsage,
-  zeroUsage,
-  type Decision,
-  type FixRecord,
-  type LoopState,
-  type Usage
-} from './loop/state.js'
+import { addUsage, lastIteration, type Decision, type LoopState } from './loop/state.js'
 import { scrubbedEnv, type CommandRunner } from './process/command-runner.js'
-import { checkConclusion, checkTitle, fit, toAnnotations, unlocatedText } from './report/check.js'
-import { renderComment, renderTimeline, statusLine } from './report/comment.js'
-import type { RepoLinks } from './report/format.js'
-import { renderJobSummary } from './report/summary.js'
+import { publish, repoLinks } from './publish.js'
+import { renderComment } from './report/comment.js'
 import { reviewPhase, type ReviewResult, type ReviewerVerdict } from './review/review-phase.js'
-import type { GateResult } from './gates/run-gates.js'
 import { loadState, saveComment } from './state-store.js'
-import { renderReviewMarkdown } from './report/review-markdown.js'
+import path from 'node:path'
 
-/** What the AI fixer reports back. */
-export interface FixerOutcome {
-  disputes: FixRecord['disputes']
-  /** Boundaries the fixer tried to cross (paths outside the workspace, protected files). */
-  refusals: string[]
-  usage: Usage
-  transcript: unknown
-  stopReason: string
-  error?: string
-}
+export type { FixerOutcome } from './fix/fix-phase.js'
 
 /** The AI parts, present when an API key is set. */
 export interface AiAgents {
@@ -49,14 +29,7 @@ export interface AiAgents {
     git: Git
     gates: GateResult[]
   }): Promise<ReviewerVerdict>
-  fix(input: {
-    pull: PullInfo
-    state: LoopState
-    review: ReviewResult
-    git: Git
-    cwd: string
-    env: Record<string, string>
-  }): Promise<FixerOutcome>
+  fix: AiFixer
 }
 
 export interface IterationDeps {
@@ -87,6 +60,7 @@ export interface IterationOutcome {
   failure?: string
 }
 
+/** One iteration: plan, review, decide, fix, record and report. */
 export async function runIteration(deps: IterationDeps): Promise<IterationOutcome> {
   const { settings, ctx, github, log } = deps
   const event = planEvent({
@@ -97,6 +71,7 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
   })
   if (event.kind === 'skip') return { notice: event.notice, findings: [] }
 
+  // PLAN
   const pull = await github.getPull(event.pr)
   const loaded = await loadState(github, pull.number, log)
   const started = deps.now()
@@ -111,31 +86,15 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
     now: started,
     stopLabel: settings.stopLabel
   })
+  const skipped = { findings: [], headSha: pull.headSha, commentUrl: loaded.comment?.htmlUrl }
+  if (plan.kind === 'skip') return { ...skipped, notice: plan.notice, state: loaded.state }
   if (plan.kind === 'stop') {
-    let commentUrl = loaded.comment?.htmlUrl
-    if (plan.state) {
-      const links = repoLinks(ctx, pull.number)
-      const body = renderComment(compactState(plan.state), [], links)
-      commentUrl = (await saveComment(github, pull.number, loaded.comment, body)).htmlUrl
-    }
-    return {
-      notice: plan.notice,
-      state: plan.state ?? loaded.state,
-      findings: [],
-      headSha: pull.headSha,
-      commentUrl
-    }
+    if (!plan.state) return { ...skipped, notice: plan.notice, state: loaded.state }
+    const body = renderComment(compactState(plan.state), [], repoLinks(ctx, pull.number))
+    const comment = await saveComment(github, pull.number, loaded.comment, body)
+    return { ...skipped, notice: plan.notice, state: plan.state, commentUrl: comment.htmlUrl }
   }
-  if (plan.kind === 'skip') {
-    return {
-      notice: plan.notice,
-      state: loaded.state,
-      findings: [],
-      headSha: pull.headSha,
-      commentUrl: loaded.comment?.htmlUrl
-    }
-  }
-  const n = plan.state.iterations.length + 1
+  const n = (lastIteration(plan.state)?.n ?? 0) + 1
   const tag = `[${plan.iteration}/${settings.maxIterations}]`
   if (plan.newRound)
     log.info(`${tag} a new commit after the loop ended: starting round ${plan.state.round}`)
@@ -167,7 +126,7 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
     settings.severityThreshold
   )
   log.info(
-    `${tag} review: ${decision} (${review.findings.length} finding${review.findings.length === 1 ? '' : 's'})`
+    `${tag} review: ${decision} (${plural(review.findings.length, 'finding') || 'no findings'})`
   )
   let state = appendReview(plan.state, {
     n,
@@ -184,7 +143,9 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
     durationMs: deps.now().getTime() - started.getTime()
   })
 
-  const canFix = settings.fixCommands.length > 0 || Boolean(deps.ai)
+  // DECIDE
+  const fork = pull.headRepoFullName !== pull.baseRepoFullName
+  const canFix = !fork && (settings.fixCommands.length > 0 || Boolean(deps.ai))
   const next = nextAfterReview(state, decision, settings.severityThreshold, canFix, {
     spentUsd: state.totals.costUsd,
     maxUsd: settings.ai.maxCostUsd,
@@ -192,76 +153,41 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
   })
   let headSha = pull.headSha
   let retrigger = false
-  const files: Record<string, string> = {}
+  let files: Record<string, string> = {}
   const notes: string[] = []
+  if (fork && next.kind === 'finish' && next.status === 'stalled') {
+    notes.push('Fork PRs are reviewed but not fixed: the action does not push to forks.')
+  }
   if (next.kind === 'finish') {
     state = { ...state, status: next.status, reason: next.reason }
   } else {
-    const fixStarted = deps.now()
-    const fix = await log.group(`${tag} fix`, async () => {
-      const fixCtx = {
-        git,
-        runner: deps.runner,
-        cwd,
-        env,
-        timeoutMs: settings.commandTimeoutMinutes * 60_000,
-        protectedPaths: settings.protectedPaths,
-        log: (line: string) => log.info(line)
-      }
-      const commands = await runFixCommands(settings.fixCommands, fixCtx)
-      const agent = deps.ai ? await deps.ai.fix({ pull, state, review, git, cwd, env }) : undefined
-      const reverted = await revertProtected(git, settings.protectedPaths)
-      if (reverted.length)
-        log.warning(`Reverted changes to protected paths: ${reverted.join(', ')}`)
-      const published = await commitAndPush(
-        git,
-        pull.headRef,
-        pull.headSha,
-        `review-loop: address review (iteration ${n})`,
-        settings.commitAuthor
+    // FIX
+    const fix = await log.group(`${tag} fix`, () =>
+      fixPhase(
+        { settings, git, runner: deps.runner, log, now: deps.now, fixer: deps.ai?.fix },
+        { pull, state, review, n, cwd, env }
       )
-      return { commands, agent, reverted, published }
-    })
+    )
+    files = fix.files
+    notes.push(...fix.notes)
     const { published } = fix
-    const record: FixRecord = {
-      outcome: published.outcome,
-      commitSha: published.outcome === 'no_changes' ? undefined : published.commitSha,
-      filesChanged: published.filesChanged,
-      commands: fix.commands,
-      disputes: fix.agent?.disputes ?? [],
-      revertedProtected: fix.reverted,
-      durationMs: deps.now().getTime() - fixStarted.getTime()
-    }
-    if ('patch' in published) {
-      files[`fix-${n}.patch`] = published.patch
-      record.patch = `fix-${n}.patch`
-      notes.push(
-        `The fix commit was not pushed (${published.message}); it is kept as fix-${n}.patch in the artifact.`
-      )
-      log.warning(notes[notes.length - 1]!)
-    }
-    if (fix.agent) {
-      files[`fix-${n}-transcript.json`] = JSON.stringify(fix.agent.transcript, null, 2)
-      for (const refusal of fix.agent.refusals) notes.push(`The fixer was refused: ${refusal}`)
-      if (fix.agent.error)
-        notes.push(`The fixer stopped early (${fix.agent.error}); its changes so far were kept.`)
-    }
-    files[`fix-${n}.json`] = JSON.stringify(record, null, 2)
-    const after = nextAfterFix(published.outcome)
+    const after = nextAfterFix(published.outcome, fix.record.disputes.length > 0)
     state = updateLast(state, it => ({
       ...it,
-      fix: record,
-      usage: addUsage(it.usage, fix.agent?.usage ?? zeroUsage())
+      fix: fix.record,
+      usage: addUsage(it.usage, fix.usage)
     }))
     state = {
       ...state,
       status: after.status,
       reason: after.reason,
-      totals: addUsage(state.totals, fix.agent?.usage ?? zeroUsage())
+      totals: addUsage(state.totals, fix.usage)
     }
     if (published.outcome === 'pushed') {
       headSha = published.commitSha
       state = { ...state, lastPushedSha: published.commitSha }
+    } else if (published.outcome === 'branch_moved' && published.remoteSha) {
+      headSha = published.remoteSha
     }
     log.info(
       `${tag} fix: ${published.outcome.replace('_', ' ')}${plural(published.filesChanged.length, 'file', ' (', ')')}`
@@ -270,99 +196,24 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
   }
   state = { ...state, updatedAt: deps.now().toISOString() }
 
-  // RE-TRIGGER
-  if (retrigger && settings.retrigger === 'dispatch') {
-    if (!ctx.workflowFile) {
-      notes.push(
-        'Cannot re-trigger: GITHUB_WORKFLOW_REF names no workflow file. Re-run the workflow by hand.'
-      )
-    } else {
-      try {
-        await github.dispatchWorkflow(ctx.workflowFile, pull.headRef, {
-          'pr-number': String(pull.number)
-        })
-        log.info(`${tag} re-trigger: dispatched ${ctx.workflowFile} on ${pull.headRef}`)
-      } catch (e) {
-        notes.push(
-          `Could not dispatch the next iteration: ${(e as Error).message}. Run the workflow by hand with pr-number ${pull.number}.`
-        )
-      }
-    }
-  } else if (retrigger && settings.retrigger === 'push') {
-    log.info(`${tag} re-trigger: the push starts the next run (retrigger: push)`)
-  }
-  for (const note of notes) log.warning(note)
-
   // RECORD AND REPORT
-  const links = repoLinks(ctx, pull.number)
-  const artifactName = `review-loop-pr-${pull.number}-iteration-${n}${ctx.runAttempt > 1 ? `-attempt-${ctx.runAttempt}` : ''}`
-  const reviewRecord = {
-    iteration: n,
-    reviewedSha: pull.headSha,
-    decision,
-    verdict: review.verdict,
-    findings: review.findings,
-    gates: review.gates
-  }
-  files[`review-${n}.json`] = JSON.stringify(reviewRecord, null, 2)
-  files[`review-${n}.md`] = renderReviewMarkdown(state, review, links)
-  let saved: SavedArtifact | undefined
-  try {
-    saved = await deps.artifacts.save(artifactName, files)
-    if (saved.note) notes.push(saved.note)
-  } catch (e) {
-    notes.push(`Could not write the iteration records: ${(e as Error).message}`)
-  }
-
-  const escalating = needsHuman(state.status)
-  const compact = compactState(state)
-  const body = renderComment(compact, review.findings, links, {
-    mention: escalating ? mentions(settings, ctx.owner) : undefined,
-    artifact: saved?.uploaded ? artifactName : saved?.directory,
-    artifactUrl: saved?.url
-  })
-  const comment = await saveComment(github, pull.number, loaded.comment, body)
-  const check = await github.createCheckRun({
-    name: settings.checkName,
-    headSha: pull.headSha,
-    conclusion: checkConclusion(decision, state.status, settings.failOn),
-    title: checkTitle(decision, review.findings),
-    summary: fit(
-      [
-        statusLine(state, links),
-        state.reason ? `\n> ${state.reason}` : '',
-        '',
-        renderTimeline(state, links)
-      ].join('\n')
-    ),
-    text: unlocatedText(review.findings),
-    annotations: toAnnotations(review.findings),
-    externalId: `${pull.number}:${n}:${ctx.runId}:${ctx.runAttempt}`,
-    detailsUrl: comment.htmlUrl,
-    startedAt: started.toISOString()
-  })
-  notes.push(
-    ...(await escalate(
-      github,
+  const published = await publish(
+    { settings, ctx, github, artifacts: deps.artifacts, log, writeSummary: deps.writeSummary },
+    {
       pull,
-      state.status,
-      pull.headSha,
-      `review-loop: ${state.status} — ${state.reason ?? decision}`,
-      settings,
-      log
-    ))
-  )
-  await deps.writeSummary(
-    renderJobSummary({
       state,
-      findings: review.findings,
-      gates: review.gates,
-      links,
-      reviewSummary: review.verdict?.summary,
-      artifact: saved?.uploaded ? artifactName : saved?.directory,
-      notes
-    })
+      review,
+      decision,
+      n,
+      started,
+      existing: loaded.comment,
+      files,
+      notes,
+      retrigger,
+      tag
+    }
   )
+  state = published.state
   const failure =
     state.status !== 'running' && state.status !== 'go' && settings.failOn.includes(state.status)
       ? `review-loop ended as ${state.status}: ${state.reason ?? ''}`.trim()
@@ -373,9 +224,9 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
     findings: review.findings,
     reviewedSha: pull.headSha,
     headSha,
-    commentUrl: comment.htmlUrl,
-    checkRunId: check.id,
-    reviewJson: saved ? path.join(saved.directory, `review-${n}.json`) : undefined,
+    commentUrl: published.commentUrl,
+    checkRunId: published.checkRunId,
+    reviewJson: published.reviewJson,
     failure
   }
 }
@@ -390,14 +241,4 @@ function gatesSummary(review: ReviewResult): string {
 
 function plural(count: number, noun: string, before = '', after = ''): string {
   return count ? `${before}${count} ${noun}${count === 1 ? '' : 's'}${after}` : ''
-}
-
-function repoLinks(ctx: RunContext, pr: number): RepoLinks {
-  return {
-    serverUrl: ctx.serverUrl,
-    owner: ctx.owner,
-    repo: ctx.repo,
-    pr,
-    runUrl: `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`
-  }
 }

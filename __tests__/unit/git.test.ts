@@ -34,14 +34,14 @@ describe('createGit', () => {
   it('commits nothing when nothing changed', async () => {
     const g = await createGit(work)
     const before = await g.head()
-    expect(await g.commitAll('fix: nothing', AUTHOR)).toBeUndefined()
+    expect(await g.commitChanges('fix: nothing', AUTHOR)).toBeUndefined()
     expect(await g.head()).toBe(before)
   })
 
   it('commits every change, new files included, as the given author', async () => {
     const g = await createGit(work)
     writeFiles(work, { 'a.txt': 'ONE\n', 'new/c.txt': 'three\n' })
-    const sha = await g.commitAll('fix: review findings', AUTHOR)
+    const sha = await g.commitChanges('fix: review findings', AUTHOR)
     expect(sha).toBe(await g.head())
     expect(git(work, ['log', '-1', '--format=%an <%ae>|%s'])).toBe(
       'review-loop <bot@example.com>|fix: review findings'
@@ -77,7 +77,7 @@ describe('createGit', () => {
   it('pushes a fix, and never forces over a branch that moved on origin', async () => {
     const g = await createGit(work)
     writeFiles(work, { 'a.txt': 'fixed\n' })
-    const fixed = await g.commitAll('fix 1', AUTHOR)
+    const fixed = await g.commitChanges('fix 1', AUTHOR)
     expect(await g.push('feature')).toEqual({ kind: 'pushed' })
     expect(await g.remoteHead('feature')).toBe(fixed)
 
@@ -87,7 +87,7 @@ describe('createGit', () => {
     const theirs = commitAndPush(other, 'feature', { 'theirs.txt': 'human\n' }, 'human commit')
 
     writeFiles(work, { 'a.txt': 'fixed again\n' })
-    await g.commitAll('fix 2', AUTHOR)
+    await g.commitChanges('fix 2', AUTHOR)
     const result = await g.push('feature')
     expect(result.kind).toBe('rejected')
     expect(await g.remoteHead('feature')).toBe(theirs)

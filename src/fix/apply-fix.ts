@@ -1,22 +1,18 @@
 import type { Git } from '../git/git.js'
-import type { CommandRunner } from '../process/command-runner.js'
 import type { FixRecord } from '../loop/state.js'
+import type { CommandRunner } from '../process/command-runner.js'
 import { isProtected } from './protected-paths.js'
-
-export interface FixContext {
-  git: Git
-  runner: CommandRunner
-  cwd: string
-  env: Record<string, string>
-  timeoutMs: number
-  protectedPaths: readonly string[]
-  log: (line: string) => void
-}
 
 /** The deterministic fixers: each fix command in order; their results are recorded, failures tolerated. */
 export async function runFixCommands(
   commands: readonly string[],
-  ctx: FixContext
+  ctx: {
+    runner: CommandRunner
+    cwd: string
+    env: Record<string, string>
+    timeoutMs: number
+    log: (line: string) => void
+  }
 ): Promise<FixRecord['commands']> {
   const results: FixRecord['commands'] = []
   for (const command of commands) {
@@ -32,8 +28,12 @@ export async function runFixCommands(
 }
 
 /** Reverts every change to a protected path; returns the paths it reverted. */
-export async function revertProtected(git: Git, globs: readonly string[]): Promise<string[]> {
-  const touched = (await git.changedPaths()).filter(p => isProtected(p, globs))
+export async function revertProtected(
+  git: Git,
+  globs: readonly string[],
+  leftovers: ReadonlySet<string>
+): Promise<string[]> {
+  const touched = (await git.changedPaths(leftovers)).filter(p => isProtected(p, globs))
   await git.discard(touched)
   return touched
 }
@@ -47,23 +47,25 @@ export type PublishResult =
       filesChanged: string[]
       patch: string
       message: string
+      remoteSha?: string
     }
 
 /**
- * Commits whatever the fixers changed and pushes it to the PR branch, never forcing. When the branch
- * moved since `reviewedSha`, or the push fails, the commit is returned as a patch so no work is lost.
+ * Commits what the fixers changed (not the checks' untracked leftovers) and pushes it to the PR
+ * branch, never forcing. When the branch moved since `reviewedSha`, or the push fails, the commit
+ * is returned as a patch so no work is lost.
  */
 export async function commitAndPush(
   git: Git,
   branch: string,
   reviewedSha: string,
   message: string,
-  author: { name: string; email: string }
+  author: { name: string; email: string },
+  leftovers: ReadonlySet<string>
 ): Promise<PublishResult> {
-  const filesChanged = await git.changedPaths()
-  // A fix command may have committed on its own: its commits are part of the fix too.
-  const commitSha = (await git.commitAll(message, author)) ?? (await git.head())
-  if (commitSha === reviewedSha) return { outcome: 'no_changes', filesChanged: [] }
+  const filesChanged = await git.changedPaths(leftovers)
+  const commitSha = await git.commitChanges(message, author, leftovers)
+  if (!commitSha) return { outcome: 'no_changes', filesChanged: [] }
   const remote = await git.remoteHead(branch)
   if (remote !== reviewedSha) {
     return {
@@ -71,7 +73,8 @@ export async function commitAndPush(
       commitSha,
       filesChanged,
       patch: await git.formatPatch(reviewedSha, commitSha),
-      message: `origin/${branch} is at ${remote?.slice(0, 7) ?? '(deleted)'}, not the reviewed ${reviewedSha.slice(0, 7)}`
+      message: `origin/${branch} is at ${remote?.slice(0, 7) ?? '(deleted)'}, not the reviewed ${reviewedSha.slice(0, 7)}`,
+      remoteSha: remote
     }
   }
   const pushed = await git.push(branch)

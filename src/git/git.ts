@@ -1,4 +1,5 @@
 import { getExecOutput } from '@actions/exec'
+import { scrubbedEnv } from '../process/command-runner.js'
 
 export type PushResult =
   { kind: 'pushed' } | { kind: 'rejected'; message: string } | { kind: 'failed'; message: string }
@@ -12,12 +13,23 @@ export interface Git {
   checkoutPullHead(branch: string, sha: string): Promise<void>
   /** The sha of `branch` on origin now, or undefined when it is gone. */
   remoteHead(branch: string): Promise<string | undefined>
-  /** Paths changed in the work tree (tracked and untracked), relative to the root. */
-  changedPaths(): Promise<string[]>
+  /** Untracked files (not ignored), relative to the root. */
+  untrackedPaths(): Promise<string[]>
+  /** Paths changed against HEAD (tracked, and untracked ones not in `except`), relative to the root. */
+  changedPaths(except?: ReadonlySet<string>): Promise<string[]>
   /** Undo work-tree changes to these paths (restore tracked, delete untracked). */
   discard(paths: string[]): Promise<void>
-  /** Stages everything and commits; undefined when there was nothing to commit. */
-  commitAll(message: string, author: { name: string; email: string }): Promise<string | undefined>
+  /** Moves HEAD back to `sha`, keeping the changes of the commits after it in the work tree. */
+  resetSoft(sha: string): Promise<void>
+  /**
+   * Stages tracked changes and the untracked files not in `except` (leftovers of the checks), and
+   * commits; undefined when there was nothing to commit.
+   */
+  commitChanges(
+    message: string,
+    author: { name: string; email: string },
+    except?: ReadonlySet<string>
+  ): Promise<string | undefined>
   push(branch: string): Promise<PushResult>
   /** The commits after `base` up to `head`, as an mbox patch that `git am` applies. */
   formatPatch(base: string, head: string): Promise<string>
@@ -27,48 +39,79 @@ export interface Git {
   listFiles(sha: string): Promise<string[]>
 }
 
-async function git(
-  cwd: string,
-  args: string[],
-  env?: Record<string, string>
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const r = await getExecOutput('git', args, {
-    cwd,
-    silent: true,
-    ignoreReturnCode: true,
-    env: env ? { ...(process.env as Record<string, string>), ...env } : undefined
-  })
-  return { code: r.exitCode, stdout: r.stdout, stderr: r.stderr }
+export interface GitOptions {
+  /** Token for fetch and push, used only when the checkout did not persist credentials. */
+  token?: string
 }
 
-async function ok(cwd: string, args: string[], env?: Record<string, string>): Promise<string> {
-  const r = await git(cwd, args, env)
-  if (r.code !== 0) {
-    throw new Error(`git ${args[0]} failed (exit ${r.code}): ${r.stderr.trim() || r.stdout.trim()}`)
+// PR code ran in this work tree: no repository hooks or fsmonitor commands run inside our git calls.
+const SAFE = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false']
+
+export async function createGit(cwd: string, options: GitOptions = {}): Promise<Git> {
+  // git gets the runner's environment without tokens, keys or action inputs
+  const env = { ...scrubbedEnv(process.env), GIT_TERMINAL_PROMPT: '0' }
+  const git = async (
+    args: string[],
+    extraEnv: Record<string, string> = {},
+    config: string[] = []
+  ): Promise<{ code: number; stdout: string; stderr: string }> => {
+    const r = await getExecOutput('git', [...SAFE, ...config, ...args], {
+      cwd,
+      silent: true,
+      ignoreReturnCode: true,
+      env: { ...env, ...extraEnv }
+    })
+    return { code: r.exitCode, stdout: r.stdout, stderr: r.stderr }
   }
-  return r.stdout
-}
+  const ok = async (
+    args: string[],
+    extraEnv?: Record<string, string>,
+    config?: string[]
+  ): Promise<string> => {
+    const r = await git(args, extraEnv, config)
+    if (r.code !== 0) {
+      throw new Error(
+        `git ${args[0]} failed (exit ${r.code}): ${r.stderr.trim() || r.stdout.trim()}`
+      )
+    }
+    return r.stdout
+  }
 
-export async function createGit(cwd: string): Promise<Git> {
-  const top = await git(cwd, ['rev-parse', '--show-toplevel'])
+  const top = await git(['rev-parse', '--show-toplevel'])
   if (top.code !== 0) {
     throw new Error(
       `${cwd} is not a git checkout. Add 'actions/checkout' before review-loop (see the README's usage).`
     )
   }
   const root = top.stdout.trim()
+  const persisted =
+    (await git(['config', '--get-regexp', '^http\\..*extraheader$'])).stdout.trim() !== ''
+  // With persist-credentials: false, the action authenticates its own fetch and push; the header is
+  // passed per command, never written to .git/config where PR code could read it.
+  const auth =
+    options.token && !persisted
+      ? [
+          '-c',
+          `http.extraheader=AUTHORIZATION: basic ${Buffer.from(`x-access-token:${options.token}`).toString('base64')}`
+        ]
+      : []
+  const remote = (args: string[]): Promise<string> => ok(args, {}, auth)
+
+  const untracked = async (): Promise<string[]> =>
+    (await ok(['ls-files', '--others', '--exclude-standard', '-z'])).split('\0').filter(Boolean)
+
   const self: Git = {
     root,
     async head() {
-      return (await ok(root, ['rev-parse', 'HEAD'])).trim()
+      return (await ok(['rev-parse', 'HEAD'])).trim()
     },
     async revParse(ref) {
-      const r = await git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])
+      const r = await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])
       return r.code === 0 ? r.stdout.trim() : undefined
     },
     async checkoutPullHead(branch, sha) {
       if ((await self.revParse(sha)) === undefined) {
-        await ok(root, [
+        await remote([
           'fetch',
           '--no-tags',
           'origin',
@@ -78,37 +121,40 @@ export async function createGit(cwd: string): Promise<Git> {
       if ((await self.revParse(sha)) === undefined) {
         throw new Error(`The PR head ${sha} is not on origin/${branch}; was the branch rewritten?`)
       }
-      await ok(root, ['checkout', '--force', '-B', branch, sha])
+      await ok(['checkout', '--force', '-B', branch, sha])
     },
     async remoteHead(branch) {
-      const r = await ok(root, ['ls-remote', 'origin', `refs/heads/${branch}`])
+      const r = await remote(['ls-remote', 'origin', `refs/heads/${branch}`])
       return r.split(/\s+/)[0] || undefined
     },
-    async changedPaths() {
-      const out = await ok(root, ['status', '--porcelain=v1', '-z', '--untracked-files=all'])
-      const paths: string[] = []
-      const parts = out.split('\0')
-      for (let i = 0; i < parts.length; i++) {
-        const entry = parts[i]!
-        if (entry.length < 4) continue
-        paths.push(entry.slice(3))
-        if (entry[0] === 'R' || entry[0] === 'C') paths.push(parts[++i]!)
-      }
-      return [...new Set(paths)]
+    untrackedPaths: untracked,
+    async changedPaths(except = new Set()) {
+      const tracked = (await ok(['diff', 'HEAD', '--name-only', '-z'])).split('\0').filter(Boolean)
+      const fresh = (await untracked()).filter(p => !except.has(p))
+      return [...new Set([...tracked, ...fresh])]
     },
     async discard(paths) {
       if (paths.length === 0) return
-      const tracked = (await ok(root, ['ls-files', '-z', '--', ...paths]))
+      const inHead = (await ok(['ls-tree', '-r', '--name-only', '-z', 'HEAD', '--', ...paths]))
         .split('\0')
         .filter(Boolean)
-      if (tracked.length > 0) await ok(root, ['checkout', 'HEAD', '--', ...tracked])
-      await ok(root, ['clean', '-fdq', '--', ...paths])
+      if (inHead.length > 0) await ok(['checkout', 'HEAD', '--', ...inHead])
+      const added = paths.filter(p => !inHead.includes(p))
+      if (added.length > 0) {
+        await ok(['rm', '-q', '--cached', '--ignore-unmatch', '--', ...added])
+        await ok(['clean', '-fdq', '--', ...added])
+      }
     },
-    async commitAll(message, author) {
-      await ok(root, ['add', '-A'])
-      const staged = await git(root, ['diff', '--cached', '--quiet'])
+    async resetSoft(sha) {
+      await ok(['reset', '-q', '--soft', sha])
+    },
+    async commitChanges(message, author, except = new Set()) {
+      await ok(['add', '-u'])
+      const fresh = (await untracked()).filter(p => !except.has(p))
+      if (fresh.length > 0) await ok(['add', '--', ...fresh])
+      const staged = await git(['diff', '--cached', '--quiet'])
       if (staged.code === 0) return undefined
-      await ok(root, ['commit', '--no-verify', '-q', '-m', message], {
+      await ok(['commit', '--no-verify', '-q', '-m', message], {
         GIT_AUTHOR_NAME: author.name,
         GIT_AUTHOR_EMAIL: author.email,
         GIT_COMMITTER_NAME: author.name,
@@ -118,32 +164,38 @@ export async function createGit(cwd: string): Promise<Git> {
     },
     async push(branch) {
       // never --force: a branch that moved under us is left to the next run
-      const r = await git(root, ['push', '--porcelain', 'origin', `HEAD:refs/heads/${branch}`])
+      const r = await git(
+        ['push', '--no-verify', '--porcelain', 'origin', `HEAD:refs/heads/${branch}`],
+        {},
+        auth
+      )
       if (r.code === 0) return { kind: 'pushed' }
       const message = (r.stderr + r.stdout).trim()
-      if (/rejected|non-fast-forward|fetch first|stale info/i.test(message)) {
+      // "[remote rejected]" is a server refusal (protected branch, hook), not a moved branch
+      if (
+        /\[rejected\]|non-fast-forward|fetch first|stale info/i.test(message) &&
+        !/remote rejected/i.test(message)
+      ) {
         return { kind: 'rejected', message }
       }
       return { kind: 'failed', message }
     },
     async formatPatch(base, head) {
-      return ok(root, ['format-patch', '--stdout', `${base}..${head}`])
+      return ok(['format-patch', '--stdout', `${base}..${head}`])
     },
     async mergeBase(a, b) {
-      const r = await git(root, ['merge-base', a, b])
+      const r = await git(['merge-base', a, b])
       return r.code === 0 ? r.stdout.trim() : undefined
     },
     async diff(base, head, paths = []) {
-      return ok(root, ['diff', '--no-color', '--no-ext-diff', `${base}...${head}`, '--', ...paths])
+      return ok(['diff', '--no-color', '--no-ext-diff', `${base}...${head}`, '--', ...paths])
     },
     async show(sha, file) {
-      const r = await git(root, ['show', `${sha}:${file}`])
+      const r = await git(['show', `${sha}:${file}`])
       return r.code === 0 ? r.stdout : undefined
     },
     async listFiles(sha) {
-      return (await ok(root, ['ls-tree', '-r', '--name-only', '-z', sha]))
-        .split('\0')
-        .filter(Boolean)
+      return (await ok(['ls-tree', '-r', '--name-only', '-z', sha])).split('\0').filter(Boolean)
     }
   }
   return self

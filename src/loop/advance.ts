@@ -105,20 +105,27 @@ export function repeatedBlocker(state: LoopState, threshold: Severity): string |
 }
 
 /** After the fix: what the loop's status becomes, and whether to re-trigger. */
-export function nextAfterFix(outcome: FixOutcome): {
-  status: LoopStatus
-  reason?: string
-  retrigger: boolean
-} {
+export function nextAfterFix(
+  outcome: FixOutcome,
+  disputed = false
+): { status: LoopStatus; reason?: string; retrigger: boolean } {
   switch (outcome) {
     case 'pushed':
       return { status: 'running', retrigger: true }
     case 'no_changes':
-      return {
-        status: 'stalled',
-        reason: 'The fixers changed nothing; more iterations would not help.',
-        retrigger: false
-      }
+      // disputes without code changes: the next review weighs them on the same head
+      return disputed
+        ? {
+            status: 'running',
+            reason:
+              'The fixer disputed findings instead of changing code; the next review weighs the disputes.',
+            retrigger: true
+          }
+        : {
+            status: 'stalled',
+            reason: 'The fixers changed nothing; more iterations would not help.',
+            retrigger: false
+          }
     case 'branch_moved':
       return {
         status: 'running',

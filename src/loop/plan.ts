@@ -103,7 +103,15 @@ export function planPull(input: PullPlanInput): PullPlan {
   const reviewed = state.iterations.find(
     i => i.reviewedSha === pull.headSha && i.round === state.round
   )
-  if (reviewed) {
+  // the one re-review of a head: after the fixer disputed findings without changing code
+  const weighDisputes =
+    reviewed !== undefined &&
+    reviewed === state.iterations[state.iterations.length - 1] &&
+    reviewed.runId !== input.runId &&
+    state.status === 'running' &&
+    reviewed.fix?.outcome === 'no_changes' &&
+    reviewed.fix.disputes.length > 0
+  if (reviewed && !weighDisputes) {
     const by =
       reviewed.runId === input.runId
         ? `this run (attempt ${reviewed.runAttempt}); re-running it changes nothing`
