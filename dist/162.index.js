@@ -152,29 +152,36 @@ class ToolRefusal extends Error {
 }
 const MAX_READ = 100_000;
 /**
- * Resolves a path the model gave, inside the workspace: no absolute paths, no `..`, nothing under
- * .git/, and no symlink that leads outside the root.
+ * Resolves a path the model gave, inside the workspace: no absolute paths, no `..`, nothing in a
+ * .git folder, and no symbolic link anywhere along the path (a link could lead into .git or out of
+ * the workspace, even a dangling one when written through).
  */
 function resolveInside(root, given) {
     if (typeof given !== 'string' || given.trim() === '')
         throw new ToolRefusal('path must be a non-empty string');
-    const rel = given.replace(/\\/g, '/').replace(/^\.\//, '');
+    const rel = given.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '') || '.';
     if (external_node_path_default().isAbsolute(rel) || /^[a-zA-Z]:/.test(rel))
         throw new ToolRefusal(`absolute paths are not allowed: ${given}`);
-    if (rel.split('/').includes('..'))
+    const parts = rel.split('/').filter(p => p !== '' && p !== '.');
+    if (parts.includes('..'))
         throw new ToolRefusal(`paths may not contain '..': ${given}`);
-    if (rel === '.git' || rel.startsWith('.git/'))
+    if (parts.includes('.git'))
         throw new ToolRefusal('the .git folder is off limits');
-    const abs = external_node_path_default().resolve(root, rel);
-    const realRoot = (0,external_node_fs_.realpathSync)(root);
-    // the deepest existing ancestor must resolve inside the root (symlinks included)
-    let probe = abs;
-    while (!(0,external_node_fs_.existsSync)(probe) && probe !== external_node_path_default().dirname(probe))
-        probe = external_node_path_default().dirname(probe);
-    const real = (0,external_node_fs_.realpathSync)(probe);
-    if (real !== realRoot && !real.startsWith(realRoot + (external_node_path_default()).sep))
-        throw new ToolRefusal(`${given} leads outside the workspace`);
-    return { abs, rel: external_node_path_default().relative(root, abs).split((external_node_path_default()).sep).join('/') || '.' };
+    let probe = root;
+    for (const part of parts) {
+        probe = external_node_path_default().join(probe, part);
+        let stat;
+        try {
+            stat = (0,external_node_fs_.lstatSync)(probe);
+        }
+        catch {
+            break; // the rest does not exist yet: nothing below can be a link
+        }
+        if (stat.isSymbolicLink())
+            throw new ToolRefusal(`${given} goes through a symbolic link; links are not followed`);
+    }
+    const abs = external_node_path_default().join(root, ...parts);
+    return { abs, rel: parts.join('/') || '.' };
 }
 function refuseProtected(rel, ctx) {
     if ((0,protected_paths/* isProtected */.b)(rel, ctx.protectedPaths))
@@ -191,7 +198,7 @@ function walk(root, dir, out, max) {
     for (const entry of (0,external_node_fs_.readdirSync)(dir, { withFileTypes: true })) {
         if (out.length >= max)
             return;
-        if (entry.name === '.git' || entry.name === 'node_modules')
+        if (entry.name === '.git' || entry.name === 'node_modules' || entry.isSymbolicLink())
             continue;
         const abs = external_node_path_default().join(dir, entry.name);
         if (entry.isDirectory())
@@ -813,7 +820,7 @@ function earlierRounds(state) {
         for (const d of it.fix?.disputes ?? [])
             lines.push(`  - fixer disputed ${d.id}: ${d.reason}`);
         if (it.fix)
-            lines.push(`  fix: ${it.fix.outcome}, ${it.fix.filesChanged.length} file(s) changed`);
+            lines.push(`  fix: ${it.fix.outcome}, ${(0,loop_state/* filesChangedCount */.rG)(it.fix)} file(s) changed`);
     }
     return lines.join('\n');
 }

@@ -221,7 +221,9 @@ function fingerprint(input) {
 /* harmony export */   Yv: () => (/* binding */ DECISIONS),
 /* harmony export */   gw: () => (/* binding */ LOOP_STATUSES),
 /* harmony export */   je: () => (/* binding */ roundIterations),
+/* harmony export */   mq: () => (/* binding */ resolvedCount),
 /* harmony export */   om: () => (/* binding */ newState),
+/* harmony export */   rG: () => (/* binding */ filesChangedCount),
 /* harmony export */   vk: () => (/* binding */ addUsage)
 /* harmony export */ });
 const LOOP_STATUSES = [
@@ -267,6 +269,14 @@ function roundIterations(state) {
 }
 function lastIteration(state) {
     return state.iterations[state.iterations.length - 1];
+}
+/** How many files a fix changed, including those the state left out. */
+function filesChangedCount(fix) {
+    return fix.filesChanged.length + (fix.filesOmitted ?? 0);
+}
+/** How many findings an iteration resolved, including those the state left out. */
+function resolvedCount(it) {
+    return it.resolved.length + (it.resolvedOmitted ?? 0);
 }
 
 
@@ -1361,6 +1371,7 @@ const fixRecord = {
         outcome: { enum: ['pushed', 'no_changes', 'branch_moved', 'push_failed'] },
         commitSha: sha,
         filesChanged: { type: 'array', items: { type: 'string' } },
+        filesOmitted: count,
         commands: {
             type: 'array',
             items: {
@@ -1419,6 +1430,7 @@ const iterationRecord = {
         findings: { type: 'array', items: findingRecord },
         omitted: count,
         resolved: { type: 'array', items: { type: 'string' } },
+        resolvedOmitted: count,
         gates: {
             type: 'array',
             items: {
@@ -1547,17 +1559,25 @@ function trimIteration(it, keep, slim) {
         .map((f) => slim
         ? { id: f.id, severity: f.severity, status: f.status, since: f.since }
         : { ...f, title: f.title?.slice(0, 120), file: f.file?.slice(0, 200) });
+    const resolved = it.resolved.slice(0, slim ? 50 : 200);
+    const fix = it.fix;
     return {
         ...it,
         summary: it.summary.slice(0, slim ? 200 : 1000),
         findings: kept,
         omitted: (it.omitted ?? 0) + (it.findings.length - kept.length) || undefined,
-        fix: it.fix && {
-            ...it.fix,
-            filesChanged: it.fix.filesChanged.slice(0, slim ? 20 : 100),
-            disputes: it.fix.disputes
-                .slice(0, 20)
-                .map(d => ({ id: d.id, reason: d.reason.slice(0, 300) }))
+        resolved,
+        resolvedOmitted: (it.resolvedOmitted ?? 0) + (it.resolved.length - resolved.length) || undefined,
+        gates: it.gates.slice(0, 30).map(g => ({ ...g, name: g.name.slice(0, 100) })),
+        fix: fix && {
+            ...fix,
+            filesChanged: fix.filesChanged.slice(0, slim ? 20 : 100),
+            filesOmitted: (fix.filesOmitted ?? 0) +
+                (fix.filesChanged.length - Math.min(fix.filesChanged.length, slim ? 20 : 100)) ||
+                undefined,
+            commands: fix.commands.slice(0, 20).map(c => ({ ...c, command: c.command.slice(0, 200) })),
+            revertedProtected: fix.revertedProtected.slice(0, 20),
+            disputes: fix.disputes.slice(0, 20).map(d => ({ id: d.id, reason: d.reason.slice(0, 300) }))
         }
     };
 }
@@ -1639,16 +1659,19 @@ async function escalate(github, pull, status, reviewedSha, reviewBody, settings,
     }
     if (settings.submitReview !== 'none' && status !== 'running') {
         const approve = settings.submitReview === 'approve' && status === 'go';
-        try {
-            await github.createReview(pull.number, approve ? 'APPROVE' : 'COMMENT', reviewBody, reviewedSha);
-        }
-        catch (e) {
-            if (!approve)
-                throw e;
-            const note = `GitHub refused the approval (${e.message}); posted a comment review instead. Allow "GitHub Actions to create and approve pull requests" in the repository settings to approve.`;
-            log.notice(note);
-            notes.push(note);
+        if (!approve) {
             await attempt('submit a comment review', () => github.createReview(pull.number, 'COMMENT', reviewBody, reviewedSha));
+        }
+        else {
+            try {
+                await github.createReview(pull.number, 'APPROVE', reviewBody, reviewedSha);
+            }
+            catch (e) {
+                const note = `GitHub refused the approval (${e.message}); posted a comment review instead. Allow "GitHub Actions to create and approve pull requests" in the repository settings to approve.`;
+                log.notice(note);
+                notes.push(note);
+                await attempt('submit a comment review', () => github.createReview(pull.number, 'COMMENT', reviewBody, reviewedSha));
+            }
         }
     }
     return notes;
@@ -1779,12 +1802,13 @@ function fit(text, limit = CHECK_TEXT_LIMIT - 100) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/mermaid.ts
+
 function fixLabel(it) {
     if (!it.fix)
         return undefined;
     switch (it.fix.outcome) {
         case 'pushed':
-            return `fix ${it.n}: ${it.fix.filesChanged.length} file${it.fix.filesChanged.length === 1 ? '' : 's'}`;
+            return `fix ${it.n}: ${(0,loop_state/* filesChangedCount */.rG)(it.fix)} file${(0,loop_state/* filesChangedCount */.rG)(it.fix) === 1 ? '' : 's'}`;
         case 'no_changes':
             return `fix ${it.n}: no change`;
         case 'branch_moved':
@@ -1860,9 +1884,10 @@ function severityCounts(findings) {
 function fixCell(links, it) {
     if (!it.fix)
         return '—';
-    const { outcome, commitSha, filesChanged } = it.fix;
+    const { outcome, commitSha } = it.fix;
+    const files = (0,loop_state/* filesChangedCount */.rG)(it.fix);
     if (outcome === 'pushed' && commitSha)
-        return `${fixLink(links, commitSha)} (${filesChanged.length} file${filesChanged.length === 1 ? '' : 's'})`;
+        return `${fixLink(links, commitSha)} (${files} file${files === 1 ? '' : 's'})`;
     return outcome.replace('_', ' ');
 }
 function renderTimeline(state, links, maxRows = 30) {
@@ -1877,7 +1902,7 @@ function renderTimeline(state, links, maxRows = 30) {
     for (const [i, it] of iterations.entries()) {
         const open = it.findings.filter(f => f.status === 'open');
         const disputed = it.findings.filter(f => f.status === 'disputed').length + (it.fix?.disputes.length ?? 0);
-        rows.push(`| ${it.n}${it.round > 1 && it.round !== iterations[i - 1]?.round ? ` (round ${it.round})` : ''} | ${commitLink(links, it.reviewedSha)} | ${it.decision} | ${severityCounts(open)}${it.omitted ? ` +${it.omitted}` : ''} | ${it.resolved.length} | ${disputed} | ${fixCell(links, it)} | ${tokens(it.usage).toLocaleString('en-US')} | ${usd(it.usage.costUsd)} | ${duration(it.durationMs + (it.fix?.durationMs ?? 0))} |`);
+        rows.push(`| ${it.n}${it.round > 1 && it.round !== iterations[i - 1]?.round ? ` (round ${it.round})` : ''} | ${commitLink(links, it.reviewedSha)} | ${it.decision} | ${severityCounts(open)}${it.omitted ? ` +${it.omitted}` : ''} | ${(0,loop_state/* resolvedCount */.mq)(it)} | ${disputed} | ${fixCell(links, it)} | ${tokens(it.usage).toLocaleString('en-US')} | ${usd(it.usage.costUsd)} | ${duration(it.durationMs + (it.fix?.durationMs ?? 0))} |`);
     }
     return rows.join('\n');
 }
@@ -2295,8 +2320,9 @@ function findingsFromOutput(name, result, options) {
         const file = p.file ? relativeToRoot(repoRoot, cwd, p.file) : undefined;
         return file ? [{ ...p, file }] : [];
     });
-    const findings = dedupe(located.map(p => toFinding(name, category, p, repoRoot)));
     const failed = result.exitCode !== 0;
+    // the exit status decides: what a passing command reports is never more than a warning
+    const findings = dedupe(located.map(p => toFinding(name, category, failed ? p : { ...p, level: 'warning' }, repoRoot)));
     if (failed && !findings.some(f => f.severity === 'high')) {
         const what = result.timedOut ? 'timed out' : `failed (exit code ${result.exitCode})`;
         const title = `Check '${name}' ${what}`;
@@ -2575,9 +2601,7 @@ function actionsLog() {
 function setOutputs(outcome, maxIterations) {
     const state = outcome.state;
     const round = state ? (0,loop_state/* roundIterations */.je)(state) : [];
-    core.setOutput('status', outcome.notice && !outcome.decision
-        ? (state?.status ?? 'skipped')
-        : (state?.status ?? 'skipped'));
+    core.setOutput('status', state?.status ?? 'skipped');
     core.setOutput('skipped', outcome.decision ? 'false' : 'true');
     core.setOutput('verdict', outcome.decision ?? round[round.length - 1]?.decision ?? '');
     core.setOutput('iteration', String(round.length));

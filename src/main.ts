@@ -35,12 +35,7 @@ function actionsLog(): Log {
 export function setOutputs(outcome: IterationOutcome, maxIterations: number): void {
   const state = outcome.state
   const round = state ? roundIterations(state) : []
-  core.setOutput(
-    'status',
-    outcome.notice && !outcome.decision
-      ? (state?.status ?? 'skipped')
-      : (state?.status ?? 'skipped')
-  )
+  core.setOutput('status', state?.status ?? 'skipped')
   core.setOutput('skipped', outcome.decision ? 'false' : 'true')
   core.setOutput('verdict', outcome.decision ?? round[round.length - 1]?.decision ?? '')
   core.setOutput('iteration', String(round.length))

@@ -5,7 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse as parseYaml } from 'yaml'
-import { GitHubEmulator } from './github-emulator.js'
+import { GitHubEmulator, type TokenSpec } from './github-emulator.js'
 import { commitAndPush, git, writeFiles, type FileChanges } from './git-fixture.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -36,6 +36,8 @@ export interface SandboxOptions {
     commits: Array<{ message: string; files: FileChanges }>
   }
   allowActionsToApprove?: boolean
+  /** The workflow token's permissions (default: all five scopes the README asks for, write). */
+  permissions?: TokenSpec['permissions']
 }
 
 export interface RunRequest {
@@ -170,7 +172,11 @@ export class Sandbox {
       bareRepoPath: bare,
       allowActionsToApprove: opts.allowActionsToApprove,
       tokens: {
-        [WORKFLOW_TOKEN]: { login: 'github-actions[bot]', type: 'Bot', permissions: all },
+        [WORKFLOW_TOKEN]: {
+          login: 'github-actions[bot]',
+          type: 'Bot',
+          permissions: opts.permissions ?? all
+        },
         [PAT]: { login: 'loop-bot', type: 'User', permissions: all },
         [HUMAN_TOKEN]: { login: 'octocat', type: 'User', permissions: all }
       },

@@ -1,12 +1,4 @@
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  writeFileSync
-} from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { CommandRunner } from '../process/command-runner.js'
 import type { ToolSpec } from '../model/client.js'
@@ -40,27 +32,33 @@ export class ToolRefusal extends Error {}
 const MAX_READ = 100_000
 
 /**
- * Resolves a path the model gave, inside the workspace: no absolute paths, no `..`, nothing under
- * .git/, and no symlink that leads outside the root.
+ * Resolves a path the model gave, inside the workspace: no absolute paths, no `..`, nothing in a
+ * .git folder, and no symbolic link anywhere along the path (a link could lead into .git or out of
+ * the workspace, even a dangling one when written through).
  */
 export function resolveInside(root: string, given: unknown): { abs: string; rel: string } {
   if (typeof given !== 'string' || given.trim() === '')
     throw new ToolRefusal('path must be a non-empty string')
-  const rel = given.replace(/\\/g, '/').replace(/^\.\//, '')
+  const rel = given.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '') || '.'
   if (path.isAbsolute(rel) || /^[a-zA-Z]:/.test(rel))
     throw new ToolRefusal(`absolute paths are not allowed: ${given}`)
-  if (rel.split('/').includes('..')) throw new ToolRefusal(`paths may not contain '..': ${given}`)
-  if (rel === '.git' || rel.startsWith('.git/'))
-    throw new ToolRefusal('the .git folder is off limits')
-  const abs = path.resolve(root, rel)
-  const realRoot = realpathSync(root)
-  // the deepest existing ancestor must resolve inside the root (symlinks included)
-  let probe = abs
-  while (!existsSync(probe) && probe !== path.dirname(probe)) probe = path.dirname(probe)
-  const real = realpathSync(probe)
-  if (real !== realRoot && !real.startsWith(realRoot + path.sep))
-    throw new ToolRefusal(`${given} leads outside the workspace`)
-  return { abs, rel: path.relative(root, abs).split(path.sep).join('/') || '.' }
+  const parts = rel.split('/').filter(p => p !== '' && p !== '.')
+  if (parts.includes('..')) throw new ToolRefusal(`paths may not contain '..': ${given}`)
+  if (parts.includes('.git')) throw new ToolRefusal('the .git folder is off limits')
+  let probe = root
+  for (const part of parts) {
+    probe = path.join(probe, part)
+    let stat
+    try {
+      stat = lstatSync(probe)
+    } catch {
+      break // the rest does not exist yet: nothing below can be a link
+    }
+    if (stat.isSymbolicLink())
+      throw new ToolRefusal(`${given} goes through a symbolic link; links are not followed`)
+  }
+  const abs = path.join(root, ...parts)
+  return { abs, rel: parts.join('/') || '.' }
 }
 
 function refuseProtected(rel: string, ctx: ToolContext): void {
@@ -81,7 +79,7 @@ function numbered(text: string, offset: number, limit: number): string {
 function walk(root: string, dir: string, out: string[], max: number): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (out.length >= max) return
-    if (entry.name === '.git' || entry.name === 'node_modules') continue
+    if (entry.name === '.git' || entry.name === 'node_modules' || entry.isSymbolicLink()) continue
     const abs = path.join(dir, entry.name)
     if (entry.isDirectory()) walk(root, abs, out, max)
     else out.push(path.relative(root, abs).split(path.sep).join('/'))

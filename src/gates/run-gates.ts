@@ -86,8 +86,11 @@ export function findingsFromOutput(
     const file = p.file ? relativeToRoot(repoRoot, cwd, p.file) : undefined
     return file ? [{ ...p, file }] : []
   })
-  const findings = dedupe(located.map(p => toFinding(name, category, p, repoRoot)))
   const failed = result.exitCode !== 0
+  // the exit status decides: what a passing command reports is never more than a warning
+  const findings = dedupe(
+    located.map(p => toFinding(name, category, failed ? p : { ...p, level: 'warning' }, repoRoot))
+  )
   if (failed && !findings.some(f => f.severity === 'high')) {
     const what = result.timedOut ? 'timed out' : `failed (exit code ${result.exitCode})`
     const title = `Check '${name}' ${what}`

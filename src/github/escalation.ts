@@ -63,21 +63,21 @@ export async function escalate(
   }
   if (settings.submitReview !== 'none' && status !== 'running') {
     const approve = settings.submitReview === 'approve' && status === 'go'
-    try {
-      await github.createReview(
-        pull.number,
-        approve ? 'APPROVE' : 'COMMENT',
-        reviewBody,
-        reviewedSha
-      )
-    } catch (e) {
-      if (!approve) throw e
-      const note = `GitHub refused the approval (${(e as Error).message}); posted a comment review instead. Allow "GitHub Actions to create and approve pull requests" in the repository settings to approve.`
-      log.notice(note)
-      notes.push(note)
+    if (!approve) {
       await attempt('submit a comment review', () =>
         github.createReview(pull.number, 'COMMENT', reviewBody, reviewedSha)
       )
+    } else {
+      try {
+        await github.createReview(pull.number, 'APPROVE', reviewBody, reviewedSha)
+      } catch (e) {
+        const note = `GitHub refused the approval (${(e as Error).message}); posted a comment review instead. Allow "GitHub Actions to create and approve pull requests" in the repository settings to approve.`
+        log.notice(note)
+        notes.push(note)
+        await attempt('submit a comment review', () =>
+          github.createReview(pull.number, 'COMMENT', reviewBody, reviewedSha)
+        )
+      }
     }
   }
   return notes

@@ -21,17 +21,27 @@ function trimIteration(it: IterationRecord, keep: number, slim: boolean): Iterat
         ? { id: f.id, severity: f.severity, status: f.status, since: f.since }
         : { ...f, title: f.title?.slice(0, 120), file: f.file?.slice(0, 200) }
     )
+  const resolved = it.resolved.slice(0, slim ? 50 : 200)
+  const fix = it.fix
   return {
     ...it,
     summary: it.summary.slice(0, slim ? 200 : 1000),
     findings: kept,
     omitted: (it.omitted ?? 0) + (it.findings.length - kept.length) || undefined,
-    fix: it.fix && {
-      ...it.fix,
-      filesChanged: it.fix.filesChanged.slice(0, slim ? 20 : 100),
-      disputes: it.fix.disputes
-        .slice(0, 20)
-        .map(d => ({ id: d.id, reason: d.reason.slice(0, 300) }))
+    resolved,
+    resolvedOmitted:
+      (it.resolvedOmitted ?? 0) + (it.resolved.length - resolved.length) || undefined,
+    gates: it.gates.slice(0, 30).map(g => ({ ...g, name: g.name.slice(0, 100) })),
+    fix: fix && {
+      ...fix,
+      filesChanged: fix.filesChanged.slice(0, slim ? 20 : 100),
+      filesOmitted:
+        (fix.filesOmitted ?? 0) +
+          (fix.filesChanged.length - Math.min(fix.filesChanged.length, slim ? 20 : 100)) ||
+        undefined,
+      commands: fix.commands.slice(0, 20).map(c => ({ ...c, command: c.command.slice(0, 200) })),
+      revertedProtected: fix.revertedProtected.slice(0, 20),
+      disputes: fix.disputes.slice(0, 20).map(d => ({ id: d.id, reason: d.reason.slice(0, 300) }))
     }
   }
 }

@@ -44,6 +44,7 @@ const fixRecord = {
     outcome: { enum: ['pushed', 'no_changes', 'branch_moved', 'push_failed'] },
     commitSha: sha,
     filesChanged: { type: 'array', items: { type: 'string' } },
+    filesOmitted: count,
     commands: {
       type: 'array',
       items: {
@@ -103,6 +104,7 @@ const iterationRecord = {
     findings: { type: 'array', items: findingRecord },
     omitted: count,
     resolved: { type: 'array', items: { type: 'string' } },
+    resolvedOmitted: count,
     gates: {
       type: 'array',
       items: {

@@ -58,6 +58,8 @@ export interface FixRecord {
   outcome: FixOutcome
   commitSha?: string
   filesChanged: string[]
+  /** Changed files left out of `filesChanged` to keep the comment small. */
+  filesOmitted?: number
   commands: Array<{ command: string; exitCode: number; durationMs: number }>
   disputes: Array<{ id: string; reason: string }>
   revertedProtected: string[]
@@ -81,6 +83,8 @@ export interface IterationRecord {
   omitted?: number
   /** Ids that were open in the previous iteration and are gone in this one. */
   resolved: string[]
+  /** Resolved ids left out of `resolved` to keep the comment small. */
+  resolvedOmitted?: number
   gates: Array<{ name: string; passed: boolean; durationMs: number }>
   fix?: FixRecord
   usage: Usage
@@ -128,4 +132,14 @@ export function roundIterations(state: LoopState): IterationRecord[] {
 
 export function lastIteration(state: LoopState): IterationRecord | undefined {
   return state.iterations[state.iterations.length - 1]
+}
+
+/** How many files a fix changed, including those the state left out. */
+export function filesChangedCount(fix: FixRecord): number {
+  return fix.filesChanged.length + (fix.filesOmitted ?? 0)
+}
+
+/** How many findings an iteration resolved, including those the state left out. */
+export function resolvedCount(it: IterationRecord): number {
+  return it.resolved.length + (it.resolvedOmitted ?? 0)
 }

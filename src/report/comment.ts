@@ -1,7 +1,9 @@
 import { bySeverity, countBySeverity, SEVERITIES, type Finding } from '../loop/findings.js'
 import { renderStateMarker } from '../loop/state-comment.js'
 import {
+  filesChangedCount,
   lastIteration,
+  resolvedCount,
   roundIterations,
   type IterationRecord,
   type LoopState
@@ -61,9 +63,10 @@ function severityCounts(findings: ReadonlyArray<{ severity: Finding['severity'] 
 
 function fixCell(links: RepoLinks, it: IterationRecord): string {
   if (!it.fix) return '—'
-  const { outcome, commitSha, filesChanged } = it.fix
+  const { outcome, commitSha } = it.fix
+  const files = filesChangedCount(it.fix)
   if (outcome === 'pushed' && commitSha)
-    return `${fixLink(links, commitSha)} (${filesChanged.length} file${filesChanged.length === 1 ? '' : 's'})`
+    return `${fixLink(links, commitSha)} (${files} file${files === 1 ? '' : 's'})`
   return outcome.replace('_', ' ')
 }
 
@@ -83,7 +86,7 @@ export function renderTimeline(state: LoopState, links: RepoLinks, maxRows = 30)
     const disputed =
       it.findings.filter(f => f.status === 'disputed').length + (it.fix?.disputes.length ?? 0)
     rows.push(
-      `| ${it.n}${it.round > 1 && it.round !== iterations[i - 1]?.round ? ` (round ${it.round})` : ''} | ${commitLink(links, it.reviewedSha)} | ${it.decision} | ${severityCounts(open)}${it.omitted ? ` +${it.omitted}` : ''} | ${it.resolved.length} | ${disputed} | ${fixCell(links, it)} | ${tokens(it.usage).toLocaleString('en-US')} | ${usd(it.usage.costUsd)} | ${duration(it.durationMs + (it.fix?.durationMs ?? 0))} |`
+      `| ${it.n}${it.round > 1 && it.round !== iterations[i - 1]?.round ? ` (round ${it.round})` : ''} | ${commitLink(links, it.reviewedSha)} | ${it.decision} | ${severityCounts(open)}${it.omitted ? ` +${it.omitted}` : ''} | ${resolvedCount(it)} | ${disputed} | ${fixCell(links, it)} | ${tokens(it.usage).toLocaleString('en-US')} | ${usd(it.usage.costUsd)} | ${duration(it.durationMs + (it.fix?.durationMs ?? 0))} |`
     )
   }
   return rows.join('\n')

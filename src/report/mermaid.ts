@@ -1,10 +1,10 @@
-import type { IterationRecord, LoopState } from '../loop/state.js'
+import { filesChangedCount, type IterationRecord, type LoopState } from '../loop/state.js'
 
 function fixLabel(it: IterationRecord): string | undefined {
   if (!it.fix) return undefined
   switch (it.fix.outcome) {
     case 'pushed':
-      return `fix ${it.n}: ${it.fix.filesChanged.length} file${it.fix.filesChanged.length === 1 ? '' : 's'}`
+      return `fix ${it.n}: ${filesChangedCount(it.fix)} file${filesChangedCount(it.fix) === 1 ? '' : 's'}`
     case 'no_changes':
       return `fix ${it.n}: no change`
     case 'branch_moved':

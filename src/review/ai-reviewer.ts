@@ -4,7 +4,7 @@ import type { PullInfo } from '../github/port.js'
 import type { AiSettings } from '../inputs.js'
 import { fingerprint } from '../loop/fingerprint.js'
 import { atOrAbove, type Finding, type Severity } from '../loop/findings.js'
-import { roundIterations, type LoopState } from '../loop/state.js'
+import { filesChangedCount, roundIterations, type LoopState } from '../loop/state.js'
 import { Budget } from '../model/budget.js'
 import type { Message, ModelClient, ToolSpec } from '../model/client.js'
 import { loadPrompt } from '../prompts.js'
@@ -49,8 +49,7 @@ export function earlierRounds(state: LoopState): string {
     }
     for (const id of it.resolved) lines.push(`  - ${id}: fixed since the previous iteration`)
     for (const d of it.fix?.disputes ?? []) lines.push(`  - fixer disputed ${d.id}: ${d.reason}`)
-    if (it.fix)
-      lines.push(`  fix: ${it.fix.outcome}, ${it.fix.filesChanged.length} file(s) changed`)
+    if (it.fix) lines.push(`  fix: ${it.fix.outcome}, ${filesChangedCount(it.fix)} file(s) changed`)
   }
   return lines.join('\n')
 }

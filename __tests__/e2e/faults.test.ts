@@ -1,0 +1,150 @@
+import { chmodSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { git } from '../../test-support/git-fixture.js'
+import { Sandbox } from '../../test-support/harness.js'
+import type { ScriptedReply } from '../../test-support/model-server.js'
+import { runScenario, type Scenario } from '../../test-support/scenario.js'
+
+const WS_CHECK = "whitespace: grep -rnE ' +$' src && exit 1 || exit 0"
+const WS_FIX = "sed -i -E 's/ +$//' src/*.js"
+const base: Scenario = {
+  base: { 'README.md': '# sample\n' },
+  pr: { commits: [{ message: 'ws', files: { 'src/a.js': 'run()   \n' } }] },
+  inputs: { checks: WS_CHECK, 'fix-commands': WS_FIX }
+}
+
+describe('faults never lose work or let the loop run uncapped', () => {
+  it('does not dispatch the next run when the state cannot be saved', async () => {
+    const sandbox = await Sandbox.create({
+      ...base,
+      permissions: {
+        contents: 'write',
+        pull_requests: 'write',
+        checks: 'write',
+        actions: 'write',
+        issues: 'read'
+      }
+    })
+    try {
+      const run = await sandbox.run({
+        event: 'pull_request',
+        action: 'opened',
+        inputs: base.inputs
+      })
+      expect(run.exitCode).toBe(1)
+      expect(run.stdout).toContain("Grant the workflow 'issues: write'")
+      expect(run.dispatched).toEqual([])
+      expect(sandbox.emulator.dispatches).toHaveLength(0)
+    } finally {
+      await sandbox.close()
+    }
+  })
+
+  it('reports a push the server refuses as an error, keeping the fix as a patch', async () => {
+    const sandbox = await Sandbox.create(base)
+    try {
+      const hook = path.join(sandbox.bare, 'hooks', 'pre-receive')
+      writeFileSync(hook, '#!/bin/sh\necho "protected branch: pushes need a review" >&2\nexit 1\n')
+      chmodSync(hook, 0o755)
+      const run = await sandbox.run({
+        event: 'pull_request',
+        action: 'opened',
+        inputs: base.inputs
+      })
+      expect(run.outputs['status']).toBe('error')
+      expect(run.exitCode).toBe(1)
+      expect(run.dispatched).toEqual([])
+      const state = sandbox.stateJson() as {
+        iterations: Array<{ fix: { outcome: string; patch?: string } }>
+      }
+      expect(state.iterations[0]!.fix).toMatchObject({
+        outcome: 'push_failed',
+        patch: 'fix-1.patch'
+      })
+    } finally {
+      await sandbox.close()
+    }
+  })
+
+  it("commits the fixers' work, not the checks' leftovers, and reverts protected paths in a fix command's own commits", async () => {
+    const sandbox = await Sandbox.create(base)
+    try {
+      const evil =
+        'mkdir -p .github/workflows && echo "on: push" > .github/workflows/evil.yml && git add -A .github && git -c user.name=x -c user.email=x@example.com commit -qm evil'
+      const run = await sandbox.run({
+        event: 'pull_request',
+        action: 'opened',
+        inputs: {
+          checks: `coverage: mkdir -p coverage && echo 42 > coverage/lcov.info\n${WS_CHECK}`,
+          'fix-commands': `${WS_FIX}\n${evil}`
+        }
+      })
+      expect(run.outputs['status']).toBe('running')
+      const files = git(sandbox.bare, ['show', '--name-only', '--format=%s', 'feature'])
+        .split('\n')
+        .filter(Boolean)
+      expect(files).toEqual(['review-loop: address review (iteration 1)', 'src/a.js'])
+      const state = sandbox.stateJson() as {
+        iterations: Array<{ fix: { revertedProtected: string[] } }>
+      }
+      expect(state.iterations[0]!.fix.revertedProtected).toEqual(['.github/workflows/evil.yml'])
+    } finally {
+      await sandbox.close()
+    }
+  })
+
+  it('lets the next review weigh disputes when the fixer disputes instead of changing code', async () => {
+    const finding = {
+      severity: 'high',
+      category: 'logic',
+      file: 'src/a.js',
+      line: 1,
+      title: 'run() may throw',
+      description: 'wrap it'
+    }
+    const verdict = (decision: string, findings: unknown[]): ScriptedReply => ({
+      kind: 'tool_use',
+      name: 'submit_review',
+      input: {
+        decision,
+        summary: 's',
+        findings,
+        failedCriteria: [],
+        passedCriteria: [],
+        requiredRework: []
+      }
+    })
+    let secondPrompt = ''
+    const report = await runScenario(
+      {
+        ...base,
+        pr: { commits: [{ message: 'a', files: { 'src/a.js': 'run()\n' } }] },
+        inputs: { checks: 'ok: true' }
+      },
+      {
+        model: {
+          responder: (call, index) => {
+            if (index === 0) return verdict('NO_GO', [finding])
+            if (index === 1) {
+              const task = JSON.stringify(call.messages)
+              const id = /RL-[0-9a-f]{10}/.exec(task)![0]
+              return {
+                kind: 'tool_use',
+                name: 'dispute_finding',
+                input: { id, reason: 'wrong', explanation: 'run() never throws: see a.js:1' }
+              }
+            }
+            if (index === 2) return { kind: 'text', text: 'Disputed.' }
+            secondPrompt = JSON.stringify(call.messages)
+            return verdict('GO', [])
+          }
+        }
+      }
+    )
+    expect(report.runs.map(r => r.outputs['verdict'])).toEqual(['NO_GO', 'GO'])
+    expect(report.runs[1]!.outputs['reviewed-sha']).toBe(report.runs[0]!.outputs['reviewed-sha'])
+    expect(secondPrompt).toContain('fixer disputed RL-')
+    expect(secondPrompt).toContain('run() never throws')
+  })
+})

@@ -1,0 +1,126 @@
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync
+} from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { createCommandRunner } from '../../src/process/command-runner.js'
+import { runTool, type ToolContext } from '../../src/fix/workspace-tools.js'
+
+let root: string
+let outside: string
+let ctx: ToolContext
+
+beforeEach(() => {
+  const base = mkdtempSync(path.join(os.tmpdir(), 'tools-'))
+  root = path.join(base, 'ws')
+  outside = path.join(base, 'outside')
+  mkdirSync(path.join(root, '.git'), { recursive: true })
+  mkdirSync(path.join(root, 'src'), { recursive: true })
+  mkdirSync(outside)
+  writeFileSync(
+    path.join(root, '.git', 'config'),
+    '[http] extraheader = AUTHORIZATION: basic c2VjcmV0\n'
+  )
+  writeFileSync(path.join(root, 'src', 'a.js'), 'const value = 1\nexport { value }\n')
+  writeFileSync(path.join(outside, 'secret.txt'), 'top secret\n')
+  ctx = {
+    root,
+    protectedPaths: ['.github/workflows/**', 'dist/**'],
+    checks: [{ name: 'env', command: 'env' }],
+    runner: createCommandRunner(),
+    cwd: root,
+    env: { PATH: process.env['PATH'] ?? '' },
+    timeoutMs: 10_000,
+    findingIds: new Set(['RL-0000000001'])
+  }
+})
+
+describe('fixer tools stay inside the workspace', () => {
+  it('reads, searches, edits and writes inside it', async () => {
+    expect((await runTool('read_file', { path: 'src/a.js' }, ctx)).content).toContain(
+      '1  const value = 1'
+    )
+    expect((await runTool('search', { text: 'value' }, ctx)).content).toContain(
+      'src/a.js:1: const value = 1'
+    )
+    const edit = await runTool(
+      'edit_file',
+      { path: 'src/a.js', old_text: 'value = 1', new_text: 'value = 2' },
+      ctx
+    )
+    expect(edit.isError).toBe(false)
+    expect(readFileSync(path.join(root, 'src/a.js'), 'utf8')).toContain('value = 2')
+    expect((await runTool('write_file', { path: 'src/new/b.js', content: 'x' }, ctx)).isError).toBe(
+      false
+    )
+    expect((await runTool('list_files', {}, ctx)).content.split('\n').sort()).toEqual([
+      'src/a.js',
+      'src/new/b.js'
+    ])
+  })
+
+  it('refuses absolute paths, .., and the .git folder', async () => {
+    for (const p of [
+      '/etc/passwd',
+      '../outside/secret.txt',
+      'src/../../outside/secret.txt',
+      '.git/config',
+      'src/.git/x'
+    ]) {
+      const r = await runTool('read_file', { path: p }, ctx)
+      expect(r.isError, p).toBe(true)
+      expect(r.refused, p).toBeTruthy()
+    }
+  })
+
+  it('follows no symbolic link: not into .git, not out of the workspace, not a dangling one', async () => {
+    symlinkSync(path.join(root, '.git'), path.join(root, 'gitlink'))
+    symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'src', 'leak.txt'))
+    symlinkSync(path.join(outside, 'new.txt'), path.join(root, 'dangling'))
+    expect((await runTool('read_file', { path: 'gitlink/config' }, ctx)).refused).toContain(
+      'symbolic link'
+    )
+    expect(
+      (await runTool('write_file', { path: 'gitlink/hooks/pre-push', content: 'x' }, ctx)).refused
+    ).toContain('symbolic link')
+    expect((await runTool('read_file', { path: 'src/leak.txt' }, ctx)).refused).toContain(
+      'symbolic link'
+    )
+    expect(
+      (await runTool('write_file', { path: 'dangling', content: 'x' }, ctx)).refused
+    ).toContain('symbolic link')
+    expect(existsSync(path.join(outside, 'new.txt'))).toBe(false)
+    const search = await runTool('search', { text: 'secret' }, ctx)
+    expect(search.content).not.toContain('top secret')
+    expect(search.content).not.toContain('extraheader')
+  })
+
+  it('refuses to change protected paths and workflow files', async () => {
+    for (const p of ['.github/workflows/ci.yml', 'dist/index.js']) {
+      const r = await runTool('write_file', { path: p, content: 'x' }, ctx)
+      expect(r.refused, p).toContain('protected')
+    }
+  })
+
+  it('runs only configured checks, and records disputes of known findings', async () => {
+    expect((await runTool('run_check', { name: 'rm -rf /' }, ctx)).isError).toBe(true)
+    const env = await runTool('run_check', { name: 'env' }, ctx)
+    expect(env.content).toMatch(/^exit code 0/)
+    expect(
+      (await runTool('dispute_finding', { id: 'RL-nope', reason: 'wrong', explanation: 'x' }, ctx))
+        .isError
+    ).toBe(true)
+    const d = await runTool(
+      'dispute_finding',
+      { id: 'RL-0000000001', reason: 'stale', explanation: 'fixed in a.js:1' },
+      ctx
+    )
+    expect(d.dispute).toEqual({ id: 'RL-0000000001', reason: 'stale: fixed in a.js:1' })
+  })
+})
