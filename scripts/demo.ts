@@ -14,7 +14,7 @@ console.log(
   `review-loop demo: PR #7 "${scenario.pr.title}" on the local GitHub emulator (no API key: checks review, fix commands fix)\n`
 )
 const report = await runScenario(scenario, {
-  onRun: run => {
+  onRun: (run, sandbox) => {
     const what = run.event === 'pull_request' ? `pull_request ${run.action}` : run.event
     console.log(`── run ${run.index + 1}: ${what} (run id ${run.runId}, exit ${run.exitCode})`)
     for (const line of run.stdout.split('\n')) {
@@ -22,6 +22,8 @@ const report = await runScenario(scenario, {
         console.log(`   ${line.replace(/^::(\w+)::/, '$1: ').replace(/%0A/g, ' ')}`)
     }
     writeFileSync(path.join(out, `summary-run-${run.index + 1}.md`), run.summary)
+    const sticky = sandbox.emulator.comments.find(c => c.body.includes('review-loop:state'))
+    writeFileSync(path.join(out, `comment-run-${run.index + 1}.md`), sticky?.body ?? '')
     writeFileSync(
       path.join(out, `outputs-run-${run.index + 1}.json`),
       JSON.stringify(run.outputs, null, 2) + '\n'
@@ -37,5 +39,5 @@ console.log(
   `\nfinal status: ${last?.outputs['status']} after ${report.runs.length} runs; ${report.pushes.length} pushes; ${report.dispatches.length} dispatches; ${report.comments.length} PR comment(s); ${report.checkRuns.length} check runs with ${report.checkRuns.reduce((n, c) => n + c.annotations.length, 0)} annotations`
 )
 console.log(
-  `wrote ${out}/: comment.md, check-runs.json, summary-run-N.md, outputs-run-N.json, report.json`
+  `wrote ${out}/: comment.md (final), comment-run-N.md, check-runs.json, summary-run-N.md, outputs-run-N.json, report.json`
 )

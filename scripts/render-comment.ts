@@ -1,4 +1,4 @@
-// npm run render -- [COMMENT.md] [OUT.png]: renders a sticky comment the way GitHub shows it (GFM,
+// npm run render -- [COMMENT.md] [OUT.png] [--open]: renders a sticky comment the way GitHub shows it (GFM,
 // GitHub's markdown CSS, Mermaid diagrams) in headless Chromium, and saves a screenshot.
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -7,8 +7,10 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { marked } from 'marked'
 
-const input = path.resolve(process.argv[2] ?? 'out/demo/comment.md')
-const output = path.resolve(process.argv[3] ?? input.replace(/\.md$/, '.png'))
+const args = process.argv.slice(2).filter(a => a !== '--open')
+const open = process.argv.includes('--open') // expand every <details>
+const input = path.resolve(args[0] ?? 'out/demo/comment.md')
+const output = path.resolve(args[1] ?? input.replace(/\.md$/, '.png'))
 const chromium = process.env['CHROMIUM'] ?? '/usr/bin/chromium'
 if (!existsSync(chromium)) {
   console.error(`No Chromium at ${chromium}: apt-get install chromium (or set CHROMIUM).`)
@@ -28,7 +30,7 @@ const html = `<!doctype html><html><head><meta charset="utf-8">
 <style>body{margin:0;background:#fff}.markdown-body{box-sizing:border-box;max-width:980px;padding:24px 32px;border:1px solid #d0d7de;border-radius:6px;margin:16px}</style>
 <script src="${pathToFileURL(path.join(modules, 'mermaid/dist/mermaid.min.js')).href}"></script>
 </head><body><article class="markdown-body">${body}</article>
-<script>for (const d of document.querySelectorAll('details')) d.open = false; mermaid.initialize({ startOnLoad: true, theme: 'default' })</script>
+<script>for (const d of document.querySelectorAll('details')) d.open = ${open}; mermaid.initialize({ startOnLoad: true, theme: 'default' })</script>
 </body></html>`
 const dir = mkdtempSync(path.join(os.tmpdir(), 'render-'))
 const page = path.join(dir, 'comment.html')

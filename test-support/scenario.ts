@@ -110,7 +110,7 @@ function commands(stdout: string, kind: string): string[] {
 export async function runScenario(
   scenario: Scenario,
   hooks: {
-    onRun?: (run: RunRecord) => void
+    onRun?: (run: RunRecord, sandbox: Sandbox) => void
     keep?: (sandbox: Sandbox, model?: ModelServer) => Promise<void>
     /** A responder instead of (or after) the scenario's scripted replies. */
     model?: ModelServerOptions
@@ -148,7 +148,7 @@ export async function runScenario(
       if (queue.length === 0) break
       const request = queue.shift()!
       const run = await sandbox.run(request)
-      hooks.onRun?.(run)
+      hooks.onRun?.(run, sandbox)
       if (run.pushed) pushes.push({ run: k, by: run.pushed.by, sha: run.pushed.sha })
       // a dispatch starts a run; a push starts one only when made with a PAT or App token
       for (const d of run.dispatched) {

@@ -130,9 +130,9 @@ export function renderFindings(
         const body = [f.description, f.suggestedFix ? `**Suggested fix:** ${f.suggestedFix}` : '']
           .filter(Boolean)
           .join('\n\n')
-        out.push(
-          `  <details><summary>Details</summary>\n\n${safeBlock(body, opt.descriptionChars)}\n\n  </details>`
-        )
+        // indented as a whole, so the block stays inside its list item
+        const block = `<details><summary>Details</summary>\n\n${safeBlock(body, opt.descriptionChars)}\n\n</details>`
+        out.push(block.replace(/^(?=.)/gm, '  '))
       }
     }
   }
