@@ -66,6 +66,26 @@ function loopWith(findingsPerIteration: Finding[][], status: LoopState['status']
 }
 
 describe('the sticky comment', () => {
+  it("keeps every finding's details inside its list item, even a multi-paragraph description with code", () => {
+    const multi = finding({
+      id: 'RL-0000000001',
+      description:
+        'First paragraph.\n\nSecond paragraph:\n\n```\nstack line 1\n\nstack line 2\n```',
+      suggestedFix: 'Do the thing.'
+    })
+    const body = renderComment(
+      loopWith([[multi, finding({ id: 'RL-0000000002', title: 'second' })]], 'running'),
+      [multi],
+      LINKS
+    )
+    const start = body.indexOf('<details><summary>Details')
+    const end = body.indexOf('</details>', start)
+    const block = body.slice(body.lastIndexOf('\n', start) + 1, end + '</details>'.length)
+    // Markdown ends a list item at the first unindented line: every non-empty line must be indented
+    for (const line of block.split('\n').filter(Boolean))
+      expect(line.startsWith('  '), line).toBe(true)
+  })
+
   it('fits 300 long findings over 3 iterations under the budget, keeps a readable state and says what it left out', () => {
     const findings = manyFindings(300)
     const full = loopWith([findings, findings, findings], 'max_iterations')
