@@ -8,7 +8,8 @@ import type { Log } from './log.js'
 import type { Decision, LoopState } from './loop/state.js'
 import { compactState } from './loop/state-compact.js'
 import { checkConclusion, checkTitle, fit, toAnnotations, unlocatedText } from './report/check.js'
-import { renderComment, renderTimeline, statusLine } from './report/comment.js'
+import { renderComment, renderFindings, renderTimeline, statusLine } from './report/comment.js'
+import { renderMermaid } from './report/mermaid.js'
 import type { RepoLinks } from './report/format.js'
 import { renderReviewMarkdown } from './report/review-markdown.js'
 import { renderJobSummary } from './report/summary.js'
@@ -128,11 +129,20 @@ export async function publish(
     conclusion: checkConclusion(decision, state.status, settings.failOn),
     title: checkTitle(decision, review.findings),
     summary: fit(
+      // mirrors the comment: where the loop stands, its path, the timeline, the open findings
       [
         statusLine(state, links),
         state.reason ? `\n> ${state.reason}` : '',
         '',
-        renderTimeline(state, links)
+        renderMermaid(state),
+        '',
+        renderTimeline(state, links),
+        '',
+        renderFindings(state, review.findings, links, {
+          maxFindings: 100,
+          details: false,
+          descriptionChars: 0
+        })
       ].join('\n')
     ),
     text: unlocatedText(review.findings),
