@@ -2,2625 +2,1157 @@ export const id = 719;
 export const ids = [719];
 export const modules = {
 
-/***/ 61932:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   b: () => (/* binding */ isProtected)
-/* harmony export */ });
-/* harmony import */ var minimatch__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(33581);
-
-/** True when `file` (relative to the repository root) matches one of the protected globs. */
-function isProtected(file, globs) {
-    const normalised = file.replace(/\\/g, '/').replace(/^\.\//, '');
-    return globs.some(glob => (0,minimatch__WEBPACK_IMPORTED_MODULE_0__/* .minimatch */ .xF)(normalised, glob, { dot: true }));
-}
-
-
-/***/ }),
-
-/***/ 44208:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   RT: () => (/* binding */ tail),
-/* harmony export */   d6: () => (/* binding */ parseLocatedLines),
-/* harmony export */   hl: () => (/* binding */ parseEslintJson)
-/* harmony export */ });
-function parseJsonArray(stdout) {
-    const trimmed = stdout.trim();
-    const start = trimmed.indexOf('[{');
-    for (const candidate of [trimmed, start >= 0 ? trimmed.slice(start) : '']) {
-        if (!candidate.startsWith('['))
-            continue;
-        try {
-            const parsed = JSON.parse(candidate);
-            if (Array.isArray(parsed))
-                return parsed;
-        }
-        catch {
-            // not JSON: other parsers get their turn
-        }
-    }
-    return undefined;
-}
-/** ESLint's `-f json` format: an array of { filePath, messages[] }. */
-function parseEslintJson(stdout) {
-    const parsed = parseJsonArray(stdout);
-    if (!parsed || !parsed.every(r => typeof r === 'object' && r !== null && 'filePath' in r)) {
-        return undefined;
-    }
-    const problems = [];
-    for (const result of parsed) {
-        for (const m of result.messages ?? []) {
-            problems.push({
-                file: result.filePath,
-                line: m.line,
-                column: m.column,
-                endLine: m.endLine,
-                level: m.severity === 2 ? 'error' : 'warning',
-                rule: m.ruleId ?? undefined,
-                message: m.message ?? 'ESLint problem'
-            });
-        }
-    }
-    return problems;
-}
-const TSC_PLAIN = /^(.+?)\((\d+),(\d+)\): (error|warning) (TS\d+): (.*)$/;
-const TSC_PRETTY = /^(.+?):(\d+):(\d+) - (error|warning) (TS\d+): (.*)$/;
-// path:line[:col][:] [error|warning:] message — the form of gcc, go vet, flake8, ruff, shellcheck -f gcc, ...
-const FILE_LINE_COL = /^(?:\.\/)?([^\s:"'<>|]+\.[\w-]+):(\d+)(?::(\d+))?:?\s*(?:(error|warning|note|info)\s*:?\s*)?(.+)$/i;
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
-/**
- * Located problems in line-oriented output: `tsc` diagnostics and the common `path:line:col: message`
- * form. `exists` filters out lines that merely look like locations (URLs, timestamps).
- */
-function parseLocatedLines(output, exists) {
-    const problems = [];
-    for (const raw of output.replace(ANSI, '').split(/\r?\n/)) {
-        const line = raw.trim();
-        const tsc = TSC_PLAIN.exec(line) ?? TSC_PRETTY.exec(line);
-        if (tsc) {
-            const [, file, l, c, level, code, message] = tsc;
-            if (file && exists(file)) {
-                problems.push({
-                    file,
-                    line: Number(l),
-                    column: Number(c),
-                    level: level === 'warning' ? 'warning' : 'error',
-                    rule: code,
-                    message: message ?? ''
-                });
-            }
-            continue;
-        }
-        const generic = FILE_LINE_COL.exec(line);
-        if (generic) {
-            const [, file, l, c, level, message] = generic;
-            if (file && exists(file)) {
-                problems.push({
-                    file,
-                    line: Number(l),
-                    column: c ? Number(c) : undefined,
-                    level: /warn|note|info/i.test(level ?? '') ? 'warning' : 'error',
-                    message: (message ?? '').trim()
-                });
-            }
-        }
-    }
-    return problems;
-}
-/** The last lines of an output, for a failing command whose output names no location. */
-function tail(output, maxLines = 40, maxChars = 3000) {
-    const lines = output.replace(ANSI, '').trimEnd().split(/\r?\n/);
-    let text = lines.slice(-maxLines).join('\n');
-    if (text.length > maxChars)
-        text = text.slice(-maxChars);
-    return text;
-}
-
-
-/***/ }),
-
-/***/ 84030:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   Np: () => (/* binding */ bySeverity),
-/* harmony export */   Ot: () => (/* binding */ countBySeverity),
-/* harmony export */   R6: () => (/* binding */ CATEGORIES),
-/* harmony export */   kU: () => (/* binding */ atOrAbove),
-/* harmony export */   oC: () => (/* binding */ SEVERITIES),
-/* harmony export */   qs: () => (/* binding */ severityRank)
-/* harmony export */ });
-/** The one finding schema shared by every source: AI reviewer, gates and human review comments. */
-const SEVERITIES = ['critical', 'high', 'medium', 'low', 'suggestion'];
-const CATEGORIES = [
-    'security',
-    'architecture',
-    'logic',
-    'style',
-    'performance',
-    'testing',
-    'documentation'
-];
-/** Lower rank = more severe. */
-function severityRank(severity) {
-    return SEVERITIES.indexOf(severity);
-}
-/** True when `severity` is at or above `threshold` (critical is the highest). */
-function atOrAbove(severity, threshold) {
-    return severityRank(severity) <= severityRank(threshold);
-}
-function bySeverity(a, b) {
-    return severityRank(a.severity) - severityRank(b.severity);
-}
-function countBySeverity(findings) {
-    const counts = Object.fromEntries(SEVERITIES.map(s => [s, 0]));
-    for (const f of findings)
-        counts[f.severity]++;
-    return counts;
-}
-
-
-/***/ }),
-
-/***/ 93706:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   Rj: () => (/* binding */ fingerprint)
-/* harmony export */ });
-/* unused harmony exports normaliseTitle, normaliseAnchor */
-/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77598);
-/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
-
-/**
- * Normalises a finding title so cosmetic differences (case, spacing, line/column numbers that move
- * when code above changes) do not change the fingerprint.
- */
-function normaliseTitle(title) {
-    return title
-        .toLowerCase()
-        .replace(/\b(line|col|column|ln)\s*\d+/g, '$1')
-        .replace(/\(\d+,\d+\)/g, '')
-        .replace(/:\d+(:\d+)?/g, '')
-        .replace(/\s+/g, ' ')
-        .trim();
-}
-/** The nearest anchor of a finding: the code at its line, whitespace folded, so ids survive line shifts. */
-function normaliseAnchor(anchor) {
-    return (anchor ?? '').replace(/\s+/g, ' ').trim().slice(0, 200);
-}
-/**
- * Stable id of a finding: normalised title + file + nearest anchor (the text of the line it points
- * at). The same problem keeps its id across iterations even when lines move.
- */
-function fingerprint(input) {
-    const hash = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256')
-        .update(normaliseTitle(input.title))
-        .update('\0')
-        .update(input.file ?? '')
-        .update('\0')
-        .update(normaliseAnchor(input.anchor))
-        .digest('hex');
-    return `RL-${hash.slice(0, 10)}`;
-}
-
-
-/***/ }),
-
-/***/ 59431:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   Hd: () => (/* binding */ isTerminal),
-/* harmony export */   My: () => (/* binding */ zeroUsage),
-/* harmony export */   SU: () => (/* binding */ lastIteration),
-/* harmony export */   Yv: () => (/* binding */ DECISIONS),
-/* harmony export */   gw: () => (/* binding */ LOOP_STATUSES),
-/* harmony export */   je: () => (/* binding */ roundIterations),
-/* harmony export */   om: () => (/* binding */ newState),
-/* harmony export */   vk: () => (/* binding */ addUsage)
-/* harmony export */ });
-const LOOP_STATUSES = [
-    'running',
-    'go',
-    'max_iterations',
-    'needs_discussion',
-    'stalled',
-    'budget_exhausted',
-    'stopped',
-    'error'
-];
-const DECISIONS = ['GO', 'NO_GO', 'NEEDS_DISCUSSION'];
-function zeroUsage() {
-    return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };
-}
-function addUsage(a, b) {
-    return {
-        inputTokens: a.inputTokens + b.inputTokens,
-        outputTokens: a.outputTokens + b.outputTokens,
-        cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
-        cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
-        costUsd: Math.round((a.costUsd + b.costUsd) * 1e6) / 1e6
-    };
-}
-function newState(pr, maxIterations, now) {
-    return {
-        schema: 1,
-        pr,
-        status: 'running',
-        round: 1,
-        maxIterations,
-        iterations: [],
-        totals: zeroUsage(),
-        updatedAt: now.toISOString()
-    };
-}
-function isTerminal(status) {
-    return status !== 'running';
-}
-function roundIterations(state) {
-    return state.iterations.filter(i => i.round === state.round);
-}
-function lastIteration(state) {
-    return state.iterations[state.iterations.length - 1];
-}
-
-
-/***/ }),
-
-/***/ 10719:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-// ESM COMPAT FLAG
-__webpack_require__.r(__webpack_exports__);
-
-// EXPORTS
-__webpack_require__.d(__webpack_exports__, {
-  run: () => (/* binding */ run),
-  setOutputs: () => (/* binding */ setOutputs)
-});
-
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
-var core = __webpack_require__(33838);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __webpack_require__(51455);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __webpack_require__(76760);
-var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
-;// CONCATENATED MODULE: ./src/artifacts.ts
-
-
-/**
- * Writes the files to a folder, then uploads them as a workflow artifact when the runner provides the
- * artifact service (ACTIONS_RUNTIME_TOKEN and ACTIONS_RESULTS_URL). Without it the folder is the record.
- */
-function createArtifactStore(root, env, log, 
-/** The run's page, to link an uploaded artifact: `<runUrl>/artifacts/<id>`. */
-runUrl) {
-    return {
-        async save(name, files) {
-            const directory = external_node_path_default().join(root, name);
-            await (0,promises_.mkdir)(directory, { recursive: true });
-            const paths = [];
-            for (const [file, content] of Object.entries(files)) {
-                const target = external_node_path_default().join(directory, file);
-                await (0,promises_.writeFile)(target, content);
-                paths.push(target);
-            }
-            if (!env['ACTIONS_RUNTIME_TOKEN'] || !env['ACTIONS_RESULTS_URL']) {
-                return {
-                    name,
-                    directory,
-                    files: paths,
-                    uploaded: false,
-                    note: `The artifact service is not available here; the records are in ${directory}.`
-                };
-            }
-            try {
-                // Loaded only when an upload happens: the artifact client is large.
-                const { DefaultArtifactClient } = await __webpack_require__.e(/* import() */ 252).then(__webpack_require__.bind(__webpack_require__, 91252));
-                const { id } = await new DefaultArtifactClient().uploadArtifact(name, paths, directory, {
-                    retentionDays: 30
-                });
-                const url = runUrl && id ? `${runUrl}/artifacts/${id}` : undefined;
-                return { name, directory, files: paths, uploaded: true, url };
-            }
-            catch (e) {
-                const note = `Uploading artifact ${name} failed (${e.message}); the records are in ${directory}.`;
-                log.warning(note);
-                return { name, directory, files: paths, uploaded: false, note };
-            }
-        }
-    };
-}
-
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(73024);
-;// CONCATENATED MODULE: ./src/context.ts
-
-class ContextError extends Error {
-}
-/** `owner/repo/.github/workflows/review.yml@refs/heads/main` → `review.yml`. */
-function workflowFileFromRef(ref) {
-    const match = /\/\.github\/workflows\/([^@/]+)@/.exec(ref ?? '');
-    return match?.[1];
-}
-function readPayload(path) {
-    if (!path)
-        return {};
-    try {
-        const parsed = JSON.parse((0,external_node_fs_.readFileSync)(path, 'utf8'));
-        return typeof parsed === 'object' && parsed !== null ? parsed : {};
-    }
-    catch (e) {
-        throw new ContextError(`Cannot read the event payload at GITHUB_EVENT_PATH: ${e.message}`);
-    }
-}
-function prNumberFromPayload(payload) {
-    const pr = payload['pull_request'];
-    if (typeof pr?.number === 'number')
-        return pr.number;
-    const inputs = payload['inputs'];
-    const raw = inputs?.['pr-number'] ?? inputs?.['pr_number'];
-    if (typeof raw === 'string' && /^\d+$/.test(raw.trim()))
-        return Number(raw.trim());
-    if (typeof raw === 'number')
-        return raw;
-    return undefined;
-}
-function readContext(env) {
-    const repository = env['GITHUB_REPOSITORY'] ?? '';
-    const [owner, repo] = repository.split('/');
-    if (!owner || !repo) {
-        throw new ContextError('GITHUB_REPOSITORY is not set: review-loop runs as a step of a GitHub Actions workflow.');
-    }
-    const payload = readPayload(env['GITHUB_EVENT_PATH']);
-    return {
-        eventName: env['GITHUB_EVENT_NAME'] ?? '',
-        action: typeof payload['action'] === 'string' ? payload['action'] : undefined,
-        payload,
-        owner,
-        repo,
-        runId: env['GITHUB_RUN_ID'] ?? '0',
-        runAttempt: Number(env['GITHUB_RUN_ATTEMPT'] ?? '1') || 1,
-        workflowFile: workflowFileFromRef(env['GITHUB_WORKFLOW_REF']),
-        serverUrl: (env['GITHUB_SERVER_URL'] ?? 'https://github.com').replace(/\/$/, ''),
-        apiUrl: (env['GITHUB_API_URL'] ?? 'https://api.github.com').replace(/\/$/, ''),
-        workspace: env['GITHUB_WORKSPACE'] ?? process.cwd(),
-        tempDir: env['RUNNER_TEMP'] ?? env['TMPDIR'] ?? '/tmp',
-        eventPrNumber: prNumberFromPayload(payload),
-        actor: env['GITHUB_ACTOR'] ?? ''
-    };
-}
-
-// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 3 modules
-var exec = __webpack_require__(81260);
-;// CONCATENATED MODULE: ./src/git/git.ts
-
-async function git(cwd, args, env) {
-    const r = await (0,exec/* getExecOutput */.H)('git', args, {
-        cwd,
-        silent: true,
-        ignoreReturnCode: true,
-        env: env ? { ...process.env, ...env } : undefined
-    });
-    return { code: r.exitCode, stdout: r.stdout, stderr: r.stderr };
-}
-async function ok(cwd, args, env) {
-    const r = await git(cwd, args, env);
-    if (r.code !== 0) {
-        throw new Error(`git ${args[0]} failed (exit ${r.code}): ${r.stderr.trim() || r.stdout.trim()}`);
-    }
-    return r.stdout;
-}
-async function createGit(cwd) {
-    const top = await git(cwd, ['rev-parse', '--show-toplevel']);
-    if (top.code !== 0) {
-        throw new Error(`${cwd} is not a git checkout. Add 'actions/checkout' before review-loop (see the README's usage).`);
-    }
-    const root = top.stdout.trim();
-    const self = {
-        root,
-        async head() {
-            return (await ok(root, ['rev-parse', 'HEAD'])).trim();
-        },
-        async revParse(ref) {
-            const r = await git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
-            return r.code === 0 ? r.stdout.trim() : undefined;
-        },
-        async checkoutPullHead(branch, sha) {
-            if ((await self.revParse(sha)) === undefined) {
-                await ok(root, [
-                    'fetch',
-                    '--no-tags',
-                    'origin',
-                    `+refs/heads/${branch}:refs/remotes/origin/${branch}`
-                ]);
-            }
-            if ((await self.revParse(sha)) === undefined) {
-                throw new Error(`The PR head ${sha} is not on origin/${branch}; was the branch rewritten?`);
-            }
-            await ok(root, ['checkout', '--force', '-B', branch, sha]);
-        },
-        async remoteHead(branch) {
-            const r = await ok(root, ['ls-remote', 'origin', `refs/heads/${branch}`]);
-            return r.split(/\s+/)[0] || undefined;
-        },
-        async changedPaths() {
-            const out = await ok(root, ['status', '--porcelain=v1', '-z', '--untracked-files=all']);
-            const paths = [];
-            const parts = out.split('\0');
-            for (let i = 0; i < parts.length; i++) {
-                const entry = parts[i];
-                if (entry.length < 4)
-                    continue;
-                paths.push(entry.slice(3));
-                if (entry[0] === 'R' || entry[0] === 'C')
-                    paths.push(parts[++i]);
-            }
-            return [...new Set(paths)];
-        },
-        async discard(paths) {
-            if (paths.length === 0)
-                return;
-            const tracked = (await ok(root, ['ls-files', '-z', '--', ...paths]))
-                .split('\0')
-                .filter(Boolean);
-            if (tracked.length > 0)
-                await ok(root, ['checkout', 'HEAD', '--', ...tracked]);
-            await ok(root, ['clean', '-fdq', '--', ...paths]);
-        },
-        async commitAll(message, author) {
-            await ok(root, ['add', '-A']);
-            const staged = await git(root, ['diff', '--cached', '--quiet']);
-            if (staged.code === 0)
-                return undefined;
-            await ok(root, ['commit', '--no-verify', '-q', '-m', message], {
-                GIT_AUTHOR_NAME: author.name,
-                GIT_AUTHOR_EMAIL: author.email,
-                GIT_COMMITTER_NAME: author.name,
-                GIT_COMMITTER_EMAIL: author.email
-            });
-            return self.head();
-        },
-        async push(branch) {
-            // never --force: a branch that moved under us is left to the next run
-            const r = await git(root, ['push', '--porcelain', 'origin', `HEAD:refs/heads/${branch}`]);
-            if (r.code === 0)
-                return { kind: 'pushed' };
-            const message = (r.stderr + r.stdout).trim();
-            if (/rejected|non-fast-forward|fetch first|stale info/i.test(message)) {
-                return { kind: 'rejected', message };
-            }
-            return { kind: 'failed', message };
-        },
-        async formatPatch(base, head) {
-            return ok(root, ['format-patch', '--stdout', `${base}..${head}`]);
-        },
-        async mergeBase(a, b) {
-            const r = await git(root, ['merge-base', a, b]);
-            return r.code === 0 ? r.stdout.trim() : undefined;
-        },
-        async diff(base, head, paths = []) {
-            return ok(root, ['diff', '--no-color', '--no-ext-diff', `${base}...${head}`, '--', ...paths]);
-        },
-        async show(sha, file) {
-            const r = await git(root, ['show', `${sha}:${file}`]);
-            return r.code === 0 ? r.stdout : undefined;
-        },
-        async listFiles(sha) {
-            return (await ok(root, ['ls-tree', '-r', '--name-only', '-z', sha]))
-                .split('\0')
-                .filter(Boolean);
-        }
-    };
-    return self;
-}
-
-// EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js
-var github = __webpack_require__(61351);
-// EXTERNAL MODULE: ./node_modules/@octokit/plugin-retry/dist-bundle/index.js
-var dist_bundle = __webpack_require__(49735);
-// EXTERNAL MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
-var plugin_throttling_dist_bundle = __webpack_require__(86856);
-// EXTERNAL MODULE: ./node_modules/bottleneck/light.js
-var light = __webpack_require__(63251);
-var light_default = /*#__PURE__*/__webpack_require__.n(light);
-;// CONCATENATED MODULE: ./src/github/port.ts
-/** An HTTP error from GitHub, reduced to what the loop acts on. */
-class GitHubError extends Error {
-    status;
-    operation;
-    constructor(status, operation, message) {
-        super(`${operation}: ${message} (HTTP ${status})`);
-        this.status = status;
-        this.operation = operation;
-        this.name = 'GitHubError';
-    }
-}
-
-;// CONCATENATED MODULE: ./src/github/octokit-adapter.ts
-
-
-
-
-
-const ANNOTATIONS_PER_REQUEST = 50;
-/** What to tell the user for a permission error: which `permissions:` scope is missing. */
-const SCOPE_FOR = {
-    'create comment': 'issues: write',
-    'update comment': 'issues: write',
-    'create check run': 'checks: write',
-    'update check run': 'checks: write',
-    'dispatch workflow': 'actions: write',
-    'add labels': 'issues: write',
-    'remove label': 'issues: write',
-    'request reviewers': 'pull-requests: write',
-    'create review': 'pull-requests: write',
-    'get pull request': 'pull-requests: read',
-    'list comments': 'issues: read'
-};
-function wrap(operation, e) {
-    const err = e;
-    const status = err.status ?? 0;
-    let message = err.response?.data?.message ?? err.message ?? String(e);
-    if (status === 403 && /not accessible by integration/i.test(message) && SCOPE_FOR[operation]) {
-        message += `. Grant the workflow '${SCOPE_FOR[operation]}' under permissions: (see the README).`;
-    }
-    return new GitHubError(status, operation, message);
-}
-async function call(operation, fn) {
-    try {
-        return await fn();
-    }
-    catch (e) {
-        throw wrap(operation, e);
-    }
-}
-function toPullInfo(data) {
-    return {
-        number: data.number,
-        state: data.state === 'closed' ? 'closed' : 'open',
-        draft: data.draft ?? false,
-        merged: data.merged,
-        title: data.title,
-        body: data.body ?? '',
-        author: data.user.login,
-        htmlUrl: data.html_url,
-        headRef: data.head.ref,
-        headSha: data.head.sha,
-        baseRef: data.base.ref,
-        baseSha: data.base.sha,
-        headRepoFullName: data.head.repo?.full_name ?? '',
-        baseRepoFullName: data.base.repo.full_name,
-        labels: data.labels.map(l => l.name ?? '').filter(Boolean)
-    };
-}
-function createGitHubAdapter(options) {
-    const { owner, repo, log } = options;
-    const octokit = (0,github/* getOctokit */.Q)(options.token, {
-        baseUrl: options.baseUrl,
-        throttle: {
-            // One iteration makes fewer than ten writes, far from GitHub's secondary limits, so writes
-            // are not paced; rate-limit answers (primary and secondary) are still waited out and retried.
-            write: new (light_default()).Group({ maxConcurrent: 1, minTime: 0 }),
-            notifications: new (light_default()).Group({ maxConcurrent: 1, minTime: 0 }),
-            onRateLimit: (retryAfter, opts, _o, count) => {
-                log.warning(`GitHub rate limit on ${opts.method} ${opts.url}; retrying in ${retryAfter}s.`);
-                return count < 2;
-            },
-            onSecondaryRateLimit: (retryAfter, opts, _o, count) => {
-                log.warning(`GitHub secondary rate limit on ${opts.method} ${opts.url}; retrying in ${retryAfter}s.`);
-                return count < 2;
-            }
-        }
-    }, dist_bundle/* retry */.L, plugin_throttling_dist_bundle/* throttling */.A);
-    const repoParams = { owner, repo };
-    const toComment = (c) => ({
-        id: c.id,
-        body: c.body ?? '',
-        author: c.user?.login ?? '',
-        htmlUrl: c.html_url
-    });
-    return {
-        async whoAmI() {
-            if (options.stateAuthor)
-                return options.stateAuthor;
-            // Installation tokens (ghs_: the workflow token, App tokens) cannot read /user; the workflow
-            // token posts as github-actions[bot]. App tokens name their bot with the state-author input.
-            if (options.token.startsWith('ghs_'))
-                return 'github-actions[bot]';
-            try {
-                const { data } = await octokit.rest.users.getAuthenticated();
-                return data.login;
-            }
-            catch (e) {
-                const status = e.status;
-                // Installation tokens (the workflow token, App tokens) may not read /user.
-                if (status === 403 || status === 401)
-                    return 'github-actions[bot]';
-                throw wrap('get authenticated user', e);
-            }
-        },
-        async getPull(pr) {
-            const early = options.prefetched?.pr === pr ? await options.prefetched.response : undefined;
-            if (early?.status === 200)
-                return toPullInfo(early.body);
-            const { data } = await call('get pull request', () => octokit.rest.pulls.get({ ...repoParams, pull_number: pr }));
-            return toPullInfo(data);
-        },
-        async listComments(pr) {
-            const all = await call('list comments', () => octokit.paginate(octokit.rest.issues.listComments, {
-                ...repoParams,
-                issue_number: pr,
-                per_page: 100
-            }));
-            return all.map(toComment);
-        },
-        async createComment(pr, body) {
-            const { data } = await call('create comment', () => octokit.rest.issues.createComment({ ...repoParams, issue_number: pr, body }));
-            return toComment(data);
-        },
-        async updateComment(id, body) {
-            const { data } = await call('update comment', () => octokit.rest.issues.updateComment({ ...repoParams, comment_id: id, body }));
-            return toComment(data);
-        },
-        async createCheckRun(input) {
-            const batches = [];
-            for (let i = 0; i < input.annotations.length; i += ANNOTATIONS_PER_REQUEST) {
-                batches.push(input.annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
-            }
-            const output = { title: input.title, summary: input.summary, text: input.text };
-            const { data } = await call('create check run', () => octokit.rest.checks.create({
-                ...repoParams,
-                name: input.name,
-                head_sha: input.headSha,
-                status: 'completed',
-                conclusion: input.conclusion,
-                started_at: input.startedAt,
-                completed_at: new Date().toISOString(),
-                external_id: input.externalId,
-                details_url: input.detailsUrl,
-                output: { ...output, annotations: batches[0] ?? [] }
-            }));
-            for (const batch of batches.slice(1)) {
-                await call('update check run', () => octokit.rest.checks.update({
-                    ...repoParams,
-                    check_run_id: data.id,
-                    output: { ...output, annotations: batch }
-                }));
-            }
-            return { id: data.id, htmlUrl: data.html_url ?? '' };
-        },
-        async dispatchWorkflow(workflowFile, ref, inputs) {
-            await call('dispatch workflow', () => octokit.rest.actions.createWorkflowDispatch({
-                ...repoParams,
-                workflow_id: workflowFile,
-                ref,
-                inputs
-            }));
-        },
-        async addLabels(pr, labels) {
-            await call('add labels', () => octokit.rest.issues.addLabels({ ...repoParams, issue_number: pr, labels }));
-        },
-        async removeLabel(pr, label) {
-            try {
-                await octokit.rest.issues.removeLabel({ ...repoParams, issue_number: pr, name: label });
-            }
-            catch (e) {
-                if (e.status === 404)
-                    return; // not there: nothing to remove
-                throw wrap('remove label', e);
-            }
-        },
-        async requestReviewers(pr, users, teams) {
-            await call('request reviewers', () => octokit.rest.pulls.requestReviewers({
-                ...repoParams,
-                pull_number: pr,
-                reviewers: users,
-                team_reviewers: teams
-            }));
-        },
-        async createReview(pr, event, body, commitId) {
-            await call('create review', () => octokit.rest.pulls.createReview({
-                ...repoParams,
-                pull_number: pr,
-                event,
-                body,
-                commit_id: commitId
-            }));
-        }
-    };
-}
-
-// EXTERNAL MODULE: ./src/loop/findings.ts
-var loop_findings = __webpack_require__(84030);
-// EXTERNAL MODULE: ./src/loop/state.ts
-var loop_state = __webpack_require__(59431);
-;// CONCATENATED MODULE: ./src/inputs.ts
-
-
-/** Always protected: pushing workflow files needs the `workflows` permission the token lacks. */
-const ALWAYS_PROTECTED = '.github/workflows/**';
-class InputError extends Error {
-    constructor(input, message) {
-        super(`Input '${input}': ${message}`);
-        this.name = 'InputError';
-    }
-}
-function lines(value) {
-    return value
-        .split(/\r?\n/)
-        .map(l => l.trim())
-        .filter(l => l !== '' && !l.startsWith('#'));
-}
-function list(value) {
-    return value
-        .split(/[\n,]/)
-        .map(l => l.trim())
-        .filter(l => l !== '' && !l.startsWith('#'));
-}
-function integer(get, name, fallback, min, max) {
-    const raw = get(name).trim();
-    if (raw === '')
-        return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-        throw new InputError(name, `'${raw}' is not a whole number from ${min} to ${max}.`);
-    }
-    return Number(raw);
-}
-function decimal(get, name) {
-    const raw = get(name).trim();
-    if (raw === '')
-        return undefined;
-    const value = Number(raw);
-    if (!/^\d+(\.\d+)?$/.test(raw) || !(value > 0)) {
-        throw new InputError(name, `'${raw}' is not a positive amount of US dollars, such as 5 or 2.50.`);
-    }
-    return value;
-}
-function oneOf(get, name, allowed, fallback) {
-    const raw = get(name).trim().toLowerCase();
-    if (raw === '')
-        return fallback;
-    if (!allowed.includes(raw)) {
-        throw new InputError(name, `'${raw}' is not one of: ${allowed.join(', ')}.`);
-    }
-    return raw;
-}
-function inputs_boolean(get, name, fallback) {
-    const raw = get(name).trim().toLowerCase();
-    if (raw === '')
-        return fallback;
-    if (raw === 'true')
-        return true;
-    if (raw === 'false')
-        return false;
-    throw new InputError(name, `'${raw}' is not true or false.`);
-}
-const CHECK_LINE = /^([A-Za-z0-9][\w.-]*)\s*:\s*(.+)$/;
-function parseChecks(raw) {
-    const seen = new Set();
-    return lines(raw).map(line => {
-        const match = CHECK_LINE.exec(line);
-        if (!match) {
-            throw new InputError('checks', `line '${line}' is not 'name: command' (for example 'lint: npx eslint . -f json').`);
-        }
-        const [, name, command] = match;
-        if (seen.has(name))
-            throw new InputError('checks', `the name '${name}' is used twice.`);
-        seen.add(name);
-        return { name, command: command.trim() };
-    });
-}
-function parseFailOn(raw) {
-    const terminal = loop_state/* LOOP_STATUSES */.gw.filter((s) => s !== 'running' && s !== 'go');
-    const values = list(raw.toLowerCase());
-    // a human's stop is deliberate: not a failure unless asked for
-    if (values.length === 0)
-        return terminal.filter(s => s !== 'stopped');
-    if (values.length === 1 && values[0] === 'never')
-        return [];
-    for (const v of values) {
-        if (!terminal.includes(v)) {
-            throw new InputError('fail-on', `'${v}' is not one of: ${terminal.join(', ')}, never.`);
-        }
-    }
-    return values;
-}
-function parseSettings(get) {
-    const githubToken = get('github-token').trim();
-    if (githubToken === '') {
-        throw new InputError('github-token', 'is empty. Leave it unset to use the workflow token, or pass a PAT/App token secret.');
-    }
-    const prRaw = get('pr-number').trim();
-    let prNumber;
-    if (prRaw !== '') {
-        if (!/^\d+$/.test(prRaw) || Number(prRaw) < 1) {
-            throw new InputError('pr-number', `'${prRaw}' is not a pull request number such as 42.`);
-        }
-        prNumber = Number(prRaw);
-    }
-    const workingDirectory = get('working-directory').trim() || '.';
-    if (workingDirectory.split(/[\\/]/).includes('..')) {
-        throw new InputError('working-directory', `'${workingDirectory}' must stay inside the workspace.`);
-    }
-    const reviewers = list(get('escalation-reviewers'));
-    const apiKey = get('anthropic-api-key').trim();
-    const reviewModel = get('review-model').trim() || 'claude-sonnet-4-6';
-    const maxCostUsd = decimal(get, 'max-cost-usd');
-    const settings = {
-        githubToken,
-        maxIterations: integer(get, 'max-iterations', 3, 1, 20),
-        severityThreshold: oneOf(get, 'severity-threshold', loop_findings/* SEVERITIES */.oC, 'medium'),
-        checks: parseChecks(get('checks')),
-        fixCommands: lines(get('fix-commands')),
-        retrigger: oneOf(get, 'retrigger', ['dispatch', 'push', 'none'], 'dispatch'),
-        prNumber,
-        workingDirectory,
-        protectedPaths: [ALWAYS_PROTECTED, ...list(get('protected-paths'))],
-        reviewDrafts: inputs_boolean(get, 'review-drafts', false),
-        allowForks: inputs_boolean(get, 'allow-forks', false),
-        checkName: get('check-name').trim() || 'review-loop',
-        commandTimeoutMinutes: integer(get, 'command-timeout-minutes', 10, 1, 360),
-        failOn: parseFailOn(get('fail-on')),
-        escalationLabel: get('escalation-label').trim(),
-        stopLabel: get('stop-label').trim(),
-        escalationReviewers: reviewers.filter(r => !r.includes('/')),
-        escalationTeamReviewers: reviewers.filter(r => r.includes('/')).map(r => r.split('/')[1] ?? r),
-        submitReview: oneOf(get, 'submit-review', ['none', 'comment', 'approve'], 'none'),
-        commitAuthor: {
-            name: get('commit-author-name').trim() || 'github-actions[bot]',
-            email: get('commit-author-email').trim() || '41898282+github-actions[bot]@users.noreply.github.com'
-        },
-        artifactsDir: get('artifacts-dir').trim() || undefined,
-        stateAuthor: get('state-author').trim() || undefined,
-        ai: {
-            apiKey,
-            baseUrl: get('anthropic-base-url').trim() || undefined,
-            reviewModel,
-            fixModel: get('fix-model').trim() || reviewModel,
-            maxTurns: integer(get, 'max-turns', 30, 1, 500),
-            maxCostUsd,
-            reviewTimeoutMinutes: integer(get, 'review-timeout-minutes', 10, 1, 360),
-            fixTimeoutMinutes: integer(get, 'fix-timeout-minutes', 20, 1, 360),
-            guidelines: get('guidelines').trim() || undefined,
-            instructions: get('instructions').trim() || undefined
-        }
-    };
-    if (settings.checks.length === 0 && apiKey === '') {
-        throw new InputError('checks', "is empty and no 'anthropic-api-key' is set, so nothing would review the PR. Add at least one 'name: command' line (for example 'test: npm test'), or set anthropic-api-key.");
-    }
-    return settings;
-}
-
-// EXTERNAL MODULE: ./src/fix/protected-paths.ts
-var protected_paths = __webpack_require__(61932);
-;// CONCATENATED MODULE: ./src/fix/apply-fix.ts
-
-/** The deterministic fixers: each fix command in order; their results are recorded, failures tolerated. */
-async function runFixCommands(commands, ctx) {
-    const results = [];
-    for (const command of commands) {
-        const r = await ctx.runner.run(command, {
-            cwd: ctx.cwd,
-            env: ctx.env,
-            timeoutMs: ctx.timeoutMs
-        });
-        ctx.log(`fix command '${command}' exited ${r.exitCode} in ${(r.durationMs / 1000).toFixed(1)}s`);
-        results.push({ command, exitCode: r.exitCode, durationMs: r.durationMs });
-    }
-    return results;
-}
-/** Reverts every change to a protected path; returns the paths it reverted. */
-async function revertProtected(git, globs) {
-    const touched = (await git.changedPaths()).filter(p => (0,protected_paths/* isProtected */.b)(p, globs));
-    await git.discard(touched);
-    return touched;
-}
-/**
- * Commits whatever the fixers changed and pushes it to the PR branch, never forcing. When the branch
- * moved since `reviewedSha`, or the push fails, the commit is returned as a patch so no work is lost.
- */
-async function commitAndPush(git, branch, reviewedSha, message, author) {
-    const filesChanged = await git.changedPaths();
-    // A fix command may have committed on its own: its commits are part of the fix too.
-    const commitSha = (await git.commitAll(message, author)) ?? (await git.head());
-    if (commitSha === reviewedSha)
-        return { outcome: 'no_changes', filesChanged: [] };
-    const remote = await git.remoteHead(branch);
-    if (remote !== reviewedSha) {
-        return {
-            outcome: 'branch_moved',
-            commitSha,
-            filesChanged,
-            patch: await git.formatPatch(reviewedSha, commitSha),
-            message: `origin/${branch} is at ${remote?.slice(0, 7) ?? '(deleted)'}, not the reviewed ${reviewedSha.slice(0, 7)}`
-        };
-    }
-    const pushed = await git.push(branch);
-    if (pushed.kind === 'pushed')
-        return { outcome: 'pushed', commitSha, filesChanged };
-    return {
-        outcome: pushed.kind === 'rejected' ? 'branch_moved' : 'push_failed',
-        commitSha,
-        filesChanged,
-        patch: await git.formatPatch(reviewedSha, commitSha),
-        message: pushed.message
-    };
-}
-
-;// CONCATENATED MODULE: ./src/github/escalation.ts
-const ESCALATE = [
-    'max_iterations',
-    'needs_discussion',
-    'stalled',
-    'budget_exhausted'
-];
-function needsHuman(status) {
-    return ESCALATE.includes(status);
-}
-/** The people to mention in the comment (users and teams named by escalation-reviewers). */
-function mentions(settings, owner) {
-    return [
-        ...settings.escalationReviewers,
-        ...settings.escalationTeamReviewers.map(t => `${owner}/${t}`)
-    ];
-}
-/**
- * Calls a human when the loop ends without GO: label, reviewers, optional review. Takes the label
- * off again at GO. Each step is best effort: a missing permission is a warning, never lost state.
- */
-async function escalate(github, pull, status, reviewedSha, reviewBody, settings, log) {
-    const notes = [];
-    const attempt = async (what, fn) => {
-        try {
-            await fn();
-        }
-        catch (e) {
-            const note = `Could not ${what}: ${e.message}`;
-            log.warning(note);
-            notes.push(note);
-        }
-    };
-    const label = settings.escalationLabel;
-    if (status === 'go') {
-        if (label && pull.labels.includes(label))
-            await attempt(`remove the label '${label}'`, () => github.removeLabel(pull.number, label));
-    }
-    else if (needsHuman(status)) {
-        if (label && !pull.labels.includes(label))
-            await attempt(`add the label '${label}'`, () => github.addLabels(pull.number, [label]));
-        const users = settings.escalationReviewers.filter(u => u.toLowerCase() !== pull.author.toLowerCase());
-        if (users.length || settings.escalationTeamReviewers.length) {
-            await attempt('request reviewers', () => github.requestReviewers(pull.number, users, settings.escalationTeamReviewers));
-        }
-    }
-    if (settings.submitReview !== 'none' && status !== 'running') {
-        const approve = settings.submitReview === 'approve' && status === 'go';
-        try {
-            await github.createReview(pull.number, approve ? 'APPROVE' : 'COMMENT', reviewBody, reviewedSha);
-        }
-        catch (e) {
-            if (!approve)
-                throw e;
-            const note = `GitHub refused the approval (${e.message}); posted a comment review instead. Allow "GitHub Actions to create and approve pull requests" in the repository settings to approve.`;
-            log.notice(note);
-            notes.push(note);
-            await attempt('submit a comment review', () => github.createReview(pull.number, 'COMMENT', reviewBody, reviewedSha));
-        }
-    }
-    return notes;
-}
-
-;// CONCATENATED MODULE: ./src/loop/advance.ts
-
-
-/** GO requires: the reviewer says GO (or there is none), no finding at/above the threshold, every gate passes. */
-function decide(outcome, threshold) {
-    if (outcome.reviewerDecision === 'NEEDS_DISCUSSION')
-        return 'NEEDS_DISCUSSION';
-    const blocking = outcome.findings.some(f => (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold));
-    if (outcome.reviewerDecision === 'NO_GO' || blocking || !outcome.gatesPassed)
-        return 'NO_GO';
-    return 'GO';
-}
-function blockingIds(findings, threshold) {
-    return findings.filter(f => (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold)).map(f => f.id);
-}
-/**
- * After the review of iteration `n` (already appended to `state.iterations`): end the loop, or fix.
- * The cap wins over a stall at the last iteration, because that is where the loop ends anyway.
- */
-function nextAfterReview(state, decision, threshold, canFix, budget) {
-    const round = (0,loop_state/* roundIterations */.je)(state);
-    const n = round.length;
-    if (decision === 'GO')
-        return { kind: 'finish', status: 'go', reason: 'The review passed: GO.' };
-    if (budget?.exhausted) {
-        return {
-            kind: 'finish',
-            status: 'budget_exhausted',
-            reason: `The max-cost-usd budget ($${budget.maxUsd?.toFixed(2) ?? '?'}) does not allow another review; $${budget.spentUsd.toFixed(4)} spent.`
-        };
-    }
-    if (decision === 'NEEDS_DISCUSSION') {
-        return {
-            kind: 'finish',
-            status: 'needs_discussion',
-            reason: 'The reviewer needs a human to decide.'
-        };
-    }
-    if (n >= state.maxIterations) {
-        return {
-            kind: 'finish',
-            status: 'max_iterations',
-            reason: `Still NO_GO after ${n} of ${state.maxIterations} iterations.`
-        };
-    }
-    const repeated = repeatedBlocker(state, threshold);
-    if (repeated) {
-        return {
-            kind: 'finish',
-            status: 'stalled',
-            reason: `Finding ${repeated} survived two fix attempts; a human should look at it.`
-        };
-    }
-    if (budget?.maxUsd !== undefined && budget.spentUsd >= budget.maxUsd) {
-        return {
-            kind: 'finish',
-            status: 'budget_exhausted',
-            reason: `Spent $${budget.spentUsd.toFixed(2)} of the $${budget.maxUsd.toFixed(2)} budget (max-cost-usd).`
-        };
-    }
-    if (!canFix) {
-        return {
-            kind: 'finish',
-            status: 'stalled',
-            reason: 'NO_GO and no fixer is configured (fix-commands is empty and there is no anthropic-api-key): a human must fix it.'
-        };
-    }
-    return { kind: 'fix' };
-}
-/** A blocking id open in this review and in the two before it, with a pushed fix after each of those. */
-function repeatedBlocker(state, threshold) {
-    const round = (0,loop_state/* roundIterations */.je)(state);
-    if (round.length < 3)
-        return undefined;
-    const [a, b, c] = round.slice(-3);
-    if (a.fix?.outcome !== 'pushed' || b.fix?.outcome !== 'pushed')
-        return undefined;
-    const inB = new Set(blockingIds(b.findings, threshold));
-    const inA = new Set(blockingIds(a.findings, threshold));
-    return blockingIds(c.findings, threshold).find(id => inA.has(id) && inB.has(id));
-}
-/** After the fix: what the loop's status becomes, and whether to re-trigger. */
-function nextAfterFix(outcome) {
-    switch (outcome) {
-        case 'pushed':
-            return { status: 'running', retrigger: true };
-        case 'no_changes':
-            return {
-                status: 'stalled',
-                reason: 'The fixers changed nothing; more iterations would not help.',
-                retrigger: false
-            };
-        case 'branch_moved':
-            return {
-                status: 'running',
-                reason: 'The branch moved during this run; the fix was not pushed and the new head is reviewed next.',
-                retrigger: false
-            };
-        case 'push_failed':
-            return {
-                status: 'error',
-                reason: 'The fix could not be pushed; it is kept as a patch artifact.',
-                retrigger: false
-            };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/loop/plan.ts
-
-/** pull_request actions that start an iteration. */
-const PR_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_review'];
-/** Decides from the event alone whether this run is for us, and which PR it is about. */
-function planEvent(event) {
-    const { eventName, action } = event;
-    if (eventName === 'pull_request' || eventName === 'pull_request_target') {
-        if (!PR_ACTIONS.includes(action ?? '')) {
-            return {
-                kind: 'skip',
-                notice: `review-loop runs on pull_request ${PR_ACTIONS.join('/')}; '${action ?? 'unknown'}' needs no review.`
-            };
-        }
-        const pr = event.eventPrNumber ?? event.inputPrNumber;
-        if (!pr)
-            return { kind: 'skip', notice: 'The pull_request event names no pull request.' };
-        return { kind: 'run', pr };
-    }
-    if (eventName === 'workflow_dispatch') {
-        const pr = event.inputPrNumber ?? event.eventPrNumber;
-        if (!pr) {
-            return {
-                kind: 'skip',
-                notice: "workflow_dispatch without a pull request: give the workflow a 'pr-number' input and pass it to the action (pr-number: ${{ inputs.pr-number }})."
-            };
-        }
-        return { kind: 'run', pr };
-    }
-    return {
-        kind: 'skip',
-        notice: `review-loop does nothing on '${eventName || 'unknown'}' events; trigger it on pull_request or workflow_dispatch.`
-    };
-}
-/** Decides, from the PR and the loop state, whether this run reviews the head and as which iteration. */
-function planPull(input) {
-    const { pull, maxIterations } = input;
-    if (pull.state === 'closed') {
-        return {
-            kind: 'skip',
-            notice: `PR #${pull.number} is ${pull.merged ? 'merged' : 'closed'}: nothing to review.`
-        };
-    }
-    if (pull.draft && !input.reviewDrafts) {
-        return {
-            kind: 'skip',
-            notice: `PR #${pull.number} is a draft: it is reviewed when marked ready for review (or set review-drafts: true).`
-        };
-    }
-    if (pull.headRepoFullName !== pull.baseRepoFullName && !input.allowForks) {
-        return {
-            kind: 'skip',
-            notice: `PR #${pull.number} comes from the fork ${pull.headRepoFullName || '(deleted)'}: review-loop does not run or push fork code unless a maintainer sets allow-forks: true.`
-        };
-    }
-    if (input.stopLabel && pull.labels.includes(input.stopLabel)) {
-        const notice = `PR #${pull.number} has the label '${input.stopLabel}': the loop is stopped. Remove the label and push (or re-run) to go on.`;
-        const current = input.state;
-        return {
-            kind: 'stop',
-            notice,
-            state: current && current.status !== 'stopped'
-                ? {
-                    ...current,
-                    status: 'stopped',
-                    reason: `Stopped by a human (label '${input.stopLabel}').`,
-                    updatedAt: input.now.toISOString()
-                }
-                : undefined
-        };
-    }
-    let state = input.state ?? (0,loop_state/* newState */.om)(pull.number, maxIterations, input.now);
-    const reviewed = state.iterations.find(i => i.reviewedSha === pull.headSha && i.round === state.round);
-    if (reviewed) {
-        const by = reviewed.runId === input.runId
-            ? `this run (attempt ${reviewed.runAttempt}); re-running it changes nothing`
-            : `run ${reviewed.runId}`;
-        return {
-            kind: 'skip',
-            notice: `Head ${pull.headSha.slice(0, 7)} was already reviewed in iteration ${reviewed.n} by ${by}. Status: ${state.status}.`
-        };
-    }
-    let newRound = false;
-    if ((0,loop_state/* isTerminal */.Hd)(state.status)) {
-        // A human commit after the loop ended starts a new round with a fresh cap.
-        state = { ...state, status: 'running', round: state.round + 1, reason: undefined };
-        newRound = true;
-    }
-    state = { ...state, maxIterations };
-    const done = (0,loop_state/* roundIterations */.je)(state).length;
-    if (done >= maxIterations) {
-        return {
-            kind: 'skip',
-            notice: `The loop already used ${done} of ${maxIterations} iterations; raise max-iterations to continue.`
-        };
-    }
-    return { kind: 'review', state, iteration: done + 1, newRound };
-}
-
-;// CONCATENATED MODULE: ./src/loop/record.ts
-
-/**
- * Appends a review to the state. Findings keep the iteration they were first seen in (`since`) when
- * the previous iteration had them open; ids open before and gone now are `resolved`.
- */
-function appendReview(state, r) {
-    const previous = (0,loop_state/* lastIteration */.SU)(state);
-    const previousOpen = new Map((previous?.round === state.round ? previous.findings : [])
-        .filter(f => f.status !== 'fixed')
-        .map(f => [f.id, f]));
-    const disputed = new Set(previous?.fix?.disputes.map(d => d.id) ?? []);
-    const findings = r.findings.map(f => ({
-        id: f.id,
-        severity: f.severity,
-        category: f.category,
-        // clipped to the state schema's limits: a state over them is unreadable by the next run
-        title: f.title.slice(0, 1000),
-        file: f.file?.slice(0, 1000),
-        line: f.line,
-        source: f.source.slice(0, 200),
-        status: disputed.has(f.id) ? 'disputed' : 'open',
-        since: previousOpen.get(f.id)?.since ?? r.n
-    }));
-    const current = new Set(findings.map(f => f.id));
-    const record = {
-        n: r.n,
-        round: state.round,
-        reviewedSha: r.reviewedSha,
-        baseSha: r.baseSha,
-        runId: r.runId,
-        runAttempt: r.runAttempt,
-        decision: r.decision,
-        summary: r.summary.slice(0, 4000),
-        findings,
-        resolved: [...previousOpen.keys()].filter(id => !current.has(id)),
-        gates: r.gates,
-        usage: r.usage,
-        startedAt: r.startedAt.toISOString(),
-        durationMs: r.durationMs
-    };
-    return {
-        ...state,
-        iterations: [...state.iterations, record],
-        lastReviewedSha: r.reviewedSha,
-        totals: (0,loop_state/* addUsage */.vk)(state.totals, r.usage)
-    };
-}
-/** Replaces the latest iteration (to attach its fix). */
-function updateLast(state, update) {
-    const last = (0,loop_state/* lastIteration */.SU)(state);
-    if (!last)
-        return state;
-    return { ...state, iterations: [...state.iterations.slice(0, -1), update(last)] };
-}
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __webpack_require__(77598);
-// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
-var ajv = __webpack_require__(42463);
-;// CONCATENATED MODULE: ./src/loop/state-schema.ts
-
-
-
-const nonNegative = { type: 'number', minimum: 0 };
-const count = { type: 'integer', minimum: 0 };
-const sha = { type: 'string', pattern: '^[0-9a-f]{7,64}$' };
-const usage = {
-    type: 'object',
-    required: ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens', 'costUsd'],
-    additionalProperties: false,
-    properties: {
-        inputTokens: count,
-        outputTokens: count,
-        cacheReadTokens: count,
-        cacheWriteTokens: count,
-        costUsd: nonNegative
-    }
-};
-const findingRecord = {
-    type: 'object',
-    required: ['id', 'severity', 'status', 'since'],
-    additionalProperties: false,
-    properties: {
-        id: { type: 'string', maxLength: 64 },
-        severity: { enum: loop_findings/* SEVERITIES */.oC },
-        category: { enum: loop_findings/* CATEGORIES */.R6 },
-        title: { type: 'string', maxLength: 1000 },
-        file: { type: 'string', maxLength: 1000 },
-        line: { type: 'integer', minimum: 0 },
-        source: { type: 'string', maxLength: 200 },
-        status: { enum: ['open', 'fixed', 'disputed'] },
-        since: { type: 'integer', minimum: 1 }
-    }
-};
-const fixRecord = {
-    type: 'object',
-    required: ['outcome', 'filesChanged', 'commands', 'disputes', 'revertedProtected', 'durationMs'],
-    additionalProperties: false,
-    properties: {
-        outcome: { enum: ['pushed', 'no_changes', 'branch_moved', 'push_failed'] },
-        commitSha: sha,
-        filesChanged: { type: 'array', items: { type: 'string' } },
-        commands: {
-            type: 'array',
-            items: {
-                type: 'object',
-                required: ['command', 'exitCode', 'durationMs'],
-                additionalProperties: false,
-                properties: {
-                    command: { type: 'string' },
-                    exitCode: { type: 'integer' },
-                    durationMs: count
-                }
-            }
-        },
-        disputes: {
-            type: 'array',
-            items: {
-                type: 'object',
-                required: ['id', 'reason'],
-                additionalProperties: false,
-                properties: { id: { type: 'string' }, reason: { type: 'string' } }
-            }
-        },
-        revertedProtected: { type: 'array', items: { type: 'string' } },
-        patch: { type: 'string' },
-        durationMs: count
-    }
-};
-const iterationRecord = {
-    type: 'object',
-    required: [
-        'n',
-        'round',
-        'reviewedSha',
-        'baseSha',
-        'runId',
-        'runAttempt',
-        'decision',
-        'summary',
-        'findings',
-        'resolved',
-        'gates',
-        'usage',
-        'startedAt',
-        'durationMs'
-    ],
-    additionalProperties: false,
-    properties: {
-        n: { type: 'integer', minimum: 1 },
-        round: { type: 'integer', minimum: 1 },
-        reviewedSha: sha,
-        baseSha: sha,
-        runId: { type: 'string', maxLength: 40 },
-        runAttempt: { type: 'integer', minimum: 1 },
-        decision: { enum: loop_state/* DECISIONS */.Yv },
-        summary: { type: 'string', maxLength: 4000 },
-        findings: { type: 'array', items: findingRecord },
-        omitted: count,
-        resolved: { type: 'array', items: { type: 'string' } },
-        gates: {
-            type: 'array',
-            items: {
-                type: 'object',
-                required: ['name', 'passed', 'durationMs'],
-                additionalProperties: false,
-                properties: { name: { type: 'string' }, passed: { type: 'boolean' }, durationMs: count }
-            }
-        },
-        fix: fixRecord,
-        usage,
-        startedAt: { type: 'string' },
-        durationMs: count
-    }
-};
-const stateSchema = {
-    $id: 'https://github.com/review-loop/state.json',
-    type: 'object',
-    required: [
-        'schema',
-        'pr',
-        'status',
-        'round',
-        'maxIterations',
-        'iterations',
-        'totals',
-        'updatedAt'
-    ],
-    additionalProperties: false,
-    properties: {
-        schema: { const: 1 },
-        pr: { type: 'integer', minimum: 1 },
-        status: { enum: loop_state/* LOOP_STATUSES */.gw },
-        round: { type: 'integer', minimum: 1 },
-        maxIterations: { type: 'integer', minimum: 1 },
-        iterations: { type: 'array', items: iterationRecord },
-        lastReviewedSha: sha,
-        lastPushedSha: sha,
-        totals: usage,
-        reason: { type: 'string', maxLength: 4000 },
-        updatedAt: { type: 'string' }
-    }
-};
-let compiled;
-/** Validates a parsed state against the schema; the error is one readable line. */
-function checkState(value) {
-    // Compiled on first use: ajv compilation is kept off the start-up path.
-    compiled ??= new ajv.Ajv({ allErrors: true }).compile(stateSchema);
-    if (compiled(value))
-        return { state: value };
-    const error = (compiled.errors ?? [])
-        .slice(0, 5)
-        .map(e => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`)
-        .join('; ');
-    return { error };
-}
-
-;// CONCATENATED MODULE: ./src/loop/state-comment.ts
-
-
-/**
- * The sticky comment starts with a machine part and continues with the human part:
- *
- *   <!-- review-loop:state sha256:0123456789abcdef {"schema":1,...} -->
- *   ## Review loop: NO_GO — iteration 2 of 5
- *
- * `<`, `>` and `&` inside the JSON are written as \u escapes, so no finding text can close the HTML
- * comment early (`-->`), and JSON.parse restores them. The digest lets us notice a state that someone
- * edited by hand: such a state is ignored, never trusted.
- */
-const STATE_MARKER = '<!-- review-loop:state';
-const STATE_RE = /<!-- review-loop:state sha256:([0-9a-f]{16}) (\{.*?\}) -->/s;
-function digest(json) {
-    return (0,external_node_crypto_.createHash)('sha256').update(json).digest('hex').slice(0, 16);
-}
-function encodeStateJson(state) {
-    return JSON.stringify(state)
-        .replace(/</g, '\\u003c')
-        .replace(/>/g, '\\u003e')
-        .replace(/&/g, '\\u0026');
-}
-function renderStateMarker(state) {
-    const json = encodeStateJson(state);
-    return `${STATE_MARKER} sha256:${digest(json)} ${json} -->`;
-}
-function hasStateMarker(body) {
-    return body.includes(STATE_MARKER);
-}
-/** Reads the state out of a comment body. Corrupt, edited or invalid states are reported, never returned. */
-function decodeState(body) {
-    if (!hasStateMarker(body))
-        return { kind: 'absent' };
-    const match = STATE_RE.exec(body);
-    if (!match)
-        return { kind: 'invalid', reason: 'the state marker is malformed' };
-    const [, sum, json] = match;
-    if (digest(json) !== sum) {
-        return { kind: 'invalid', reason: 'the state was edited by hand (its digest does not match)' };
-    }
-    let parsed;
-    try {
-        parsed = JSON.parse(json);
-    }
-    catch (e) {
-        return { kind: 'invalid', reason: `the state is not valid JSON (${e.message})` };
-    }
-    const checked = checkState(parsed);
-    if ('error' in checked)
-        return { kind: 'invalid', reason: `the state fails its schema: ${checked.error}` };
-    return { kind: 'ok', state: checked.state };
-}
-
-;// CONCATENATED MODULE: ./src/loop/state-compact.ts
-
-
-/** The state's share of the sticky comment; the rest is for people. */
-const STATE_JSON_BUDGET = 30_000;
-/** Measured as written into the comment, where each `<`, `>` and `&` takes six characters. */
-function size(state) {
-    return encodeStateJson(state).length;
-}
-function trimIteration(it, keep, slim) {
-    const sorted = [...it.findings].sort((a, b) => (0,loop_findings/* severityRank */.qs)(a.severity) - (0,loop_findings/* severityRank */.qs)(b.severity));
-    const kept = sorted
-        .slice(0, keep)
-        .map((f) => slim
-        ? { id: f.id, severity: f.severity, status: f.status, since: f.since }
-        : { ...f, title: f.title?.slice(0, 120), file: f.file?.slice(0, 200) });
-    return {
-        ...it,
-        summary: it.summary.slice(0, slim ? 200 : 1000),
-        findings: kept,
-        omitted: (it.omitted ?? 0) + (it.findings.length - kept.length) || undefined,
-        fix: it.fix && {
-            ...it.fix,
-            filesChanged: it.fix.filesChanged.slice(0, slim ? 20 : 100),
-            disputes: it.fix.disputes
-                .slice(0, 20)
-                .map(d => ({ id: d.id, reason: d.reason.slice(0, 300) }))
-        }
-    };
-}
-/**
- * Shrinks the state until its JSON fits the budget: older iterations keep ids and severities only,
- * the latest keeps its most severe findings. The full records live in the artifacts.
- */
-function compactState(state, budget = STATE_JSON_BUDGET) {
-    const steps = [
-        [200, 200],
-        [100, 50],
-        [60, 20],
-        [30, 10],
-        [10, 0]
-    ];
-    let compact = state;
-    for (const [latestKeep, olderKeep] of steps) {
-        if (size(compact) <= budget)
-            return compact;
-        const last = state.iterations.length - 1;
-        compact = {
-            ...state,
-            iterations: state.iterations.map((it, i) => i === last ? trimIteration(it, latestKeep, false) : trimIteration(it, olderKeep, true))
-        };
-    }
-    // Still too big: only many rounds get here. Drop earlier rounds (never the current round's
-    // iterations, which count towards the cap); n keeps counting over the whole PR.
-    while (size(compact) > budget && (compact.iterations[0]?.round ?? state.round) < state.round) {
-        compact = { ...compact, iterations: compact.iterations.slice(1) };
-    }
-    return compact;
-}
-
-// EXTERNAL MODULE: ./src/process/command-runner.ts
-var command_runner = __webpack_require__(29327);
-;// CONCATENATED MODULE: ./src/report/format.ts
-const SEVERITY_ICON = {
-    critical: '🔴',
-    high: '🟠',
-    medium: '🟡',
-    low: '🔵',
-    suggestion: '⚪'
-};
-const STATUS_LABEL = {
-    running: 'running',
-    go: 'GO',
-    max_iterations: 'stopped at the iteration cap',
-    needs_discussion: 'needs discussion',
-    stalled: 'stalled',
-    budget_exhausted: 'budget exhausted',
-    stopped: 'stopped by a human',
-    error: 'error'
-};
-function format_short(sha) {
-    return (sha ?? '').slice(0, 7);
-}
-function repoUrl(l) {
-    return `${l.serverUrl}/${l.owner}/${l.repo}`;
-}
-function commitLink(l, sha) {
-    return `[\`${format_short(sha)}\`](${repoUrl(l)}/commit/${sha})`;
-}
-/** A fix commit linked to its diff within the PR. */
-function fixLink(l, sha) {
-    return `[\`${format_short(sha)}\`](${repoUrl(l)}/pull/${l.pr}/commits/${sha})`;
-}
-function fileLink(l, sha, file, line, endLine) {
-    const anchor = line ? `#L${line}${endLine && endLine > line ? `-L${endLine}` : ''}` : '';
-    const label = line ? `${file}:${line}` : file;
-    return `[\`${escapeMd(label)}\`](${repoUrl(l)}/blob/${sha}/${file.split('/').map(encodeURIComponent).join('/')}${anchor})`;
-}
-function usd(value) {
-    return `$${value.toFixed(value > 0 && value < 0.01 ? 4 : 2)}`;
-}
-function tokens(u) {
-    return u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
-}
-function duration(ms) {
-    const s = Math.round(ms / 1000);
-    return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`;
-}
-/** Escapes text from PRs and tools for one line of Markdown (tables, list items). */
-function escapeMd(text) {
-    return text
-        .replace(/\r?\n/g, ' ')
-        .replace(/([\\`*_[\]|<>#])/g, '\\$1')
-        .replace(/@/g, '@\u200b');
-}
-/** Text for a collapsible block: HTML comments and mentions neutralised, length capped. */
-function safeBlock(text, max) {
-    let t = text.replace(/<!--/g, '&lt;!--').replace(/@(?=\w)/g, '@\u200b');
-    if (t.length > max)
-        t = `${t.slice(0, max)}\n… (cut; the full text is in the review artifact)`;
-    const fences = (t.match(/```/g) ?? []).length;
-    if (fences % 2 === 1)
-        t += '\n```';
-    return t;
-}
-
-;// CONCATENATED MODULE: ./src/report/check.ts
-
-
-/** GitHub's limit for output.summary and output.text. */
-const CHECK_TEXT_LIMIT = 65_535;
-const LEVEL = {
-    critical: 'failure',
-    high: 'failure',
-    medium: 'warning',
-    low: 'warning',
-    suggestion: 'notice'
-};
-/** Every located finding as an annotation on the diff. */
-function toAnnotations(findings) {
-    return [...findings]
-        .sort(loop_findings/* bySeverity */.Np)
-        .filter(f => f.file && f.line && f.line > 0)
-        .map(f => ({
-        path: f.file,
-        start_line: f.line,
-        end_line: f.endLine && f.endLine >= f.line ? f.endLine : f.line,
-        annotation_level: LEVEL[f.severity],
-        title: `[${f.severity}] ${f.title}`.slice(0, 255),
-        message: (f.description || f.title).slice(0, 60_000),
-        raw_details: f.suggestedFix ? `Suggested fix:\n${f.suggestedFix}`.slice(0, 60_000) : undefined
-    }));
-}
-function checkTitle(decision, findings) {
-    if (findings.length === 0)
-        return decision;
-    const counts = (0,loop_findings/* countBySeverity */.Ot)(findings);
-    const parts = loop_findings/* SEVERITIES */.oC.filter(s => counts[s] > 0).map(s => `${counts[s]} ${s}`);
-    return `${decision}: ${findings.length} finding${findings.length === 1 ? '' : 's'} (${parts.join(', ')})`;
-}
-/**
- * success for GO; for other outcomes, failure when the loop ended in a state listed in `fail-on`
- * or the iteration is not GO while the loop goes on, else neutral.
- */
-function checkConclusion(decision, status, failOn) {
-    if (decision === 'GO')
-        return 'success';
-    if (status === 'running')
-        return 'failure';
-    return failOn.includes(status) ? 'failure' : 'neutral';
-}
-/** Findings with no location go in the check's text, since they cannot be annotations. */
-function unlocatedText(findings) {
-    const unlocated = findings.filter(f => !(f.file && f.line));
-    if (unlocated.length === 0)
-        return undefined;
-    const parts = ['## Findings without a location', ''];
-    for (const f of [...unlocated].sort(loop_findings/* bySeverity */.Np)) {
-        parts.push(`### ${SEVERITY_ICON[f.severity]} ${escapeMd(f.title)}`, '', `\`${f.id}\` · ${f.severity} · ${f.source}`, '', f.description, '');
-    }
-    return fit(parts.join('\n'));
-}
-function fit(text, limit = CHECK_TEXT_LIMIT - 100) {
-    return text.length <= limit ? text : `${text.slice(0, limit)}\n\n… (cut; see the review artifact)`;
-}
-
-;// CONCATENATED MODULE: ./src/report/mermaid.ts
-function fixLabel(it) {
-    if (!it.fix)
-        return undefined;
-    switch (it.fix.outcome) {
-        case 'pushed':
-            return `fix ${it.n}: ${it.fix.filesChanged.length} file${it.fix.filesChanged.length === 1 ? '' : 's'}`;
-        case 'no_changes':
-            return `fix ${it.n}: no change`;
-        case 'branch_moved':
-            return `fix ${it.n}: not pushed, branch moved`;
-        case 'push_failed':
-            return `fix ${it.n}: push failed`;
-    }
-}
-const TERMINAL_NODE = {
-    go: 'GO',
-    max_iterations: 'iteration cap',
-    needs_discussion: 'needs discussion',
-    stalled: 'stalled',
-    budget_exhausted: 'budget exhausted',
-    stopped: 'stopped',
-    error: 'error'
-};
-/** The path the loop took, as a Mermaid flowchart GitHub renders: review → fix → review → GO. */
-function renderMermaid(state, maxNodes = 40) {
-    const nodes = [];
-    for (const it of state.iterations.slice(-Math.floor(maxNodes / 2))) {
-        nodes.push(`review ${it.n}: ${it.decision} (${it.findings.length + (it.omitted ?? 0)})`);
-        const fix = fixLabel(it);
-        if (fix)
-            nodes.push(fix);
-    }
-    if (state.status !== 'running')
-        nodes.push(TERMINAL_NODE[state.status] ?? state.status);
-    const lines = ['```mermaid', 'flowchart LR'];
-    nodes.forEach((label, i) => {
-        const id = `n${i}`;
-        const shape = i === nodes.length - 1 && state.status !== 'running'
-            ? `((${JSON.stringify(label)}))`
-            : `[${JSON.stringify(label)}]`;
-        lines.push(i === 0 ? `  ${id}${shape}` : `  n${i - 1} --> ${id}${shape}`);
-    });
-    lines.push('```');
-    return lines.join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/report/comment.ts
-
-
-
-
-
-/** GitHub rejects comment bodies over 65,536 characters; we stay far below. */
-const COMMENT_LIMIT = 65_536;
-const COMMENT_BUDGET = 60_000;
-function headline(state) {
-    const last = (0,loop_state/* lastIteration */.SU)(state);
-    const n = (0,loop_state/* roundIterations */.je)(state).length;
-    const verdict = last?.decision ?? 'pending';
-    const round = state.round > 1 ? ` (round ${state.round})` : '';
-    return `## Review loop: ${state.status === 'running' ? verdict : STATUS_LABEL[state.status]} — iteration ${n} of ${state.maxIterations}${round}`;
-}
-function statusLine(state, links) {
-    const last = (0,loop_state/* lastIteration */.SU)(state);
-    const parts = [
-        `**Status:** \`${state.status}\``,
-        `**Verdict:** ${last?.decision ?? 'pending'}`,
-        `**Cost so far:** ${usd(state.totals.costUsd)} (${tokens(state.totals).toLocaleString('en-US')} tokens)`
-    ];
-    if (last)
-        parts.push(`**Reviewed:** ${commitLink(links, last.reviewedSha)}`);
-    return parts.join(' · ');
-}
-function severityCounts(findings) {
-    const counts = (0,loop_findings/* countBySeverity */.Ot)(findings);
-    const parts = loop_findings/* SEVERITIES */.oC.filter(s => counts[s] > 0).map(s => `${SEVERITY_ICON[s]}${counts[s]}`);
-    return parts.length ? parts.join(' ') : '—';
-}
-function fixCell(links, it) {
-    if (!it.fix)
-        return '—';
-    const { outcome, commitSha, filesChanged } = it.fix;
-    if (outcome === 'pushed' && commitSha)
-        return `${fixLink(links, commitSha)} (${filesChanged.length} file${filesChanged.length === 1 ? '' : 's'})`;
-    return outcome.replace('_', ' ');
-}
-function renderTimeline(state, links, maxRows = 30) {
-    const rows = [
-        '| # | reviewed | decision | open findings | fixed | disputed | fix | tokens | cost | time |',
-        '|---|---|---|---|---|---|---|---|---|---|'
-    ];
-    const iterations = state.iterations.slice(-maxRows);
-    if (iterations.length < state.iterations.length) {
-        rows.push(`| … | ${state.iterations.length - iterations.length} earlier iterations in the artifacts | | | | | | | | |`);
-    }
-    for (const [i, it] of iterations.entries()) {
-        const open = it.findings.filter(f => f.status === 'open');
-        const disputed = it.findings.filter(f => f.status === 'disputed').length + (it.fix?.disputes.length ?? 0);
-        rows.push(`| ${it.n}${it.round > 1 && it.round !== iterations[i - 1]?.round ? ` (round ${it.round})` : ''} | ${commitLink(links, it.reviewedSha)} | ${it.decision} | ${severityCounts(open)}${it.omitted ? ` +${it.omitted}` : ''} | ${it.resolved.length} | ${disputed} | ${fixCell(links, it)} | ${tokens(it.usage).toLocaleString('en-US')} | ${usd(it.usage.costUsd)} | ${duration(it.durationMs + (it.fix?.durationMs ?? 0))} |`);
-    }
-    return rows.join('\n');
-}
-/** Open findings of the latest review, grouped by severity, each linked to its code. */
-function renderFindings(state, findings, links, opt) {
-    const last = (0,loop_state/* lastIteration */.SU)(state);
-    if (!last || findings.length === 0)
-        return '';
-    const since = new Map(last.findings.map(f => [f.id, f.since]));
-    const sorted = [...findings].sort(loop_findings/* bySeverity */.Np);
-    const shown = sorted.slice(0, opt.maxFindings);
-    const out = [`### Open findings (${findings.length})`];
-    for (const severity of loop_findings/* SEVERITIES */.oC) {
-        const group = shown.filter(f => f.severity === severity);
-        if (group.length === 0)
-            continue;
-        out.push('', `#### ${SEVERITY_ICON[severity]} ${severity} (${sorted.filter(f => f.severity === severity).length})`);
-        for (const f of group) {
-            const where = f.file
-                ? fileLink(links, last.reviewedSha, f.file, f.line, f.endLine)
-                : 'no location';
-            const age = last.n - (since.get(f.id) ?? last.n) + 1;
-            out.push(`- **${escapeMd(f.title)}** — ${where} · \`${escapeMd(f.source)}\` · \`${f.id}\` · open for ${age} iteration${age === 1 ? '' : 's'}`);
-            if (opt.details && (f.description || f.suggestedFix)) {
-                const body = [f.description, f.suggestedFix ? `**Suggested fix:** ${f.suggestedFix}` : '']
-                    .filter(Boolean)
-                    .join('\n\n');
-                out.push(`  <details><summary>Details</summary>\n\n${safeBlock(body, opt.descriptionChars)}\n\n  </details>`);
-            }
-        }
-    }
-    if (shown.length < sorted.length) {
-        out.push('', `… and ${sorted.length - shown.length} more in the review artifact and the job summary.`);
-    }
-    return out.join('\n');
-}
-/** Every finding the loop has seen, for the human it escalates to. */
-function renderHistory(state, maxRows = 60) {
-    const seen = new Map();
-    for (const it of state.iterations) {
-        for (const f of it.findings) {
-            const prev = seen.get(f.id);
-            seen.set(f.id, {
-                title: f.title ?? prev?.title ?? f.id,
-                severity: f.severity,
-                first: prev?.first ?? it.n,
-                last: it.n,
-                status: f.status
-            });
-        }
-        for (const id of it.resolved) {
-            const prev = seen.get(id);
-            if (prev)
-                prev.status = 'fixed';
-        }
-    }
-    const rows = [...seen.entries()].slice(0, maxRows);
-    if (rows.length === 0)
-        return '';
-    return [
-        '<details><summary>Full history of findings</summary>',
-        '',
-        '| id | severity | title | seen in | status |',
-        '|---|---|---|---|---|',
-        ...rows.map(([id, r]) => `| \`${id}\` | ${r.severity} | ${escapeMd(r.title).slice(0, 150)} | ${r.first === r.last ? r.first : `${r.first}–${r.last}`} | ${r.status} |`),
-        seen.size > rows.length ? `\n… ${seen.size - rows.length} more in the artifacts.` : '',
-        '</details>'
-    ].join('\n');
-}
-/** The whole sticky comment: machine part, then the part for people, fitted under the size budget. */
-function renderComment(state, findings, links, extras = {}, budget = COMMENT_BUDGET) {
-    const marker = renderStateMarker(state);
-    const attempts = [
-        { maxFindings: 50, details: true, descriptionChars: 1500 },
-        { maxFindings: 30, details: true, descriptionChars: 500 },
-        { maxFindings: 30, details: false, descriptionChars: 0 },
-        { maxFindings: 10, details: false, descriptionChars: 0 },
-        { maxFindings: 0, details: false, descriptionChars: 0 }
-    ];
-    for (const opt of attempts) {
-        const body = [
-            marker,
-            renderHuman(state, findings, links, extras, opt, opt.maxFindings > 0)
-        ].join('\n');
-        if (body.length <= budget)
-            return body;
-    }
-    return [marker, headline(state), statusLine(state, links)].join('\n');
-}
-function renderHuman(state, findings, links, extras, opt, withHistory) {
-    const parts = [headline(state), '', statusLine(state, links)];
-    if (state.reason)
-        parts.push('', `> ${escapeMd(state.reason)}`);
-    if (extras.mention?.length) {
-        parts.push('', `**A human is needed:** ${extras.mention.map(m => `@${m}`).join(' ')} — please take a look.`);
-    }
-    parts.push('', renderMermaid(state), '', '### Timeline', '', renderTimeline(state, links));
-    const open = renderFindings(state, findings, links, opt);
-    if (open)
-        parts.push('', open);
-    if (withHistory && state.status !== 'running' && state.status !== 'go')
-        parts.push('', renderHistory(state));
-    const footer = [
-        extras.artifact
-            ? extras.artifactUrl
-                ? `Full review: [${escapeMd(extras.artifact)}](${extras.artifactUrl})`
-                : `Full reviews: artifact \`${escapeMd(extras.artifact)}\``
-            : '',
-        links.runUrl ? `[workflow run](${links.runUrl})` : '',
-        'updated by review-loop'
-    ].filter(Boolean);
-    parts.push('', `<sub>${footer.join(' · ')}</sub>`);
-    return parts.join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/report/summary.ts
-
-
-
-
-/** The job summary is capped at 1 MiB per step; this stays well below. */
-const SUMMARY_BUDGET = 900_000;
-/** This iteration's review as a table people can scan, with the loop's path. */
-function renderJobSummary(input) {
-    const { state, findings, links } = input;
-    const last = state.iterations[state.iterations.length - 1];
-    const parts = [headline(state), '', statusLine(state, links)];
-    if (state.reason)
-        parts.push('', `> ${escapeMd(state.reason)}`);
-    for (const note of input.notes)
-        parts.push('', `> [!NOTE]\n> ${escapeMd(note)}`);
-    parts.push('', renderMermaid(state));
-    if (input.reviewSummary)
-        parts.push('', '### Review summary', '', escapeMd(input.reviewSummary));
-    if (input.gates.length) {
-        parts.push('', '### Checks', '', '| check | result | exit | time |', '|---|---|---|---|');
-        for (const g of input.gates) {
-            parts.push(`| ${escapeMd(g.name)} | ${g.passed ? '✅ pass' : '❌ fail'} | ${g.exitCode} | ${duration(g.durationMs)} |`);
-        }
-    }
-    parts.push('', `### Findings of this review (${findings.length})`, '');
-    if (findings.length) {
-        parts.push('| severity | location | finding | source | id |', '|---|---|---|---|---|');
-        for (const f of [...findings].sort(loop_findings/* bySeverity */.Np)) {
-            const where = f.file && last ? fileLink(links, last.reviewedSha, f.file, f.line, f.endLine) : '—';
-            parts.push(`| ${SEVERITY_ICON[f.severity]} ${f.severity} | ${where} | ${escapeMd(f.title)} | ${escapeMd(f.source)} | \`${f.id}\` |`);
-        }
-    }
-    else {
-        parts.push('None.');
-    }
-    parts.push('', '### Timeline', '', renderTimeline(state, links));
-    if (input.artifact)
-        parts.push('', `Full review and fix records: artifact \`${escapeMd(input.artifact)}\`.`);
-    let text = parts.join('\n');
-    if (text.length > SUMMARY_BUDGET)
-        text = `${text.slice(0, SUMMARY_BUDGET)}\n\n… (cut; see the artifact)`;
-    return text;
-}
-
-// EXTERNAL MODULE: ./src/loop/fingerprint.ts
-var fingerprint = __webpack_require__(93706);
-// EXTERNAL MODULE: ./src/gates/parsers.ts
-var parsers = __webpack_require__(44208);
-;// CONCATENATED MODULE: ./src/gates/run-gates.ts
-
-
-
-
-/** Reads the text of one line of a file in the workspace: the anchor of a finding's fingerprint. */
-function lineAt(repoRoot, file, line) {
-    if (!file || !line)
-        return '';
-    try {
-        return (0,external_node_fs_.readFileSync)(external_node_path_default().join(repoRoot, file), 'utf8').split('\n')[line - 1] ?? '';
-    }
-    catch {
-        return '';
-    }
-}
-function relativeToRoot(repoRoot, cwd, file) {
-    const absolute = external_node_path_default().resolve(cwd, file);
-    const relative = external_node_path_default().relative(repoRoot, absolute);
-    if (relative.startsWith('..') || external_node_path_default().isAbsolute(relative))
-        return undefined;
-    return relative.split((external_node_path_default()).sep).join('/');
-}
-function isFile(p) {
-    try {
-        return (0,external_node_fs_.statSync)(p).isFile();
-    }
-    catch {
-        return false;
-    }
-}
-function toFinding(gate, category, p, repoRoot) {
-    // without a rule id, the check's name says what kind of problem it is
-    const title = `${p.rule ?? gate}: ${p.message}`.split('\n')[0].slice(0, 200);
-    return {
-        id: (0,fingerprint/* fingerprint */.Rj)({ title, file: p.file, anchor: lineAt(repoRoot, p.file, p.line) }),
-        severity: p.level === 'error' ? 'high' : 'low',
-        category,
-        file: p.file,
-        line: p.line,
-        endLine: p.endLine && p.line && p.endLine >= p.line ? p.endLine : undefined,
-        title,
-        description: p.message,
-        source: `gate:${gate}`
-    };
-}
-/** Turns one command's result into findings: ESLint JSON, tsc, `path:line:col`, or the output's tail. */
-function findingsFromOutput(name, result, options) {
-    const { repoRoot, cwd } = options;
-    const eslint = (0,parsers/* parseEslintJson */.hl)(result.stdout);
-    const category = eslint ? 'style' : 'logic';
-    const problems = eslint ?? (0,parsers/* parseLocatedLines */.d6)(result.output, file => isFile(external_node_path_default().resolve(cwd, file)));
-    const located = problems.flatMap(p => {
-        const file = p.file ? relativeToRoot(repoRoot, cwd, p.file) : undefined;
-        return file ? [{ ...p, file }] : [];
-    });
-    const findings = dedupe(located.map(p => toFinding(name, category, p, repoRoot)));
-    const failed = result.exitCode !== 0;
-    if (failed && !findings.some(f => f.severity === 'high')) {
-        const what = result.timedOut ? 'timed out' : `failed (exit code ${result.exitCode})`;
-        const title = `Check '${name}' ${what}`;
-        findings.push({
-            id: (0,fingerprint/* fingerprint */.Rj)({ title, file: `gate:${name}` }),
-            severity: 'high',
-            category: 'testing',
-            title,
-            description: `The last lines of its output:\n\n\`\`\`\n${(0,parsers/* tail */.RT)(result.output)}\n\`\`\``,
-            source: `gate:${name}`
-        });
-    }
-    return findings;
-}
-function dedupe(findings) {
-    const seen = new Map();
-    for (const f of findings)
-        if (!seen.has(f.id))
-            seen.set(f.id, f);
-    return [...seen.values()];
-}
-async function runGates(checks, runner, options) {
-    if (!(0,external_node_fs_.existsSync)(options.cwd)) {
-        throw new Error(`Input 'working-directory': ${options.cwd} does not exist in the checkout.`);
-    }
-    const results = [];
-    for (const check of checks) {
-        const result = await runner.run(check.command, {
-            cwd: options.cwd,
-            timeoutMs: options.timeoutMs,
-            env: options.env
-        });
-        results.push({
-            name: check.name,
-            command: check.command,
-            passed: result.exitCode === 0,
-            exitCode: result.exitCode,
-            timedOut: result.timedOut,
-            durationMs: result.durationMs,
-            findings: findingsFromOutput(check.name, result, options),
-            outputTail: (0,parsers/* tail */.RT)(result.output, 200, 20_000)
-        });
-    }
-    return results;
-}
-
-;// CONCATENATED MODULE: ./src/review/review-phase.ts
-
-
-/** Gates first (they are cheap and the reviewer sees their results), then the AI reviewer. */
-async function reviewPhase(deps) {
-    const gates = await runGates(deps.settings.checks, deps.runner, {
-        repoRoot: deps.repoRoot,
-        cwd: deps.cwd,
-        env: deps.env,
-        timeoutMs: deps.settings.commandTimeoutMinutes * 60_000
-    });
-    const verdict = deps.reviewer ? await deps.reviewer(gates) : undefined;
-    const byId = new Map();
-    for (const f of [...gates.flatMap(g => g.findings), ...(verdict?.findings ?? [])]) {
-        if (!byId.has(f.id))
-            byId.set(f.id, f);
-    }
-    return { gates, verdict, findings: [...byId.values()], usage: verdict?.usage ?? (0,loop_state/* zeroUsage */.My)() };
-}
-
-;// CONCATENATED MODULE: ./src/state-store.ts
-
-/**
- * Finds the sticky comment. Only comments written by the identity the action posts as are read;
- * an invalid or hand-edited state is ignored with a warning (its comment is reused and overwritten).
- */
-async function loadState(github, pr, log) {
-    const candidates = (await github.listComments(pr)).filter(c => hasStateMarker(c.body));
-    if (candidates.length === 0)
-        return {};
-    const me = await github.whoAmI();
-    let reusable;
-    for (const comment of candidates) {
-        if (comment.author !== me) {
-            log.warning(`Ignoring a review-loop state in comment ${comment.htmlUrl} written by ${comment.author}: only states written by ${me} are trusted.`);
-            continue;
-        }
-        const decoded = decodeState(comment.body);
-        if (decoded.kind === 'ok' && decoded.state.pr === pr)
-            return { state: decoded.state, comment, me };
-        const reason = decoded.kind === 'invalid' ? decoded.reason : 'it belongs to another PR';
-        log.warning(`Ignoring the review-loop state in ${comment.htmlUrl}: ${reason}. The loop starts afresh.`);
-        reusable ??= comment;
-    }
-    return { comment: reusable, me };
-}
-/** Writes the sticky comment: updates ours, or creates it the first time. */
-async function saveComment(github, pr, existing, body) {
-    return existing ? github.updateComment(existing.id, body) : github.createComment(pr, body);
-}
-
-;// CONCATENATED MODULE: ./src/report/review-markdown.ts
-
-
-
-
-/** review-N.md: the whole review, uncut, for the artifact. */
-function renderReviewMarkdown(state, review, links) {
-    const it = (0,loop_state/* lastIteration */.SU)(state);
-    const parts = [headline(state), '', `Reviewed commit: ${it?.reviewedSha ?? ''}`, ''];
-    if (review.verdict) {
-        const v = review.verdict;
-        parts.push('## Reviewer', '', `Decision: **${v.decision}**`, '', v.summary, '');
-        if (v.error)
-            parts.push(`Error: ${v.error}`, '');
-        if (v.failedCriteria.length)
-            parts.push('Failed criteria:', ...v.failedCriteria.map(c => `- ${c}`), '');
-        if (v.passedCriteria.length)
-            parts.push('Passed criteria:', ...v.passedCriteria.map(c => `- ${c}`), '');
-        if (v.requiredRework.length)
-            parts.push('Required rework:', ...v.requiredRework.map(c => `- ${c}`), '');
-        if (v.dropped)
-            parts.push(`${v.dropped} finding(s) were dropped: their file or line is not in the reviewed tree.`, '');
-    }
-    parts.push('## Checks', '');
-    for (const g of review.gates) {
-        parts.push(`### ${g.passed ? '✅' : '❌'} ${g.name} (exit ${g.exitCode})`, '', '`' + g.command + '`', '', '```', g.outputTail, '```', '');
-    }
-    parts.push(`## Findings (${review.findings.length})`, '');
-    for (const f of [...review.findings].sort(loop_findings/* bySeverity */.Np)) {
-        const where = f.file && it ? fileLink(links, it.reviewedSha, f.file, f.line, f.endLine) : 'no location';
-        parts.push(`### ${SEVERITY_ICON[f.severity]} ${f.title}`, '', `\`${f.id}\` · ${f.severity} · ${f.category} · ${f.source} · ${where}`, '', f.description, '');
-        if (f.suggestedFix)
-            parts.push('Suggested fix:', '', f.suggestedFix, '');
-    }
-    return parts.join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/iteration.ts
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-async function runIteration(deps) {
-    const { settings, ctx, github, log } = deps;
-    const event = planEvent({
-        eventName: ctx.eventName,
-        action: ctx.action,
-        eventPrNumber: ctx.eventPrNumber,
-        inputPrNumber: settings.prNumber
-    });
-    if (event.kind === 'skip')
-        return { notice: event.notice, findings: [] };
-    const pull = await github.getPull(event.pr);
-    const loaded = await loadState(github, pull.number, log);
-    const started = deps.now();
-    const plan = planPull({
-        pull,
-        state: loaded.state,
-        maxIterations: settings.maxIterations,
-        reviewDrafts: settings.reviewDrafts,
-        allowForks: settings.allowForks,
-        runId: ctx.runId,
-        runAttempt: ctx.runAttempt,
-        now: started,
-        stopLabel: settings.stopLabel
-    });
-    if (plan.kind === 'stop') {
-        let commentUrl = loaded.comment?.htmlUrl;
-        if (plan.state) {
-            const links = repoLinks(ctx, pull.number);
-            const body = renderComment(compactState(plan.state), [], links);
-            commentUrl = (await saveComment(github, pull.number, loaded.comment, body)).htmlUrl;
-        }
-        return {
-            notice: plan.notice,
-            state: plan.state ?? loaded.state,
-            findings: [],
-            headSha: pull.headSha,
-            commentUrl
-        };
-    }
-    if (plan.kind === 'skip') {
-        return {
-            notice: plan.notice,
-            state: loaded.state,
-            findings: [],
-            headSha: pull.headSha,
-            commentUrl: loaded.comment?.htmlUrl
-        };
-    }
-    const n = plan.state.iterations.length + 1;
-    const tag = `[${plan.iteration}/${settings.maxIterations}]`;
-    if (plan.newRound)
-        log.info(`${tag} a new commit after the loop ended: starting round ${plan.state.round}`);
-    const git = await deps.openGit(ctx.workspace);
-    await git.checkoutPullHead(pull.headRef, pull.headSha);
-    const cwd = external_node_path_default().resolve(git.root, settings.workingDirectory);
-    const env = (0,command_runner.scrubbedEnv)(deps.env);
-    // REVIEW
-    const review = await log.group(`${tag} review ${pull.headSha.slice(0, 7)}`, () => reviewPhase({
-        settings,
-        runner: deps.runner,
-        repoRoot: git.root,
-        cwd,
-        env,
-        reviewer: deps.ai
-            ? gates => deps.ai.review({ pull, state: plan.state, git, gates })
-            : undefined
-    }));
-    const decision = decide({
-        reviewerDecision: review.verdict?.decision,
-        findings: review.findings,
-        gatesPassed: review.gates.every(g => g.passed)
-    }, settings.severityThreshold);
-    log.info(`${tag} review: ${decision} (${review.findings.length} finding${review.findings.length === 1 ? '' : 's'})`);
-    let state = appendReview(plan.state, {
-        n,
-        reviewedSha: pull.headSha,
-        baseSha: pull.baseSha,
-        runId: ctx.runId,
-        runAttempt: ctx.runAttempt,
-        decision,
-        summary: review.verdict?.summary ?? gatesSummary(review),
-        findings: review.findings,
-        gates: review.gates.map(g => ({ name: g.name, passed: g.passed, durationMs: g.durationMs })),
-        usage: review.usage,
-        startedAt: started,
-        durationMs: deps.now().getTime() - started.getTime()
-    });
-    const canFix = settings.fixCommands.length > 0 || Boolean(deps.ai);
-    const next = nextAfterReview(state, decision, settings.severityThreshold, canFix, {
-        spentUsd: state.totals.costUsd,
-        maxUsd: settings.ai.maxCostUsd,
-        exhausted: review.verdict?.budgetExhausted === true
-    });
-    let headSha = pull.headSha;
-    let retrigger = false;
-    const files = {};
-    const notes = [];
-    if (next.kind === 'finish') {
-        state = { ...state, status: next.status, reason: next.reason };
-    }
-    else {
-        const fixStarted = deps.now();
-        const fix = await log.group(`${tag} fix`, async () => {
-            const fixCtx = {
-                git,
-                runner: deps.runner,
-                cwd,
-                env,
-                timeoutMs: settings.commandTimeoutMinutes * 60_000,
-                protectedPaths: settings.protectedPaths,
-                log: (line) => log.info(line)
-            };
-            const commands = await runFixCommands(settings.fixCommands, fixCtx);
-            const agent = deps.ai ? await deps.ai.fix({ pull, state, review, git, cwd, env }) : undefined;
-            const reverted = await revertProtected(git, settings.protectedPaths);
-            if (reverted.length)
-                log.warning(`Reverted changes to protected paths: ${reverted.join(', ')}`);
-            const published = await commitAndPush(git, pull.headRef, pull.headSha, `review-loop: address review (iteration ${n})`, settings.commitAuthor);
-            return { commands, agent, reverted, published };
-        });
-        const { published } = fix;
-        const record = {
-            outcome: published.outcome,
-            commitSha: published.outcome === 'no_changes' ? undefined : published.commitSha,
-            filesChanged: published.filesChanged,
-            commands: fix.commands,
-            disputes: fix.agent?.disputes ?? [],
-            revertedProtected: fix.reverted,
-            durationMs: deps.now().getTime() - fixStarted.getTime()
-        };
-        if ('patch' in published) {
-            files[`fix-${n}.patch`] = published.patch;
-            record.patch = `fix-${n}.patch`;
-            notes.push(`The fix commit was not pushed (${published.message}); it is kept as fix-${n}.patch in the artifact.`);
-            log.warning(notes[notes.length - 1]);
-        }
-        if (fix.agent) {
-            files[`fix-${n}-transcript.json`] = JSON.stringify(fix.agent.transcript, null, 2);
-            for (const refusal of fix.agent.refusals)
-                notes.push(`The fixer was refused: ${refusal}`);
-            if (fix.agent.error)
-                notes.push(`The fixer stopped early (${fix.agent.error}); its changes so far were kept.`);
-        }
-        files[`fix-${n}.json`] = JSON.stringify(record, null, 2);
-        const after = nextAfterFix(published.outcome);
-        state = updateLast(state, it => ({
-            ...it,
-            fix: record,
-            usage: (0,loop_state/* addUsage */.vk)(it.usage, fix.agent?.usage ?? (0,loop_state/* zeroUsage */.My)())
-        }));
-        state = {
-            ...state,
-            status: after.status,
-            reason: after.reason,
-            totals: (0,loop_state/* addUsage */.vk)(state.totals, fix.agent?.usage ?? (0,loop_state/* zeroUsage */.My)())
-        };
-        if (published.outcome === 'pushed') {
-            headSha = published.commitSha;
-            state = { ...state, lastPushedSha: published.commitSha };
-        }
-        log.info(`${tag} fix: ${published.outcome.replace('_', ' ')}${plural(published.filesChanged.length, 'file', ' (', ')')}`);
-        retrigger = after.retrigger;
-    }
-    state = { ...state, updatedAt: deps.now().toISOString() };
-    // RE-TRIGGER
-    if (retrigger && settings.retrigger === 'dispatch') {
-        if (!ctx.workflowFile) {
-            notes.push('Cannot re-trigger: GITHUB_WORKFLOW_REF names no workflow file. Re-run the workflow by hand.');
+/***/ 45081:
+/***/ ((__unused_webpack_module, exports, __webpack_require__) => {
+
+const { CredentialsProviderError } = __webpack_require__(47291);
+
+function resolveLogins(logins) {
+    return Promise.all(Object.keys(logins).reduce((arr, name) => {
+        const tokenOrProvider = logins[name];
+        if (typeof tokenOrProvider === "string") {
+            arr.push([name, tokenOrProvider]);
         }
         else {
-            try {
-                await github.dispatchWorkflow(ctx.workflowFile, pull.headRef, {
-                    'pr-number': String(pull.number)
-                });
-                log.info(`${tag} re-trigger: dispatched ${ctx.workflowFile} on ${pull.headRef}`);
-            }
-            catch (e) {
-                notes.push(`Could not dispatch the next iteration: ${e.message}. Run the workflow by hand with pr-number ${pull.number}.`);
-            }
+            arr.push(tokenOrProvider().then((token) => [name, token]));
         }
-    }
-    else if (retrigger && settings.retrigger === 'push') {
-        log.info(`${tag} re-trigger: the push starts the next run (retrigger: push)`);
-    }
-    for (const note of notes)
-        log.warning(note);
-    // RECORD AND REPORT
-    const links = repoLinks(ctx, pull.number);
-    const artifactName = `review-loop-pr-${pull.number}-iteration-${n}${ctx.runAttempt > 1 ? `-attempt-${ctx.runAttempt}` : ''}`;
-    const reviewRecord = {
-        iteration: n,
-        reviewedSha: pull.headSha,
-        decision,
-        verdict: review.verdict,
-        findings: review.findings,
-        gates: review.gates
+        return arr;
+    }, [])).then((resolvedPairs) => resolvedPairs.reduce((logins, [key, value]) => {
+        logins[key] = value;
+        return logins;
+    }, {}));
+}
+
+function fromCognitoIdentity(parameters) {
+    return async (awsIdentityProperties) => {
+        parameters.logger?.debug("@aws-sdk/credential-provider-cognito-identity - fromCognitoIdentity");
+        const { GetCredentialsForIdentityCommand, CognitoIdentityClient } = __webpack_require__(80361);
+        const fromConfigs = (property) => parameters.clientConfig?.[property] ??
+            parameters.parentClientConfig?.[property] ??
+            awsIdentityProperties?.callerClientConfig?.[property];
+        const { Credentials: { AccessKeyId = throwOnMissingAccessKeyId(parameters.logger), Expiration, SecretKey = throwOnMissingSecretKey(parameters.logger), SessionToken, } = throwOnMissingCredentials(parameters.logger), } = await (parameters.client ??
+            new CognitoIdentityClient(Object.assign({}, parameters.clientConfig ?? {}, {
+                region: fromConfigs("region"),
+                profile: fromConfigs("profile"),
+                userAgentAppId: fromConfigs("userAgentAppId"),
+            }))).send(new GetCredentialsForIdentityCommand({
+            CustomRoleArn: parameters.customRoleArn,
+            IdentityId: parameters.identityId,
+            Logins: parameters.logins ? await resolveLogins(parameters.logins) : undefined,
+        }));
+        return {
+            identityId: parameters.identityId,
+            accessKeyId: AccessKeyId,
+            secretAccessKey: SecretKey,
+            sessionToken: SessionToken,
+            expiration: Expiration,
+        };
     };
-    files[`review-${n}.json`] = JSON.stringify(reviewRecord, null, 2);
-    files[`review-${n}.md`] = renderReviewMarkdown(state, review, links);
-    let saved;
-    try {
-        saved = await deps.artifacts.save(artifactName, files);
-        if (saved.note)
-            notes.push(saved.note);
+}
+function throwOnMissingAccessKeyId(logger) {
+    throw new CredentialsProviderError("Response from Amazon Cognito contained no access key ID", { logger });
+}
+function throwOnMissingCredentials(logger) {
+    throw new CredentialsProviderError("Response from Amazon Cognito contained no credentials", { logger });
+}
+function throwOnMissingSecretKey(logger) {
+    throw new CredentialsProviderError("Response from Amazon Cognito contained no secret key", { logger });
+}
+
+const STORE_NAME = "IdentityIds";
+class IndexedDbStorage {
+    dbName;
+    constructor(dbName = "aws:cognito-identity-ids") {
+        this.dbName = dbName;
     }
-    catch (e) {
-        notes.push(`Could not write the iteration records: ${e.message}`);
+    getItem(key) {
+        return this.withObjectStore("readonly", (store) => {
+            const req = store.get(key);
+            return new Promise((resolve) => {
+                req.onerror = () => resolve(null);
+                req.onsuccess = () => resolve(req.result ? req.result.value : null);
+            });
+        }).catch(() => null);
     }
-    const escalating = needsHuman(state.status);
-    const compact = compactState(state);
-    const body = renderComment(compact, review.findings, links, {
-        mention: escalating ? mentions(settings, ctx.owner) : undefined,
-        artifact: saved?.uploaded ? artifactName : saved?.directory,
-        artifactUrl: saved?.url
-    });
-    const comment = await saveComment(github, pull.number, loaded.comment, body);
-    const check = await github.createCheckRun({
-        name: settings.checkName,
-        headSha: pull.headSha,
-        conclusion: checkConclusion(decision, state.status, settings.failOn),
-        title: checkTitle(decision, review.findings),
-        summary: fit([
-            statusLine(state, links),
-            state.reason ? `\n> ${state.reason}` : '',
-            '',
-            renderTimeline(state, links)
-        ].join('\n')),
-        text: unlocatedText(review.findings),
-        annotations: toAnnotations(review.findings),
-        externalId: `${pull.number}:${n}:${ctx.runId}:${ctx.runAttempt}`,
-        detailsUrl: comment.htmlUrl,
-        startedAt: started.toISOString()
-    });
-    notes.push(...(await escalate(github, pull, state.status, pull.headSha, `review-loop: ${state.status} — ${state.reason ?? decision}`, settings, log)));
-    await deps.writeSummary(renderJobSummary({
-        state,
-        findings: review.findings,
-        gates: review.gates,
-        links,
-        reviewSummary: review.verdict?.summary,
-        artifact: saved?.uploaded ? artifactName : saved?.directory,
-        notes
-    }));
-    const failure = state.status !== 'running' && state.status !== 'go' && settings.failOn.includes(state.status)
-        ? `review-loop ended as ${state.status}: ${state.reason ?? ''}`.trim()
+    removeItem(key) {
+        return this.withObjectStore("readwrite", (store) => {
+            const req = store.delete(key);
+            return new Promise((resolve, reject) => {
+                req.onerror = () => reject(req.error);
+                req.onsuccess = () => resolve();
+            });
+        });
+    }
+    setItem(id, value) {
+        return this.withObjectStore("readwrite", (store) => {
+            const req = store.put({ id, value });
+            return new Promise((resolve, reject) => {
+                req.onerror = () => reject(req.error);
+                req.onsuccess = () => resolve();
+            });
+        });
+    }
+    getDb() {
+        const openDbRequest = self.indexedDB.open(this.dbName, 1);
+        return new Promise((resolve, reject) => {
+            openDbRequest.onsuccess = () => {
+                resolve(openDbRequest.result);
+            };
+            openDbRequest.onerror = () => {
+                reject(openDbRequest.error);
+            };
+            openDbRequest.onblocked = () => {
+                reject(new Error("Unable to access DB"));
+            };
+            openDbRequest.onupgradeneeded = () => {
+                const db = openDbRequest.result;
+                db.onerror = () => {
+                    reject(new Error("Failed to create object store"));
+                };
+                db.createObjectStore(STORE_NAME, { keyPath: "id" });
+            };
+        });
+    }
+    withObjectStore(mode, action) {
+        return this.getDb().then((db) => {
+            const tx = db.transaction(STORE_NAME, mode);
+            tx.oncomplete = () => db.close();
+            return new Promise((resolve, reject) => {
+                tx.onerror = () => reject(tx.error);
+                resolve(action(tx.objectStore(STORE_NAME)));
+            }).catch((err) => {
+                db.close();
+                throw err;
+            });
+        });
+    }
+}
+
+class InMemoryStorage {
+    store;
+    constructor(store = {}) {
+        this.store = store;
+    }
+    getItem(key) {
+        if (key in this.store) {
+            return this.store[key];
+        }
+        return null;
+    }
+    removeItem(key) {
+        delete this.store[key];
+    }
+    setItem(key, value) {
+        this.store[key] = value;
+    }
+}
+
+const inMemoryStorage = new InMemoryStorage();
+function localStorage() {
+    if (typeof self === "object" && self.indexedDB) {
+        return new IndexedDbStorage();
+    }
+    if (typeof window === "object" && window.localStorage) {
+        return window.localStorage;
+    }
+    return inMemoryStorage;
+}
+
+function fromCognitoIdentityPool({ accountId, cache = localStorage(), client, clientConfig, customRoleArn, identityPoolId, logins, userIdentifier = !logins || Object.keys(logins).length === 0 ? "ANONYMOUS" : undefined, logger, parentClientConfig, }) {
+    logger?.debug("@aws-sdk/credential-provider-cognito-identity - fromCognitoIdentity");
+    const cacheKey = userIdentifier
+        ? `aws:cognito-identity-credentials:${identityPoolId}:${userIdentifier}`
         : undefined;
-    return {
-        state,
-        decision,
-        findings: review.findings,
-        reviewedSha: pull.headSha,
-        headSha,
-        commentUrl: comment.htmlUrl,
-        checkRunId: check.id,
-        reviewJson: saved ? external_node_path_default().join(saved.directory, `review-${n}.json`) : undefined,
-        failure
-    };
-}
-function gatesSummary(review) {
-    if (review.gates.length === 0)
-        return 'No checks configured.';
-    const failed = review.gates.filter(g => !g.passed).map(g => g.name);
-    return failed.length
-        ? `Failing checks: ${failed.join(', ')}.`
-        : `All ${review.gates.length} checks pass.`;
-}
-function plural(count, noun, before = '', after = '') {
-    return count ? `${before}${count} ${noun}${count === 1 ? '' : 's'}${after}` : '';
-}
-function repoLinks(ctx, pr) {
-    return {
-        serverUrl: ctx.serverUrl,
-        owner: ctx.owner,
-        repo: ctx.repo,
-        pr,
-        runUrl: `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`
-    };
-}
-
-;// CONCATENATED MODULE: ./src/main.ts
-
-
-
-
-
-
-
-
-
-
-
-function actionsLog() {
-    return {
-        info: m => core.info(m),
-        notice: m => core.notice(m),
-        warning: m => core.warning(m),
-        debug: m => core.debug(m),
-        async group(name, fn) {
-            const started = Date.now();
-            core.startGroup(name);
-            try {
-                return await fn();
-            }
-            finally {
-                core.info(`${name}: done in ${((Date.now() - started) / 1000).toFixed(1)}s`);
-                core.endGroup();
+    let provider = async (awsIdentityProperties) => {
+        const { GetIdCommand, CognitoIdentityClient } = __webpack_require__(80361);
+        const fromConfigs = (property) => clientConfig?.[property] ??
+            parentClientConfig?.[property] ??
+            awsIdentityProperties?.callerClientConfig?.[property];
+        const _client = client ??
+            new CognitoIdentityClient(Object.assign({}, clientConfig ?? {}, {
+                region: fromConfigs("region"),
+                profile: fromConfigs("profile"),
+                userAgentAppId: fromConfigs("userAgentAppId"),
+            }));
+        let identityId = (cacheKey && (await cache.getItem(cacheKey)));
+        if (!identityId) {
+            const { IdentityId = throwOnMissingId(logger) } = await _client.send(new GetIdCommand({
+                AccountId: accountId,
+                IdentityPoolId: identityPoolId,
+                Logins: logins ? await resolveLogins(logins) : undefined,
+            }));
+            identityId = IdentityId;
+            if (cacheKey) {
+                Promise.resolve(cache.setItem(cacheKey, identityId)).catch(() => { });
             }
         }
+        provider = fromCognitoIdentity({
+            client: _client,
+            customRoleArn,
+            logins,
+            identityId,
+        });
+        return provider(awsIdentityProperties);
     };
-}
-/** Sets every output, so later steps can rely on them even after a skip. */
-function setOutputs(outcome, maxIterations) {
-    const state = outcome.state;
-    const round = state ? (0,loop_state/* roundIterations */.je)(state) : [];
-    core.setOutput('status', outcome.notice && !outcome.decision
-        ? (state?.status ?? 'skipped')
-        : (state?.status ?? 'skipped'));
-    core.setOutput('skipped', outcome.decision ? 'false' : 'true');
-    core.setOutput('verdict', outcome.decision ?? round[round.length - 1]?.decision ?? '');
-    core.setOutput('iteration', String(round.length));
-    core.setOutput('max-iterations', String(state?.maxIterations ?? maxIterations));
-    core.setOutput('findings', JSON.stringify(outcome.findings));
-    core.setOutput('findings-count', String(outcome.findings.length));
-    core.setOutput('reviewed-sha', outcome.reviewedSha ?? state?.lastReviewedSha ?? '');
-    core.setOutput('head-sha', outcome.headSha ?? '');
-    core.setOutput('converged', String(state?.status === 'go'));
-    core.setOutput('comment-url', outcome.commentUrl ?? '');
-    core.setOutput('check-run-id', outcome.checkRunId ? String(outcome.checkRunId) : '');
-    core.setOutput('review-json', outcome.reviewJson ?? '');
-    core.setOutput('iterations-total', String(state?.iterations.length ?? 0));
-    core.setOutput('total-tokens', String(state ? tokens(state.totals) : 0));
-    core.setOutput('total-cost-usd', (state?.totals.costUsd ?? 0).toFixed(4));
-}
-/** One iteration; returns the message to fail the step with, if the loop ended in a fail-on state. */
-async function run(prefetched) {
-    const settings = parseSettings(name => core.getInput(name));
-    core.setSecret(settings.githubToken);
-    if (settings.ai.apiKey)
-        core.setSecret(settings.ai.apiKey);
-    const ctx = readContext(process.env);
-    const log = actionsLog();
-    const github = createGitHubAdapter({
-        token: settings.githubToken,
-        owner: ctx.owner,
-        repo: ctx.repo,
-        baseUrl: ctx.apiUrl,
-        stateAuthor: settings.stateAuthor,
-        prefetched,
-        log
-    });
-    // The model SDK is loaded only when an API key is set.
-    const ai = settings.ai.apiKey
-        ? (await Promise.all(/* import() */[__webpack_require__.e(598), __webpack_require__.e(162)]).then(__webpack_require__.bind(__webpack_require__, 60162))).createAiAgents(settings, log)
-        : undefined;
-    const outcome = await runIteration({
-        ai,
-        settings,
-        ctx,
-        github,
-        openGit: dir => createGit(dir),
-        runner: (0,command_runner.createCommandRunner)(),
-        artifacts: createArtifactStore(settings.artifactsDir ?? external_node_path_default().join(ctx.tempDir, 'review-loop'), process.env, log, `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`),
-        log,
-        env: process.env,
-        now: () => new Date(),
-        writeSummary: async (markdown) => {
-            if (process.env['GITHUB_STEP_SUMMARY'])
-                await core.summary.addRaw(markdown).write();
+    return (awsIdentityProperties) => provider(awsIdentityProperties).catch(async (err) => {
+        if (cacheKey) {
+            Promise.resolve(cache.removeItem(cacheKey)).catch(() => { });
         }
+        throw err;
     });
-    if (outcome.notice)
-        core.notice(outcome.notice);
-    setOutputs(outcome, settings.maxIterations);
-    return outcome.failure;
 }
+function throwOnMissingId(logger) {
+    throw new CredentialsProviderError("Response from Amazon Cognito contained no identity ID", { logger });
+}
+
+exports.fromCognitoIdentity = fromCognitoIdentity;
+exports.fromCognitoIdentityPool = fromCognitoIdentityPool;
 
 
 /***/ }),
 
-/***/ 29327:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+/***/ 80361:
+/***/ ((__unused_webpack_module, exports, __webpack_require__) => {
 
-__webpack_require__.r(__webpack_exports__);
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   createCommandRunner: () => (/* binding */ createCommandRunner),
-/* harmony export */   scrubbedEnv: () => (/* binding */ scrubbedEnv)
-/* harmony export */ });
-/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(31421);
-/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_child_process__WEBPACK_IMPORTED_MODULE_0__);
+const { CognitoIdentityClient, GetCredentialsForIdentityCommand, GetIdCommand } = __webpack_require__(20364);
+exports.CognitoIdentityClient = CognitoIdentityClient;
+exports.GetCredentialsForIdentityCommand = GetCredentialsForIdentityCommand;
+exports.GetIdCommand = GetIdCommand;
 
-const MAX_CAPTURE = 4 * 1024 * 1024;
-/** Keeps at most `max` characters: the head and the tail, which is where failures are reported. */
-function cap(text, max) {
-    if (text.length <= max)
-        return text;
-    const half = Math.floor(max / 2);
-    return `${text.slice(0, half)}\n… [${text.length - max} characters cut] …\n${text.slice(-half)}`;
-}
-function createCommandRunner() {
-    return {
-        run(command, { cwd, timeoutMs, env }) {
-            const started = Date.now();
-            return new Promise(resolve => {
-                const child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawn)('bash', ['-o', 'pipefail', '-c', command], {
-                    cwd,
-                    env,
-                    detached: true,
-                    stdio: ['ignore', 'pipe', 'pipe']
+
+/***/ }),
+
+/***/ 29719:
+/***/ ((__unused_webpack_module, exports, __webpack_require__) => {
+
+const { ProviderError, CredentialsProviderError, loadConfig, NODE_REGION_CONFIG_FILE_OPTIONS } = __webpack_require__(47291);
+const { normalizeProvider } = __webpack_require__(90402);
+
+const createCredentialChain = (...credentialProviders) => {
+    let expireAfter = -1;
+    const baseFunction = async (awsIdentityProperties) => {
+        const credentials = await propertyProviderChain(...credentialProviders)(awsIdentityProperties);
+        if (!credentials.expiration && expireAfter !== -1) {
+            credentials.expiration = new Date(Date.now() + expireAfter);
+        }
+        return credentials;
+    };
+    const withOptions = Object.assign(baseFunction, {
+        expireAfter(milliseconds) {
+            if (milliseconds < 5 * 60_000) {
+                throw new Error("@aws-sdk/credential-providers - createCredentialChain(...).expireAfter(ms) may not be called with a duration lower than five minutes.");
+            }
+            expireAfter = milliseconds;
+            return withOptions;
+        },
+    });
+    return withOptions;
+};
+const propertyProviderChain = (...providers) => async (awsIdentityProperties) => {
+    if (providers.length === 0) {
+        throw new ProviderError("No providers in chain", { tryNextLink: false });
+    }
+    let lastProviderError;
+    for (const provider of providers) {
+        try {
+            return await provider(awsIdentityProperties);
+        }
+        catch (err) {
+            lastProviderError = err;
+            if (err?.tryNextLink) {
+                continue;
+            }
+            throw err;
+        }
+    }
+    throw lastProviderError;
+};
+
+const fromCognitoIdentity = (options) => {
+    return async (args) => {
+        const { fromCognitoIdentity: _fromCognitoIdentity } = __webpack_require__(45081);
+        return _fromCognitoIdentity(options)(args);
+    };
+};
+
+const fromCognitoIdentityPool = (options) => {
+    return async (args) => {
+        const { fromCognitoIdentityPool: _fromCognitoIdentityPool } = __webpack_require__(45081);
+        return _fromCognitoIdentityPool(options)(args);
+    };
+};
+
+const fromContainerMetadata = (init) => {
+    return async (props) => {
+        init?.logger?.debug("@smithy/credential-provider-imds", "fromContainerMetadata");
+        const { fromContainerMetadata: _fromContainerMetadata } = __webpack_require__(40566);
+        return _fromContainerMetadata(init)();
+    };
+};
+
+const fromEnv = (init) => {
+    return async (args) => {
+        const { fromEnv: _fromEnv } = __webpack_require__(55606);
+        return _fromEnv(init)(args);
+    };
+};
+
+const fromHttp = (options = {}) => {
+    return async (args) => {
+        const { fromHttp: _fromHttp } = __webpack_require__(98605);
+        return _fromHttp(options)(args);
+    };
+};
+
+const fromIni = (init = {}) => {
+    return async (args) => {
+        const { fromIni: _fromIni } = __webpack_require__(75869);
+        return _fromIni({ ...init })(args);
+    };
+};
+
+const fromInstanceMetadata = (init) => {
+    return async (props) => {
+        init?.logger?.debug("@smithy/credential-provider-imds", "fromInstanceMetadata");
+        const { setCredentialFeature } = __webpack_require__(5152);
+        const { fromInstanceMetadata: _fromInstanceMetadata } = __webpack_require__(40566);
+        return _fromInstanceMetadata(init)().then((creds) => setCredentialFeature(creds, "CREDENTIALS_IMDS", "0"));
+    };
+};
+
+const fromLoginCredentials = (init) => {
+    return async (args) => {
+        const { fromLoginCredentials: _fromLoginCredentials } = __webpack_require__(84072);
+        return _fromLoginCredentials({ ...init })(args);
+    };
+};
+
+const fromNodeProviderChain = (init = {}) => {
+    let chain;
+    return async (args) => {
+        if (!chain) {
+            const { defaultProvider } = __webpack_require__(5861);
+            chain = defaultProvider({ ...init });
+        }
+        return chain(args);
+    };
+};
+
+const fromProcess = (init) => {
+    return async (args) => {
+        const { fromProcess: _fromProcess } = __webpack_require__(75360);
+        return _fromProcess(init)(args);
+    };
+};
+
+const fromSSO = (init = {}) => {
+    return async (args) => {
+        const { fromSSO: _fromSSO } = __webpack_require__(60998);
+        return _fromSSO({ ...init })(args);
+    };
+};
+
+const ASSUME_ROLE_DEFAULT_REGION = "us-east-1";
+const fromTemporaryCredentials$1 = (options, credentialDefaultProvider, regionProvider) => {
+    let stsClient;
+    return async (awsIdentityProperties = {}) => {
+        const { callerClientConfig } = awsIdentityProperties;
+        const profile = options.clientConfig?.profile ?? callerClientConfig?.profile;
+        const logger = options.logger ?? callerClientConfig?.logger;
+        logger?.debug("@aws-sdk/credential-providers - fromTemporaryCredentials (STS)");
+        const params = { ...options.params, RoleSessionName: options.params.RoleSessionName ?? "aws-sdk-js-" + Date.now() };
+        if (params?.SerialNumber) {
+            if (!options.mfaCodeProvider) {
+                throw new CredentialsProviderError(`Temporary credential requires multi-factor authentication, but no MFA code callback was provided.`, {
+                    tryNextLink: false,
+                    logger,
                 });
-                let stdout = '';
-                let output = '';
-                let timedOut = false;
-                child.stdout.on('data', (chunk) => {
-                    const text = chunk.toString('utf8');
-                    if (stdout.length < MAX_CAPTURE)
-                        stdout += text;
-                    output += text;
-                    if (output.length > 2 * MAX_CAPTURE)
-                        output = cap(output, MAX_CAPTURE);
-                });
-                child.stderr.on('data', (chunk) => {
-                    output += chunk.toString('utf8');
-                    if (output.length > 2 * MAX_CAPTURE)
-                        output = cap(output, MAX_CAPTURE);
-                });
-                const timer = setTimeout(() => {
-                    timedOut = true;
-                    try {
-                        // the whole process group: a test runner's children must not outlive the timeout
-                        process.kill(-(child.pid ?? 0), 'SIGKILL');
-                    }
-                    catch {
-                        child.kill('SIGKILL');
-                    }
-                }, timeoutMs);
-                const finish = (exitCode, extra = '') => {
-                    clearTimeout(timer);
-                    resolve({
-                        exitCode: timedOut ? 124 : exitCode,
-                        stdout,
-                        output: cap(output + extra, MAX_CAPTURE),
-                        timedOut,
-                        durationMs: Date.now() - started
-                    });
-                };
-                child.on('error', e => finish(127, `\n${e.message}`));
-                child.on('close', (code, signal) => finish(code ?? (signal ? 128 : 1)));
+            }
+            params.TokenCode = await options.mfaCodeProvider(params?.SerialNumber);
+        }
+        const { AssumeRoleCommand, STSClient } = __webpack_require__(17366);
+        if (!stsClient) {
+            const defaultCredentialsOrError = typeof credentialDefaultProvider === "function" ? credentialDefaultProvider() : undefined;
+            const credentialSources = [
+                options.masterCredentials,
+                options.clientConfig?.credentials,
+                void callerClientConfig?.credentials,
+                callerClientConfig?.credentialDefaultProvider?.(),
+                defaultCredentialsOrError,
+            ];
+            let credentialSource = "STS client default credentials";
+            if (credentialSources[0]) {
+                credentialSource = "options.masterCredentials";
+            }
+            else if (credentialSources[1]) {
+                credentialSource = "options.clientConfig.credentials";
+            }
+            else if (credentialSources[2]) {
+                credentialSource = "caller client's credentials";
+                throw new Error("fromTemporaryCredentials recursion in callerClientConfig.credentials");
+            }
+            else if (credentialSources[3]) {
+                credentialSource = "caller client's credentialDefaultProvider";
+            }
+            else if (credentialSources[4]) {
+                credentialSource = "AWS SDK default credentials";
+            }
+            const regionSources = [
+                options.clientConfig?.region,
+                callerClientConfig?.region,
+                await regionProvider?.({
+                    profile,
+                }),
+                ASSUME_ROLE_DEFAULT_REGION,
+            ];
+            let regionSource = "default partition's default region";
+            if (regionSources[0]) {
+                regionSource = "options.clientConfig.region";
+            }
+            else if (regionSources[1]) {
+                regionSource = "caller client's region";
+            }
+            else if (regionSources[2]) {
+                regionSource = "file or env region";
+            }
+            const requestHandlerSources = [
+                filterRequestHandler(options.clientConfig?.requestHandler),
+                filterRequestHandler(callerClientConfig?.requestHandler),
+            ];
+            let requestHandlerSource = "STS default requestHandler";
+            if (requestHandlerSources[0]) {
+                requestHandlerSource = "options.clientConfig.requestHandler";
+            }
+            else if (requestHandlerSources[1]) {
+                requestHandlerSource = "caller client's requestHandler";
+            }
+            logger?.debug?.(`@aws-sdk/credential-providers - fromTemporaryCredentials STS client init with ` +
+                `${regionSource}=${await normalizeProvider(coalesce(regionSources))()}, ${credentialSource}, ${requestHandlerSource}.`);
+            stsClient = new STSClient({
+                userAgentAppId: callerClientConfig?.userAgentAppId,
+                ...options.clientConfig,
+                credentials: coalesce(credentialSources),
+                logger,
+                profile,
+                region: coalesce(regionSources),
+                requestHandler: coalesce(requestHandlerSources),
             });
         }
+        if (options.clientPlugins) {
+            for (const plugin of options.clientPlugins) {
+                stsClient.middlewareStack.use(plugin);
+            }
+        }
+        const { Credentials } = await stsClient.send(new AssumeRoleCommand(params));
+        if (!Credentials || !Credentials.AccessKeyId || !Credentials.SecretAccessKey) {
+            throw new CredentialsProviderError(`Invalid response from STS.assumeRole call with role ${params.RoleArn}`, {
+                logger,
+            });
+        }
+        return {
+            accessKeyId: Credentials.AccessKeyId,
+            secretAccessKey: Credentials.SecretAccessKey,
+            sessionToken: Credentials.SessionToken,
+            expiration: Credentials.Expiration,
+            credentialScope: Credentials.CredentialScope,
+        };
+    };
+};
+const filterRequestHandler = (requestHandler) => {
+    return requestHandler?.metadata?.handlerProtocol === "h2" ? undefined : requestHandler;
+};
+const coalesce = (args) => {
+    for (const item of args) {
+        if (item !== undefined) {
+            return item;
+        }
+    }
+};
+
+const fromTemporaryCredentials = (options) => {
+    return fromTemporaryCredentials$1(options, fromNodeProviderChain, async ({ profile = process.env.AWS_PROFILE }) => loadConfig({
+        environmentVariableSelector: (env) => env.AWS_REGION,
+        configFileSelector: (profileData) => {
+            return profileData.region;
+        },
+        default: () => undefined,
+    }, { ...NODE_REGION_CONFIG_FILE_OPTIONS, profile })());
+};
+
+const fromTokenFile = (init = {}) => {
+    return async (args) => {
+        const { fromTokenFile: _fromTokenFile } = __webpack_require__(29956);
+        return _fromTokenFile({ ...init })(args);
+    };
+};
+
+const fromWebToken = (init) => {
+    return async (args) => {
+        const { fromWebToken: _fromWebToken } = __webpack_require__(29956);
+        return _fromWebToken({ ...init })(args);
+    };
+};
+
+exports.createCredentialChain = createCredentialChain;
+exports.fromCognitoIdentity = fromCognitoIdentity;
+exports.fromCognitoIdentityPool = fromCognitoIdentityPool;
+exports.fromContainerMetadata = fromContainerMetadata;
+exports.fromEnv = fromEnv;
+exports.fromHttp = fromHttp;
+exports.fromIni = fromIni;
+exports.fromInstanceMetadata = fromInstanceMetadata;
+exports.fromLoginCredentials = fromLoginCredentials;
+exports.fromNodeProviderChain = fromNodeProviderChain;
+exports.fromProcess = fromProcess;
+exports.fromSSO = fromSSO;
+exports.fromTemporaryCredentials = fromTemporaryCredentials;
+exports.fromTokenFile = fromTokenFile;
+exports.fromWebToken = fromWebToken;
+exports.propertyProviderChain = propertyProviderChain;
+
+
+/***/ }),
+
+/***/ 17366:
+/***/ ((__unused_webpack_module, exports, __webpack_require__) => {
+
+const { AssumeRoleCommand, STSClient } = __webpack_require__(1136);
+exports.AssumeRoleCommand = AssumeRoleCommand;
+exports.STSClient = STSClient;
+
+
+/***/ }),
+
+/***/ 20364:
+/***/ ((__unused_webpack_module, exports, __webpack_require__) => {
+
+const { awsEndpointFunctions, emitWarningIfUnsupportedVersion: emitWarningIfUnsupportedVersion$1, createDefaultUserAgentProvider, getDefaultSocketTimeout, NODE_APP_ID_CONFIG_OPTIONS, getAwsRegionExtensionConfiguration, resolveAwsRegionExtensionConfiguration, resolveUserAgentConfig, resolveHostHeaderConfig, getUserAgentPlugin, getHostHeaderPlugin, getLoggerPlugin, getRecursionDetectionPlugin } = __webpack_require__(5152);
+const { NoAuthSigner, getHttpAuthSchemeEndpointRuleSetPlugin, DefaultIdentityProviderConfig, getHttpSigningPlugin } = __webpack_require__(90402);
+const { normalizeProvider, getSmithyContext, ServiceException, NoOpLogger, emitWarningIfUnsupportedVersion, loadConfigsForDefaultMode, getDefaultExtensionConfiguration, resolveDefaultRuntimeConfig, Client, makeBuilder, createAggregatedClient } = __webpack_require__(92658);
+const { Command: $Command } = __webpack_require__(92658);
+exports.$Command = $Command;
+exports.__Client = Client;
+const { resolveDefaultsModeConfig, loadConfig, NODE_USE_FIPS_ENDPOINT_CONFIG_OPTIONS, NODE_USE_DUALSTACK_ENDPOINT_CONFIG_OPTIONS, NODE_REGION_CONFIG_OPTIONS, NODE_REGION_CONFIG_FILE_OPTIONS, resolveRegionConfig } = __webpack_require__(47291);
+const { BinaryDecisionDiagram, EndpointCache, decideEndpoint, customEndpointFunctions, resolveEndpointConfig, getEndpointPlugin } = __webpack_require__(62085);
+const { parseUrl, getHttpHandlerExtensionConfiguration, resolveHttpHandlerRuntimeConfig, getContentLengthPlugin } = __webpack_require__(93422);
+const { DEFAULT_RETRY_MODE, NODE_RETRY_MODE_CONFIG_OPTIONS, NODE_MAX_ATTEMPT_CONFIG_OPTIONS, resolveRetryConfig, getRetryPlugin } = __webpack_require__(23609);
+const { TypeRegistry, getSchemaSerdePlugin } = __webpack_require__(26890);
+const { resolveAwsSdkSigV4Config, AwsSdkSigV4Signer, NODE_AUTH_SCHEME_PREFERENCE_OPTIONS } = __webpack_require__(97523);
+const { toUtf8, fromUtf8, toBase64, fromBase64, calculateBodyLength } = __webpack_require__(92430);
+const { streamCollector, NodeHttpHandler } = __webpack_require__(61279);
+const { AwsJson1_1Protocol } = __webpack_require__(37288);
+const { Sha256 } = __webpack_require__(99542);
+
+const defaultCognitoIdentityHttpAuthSchemeParametersProvider = async (config, context, input) => {
+    return {
+        operation: getSmithyContext(context).operation,
+        region: await normalizeProvider(config.region)() || (() => {
+            throw new Error("expected `region` to be configured for `aws.auth#sigv4`");
+        })(),
+    };
+};
+function createAwsAuthSigv4HttpAuthOption(authParameters) {
+    return {
+        schemeId: "aws.auth#sigv4",
+        signingProperties: {
+            name: "cognito-identity",
+            region: authParameters.region,
+        },
+        propertiesExtractor: (config, context) => ({
+            signingProperties: {
+                config,
+                context,
+            },
+        }),
     };
 }
-const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|API_?KEY|ACCESS_?KEY|AUTH|COOKIE|SESSION/i;
-/**
- * The environment for commands that run PR code (checks, fix commands, the fixer's run_check):
- * the runner's environment without tokens, keys, action inputs or the runtime's credentials.
- */
-function scrubbedEnv(env) {
-    const clean = {};
-    for (const [name, value] of Object.entries(env)) {
-        if (value === undefined)
-            continue;
-        if (name.startsWith('INPUT_') || name.startsWith('ACTIONS_') || SECRET_NAME.test(name))
-            continue;
-        clean[name] = value;
-    }
-    return clean;
+function createSmithyApiNoAuthHttpAuthOption(authParameters) {
+    return {
+        schemeId: "smithy.api#noAuth",
+    };
 }
+const defaultCognitoIdentityHttpAuthSchemeProvider = (authParameters) => {
+    const options = [];
+    switch (authParameters.operation) {
+        case "GetCredentialsForIdentity":
+            {
+                options.push(createSmithyApiNoAuthHttpAuthOption());
+                break;
+            }
+        case "GetId":
+            {
+                options.push(createSmithyApiNoAuthHttpAuthOption());
+                break;
+            }
+        default: {
+            options.push(createAwsAuthSigv4HttpAuthOption(authParameters));
+        }
+    }
+    return options;
+};
+const resolveHttpAuthSchemeConfig = (config) => {
+    const config_0 = resolveAwsSdkSigV4Config(config);
+    return Object.assign(config_0, {
+        authSchemePreference: normalizeProvider(config.authSchemePreference ?? []),
+    });
+};
+
+const resolveClientEndpointParameters = (options) => {
+    return Object.assign(options, {
+        useDualstackEndpoint: options.useDualstackEndpoint ?? false,
+        useFipsEndpoint: options.useFipsEndpoint ?? false,
+        defaultSigningName: "cognito-identity",
+    });
+};
+const commonParams = {
+    UseFIPS: { type: "builtInParams", name: "useFipsEndpoint" },
+    Endpoint: { type: "builtInParams", name: "endpoint" },
+    Region: { type: "builtInParams", name: "region" },
+    UseDualStack: { type: "builtInParams", name: "useDualstackEndpoint" },
+};
+
+var version = "3.998.2";
+var packageInfo = {
+	version: version};
+
+const m = "ref";
+const a = -1, b = true, c = "isSet", d = "PartitionResult", e = "booleanEquals", f = "getAttr", g = "stringEquals", h = { [m]: "Endpoint" }, i = { [m]: d }, j = { [m]: "Region" }, k = {}, l = [j];
+const _data = {
+    conditions: [
+        [c, [h]],
+        [c, l],
+        ["aws.partition", l, d],
+        [e, [{ [m]: "UseFIPS" }, b]],
+        [e, [{ fn: f, argv: [i, "supportsFIPS"] }, b]],
+        [e, [{ [m]: "UseDualStack" }, b]],
+        [e, [{ fn: f, argv: [i, "supportsDualStack"] }, b]],
+        [g, [{ fn: f, argv: [i, "name"] }, "aws"]],
+        [g, [j, "us-east-1"]],
+        [g, [j, "us-east-2"]],
+        [g, [j, "us-west-1"]],
+        [g, [j, "us-west-2"]]
+    ],
+    results: [
+        [a],
+        [a, "Invalid Configuration: FIPS and custom endpoint are not supported"],
+        [a, "Invalid Configuration: Dualstack and custom endpoint are not supported"],
+        [h, k],
+        ["https://cognito-identity-fips.us-east-1.amazonaws.com", k],
+        ["https://cognito-identity-fips.us-east-2.amazonaws.com", k],
+        ["https://cognito-identity-fips.us-west-1.amazonaws.com", k],
+        ["https://cognito-identity-fips.us-west-2.amazonaws.com", k],
+        ["https://cognito-identity-fips.{Region}.{PartitionResult#dualStackDnsSuffix}", k],
+        [a, "FIPS and DualStack are enabled, but this partition does not support one or both"],
+        ["https://cognito-identity-fips.{Region}.{PartitionResult#dnsSuffix}", k],
+        [a, "FIPS is enabled but this partition does not support FIPS"],
+        ["https://cognito-identity.{Region}.amazonaws.com", k],
+        ["https://cognito-identity.{Region}.{PartitionResult#dualStackDnsSuffix}", k],
+        [a, "DualStack is enabled but this partition does not support DualStack"],
+        ["https://cognito-identity.{Region}.{PartitionResult#dnsSuffix}", k],
+        [a, "Invalid Configuration: Missing Region"]
+    ]
+};
+const root = 2;
+const r = 100_000_000;
+const nodes = new Int32Array([
+    -1, 1, -1,
+    0, 17, 3,
+    1, 4, r + 16,
+    2, 5, r + 16,
+    3, 9, 6,
+    5, 7, r + 15,
+    6, 8, r + 14,
+    7, r + 12, r + 13,
+    4, 11, 10,
+    5, r + 9, r + 11,
+    5, 12, r + 10,
+    6, 13, r + 9,
+    8, r + 4, 14,
+    9, r + 5, 15,
+    10, r + 6, 16,
+    11, r + 7, r + 8,
+    3, r + 1, 18,
+    5, r + 2, r + 3,
+]);
+const bdd = BinaryDecisionDiagram.from(nodes, root, _data.conditions, _data.results);
+
+const cache = new EndpointCache({
+    size: 50,
+    params: ["Endpoint", "Region", "UseDualStack", "UseFIPS"],
+});
+const defaultEndpointResolver = (endpointParams, context = {}) => {
+    return cache.get(endpointParams, () => decideEndpoint(bdd, {
+        endpointParams: endpointParams,
+        logger: context.logger,
+    }));
+};
+customEndpointFunctions.aws = awsEndpointFunctions;
+
+class CognitoIdentityServiceException extends ServiceException {
+    static shapeId = "smithy.ts.sdk.synthetic.com.amazonaws.cognitoidentity#CognitoIdentityServiceException";
+    constructor(options) {
+        super(options);
+        Object.setPrototypeOf(this, CognitoIdentityServiceException.prototype);
+    }
+}
+
+class ExternalServiceException extends CognitoIdentityServiceException {
+    static shapeId = "com.amazonaws.cognitoidentity#ExternalServiceException";
+    name = "ExternalServiceException";
+    $fault = "client";
+    constructor(opts) {
+        super({
+            name: "ExternalServiceException",
+            $fault: "client",
+            ...opts,
+        });
+        Object.setPrototypeOf(this, ExternalServiceException.prototype);
+    }
+}
+class InternalErrorException extends CognitoIdentityServiceException {
+    static shapeId = "com.amazonaws.cognitoidentity#InternalErrorException";
+    name = "InternalErrorException";
+    $fault = "server";
+    constructor(opts) {
+        super({
+            name: "InternalErrorException",
+            $fault: "server",
+            ...opts,
+        });
+        Object.setPrototypeOf(this, InternalErrorException.prototype);
+    }
+}
+class InvalidIdentityPoolConfigurationException extends CognitoIdentityServiceException {
+    static shapeId = "com.amazonaws.cognitoidentity#InvalidIdentityPoolConfigurationException";
+    name = "InvalidIdentityPoolConfigurationException";
+    $fault = "client";
+    constructor(opts) {
+        super({
+            name: "InvalidIdentityPoolConfigurationException",
+            $fault: "client",
+            ...opts,
+        });
+        Object.setPrototypeOf(this, InvalidIdentityPoolConfigurationException.prototype);
+    }
+}
+class InvalidParameterException extends CognitoIdentityServiceException {
+    static shapeId = "com.amazonaws.cognitoidentity#InvalidParameterException";
+    name = "InvalidParameterException";
+    $fault = "client";
+    constructor(opts) {
+        super({
+            name: "InvalidParameterException",
+            $fault: "client",
+            ...opts,
+        });
+        Object.setPrototypeOf(this, InvalidParameterException.prototype);
+    }
+}
+class NotAuthorizedException extends CognitoIdentityServiceException {
+    static shapeId = "com.amazonaws.cognitoidentity#NotAuthorizedException";
+    name = "NotAuthorizedException";
+    $fault = "client";
+    constructor(opts) {
+        super({
+            name: "NotAuthorizedException",
+            $fault: "client",
+            ...opts,
+        });
+        Object.setPrototypeOf(this, NotAuthorizedException.prototype);
+    }
+}
+class ResourceConflictException extends CognitoIdentityServiceException {
+    static shapeId = "com.amazonaws.cognitoidentity#ResourceConflictException";
+    name = "ResourceConflictException";
+    $fault = "client";
+    constructor(opts) {
+        super({
+            name: "ResourceConflictException",
+            $fault: "client",
+            ...opts,
+        });
+        Object.setPrototypeOf(this, ResourceConflictException.prototype);
+    }
+}
+class ResourceNotFoundException extends CognitoIdentityServiceException {
+    static shapeId = "com.amazonaws.cognitoidentity#ResourceNotFoundException";
+    name = "ResourceNotFoundException";
+    $fault = "client";
+    constructor(opts) {
+        super({
+            name: "ResourceNotFoundException",
+            $fault: "client",
+            ...opts,
+        });
+        Object.setPrototypeOf(this, ResourceNotFoundException.prototype);
+    }
+}
+class TooManyRequestsException extends CognitoIdentityServiceException {
+    static shapeId = "com.amazonaws.cognitoidentity#TooManyRequestsException";
+    name = "TooManyRequestsException";
+    $fault = "client";
+    constructor(opts) {
+        super({
+            name: "TooManyRequestsException",
+            $fault: "client",
+            ...opts,
+        });
+        Object.setPrototypeOf(this, TooManyRequestsException.prototype);
+    }
+}
+class LimitExceededException extends CognitoIdentityServiceException {
+    static shapeId = "com.amazonaws.cognitoidentity#LimitExceededException";
+    name = "LimitExceededException";
+    $fault = "client";
+    constructor(opts) {
+        super({
+            name: "LimitExceededException",
+            $fault: "client",
+            ...opts,
+        });
+        Object.setPrototypeOf(this, LimitExceededException.prototype);
+    }
+}
+
+const _AI = "AccountId";
+const _AKI = "AccessKeyId";
+const _C = "Credentials";
+const _CRA = "CustomRoleArn";
+const _E = "Expiration";
+const _ESE = "ExternalServiceException";
+const _GCFI = "GetCredentialsForIdentity";
+const _GCFII = "GetCredentialsForIdentityInput";
+const _GCFIR = "GetCredentialsForIdentityResponse";
+const _GI = "GetId";
+const _GII = "GetIdInput";
+const _GIR = "GetIdResponse";
+const _IEE = "InternalErrorException";
+const _II = "IdentityId";
+const _IIPCE = "InvalidIdentityPoolConfigurationException";
+const _IPE = "InvalidParameterException";
+const _IPI = "IdentityPoolId";
+const _IPT = "IdentityProviderToken";
+const _L = "Logins";
+const _LEE = "LimitExceededException";
+const _LM = "LoginsMap";
+const _NAE = "NotAuthorizedException";
+const _RCE = "ResourceConflictException";
+const _RNFE = "ResourceNotFoundException";
+const _SK = "SecretKey";
+const _SKS = "SecretKeyString";
+const _ST = "SessionToken";
+const _TMRE = "TooManyRequestsException";
+const _c = "client";
+const _e = "error";
+const _hE = "httpError";
+const _m = "message";
+const _s = "smithy.ts.sdk.synthetic.com.amazonaws.cognitoidentity";
+const _se = "server";
+const n0 = "com.amazonaws.cognitoidentity";
+const _s_registry = new TypeRegistry(_s);
+var CognitoIdentityServiceException$ = [-3, _s, "CognitoIdentityServiceException", 0, [], []];
+_s_registry.registerError(CognitoIdentityServiceException$, CognitoIdentityServiceException);
+const n0_registry = new TypeRegistry(n0);
+var ExternalServiceException$ = [-3, n0, _ESE,
+    { [_e]: _c, [_hE]: 400 },
+    [_m],
+    [0]
+];
+n0_registry.registerError(ExternalServiceException$, ExternalServiceException);
+var InternalErrorException$ = [-3, n0, _IEE,
+    { [_e]: _se },
+    [_m],
+    [0]
+];
+n0_registry.registerError(InternalErrorException$, InternalErrorException);
+var InvalidIdentityPoolConfigurationException$ = [-3, n0, _IIPCE,
+    { [_e]: _c, [_hE]: 400 },
+    [_m],
+    [0]
+];
+n0_registry.registerError(InvalidIdentityPoolConfigurationException$, InvalidIdentityPoolConfigurationException);
+var InvalidParameterException$ = [-3, n0, _IPE,
+    { [_e]: _c, [_hE]: 400 },
+    [_m],
+    [0]
+];
+n0_registry.registerError(InvalidParameterException$, InvalidParameterException);
+var LimitExceededException$ = [-3, n0, _LEE,
+    { [_e]: _c, [_hE]: 400 },
+    [_m],
+    [0]
+];
+n0_registry.registerError(LimitExceededException$, LimitExceededException);
+var NotAuthorizedException$ = [-3, n0, _NAE,
+    { [_e]: _c, [_hE]: 403 },
+    [_m],
+    [0]
+];
+n0_registry.registerError(NotAuthorizedException$, NotAuthorizedException);
+var ResourceConflictException$ = [-3, n0, _RCE,
+    { [_e]: _c, [_hE]: 409 },
+    [_m],
+    [0]
+];
+n0_registry.registerError(ResourceConflictException$, ResourceConflictException);
+var ResourceNotFoundException$ = [-3, n0, _RNFE,
+    { [_e]: _c, [_hE]: 404 },
+    [_m],
+    [0]
+];
+n0_registry.registerError(ResourceNotFoundException$, ResourceNotFoundException);
+var TooManyRequestsException$ = [-3, n0, _TMRE,
+    { [_e]: _c, [_hE]: 429 },
+    [_m],
+    [0]
+];
+n0_registry.registerError(TooManyRequestsException$, TooManyRequestsException);
+const errorTypeRegistries = [
+    _s_registry,
+    n0_registry,
+];
+var IdentityProviderToken = [0, n0, _IPT, 8, 0];
+var SecretKeyString = [0, n0, _SKS, 8, 0];
+var Credentials$ = [3, n0, _C,
+    0,
+    [_AKI, _SK, _ST, _E],
+    [0, [() => SecretKeyString, 0], 0, 4]
+];
+var GetCredentialsForIdentityInput$ = [3, n0, _GCFII,
+    0,
+    [_II, _L, _CRA],
+    [0, [() => LoginsMap, 0], 0], 1
+];
+var GetCredentialsForIdentityResponse$ = [3, n0, _GCFIR,
+    0,
+    [_II, _C],
+    [0, [() => Credentials$, 0]]
+];
+var GetIdInput$ = [3, n0, _GII,
+    0,
+    [_IPI, _AI, _L],
+    [0, 0, [() => LoginsMap, 0]], 1
+];
+var GetIdResponse$ = [3, n0, _GIR,
+    0,
+    [_II],
+    [0]
+];
+var LoginsMap = [2, n0, _LM,
+    0, [0,
+        0],
+    [() => IdentityProviderToken,
+        0]
+];
+var GetCredentialsForIdentity$ = [9, n0, _GCFI,
+    0, () => GetCredentialsForIdentityInput$, () => GetCredentialsForIdentityResponse$
+];
+var GetId$ = [9, n0, _GI,
+    0, () => GetIdInput$, () => GetIdResponse$
+];
+
+const getRuntimeConfig$1 = (config) => {
+    return {
+        apiVersion: "2014-06-30",
+        base64Decoder: config?.base64Decoder ?? fromBase64,
+        base64Encoder: config?.base64Encoder ?? toBase64,
+        disableHostPrefix: config?.disableHostPrefix ?? false,
+        endpointProvider: config?.endpointProvider ?? defaultEndpointResolver,
+        extensions: config?.extensions ?? [],
+        httpAuthSchemeProvider: config?.httpAuthSchemeProvider ?? defaultCognitoIdentityHttpAuthSchemeProvider,
+        httpAuthSchemes: config?.httpAuthSchemes ?? [
+            {
+                schemeId: "aws.auth#sigv4",
+                identityProvider: (ipc) => ipc.getIdentityProvider("aws.auth#sigv4"),
+                signer: new AwsSdkSigV4Signer(),
+            },
+            {
+                schemeId: "smithy.api#noAuth",
+                identityProvider: (ipc) => ipc.getIdentityProvider("smithy.api#noAuth") || (async () => ({})),
+                signer: new NoAuthSigner(),
+            },
+        ],
+        logger: config?.logger ?? new NoOpLogger(),
+        protocol: config?.protocol ?? AwsJson1_1Protocol,
+        protocolSettings: config?.protocolSettings ?? {
+            defaultNamespace: "com.amazonaws.cognitoidentity",
+            errorTypeRegistries,
+            xmlNamespace: "http://cognito-identity.amazonaws.com/doc/2014-06-30/",
+            version: "2014-06-30",
+            serviceTarget: "AWSCognitoIdentityService",
+        },
+        serviceId: config?.serviceId ?? "Cognito Identity",
+        sha256: config?.sha256 ?? Sha256,
+        urlParser: config?.urlParser ?? parseUrl,
+        utf8Decoder: config?.utf8Decoder ?? fromUtf8,
+        utf8Encoder: config?.utf8Encoder ?? toUtf8,
+    };
+};
+
+const getRuntimeConfig = (config) => {
+    emitWarningIfUnsupportedVersion(process.version);
+    const defaultsMode = resolveDefaultsModeConfig(config);
+    const defaultConfigProvider = () => defaultsMode().then(loadConfigsForDefaultMode);
+    const clientSharedValues = getRuntimeConfig$1(config);
+    emitWarningIfUnsupportedVersion$1(process.version);
+    const loaderConfig = {
+        profile: config?.profile,
+        logger: clientSharedValues.logger,
+    };
+    return {
+        ...clientSharedValues,
+        ...config,
+        runtime: "node",
+        defaultsMode,
+        authSchemePreference: config?.authSchemePreference ?? loadConfig(NODE_AUTH_SCHEME_PREFERENCE_OPTIONS, loaderConfig),
+        bodyLengthChecker: config?.bodyLengthChecker ?? calculateBodyLength,
+        defaultSocketTimeout: getDefaultSocketTimeout(config?.requestHandler, 300_000),
+        defaultUserAgentProvider: config?.defaultUserAgentProvider ?? createDefaultUserAgentProvider({ serviceId: clientSharedValues.serviceId, clientVersion: packageInfo.version }),
+        maxAttempts: config?.maxAttempts ?? loadConfig(NODE_MAX_ATTEMPT_CONFIG_OPTIONS, config),
+        region: config?.region ?? loadConfig(NODE_REGION_CONFIG_OPTIONS, { ...NODE_REGION_CONFIG_FILE_OPTIONS, ...loaderConfig }),
+        requestHandler: NodeHttpHandler.create(config?.requestHandler ?? defaultConfigProvider),
+        retryMode: config?.retryMode ??
+            loadConfig({
+                ...NODE_RETRY_MODE_CONFIG_OPTIONS,
+                default: async () => (await defaultConfigProvider()).retryMode || DEFAULT_RETRY_MODE,
+            }, config),
+        streamCollector: config?.streamCollector ?? streamCollector,
+        useDualstackEndpoint: config?.useDualstackEndpoint ?? loadConfig(NODE_USE_DUALSTACK_ENDPOINT_CONFIG_OPTIONS, loaderConfig),
+        useFipsEndpoint: config?.useFipsEndpoint ?? loadConfig(NODE_USE_FIPS_ENDPOINT_CONFIG_OPTIONS, loaderConfig),
+        userAgentAppId: config?.userAgentAppId ?? loadConfig(NODE_APP_ID_CONFIG_OPTIONS, loaderConfig),
+    };
+};
+
+const getHttpAuthExtensionConfiguration = (runtimeConfig) => {
+    const _httpAuthSchemes = runtimeConfig.httpAuthSchemes;
+    let _httpAuthSchemeProvider = runtimeConfig.httpAuthSchemeProvider;
+    let _credentials = runtimeConfig.credentials;
+    return {
+        setHttpAuthScheme(httpAuthScheme) {
+            const index = _httpAuthSchemes.findIndex((scheme) => scheme.schemeId === httpAuthScheme.schemeId);
+            if (index === -1) {
+                _httpAuthSchemes.push(httpAuthScheme);
+            }
+            else {
+                _httpAuthSchemes.splice(index, 1, httpAuthScheme);
+            }
+        },
+        httpAuthSchemes() {
+            return _httpAuthSchemes;
+        },
+        setHttpAuthSchemeProvider(httpAuthSchemeProvider) {
+            _httpAuthSchemeProvider = httpAuthSchemeProvider;
+        },
+        httpAuthSchemeProvider() {
+            return _httpAuthSchemeProvider;
+        },
+        setCredentials(credentials) {
+            _credentials = credentials;
+        },
+        credentials() {
+            return _credentials;
+        },
+    };
+};
+const resolveHttpAuthRuntimeConfig = (config) => {
+    return {
+        httpAuthSchemes: config.httpAuthSchemes(),
+        httpAuthSchemeProvider: config.httpAuthSchemeProvider(),
+        credentials: config.credentials(),
+    };
+};
+
+const resolveRuntimeExtensions = (runtimeConfig, extensions) => {
+    const extensionConfiguration = Object.assign(getAwsRegionExtensionConfiguration(runtimeConfig), getDefaultExtensionConfiguration(runtimeConfig), getHttpHandlerExtensionConfiguration(runtimeConfig), getHttpAuthExtensionConfiguration(runtimeConfig));
+    extensions.forEach((extension) => extension.configure(extensionConfiguration));
+    return Object.assign(runtimeConfig, resolveAwsRegionExtensionConfiguration(extensionConfiguration), resolveDefaultRuntimeConfig(extensionConfiguration), resolveHttpHandlerRuntimeConfig(extensionConfiguration), resolveHttpAuthRuntimeConfig(extensionConfiguration));
+};
+
+class CognitoIdentityClient extends Client {
+    config;
+    constructor(...[configuration]) {
+        const _config_0 = getRuntimeConfig(configuration || {});
+        super(_config_0);
+        this.initConfig = _config_0;
+        const _config_1 = resolveClientEndpointParameters(_config_0);
+        const _config_2 = resolveUserAgentConfig(_config_1);
+        const _config_3 = resolveRetryConfig(_config_2);
+        const _config_4 = resolveRegionConfig(_config_3);
+        const _config_5 = resolveHostHeaderConfig(_config_4);
+        const _config_6 = resolveEndpointConfig(_config_5);
+        const _config_7 = resolveHttpAuthSchemeConfig(_config_6);
+        const _config_8 = resolveRuntimeExtensions(_config_7, configuration?.extensions || []);
+        this.config = _config_8;
+        this.middlewareStack.use(getSchemaSerdePlugin(this.config));
+        this.middlewareStack.use(getUserAgentPlugin(this.config));
+        this.middlewareStack.use(getRetryPlugin(this.config));
+        this.middlewareStack.use(getContentLengthPlugin(this.config));
+        this.middlewareStack.use(getHostHeaderPlugin(this.config));
+        this.middlewareStack.use(getLoggerPlugin(this.config));
+        this.middlewareStack.use(getRecursionDetectionPlugin(this.config));
+        this.middlewareStack.use(getHttpAuthSchemeEndpointRuleSetPlugin(this.config, {
+            httpAuthSchemeParametersProvider: defaultCognitoIdentityHttpAuthSchemeParametersProvider,
+            identityProviderConfigProvider: async (config) => new DefaultIdentityProviderConfig({
+                "aws.auth#sigv4": config.credentials,
+            }),
+        }));
+        this.middlewareStack.use(getHttpSigningPlugin(this.config));
+    }
+    destroy() {
+        super.destroy();
+    }
+}
+
+const command = makeBuilder(commonParams, "AWSCognitoIdentityService", "CognitoIdentityClient", getEndpointPlugin);
+const _ep0 = {};
+const _mw0 = (Command, cs, config, o) => [];
+
+class GetCredentialsForIdentityCommand extends command(_ep0, _mw0, "GetCredentialsForIdentity", GetCredentialsForIdentity$) {
+}
+
+class GetIdCommand extends command(_ep0, _mw0, "GetId", GetId$) {
+}
+
+const commands = {
+    GetCredentialsForIdentityCommand,
+    GetIdCommand,
+};
+class CognitoIdentity extends CognitoIdentityClient {
+}
+createAggregatedClient(commands, CognitoIdentity);
+
+exports.CognitoIdentity = CognitoIdentity;
+exports.CognitoIdentityClient = CognitoIdentityClient;
+exports.CognitoIdentityServiceException = CognitoIdentityServiceException;
+exports.CognitoIdentityServiceException$ = CognitoIdentityServiceException$;
+exports.Credentials$ = Credentials$;
+exports.ExternalServiceException = ExternalServiceException;
+exports.ExternalServiceException$ = ExternalServiceException$;
+exports.GetCredentialsForIdentity$ = GetCredentialsForIdentity$;
+exports.GetCredentialsForIdentityCommand = GetCredentialsForIdentityCommand;
+exports.GetCredentialsForIdentityInput$ = GetCredentialsForIdentityInput$;
+exports.GetCredentialsForIdentityResponse$ = GetCredentialsForIdentityResponse$;
+exports.GetId$ = GetId$;
+exports.GetIdCommand = GetIdCommand;
+exports.GetIdInput$ = GetIdInput$;
+exports.GetIdResponse$ = GetIdResponse$;
+exports.InternalErrorException = InternalErrorException;
+exports.InternalErrorException$ = InternalErrorException$;
+exports.InvalidIdentityPoolConfigurationException = InvalidIdentityPoolConfigurationException;
+exports.InvalidIdentityPoolConfigurationException$ = InvalidIdentityPoolConfigurationException$;
+exports.InvalidParameterException = InvalidParameterException;
+exports.InvalidParameterException$ = InvalidParameterException$;
+exports.LimitExceededException = LimitExceededException;
+exports.LimitExceededException$ = LimitExceededException$;
+exports.NotAuthorizedException = NotAuthorizedException;
+exports.NotAuthorizedException$ = NotAuthorizedException$;
+exports.ResourceConflictException = ResourceConflictException;
+exports.ResourceConflictException$ = ResourceConflictException$;
+exports.ResourceNotFoundException = ResourceNotFoundException;
+exports.ResourceNotFoundException$ = ResourceNotFoundException$;
+exports.TooManyRequestsException = TooManyRequestsException;
+exports.TooManyRequestsException$ = TooManyRequestsException$;
+exports.errorTypeRegistries = errorTypeRegistries;
 
 
 /***/ })

@@ -123,6 +123,23 @@ function tail(output, maxLines = 40, maxChars = 3000) {
 
 /***/ }),
 
+/***/ 16236:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   d: () => (/* binding */ InputError)
+/* harmony export */ });
+/** A wrong or missing action input; the message names the input and what to set. */
+class InputError extends Error {
+    constructor(input, message) {
+        super(`Input '${input}': ${message}`);
+        this.name = 'InputError';
+    }
+}
+
+
+/***/ }),
+
 /***/ 84030:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -332,7 +349,7 @@ runUrl) {
             }
             try {
                 // Loaded only when an upload happens: the artifact client is large.
-                const { DefaultArtifactClient } = await __webpack_require__.e(/* import() */ 252).then(__webpack_require__.bind(__webpack_require__, 91252));
+                const { DefaultArtifactClient } = await Promise.all(/* import() */[__webpack_require__.e(669), __webpack_require__.e(252)]).then(__webpack_require__.bind(__webpack_require__, 91252));
                 const { id } = await new DefaultArtifactClient().uploadArtifact(name, paths, directory, {
                     retentionDays: 30
                 });
@@ -771,17 +788,18 @@ function createGitHubAdapter(options) {
 var loop_findings = __webpack_require__(84030);
 // EXTERNAL MODULE: ./src/loop/state.ts
 var loop_state = __webpack_require__(59431);
+// EXTERNAL MODULE: ./src/input-error.ts
+var input_error = __webpack_require__(16236);
+// EXTERNAL MODULE: ./src/model/provider.ts
+var model_provider = __webpack_require__(94676);
 ;// CONCATENATED MODULE: ./src/inputs.ts
+
+
+
 
 
 /** Always protected: pushing workflow files needs the `workflows` permission the token lacks. */
 const ALWAYS_PROTECTED = '.github/workflows/**';
-class InputError extends Error {
-    constructor(input, message) {
-        super(`Input '${input}': ${message}`);
-        this.name = 'InputError';
-    }
-}
 function lines(value) {
     return value
         .split(/\r?\n/)
@@ -799,7 +817,7 @@ function integer(get, name, fallback, min, max) {
     if (raw === '')
         return fallback;
     if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-        throw new InputError(name, `'${raw}' is not a whole number from ${min} to ${max}.`);
+        throw new input_error/* InputError */.d(name, `'${raw}' is not a whole number from ${min} to ${max}.`);
     }
     return Number(raw);
 }
@@ -809,7 +827,7 @@ function decimal(get, name) {
         return undefined;
     const value = Number(raw);
     if (!/^\d+(\.\d+)?$/.test(raw) || !(value > 0)) {
-        throw new InputError(name, `'${raw}' is not a positive amount of US dollars, such as 5 or 2.50.`);
+        throw new input_error/* InputError */.d(name, `'${raw}' is not a positive amount of US dollars, such as 5 or 2.50.`);
     }
     return value;
 }
@@ -818,7 +836,7 @@ function oneOf(get, name, allowed, fallback) {
     if (raw === '')
         return fallback;
     if (!allowed.includes(raw)) {
-        throw new InputError(name, `'${raw}' is not one of: ${allowed.join(', ')}.`);
+        throw new input_error/* InputError */.d(name, `'${raw}' is not one of: ${allowed.join(', ')}.`);
     }
     return raw;
 }
@@ -830,7 +848,7 @@ function inputs_boolean(get, name, fallback) {
         return true;
     if (raw === 'false')
         return false;
-    throw new InputError(name, `'${raw}' is not true or false.`);
+    throw new input_error/* InputError */.d(name, `'${raw}' is not true or false.`);
 }
 const CHECK_LINE = /^([A-Za-z0-9][\w.-]*)\s*:\s*(.+)$/;
 function parseChecks(raw) {
@@ -838,11 +856,11 @@ function parseChecks(raw) {
     return lines(raw).map(line => {
         const match = CHECK_LINE.exec(line);
         if (!match) {
-            throw new InputError('checks', `line '${line}' is not 'name: command' (for example 'lint: npx eslint . -f json').`);
+            throw new input_error/* InputError */.d('checks', `line '${line}' is not 'name: command' (for example 'lint: npx eslint . -f json').`);
         }
         const [, name, command] = match;
         if (seen.has(name))
-            throw new InputError('checks', `the name '${name}' is used twice.`);
+            throw new input_error/* InputError */.d('checks', `the name '${name}' is used twice.`);
         seen.add(name);
         return { name, command: command.trim() };
     });
@@ -857,32 +875,42 @@ function parseFailOn(raw) {
         return [];
     for (const v of values) {
         if (!terminal.includes(v)) {
-            throw new InputError('fail-on', `'${v}' is not one of: ${terminal.join(', ')}, never.`);
+            throw new input_error/* InputError */.d('fail-on', `'${v}' is not one of: ${terminal.join(', ')}, never.`);
         }
     }
     return values;
 }
-function parseSettings(get) {
+/** `env` is read only to choose the model provider (credentials exported by earlier steps). */
+function parseSettings(get, env = process.env) {
     const githubToken = get('github-token').trim();
     if (githubToken === '') {
-        throw new InputError('github-token', 'is empty. Leave it unset to use the workflow token, or pass a PAT/App token secret.');
+        throw new input_error/* InputError */.d('github-token', 'is empty. Leave it unset to use the workflow token, or pass a PAT/App token secret.');
     }
     const prRaw = get('pr-number').trim();
     let prNumber;
     if (prRaw !== '') {
         if (!/^\d+$/.test(prRaw) || Number(prRaw) < 1) {
-            throw new InputError('pr-number', `'${prRaw}' is not a pull request number such as 42.`);
+            throw new input_error/* InputError */.d('pr-number', `'${prRaw}' is not a pull request number such as 42.`);
         }
         prNumber = Number(prRaw);
     }
     const workingDirectory = get('working-directory').trim() || '.';
     if (workingDirectory.split(/[\\/]/).includes('..')) {
-        throw new InputError('working-directory', `'${workingDirectory}' must stay inside the workspace.`);
+        throw new input_error/* InputError */.d('working-directory', `'${workingDirectory}' must stay inside the workspace.`);
     }
     const reviewers = list(get('escalation-reviewers'));
     const apiKey = get('anthropic-api-key').trim();
     const reviewModel = get('review-model').trim() || 'claude-sonnet-4-6';
     const maxCostUsd = decimal(get, 'max-cost-usd');
+    const baseUrl = get('anthropic-base-url').trim() || undefined;
+    const provider = (0,model_provider/* resolveProvider */.Kd)({
+        modelProvider: oneOf(get, 'model-provider', model_provider/* MODEL_PROVIDERS */.zA, 'auto'),
+        apiKey,
+        baseUrl,
+        awsRegion: get('aws-region').trim() || undefined,
+        vertexProjectId: get('vertex-project-id').trim() || undefined,
+        vertexRegion: get('vertex-region').trim() || undefined
+    }, env);
     const settings = {
         githubToken,
         maxIterations: integer(get, 'max-iterations', 3, 1, 20),
@@ -911,7 +939,8 @@ function parseSettings(get) {
         stateAuthor: get('state-author').trim() || undefined,
         ai: {
             apiKey,
-            baseUrl: get('anthropic-base-url').trim() || undefined,
+            provider,
+            baseUrl,
             reviewModel,
             fixModel: get('fix-model').trim() || reviewModel,
             maxTurns: integer(get, 'max-turns', 30, 1, 500),
@@ -922,8 +951,8 @@ function parseSettings(get) {
             instructions: get('instructions').trim() || undefined
         }
     };
-    if (settings.checks.length === 0 && apiKey === '') {
-        throw new InputError('checks', "is empty and no 'anthropic-api-key' is set, so nothing would review the PR. Add at least one 'name: command' line (for example 'test: npm test'), or set anthropic-api-key.");
+    if (settings.checks.length === 0 && !provider) {
+        throw new input_error/* InputError */.d('checks', "is empty and no model provider is configured (no 'anthropic-api-key', no AWS credentials for Bedrock, no Vertex project), so nothing would review the PR. Add at least one 'name: command' line (for example 'test: npm test'), or set anthropic-api-key (or model-provider bedrock / vertex).");
     }
     return settings;
 }
@@ -1930,7 +1959,9 @@ function renderFindings(state, findings, links, opt) {
                 const body = [f.description, f.suggestedFix ? `**Suggested fix:** ${f.suggestedFix}` : '']
                     .filter(Boolean)
                     .join('\n\n');
-                out.push(`  <details><summary>Details</summary>\n\n${safeBlock(body, opt.descriptionChars)}\n\n  </details>`);
+                // indented as a whole, so the block stays inside its list item
+                const block = `<details><summary>Details</summary>\n\n${safeBlock(body, opt.descriptionChars)}\n\n</details>`;
+                out.push(block.replace(/^(?=.)/gm, '  '));
             }
         }
     }
@@ -2140,6 +2171,7 @@ async function saveComment(github, pr, existing, body) {
 
 
 
+
 function repoLinks(ctx, pr) {
     return {
         serverUrl: ctx.serverUrl,
@@ -2215,11 +2247,21 @@ async function publish(deps, input) {
         headSha: pull.headSha,
         conclusion: checkConclusion(decision, state.status, settings.failOn),
         title: checkTitle(decision, review.findings),
-        summary: fit([
+        summary: fit(
+        // mirrors the comment: where the loop stands, its path, the timeline, the open findings
+        [
             statusLine(state, links),
             state.reason ? `\n> ${state.reason}` : '',
             '',
-            renderTimeline(state, links)
+            renderMermaid(state),
+            '',
+            renderTimeline(state, links),
+            '',
+            renderFindings(state, review.findings, links, {
+                maxFindings: 100,
+                details: false,
+                descriptionChars: 0
+            })
         ].join('\n')),
         text: unlocatedText(review.findings),
         annotations: toAnnotations(review.findings),
@@ -2635,9 +2677,9 @@ async function run(prefetched) {
         prefetched,
         log
     });
-    // The model SDK is loaded only when an API key is set.
-    const ai = settings.ai.apiKey
-        ? (await Promise.all(/* import() */[__webpack_require__.e(598), __webpack_require__.e(162)]).then(__webpack_require__.bind(__webpack_require__, 60162))).createAiAgents(settings, log)
+    // The model SDK is loaded only when a model provider is configured.
+    const ai = settings.ai.provider
+        ? (await Promise.all(/* import() */[__webpack_require__.e(416), __webpack_require__.e(557)]).then(__webpack_require__.bind(__webpack_require__, 19557))).createAiAgents(settings, log)
         : undefined;
     const outcome = await runIteration({
         ai,
@@ -2659,6 +2701,115 @@ async function run(prefetched) {
         core.notice(outcome.notice);
     setOutputs(outcome, settings.maxIterations);
     return outcome.failure;
+}
+
+
+/***/ }),
+
+/***/ 94676:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Fy: () => (/* binding */ describeProvider),
+/* harmony export */   Kd: () => (/* binding */ resolveProvider),
+/* harmony export */   zA: () => (/* binding */ MODEL_PROVIDERS)
+/* harmony export */ });
+/* unused harmony exports DEFAULT_VERTEX_REGION, hasAwsCredentials, hasGoogleCredentials */
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(16236);
+
+/**
+ * Which service answers the Messages API calls, decided once from the inputs and the environment.
+ * A pure function of both, so every rule below is unit-tested without credentials or network.
+ */
+const MODEL_PROVIDERS = ['auto', 'anthropic', 'bedrock', 'vertex'];
+const DEFAULT_VERTEX_REGION = 'us-east5';
+function set(env, name) {
+    const value = env[name]?.trim();
+    return value ? value : undefined;
+}
+/**
+ * AWS credentials the SDK's default provider chain will find: static keys, web identity (OIDC, as
+ * aws-actions/configure-aws-credentials exports with role-to-assume), a profile, container
+ * credentials, or a Bedrock API key.
+ */
+function hasAwsCredentials(env) {
+    return ((set(env, 'AWS_ACCESS_KEY_ID') !== undefined &&
+        set(env, 'AWS_SECRET_ACCESS_KEY') !== undefined) ||
+        [
+            'AWS_WEB_IDENTITY_TOKEN_FILE',
+            'AWS_PROFILE',
+            'AWS_CONTAINER_CREDENTIALS_FULL_URI',
+            'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI',
+            'AWS_BEARER_TOKEN_BEDROCK'
+        ].some(name => set(env, name) !== undefined));
+}
+/** Google Application Default Credentials from a file, as google-github-actions/auth exports. */
+function hasGoogleCredentials(env) {
+    return set(env, 'GOOGLE_APPLICATION_CREDENTIALS') !== undefined;
+}
+function bedrock(inputs, env, explicit) {
+    const awsRegion = inputs.awsRegion || set(env, 'AWS_REGION') || set(env, 'AWS_DEFAULT_REGION');
+    const credentials = hasAwsCredentials(env);
+    if (credentials && awsRegion)
+        return { name: 'bedrock', awsRegion, baseUrl: inputs.baseUrl };
+    if (!explicit)
+        return undefined;
+    if (!credentials) {
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d('model-provider', "is 'bedrock' but no AWS credentials are in the environment. Add an aws-actions/configure-aws-credentials step before this one (with role-to-assume and the job permission 'id-token: write'), or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_BEARER_TOKEN_BEDROCK).");
+    }
+    throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d('aws-region', 'is empty and neither AWS_REGION nor AWS_DEFAULT_REGION is set, so Bedrock has no region. Set aws-region (for example us-east-1), or the aws-region of aws-actions/configure-aws-credentials.');
+}
+function vertex(inputs, env, explicit) {
+    const region = inputs.vertexRegion || set(env, 'CLOUD_ML_REGION') || DEFAULT_VERTEX_REGION;
+    // an explicit choice may also take the project google-github-actions/auth exports
+    const projectId = inputs.vertexProjectId ||
+        set(env, 'ANTHROPIC_VERTEX_PROJECT_ID') ||
+        (explicit ? set(env, 'GOOGLE_CLOUD_PROJECT') || set(env, 'GCLOUD_PROJECT') : undefined);
+    const credentials = hasGoogleCredentials(env);
+    if (projectId && credentials)
+        return { name: 'vertex', projectId, region, baseUrl: inputs.baseUrl };
+    if (!explicit)
+        return undefined;
+    if (!projectId) {
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d('vertex-project-id', "is empty and ANTHROPIC_VERTEX_PROJECT_ID is not set, but model-provider is 'vertex'. Set vertex-project-id to the Google Cloud project that has Claude enabled in Vertex AI.");
+    }
+    throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d('model-provider', "is 'vertex' but GOOGLE_APPLICATION_CREDENTIALS is not set. Add a google-github-actions/auth step before this one (workload_identity_provider and service_account, with the job permission 'id-token: write').");
+}
+/**
+ * The provider the inputs and environment select, or undefined for none (the loop then runs
+ * gates-only). `auto` takes the Anthropic API when its key is set, else none; Bedrock and Vertex are
+ * explicit choices. An explicit provider whose credentials are missing is an InputError saying what
+ * to set.
+ */
+function resolveProvider(inputs, env) {
+    switch (inputs.modelProvider) {
+        case 'anthropic':
+            if (!inputs.apiKey) {
+                throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d('anthropic-api-key', "is empty but model-provider is 'anthropic'. Pass the key as a secret (anthropic-api-key: ${{ secrets.ANTHROPIC_API_KEY }}), or choose model-provider bedrock or vertex.");
+            }
+            return { name: 'anthropic', apiKey: inputs.apiKey, baseUrl: inputs.baseUrl };
+        case 'bedrock':
+            return bedrock(inputs, env, true);
+        case 'vertex':
+            return vertex(inputs, env, true);
+        case 'auto':
+            // Cloud credentials present for other steps (a deploy) must not switch on paid AI by
+            // themselves: Bedrock and Vertex are chosen explicitly.
+            return inputs.apiKey
+                ? { name: 'anthropic', apiKey: inputs.apiKey, baseUrl: inputs.baseUrl }
+                : undefined;
+    }
+}
+/** How the log names a provider. */
+function describeProvider(provider) {
+    switch (provider.name) {
+        case 'anthropic':
+            return provider.baseUrl ? `the Anthropic API at ${provider.baseUrl}` : 'the Anthropic API';
+        case 'bedrock':
+            return `Amazon Bedrock in ${provider.awsRegion}`;
+        case 'vertex':
+            return `Google Vertex AI in ${provider.region} (project ${provider.projectId})`;
+    }
 }
 
 
@@ -2736,7 +2887,7 @@ function createCommandRunner() {
         }
     };
 }
-const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|API_?KEY|ACCESS_?KEY|AUTH|COOKIE|SESSION/i;
+const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|CREDS|PRIVATE|API_?KEY|ACCESS_?KEY|AUTH|COOKIE|SESSION/i;
 /**
  * The environment for commands that run PR code (checks, fix commands, the fixer's run_check):
  * the runner's environment without tokens, keys, action inputs or the runtime's credentials.

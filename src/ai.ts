@@ -3,10 +3,11 @@ import type { Settings } from './inputs.js'
 import type { AiAgents } from './iteration.js'
 import type { Log } from './log.js'
 import { zeroUsage, type Usage } from './loop/state.js'
-import { createAnthropicClient } from './model/anthropic.js'
 import { Budget } from './model/budget.js'
 import type { ModelClient } from './model/client.js'
 import { priceOf } from './model/pricing.js'
+import { describeProvider, type ProviderConfig } from './model/provider.js'
+import { createModelClient } from './model/providers.js'
 import { aiReview } from './review/ai-reviewer.js'
 
 function delta(after: Usage, before: Usage): Usage {
@@ -28,13 +29,23 @@ export function createAiAgents(settings: Settings, log: Log, client?: ModelClien
         `No published price is known for '${model}'; costs are counted at the highest listed price.`
       )
   }
+  const provider: ProviderConfig = ai.provider ?? {
+    name: 'anthropic',
+    apiKey: ai.apiKey,
+    baseUrl: ai.baseUrl
+  }
+  if (!client) log.info(`Claude is reached through ${describeProvider(provider)}.`)
+  if (provider.name === 'bedrock') {
+    for (const model of new Set([ai.reviewModel, ai.fixModel])) {
+      if (!model.includes('anthropic.') && !model.startsWith('arn:'))
+        log.warning(
+          `'${model}' does not look like a Bedrock model id (such as us.anthropic.claude-sonnet-4-6-v1:0); set review-model and fix-model to ids enabled in ${provider.awsRegion}.`
+        )
+    }
+  }
   const model =
     client ??
-    createAnthropicClient({
-      apiKey: ai.apiKey,
-      baseUrl: ai.baseUrl,
-      timeoutMs: Math.max(ai.reviewTimeoutMinutes, ai.fixTimeoutMinutes) * 60_000
-    })
+    createModelClient(provider, Math.max(ai.reviewTimeoutMinutes, ai.fixTimeoutMinutes) * 60_000)
   let budget: Budget | undefined
   return {
     async review({ pull, state, git, gates }) {

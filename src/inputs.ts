@@ -1,5 +1,14 @@
 import { SEVERITIES, type Severity } from './loop/findings.js'
 import { LOOP_STATUSES, type TerminalStatus } from './loop/state.js'
+import { InputError } from './input-error.js'
+import {
+  MODEL_PROVIDERS,
+  resolveProvider,
+  type Env,
+  type ProviderConfig
+} from './model/provider.js'
+
+export { InputError }
 
 /** Every input of action.yml, parsed and validated once into one typed object. */
 export interface Settings {
@@ -31,8 +40,13 @@ export interface Settings {
 }
 
 export interface AiSettings {
-  /** Empty when no key was given: the loop then runs gates-only. */
+  /** The anthropic-api-key input; empty when none was given. */
   apiKey: string
+  /**
+   * Where the model is reached (model-provider, resolved against the environment). Undefined when no
+   * provider is configured: the loop then runs gates-only.
+   */
+  provider?: ProviderConfig
   baseUrl?: string
   reviewModel: string
   fixModel: string
@@ -46,13 +60,6 @@ export interface AiSettings {
 
 /** Always protected: pushing workflow files needs the `workflows` permission the token lacks. */
 export const ALWAYS_PROTECTED = '.github/workflows/**'
-
-export class InputError extends Error {
-  constructor(input: string, message: string) {
-    super(`Input '${input}': ${message}`)
-    this.name = 'InputError'
-  }
-}
 
 type GetInput = (name: string) => string
 
@@ -147,7 +154,8 @@ function parseFailOn(raw: string): TerminalStatus[] {
   return values as TerminalStatus[]
 }
 
-export function parseSettings(get: GetInput): Settings {
+/** `env` is read only to choose the model provider (credentials exported by earlier steps). */
+export function parseSettings(get: GetInput, env: Env = process.env): Settings {
   const githubToken = get('github-token').trim()
   if (githubToken === '') {
     throw new InputError(
@@ -174,6 +182,18 @@ export function parseSettings(get: GetInput): Settings {
   const apiKey = get('anthropic-api-key').trim()
   const reviewModel = get('review-model').trim() || 'claude-sonnet-4-6'
   const maxCostUsd = decimal(get, 'max-cost-usd')
+  const baseUrl = get('anthropic-base-url').trim() || undefined
+  const provider = resolveProvider(
+    {
+      modelProvider: oneOf(get, 'model-provider', MODEL_PROVIDERS, 'auto'),
+      apiKey,
+      baseUrl,
+      awsRegion: get('aws-region').trim() || undefined,
+      vertexProjectId: get('vertex-project-id').trim() || undefined,
+      vertexRegion: get('vertex-region').trim() || undefined
+    },
+    env
+  )
   const settings: Settings = {
     githubToken,
     maxIterations: integer(get, 'max-iterations', 3, 1, 20),
@@ -203,7 +223,8 @@ export function parseSettings(get: GetInput): Settings {
     stateAuthor: get('state-author').trim() || undefined,
     ai: {
       apiKey,
-      baseUrl: get('anthropic-base-url').trim() || undefined,
+      provider,
+      baseUrl,
       reviewModel,
       fixModel: get('fix-model').trim() || reviewModel,
       maxTurns: integer(get, 'max-turns', 30, 1, 500),
@@ -214,10 +235,10 @@ export function parseSettings(get: GetInput): Settings {
       instructions: get('instructions').trim() || undefined
     }
   }
-  if (settings.checks.length === 0 && apiKey === '') {
+  if (settings.checks.length === 0 && !provider) {
     throw new InputError(
       'checks',
-      "is empty and no 'anthropic-api-key' is set, so nothing would review the PR. Add at least one 'name: command' line (for example 'test: npm test'), or set anthropic-api-key."
+      "is empty and no model provider is configured (no 'anthropic-api-key', no AWS credentials for Bedrock, no Vertex project), so nothing would review the PR. Add at least one 'name: command' line (for example 'test: npm test'), or set anthropic-api-key (or model-provider bedrock / vertex)."
     )
   }
   return settings

@@ -69,8 +69,8 @@ export async function run(prefetched?: Prefetched): Promise<string | undefined> 
     prefetched,
     log
   })
-  // The model SDK is loaded only when an API key is set.
-  const ai = settings.ai.apiKey
+  // The model SDK is loaded only when a model provider is configured.
+  const ai = settings.ai.provider
     ? (await import('./ai.js')).createAiAgents(settings, log)
     : undefined
   const outcome = await runIteration({

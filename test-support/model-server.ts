@@ -17,11 +17,27 @@
  * api_error whose message starts with "test server script bug".
  *
  * Every request, including rejected ones, is recorded in `calls`.
+ *
+ * Besides the Anthropic route it speaks the two cloud routes the provider SDKs rewrite the request to,
+ * with the same validation, script and usage accounting:
+ * - Amazon Bedrock (`@anthropic-ai/bedrock-sdk`): `POST /model/{modelId}/invoke`. The model is in the
+ *   path, not the body; the body carries `anthropic_version`; the request is AWS SigV4-signed
+ *   (`authorization: AWS4-HMAC-SHA256 Credential=KEY/DATE/REGION/bedrock/aws4_request, ...`), or
+ *   carries a Bedrock API key as `Bearer`. The signature itself is not verified.
+ * - Google Vertex AI (`@anthropic-ai/vertex-sdk`):
+ *   `POST [/v1]/projects/{project}/locations/{region}/publishers/anthropic/models/{model}:rawPredict`,
+ *   body with `anthropic_version` and no `model`, `authorization: Bearer <googleAccessToken>`.
+ *   The token comes from the server's own STS stand-in (`POST /v1/token`, the token exchange of
+ *   workload identity federation): `writeGoogleCredentials(dir)` writes an `external_account`
+ *   credentials file (the kind google-github-actions/auth writes) whose `token_url` points here, so
+ *   google-auth-library obtains the token without reaching Google.
  */
 import { createHash } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
 
 export interface Usage {
   input_tokens: number
@@ -30,7 +46,14 @@ export interface Usage {
   cache_read_input_tokens: number
 }
 
+export type Provider = 'anthropic' | 'bedrock' | 'vertex'
+
 export interface RecordedCall {
+  /** which route the request took */
+  provider: Provider
+  /** the request path (percent-decoded) */
+  path: string
+  /** from the body (Anthropic) or the path (Bedrock, Vertex) */
   model: string
   system: unknown
   messages: unknown[]
@@ -85,6 +108,21 @@ export interface ModelServerOptions {
   apiKey?: string
   /** prefixes shorter than this many estimated tokens are never cached; default 1024 */
   minCacheTokens?: number
+  /**
+   * if set, a Bedrock request signed with another access key id or for another region answers
+   * 403 (as Bedrock does for unknown credentials)
+   */
+  aws?: { accessKeyId?: string; region?: string }
+  /** the access token the STS stand-in issues and the Vertex route requires; default GOOGLE_TEST_ACCESS_TOKEN */
+  googleAccessToken?: string
+}
+
+export const GOOGLE_TEST_ACCESS_TOKEN = 'ya29.test-access-token'
+
+/** One token exchange at the STS stand-in (`POST /v1/token`, form-encoded). */
+export interface RecordedTokenExchange {
+  params: Record<string, string>
+  status: number
 }
 
 /**
@@ -194,6 +232,14 @@ function promptParts(body: Json): PromptPart[] {
   return parts
 }
 
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return value
+  }
+}
+
 function headerRecord(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [name, value] of Object.entries(req.headers)) {
@@ -218,6 +264,96 @@ function presentedKey(headers: Record<string, string>): string | undefined {
   if (direct !== undefined) return direct
   const match = /^Bearer\s+(.+)$/i.exec(headers['authorization'] ?? '')
   return match?.[1]
+}
+
+interface Route {
+  provider: Provider
+  /** the model named by the path (Bedrock, Vertex) */
+  model?: string
+}
+
+const BEDROCK_PATH = /^\/model\/([^/]+)\/invoke$/
+const VERTEX_PATH =
+  /^(?:\/v1)?\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/anthropic\/models\/([^/]+):rawPredict$/
+
+function routeOf(rawPath: string): Route | undefined {
+  if (rawPath === '/v1/messages') return { provider: 'anthropic' }
+  const bedrock = BEDROCK_PATH.exec(rawPath)
+  if (bedrock) return { provider: 'bedrock', model: safeDecode(bedrock[1] ?? '') }
+  const vertex = VERTEX_PATH.exec(rawPath)
+  if (vertex) return { provider: 'vertex', model: safeDecode(vertex[3] ?? '') }
+  return undefined
+}
+
+/** Bedrock's and Vertex's authentication, as far as it can be checked without their keys. */
+function checkCloudAuth(
+  provider: Provider,
+  headers: Record<string, string>,
+  opts: { aws?: ModelServerOptions['aws']; googleAccessToken: string }
+): void {
+  const authorization = headers['authorization'] ?? ''
+  if (provider === 'bedrock') {
+    if (/^Bearer\s+\S/i.test(authorization)) return
+    const scope =
+      /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request,/.exec(
+        authorization
+      )
+    if (
+      !scope ||
+      !/SignedHeaders=/.test(authorization) ||
+      !/Signature=[0-9a-f]{64}/.test(authorization)
+    ) {
+      throw new ApiError(403, 'permission_error', 'Missing Authentication Token')
+    }
+    if (headers['x-amz-date'] === undefined) {
+      throw new ApiError(403, 'permission_error', 'Missing x-amz-date')
+    }
+    const [, keyId, , region, service] = scope
+    if (service !== 'bedrock') {
+      throw new ApiError(
+        403,
+        'permission_error',
+        `Credential should be scoped to 'bedrock', not '${service}'`
+      )
+    }
+    if (opts.aws?.region !== undefined && region !== opts.aws.region) {
+      throw new ApiError(
+        403,
+        'permission_error',
+        `Credential should be scoped to a valid region, not '${region}'`
+      )
+    }
+    if (opts.aws?.accessKeyId !== undefined && keyId !== opts.aws.accessKeyId) {
+      throw new ApiError(
+        403,
+        'permission_error',
+        'The security token included in the request is invalid.'
+      )
+    }
+  } else if (provider === 'vertex') {
+    const token = /^Bearer\s+(.+)$/i.exec(authorization)?.[1]
+    if (token !== opts.googleAccessToken) {
+      throw new ApiError(
+        401,
+        'authentication_error',
+        'Request had invalid authentication credentials. Expected OAuth 2 access token.'
+      )
+    }
+  }
+}
+
+/** The cloud routes take the model from the path and the API version from the body. */
+function checkCloudBody(provider: Provider, body: Json): void {
+  if (provider === 'anthropic') return
+  if ('model' in body)
+    throw invalid('model: Extra inputs are not permitted (the model is in the path)')
+  const version = body.anthropic_version
+  if (version === undefined) throw invalid('anthropic_version: Field required')
+  const shape =
+    provider === 'bedrock' ? /^(bedrock-)?\d{4}-\d{2}-\d{2}$/ : /^(vertex-)?\d{4}-\d{2}-\d{2}$/
+  if (typeof version !== 'string' || !shape.test(version)) {
+    throw invalid(`anthropic_version: '${String(version)}' is not a supported version`)
+  }
 }
 
 function toolNames(body: Json): string[] {
@@ -383,12 +519,16 @@ function validate(body: Json): void {
 export class ModelServer {
   readonly url: string
   readonly calls: RecordedCall[] = []
+  /** token exchanges at the STS stand-in (Vertex credentials), in order */
+  readonly tokenExchanges: RecordedTokenExchange[] = []
+  readonly googleAccessToken: string
 
   private readonly queue: ScriptedReply[]
   private readonly responder: Responder | undefined
   private readonly validModels: Set<string> | undefined
   private readonly apiKey: string | undefined
   private readonly minCacheTokens: number
+  private readonly aws: ModelServerOptions['aws']
   /** cache key (hash chain over model + prompt parts) -> prefix tokens, for written prefixes */
   private readonly cache = new Map<string, number>()
   private requestCounter = 0
@@ -406,6 +546,8 @@ export class ModelServer {
     this.validModels = opts.validModels ? new Set(opts.validModels) : undefined
     this.apiKey = opts.apiKey
     this.minCacheTokens = opts.minCacheTokens ?? 1024
+    this.aws = opts.aws
+    this.googleAccessToken = opts.googleAccessToken ?? GOOGLE_TEST_ACCESS_TOKEN
   }
 
   static async start(opts: ModelServerOptions = {}): Promise<ModelServer> {
@@ -440,6 +582,30 @@ export class ModelServer {
     return holder.instance
   }
 
+  /**
+   * Writes Google credentials that lead to this server: an `external_account` (workload identity
+   * federation) file, as google-github-actions/auth writes, whose STS `token_url` is this server and
+   * whose subject token is a file next to it. Returns the path for GOOGLE_APPLICATION_CREDENTIALS.
+   */
+  async writeGoogleCredentials(dir: string): Promise<string> {
+    await mkdir(dir, { recursive: true })
+    const subjectToken = path.join(dir, 'oidc-token')
+    await writeFile(subjectToken, 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJyZXBvOmFjbWUvd2lkZ2V0cyJ9.c2ln')
+    const file = path.join(dir, 'gha-creds.json')
+    await writeFile(
+      file,
+      JSON.stringify({
+        type: 'external_account',
+        audience:
+          '//iam.googleapis.com/projects/123456789/locations/global/workloadIdentityPools/github/providers/github',
+        subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
+        token_url: `${this.url}/v1/token`,
+        credential_source: { file: subjectToken, format: { type: 'text' } }
+      })
+    )
+    return file
+  }
+
   /** append replies to the script queue */
   push(...replies: ScriptedReply[]): void {
     this.queue.push(...replies)
@@ -461,9 +627,17 @@ export class ModelServer {
     } catch {
       // keep the raw text
     }
+    const rawPath = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
+    if (req.method === 'POST' && rawPath === '/v1/token') {
+      this.exchangeToken(raw, res)
+      return
+    }
+    const route = req.method === 'POST' ? routeOf(rawPath) : undefined
     const json: Json = isObject(body) ? body : {}
     const call: RecordedCall = {
-      model: typeof json.model === 'string' ? json.model : '',
+      provider: route?.provider ?? 'anthropic',
+      path: safeDecode(rawPath),
+      model: route?.model ?? (typeof json.model === 'string' ? json.model : ''),
       system: json.system,
       messages: Array.isArray(json.messages) ? json.messages : [],
       tools: Array.isArray(json.tools) ? json.tools : [],
@@ -479,19 +653,26 @@ export class ModelServer {
     const requestId = `req_test_${String(++this.requestCounter).padStart(6, '0')}`
 
     try {
-      const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname
-      if (req.method !== 'POST' || path !== '/v1/messages') {
+      if (!route) {
         throw new ApiError(404, 'not_found_error', 'Not Found')
       }
-      if (this.apiKey !== undefined && presentedKey(call.headers) !== this.apiKey) {
-        throw new ApiError(401, 'authentication_error', 'invalid x-api-key')
+      if (route.provider === 'anthropic') {
+        if (this.apiKey !== undefined && presentedKey(call.headers) !== this.apiKey) {
+          throw new ApiError(401, 'authentication_error', 'invalid x-api-key')
+        }
+      } else {
+        checkCloudAuth(route.provider, call.headers, {
+          aws: this.aws,
+          googleAccessToken: this.googleAccessToken
+        })
       }
       if (!isObject(body)) {
         throw invalid(
           typeof body === 'string' ? 'There was an error parsing the body' : 'body: Field required'
         )
       }
-      validate(json)
+      checkCloudBody(route.provider, json)
+      validate(route.model === undefined ? json : { ...json, model: route.model })
       if (this.validModels && !this.validModels.has(call.model)) {
         throw new ApiError(404, 'not_found_error', `model: ${call.model}`)
       }
@@ -535,6 +716,29 @@ export class ModelServer {
         })
       )
     }
+  }
+
+  /** The STS token exchange of workload identity federation, answered with `googleAccessToken`. */
+  private exchangeToken(raw: string, res: ServerResponse): void {
+    const params = Object.fromEntries(new URLSearchParams(raw))
+    const ok =
+      params['grant_type'] === 'urn:ietf:params:oauth:grant-type:token-exchange' &&
+      (params['subject_token'] ?? '') !== '' &&
+      (params['audience'] ?? '') !== ''
+    this.tokenExchanges.push({ params, status: ok ? 200 : 400 })
+    res.writeHead(ok ? 200 : 400, { 'content-type': 'application/json' })
+    res.end(
+      JSON.stringify(
+        ok
+          ? {
+              access_token: this.googleAccessToken,
+              issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+              token_type: 'Bearer',
+              expires_in: 3600
+            }
+          : { error: 'invalid_request', error_description: 'not a token exchange' }
+      )
+    )
   }
 
   private buildMessage(

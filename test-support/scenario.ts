@@ -72,6 +72,10 @@ export interface ScenarioReport {
   requestedReviewers: string[]
   /** Calls to the Messages API server (AI scenarios only). */
   modelCalls: Array<{
+    /** the route taken: the Anthropic API, Bedrock or Vertex */
+    provider: string
+    /** the request path; for Bedrock and Vertex it names the model */
+    path: string
     model: string
     status: number
     toolChoice: unknown
@@ -114,6 +118,11 @@ export async function runScenario(
     keep?: (sandbox: Sandbox, model?: ModelServer) => Promise<void>
     /** A responder instead of (or after) the scenario's scripted replies. */
     model?: ModelServerOptions
+    /**
+     * More environment for every run, made once the model server is up (for values that need its
+     * URL, such as Google credentials from `model.writeGoogleCredentials`).
+     */
+    env?: (model: ModelServer | undefined) => Promise<Record<string, string>>
   } = {}
 ): Promise<ScenarioReport> {
   const sandbox = await Sandbox.create({ base: scenario.base, pr: scenario.pr })
@@ -133,7 +142,7 @@ export async function runScenario(
     const base: Partial<RunRequest> = {
       inputs,
       token: scenario.token,
-      env: scenario.env
+      env: { ...scenario.env, ...(await hooks.env?.(model)) }
     }
     const start = scenario.start ?? { event: 'pull_request', action: 'opened' }
     const queue: RunRequest[] = [{ ...base, ...start }]
@@ -208,6 +217,8 @@ export async function runScenario(
       labels: pull?.labels ?? [],
       requestedReviewers: pull?.requestedReviewers ?? [],
       modelCalls: (model?.calls ?? []).map(c => ({
+        provider: c.provider,
+        path: c.path,
         model: c.model,
         status: c.status,
         toolChoice: c.toolChoice,

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { runScenario, TEST_API_KEY, type Scenario } from '../../test-support/scenario.js'
-import type { ScriptedReply } from '../../test-support/model-server.js'
+import { mkdtemp, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { GOOGLE_TEST_ACCESS_TOKEN, type ScriptedReply } from '../../test-support/model-server.js'
 
 const GREET = "export function greet(name) {\n  return 'Hello, ' + name\n}\n"
 
@@ -280,5 +283,118 @@ describe('Claude as reviewer and fixer, through dist/ against the local Messages
     expect(report.runs).toHaveLength(3)
     expect(last.outputs['status']).toBe('stalled')
     expect(report.comments[0]!.body).toContain('survived two fix attempts')
+  })
+})
+
+describe('Claude through Amazon Bedrock and Google Vertex AI, through dist/ against the local server', () => {
+  const LOOP = [
+    verdict('NO_GO', [EMPTY_NAME]),
+    FIX_EDIT,
+    { kind: 'text', text: 'done' } as const,
+    verdict('GO')
+  ]
+  const AWS_SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYLOCALTEST'
+
+  it('runs NO_GO → fix → GO on Bedrock with the AWS credentials of the environment', async () => {
+    const review = 'us.anthropic.claude-haiku-4-5-20251001-v1:0'
+    const fix = 'us.anthropic.claude-sonnet-4-6-v1:0'
+    const scenario: Scenario = {
+      ...aiScenario(LOOP, {
+        'anthropic-api-key': '',
+        'model-provider': 'bedrock',
+        'review-model': review,
+        'fix-model': fix
+      }),
+      // what aws-actions/configure-aws-credentials exports
+      env: {
+        AWS_ACCESS_KEY_ID: 'AKIDLOCALTEST',
+        AWS_SECRET_ACCESS_KEY: AWS_SECRET,
+        AWS_SESSION_TOKEN: 'local-session-token',
+        AWS_REGION: 'eu-central-1',
+        AWS_DEFAULT_REGION: 'eu-central-1'
+      }
+    }
+    let authorization = ''
+    const report = await runScenario(scenario, {
+      model: { aws: { accessKeyId: 'AKIDLOCALTEST', region: 'eu-central-1' } },
+      keep: async (_s, model) => {
+        authorization = model!.calls[0]!.headers['authorization'] ?? ''
+        for (const call of model!.calls) {
+          expect(call.body.model).toBeUndefined()
+          expect(call.body.anthropic_version).toMatch(/^(bedrock-)?\d{4}-\d{2}-\d{2}$/)
+          expect(call.headers['x-amz-security-token']).toBe('local-session-token')
+        }
+      }
+    })
+    expect(report.runs.map(r => r.outputs['verdict'])).toEqual(['NO_GO', 'GO'])
+    expect(report.runs[1]!.outputs['status']).toBe('go')
+    expect(report.modelCalls.map(c => [c.provider, c.path, c.status])).toEqual([
+      ['bedrock', `/model/${review}/invoke`, 200],
+      ['bedrock', `/model/${fix}/invoke`, 200],
+      ['bedrock', `/model/${fix}/invoke`, 200],
+      ['bedrock', `/model/${review}/invoke`, 200]
+    ])
+    expect(authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDLOCALTEST\/\d{8}\/eu-central-1\/bedrock\/aws4_request, /
+    )
+    // the Bedrock ids are priced like the Anthropic ones
+    expect(Number(report.runs[1]!.outputs['total-cost-usd'])).toBeGreaterThan(0)
+    expect(report.runs.flatMap(r => r.warnings).join('\n')).not.toContain('No published price')
+    expect(JSON.stringify(report)).not.toContain(AWS_SECRET)
+  })
+
+  it('runs NO_GO → fix → GO on Vertex AI with Google credentials from workload identity federation', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'vertex-creds-'))
+    try {
+      const scenario = aiScenario(LOOP, {
+        'anthropic-api-key': '',
+        'model-provider': 'vertex',
+        'vertex-project-id': 'acme-ml',
+        'vertex-region': 'europe-west1',
+        'review-model': 'claude-haiku-4-5@20251001',
+        'fix-model': 'claude-sonnet-4-6'
+      })
+      let exchanges = 0
+      const report = await runScenario(scenario, {
+        // what google-github-actions/auth exports, with its token exchange served locally
+        env: async model => ({
+          GOOGLE_APPLICATION_CREDENTIALS: await model!.writeGoogleCredentials(dir)
+        }),
+        keep: async (_s, model) => {
+          exchanges = model!.tokenExchanges.length
+          for (const call of model!.calls) {
+            expect(call.body.model).toBeUndefined()
+            expect(call.body.anthropic_version).toMatch(/^(vertex-)?\d{4}-\d{2}-\d{2}$/)
+            expect(call.headers['authorization']).toBe(`Bearer ${GOOGLE_TEST_ACCESS_TOKEN}`)
+          }
+        }
+      })
+      expect(report.runs.map(r => r.outputs['verdict'])).toEqual(['NO_GO', 'GO'])
+      expect(report.runs[1]!.outputs['status']).toBe('go')
+      const models = '/projects/acme-ml/locations/europe-west1/publishers/anthropic/models'
+      expect(report.modelCalls.map(c => [c.provider, c.path, c.status])).toEqual([
+        ['vertex', `${models}/claude-haiku-4-5@20251001:rawPredict`, 200],
+        ['vertex', `${models}/claude-sonnet-4-6:rawPredict`, 200],
+        ['vertex', `${models}/claude-sonnet-4-6:rawPredict`, 200],
+        ['vertex', `${models}/claude-haiku-4-5@20251001:rawPredict`, 200]
+      ])
+      // one token per run (each run is a new process)
+      expect(exchanges).toBe(2)
+      expect(report.runs.flatMap(r => r.warnings).join('\n')).not.toContain('No published price')
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('fails at once, naming the input, when an explicit provider has no credentials', async () => {
+    const report = await runScenario(
+      aiScenario([], { 'anthropic-api-key': '', 'model-provider': 'bedrock' })
+    )
+    const run = report.runs[0]!
+    expect(run.exitCode).toBe(1)
+    expect(run.errors.join()).toContain(
+      "Input 'model-provider': is 'bedrock' but no AWS credentials"
+    )
+    expect(report.modelCalls).toHaveLength(0)
   })
 })

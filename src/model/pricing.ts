@@ -41,8 +41,14 @@ export const PRICES: ReadonlyArray<[prefix: string, price: Price]> = [
 /** The dearest listed price: unknown models are charged high, so a budget errs on the safe side. */
 const FALLBACK = price(15, 75)
 
+/**
+ * The price of a model id, also in its Bedrock form (`anthropic.claude-sonnet-4-6-v1:0`, with a
+ * cross-region prefix such as `us.`, `eu.`, `apac.`, `jp.`, `us-gov.` or `global.`) and its Vertex form
+ * (`claude-sonnet-4-5@20250929`): prefixes and the `@version` are dropped, and the `-v1:0` suffix
+ * does not disturb the prefix match.
+ */
 export function priceOf(model: string): { price: Price; known: boolean } {
-  const id = model.replace(/^(anthropic\.|us\.|eu\.|global\.)+/, '').replace(/@.*$/, '')
+  const id = model.replace(/^((?:[a-z]{2,6}(?:-[a-z]+)?|anthropic)\.)+/, '').replace(/@.*$/, '')
   let best: [string, Price] | undefined
   for (const entry of PRICES) {
     if (id.startsWith(entry[0]) && (!best || entry[0].length > best[0].length)) best = entry

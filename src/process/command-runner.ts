@@ -81,7 +81,7 @@ export function createCommandRunner(): CommandRunner {
 }
 
 const SECRET_NAME =
-  /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|API_?KEY|ACCESS_?KEY|AUTH|COOKIE|SESSION/i
+  /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|CREDS|PRIVATE|API_?KEY|ACCESS_?KEY|AUTH|COOKIE|SESSION/i
 
 /**
  * The environment for commands that run PR code (checks, fix commands, the fixer's run_check):

@@ -1,8 +1,8 @@
-export const id = 162;
-export const ids = [162];
+export const id = 557;
+export const ids = [557];
 export const modules = {
 
-/***/ 60162:
+/***/ 19557:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -44,8 +44,14 @@ const PRICES = [
 ];
 /** The dearest listed price: unknown models are charged high, so a budget errs on the safe side. */
 const FALLBACK = price(15, 75);
+/**
+ * The price of a model id, also in its Bedrock form (`anthropic.claude-sonnet-4-6-v1:0`, with a
+ * cross-region prefix such as `us.`, `eu.`, `apac.`, `jp.`, `us-gov.` or `global.`) and its Vertex form
+ * (`claude-sonnet-4-5@20250929`): prefixes and the `@version` are dropped, and the `-v1:0` suffix
+ * does not disturb the prefix match.
+ */
 function priceOf(model) {
-    const id = model.replace(/^(anthropic\.|us\.|eu\.|global\.)+/, '').replace(/@.*$/, '');
+    const id = model.replace(/^((?:[a-z]{2,6}(?:-[a-z]+)?|anthropic)\.)+/, '').replace(/@.*$/, '');
     let best;
     for (const entry of PRICES) {
         if (id.startsWith(entry[0]) && (!best || entry[0].length > best[0].length))
@@ -519,44 +525,77 @@ async function aiFix(deps, input) {
     return stop('max_turns', ai.maxTurns);
 }
 
-// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/client.mjs + 226 modules
-var sdk_client = __webpack_require__(7766);
+// EXTERNAL MODULE: ./src/model/provider.ts
+var model_provider = __webpack_require__(94676);
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/client.mjs + 60 modules
+var client = __webpack_require__(2968);
 ;// CONCATENATED MODULE: ./src/model/anthropic.ts
 
 
+const SERVICE = {
+    anthropic: 'The Anthropic API',
+    bedrock: 'Amazon Bedrock',
+    vertex: 'Vertex AI'
+};
+/** What to check when the service refuses the credentials (401) or the model (403). */
+function credentialsHint(provider, model) {
+    switch (provider) {
+        case 'anthropic':
+            return {
+                401: "The Anthropic API rejected the key (401): check the secret passed as 'anthropic-api-key'.",
+                403: `The Anthropic API key may not use ${model} (403): check the key's workspace and model access.`
+            };
+        case 'bedrock':
+            return {
+                401: 'Amazon Bedrock rejected the AWS credentials (401): check the aws-actions/configure-aws-credentials step (or AWS_BEARER_TOKEN_BEDROCK).',
+                403: `Amazon Bedrock refused ${model} (403): check that the AWS credentials are valid, that the role may call bedrock:InvokeModel on it, and that access to the model is enabled in the region ('aws-region').`
+            };
+        case 'vertex':
+            return {
+                401: 'Vertex AI rejected the Google credentials (401): check the google-github-actions/auth step.',
+                403: `Vertex AI refused ${model} (403): check that the service account has roles/aiplatform.user in 'vertex-project-id' and that the model is enabled in Model Garden.`
+            };
+    }
+}
+const MODEL_IDS = {
+    anthropic: '',
+    bedrock: ' Bedrock model ids look like us.anthropic.claude-sonnet-4-6-v1:0 and must be available in the region.',
+    vertex: " Vertex model ids look like claude-sonnet-4-6 or claude-sonnet-4-5@20250929 and must be available in 'vertex-region'."
+};
 /** Turns an SDK error into what the user must do about it. */
-function explainModelError(e, model) {
-    if (e instanceof sdk_client/* Anthropic */.N.AuthenticationError) {
-        return new Error("The Anthropic API rejected the key (401): check the secret passed as 'anthropic-api-key'.");
+function explainModelError(e, model, provider = 'anthropic') {
+    const service = SERVICE[provider];
+    if (e instanceof client/* Anthropic */.N.AuthenticationError) {
+        return new Error(credentialsHint(provider, model)[401]);
     }
-    if (e instanceof sdk_client/* Anthropic */.N.PermissionDeniedError) {
-        return new Error(`The Anthropic API key may not use ${model} (403): check the key's workspace and model access.`);
+    if (e instanceof client/* Anthropic */.N.PermissionDeniedError) {
+        return new Error(credentialsHint(provider, model)[403]);
     }
-    if (e instanceof sdk_client/* Anthropic */.N.NotFoundError) {
-        return new Error(`The model '${model}' does not exist (404): check 'review-model' and 'fix-model'.`);
+    if (e instanceof client/* Anthropic */.N.NotFoundError) {
+        return new Error(`The model '${model}' does not exist (404): check 'review-model' and 'fix-model'.${MODEL_IDS[provider]}`);
     }
-    if (e instanceof sdk_client/* Anthropic */.N.RateLimitError) {
-        return new Error('The Anthropic API kept rate-limiting the requests (429) after retries; re-run the workflow later or lower the load.');
+    if (e instanceof client/* Anthropic */.N.RateLimitError) {
+        return new Error(`${service} kept rate-limiting the requests (429) after retries; re-run the workflow later or lower the load.`);
     }
-    if (e instanceof sdk_client/* Anthropic */.N.APIError && (e.status === 529 || e.status === 503)) {
-        return new Error(`The Anthropic API stayed overloaded (${e.status}) after retries; re-run the workflow later.`);
+    if (e instanceof client/* Anthropic */.N.APIError && (e.status === 529 || e.status === 503)) {
+        return new Error(`${service} stayed overloaded (${e.status}) after retries; re-run the workflow later.`);
     }
-    if (e instanceof sdk_client/* Anthropic */.N.APIConnectionTimeoutError) {
-        return new Error('The Anthropic API did not answer in time; raise review-timeout-minutes or fix-timeout-minutes, or re-run.');
+    if (e instanceof client/* Anthropic */.N.APIConnectionTimeoutError) {
+        return new Error(`${service} did not answer in time; raise review-timeout-minutes or fix-timeout-minutes, or re-run.`);
     }
-    if (e instanceof sdk_client/* Anthropic */.N.APIError) {
-        return new Error(`The Anthropic API failed (${e.status ?? 'no status'}): ${e.message}`);
+    if (e instanceof client/* Anthropic */.N.APIError) {
+        const cause = e.cause instanceof Error ? ` (${e.cause.message})` : '';
+        return new Error(`${service} failed (${e.status ?? 'no status'}): ${e.message}${cause}`);
     }
     return e instanceof Error ? e : new Error(String(e));
 }
-function createAnthropicClient(options) {
-    const client = new sdk_client/* Anthropic */.N({
-        apiKey: options.apiKey,
-        baseURL: options.baseUrl,
-        // 429, 529 and connection errors are retried with backoff (honouring retry-after)
-        maxRetries: 4,
-        timeout: options.timeoutMs
-    });
+/** Retries and timeout shared by every provider's SDK client. */
+function sdkOptions(timeoutMs) {
+    // 429, 529 and connection errors are retried with backoff (honouring retry-after)
+    return { maxRetries: 4, timeout: timeoutMs };
+}
+/** The ModelClient port over any SDK client: request and response mapping, errors explained. */
+function messagesClient(client, provider = 'anthropic') {
     return {
         async create(req) {
             try {
@@ -582,10 +621,75 @@ function createAnthropicClient(options) {
                 };
             }
             catch (e) {
-                throw explainModelError(e, req.model);
+                throw explainModelError(e, req.model, provider);
             }
         }
     };
+}
+function createAnthropicClient(options) {
+    return messagesClient(new client/* Anthropic */.N({
+        apiKey: options.apiKey,
+        baseURL: options.baseUrl,
+        ...sdkOptions(options.timeoutMs)
+    }));
+}
+
+;// CONCATENATED MODULE: ./src/model/providers.ts
+
+/**
+ * The SDK client of the resolved provider, behind the ModelClient port. Bedrock's and Vertex's SDKs
+ * (with the AWS SDK and google-auth-library behind them) are imported on the first call only, so
+ * runs on the Anthropic API, and gates-only runs, never load them.
+ *
+ * Credentials are left to each SDK's default chain: for Bedrock AWS_BEARER_TOKEN_BEDROCK, else SigV4
+ * with the AWS credential provider chain (environment keys, web identity, profile, container); for
+ * Vertex Google Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS).
+ */
+function createModelClient(provider, timeoutMs) {
+    if (provider.name === 'anthropic') {
+        return createAnthropicClient({ apiKey: provider.apiKey, baseUrl: provider.baseUrl, timeoutMs });
+    }
+    let loaded;
+    return {
+        async create(request) {
+            loaded ??= load(provider, timeoutMs).catch((e) => {
+                loaded = undefined;
+                throw explainModelError(e, request.model, provider.name);
+            });
+            return (await loaded).create(request);
+        }
+    };
+}
+const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
+async function load(provider, timeoutMs) {
+    switch (provider.name) {
+        case 'bedrock': {
+            const { AnthropicBedrock } = await __webpack_require__.e(/* import() */ 820).then(__webpack_require__.bind(__webpack_require__, 41820));
+            return messagesClient(new AnthropicBedrock({
+                awsRegion: provider.awsRegion,
+                baseURL: provider.baseUrl,
+                ...sdkOptions(timeoutMs)
+            }), 'bedrock');
+        }
+        case 'vertex': {
+            const [{ AnthropicVertex }, { GoogleAuth }] = await Promise.all([
+                Promise.all(/* import() */[__webpack_require__.e(492), __webpack_require__.e(33)]).then(__webpack_require__.bind(__webpack_require__, 82033)),
+                __webpack_require__.e(/* import() */ 492).then(__webpack_require__.t.bind(__webpack_require__, 492, 23))
+            ]);
+            return messagesClient(new AnthropicVertex({
+                projectId: provider.projectId,
+                region: provider.region,
+                baseURL: provider.baseUrl,
+                // The SDK's own GoogleAuth would look the project up (gcloud, the GCE metadata server, the
+                // Resource Manager API) although it is known; given here, only the token is fetched.
+                googleAuth: new GoogleAuth({
+                    scopes: CLOUD_PLATFORM_SCOPE,
+                    projectId: provider.projectId
+                }),
+                ...sdkOptions(timeoutMs)
+            }), 'vertex');
+        }
+    }
 }
 
 // EXTERNAL MODULE: ./src/loop/fingerprint.ts
@@ -1035,6 +1139,7 @@ async function aiReview(deps, input) {
 
 
 
+
 function delta(after, before) {
     return {
         inputTokens: after.inputTokens - before.inputTokens,
@@ -1051,12 +1156,21 @@ function createAiAgents(settings, log, client) {
         if (!priceOf(model).known)
             log.warning(`No published price is known for '${model}'; costs are counted at the highest listed price.`);
     }
+    const provider = ai.provider ?? {
+        name: 'anthropic',
+        apiKey: ai.apiKey,
+        baseUrl: ai.baseUrl
+    };
+    if (!client)
+        log.info(`Claude is reached through ${(0,model_provider/* describeProvider */.Fy)(provider)}.`);
+    if (provider.name === 'bedrock') {
+        for (const model of new Set([ai.reviewModel, ai.fixModel])) {
+            if (!model.includes('anthropic.') && !model.startsWith('arn:'))
+                log.warning(`'${model}' does not look like a Bedrock model id (such as us.anthropic.claude-sonnet-4-6-v1:0); set review-model and fix-model to ids enabled in ${provider.awsRegion}.`);
+        }
+    }
     const model = client ??
-        createAnthropicClient({
-            apiKey: ai.apiKey,
-            baseUrl: ai.baseUrl,
-            timeoutMs: Math.max(ai.reviewTimeoutMinutes, ai.fixTimeoutMinutes) * 60_000
-        });
+        createModelClient(provider, Math.max(ai.reviewTimeoutMinutes, ai.fixTimeoutMinutes) * 60_000);
     let budget;
     return {
         async review({ pull, state, git, gates }) {
