@@ -38,6 +38,7 @@ const last = report.runs[report.runs.length - 1]
 console.log(
   `\nfinal status: ${last?.outputs['status']} after ${report.runs.length} runs; ${report.pushes.length} pushes; ${report.dispatches.length} dispatches; ${report.comments.length} PR comment(s); ${report.checkRuns.length} check runs with ${report.checkRuns.reduce((n, c) => n + c.annotations.length, 0)} annotations`
 )
+for (const a of report.artifacts) console.log(`artifact ${a.name}: ${a.files.join(', ')}`)
 console.log(
   `wrote ${out}/: comment.md (final), comment-run-N.md, check-runs.json, summary-run-N.md, outputs-run-N.json, report.json`
 )

@@ -5,6 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse as parseYaml } from 'yaml'
+import type { ArtifactService } from './artifact-service.js'
 import { GitHubEmulator, type TokenSpec } from './github-emulator.js'
 import { commitAndPush, git, writeFiles, type FileChanges } from './git-fixture.js'
 
@@ -128,6 +129,8 @@ export class Sandbox {
   readonly runs: RunRecord[] = []
   private nextRunId = 1000
   readonly humanClone: string
+  /** When set, runs get ACTIONS_RUNTIME_TOKEN and ACTIONS_RESULTS_URL for it, as on a runner. */
+  artifactService?: ArtifactService
 
   private constructor(
     readonly dir: string,
@@ -294,6 +297,15 @@ export class Sandbox {
       RUNNER_OS: 'Linux',
       // a secret in the runner's environment that commands running PR code must never see
       REVIEW_LOOP_TEST_SECRET: 'sk-test-must-not-leak',
+      // the artifact service, when one is attached: one backend run per workflow run (attempts share it)
+      ...(this.artifactService
+        ? {
+            ACTIONS_RUNTIME_TOKEN: this.artifactService.runtimeToken({
+              runBackendId: `run-${runId}`
+            }),
+            ACTIONS_RESULTS_URL: `${this.artifactService.url}/`
+          }
+        : {}),
       ...req.env
     }
     for (const [name, value] of Object.entries(inputs))

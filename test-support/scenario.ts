@@ -8,6 +8,7 @@ import {
   type RunRequest,
   type SandboxOptions
 } from './harness.js'
+import { ArtifactService } from './artifact-service.js'
 import { ModelServer, type ModelServerOptions, type ScriptedReply } from './model-server.js'
 
 export const TEST_API_KEY = 'sk-ant-test-0000000000000000000000000000'
@@ -70,6 +71,8 @@ export interface ScenarioReport {
   pushes: Array<{ run?: number; by: string; sha: string }>
   labels: string[]
   requestedReviewers: string[]
+  /** Workflow artifacts uploaded to the local artifact service: name and file names. */
+  artifacts: Array<{ name: string; files: string[] }>
   /** Calls to the Messages API server (AI scenarios only). */
   modelCalls: Array<{
     /** the route taken: the Anthropic API, Bedrock or Vertex */
@@ -126,6 +129,8 @@ export async function runScenario(
   } = {}
 ): Promise<ScenarioReport> {
   const sandbox = await Sandbox.create({ base: scenario.base, pr: scenario.pr })
+  const artifacts = await ArtifactService.start()
+  sandbox.artifactService = artifacts
   const model =
     scenario.model || hooks.model
       ? await ModelServer.start({
@@ -216,6 +221,10 @@ export async function runScenario(
       pushes,
       labels: pull?.labels ?? [],
       requestedReviewers: pull?.requestedReviewers ?? [],
+      artifacts: artifacts.artifacts.map(a => ({
+        name: a.name,
+        files: Object.keys(a.files).sort()
+      })),
       modelCalls: (model?.calls ?? []).map(c => ({
         provider: c.provider,
         path: c.path,
@@ -227,6 +236,7 @@ export async function runScenario(
     }
   } finally {
     await model?.close()
+    await artifacts.close()
     await sandbox.close()
   }
 }
