@@ -171,7 +171,10 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
     files = fix.files
     notes.push(...fix.notes)
     const { published } = fix
-    const after = nextAfterFix(published.outcome, fix.record.disputes.length > 0)
+    // a head reviewed twice in a row has had its one re-review for disputes
+    const reweighed = state.iterations[state.iterations.length - 2]?.reviewedSha === pull.headSha
+    const disputes = fix.record.disputes.length === 0 ? 'none' : reweighed ? 'repeated' : 'first'
+    const after = nextAfterFix(published.outcome, disputes)
     state = updateLast(state, it => ({
       ...it,
       fix: fix.record,

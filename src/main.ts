@@ -78,7 +78,7 @@ export async function run(prefetched?: Prefetched): Promise<string | undefined> 
     settings,
     ctx,
     github,
-    openGit: dir => createGit(dir),
+    openGit: dir => createGit(dir, { token: settings.githubToken }),
     runner: createCommandRunner(),
     artifacts: createArtifactStore(
       settings.artifactsDir ?? path.join(ctx.tempDir, 'review-loop'),

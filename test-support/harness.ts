@@ -55,6 +55,8 @@ export interface RunRequest {
   payload?: Record<string, unknown>
   env?: Record<string, string>
   node?: string
+  /** Point the checkout's origin here (for example an HTTP remote that needs the token). */
+  originUrl?: string
 }
 
 export interface RunRecord {
@@ -250,6 +252,7 @@ export class Sandbox {
     git(this.dir, ['clone', '-q', this.bare, workspace])
     if (req.event === 'workflow_dispatch') git(workspace, ['checkout', '-q', this.branch])
     else git(workspace, ['checkout', '-q', '--detach', this.headSha()])
+    if (req.originUrl) git(workspace, ['remote', 'set-url', 'origin', req.originUrl])
     const payload = req.payload ?? this.payload(req.event, req.action, req.dispatchInputs)
     const eventPath = path.join(temp, 'event.json')
     writeFileSync(eventPath, JSON.stringify(payload))

@@ -1,8 +1,9 @@
-import { chmodSync, writeFileSync } from 'node:fs'
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { git } from '../../test-support/git-fixture.js'
-import { Sandbox } from '../../test-support/harness.js'
+import { GitHttpServer } from '../../test-support/git-http-server.js'
+import { Sandbox, WORKFLOW_TOKEN } from '../../test-support/harness.js'
 import type { ScriptedReply } from '../../test-support/model-server.js'
 import { runScenario, type Scenario } from '../../test-support/scenario.js'
 
@@ -94,6 +95,33 @@ describe('faults never lose work or let the loop run uncapped', () => {
     }
   })
 
+  it('reverts a protected file that a fix command moved away (a rename is a deletion too)', async () => {
+    const sandbox = await Sandbox.create({
+      ...base,
+      base: { 'README.md': '# sample\n', '.github/workflows/ci.yml': 'on: push\njobs: {}\n' }
+    })
+    try {
+      const move = 'git mv .github/workflows/ci.yml moved.yml'
+      const run = await sandbox.run({
+        event: 'pull_request',
+        action: 'opened',
+        inputs: { checks: WS_CHECK, 'fix-commands': `${WS_FIX}\n${move}` }
+      })
+      expect(run.outputs['status']).toBe('running')
+      const files = git(sandbox.bare, [
+        'show',
+        '--name-status',
+        '--no-renames',
+        '--format=',
+        'feature'
+      ])
+      expect(files).not.toContain('.github/workflows/ci.yml')
+      expect(git(sandbox.bare, ['show', 'feature:.github/workflows/ci.yml'])).toContain('on: push')
+    } finally {
+      await sandbox.close()
+    }
+  })
+
   it('lets the next review weigh disputes when the fixer disputes instead of changing code', async () => {
     const finding = {
       severity: 'high',
@@ -146,5 +174,90 @@ describe('faults never lose work or let the loop run uncapped', () => {
     expect(report.runs[1]!.outputs['reviewed-sha']).toBe(report.runs[0]!.outputs['reviewed-sha'])
     expect(secondPrompt).toContain('fixer disputed RL-')
     expect(secondPrompt).toContain('run() never throws')
+  })
+
+  it('asks a human when the fixer disputes again what the reviewer kept, instead of looping', async () => {
+    const finding = {
+      severity: 'high',
+      category: 'logic',
+      file: 'src/a.js',
+      line: 1,
+      title: 'run() may throw',
+      description: 'wrap it'
+    }
+    const verdict: ScriptedReply = {
+      kind: 'tool_use',
+      name: 'submit_review',
+      input: {
+        decision: 'NO_GO',
+        summary: 's',
+        findings: [finding],
+        failedCriteria: [],
+        passedCriteria: [],
+        requiredRework: []
+      }
+    }
+    const dispute = (call: { messages: unknown[] }): ScriptedReply => ({
+      kind: 'tool_use',
+      name: 'dispute_finding',
+      input: {
+        id: /RL-[0-9a-f]{10}/.exec(JSON.stringify(call.messages))![0],
+        reason: 'wrong',
+        explanation: 'it cannot throw'
+      }
+    })
+    const report = await runScenario(
+      {
+        ...base,
+        pr: { commits: [{ message: 'a', files: { 'src/a.js': 'run()\n' } }] },
+        inputs: { checks: 'ok: true', 'max-iterations': '5' },
+        maxRuns: 6
+      },
+      {
+        model: {
+          // review, dispute, done — twice on the same head
+          responder: (call, index) =>
+            index % 3 === 0
+              ? verdict
+              : index % 3 === 1
+                ? dispute(call)
+                : { kind: 'text', text: 'Disputed.' }
+        }
+      }
+    )
+    expect(report.runs.map(r => r.outputs['status'])).toEqual(['running', 'needs_discussion'])
+    expect(report.labels).toContain('review-loop: needs human')
+    expect(report.dispatches).toHaveLength(1)
+  })
+})
+
+describe('credentials', () => {
+  it('authenticates its own fetch and push when the checkout kept no credentials (persist-credentials: false)', async () => {
+    const sandbox = await Sandbox.create(base)
+    const server = await GitHttpServer.start(sandbox.bare, WORKFLOW_TOKEN)
+    try {
+      const run = await sandbox.run({
+        event: 'pull_request',
+        action: 'opened',
+        inputs: base.inputs,
+        originUrl: server.url
+      })
+      expect(run.exitCode, run.stdout).toBe(0)
+      expect(run.outputs['status']).toBe('running')
+      expect(sandbox.headSha()).toBe(run.outputs['head-sha'])
+      expect(
+        server.requests.some(
+          r => r.method === 'POST' && r.path.endsWith('git-receive-pack') && r.status === 200
+        )
+      ).toBe(true)
+      expect(server.requests.filter(r => !r.authorized)).toEqual([])
+      // the token was used per command, never written where checks could read it
+      expect(readFileSync(path.join(run.workspace, '.git', 'config'), 'utf8')).not.toContain(
+        'extraheader'
+      )
+    } finally {
+      await server.close()
+      await sandbox.close()
+    }
   })
 })

@@ -227,7 +227,7 @@ describe('events', () => {
 })
 
 describe('safety', () => {
-  it('keeps secrets out of checks, reverts protected paths, and never pushes over a moved branch', async () => {
+  it('keeps secrets out of checks and reverts changes to protected paths', async () => {
     const sandbox = await Sandbox.create(scenario({}))
     try {
       const inputs = {

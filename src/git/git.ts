@@ -49,7 +49,13 @@ const SAFE = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false']
 
 export async function createGit(cwd: string, options: GitOptions = {}): Promise<Git> {
   // git gets the runner's environment without tokens, keys or action inputs
-  const env = { ...scrubbedEnv(process.env), GIT_TERMINAL_PROMPT: '0' }
+  const sshAgent = process.env['SSH_AUTH_SOCK']
+  const env = {
+    ...scrubbedEnv(process.env),
+    GIT_TERMINAL_PROMPT: '0',
+    // an SSH remote may rely on the runner's agent; PR code never gets it, our own git does
+    ...(sshAgent ? { SSH_AUTH_SOCK: sshAgent } : {})
+  }
   const git = async (
     args: string[],
     extraEnv: Record<string, string> = {},
@@ -129,7 +135,9 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
     },
     untrackedPaths: untracked,
     async changedPaths(except = new Set()) {
-      const tracked = (await ok(['diff', 'HEAD', '--name-only', '-z'])).split('\0').filter(Boolean)
+      const tracked = (await ok(['diff', 'HEAD', '--name-only', '--no-renames', '-z']))
+        .split('\0')
+        .filter(Boolean)
       const fresh = (await untracked()).filter(p => !except.has(p))
       return [...new Set([...tracked, ...fresh])]
     },

@@ -104,28 +104,39 @@ export function repeatedBlocker(state: LoopState, threshold: Severity): string |
   return blockingIds(c.findings, threshold).find(id => inA.has(id) && inB.has(id))
 }
 
-/** After the fix: what the loop's status becomes, and whether to re-trigger. */
+/**
+ * After the fix: what the loop's status becomes, and whether to re-trigger. Disputes without code
+ * changes send the head back to the reviewer once; disputed again on the same head, a human decides.
+ */
 export function nextAfterFix(
   outcome: FixOutcome,
-  disputed = false
+  disputes: 'none' | 'first' | 'repeated' = 'none'
 ): { status: LoopStatus; reason?: string; retrigger: boolean } {
   switch (outcome) {
     case 'pushed':
       return { status: 'running', retrigger: true }
     case 'no_changes':
-      // disputes without code changes: the next review weighs them on the same head
-      return disputed
-        ? {
-            status: 'running',
-            reason:
-              'The fixer disputed findings instead of changing code; the next review weighs the disputes.',
-            retrigger: true
-          }
-        : {
-            status: 'stalled',
-            reason: 'The fixers changed nothing; more iterations would not help.',
-            retrigger: false
-          }
+      if (disputes === 'first') {
+        return {
+          status: 'running',
+          reason:
+            'The fixer disputed findings instead of changing code; the next review weighs the disputes.',
+          retrigger: true
+        }
+      }
+      if (disputes === 'repeated') {
+        return {
+          status: 'needs_discussion',
+          reason:
+            'The reviewer kept findings the fixer disputes again without changing code; a human should decide.',
+          retrigger: false
+        }
+      }
+      return {
+        status: 'stalled',
+        reason: 'The fixers changed nothing; more iterations would not help.',
+        retrigger: false
+      }
     case 'branch_moved':
       return {
         status: 'running',

@@ -100,17 +100,20 @@ export function planPull(input: PullPlanInput): PullPlan {
     }
   }
   let state = input.state ?? newState(pull.number, maxIterations, input.now)
-  const reviewed = state.iterations.find(
+  const reviewed = state.iterations.findLast(
     i => i.reviewedSha === pull.headSha && i.round === state.round
   )
+  const last = state.iterations[state.iterations.length - 1]
+  const beforeLast = state.iterations[state.iterations.length - 2]
   // the one re-review of a head: after the fixer disputed findings without changing code
   const weighDisputes =
     reviewed !== undefined &&
-    reviewed === state.iterations[state.iterations.length - 1] &&
+    reviewed === last &&
     reviewed.runId !== input.runId &&
     state.status === 'running' &&
     reviewed.fix?.outcome === 'no_changes' &&
-    reviewed.fix.disputes.length > 0
+    reviewed.fix.disputes.length > 0 &&
+    beforeLast?.reviewedSha !== pull.headSha
   if (reviewed && !weighDisputes) {
     const by =
       reviewed.runId === input.runId

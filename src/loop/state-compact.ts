@@ -56,7 +56,8 @@ export function compactState(state: LoopState, budget = STATE_JSON_BUDGET): Loop
     [100, 50],
     [60, 20],
     [30, 10],
-    [10, 0]
+    // older iterations keep their most severe ids: the stall check compares them
+    [10, 10]
   ]
   let compact = state
   for (const [latestKeep, olderKeep] of steps) {
