@@ -8,12 +8,10 @@ import path from 'node:path'
  * that the action authenticates its own fetch and push when the checkout kept no credentials.
  */
 export class GitHttpServer {
-  readonly requests: Array<{ method: string; path: string; status: number; authorized: boolean }> =
-    []
-
   private constructor(
     private readonly server: Server,
-    readonly url: string
+    readonly url: string,
+    readonly requests: Array<{ method: string; path: string; status: number; authorized: boolean }>
   ) {}
 
   /** Serves the bare repository at `bare` as `<url>/<basename of bare>`. */
