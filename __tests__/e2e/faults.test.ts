@@ -15,6 +15,15 @@ const base: Scenario = {
   inputs: { checks: WS_CHECK, 'fix-commands': WS_FIX }
 }
 
+const RUN_MAY_THROW = {
+  severity: 'high',
+  category: 'logic',
+  file: 'src/a.js',
+  line: 1,
+  title: 'run() may throw',
+  description: 'wrap it'
+}
+
 describe('faults never lose work or let the loop run uncapped', () => {
   it('does not dispatch the next run when the state cannot be saved', async () => {
     const sandbox = await Sandbox.create({
@@ -123,14 +132,6 @@ describe('faults never lose work or let the loop run uncapped', () => {
   })
 
   it('lets the next review weigh disputes when the fixer disputes instead of changing code', async () => {
-    const finding = {
-      severity: 'high',
-      category: 'logic',
-      file: 'src/a.js',
-      line: 1,
-      title: 'run() may throw',
-      description: 'wrap it'
-    }
     const verdict = (decision: string, findings: unknown[]): ScriptedReply => ({
       kind: 'tool_use',
       name: 'submit_review',
@@ -153,7 +154,7 @@ describe('faults never lose work or let the loop run uncapped', () => {
       {
         model: {
           responder: (call, index) => {
-            if (index === 0) return verdict('NO_GO', [finding])
+            if (index === 0) return verdict('NO_GO', [RUN_MAY_THROW])
             if (index === 1) {
               const task = JSON.stringify(call.messages)
               const id = /RL-[0-9a-f]{10}/.exec(task)![0]
@@ -177,21 +178,13 @@ describe('faults never lose work or let the loop run uncapped', () => {
   })
 
   it('asks a human when the fixer disputes again what the reviewer kept, instead of looping', async () => {
-    const finding = {
-      severity: 'high',
-      category: 'logic',
-      file: 'src/a.js',
-      line: 1,
-      title: 'run() may throw',
-      description: 'wrap it'
-    }
     const verdict: ScriptedReply = {
       kind: 'tool_use',
       name: 'submit_review',
       input: {
         decision: 'NO_GO',
         summary: 's',
-        findings: [finding],
+        findings: [RUN_MAY_THROW],
         failedCriteria: [],
         passedCriteria: [],
         requiredRework: []

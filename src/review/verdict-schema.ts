@@ -1,21 +1,13 @@
 import { Ajv, type ValidateFunction } from 'ajv'
-import { CATEGORIES, SEVERITIES, type Category, type Severity } from '../loop/findings.js'
+import { CATEGORIES, SEVERITIES, type Finding } from '../loop/findings.js'
 import { DECISIONS, type Decision } from '../loop/state.js'
 
 /** The reviewer's answer, as the forced `submit_review` tool call carries it. */
 export interface VerdictInput {
   decision: Decision
   summary: string
-  findings: Array<{
-    severity: Severity
-    category: Category
-    file?: string
-    line?: number
-    endLine?: number
-    title: string
-    description: string
-    suggestedFix?: string
-  }>
+  /** A finding as the reviewer states it: the id and source are ours to add. */
+  findings: Array<Omit<Finding, 'id' | 'source'>>
   failedCriteria: string[]
   passedCriteria: string[]
   requiredRework: string[]
