@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { runScenario, TEST_API_KEY, type Scenario } from '../../test-support/scenario.js'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -396,5 +397,58 @@ describe('Claude through Amazon Bedrock and Google Vertex AI, through dist/ agai
       "Input 'model-provider': is 'bedrock' but no AWS credentials"
     )
     expect(report.modelCalls).toHaveLength(0)
+  })
+})
+
+describe('the reviewer cites current code, and the fixer keeps its work', () => {
+  it('drops and counts findings that cite files or lines that do not exist', async () => {
+    const ghost = { ...EMPTY_NAME, file: 'src/missing.js', title: 'ghost file' }
+    const beyond = { ...EMPTY_NAME, line: 999, title: 'line beyond the end' }
+    const unlocated = {
+      ...EMPTY_NAME,
+      file: undefined,
+      line: undefined,
+      title: 'blocking without a location'
+    }
+    let reviewJson = ''
+    const report = await runScenario(
+      aiScenario([verdict('NO_GO', [ghost, beyond, unlocated, EMPTY_NAME])], {
+        'max-iterations': '1'
+      }),
+      {
+        onRun: run => {
+          reviewJson = readFileSync(run.outputs['review-json']!, 'utf8')
+        }
+      }
+    )
+    const review = JSON.parse(reviewJson) as {
+      verdict: { dropped: number }
+      findings: Array<{ title: string }>
+    }
+    expect(review.verdict.dropped).toBe(3)
+    expect(review.findings.map(f => f.title)).toEqual([EMPTY_NAME.title])
+    expect(report.runs[0]!.outputs['findings-count']).toBe('1')
+  })
+
+  it('commits what the fixer changed when it stops at max-turns', async () => {
+    const write = (n: number): ScriptedReply => ({
+      kind: 'tool_use',
+      name: 'write_file',
+      input: { path: `src/part${n}.js`, content: `export const part${n} = ${n}\n` }
+    })
+    const report = await runScenario(
+      aiScenario([verdict('NO_GO', [EMPTY_NAME]), write(1), write(2), verdict('GO')], {
+        'max-turns': '2',
+        'max-iterations': '2'
+      })
+    )
+    const state = report.finalState as {
+      iterations: Array<{ fix?: { outcome: string; filesChanged: string[] } }>
+    }
+    expect(state.iterations[0]!.fix).toMatchObject({
+      outcome: 'pushed',
+      filesChanged: ['src/part1.js', 'src/part2.js']
+    })
+    expect(report.runs.map(r => r.outputs['status'])).toEqual(['running', 'go'])
   })
 })
