@@ -57,6 +57,8 @@ export interface RunRequest {
   node?: string
   /** Point the checkout's origin here (for example an HTTP remote that needs the token). */
   originUrl?: string
+  /** Check out as actions/checkout does by default: the PR head only, fetch-depth 1. */
+  shallow?: boolean
 }
 
 export interface RunRecord {
@@ -249,9 +251,23 @@ export class Sandbox {
     const temp = path.join(runDir, 'temp')
     mkdirSync(temp, { recursive: true })
     // what actions/checkout leaves behind: the PR head (pull_request) or the branch (dispatch)
-    git(this.dir, ['clone', '-q', this.bare, workspace])
-    if (req.event === 'workflow_dispatch') git(workspace, ['checkout', '-q', this.branch])
-    else git(workspace, ['checkout', '-q', '--detach', this.headSha()])
+    if (req.shallow) {
+      git(this.dir, [
+        'clone',
+        '-q',
+        '--depth',
+        '1',
+        '--branch',
+        this.branch,
+        `file://${this.bare}`,
+        workspace
+      ])
+      git(workspace, ['checkout', '-q', '--detach', this.headSha()])
+    } else {
+      git(this.dir, ['clone', '-q', this.bare, workspace])
+      if (req.event === 'workflow_dispatch') git(workspace, ['checkout', '-q', this.branch])
+      else git(workspace, ['checkout', '-q', '--detach', this.headSha()])
+    }
     if (req.originUrl) git(workspace, ['remote', 'set-url', 'origin', req.originUrl])
     const payload = req.payload ?? this.payload(req.event, req.action, req.dispatchInputs)
     const eventPath = path.join(temp, 'event.json')

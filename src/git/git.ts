@@ -34,6 +34,11 @@ export interface Git {
   /** The commits after `base` up to `head`, as an mbox patch that `git am` applies. */
   formatPatch(base: string, head: string): Promise<string>
   mergeBase(a: string, b: string): Promise<string | undefined>
+  /**
+   * Makes the base commit and the history down to the merge base available, fetching the base
+   * branch (and unshallowing) when the checkout was shallow; returns the merge base.
+   */
+  prepareDiff(baseRef: string, baseSha: string, headSha: string): Promise<string>
   diff(base: string, head: string, paths?: string[]): Promise<string>
   show(sha: string, file: string): Promise<string | undefined>
   listFiles(sha: string): Promise<string[]>
@@ -194,6 +199,26 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
     async mergeBase(a, b) {
       const r = await git(['merge-base', a, b])
       return r.code === 0 ? r.stdout.trim() : undefined
+    },
+    async prepareDiff(baseRef, baseSha, headSha) {
+      if ((await self.revParse(baseSha)) === undefined) {
+        await remote([
+          'fetch',
+          '--no-tags',
+          'origin',
+          `+refs/heads/${baseRef}:refs/remotes/origin/${baseRef}`
+        ])
+      }
+      let mergeBase = await self.mergeBase(baseSha, headSha)
+      if (
+        !mergeBase &&
+        (await git(['rev-parse', '--is-shallow-repository'])).stdout.trim() === 'true'
+      ) {
+        // a shallow checkout (the default fetch-depth: 1) lacks the history down to the merge base
+        await remote(['fetch', '--no-tags', '--unshallow', 'origin'])
+        mergeBase = await self.mergeBase(baseSha, headSha)
+      }
+      return mergeBase ?? baseSha
     },
     async diff(base, head, paths = []) {
       return ok(['diff', '--no-color', '--no-ext-diff', `${base}...${head}`, '--', ...paths])

@@ -154,7 +154,7 @@ function failClosed(error: string, budget: Budget): ReviewerVerdict {
 export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promise<ReviewerVerdict> {
   const { client, ai, budget } = deps
   const { pull, git, state } = input
-  const base = (await git.mergeBase(pull.baseSha, pull.headSha)) ?? pull.baseSha
+  const base = await git.prepareDiff(pull.baseRef, pull.baseSha, pull.headSha)
   const diff = selectDiff(await git.diff(base, pull.headSha), DIFF_BUDGET)
   // modified files get their surrounding code; a new file's diff already holds all of it
   const changed = diff.files.filter(f => f.included && !f.isNew).map(f => f.path)
