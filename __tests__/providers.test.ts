@@ -1,4 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises'
+import Anthropic from '@anthropic-ai/sdk'
+import { AnthropicBedrock } from '@anthropic-ai/bedrock-sdk'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -54,7 +56,11 @@ describe('Bedrock through @anthropic-ai/bedrock-sdk against the local server', (
   it('signs the request and puts the model in the path, the API version in the body', async () => {
     server = await ModelServer.start({
       script: [VERDICT],
-      aws: { accessKeyId: 'AKIDLOCALTEST', region: 'eu-central-1' }
+      aws: {
+        accessKeyId: 'AKIDLOCALTEST',
+        secretAccessKey: 'local-test-secret',
+        region: 'eu-central-1'
+      }
     })
     const client = createModelClient(
       { name: 'bedrock', awsRegion: 'eu-central-1', baseUrl: server.url },
@@ -89,6 +95,61 @@ describe('Bedrock through @anthropic-ai/bedrock-sdk against the local server', (
     await expect(client.create(REQUEST)).rejects.toThrow(
       /Amazon Bedrock refused us\.anthropic\.claude-sonnet-4-6-v1:0 \(403\).*bedrock:InvokeModel/
     )
+  })
+
+  it('rejects a request signed with the wrong secret key, and explains it', async () => {
+    server = await ModelServer.start({
+      script: [VERDICT, VERDICT],
+      aws: { accessKeyId: 'AKIDLOCALTEST', secretAccessKey: 'the-real-secret', region: 'us-east-1' }
+    })
+    const client = createModelClient(
+      { name: 'bedrock', awsRegion: 'us-east-1', baseUrl: server.url },
+      10_000
+    )
+    await expect(client.create(REQUEST)).rejects.toThrow(
+      "Amazon Bedrock refused us.anthropic.claude-sonnet-4-6-v1:0 (403): check that the AWS credentials are valid, that the role may call bedrock:InvokeModel on it, and that access to the model is enabled in the region ('aws-region')."
+    )
+    // well-formed, right key id and region: only the signature gives the wrong secret away
+    expect(server.calls).toHaveLength(1)
+    expect(server.calls[0]!.status).toBe(403)
+    expect(server.calls[0]!.headers['authorization']).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDLOCALTEST\/\d{8}\/us-east-1\/bedrock\/aws4_request, /
+    )
+
+    // what the SDK got: AWS's own answer, untouched by the scripted replies
+    const bedrock = new AnthropicBedrock({
+      awsRegion: 'us-east-1',
+      awsAccessKey: 'AKIDLOCALTEST',
+      awsSecretKey: 'local-test-secret',
+      baseURL: server.url,
+      maxRetries: 0
+    })
+    const refused = await bedrock.messages
+      .create({
+        model: REQUEST.model,
+        max_tokens: 10,
+        messages: [{ role: 'user', content: 'hi' }]
+      })
+      .catch((e: unknown) => e)
+    expect(refused).toBeInstanceOf(Anthropic.PermissionDeniedError)
+    const error = refused as InstanceType<typeof Anthropic.PermissionDeniedError>
+    expect(error.status).toBe(403)
+    expect(error.headers.get('x-amzn-errortype')).toBe('InvalidSignatureException')
+    expect(error.error).toEqual({
+      message: expect.stringMatching(
+        /^The request signature we calculated does not match the signature you provided\. Check your AWS Secret Access Key/
+      )
+    })
+    expect(server.calls).toHaveLength(2)
+
+    // the right secret passes
+    vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'the-real-secret')
+    const right = createModelClient(
+      { name: 'bedrock', awsRegion: 'us-east-1', baseUrl: server.url },
+      10_000
+    )
+    expect((await right.create(REQUEST)).stopReason).toBe('tool_use')
+    expect(server.calls.map(c => c.status)).toEqual([403, 403, 200])
   })
 })
 

@@ -23,7 +23,11 @@
  * - Amazon Bedrock (`@anthropic-ai/bedrock-sdk`): `POST /model/{modelId}/invoke`. The model is in the
  *   path, not the body; the body carries `anthropic_version`; the request is AWS SigV4-signed
  *   (`authorization: AWS4-HMAC-SHA256 Credential=KEY/DATE/REGION/bedrock/aws4_request, ...`), or
- *   carries a Bedrock API key as `Bearer`. The signature itself is not verified.
+ *   carries a Bedrock API key as `Bearer`. With `aws.secretAccessKey` set, the signature is verified:
+ *   the request is re-signed (`@smithy/signature-v4`) with that key over what arrived (method, host,
+ *   path, query, the headers named in `SignedHeaders`, body) at its `x-amz-date`, and a mismatch
+ *   answers 403 `InvalidSignatureException` in AWS's shape (`{"message": ...}`,
+ *   `x-amzn-errortype`), as Bedrock does for a wrong secret key.
  * - Google Vertex AI (`@anthropic-ai/vertex-sdk`):
  *   `POST [/v1]/projects/{project}/locations/{region}/publishers/anthropic/models/{model}:rawPredict`,
  *   body with `anthropic_version` and no `model`, `authorization: Bearer <googleAccessToken>`.
@@ -32,12 +36,14 @@
  *   credentials file (the kind google-github-actions/auth writes) whose `token_url` points here, so
  *   google-auth-library obtains the token without reaching Google.
  */
-import { createHash } from 'node:crypto'
+import { createHash, timingSafeEqual } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { Sha256 } from '@aws-crypto/sha256-js'
+import { SignatureV4 } from '@smithy/signature-v4'
 
 export interface Usage {
   input_tokens: number
@@ -109,10 +115,13 @@ export interface ModelServerOptions {
   /** prefixes shorter than this many estimated tokens are never cached; default 1024 */
   minCacheTokens?: number
   /**
-   * if set, a Bedrock request signed with another access key id or for another region answers
-   * 403 (as Bedrock does for unknown credentials)
+   * The AWS credentials the Bedrock route accepts; each field that is set is checked. A request
+   * signed with another access key id, for another region, or with another session token
+   * (`x-amz-security-token`, which must then be signed) answers 403 (as Bedrock does for unknown
+   * credentials). With `secretAccessKey`, the SigV4 signature is recomputed with it and a mismatch
+   * (a wrong secret key, or a request changed after signing) answers 403 InvalidSignatureException.
    */
-  aws?: { accessKeyId?: string; region?: string }
+  aws?: { accessKeyId?: string; secretAccessKey?: string; sessionToken?: string; region?: string }
   /** the access token the STS stand-in issues and the Vertex route requires; default GOOGLE_TEST_ACCESS_TOKEN */
   googleAccessToken?: string
 }
@@ -148,6 +157,16 @@ class ApiError extends Error {
     super(message)
   }
 }
+
+/** An error AWS's front end answers itself: body `{"message": ...}`, the type in `x-amzn-errortype`. */
+class AwsError extends ApiError {
+  constructor(status: number, errorType: string, message: string) {
+    super(status, errorType, message, { 'x-amzn-errortype': errorType })
+  }
+}
+
+const SIGNATURE_MISMATCH =
+  'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.'
 
 function invalid(message: string): ApiError {
   return new ApiError(400, 'invalid_request_error', message)
@@ -249,10 +268,10 @@ function headerRecord(req: IncomingMessage): Record<string, string> {
   return out
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = []
   for await (const chunk of req) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks).toString('utf8')
+  return Buffer.concat(chunks)
 }
 
 /**
@@ -285,30 +304,36 @@ function routeOf(rawPath: string): Route | undefined {
   return undefined
 }
 
-/** Bedrock's and Vertex's authentication, as far as it can be checked without their keys. */
-function checkCloudAuth(
+/** What the cloud routes' authentication looks at. */
+interface SignedRequest {
+  method: string
+  /** the request target as received (path still percent-encoded, and query) */
+  url: string
+  headers: Record<string, string>
+  body: Buffer
+}
+
+/** Bedrock's and Vertex's authentication. */
+async function checkCloudAuth(
   provider: Provider,
-  headers: Record<string, string>,
+  request: SignedRequest,
   opts: { aws?: ModelServerOptions['aws']; googleAccessToken: string }
-): void {
+): Promise<void> {
+  const { headers } = request
   const authorization = headers['authorization'] ?? ''
   if (provider === 'bedrock') {
     if (/^Bearer\s+\S/i.test(authorization)) return
-    const scope =
-      /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request,/.exec(
+    const sigv4 =
+      /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(
         authorization
       )
-    if (
-      !scope ||
-      !/SignedHeaders=/.test(authorization) ||
-      !/Signature=[0-9a-f]{64}/.test(authorization)
-    ) {
+    if (!sigv4) {
       throw new ApiError(403, 'permission_error', 'Missing Authentication Token')
     }
     if (headers['x-amz-date'] === undefined) {
       throw new ApiError(403, 'permission_error', 'Missing x-amz-date')
     }
-    const [, keyId, , region, service] = scope
+    const [, keyId = '', , region = '', service = '', signedList = '', signature = ''] = sigv4
     if (service !== 'bedrock') {
       throw new ApiError(
         403,
@@ -323,12 +348,28 @@ function checkCloudAuth(
         `Credential should be scoped to a valid region, not '${region}'`
       )
     }
-    if (opts.aws?.accessKeyId !== undefined && keyId !== opts.aws.accessKeyId) {
+    const signedHeaders = signedList.split(';')
+    if (
+      (opts.aws?.accessKeyId !== undefined && keyId !== opts.aws.accessKeyId) ||
+      (opts.aws?.sessionToken !== undefined &&
+        (headers['x-amz-security-token'] !== opts.aws.sessionToken ||
+          !signedHeaders.includes('x-amz-security-token')))
+    ) {
       throw new ApiError(
         403,
         'permission_error',
         'The security token included in the request is invalid.'
       )
+    }
+    if (opts.aws?.secretAccessKey !== undefined) {
+      await verifySignature(request, {
+        accessKeyId: keyId,
+        secretAccessKey: opts.aws.secretAccessKey,
+        region,
+        service,
+        signedHeaders,
+        signature
+      })
     }
   } else if (provider === 'vertex') {
     const token = /^Bearer\s+(.+)$/i.exec(authorization)?.[1]
@@ -339,6 +380,87 @@ function checkCloudAuth(
         'Request had invalid authentication credentials. Expected OAuth 2 access token.'
       )
     }
+  }
+}
+
+/**
+ * Re-signs the request as received with the configured secret key, at its own `x-amz-date`, over
+ * exactly the headers it says it signed, and compares the signatures (as AWS does).
+ */
+async function verifySignature(
+  request: SignedRequest,
+  expected: {
+    accessKeyId: string
+    secretAccessKey: string
+    region: string
+    service: string
+    signedHeaders: string[]
+    signature: string
+  }
+): Promise<void> {
+  const { headers, body } = request
+  if (!expected.signedHeaders.includes('host')) {
+    throw new AwsError(
+      403,
+      'InvalidSignatureException',
+      "'Host' must be a 'SignedHeader' in the AWS Authorization."
+    )
+  }
+  const amzDate = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(headers['x-amz-date'] ?? '')
+  if (!amzDate) {
+    throw new AwsError(
+      403,
+      'IncompleteSignatureException',
+      `Date must be in ISO-8601 'basic format'. Got '${headers['x-amz-date']}'.`
+    )
+  }
+  const [, year, month, day, hour, minute, second] = amzDate.map(Number)
+  const signingDate = new Date(Date.UTC(year!, month! - 1, day, hour, minute, second))
+  // The signer takes a declared payload hash on trust; AWS hashes the body it received.
+  const declaredHash = headers['x-amz-content-sha256']
+  if (
+    declaredHash !== undefined &&
+    declaredHash !== createHash('sha256').update(body).digest('hex')
+  ) {
+    throw new AwsError(403, 'InvalidSignatureException', SIGNATURE_MISMATCH)
+  }
+  const target = new URL(request.url, 'http://placeholder')
+  const query: Record<string, string | string[]> = {}
+  for (const key of new Set(target.searchParams.keys())) {
+    const values = target.searchParams.getAll(key)
+    query[key] = values.length === 1 ? values[0]! : values
+  }
+  const signed: Record<string, string> = {}
+  for (const name of expected.signedHeaders) {
+    const value = headers[name]
+    if (value !== undefined) signed[name] = value
+  }
+  const signer = new SignatureV4({
+    service: expected.service,
+    region: expected.region,
+    credentials: { accessKeyId: expected.accessKeyId, secretAccessKey: expected.secretAccessKey },
+    sha256: Sha256,
+    // the payload hash header is signed only if the client sent it
+    applyChecksum: false
+  })
+  const resigned = await signer.sign(
+    {
+      method: request.method,
+      protocol: 'http:',
+      hostname: headers['host'] ?? '',
+      path: target.pathname,
+      query,
+      headers: signed,
+      body
+    },
+    { signingDate, signableHeaders: new Set(expected.signedHeaders) }
+  )
+  const ours = /Signature=([0-9a-f]{64})$/.exec(resigned.headers['authorization'] ?? '')?.[1] ?? ''
+  if (
+    ours.length !== expected.signature.length ||
+    !timingSafeEqual(Buffer.from(ours), Buffer.from(expected.signature))
+  ) {
+    throw new AwsError(403, 'InvalidSignatureException', SIGNATURE_MISMATCH)
   }
 }
 
@@ -620,7 +742,8 @@ export class ModelServer {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const at = Date.now()
-    const raw = await readBody(req)
+    const rawBody = await readBody(req)
+    const raw = rawBody.toString('utf8')
     let body: unknown = raw
     try {
       body = raw === '' ? undefined : JSON.parse(raw)
@@ -661,10 +784,16 @@ export class ModelServer {
           throw new ApiError(401, 'authentication_error', 'invalid x-api-key')
         }
       } else {
-        checkCloudAuth(route.provider, call.headers, {
-          aws: this.aws,
-          googleAccessToken: this.googleAccessToken
-        })
+        await checkCloudAuth(
+          route.provider,
+          {
+            method: req.method ?? 'POST',
+            url: req.url ?? '/',
+            headers: call.headers,
+            body: rawBody
+          },
+          { aws: this.aws, googleAccessToken: this.googleAccessToken }
+        )
       }
       if (!isObject(body)) {
         throw invalid(
@@ -709,11 +838,15 @@ export class ModelServer {
         ...err.extraHeaders
       })
       res.end(
-        JSON.stringify({
-          type: 'error',
-          error: { type: err.type, message: err.message },
-          request_id: requestId
-        })
+        JSON.stringify(
+          err instanceof AwsError
+            ? { message: err.message }
+            : {
+                type: 'error',
+                error: { type: err.type, message: err.message },
+                request_id: requestId
+              }
+        )
       )
     }
   }

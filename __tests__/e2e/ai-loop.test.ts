@@ -1,10 +1,15 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { Sandbox } from '../../test-support/harness.js'
 import { runScenario, TEST_API_KEY, type Scenario } from '../../test-support/scenario.js'
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { GOOGLE_TEST_ACCESS_TOKEN, type ScriptedReply } from '../../test-support/model-server.js'
+import {
+  GOOGLE_TEST_ACCESS_TOKEN,
+  ModelServer,
+  type ScriptedReply
+} from '../../test-support/model-server.js'
 
 const GREET = "export function greet(name) {\n  return 'Hello, ' + name\n}\n"
 
@@ -317,7 +322,15 @@ describe('Claude through Amazon Bedrock and Google Vertex AI, through dist/ agai
     }
     let authorization = ''
     const report = await runScenario(scenario, {
-      model: { aws: { accessKeyId: 'AKIDLOCALTEST', region: 'eu-central-1' } },
+      // the server re-signs every request with this secret and session token
+      model: {
+        aws: {
+          accessKeyId: 'AKIDLOCALTEST',
+          secretAccessKey: AWS_SECRET,
+          sessionToken: 'local-session-token',
+          region: 'eu-central-1'
+        }
+      },
       keep: async (_s, model) => {
         authorization = model!.calls[0]!.headers['authorization'] ?? ''
         for (const call of model!.calls) {
@@ -450,5 +463,37 @@ describe('the reviewer cites current code, and the fixer keeps its work', () => 
       filesChanged: ['src/part1.js', 'src/part2.js']
     })
     expect(report.runs.map(r => r.outputs['status'])).toEqual(['running', 'go'])
+  })
+})
+
+describe('checkouts as actions/checkout leaves them', () => {
+  it('reviews the diff against the merge base from a shallow checkout (fetch-depth: 1)', async () => {
+    const scenario = aiScenario([])
+    const sandbox = await Sandbox.create({
+      base: { ...scenario.base, 'src/old.js': 'export const old = 1\n' },
+      pr: scenario.pr
+    })
+    const model = await ModelServer.start({ script: [verdict('GO')] })
+    try {
+      const run = await sandbox.run({
+        event: 'pull_request',
+        action: 'opened',
+        shallow: true,
+        inputs: {
+          ...scenario.inputs,
+          'anthropic-api-key': TEST_API_KEY,
+          'anthropic-base-url': model.url
+        }
+      })
+      expect(run.exitCode, run.stdout).toBe(0)
+      expect(run.outputs['verdict']).toBe('GO')
+      const prompt = JSON.stringify(model.calls[0]!.messages)
+      // the PR's own change, and nothing of the base that it did not touch
+      expect(prompt).toContain('+++ b/src/greet.js')
+      expect(prompt).not.toContain('src/old.js')
+    } finally {
+      await model.close()
+      await sandbox.close()
+    }
   })
 })

@@ -1,0 +1,1220 @@
+export const id = 557;
+export const ids = [557];
+export const modules = {
+
+/***/ 19557:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+// ESM COMPAT FLAG
+__webpack_require__.r(__webpack_exports__);
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  createAiAgents: () => (/* binding */ createAiAgents)
+});
+
+// EXTERNAL MODULE: ./src/loop/findings.ts
+var loop_findings = __webpack_require__(84030);
+// EXTERNAL MODULE: ./src/loop/state.ts
+var loop_state = __webpack_require__(59431);
+;// CONCATENATED MODULE: ./src/model/pricing.ts
+const price = (input, output, cacheReadFactor = 0.1) => ({
+    input,
+    output,
+    cacheWrite: input * 1.25,
+    cacheRead: input * cacheReadFactor
+});
+/** Longest matching prefix wins, so dated model ids (claude-sonnet-4-5-20250929) find their family. */
+const PRICES = [
+    ['claude-fable-5-1', price(10, 50, 0.025)],
+    ['claude-mythos-5-1', price(10, 50, 0.025)],
+    ['claude-fable-5', price(10, 50)],
+    ['claude-mythos-5', price(10, 50)],
+    ['claude-opus-5', price(5, 25)],
+    ['claude-opus-4-5', price(5, 25)],
+    ['claude-opus-4-6', price(5, 25)],
+    ['claude-opus-4-7', price(5, 25)],
+    ['claude-opus-4-8', price(5, 25)],
+    ['claude-opus-4-1', price(15, 75)],
+    ['claude-opus-4', price(15, 75)],
+    ['claude-sonnet-5', price(2, 10)],
+    ['claude-sonnet-4', price(3, 15)],
+    ['claude-haiku-4-5', price(1, 5)],
+    ['claude-3-5-haiku', price(0.8, 4)]
+];
+/** The dearest listed price: unknown models are charged high, so a budget errs on the safe side. */
+const FALLBACK = price(15, 75);
+/**
+ * The price of a model id, also in its Bedrock form (`anthropic.claude-sonnet-4-6-v1:0`, with a
+ * cross-region prefix such as `us.`, `eu.`, `apac.`, `jp.`, `us-gov.` or `global.`) and its Vertex form
+ * (`claude-sonnet-4-5@20250929`): prefixes and the `@version` are dropped, and the `-v1:0` suffix
+ * does not disturb the prefix match.
+ */
+function priceOf(model) {
+    const id = model.replace(/^((?:[a-z]{2,6}(?:-[a-z]+)?|anthropic)\.)+/, '').replace(/@.*$/, '');
+    let best;
+    for (const entry of PRICES) {
+        if (id.startsWith(entry[0]) && (!best || entry[0].length > best[0].length))
+            best = entry;
+    }
+    return best ? { price: best[1], known: true } : { price: FALLBACK, known: false };
+}
+function costOf(model, u) {
+    const { price: p } = priceOf(model);
+    const usd = (u.inputTokens * p.input +
+        u.outputTokens * p.output +
+        u.cacheWriteTokens * p.cacheWrite +
+        u.cacheReadTokens * p.cacheRead) /
+        1_000_000;
+    return Math.round(usd * 1e6) / 1e6;
+}
+
+;// CONCATENATED MODULE: ./src/model/client.ts
+
+/** Usage of one response, priced. */
+function toUsage(model, u) {
+    const usage = {
+        inputTokens: u.input_tokens ?? 0,
+        outputTokens: u.output_tokens ?? 0,
+        cacheReadTokens: u.cache_read_input_tokens ?? 0,
+        cacheWriteTokens: u.cache_creation_input_tokens ?? 0
+    };
+    return { ...usage, costUsd: costOf(model, usage) };
+}
+/** A rough token count of text (4 characters a token), for budgets before a call is made. */
+function roughTokens(chars) {
+    return Math.ceil(chars / 4);
+}
+
+;// CONCATENATED MODULE: ./src/model/budget.ts
+
+
+
+/**
+ * The loop's cumulative budget (max-cost-usd). Checked before every call with the dearest the call
+ * could cost, so the loop stops before the budget is exceeded, not after.
+ */
+class Budget {
+    spentBefore;
+    maxUsd;
+    used = (0,loop_state/* zeroUsage */.My)();
+    constructor(spentBefore, maxUsd) {
+        this.spentBefore = spentBefore;
+        this.maxUsd = maxUsd;
+    }
+    get usage() {
+        return this.used;
+    }
+    get spentUsd() {
+        return this.spentBefore + this.used.costUsd;
+    }
+    /** Worst-case cost of a call: all input uncached, all max_tokens of output. */
+    static worstCase(model, promptChars, maxTokens) {
+        const { price } = priceOf(model);
+        return (roughTokens(promptChars) * price.cacheWrite + maxTokens * price.output) / 1_000_000;
+    }
+    allows(model, promptChars, maxTokens) {
+        if (this.maxUsd === undefined)
+            return true;
+        return this.spentUsd + Budget.worstCase(model, promptChars, maxTokens) <= this.maxUsd;
+    }
+    record(usage) {
+        this.used = (0,loop_state/* addUsage */.vk)(this.used, usage);
+    }
+}
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(73024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(76760);
+var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
+;// CONCATENATED MODULE: ./src/prompts.ts
+
+
+/**
+ * The prompt templates ship beside dist/ in prompts/. The runner starts `node <action>/dist/index.js`,
+ * so they are found relative to the running script.
+ */
+function promptsDir() {
+    const script = process.argv[1] ?? '';
+    return external_node_path_default().resolve(external_node_path_default().dirname(script), '..', 'prompts');
+}
+function loadPrompt(name, vars, dir = promptsDir()) {
+    const template = (0,external_node_fs_.readFileSync)(external_node_path_default().join(dir, `${name}.md`), 'utf8');
+    return template.replace(/\{\{(\w+)\}\}/g, (_, key) => vars[key] ?? `{{${key}}}`);
+}
+
+// EXTERNAL MODULE: ./src/gates/parsers.ts
+var parsers = __webpack_require__(44208);
+// EXTERNAL MODULE: ./src/fix/protected-paths.ts
+var protected_paths = __webpack_require__(61932);
+;// CONCATENATED MODULE: ./src/fix/workspace-tools.ts
+
+
+
+
+const DISPUTE_REASONS = ['already_satisfied', 'stale', 'out_of_scope', 'wrong'];
+class ToolRefusal extends Error {
+}
+const MAX_READ = 100_000;
+/**
+ * Resolves a path the model gave, inside the workspace: no absolute paths, no `..`, nothing in a
+ * .git folder, and no symbolic link anywhere along the path (a link could lead into .git or out of
+ * the workspace, even a dangling one when written through).
+ */
+function resolveInside(root, given) {
+    if (typeof given !== 'string' || given.trim() === '')
+        throw new ToolRefusal('path must be a non-empty string');
+    const rel = given.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '') || '.';
+    if (external_node_path_default().isAbsolute(rel) || /^[a-zA-Z]:/.test(rel))
+        throw new ToolRefusal(`absolute paths are not allowed: ${given}`);
+    const parts = rel.split('/').filter(p => p !== '' && p !== '.');
+    if (parts.includes('..'))
+        throw new ToolRefusal(`paths may not contain '..': ${given}`);
+    if (parts.includes('.git'))
+        throw new ToolRefusal('the .git folder is off limits');
+    let probe = root;
+    for (const part of parts) {
+        probe = external_node_path_default().join(probe, part);
+        let stat;
+        try {
+            stat = (0,external_node_fs_.lstatSync)(probe);
+        }
+        catch {
+            break; // the rest does not exist yet: nothing below can be a link
+        }
+        if (stat.isSymbolicLink())
+            throw new ToolRefusal(`${given} goes through a symbolic link; links are not followed`);
+    }
+    const abs = external_node_path_default().join(root, ...parts);
+    return { abs, rel: parts.join('/') || '.' };
+}
+function refuseProtected(rel, ctx) {
+    if ((0,protected_paths/* isProtected */.b)(rel, ctx.protectedPaths))
+        throw new ToolRefusal(`${rel} is protected (protected-paths, .github/workflows/**): it may not be changed`);
+}
+function numbered(text, offset, limit) {
+    const lines = text.split('\n');
+    return lines
+        .slice(offset, offset + limit)
+        .map((l, i) => `${String(offset + i + 1).padStart(5)}  ${l}`)
+        .join('\n');
+}
+function walk(root, dir, out, max) {
+    for (const entry of (0,external_node_fs_.readdirSync)(dir, { withFileTypes: true })) {
+        if (out.length >= max)
+            return;
+        if (entry.name === '.git' || entry.name === 'node_modules' || entry.isSymbolicLink())
+            continue;
+        const abs = external_node_path_default().join(dir, entry.name);
+        if (entry.isDirectory())
+            walk(root, abs, out, max);
+        else
+            out.push(external_node_path_default().relative(root, abs).split((external_node_path_default()).sep).join('/'));
+    }
+}
+function toolSpecs(ctx) {
+    const str = (description) => ({ type: 'string', description });
+    return [
+        {
+            name: 'read_file',
+            description: 'Read a text file of the workspace, with line numbers.',
+            input_schema: {
+                type: 'object',
+                required: ['path'],
+                properties: {
+                    path: str('Path relative to the repository root.'),
+                    offset: { type: 'integer', minimum: 0 },
+                    limit: { type: 'integer', minimum: 1 }
+                }
+            }
+        },
+        {
+            name: 'list_files',
+            description: 'List files under a folder of the workspace (recursively, without .git and node_modules).',
+            input_schema: {
+                type: 'object',
+                properties: { path: str('Folder relative to the repository root; default the root.') }
+            }
+        },
+        {
+            name: 'search',
+            description: 'Find lines containing a text (not a regex) in the workspace files.',
+            input_schema: {
+                type: 'object',
+                required: ['text'],
+                properties: { text: str('Text to find.'), path: str('Folder to search; default the root.') }
+            }
+        },
+        {
+            name: 'edit_file',
+            description: 'Replace exactly one occurrence of old_text with new_text in a file.',
+            input_schema: {
+                type: 'object',
+                required: ['path', 'old_text', 'new_text'],
+                properties: {
+                    path: str('File path.'),
+                    old_text: str('Exact text to replace; must occur once.'),
+                    new_text: str('Replacement.')
+                }
+            }
+        },
+        {
+            name: 'write_file',
+            description: 'Create or overwrite a file with the given content.',
+            input_schema: {
+                type: 'object',
+                required: ['path', 'content'],
+                properties: { path: str('File path.'), content: str('Whole new content.') }
+            }
+        },
+        {
+            name: 'run_check',
+            description: 'Run one of the repository checks configured for this loop and see its exit code and output.',
+            input_schema: {
+                type: 'object',
+                required: ['name'],
+                properties: {
+                    name: ctx.checks.length
+                        ? { enum: ctx.checks.map(c => c.name) }
+                        : str('No checks are configured.')
+                }
+            }
+        },
+        {
+            name: 'dispute_finding',
+            description: 'Dispute a finding instead of changing code for it; the next review sees the reason.',
+            input_schema: {
+                type: 'object',
+                required: ['id', 'reason', 'explanation'],
+                properties: {
+                    id: str('Finding id, such as RL-0123456789.'),
+                    reason: { enum: DISPUTE_REASONS },
+                    explanation: str('Why, citing the code.')
+                }
+            }
+        }
+    ];
+}
+/** Runs one tool call. Refusals and errors come back as error results the model can read. */
+async function runTool(name, input, ctx) {
+    try {
+        switch (name) {
+            case 'read_file': {
+                const { abs, rel } = resolveInside(ctx.root, input['path']);
+                if (!(0,external_node_fs_.existsSync)(abs) || !(0,external_node_fs_.lstatSync)(abs).isFile())
+                    return { content: `${rel} is not a file`, isError: true };
+                const text = (0,external_node_fs_.readFileSync)(abs, 'utf8');
+                const offset = typeof input['offset'] === 'number' ? input['offset'] : 0;
+                const limit = typeof input['limit'] === 'number' ? input['limit'] : 2000;
+                const out = numbered(text, offset, limit);
+                return {
+                    content: out.length > MAX_READ ? `${out.slice(0, MAX_READ)}\n… (cut; read with offset)` : out,
+                    isError: false
+                };
+            }
+            case 'list_files': {
+                const { abs } = resolveInside(ctx.root, input['path'] ?? '.');
+                const out = [];
+                walk(ctx.root, abs, out, 1000);
+                return { content: out.join('\n') || '(no files)', isError: false };
+            }
+            case 'search': {
+                const text = String(input['text'] ?? '');
+                if (!text)
+                    return { content: 'text must not be empty', isError: true };
+                const { abs } = resolveInside(ctx.root, input['path'] ?? '.');
+                const files = [];
+                walk(ctx.root, abs, files, 5000);
+                const hits = [];
+                for (const file of files) {
+                    const content = (0,external_node_fs_.readFileSync)(external_node_path_default().join(ctx.root, file), 'utf8');
+                    if (content.includes('\0'))
+                        continue;
+                    content.split('\n').forEach((line, i) => {
+                        if (hits.length < 200 && line.includes(text))
+                            hits.push(`${file}:${i + 1}: ${line.slice(0, 300)}`);
+                    });
+                }
+                return { content: hits.join('\n') || 'no matches', isError: false };
+            }
+            case 'edit_file': {
+                const { abs, rel } = resolveInside(ctx.root, input['path']);
+                refuseProtected(rel, ctx);
+                if (!(0,external_node_fs_.existsSync)(abs))
+                    return { content: `${rel} does not exist; use write_file to create it`, isError: true };
+                const text = (0,external_node_fs_.readFileSync)(abs, 'utf8');
+                const oldText = String(input['old_text'] ?? '');
+                const count = oldText ? text.split(oldText).length - 1 : 0;
+                if (count !== 1)
+                    return {
+                        content: `old_text occurs ${count} times in ${rel}; it must occur exactly once`,
+                        isError: true
+                    };
+                (0,external_node_fs_.writeFileSync)(abs, text.replace(oldText, () => String(input['new_text'] ?? '')));
+                return { content: `edited ${rel}`, isError: false };
+            }
+            case 'write_file': {
+                const { abs, rel } = resolveInside(ctx.root, input['path']);
+                refuseProtected(rel, ctx);
+                (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(abs), { recursive: true });
+                (0,external_node_fs_.writeFileSync)(abs, String(input['content'] ?? ''));
+                return { content: `wrote ${rel}`, isError: false };
+            }
+            case 'run_check': {
+                const check = ctx.checks.find(c => c.name === input['name']);
+                if (!check)
+                    return {
+                        content: `no check named ${String(input['name'])}; configured: ${ctx.checks.map(c => c.name).join(', ') || 'none'}`,
+                        isError: true
+                    };
+                const r = await ctx.runner.run(check.command, {
+                    cwd: ctx.cwd,
+                    env: ctx.env,
+                    timeoutMs: ctx.timeoutMs
+                });
+                return {
+                    content: `exit code ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}\n${(0,parsers/* tail */.RT)(r.output, 80, 8000)}`,
+                    isError: false
+                };
+            }
+            case 'dispute_finding': {
+                const id = String(input['id'] ?? '');
+                if (!ctx.findingIds.has(id))
+                    return { content: `no open finding has the id ${id}`, isError: true };
+                const reason = `${String(input['reason'] ?? 'wrong')}: ${String(input['explanation'] ?? '').slice(0, 1000)}`;
+                return { content: `recorded the dispute of ${id}`, isError: false, dispute: { id, reason } };
+            }
+            default:
+                return { content: `unknown tool ${name}`, isError: true };
+        }
+    }
+    catch (e) {
+        if (e instanceof ToolRefusal)
+            return { content: `refused: ${e.message}`, isError: true, refused: e.message };
+        return { content: `error: ${e.message}`, isError: true };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/fix/ai-fixer.ts
+
+
+
+
+const MAX_TOKENS = 8192;
+function task(findings, requiredRework, threshold) {
+    const lines = ['# Findings to address', ''];
+    for (const f of [...findings].sort(loop_findings/* bySeverity */.Np)) {
+        const blocking = (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold) ? 'blocking' : 'optional';
+        lines.push(`## ${f.id} [${f.severity}, ${blocking}] ${f.title}`, `Location: ${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}` : 'none'} · source: ${f.source}`, '', f.description);
+        if (f.suggestedFix)
+            lines.push('', `Suggested fix: ${f.suggestedFix}`);
+        lines.push('');
+    }
+    if (requiredRework.length)
+        lines.push('# Required rework', '', ...requiredRework.map(r => `- ${r}`), '');
+    lines.push('Fix what you can, dispute what is wrong, then stop with a short summary.');
+    return lines.join('\n');
+}
+/** Moves the single moving cache breakpoint to the end of the conversation, so each turn reads the last from cache. */
+function withMovingBreakpoint(messages) {
+    return messages.map((m, i) => {
+        const last = i === messages.length - 1;
+        return {
+            ...m,
+            content: m.content.map((b, j) => {
+                const { cache_control: _drop, ...rest } = b;
+                return last && j === m.content.length - 1
+                    ? { ...rest, cache_control: { type: 'ephemeral' } }
+                    : rest;
+            })
+        };
+    });
+}
+/**
+ * The fixer agent: tools confined to the workspace, until it says it is done, or max-turns, the
+ * timeout, the budget or an API error stops it. Whatever it changed stays in the work tree for the
+ * caller to commit: work is never thrown away.
+ */
+async function aiFix(deps, input) {
+    const { ai, client, budget } = deps;
+    const deadline = deps.now() + ai.fixTimeoutMinutes * 60_000;
+    const system = [
+        {
+            type: 'text',
+            text: [
+                loadPrompt('fixer', {
+                    threshold: deps.threshold,
+                    protected: input.tools.protectedPaths.join(', '),
+                    checks: input.tools.checks.map(c => c.name).join(', ') || 'none configured'
+                }, deps.promptsDir),
+                ai.instructions
+                    ? `## Additional instructions from the repository\n\n${ai.instructions}`
+                    : ''
+            ]
+                .filter(Boolean)
+                .join('\n\n'),
+            cache_control: { type: 'ephemeral' }
+        }
+    ];
+    const specs = toolSpecs(input.tools);
+    specs[specs.length - 1] = { ...specs[specs.length - 1], cache_control: { type: 'ephemeral' } };
+    const messages = [
+        {
+            role: 'user',
+            content: [{ type: 'text', text: task(input.findings, input.requiredRework, deps.threshold) }]
+        }
+    ];
+    const disputes = [];
+    const refusals = [];
+    const stop = (stopReason, turns, error) => ({
+        disputes,
+        refusals,
+        turns,
+        stopReason,
+        error,
+        transcript: messages
+    });
+    for (let turn = 1; turn <= ai.maxTurns; turn++) {
+        const remaining = deadline - deps.now();
+        if (remaining <= 0)
+            return stop('timeout', turn - 1);
+        const request = { system, tools: specs, messages: withMovingBreakpoint(messages) };
+        if (!budget.allows(ai.fixModel, JSON.stringify(request).length, MAX_TOKENS))
+            return stop('budget', turn - 1);
+        let response;
+        try {
+            response = await client.create({
+                model: ai.fixModel,
+                maxTokens: MAX_TOKENS,
+                ...request,
+                toolChoice: { type: 'auto' },
+                signal: AbortSignal.timeout(remaining)
+            });
+        }
+        catch (e) {
+            deps.log.warning(`fixer stopped at turn ${turn}: ${e.message}`);
+            return stop(deps.now() >= deadline ? 'timeout' : 'error', turn - 1, e.message);
+        }
+        budget.record(response.usage);
+        messages.push({
+            role: 'assistant',
+            content: response.content.length ? response.content : [{ type: 'text', text: '(empty)' }]
+        });
+        const calls = response.content.filter((b) => b.type === 'tool_use');
+        if (calls.length === 0)
+            return stop('done', turn);
+        const results = [];
+        for (const call of calls) {
+            const outcome = await runTool(call.name, (call.input ?? {}), input.tools);
+            if (outcome.dispute)
+                disputes.push(outcome.dispute);
+            if (outcome.refused) {
+                refusals.push(`${call.name}: ${outcome.refused}`);
+                deps.log.warning(`fixer: refused ${call.name}: ${outcome.refused}`);
+            }
+            results.push({
+                type: 'tool_result',
+                tool_use_id: call.id,
+                content: outcome.content,
+                is_error: outcome.isError || undefined
+            });
+        }
+        messages.push({ role: 'user', content: results });
+    }
+    return stop('max_turns', ai.maxTurns);
+}
+
+// EXTERNAL MODULE: ./src/model/provider.ts
+var model_provider = __webpack_require__(94676);
+// EXTERNAL MODULE: ./node_modules/@anthropic-ai/sdk/client.mjs + 60 modules
+var client = __webpack_require__(2968);
+;// CONCATENATED MODULE: ./src/model/anthropic.ts
+
+
+const SERVICE = {
+    anthropic: 'The Anthropic API',
+    bedrock: 'Amazon Bedrock',
+    vertex: 'Vertex AI'
+};
+/** What to check when the service refuses the credentials (401) or the model (403). */
+function credentialsHint(provider, model) {
+    switch (provider) {
+        case 'anthropic':
+            return {
+                401: "The Anthropic API rejected the key (401): check the secret passed as 'anthropic-api-key'.",
+                403: `The Anthropic API key may not use ${model} (403): check the key's workspace and model access.`
+            };
+        case 'bedrock':
+            return {
+                401: 'Amazon Bedrock rejected the AWS credentials (401): check the aws-actions/configure-aws-credentials step (or AWS_BEARER_TOKEN_BEDROCK).',
+                403: `Amazon Bedrock refused ${model} (403): check that the AWS credentials are valid, that the role may call bedrock:InvokeModel on it, and that access to the model is enabled in the region ('aws-region').`
+            };
+        case 'vertex':
+            return {
+                401: 'Vertex AI rejected the Google credentials (401): check the google-github-actions/auth step.',
+                403: `Vertex AI refused ${model} (403): check that the service account has roles/aiplatform.user in 'vertex-project-id' and that the model is enabled in Model Garden.`
+            };
+    }
+}
+const MODEL_IDS = {
+    anthropic: '',
+    bedrock: ' Bedrock model ids look like us.anthropic.claude-sonnet-4-6-v1:0 and must be available in the region.',
+    vertex: " Vertex model ids look like claude-sonnet-4-6 or claude-sonnet-4-5@20250929 and must be available in 'vertex-region'."
+};
+/** Turns an SDK error into what the user must do about it. */
+function explainModelError(e, model, provider = 'anthropic') {
+    const service = SERVICE[provider];
+    if (e instanceof client/* Anthropic */.N.AuthenticationError) {
+        return new Error(credentialsHint(provider, model)[401]);
+    }
+    if (e instanceof client/* Anthropic */.N.PermissionDeniedError) {
+        return new Error(credentialsHint(provider, model)[403]);
+    }
+    if (e instanceof client/* Anthropic */.N.NotFoundError) {
+        return new Error(`The model '${model}' does not exist (404): check 'review-model' and 'fix-model'.${MODEL_IDS[provider]}`);
+    }
+    if (e instanceof client/* Anthropic */.N.RateLimitError) {
+        return new Error(`${service} kept rate-limiting the requests (429) after retries; re-run the workflow later or lower the load.`);
+    }
+    if (e instanceof client/* Anthropic */.N.APIError && (e.status === 529 || e.status === 503)) {
+        return new Error(`${service} stayed overloaded (${e.status}) after retries; re-run the workflow later.`);
+    }
+    if (e instanceof client/* Anthropic */.N.APIConnectionTimeoutError) {
+        return new Error(`${service} did not answer in time; raise review-timeout-minutes or fix-timeout-minutes, or re-run.`);
+    }
+    if (e instanceof client/* Anthropic */.N.APIError) {
+        const cause = e.cause instanceof Error ? ` (${e.cause.message})` : '';
+        return new Error(`${service} failed (${e.status ?? 'no status'}): ${e.message}${cause}`);
+    }
+    return e instanceof Error ? e : new Error(String(e));
+}
+/** Retries and timeout shared by every provider's SDK client. */
+function sdkOptions(timeoutMs) {
+    // 429, 529 and connection errors are retried with backoff (honouring retry-after)
+    return { maxRetries: 4, timeout: timeoutMs };
+}
+/** The ModelClient port over any SDK client: request and response mapping, errors explained. */
+function messagesClient(client, provider = 'anthropic') {
+    return {
+        async create(req) {
+            try {
+                const response = await client.messages.create({
+                    model: req.model,
+                    max_tokens: req.maxTokens,
+                    system: req.system,
+                    messages: req.messages,
+                    tools: req.tools,
+                    ...(req.toolChoice ? { tool_choice: req.toolChoice } : {})
+                }, { signal: req.signal });
+                const content = [];
+                for (const block of response.content) {
+                    if (block.type === 'text')
+                        content.push({ type: 'text', text: block.text });
+                    else if (block.type === 'tool_use')
+                        content.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input });
+                }
+                return {
+                    content,
+                    stopReason: response.stop_reason ?? 'end_turn',
+                    usage: toUsage(req.model, response.usage)
+                };
+            }
+            catch (e) {
+                throw explainModelError(e, req.model, provider);
+            }
+        }
+    };
+}
+function createAnthropicClient(options) {
+    return messagesClient(new client/* Anthropic */.N({
+        apiKey: options.apiKey,
+        baseURL: options.baseUrl,
+        ...sdkOptions(options.timeoutMs)
+    }));
+}
+
+;// CONCATENATED MODULE: ./src/model/providers.ts
+
+/**
+ * The SDK client of the resolved provider, behind the ModelClient port. Bedrock's and Vertex's SDKs
+ * (with the AWS SDK and google-auth-library behind them) are imported on the first call only, so
+ * runs on the Anthropic API, and gates-only runs, never load them.
+ *
+ * Credentials are left to each SDK's default chain: for Bedrock AWS_BEARER_TOKEN_BEDROCK, else SigV4
+ * with the AWS credential provider chain (environment keys, web identity, profile, container); for
+ * Vertex Google Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS).
+ */
+function createModelClient(provider, timeoutMs) {
+    if (provider.name === 'anthropic') {
+        return createAnthropicClient({ apiKey: provider.apiKey, baseUrl: provider.baseUrl, timeoutMs });
+    }
+    let loaded;
+    return {
+        async create(request) {
+            loaded ??= load(provider, timeoutMs).catch((e) => {
+                loaded = undefined;
+                throw explainModelError(e, request.model, provider.name);
+            });
+            return (await loaded).create(request);
+        }
+    };
+}
+const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
+async function load(provider, timeoutMs) {
+    switch (provider.name) {
+        case 'bedrock': {
+            const { AnthropicBedrock } = await __webpack_require__.e(/* import() */ 820).then(__webpack_require__.bind(__webpack_require__, 41820));
+            return messagesClient(new AnthropicBedrock({
+                awsRegion: provider.awsRegion,
+                baseURL: provider.baseUrl,
+                ...sdkOptions(timeoutMs)
+            }), 'bedrock');
+        }
+        case 'vertex': {
+            const [{ AnthropicVertex }, { GoogleAuth }] = await Promise.all([
+                Promise.all(/* import() */[__webpack_require__.e(492), __webpack_require__.e(33)]).then(__webpack_require__.bind(__webpack_require__, 82033)),
+                __webpack_require__.e(/* import() */ 492).then(__webpack_require__.t.bind(__webpack_require__, 492, 23))
+            ]);
+            return messagesClient(new AnthropicVertex({
+                projectId: provider.projectId,
+                region: provider.region,
+                baseURL: provider.baseUrl,
+                // The SDK's own GoogleAuth would look the project up (gcloud, the GCE metadata server, the
+                // Resource Manager API) although it is known; given here, only the token is fetched.
+                googleAuth: new GoogleAuth({
+                    scopes: CLOUD_PLATFORM_SCOPE,
+                    projectId: provider.projectId
+                }),
+                ...sdkOptions(timeoutMs)
+            }), 'vertex');
+        }
+    }
+}
+
+// EXTERNAL MODULE: ./src/loop/fingerprint.ts
+var fingerprint = __webpack_require__(93706);
+// EXTERNAL MODULE: ./node_modules/parse-diff/index.js
+var parse_diff = __webpack_require__(82673);
+var parse_diff_default = /*#__PURE__*/__webpack_require__.n(parse_diff);
+;// CONCATENATED MODULE: ./src/review/diff-budget.ts
+
+/**
+ * Full diff under the budget; over it, whole per-file diffs in order of size (smallest first, so
+ * more files are seen whole) until the budget is spent, and the rest listed by name and size.
+ */
+function selectDiff(diff, budgetChars) {
+    const parsed = parse_diff_default()(diff);
+    const chunks = splitPerFile(diff);
+    const files = parsed.map((f, i) => ({
+        path: (f.to && f.to !== '/dev/null' ? f.to : f.from) ?? `file-${i}`,
+        additions: f.additions,
+        deletions: f.deletions,
+        isNew: f.new === true,
+        text: chunks[i] ?? ''
+    }));
+    if (diff.length <= budgetChars) {
+        return {
+            text: diff,
+            files: files.map(f => ({ ...strip(f), included: true })),
+            totalChars: diff.length
+        };
+    }
+    const order = [...files].sort((a, b) => a.text.length - b.text.length);
+    const included = new Map();
+    let used = 0;
+    for (const f of order) {
+        if (used + f.text.length > budgetChars)
+            continue;
+        used += f.text.length;
+        included.set(f.path, f.text);
+    }
+    // the budget left over goes to the start of the smallest files that did not fit whole
+    for (const f of order) {
+        const left = budgetChars - used;
+        if (included.has(f.path) || left < 2000)
+            continue;
+        const cut = f.text.slice(0, f.text.lastIndexOf('\n', left - 200) + 1);
+        used += cut.length;
+        included.set(f.path, `${cut}# … the diff of ${f.path} is cut here: ${cut.length} of ${f.text.length} characters shown\n`);
+    }
+    const omitted = files.filter(f => !included.has(f.path));
+    const text = [
+        ...files.filter(f => included.has(f.path)).map(f => included.get(f.path)),
+        omitted.length
+            ? `\n# ${omitted.length} file(s) left out of this diff to fit the review budget:\n${omitted.map(f => `#   ${f.path} (+${f.additions} -${f.deletions})`).join('\n')}\n`
+            : ''
+    ].join('');
+    return {
+        text,
+        files: files.map(f => ({ ...strip(f), included: included.has(f.path) })),
+        totalChars: diff.length
+    };
+}
+function strip(f) {
+    return { path: f.path, additions: f.additions, deletions: f.deletions, isNew: f.isNew };
+}
+function splitPerFile(diff) {
+    const parts = diff.split(/^(?=diff --git )/m);
+    return parts.filter(p => p.startsWith('diff --git '));
+}
+
+;// CONCATENATED MODULE: ./src/review/guidelines.ts
+const GUIDELINE_FILES = ['.github/review-guidelines.md', 'REVIEW.md'];
+/** The "Code Review Standards" section of a constitution file (any heading level, up to the next peer). */
+function reviewStandardsSection(markdown) {
+    const lines = markdown.split('\n');
+    const start = lines.findIndex(l => /^#{1,6}\s+code review standards\s*$/i.test(l.trim()));
+    if (start < 0)
+        return undefined;
+    const level = /^(#+)/.exec(lines[start].trim())[1].length;
+    let end = lines.length;
+    for (let i = start + 1; i < lines.length; i++) {
+        const m = /^(#+)\s/.exec(lines[i].trim());
+        if (m && m[1].length <= level) {
+            end = i;
+            break;
+        }
+    }
+    return lines.slice(start, end).join('\n').trim();
+}
+/**
+ * The review guidelines, read from the PR's base commit so a PR cannot rewrite the rules it is
+ * reviewed by: the `guidelines` input, else .github/review-guidelines.md, REVIEW.md, or the
+ * "Code Review Standards" section of constitution.md.
+ */
+async function loadGuidelines(git, baseSha, configured) {
+    if (configured) {
+        const text = await git.show(baseSha, configured);
+        if (text === undefined) {
+            throw new Error(`Input 'guidelines': ${configured} does not exist on the base branch; give a path relative to the repository root.`);
+        }
+        return { source: configured, text };
+    }
+    for (const file of GUIDELINE_FILES) {
+        const text = await git.show(baseSha, file);
+        if (text !== undefined)
+            return { source: file, text };
+    }
+    for (const file of ['constitution.md', '.github/constitution.md', 'docs/constitution.md']) {
+        const text = await git.show(baseSha, file);
+        const section = text && reviewStandardsSection(text);
+        if (section)
+            return { source: `${file} (Code Review Standards)`, text: section };
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/review/sanitize.ts
+/**
+ * PR text is untrusted: hidden HTML comments and invisible or direction-changing characters are
+ * removed before it reaches a prompt, so no instruction can hide in what a person does not see.
+ */
+function sanitizeUntrusted(text, max = 20_000) {
+    const cleaned = text
+        .replace(/<!--[\s\S]*?(-->|$)/g, '')
+        .replace(/[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u00AD]/g, '')
+        // eslint-disable-next-line no-control-regex
+        .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '');
+    return cleaned.length > max ? `${cleaned.slice(0, max)}\n… (cut)` : cleaned;
+}
+
+// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
+var ajv = __webpack_require__(42463);
+;// CONCATENATED MODULE: ./src/review/verdict-schema.ts
+
+
+
+const strings = { type: 'array', items: { type: 'string', maxLength: 2000 }, maxItems: 50 };
+/** Also the tool's input_schema, so the model is held to exactly what we validate. */
+const verdictSchema = {
+    type: 'object',
+    additionalProperties: false,
+    required: [
+        'decision',
+        'summary',
+        'findings',
+        'failedCriteria',
+        'passedCriteria',
+        'requiredRework'
+    ],
+    properties: {
+        decision: {
+            enum: loop_state/* DECISIONS */.Yv,
+            description: 'GO only when nothing at or above the blocking severity remains.'
+        },
+        summary: { type: 'string', minLength: 1, maxLength: 4000 },
+        findings: {
+            type: 'array',
+            maxItems: 200,
+            items: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['severity', 'category', 'title', 'description'],
+                properties: {
+                    severity: { enum: loop_findings/* SEVERITIES */.oC },
+                    category: { enum: loop_findings/* CATEGORIES */.R6 },
+                    file: {
+                        type: 'string',
+                        minLength: 1,
+                        maxLength: 1000,
+                        description: 'Path relative to the repository root.'
+                    },
+                    line: {
+                        type: 'integer',
+                        minimum: 1,
+                        description: 'Line in the current (head) version of the file.'
+                    },
+                    endLine: { type: 'integer', minimum: 1 },
+                    title: { type: 'string', minLength: 1, maxLength: 300 },
+                    description: { type: 'string', minLength: 1, maxLength: 8000 },
+                    suggestedFix: { type: 'string', maxLength: 8000 }
+                }
+            }
+        },
+        failedCriteria: strings,
+        passedCriteria: strings,
+        requiredRework: strings
+    }
+};
+function createVerdictValidator() {
+    const validate = new ajv.Ajv({
+        allErrors: true,
+        strict: false
+    }).compile(verdictSchema);
+    return value => {
+        if (validate(value))
+            return { ok: true, verdict: value };
+        return {
+            ok: false,
+            errors: (validate.errors ?? [])
+                .slice(0, 20)
+                .map(e => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`)
+        };
+    };
+}
+
+;// CONCATENATED MODULE: ./src/review/ai-reviewer.ts
+
+
+
+
+
+
+
+
+
+const REVIEW_TOOL = 'submit_review';
+const DIFF_BUDGET = 120_000;
+const CONTEXT_BUDGET = 40_000;
+const ai_reviewer_MAX_TOKENS = 16_384;
+/** Earlier iterations as metadata only: ids, titles, locations, statuses, and the fixer's disputes. */
+function earlierRounds(state) {
+    const round = (0,loop_state/* roundIterations */.je)(state);
+    if (round.length === 0)
+        return 'This is the first review of this PR.';
+    const lines = [];
+    for (const it of round) {
+        lines.push(`Iteration ${it.n} reviewed ${it.reviewedSha.slice(0, 7)}: ${it.decision}`);
+        for (const f of it.findings) {
+            lines.push(`  - ${f.id} [${f.severity}] ${f.title ?? ''}${f.file ? ` (${f.file}${f.line ? `:${f.line}` : ''})` : ''}: ${f.status}`);
+        }
+        for (const id of it.resolved)
+            lines.push(`  - ${id}: fixed since the previous iteration`);
+        for (const d of it.fix?.disputes ?? [])
+            lines.push(`  - fixer disputed ${d.id}: ${d.reason}`);
+        if (it.fix)
+            lines.push(`  fix: ${it.fix.outcome}, ${(0,loop_state/* filesChangedCount */.rG)(it.fix)} file(s) changed`);
+    }
+    return lines.join('\n');
+}
+function gatesText(gates) {
+    if (gates.length === 0)
+        return 'No repository checks are configured.';
+    return gates
+        .map(g => {
+        const head = `- ${g.name} (\`${g.command}\`): ${g.passed ? 'pass' : `FAIL (exit ${g.exitCode})`}`;
+        const found = g.findings
+            .slice(0, 20)
+            .map(f => `    - ${f.id} ${f.file ? `${f.file}:${f.line ?? ''} ` : ''}${f.title}`);
+        return [head, ...found].join('\n');
+    })
+        .join('\n');
+}
+async function surroundingCode(git, sha, files, budget) {
+    const parts = [];
+    let used = 0;
+    for (const file of files) {
+        const text = await git.show(sha, file);
+        if (text === undefined || text.includes('\0'))
+            continue;
+        const numbered = text
+            .split('\n')
+            .map((l, i) => `${String(i + 1).padStart(5)}  ${l}`)
+            .join('\n');
+        if (used + numbered.length > budget)
+            continue;
+        used += numbered.length;
+        parts.push(`=== ${file} (head, with line numbers) ===\n${numbered}`);
+    }
+    return parts.join('\n\n');
+}
+/** Turns the verdict's findings into findings with ids, dropping those that cite code that does not exist. */
+async function locate(verdict, git, sha, threshold) {
+    const tree = new Set(await git.listFiles(sha));
+    const contents = new Map();
+    const findings = [];
+    let dropped = 0;
+    for (const f of verdict.findings) {
+        const file = f.file?.replace(/^\.?\//, '');
+        if (!file || !f.line) {
+            if ((0,loop_findings/* atOrAbove */.kU)(f.severity, threshold))
+                dropped++;
+            else
+                findings.push({
+                    ...f,
+                    file: undefined,
+                    line: undefined,
+                    endLine: undefined,
+                    id: (0,fingerprint/* fingerprint */.Rj)({ title: f.title }),
+                    source: 'ai'
+                });
+            continue;
+        }
+        if (!tree.has(file)) {
+            dropped++;
+            continue;
+        }
+        if (!contents.has(file))
+            contents.set(file, ((await git.show(sha, file)) ?? '').split('\n'));
+        const lines = contents.get(file);
+        if (f.line > lines.length) {
+            dropped++;
+            continue;
+        }
+        findings.push({
+            ...f,
+            file,
+            endLine: f.endLine && f.endLine >= f.line && f.endLine <= lines.length ? f.endLine : undefined,
+            id: (0,fingerprint/* fingerprint */.Rj)({ title: f.title, file, anchor: lines[f.line - 1] }),
+            source: 'ai'
+        });
+    }
+    return { findings, dropped };
+}
+function failClosed(error, budget) {
+    return {
+        decision: 'NEEDS_DISCUSSION',
+        summary: `The AI review failed closed: ${error}`,
+        findings: [],
+        failedCriteria: [],
+        passedCriteria: [],
+        requiredRework: [],
+        usage: budget.usage,
+        dropped: 0,
+        error
+    };
+}
+async function aiReview(deps, input) {
+    const { client, ai, budget } = deps;
+    const { pull, git, state } = input;
+    const base = await git.prepareDiff(pull.baseRef, pull.baseSha, pull.headSha);
+    const diff = selectDiff(await git.diff(base, pull.headSha), DIFF_BUDGET);
+    // modified files get their surrounding code; a new file's diff already holds all of it
+    const changed = diff.files.filter(f => f.included && !f.isNew).map(f => f.path);
+    const context = await surroundingCode(git, pull.headSha, changed, CONTEXT_BUDGET);
+    const guidelines = await loadGuidelines(git, pull.baseSha, ai.guidelines);
+    const system = [
+        {
+            type: 'text',
+            text: loadPrompt('reviewer', { threshold: deps.threshold }, deps.promptsDir)
+        },
+        {
+            type: 'text',
+            text: [
+                guidelines
+                    ? `## Review guidelines (from ${guidelines.source})\n\n${guidelines.text}`
+                    : '## Review guidelines\n\nNone given: use general good practice.',
+                ai.instructions
+                    ? `## Additional instructions from the repository\n\n${sanitizeUntrusted(ai.instructions)}`
+                    : ''
+            ]
+                .filter(Boolean)
+                .join('\n\n'),
+            cache_control: { type: 'ephemeral' }
+        }
+    ];
+    const tools = [
+        {
+            name: REVIEW_TOOL,
+            description: 'Submit the review verdict for the current head of the PR.',
+            input_schema: verdictSchema,
+            cache_control: { type: 'ephemeral' }
+        }
+    ];
+    const user = [
+        `# Pull request #${pull.number}: ${sanitizeUntrusted(pull.title, 500)}`,
+        '',
+        '## Description (untrusted text from the PR)',
+        '',
+        sanitizeUntrusted(pull.body) || '(empty)',
+        '',
+        `## Earlier iterations (metadata only)`,
+        '',
+        earlierRounds(state),
+        '',
+        '## Repository checks on this head',
+        '',
+        gatesText(input.gates),
+        '',
+        `## Diff against the merge base ${base.slice(0, 7)} → head ${pull.headSha.slice(0, 7)}${diff.text.length < diff.totalChars ? ` (budgeted: ${diff.text.length} of ${diff.totalChars} characters)` : ''}`,
+        '',
+        '```diff',
+        diff.text,
+        '```',
+        context ? `\n## Changed files at head\n\n${context}` : ''
+    ].join('\n');
+    const messages = [{ role: 'user', content: [{ type: 'text', text: user }] }];
+    const validate = createVerdictValidator();
+    const promptChars = JSON.stringify({ system, tools, messages }).length;
+    let lastErrors = [];
+    for (let attempt = 0; attempt < 2; attempt++) {
+        const chars = promptChars + (attempt ? JSON.stringify(messages.slice(1)).length : 0);
+        if (!budget.allows(ai.reviewModel, chars, ai_reviewer_MAX_TOKENS)) {
+            return {
+                ...failClosed('the max-cost-usd budget does not allow another review call', budget),
+                budgetExhausted: true
+            };
+        }
+        const response = await client.create({
+            model: ai.reviewModel,
+            maxTokens: ai_reviewer_MAX_TOKENS,
+            system,
+            tools,
+            messages,
+            toolChoice: { type: 'tool', name: REVIEW_TOOL }
+        });
+        budget.record(response.usage);
+        const call = response.content.find(b => b.type === 'tool_use' && b.name === REVIEW_TOOL);
+        const checked = call && call.type === 'tool_use'
+            ? validate(call.input)
+            : { ok: false, errors: ['no submit_review tool call in the answer'] };
+        if (checked.ok) {
+            const { findings, dropped } = await locate(checked.verdict, git, pull.headSha, deps.threshold);
+            if (dropped)
+                deps.log.info(`review: dropped ${dropped} finding(s) citing code that is not in ${pull.headSha.slice(0, 7)}`);
+            return {
+                decision: checked.verdict.decision,
+                summary: checked.verdict.summary,
+                findings,
+                failedCriteria: checked.verdict.failedCriteria,
+                passedCriteria: checked.verdict.passedCriteria,
+                requiredRework: checked.verdict.requiredRework,
+                usage: budget.usage,
+                dropped
+            };
+        }
+        lastErrors = checked.errors;
+        deps.log.warning(`review: the verdict is invalid (${lastErrors.slice(0, 3).join('; ')}); asking once for a repair`);
+        // one repair: quote the validation errors back, as the tool's error result
+        messages.push({
+            role: 'assistant',
+            content: response.content.length ? response.content : [{ type: 'text', text: '(empty)' }]
+        });
+        const repair = `Your verdict does not match the submit_review schema:\n${lastErrors.map(e => `- ${e}`).join('\n')}\nCall submit_review again with a corrected, complete verdict.`;
+        messages.push({
+            role: 'user',
+            content: call && call.type === 'tool_use'
+                ? [{ type: 'tool_result', tool_use_id: call.id, content: repair, is_error: true }]
+                : [{ type: 'text', text: repair }]
+        });
+    }
+    return failClosed(`the verdict was still invalid after one repair: ${lastErrors.slice(0, 5).join('; ')}`, budget);
+}
+
+;// CONCATENATED MODULE: ./src/ai.ts
+
+
+
+
+
+
+
+function delta(after, before) {
+    return {
+        inputTokens: after.inputTokens - before.inputTokens,
+        outputTokens: after.outputTokens - before.outputTokens,
+        cacheReadTokens: after.cacheReadTokens - before.cacheReadTokens,
+        cacheWriteTokens: after.cacheWriteTokens - before.cacheWriteTokens,
+        costUsd: Math.round((after.costUsd - before.costUsd) * 1e6) / 1e6
+    };
+}
+/** The reviewer and fixer of one iteration, sharing one budget and one client. */
+function createAiAgents(settings, log, client) {
+    const { ai } = settings;
+    for (const model of new Set([ai.reviewModel, ai.fixModel])) {
+        if (!priceOf(model).known)
+            log.warning(`No published price is known for '${model}'; costs are counted at the highest listed price.`);
+    }
+    const provider = ai.provider ?? {
+        name: 'anthropic',
+        apiKey: ai.apiKey,
+        baseUrl: ai.baseUrl
+    };
+    if (!client)
+        log.info(`Claude is reached through ${(0,model_provider/* describeProvider */.Fy)(provider)}.`);
+    if (provider.name === 'bedrock') {
+        for (const model of new Set([ai.reviewModel, ai.fixModel])) {
+            if (!model.includes('anthropic.') && !model.startsWith('arn:'))
+                log.warning(`'${model}' does not look like a Bedrock model id (such as us.anthropic.claude-sonnet-4-6-v1:0); set review-model and fix-model to ids enabled in ${provider.awsRegion}.`);
+        }
+    }
+    const model = client ??
+        createModelClient(provider, Math.max(ai.reviewTimeoutMinutes, ai.fixTimeoutMinutes) * 60_000);
+    let budget;
+    return {
+        async review({ pull, state, git, gates }) {
+            budget = new Budget(state.totals.costUsd, ai.maxCostUsd);
+            return aiReview({ client: model, ai, threshold: settings.severityThreshold, budget, log }, { pull, state, git, gates });
+        },
+        async fix({ review, git, cwd, env }) {
+            budget ??= new Budget(0, ai.maxCostUsd);
+            const before = budget.usage;
+            const result = await aiFix({
+                client: model,
+                ai,
+                threshold: settings.severityThreshold,
+                budget,
+                log,
+                now: () => Date.now()
+            }, {
+                findings: review.findings,
+                requiredRework: review.verdict?.requiredRework ?? [],
+                tools: {
+                    root: git.root,
+                    protectedPaths: settings.protectedPaths,
+                    checks: settings.checks,
+                    runner: (await Promise.resolve(/* import() */).then(__webpack_require__.bind(__webpack_require__, 29327))).createCommandRunner(),
+                    cwd,
+                    env,
+                    timeoutMs: settings.commandTimeoutMinutes * 60_000,
+                    findingIds: new Set(review.findings.map(f => f.id))
+                }
+            });
+            log.info(`fixer: ${result.stopReason} after ${result.turns} turn(s), ${result.disputes.length} dispute(s)`);
+            return {
+                disputes: result.disputes,
+                refusals: result.refusals,
+                usage: budget ? delta(budget.usage, before) : (0,loop_state/* zeroUsage */.My)(),
+                transcript: result.transcript,
+                stopReason: result.stopReason,
+                error: result.error
+            };
+        }
+    };
+}
+
+
+/***/ })
+
+};

@@ -1,0 +1,2953 @@
+export const id = 985;
+export const ids = [985];
+export const modules = {
+
+/***/ 61932:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   b: () => (/* binding */ isProtected)
+/* harmony export */ });
+/* harmony import */ var minimatch__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(33581);
+
+/** True when `file` (relative to the repository root) matches one of the protected globs. */
+function isProtected(file, globs) {
+    const normalised = file.replace(/\\/g, '/').replace(/^\.\//, '');
+    return globs.some(glob => (0,minimatch__WEBPACK_IMPORTED_MODULE_0__/* .minimatch */ .xF)(normalised, glob, { dot: true }));
+}
+
+
+/***/ }),
+
+/***/ 44208:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   RT: () => (/* binding */ tail),
+/* harmony export */   d6: () => (/* binding */ parseLocatedLines),
+/* harmony export */   hl: () => (/* binding */ parseEslintJson)
+/* harmony export */ });
+function parseJsonArray(stdout) {
+    const trimmed = stdout.trim();
+    const start = trimmed.indexOf('[{');
+    for (const candidate of [trimmed, start >= 0 ? trimmed.slice(start) : '']) {
+        if (!candidate.startsWith('['))
+            continue;
+        try {
+            const parsed = JSON.parse(candidate);
+            if (Array.isArray(parsed))
+                return parsed;
+        }
+        catch {
+            // not JSON: other parsers get their turn
+        }
+    }
+    return undefined;
+}
+/** ESLint's `-f json` format: an array of { filePath, messages[] }. */
+function parseEslintJson(stdout) {
+    const parsed = parseJsonArray(stdout);
+    if (!parsed || !parsed.every(r => typeof r === 'object' && r !== null && 'filePath' in r)) {
+        return undefined;
+    }
+    const problems = [];
+    for (const result of parsed) {
+        for (const m of result.messages ?? []) {
+            problems.push({
+                file: result.filePath,
+                line: m.line,
+                column: m.column,
+                endLine: m.endLine,
+                level: m.severity === 2 ? 'error' : 'warning',
+                rule: m.ruleId ?? undefined,
+                message: m.message ?? 'ESLint problem'
+            });
+        }
+    }
+    return problems;
+}
+const TSC_PLAIN = /^(.+?)\((\d+),(\d+)\): (error|warning) (TS\d+): (.*)$/;
+const TSC_PRETTY = /^(.+?):(\d+):(\d+) - (error|warning) (TS\d+): (.*)$/;
+// path:line[:col][:] [error|warning:] message — the form of gcc, go vet, flake8, ruff, shellcheck -f gcc, ...
+const FILE_LINE_COL = /^(?:\.\/)?([^\s:"'<>|]+\.[\w-]+):(\d+)(?::(\d+))?:?\s*(?:(error|warning|note|info)\s*:?\s*)?(.+)$/i;
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
+/**
+ * Located problems in line-oriented output: `tsc` diagnostics and the common `path:line:col: message`
+ * form. `exists` filters out lines that merely look like locations (URLs, timestamps).
+ */
+function parseLocatedLines(output, exists) {
+    const problems = [];
+    for (const raw of output.replace(ANSI, '').split(/\r?\n/)) {
+        const line = raw.trim();
+        const tsc = TSC_PLAIN.exec(line) ?? TSC_PRETTY.exec(line);
+        if (tsc) {
+            const [, file, l, c, level, code, message] = tsc;
+            if (file && exists(file)) {
+                problems.push({
+                    file,
+                    line: Number(l),
+                    column: Number(c),
+                    level: level === 'warning' ? 'warning' : 'error',
+                    rule: code,
+                    message: message ?? ''
+                });
+            }
+            continue;
+        }
+        const generic = FILE_LINE_COL.exec(line);
+        if (generic) {
+            const [, file, l, c, level, message] = generic;
+            if (file && exists(file)) {
+                problems.push({
+                    file,
+                    line: Number(l),
+                    column: c ? Number(c) : undefined,
+                    level: /warn|note|info/i.test(level ?? '') ? 'warning' : 'error',
+                    message: (message ?? '').trim()
+                });
+            }
+        }
+    }
+    return problems;
+}
+/** The last lines of an output, for a failing command whose output names no location. */
+function tail(output, maxLines = 40, maxChars = 3000) {
+    const lines = output.replace(ANSI, '').trimEnd().split(/\r?\n/);
+    let text = lines.slice(-maxLines).join('\n');
+    if (text.length > maxChars)
+        text = text.slice(-maxChars);
+    return text;
+}
+
+
+/***/ }),
+
+/***/ 16236:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   d: () => (/* binding */ InputError)
+/* harmony export */ });
+/** A wrong or missing action input; the message names the input and what to set. */
+class InputError extends Error {
+    constructor(input, message) {
+        super(`Input '${input}': ${message}`);
+        this.name = 'InputError';
+    }
+}
+
+
+/***/ }),
+
+/***/ 84030:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Np: () => (/* binding */ bySeverity),
+/* harmony export */   Ot: () => (/* binding */ countBySeverity),
+/* harmony export */   R6: () => (/* binding */ CATEGORIES),
+/* harmony export */   kU: () => (/* binding */ atOrAbove),
+/* harmony export */   oC: () => (/* binding */ SEVERITIES),
+/* harmony export */   qs: () => (/* binding */ severityRank)
+/* harmony export */ });
+/** The one finding schema shared by every source: AI reviewer, gates and human review comments. */
+const SEVERITIES = ['critical', 'high', 'medium', 'low', 'suggestion'];
+const CATEGORIES = [
+    'security',
+    'architecture',
+    'logic',
+    'style',
+    'performance',
+    'testing',
+    'documentation'
+];
+/** Lower rank = more severe. */
+function severityRank(severity) {
+    return SEVERITIES.indexOf(severity);
+}
+/** True when `severity` is at or above `threshold` (critical is the highest). */
+function atOrAbove(severity, threshold) {
+    return severityRank(severity) <= severityRank(threshold);
+}
+function bySeverity(a, b) {
+    return severityRank(a.severity) - severityRank(b.severity);
+}
+function countBySeverity(findings) {
+    const counts = Object.fromEntries(SEVERITIES.map(s => [s, 0]));
+    for (const f of findings)
+        counts[f.severity]++;
+    return counts;
+}
+
+
+/***/ }),
+
+/***/ 93706:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Rj: () => (/* binding */ fingerprint)
+/* harmony export */ });
+/* unused harmony exports normaliseTitle, normaliseAnchor */
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77598);
+/* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
+
+/**
+ * Normalises a finding title so cosmetic differences (case, spacing, line/column numbers that move
+ * when code above changes) do not change the fingerprint.
+ */
+function normaliseTitle(title) {
+    return title
+        .toLowerCase()
+        .replace(/\b(line|col|column|ln)\s*\d+/g, '$1')
+        .replace(/\(\d+,\d+\)/g, '')
+        .replace(/:\d+(:\d+)?/g, '')
+        .replace(/\s+/g, ' ')
+        .trim();
+}
+/** The nearest anchor of a finding: the code at its line, whitespace folded, so ids survive line shifts. */
+function normaliseAnchor(anchor) {
+    return (anchor ?? '').replace(/\s+/g, ' ').trim().slice(0, 200);
+}
+/**
+ * Stable id of a finding: normalised title + file + nearest anchor (the text of the line it points
+ * at). The same problem keeps its id across iterations even when lines move.
+ */
+function fingerprint(input) {
+    const hash = (0,node_crypto__WEBPACK_IMPORTED_MODULE_0__.createHash)('sha256')
+        .update(normaliseTitle(input.title))
+        .update('\0')
+        .update(input.file ?? '')
+        .update('\0')
+        .update(normaliseAnchor(input.anchor))
+        .digest('hex');
+    return `RL-${hash.slice(0, 10)}`;
+}
+
+
+/***/ }),
+
+/***/ 59431:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Hd: () => (/* binding */ isTerminal),
+/* harmony export */   My: () => (/* binding */ zeroUsage),
+/* harmony export */   SU: () => (/* binding */ lastIteration),
+/* harmony export */   Yv: () => (/* binding */ DECISIONS),
+/* harmony export */   gw: () => (/* binding */ LOOP_STATUSES),
+/* harmony export */   je: () => (/* binding */ roundIterations),
+/* harmony export */   mq: () => (/* binding */ resolvedCount),
+/* harmony export */   om: () => (/* binding */ newState),
+/* harmony export */   rG: () => (/* binding */ filesChangedCount),
+/* harmony export */   vk: () => (/* binding */ addUsage)
+/* harmony export */ });
+const LOOP_STATUSES = [
+    'running',
+    'go',
+    'max_iterations',
+    'needs_discussion',
+    'stalled',
+    'budget_exhausted',
+    'stopped',
+    'error'
+];
+const DECISIONS = ['GO', 'NO_GO', 'NEEDS_DISCUSSION'];
+function zeroUsage() {
+    return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };
+}
+function addUsage(a, b) {
+    return {
+        inputTokens: a.inputTokens + b.inputTokens,
+        outputTokens: a.outputTokens + b.outputTokens,
+        cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
+        cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
+        costUsd: Math.round((a.costUsd + b.costUsd) * 1e6) / 1e6
+    };
+}
+function newState(pr, maxIterations, now) {
+    return {
+        schema: 1,
+        pr,
+        status: 'running',
+        round: 1,
+        maxIterations,
+        iterations: [],
+        totals: zeroUsage(),
+        updatedAt: now.toISOString()
+    };
+}
+function isTerminal(status) {
+    return status !== 'running';
+}
+function roundIterations(state) {
+    return state.iterations.filter(i => i.round === state.round);
+}
+function lastIteration(state) {
+    return state.iterations[state.iterations.length - 1];
+}
+/** How many files a fix changed, including those the state left out. */
+function filesChangedCount(fix) {
+    return fix.filesChanged.length + (fix.filesOmitted ?? 0);
+}
+/** How many findings an iteration resolved, including those the state left out. */
+function resolvedCount(it) {
+    return it.resolved.length + (it.resolvedOmitted ?? 0);
+}
+
+
+/***/ }),
+
+/***/ 12985:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+// ESM COMPAT FLAG
+__webpack_require__.r(__webpack_exports__);
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  run: () => (/* binding */ run),
+  setOutputs: () => (/* binding */ setOutputs)
+});
+
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
+var core = __webpack_require__(33838);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(51455);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __webpack_require__(76760);
+var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
+;// CONCATENATED MODULE: ./src/artifacts.ts
+
+
+/**
+ * Writes the files to a folder, then uploads them as a workflow artifact when the runner provides the
+ * artifact service (ACTIONS_RUNTIME_TOKEN and ACTIONS_RESULTS_URL). Without it the folder is the record.
+ */
+function createArtifactStore(root, env, log, 
+/** The run's page, to link an uploaded artifact: `<runUrl>/artifacts/<id>`. */
+runUrl) {
+    return {
+        async save(name, files) {
+            const directory = external_node_path_default().join(root, name);
+            await (0,promises_.mkdir)(directory, { recursive: true });
+            const paths = [];
+            for (const [file, content] of Object.entries(files)) {
+                const target = external_node_path_default().join(directory, file);
+                await (0,promises_.writeFile)(target, content);
+                paths.push(target);
+            }
+            if (!env['ACTIONS_RUNTIME_TOKEN'] || !env['ACTIONS_RESULTS_URL']) {
+                return {
+                    name,
+                    directory,
+                    files: paths,
+                    uploaded: false,
+                    note: `The artifact service is not available here; the records are in ${directory}.`
+                };
+            }
+            try {
+                // Loaded only when an upload happens: the artifact client is large.
+                const { DefaultArtifactClient } = await Promise.all(/* import() */[__webpack_require__.e(669), __webpack_require__.e(252)]).then(__webpack_require__.bind(__webpack_require__, 91252));
+                const { id } = await new DefaultArtifactClient().uploadArtifact(name, paths, directory, {
+                    retentionDays: 30
+                });
+                const url = runUrl && id ? `${runUrl}/artifacts/${id}` : undefined;
+                return { name, directory, files: paths, uploaded: true, url };
+            }
+            catch (e) {
+                const note = `Uploading artifact ${name} failed (${e.message}); the records are in ${directory}.`;
+                log.warning(note);
+                return { name, directory, files: paths, uploaded: false, note };
+            }
+        }
+    };
+}
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(73024);
+;// CONCATENATED MODULE: ./src/context.ts
+
+class ContextError extends Error {
+}
+/** `owner/repo/.github/workflows/review.yml@refs/heads/main` → `review.yml`. */
+function workflowFileFromRef(ref) {
+    const match = /\/\.github\/workflows\/([^@/]+)@/.exec(ref ?? '');
+    return match?.[1];
+}
+function readPayload(path) {
+    if (!path)
+        return {};
+    try {
+        const parsed = JSON.parse((0,external_node_fs_.readFileSync)(path, 'utf8'));
+        return typeof parsed === 'object' && parsed !== null ? parsed : {};
+    }
+    catch (e) {
+        throw new ContextError(`Cannot read the event payload at GITHUB_EVENT_PATH: ${e.message}`);
+    }
+}
+function prNumberFromPayload(payload) {
+    const pr = payload['pull_request'];
+    if (typeof pr?.number === 'number')
+        return pr.number;
+    const inputs = payload['inputs'];
+    const raw = inputs?.['pr-number'] ?? inputs?.['pr_number'];
+    if (typeof raw === 'string' && /^\d+$/.test(raw.trim()))
+        return Number(raw.trim());
+    if (typeof raw === 'number')
+        return raw;
+    return undefined;
+}
+function readContext(env) {
+    const repository = env['GITHUB_REPOSITORY'] ?? '';
+    const [owner, repo] = repository.split('/');
+    if (!owner || !repo) {
+        throw new ContextError('GITHUB_REPOSITORY is not set: review-loop runs as a step of a GitHub Actions workflow.');
+    }
+    const payload = readPayload(env['GITHUB_EVENT_PATH']);
+    return {
+        eventName: env['GITHUB_EVENT_NAME'] ?? '',
+        action: typeof payload['action'] === 'string' ? payload['action'] : undefined,
+        payload,
+        owner,
+        repo,
+        runId: env['GITHUB_RUN_ID'] ?? '0',
+        runAttempt: Number(env['GITHUB_RUN_ATTEMPT'] ?? '1') || 1,
+        workflowFile: workflowFileFromRef(env['GITHUB_WORKFLOW_REF']),
+        serverUrl: (env['GITHUB_SERVER_URL'] ?? 'https://github.com').replace(/\/$/, ''),
+        apiUrl: (env['GITHUB_API_URL'] ?? 'https://api.github.com').replace(/\/$/, ''),
+        workspace: env['GITHUB_WORKSPACE'] ?? process.cwd(),
+        tempDir: env['RUNNER_TEMP'] ?? env['TMPDIR'] ?? '/tmp',
+        eventPrNumber: prNumberFromPayload(payload),
+        actor: env['GITHUB_ACTOR'] ?? ''
+    };
+}
+
+// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 3 modules
+var exec = __webpack_require__(81260);
+// EXTERNAL MODULE: ./src/process/command-runner.ts
+var command_runner = __webpack_require__(29327);
+;// CONCATENATED MODULE: ./src/git/git.ts
+
+
+// PR code ran in this work tree: no repository hooks or fsmonitor commands run inside our git calls.
+const SAFE = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
+async function createGit(cwd, options = {}) {
+    // git gets the runner's environment without tokens, keys or action inputs
+    const sshAgent = process.env['SSH_AUTH_SOCK'];
+    const env = {
+        ...(0,command_runner.scrubbedEnv)(process.env),
+        GIT_TERMINAL_PROMPT: '0',
+        // an SSH remote may rely on the runner's agent; PR code never gets it, our own git does
+        ...(sshAgent ? { SSH_AUTH_SOCK: sshAgent } : {})
+    };
+    const git = async (args, extraEnv = {}, config = []) => {
+        const r = await (0,exec/* getExecOutput */.H)('git', [...SAFE, ...config, ...args], {
+            cwd,
+            silent: true,
+            ignoreReturnCode: true,
+            env: { ...env, ...extraEnv }
+        });
+        return { code: r.exitCode, stdout: r.stdout, stderr: r.stderr };
+    };
+    const ok = async (args, extraEnv, config) => {
+        const r = await git(args, extraEnv, config);
+        if (r.code !== 0) {
+            throw new Error(`git ${args[0]} failed (exit ${r.code}): ${r.stderr.trim() || r.stdout.trim()}`);
+        }
+        return r.stdout;
+    };
+    const top = await git(['rev-parse', '--show-toplevel']);
+    if (top.code !== 0) {
+        throw new Error(`${cwd} is not a git checkout. Add 'actions/checkout' before review-loop (see the README's usage).`);
+    }
+    const root = top.stdout.trim();
+    const persisted = (await git(['config', '--get-regexp', '^http\\..*extraheader$'])).stdout.trim() !== '';
+    // With persist-credentials: false, the action authenticates its own fetch and push; the header is
+    // passed per command, never written to .git/config where PR code could read it.
+    const auth = options.token && !persisted
+        ? [
+            '-c',
+            `http.extraheader=AUTHORIZATION: basic ${Buffer.from(`x-access-token:${options.token}`).toString('base64')}`
+        ]
+        : [];
+    const remote = (args) => ok(args, {}, auth);
+    const untracked = async () => (await ok(['ls-files', '--others', '--exclude-standard', '-z'])).split('\0').filter(Boolean);
+    const self = {
+        root,
+        async head() {
+            return (await ok(['rev-parse', 'HEAD'])).trim();
+        },
+        async revParse(ref) {
+            const r = await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+            return r.code === 0 ? r.stdout.trim() : undefined;
+        },
+        async checkoutPullHead(branch, sha) {
+            if ((await self.revParse(sha)) === undefined) {
+                await remote([
+                    'fetch',
+                    '--no-tags',
+                    'origin',
+                    `+refs/heads/${branch}:refs/remotes/origin/${branch}`
+                ]);
+            }
+            if ((await self.revParse(sha)) === undefined) {
+                throw new Error(`The PR head ${sha} is not on origin/${branch}; was the branch rewritten?`);
+            }
+            await ok(['checkout', '--force', '-B', branch, sha]);
+        },
+        async remoteHead(branch) {
+            const r = await remote(['ls-remote', 'origin', `refs/heads/${branch}`]);
+            return r.split(/\s+/)[0] || undefined;
+        },
+        untrackedPaths: untracked,
+        async changedPaths(except = new Set()) {
+            const tracked = (await ok(['diff', 'HEAD', '--name-only', '--no-renames', '-z']))
+                .split('\0')
+                .filter(Boolean);
+            const fresh = (await untracked()).filter(p => !except.has(p));
+            return [...new Set([...tracked, ...fresh])];
+        },
+        async discard(paths) {
+            if (paths.length === 0)
+                return;
+            const inHead = (await ok(['ls-tree', '-r', '--name-only', '-z', 'HEAD', '--', ...paths]))
+                .split('\0')
+                .filter(Boolean);
+            if (inHead.length > 0)
+                await ok(['checkout', 'HEAD', '--', ...inHead]);
+            const added = paths.filter(p => !inHead.includes(p));
+            if (added.length > 0) {
+                await ok(['rm', '-q', '--cached', '--ignore-unmatch', '--', ...added]);
+                await ok(['clean', '-fdq', '--', ...added]);
+            }
+        },
+        async resetSoft(sha) {
+            await ok(['reset', '-q', '--soft', sha]);
+        },
+        async commitChanges(message, author, except = new Set()) {
+            await ok(['add', '-u']);
+            const fresh = (await untracked()).filter(p => !except.has(p));
+            if (fresh.length > 0)
+                await ok(['add', '--', ...fresh]);
+            const staged = await git(['diff', '--cached', '--quiet']);
+            if (staged.code === 0)
+                return undefined;
+            await ok(['commit', '--no-verify', '-q', '-m', message], {
+                GIT_AUTHOR_NAME: author.name,
+                GIT_AUTHOR_EMAIL: author.email,
+                GIT_COMMITTER_NAME: author.name,
+                GIT_COMMITTER_EMAIL: author.email
+            });
+            return self.head();
+        },
+        async push(branch) {
+            // never --force: a branch that moved under us is left to the next run
+            const r = await git(['push', '--no-verify', '--porcelain', 'origin', `HEAD:refs/heads/${branch}`], {}, auth);
+            if (r.code === 0)
+                return { kind: 'pushed' };
+            const message = (r.stderr + r.stdout).trim();
+            // "[remote rejected]" is a server refusal (protected branch, hook), not a moved branch
+            if (/\[rejected\]|non-fast-forward|fetch first|stale info/i.test(message) &&
+                !/remote rejected/i.test(message)) {
+                return { kind: 'rejected', message };
+            }
+            return { kind: 'failed', message };
+        },
+        async formatPatch(base, head) {
+            return ok(['format-patch', '--stdout', `${base}..${head}`]);
+        },
+        async mergeBase(a, b) {
+            const r = await git(['merge-base', a, b]);
+            return r.code === 0 ? r.stdout.trim() : undefined;
+        },
+        async prepareDiff(baseRef, baseSha, headSha) {
+            if ((await self.revParse(baseSha)) === undefined) {
+                await remote([
+                    'fetch',
+                    '--no-tags',
+                    'origin',
+                    `+refs/heads/${baseRef}:refs/remotes/origin/${baseRef}`
+                ]);
+            }
+            let mergeBase = await self.mergeBase(baseSha, headSha);
+            if (!mergeBase &&
+                (await git(['rev-parse', '--is-shallow-repository'])).stdout.trim() === 'true') {
+                // a shallow checkout (the default fetch-depth: 1) lacks the history down to the merge base
+                await remote(['fetch', '--no-tags', '--unshallow', 'origin']);
+                mergeBase = await self.mergeBase(baseSha, headSha);
+            }
+            return mergeBase ?? baseSha;
+        },
+        async diff(base, head, paths = []) {
+            return ok(['diff', '--no-color', '--no-ext-diff', `${base}...${head}`, '--', ...paths]);
+        },
+        async show(sha, file) {
+            const r = await git(['show', `${sha}:${file}`]);
+            return r.code === 0 ? r.stdout : undefined;
+        },
+        async listFiles(sha) {
+            return (await ok(['ls-tree', '-r', '--name-only', '-z', sha])).split('\0').filter(Boolean);
+        }
+    };
+    return self;
+}
+
+// EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js
+var github = __webpack_require__(61351);
+// EXTERNAL MODULE: ./node_modules/@octokit/plugin-retry/dist-bundle/index.js
+var dist_bundle = __webpack_require__(49735);
+// EXTERNAL MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+var plugin_throttling_dist_bundle = __webpack_require__(86856);
+// EXTERNAL MODULE: ./node_modules/bottleneck/light.js
+var light = __webpack_require__(63251);
+var light_default = /*#__PURE__*/__webpack_require__.n(light);
+;// CONCATENATED MODULE: ./src/github/port.ts
+/** An HTTP error from GitHub, reduced to what the loop acts on. */
+class GitHubError extends Error {
+    status;
+    operation;
+    constructor(status, operation, message) {
+        super(`${operation}: ${message} (HTTP ${status})`);
+        this.status = status;
+        this.operation = operation;
+        this.name = 'GitHubError';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/octokit-adapter.ts
+
+
+
+
+
+const ANNOTATIONS_PER_REQUEST = 50;
+/** What to tell the user for a permission error: which `permissions:` scope is missing. */
+const SCOPE_FOR = {
+    'create comment': 'issues: write',
+    'update comment': 'issues: write',
+    'create check run': 'checks: write',
+    'update check run': 'checks: write',
+    'dispatch workflow': 'actions: write',
+    'add labels': 'issues: write',
+    'remove label': 'issues: write',
+    'request reviewers': 'pull-requests: write',
+    'create review': 'pull-requests: write',
+    'get pull request': 'pull-requests: read',
+    'list comments': 'issues: read'
+};
+function wrap(operation, e) {
+    const err = e;
+    const status = err.status ?? 0;
+    let message = err.response?.data?.message ?? err.message ?? String(e);
+    if (status === 403 && /not accessible by integration/i.test(message) && SCOPE_FOR[operation]) {
+        message += `. Grant the workflow '${SCOPE_FOR[operation]}' under permissions: (see the README).`;
+    }
+    return new GitHubError(status, operation, message);
+}
+async function call(operation, fn) {
+    try {
+        return await fn();
+    }
+    catch (e) {
+        throw wrap(operation, e);
+    }
+}
+function toPullInfo(data) {
+    return {
+        number: data.number,
+        state: data.state === 'closed' ? 'closed' : 'open',
+        draft: data.draft ?? false,
+        merged: data.merged,
+        title: data.title,
+        body: data.body ?? '',
+        author: data.user.login,
+        htmlUrl: data.html_url,
+        headRef: data.head.ref,
+        headSha: data.head.sha,
+        baseRef: data.base.ref,
+        baseSha: data.base.sha,
+        headRepoFullName: data.head.repo?.full_name ?? '',
+        baseRepoFullName: data.base.repo.full_name,
+        labels: data.labels.map(l => l.name ?? '').filter(Boolean)
+    };
+}
+function createGitHubAdapter(options) {
+    const { owner, repo, log } = options;
+    const octokit = (0,github/* getOctokit */.Q)(options.token, {
+        baseUrl: options.baseUrl,
+        throttle: {
+            // One iteration makes fewer than ten writes, far from GitHub's secondary limits, so writes
+            // are not paced; rate-limit answers (primary and secondary) are still waited out and retried.
+            write: new (light_default()).Group({ maxConcurrent: 1, minTime: 0 }),
+            notifications: new (light_default()).Group({ maxConcurrent: 1, minTime: 0 }),
+            onRateLimit: (retryAfter, opts, _o, count) => {
+                log.warning(`GitHub rate limit on ${opts.method} ${opts.url}; retrying in ${retryAfter}s.`);
+                return count < 2;
+            },
+            onSecondaryRateLimit: (retryAfter, opts, _o, count) => {
+                log.warning(`GitHub secondary rate limit on ${opts.method} ${opts.url}; retrying in ${retryAfter}s.`);
+                return count < 2;
+            }
+        }
+    }, dist_bundle/* retry */.L, plugin_throttling_dist_bundle/* throttling */.A);
+    const repoParams = { owner, repo };
+    const toComment = (c) => ({
+        id: c.id,
+        body: c.body ?? '',
+        author: c.user?.login ?? '',
+        htmlUrl: c.html_url
+    });
+    return {
+        async whoAmI() {
+            if (options.stateAuthor)
+                return options.stateAuthor;
+            // Installation tokens (ghs_: the workflow token, App tokens) cannot read /user; the workflow
+            // token posts as github-actions[bot]. App tokens name their bot with the state-author input.
+            if (options.token.startsWith('ghs_'))
+                return 'github-actions[bot]';
+            try {
+                const { data } = await octokit.rest.users.getAuthenticated();
+                return data.login;
+            }
+            catch (e) {
+                const status = e.status;
+                // Installation tokens (the workflow token, App tokens) may not read /user.
+                if (status === 403 || status === 401)
+                    return 'github-actions[bot]';
+                throw wrap('get authenticated user', e);
+            }
+        },
+        async getPull(pr) {
+            const early = options.prefetched?.pr === pr ? await options.prefetched.response : undefined;
+            if (early?.status === 200)
+                return toPullInfo(early.body);
+            const { data } = await call('get pull request', () => octokit.rest.pulls.get({ ...repoParams, pull_number: pr }));
+            return toPullInfo(data);
+        },
+        async listComments(pr) {
+            const all = await call('list comments', () => octokit.paginate(octokit.rest.issues.listComments, {
+                ...repoParams,
+                issue_number: pr,
+                per_page: 100
+            }));
+            return all.map(toComment);
+        },
+        async createComment(pr, body) {
+            const { data } = await call('create comment', () => octokit.rest.issues.createComment({ ...repoParams, issue_number: pr, body }));
+            return toComment(data);
+        },
+        async updateComment(id, body) {
+            const { data } = await call('update comment', () => octokit.rest.issues.updateComment({ ...repoParams, comment_id: id, body }));
+            return toComment(data);
+        },
+        async createCheckRun(input) {
+            const batches = [];
+            for (let i = 0; i < input.annotations.length; i += ANNOTATIONS_PER_REQUEST) {
+                batches.push(input.annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
+            }
+            const output = { title: input.title, summary: input.summary, text: input.text };
+            const { data } = await call('create check run', () => octokit.rest.checks.create({
+                ...repoParams,
+                name: input.name,
+                head_sha: input.headSha,
+                status: 'completed',
+                conclusion: input.conclusion,
+                started_at: input.startedAt,
+                completed_at: new Date().toISOString(),
+                external_id: input.externalId,
+                details_url: input.detailsUrl,
+                output: { ...output, annotations: batches[0] ?? [] }
+            }));
+            for (const batch of batches.slice(1)) {
+                await call('update check run', () => octokit.rest.checks.update({
+                    ...repoParams,
+                    check_run_id: data.id,
+                    output: { ...output, annotations: batch }
+                }));
+            }
+            return { id: data.id, htmlUrl: data.html_url ?? '' };
+        },
+        async dispatchWorkflow(workflowFile, ref, inputs) {
+            await call('dispatch workflow', () => octokit.rest.actions.createWorkflowDispatch({
+                ...repoParams,
+                workflow_id: workflowFile,
+                ref,
+                inputs
+            }));
+        },
+        async addLabels(pr, labels) {
+            await call('add labels', () => octokit.rest.issues.addLabels({ ...repoParams, issue_number: pr, labels }));
+        },
+        async removeLabel(pr, label) {
+            try {
+                await octokit.rest.issues.removeLabel({ ...repoParams, issue_number: pr, name: label });
+            }
+            catch (e) {
+                if (e.status === 404)
+                    return; // not there: nothing to remove
+                throw wrap('remove label', e);
+            }
+        },
+        async requestReviewers(pr, users, teams) {
+            await call('request reviewers', () => octokit.rest.pulls.requestReviewers({
+                ...repoParams,
+                pull_number: pr,
+                reviewers: users,
+                team_reviewers: teams
+            }));
+        },
+        async createReview(pr, event, body, commitId) {
+            await call('create review', () => octokit.rest.pulls.createReview({
+                ...repoParams,
+                pull_number: pr,
+                event,
+                body,
+                commit_id: commitId
+            }));
+        }
+    };
+}
+
+// EXTERNAL MODULE: ./src/loop/findings.ts
+var loop_findings = __webpack_require__(84030);
+// EXTERNAL MODULE: ./src/loop/state.ts
+var loop_state = __webpack_require__(59431);
+// EXTERNAL MODULE: ./src/input-error.ts
+var input_error = __webpack_require__(16236);
+// EXTERNAL MODULE: ./src/model/provider.ts
+var model_provider = __webpack_require__(94676);
+;// CONCATENATED MODULE: ./src/inputs.ts
+
+
+
+
+
+/** Always protected: pushing workflow files needs the `workflows` permission the token lacks. */
+const ALWAYS_PROTECTED = '.github/workflows/**';
+function lines(value) {
+    return value
+        .split(/\r?\n/)
+        .map(l => l.trim())
+        .filter(l => l !== '' && !l.startsWith('#'));
+}
+function list(value) {
+    return value
+        .split(/[\n,]/)
+        .map(l => l.trim())
+        .filter(l => l !== '' && !l.startsWith('#'));
+}
+function integer(get, name, fallback, min, max) {
+    const raw = get(name).trim();
+    if (raw === '')
+        return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+        throw new input_error/* InputError */.d(name, `'${raw}' is not a whole number from ${min} to ${max}.`);
+    }
+    return Number(raw);
+}
+function decimal(get, name) {
+    const raw = get(name).trim();
+    if (raw === '')
+        return undefined;
+    const value = Number(raw);
+    if (!/^\d+(\.\d+)?$/.test(raw) || !(value > 0)) {
+        throw new input_error/* InputError */.d(name, `'${raw}' is not a positive amount of US dollars, such as 5 or 2.50.`);
+    }
+    return value;
+}
+function oneOf(get, name, allowed, fallback) {
+    const raw = get(name).trim().toLowerCase();
+    if (raw === '')
+        return fallback;
+    if (!allowed.includes(raw)) {
+        throw new input_error/* InputError */.d(name, `'${raw}' is not one of: ${allowed.join(', ')}.`);
+    }
+    return raw;
+}
+function inputs_boolean(get, name, fallback) {
+    const raw = get(name).trim().toLowerCase();
+    if (raw === '')
+        return fallback;
+    if (raw === 'true')
+        return true;
+    if (raw === 'false')
+        return false;
+    throw new input_error/* InputError */.d(name, `'${raw}' is not true or false.`);
+}
+const CHECK_LINE = /^([A-Za-z0-9][\w.-]*)\s*:\s*(.+)$/;
+function parseChecks(raw) {
+    const seen = new Set();
+    return lines(raw).map(line => {
+        const match = CHECK_LINE.exec(line);
+        if (!match) {
+            throw new input_error/* InputError */.d('checks', `line '${line}' is not 'name: command' (for example 'lint: npx eslint . -f json').`);
+        }
+        const [, name, command] = match;
+        if (seen.has(name))
+            throw new input_error/* InputError */.d('checks', `the name '${name}' is used twice.`);
+        seen.add(name);
+        return { name, command: command.trim() };
+    });
+}
+function parseFailOn(raw) {
+    const terminal = loop_state/* LOOP_STATUSES */.gw.filter((s) => s !== 'running' && s !== 'go');
+    const values = list(raw.toLowerCase());
+    // a human's stop is deliberate: not a failure unless asked for
+    if (values.length === 0)
+        return terminal.filter(s => s !== 'stopped');
+    if (values.length === 1 && values[0] === 'never')
+        return [];
+    for (const v of values) {
+        if (!terminal.includes(v)) {
+            throw new input_error/* InputError */.d('fail-on', `'${v}' is not one of: ${terminal.join(', ')}, never.`);
+        }
+    }
+    return values;
+}
+/** `env` is read only to choose the model provider (credentials exported by earlier steps). */
+function parseSettings(get, env = process.env) {
+    const githubToken = get('github-token').trim();
+    if (githubToken === '') {
+        throw new input_error/* InputError */.d('github-token', 'is empty. Leave it unset to use the workflow token, or pass a PAT/App token secret.');
+    }
+    const prRaw = get('pr-number').trim();
+    let prNumber;
+    if (prRaw !== '') {
+        if (!/^\d+$/.test(prRaw) || Number(prRaw) < 1) {
+            throw new input_error/* InputError */.d('pr-number', `'${prRaw}' is not a pull request number such as 42.`);
+        }
+        prNumber = Number(prRaw);
+    }
+    const workingDirectory = get('working-directory').trim() || '.';
+    if (workingDirectory.split(/[\\/]/).includes('..')) {
+        throw new input_error/* InputError */.d('working-directory', `'${workingDirectory}' must stay inside the workspace.`);
+    }
+    const reviewers = list(get('escalation-reviewers'));
+    const apiKey = get('anthropic-api-key').trim();
+    const reviewModel = get('review-model').trim() || 'claude-sonnet-4-6';
+    const maxCostUsd = decimal(get, 'max-cost-usd');
+    const baseUrl = get('anthropic-base-url').trim() || undefined;
+    const provider = (0,model_provider/* resolveProvider */.Kd)({
+        modelProvider: oneOf(get, 'model-provider', model_provider/* MODEL_PROVIDERS */.zA, 'auto'),
+        apiKey,
+        baseUrl,
+        awsRegion: get('aws-region').trim() || undefined,
+        vertexProjectId: get('vertex-project-id').trim() || undefined,
+        vertexRegion: get('vertex-region').trim() || undefined
+    }, env);
+    const settings = {
+        githubToken,
+        maxIterations: integer(get, 'max-iterations', 3, 1, 20),
+        severityThreshold: oneOf(get, 'severity-threshold', loop_findings/* SEVERITIES */.oC, 'medium'),
+        checks: parseChecks(get('checks')),
+        fixCommands: lines(get('fix-commands')),
+        retrigger: oneOf(get, 'retrigger', ['dispatch', 'push', 'none'], 'dispatch'),
+        prNumber,
+        workingDirectory,
+        protectedPaths: [ALWAYS_PROTECTED, ...list(get('protected-paths'))],
+        reviewDrafts: inputs_boolean(get, 'review-drafts', false),
+        allowForks: inputs_boolean(get, 'allow-forks', false),
+        checkName: get('check-name').trim() || 'review-loop',
+        commandTimeoutMinutes: integer(get, 'command-timeout-minutes', 10, 1, 360),
+        failOn: parseFailOn(get('fail-on')),
+        escalationLabel: get('escalation-label').trim(),
+        stopLabel: get('stop-label').trim(),
+        escalationReviewers: reviewers.filter(r => !r.includes('/')),
+        escalationTeamReviewers: reviewers.filter(r => r.includes('/')).map(r => r.split('/')[1] ?? r),
+        submitReview: oneOf(get, 'submit-review', ['none', 'comment', 'approve'], 'none'),
+        commitAuthor: {
+            name: get('commit-author-name').trim() || 'github-actions[bot]',
+            email: get('commit-author-email').trim() || '41898282+github-actions[bot]@users.noreply.github.com'
+        },
+        artifactsDir: get('artifacts-dir').trim() || undefined,
+        stateAuthor: get('state-author').trim() || undefined,
+        ai: {
+            apiKey,
+            provider,
+            baseUrl,
+            reviewModel,
+            fixModel: get('fix-model').trim() || reviewModel,
+            maxTurns: integer(get, 'max-turns', 30, 1, 500),
+            maxCostUsd,
+            reviewTimeoutMinutes: integer(get, 'review-timeout-minutes', 10, 1, 360),
+            fixTimeoutMinutes: integer(get, 'fix-timeout-minutes', 20, 1, 360),
+            guidelines: get('guidelines').trim() || undefined,
+            instructions: get('instructions').trim() || undefined
+        }
+    };
+    if (settings.checks.length === 0 && !provider) {
+        throw new input_error/* InputError */.d('checks', "is empty and no model provider is configured (no 'anthropic-api-key', no AWS credentials for Bedrock, no Vertex project), so nothing would review the PR. Add at least one 'name: command' line (for example 'test: npm test'), or set anthropic-api-key (or model-provider bedrock / vertex).");
+    }
+    return settings;
+}
+
+// EXTERNAL MODULE: ./src/fix/protected-paths.ts
+var protected_paths = __webpack_require__(61932);
+;// CONCATENATED MODULE: ./src/fix/apply-fix.ts
+
+/** The deterministic fixers: each fix command in order; their results are recorded, failures tolerated. */
+async function runFixCommands(commands, ctx) {
+    const results = [];
+    for (const command of commands) {
+        const r = await ctx.runner.run(command, {
+            cwd: ctx.cwd,
+            env: ctx.env,
+            timeoutMs: ctx.timeoutMs
+        });
+        ctx.log(`fix command '${command}' exited ${r.exitCode} in ${(r.durationMs / 1000).toFixed(1)}s`);
+        results.push({ command, exitCode: r.exitCode, durationMs: r.durationMs });
+    }
+    return results;
+}
+/** Reverts every change to a protected path; returns the paths it reverted. */
+async function revertProtected(git, globs, leftovers) {
+    const touched = (await git.changedPaths(leftovers)).filter(p => (0,protected_paths/* isProtected */.b)(p, globs));
+    await git.discard(touched);
+    return touched;
+}
+/**
+ * Commits what the fixers changed (not the checks' untracked leftovers) and pushes it to the PR
+ * branch, never forcing. When the branch moved since `reviewedSha`, or the push fails, the commit
+ * is returned as a patch so no work is lost.
+ */
+async function commitAndPush(git, branch, reviewedSha, message, author, leftovers) {
+    const filesChanged = await git.changedPaths(leftovers);
+    const commitSha = await git.commitChanges(message, author, leftovers);
+    if (!commitSha)
+        return { outcome: 'no_changes', filesChanged: [] };
+    const remote = await git.remoteHead(branch);
+    if (remote !== reviewedSha) {
+        return {
+            outcome: 'branch_moved',
+            commitSha,
+            filesChanged,
+            patch: await git.formatPatch(reviewedSha, commitSha),
+            message: `origin/${branch} is at ${remote?.slice(0, 7) ?? '(deleted)'}, not the reviewed ${reviewedSha.slice(0, 7)}`,
+            remoteSha: remote
+        };
+    }
+    const pushed = await git.push(branch);
+    if (pushed.kind === 'pushed')
+        return { outcome: 'pushed', commitSha, filesChanged };
+    return {
+        outcome: pushed.kind === 'rejected' ? 'branch_moved' : 'push_failed',
+        commitSha,
+        filesChanged,
+        patch: await git.formatPatch(reviewedSha, commitSha),
+        message: pushed.message
+    };
+}
+
+;// CONCATENATED MODULE: ./src/fix/fix-phase.ts
+
+
+/**
+ * FIX: the fix commands, then the AI fixer; fixer commits are folded into one bot commit so that
+ * protected paths are reverted in them too; then commit and push (never force).
+ */
+async function fixPhase(deps, input) {
+    const { settings, git, log } = deps;
+    const { pull, n } = input;
+    const started = deps.now();
+    // what the checks left untracked (coverage, caches) is not the fixers' work
+    const leftovers = new Set(await git.untrackedPaths());
+    const commands = await runFixCommands(settings.fixCommands, {
+        runner: deps.runner,
+        cwd: input.cwd,
+        env: input.env,
+        timeoutMs: settings.commandTimeoutMinutes * 60_000,
+        log: line => log.info(line)
+    });
+    const agent = deps.fixer
+        ? await deps.fixer({
+            pull,
+            state: input.state,
+            review: input.review,
+            git,
+            cwd: input.cwd,
+            env: input.env
+        })
+        : undefined;
+    if ((await git.head()) !== pull.headSha)
+        await git.resetSoft(pull.headSha);
+    const reverted = await revertProtected(git, settings.protectedPaths, leftovers);
+    const notes = [];
+    if (reverted.length)
+        notes.push(`Reverted the fixers' changes to protected paths: ${reverted.join(', ')}`);
+    const published = await commitAndPush(git, pull.headRef, pull.headSha, `review-loop: address review (iteration ${n})`, settings.commitAuthor, leftovers);
+    const record = {
+        outcome: published.outcome,
+        commitSha: published.outcome === 'no_changes' ? undefined : published.commitSha,
+        filesChanged: published.filesChanged,
+        commands,
+        disputes: agent?.disputes ?? [],
+        revertedProtected: reverted,
+        durationMs: deps.now().getTime() - started.getTime()
+    };
+    const files = {};
+    if ('patch' in published) {
+        files[`fix-${n}.patch`] = published.patch;
+        record.patch = `fix-${n}.patch`;
+        notes.push(`The fix commit was not pushed (${published.message}); it is kept as fix-${n}.patch in the artifact.`);
+    }
+    if (agent) {
+        files[`fix-${n}-transcript.json`] = JSON.stringify(agent.transcript, null, 2);
+        for (const refusal of agent.refusals)
+            notes.push(`The fixer was refused: ${refusal}`);
+        if (agent.error)
+            notes.push(`The fixer stopped early (${agent.error}); its changes so far were kept.`);
+    }
+    files[`fix-${n}.json`] = JSON.stringify(record, null, 2);
+    return { record, published, usage: agent?.usage ?? (0,loop_state/* zeroUsage */.My)(), files, notes };
+}
+
+;// CONCATENATED MODULE: ./src/loop/advance.ts
+
+
+/** GO requires: the reviewer says GO (or there is none), no finding at/above the threshold, every gate passes. */
+function decide(outcome, threshold) {
+    if (outcome.reviewerDecision === 'NEEDS_DISCUSSION')
+        return 'NEEDS_DISCUSSION';
+    const blocking = outcome.findings.some(f => (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold));
+    if (outcome.reviewerDecision === 'NO_GO' || blocking || !outcome.gatesPassed)
+        return 'NO_GO';
+    return 'GO';
+}
+function blockingIds(findings, threshold) {
+    return findings.filter(f => (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold)).map(f => f.id);
+}
+/**
+ * After the review of iteration `n` (already appended to `state.iterations`): end the loop, or fix.
+ * The cap wins over a stall at the last iteration, because that is where the loop ends anyway.
+ */
+function nextAfterReview(state, decision, threshold, canFix, budget) {
+    const round = (0,loop_state/* roundIterations */.je)(state);
+    const n = round.length;
+    if (decision === 'GO')
+        return { kind: 'finish', status: 'go', reason: 'The review passed: GO.' };
+    if (budget?.exhausted) {
+        return {
+            kind: 'finish',
+            status: 'budget_exhausted',
+            reason: `The max-cost-usd budget ($${budget.maxUsd?.toFixed(2) ?? '?'}) does not allow another review; $${budget.spentUsd.toFixed(4)} spent.`
+        };
+    }
+    if (decision === 'NEEDS_DISCUSSION') {
+        return {
+            kind: 'finish',
+            status: 'needs_discussion',
+            reason: 'The reviewer needs a human to decide.'
+        };
+    }
+    if (n >= state.maxIterations) {
+        return {
+            kind: 'finish',
+            status: 'max_iterations',
+            reason: `Still NO_GO after ${n} of ${state.maxIterations} iterations.`
+        };
+    }
+    const repeated = repeatedBlocker(state, threshold);
+    if (repeated) {
+        return {
+            kind: 'finish',
+            status: 'stalled',
+            reason: `Finding ${repeated} survived two fix attempts; a human should look at it.`
+        };
+    }
+    if (budget?.maxUsd !== undefined && budget.spentUsd >= budget.maxUsd) {
+        return {
+            kind: 'finish',
+            status: 'budget_exhausted',
+            reason: `Spent $${budget.spentUsd.toFixed(2)} of the $${budget.maxUsd.toFixed(2)} budget (max-cost-usd).`
+        };
+    }
+    if (!canFix) {
+        return {
+            kind: 'finish',
+            status: 'stalled',
+            reason: 'NO_GO and no fixer is configured (fix-commands is empty and there is no anthropic-api-key): a human must fix it.'
+        };
+    }
+    return { kind: 'fix' };
+}
+/** A blocking id open in this review and in the two before it, with a pushed fix after each of those. */
+function repeatedBlocker(state, threshold) {
+    const round = (0,loop_state/* roundIterations */.je)(state);
+    if (round.length < 3)
+        return undefined;
+    const [a, b, c] = round.slice(-3);
+    if (a.fix?.outcome !== 'pushed' || b.fix?.outcome !== 'pushed')
+        return undefined;
+    const inB = new Set(blockingIds(b.findings, threshold));
+    const inA = new Set(blockingIds(a.findings, threshold));
+    return blockingIds(c.findings, threshold).find(id => inA.has(id) && inB.has(id));
+}
+/**
+ * After the fix: what the loop's status becomes, and whether to re-trigger. Disputes without code
+ * changes send the head back to the reviewer once; disputed again on the same head, a human decides.
+ */
+function nextAfterFix(outcome, disputes = 'none') {
+    switch (outcome) {
+        case 'pushed':
+            return { status: 'running', retrigger: true };
+        case 'no_changes':
+            if (disputes === 'first') {
+                return {
+                    status: 'running',
+                    reason: 'The fixer disputed findings instead of changing code; the next review weighs the disputes.',
+                    retrigger: true
+                };
+            }
+            if (disputes === 'repeated') {
+                return {
+                    status: 'needs_discussion',
+                    reason: 'The reviewer kept findings the fixer disputes again without changing code; a human should decide.',
+                    retrigger: false
+                };
+            }
+            return {
+                status: 'stalled',
+                reason: 'The fixers changed nothing; more iterations would not help.',
+                retrigger: false
+            };
+        case 'branch_moved':
+            return {
+                status: 'running',
+                reason: 'The branch moved during this run; the fix was not pushed and the new head is reviewed next.',
+                retrigger: false
+            };
+        case 'push_failed':
+            return {
+                status: 'error',
+                reason: 'The fix could not be pushed; it is kept as a patch artifact.',
+                retrigger: false
+            };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/loop/plan.ts
+
+/** pull_request actions that start an iteration. */
+const PR_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_review'];
+/** Decides from the event alone whether this run is for us, and which PR it is about. */
+function planEvent(event) {
+    const { eventName, action } = event;
+    if (eventName === 'pull_request' || eventName === 'pull_request_target') {
+        if (!PR_ACTIONS.includes(action ?? '')) {
+            return {
+                kind: 'skip',
+                notice: `review-loop runs on pull_request ${PR_ACTIONS.join('/')}; '${action ?? 'unknown'}' needs no review.`
+            };
+        }
+        const pr = event.eventPrNumber ?? event.inputPrNumber;
+        if (!pr)
+            return { kind: 'skip', notice: 'The pull_request event names no pull request.' };
+        return { kind: 'run', pr };
+    }
+    if (eventName === 'workflow_dispatch') {
+        const pr = event.inputPrNumber ?? event.eventPrNumber;
+        if (!pr) {
+            return {
+                kind: 'skip',
+                notice: "workflow_dispatch without a pull request: give the workflow a 'pr-number' input and pass it to the action (pr-number: ${{ inputs.pr-number }})."
+            };
+        }
+        return { kind: 'run', pr };
+    }
+    return {
+        kind: 'skip',
+        notice: `review-loop does nothing on '${eventName || 'unknown'}' events; trigger it on pull_request or workflow_dispatch.`
+    };
+}
+/** Decides, from the PR and the loop state, whether this run reviews the head and as which iteration. */
+function planPull(input) {
+    const { pull, maxIterations } = input;
+    if (pull.state === 'closed') {
+        return {
+            kind: 'skip',
+            notice: `PR #${pull.number} is ${pull.merged ? 'merged' : 'closed'}: nothing to review.`
+        };
+    }
+    if (pull.draft && !input.reviewDrafts) {
+        return {
+            kind: 'skip',
+            notice: `PR #${pull.number} is a draft: it is reviewed when marked ready for review (or set review-drafts: true).`
+        };
+    }
+    if (pull.headRepoFullName !== pull.baseRepoFullName && !input.allowForks) {
+        return {
+            kind: 'skip',
+            notice: `PR #${pull.number} comes from the fork ${pull.headRepoFullName || '(deleted)'}: review-loop does not run or push fork code unless a maintainer sets allow-forks: true.`
+        };
+    }
+    if (input.stopLabel && pull.labels.includes(input.stopLabel)) {
+        const notice = `PR #${pull.number} has the label '${input.stopLabel}': the loop is stopped. Remove the label and push (or re-run) to go on.`;
+        const current = input.state;
+        return {
+            kind: 'stop',
+            notice,
+            state: current && current.status !== 'stopped'
+                ? {
+                    ...current,
+                    status: 'stopped',
+                    reason: `Stopped by a human (label '${input.stopLabel}').`,
+                    updatedAt: input.now.toISOString()
+                }
+                : undefined
+        };
+    }
+    let state = input.state ?? (0,loop_state/* newState */.om)(pull.number, maxIterations, input.now);
+    const reviewed = state.iterations.findLast(i => i.reviewedSha === pull.headSha && i.round === state.round);
+    const last = state.iterations[state.iterations.length - 1];
+    const beforeLast = state.iterations[state.iterations.length - 2];
+    // the one re-review of a head: after the fixer disputed findings without changing code
+    const weighDisputes = reviewed !== undefined &&
+        reviewed === last &&
+        reviewed.runId !== input.runId &&
+        state.status === 'running' &&
+        reviewed.fix?.outcome === 'no_changes' &&
+        reviewed.fix.disputes.length > 0 &&
+        beforeLast?.reviewedSha !== pull.headSha;
+    if (reviewed && !weighDisputes) {
+        const by = reviewed.runId === input.runId
+            ? `this run (attempt ${reviewed.runAttempt}); re-running it changes nothing`
+            : `run ${reviewed.runId}`;
+        return {
+            kind: 'skip',
+            notice: `Head ${pull.headSha.slice(0, 7)} was already reviewed in iteration ${reviewed.n} by ${by}. Status: ${state.status}.`
+        };
+    }
+    let newRound = false;
+    if ((0,loop_state/* isTerminal */.Hd)(state.status)) {
+        // A human commit after the loop ended starts a new round with a fresh cap.
+        state = { ...state, status: 'running', round: state.round + 1, reason: undefined };
+        newRound = true;
+    }
+    state = { ...state, maxIterations };
+    const done = (0,loop_state/* roundIterations */.je)(state).length;
+    if (done >= maxIterations) {
+        return {
+            kind: 'skip',
+            notice: `The loop already used ${done} of ${maxIterations} iterations; raise max-iterations to continue.`
+        };
+    }
+    return { kind: 'review', state, iteration: done + 1, newRound };
+}
+
+;// CONCATENATED MODULE: ./src/loop/record.ts
+
+/**
+ * Appends a review to the state. Findings keep the iteration they were first seen in (`since`) when
+ * the previous iteration had them open; ids open before and gone now are `resolved`.
+ */
+function appendReview(state, r) {
+    const previous = (0,loop_state/* lastIteration */.SU)(state);
+    const previousOpen = new Map((previous?.round === state.round ? previous.findings : [])
+        .filter(f => f.status !== 'fixed')
+        .map(f => [f.id, f]));
+    const disputed = new Set(previous?.fix?.disputes.map(d => d.id) ?? []);
+    const findings = r.findings.map(f => ({
+        id: f.id,
+        severity: f.severity,
+        category: f.category,
+        // clipped to the state schema's limits: a state over them is unreadable by the next run
+        title: f.title.slice(0, 1000),
+        file: f.file?.slice(0, 1000),
+        line: f.line,
+        source: f.source.slice(0, 200),
+        status: disputed.has(f.id) ? 'disputed' : 'open',
+        since: previousOpen.get(f.id)?.since ?? r.n
+    }));
+    const current = new Set(findings.map(f => f.id));
+    const record = {
+        n: r.n,
+        round: state.round,
+        reviewedSha: r.reviewedSha,
+        baseSha: r.baseSha,
+        runId: r.runId,
+        runAttempt: r.runAttempt,
+        decision: r.decision,
+        summary: r.summary.slice(0, 4000),
+        findings,
+        resolved: [...previousOpen.keys()].filter(id => !current.has(id)),
+        gates: r.gates,
+        usage: r.usage,
+        startedAt: r.startedAt.toISOString(),
+        durationMs: r.durationMs
+    };
+    return {
+        ...state,
+        iterations: [...state.iterations, record],
+        lastReviewedSha: r.reviewedSha,
+        totals: (0,loop_state/* addUsage */.vk)(state.totals, r.usage)
+    };
+}
+/** Replaces the latest iteration (to attach its fix). */
+function updateLast(state, update) {
+    const last = (0,loop_state/* lastIteration */.SU)(state);
+    if (!last)
+        return state;
+    return { ...state, iterations: [...state.iterations.slice(0, -1), update(last)] };
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(77598);
+// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
+var ajv = __webpack_require__(42463);
+;// CONCATENATED MODULE: ./src/loop/state-schema.ts
+
+
+
+const nonNegative = { type: 'number', minimum: 0 };
+const count = { type: 'integer', minimum: 0 };
+const sha = { type: 'string', pattern: '^[0-9a-f]{7,64}$' };
+const usage = {
+    type: 'object',
+    required: ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens', 'costUsd'],
+    additionalProperties: false,
+    properties: {
+        inputTokens: count,
+        outputTokens: count,
+        cacheReadTokens: count,
+        cacheWriteTokens: count,
+        costUsd: nonNegative
+    }
+};
+const findingRecord = {
+    type: 'object',
+    required: ['id', 'severity', 'status', 'since'],
+    additionalProperties: false,
+    properties: {
+        id: { type: 'string', maxLength: 64 },
+        severity: { enum: loop_findings/* SEVERITIES */.oC },
+        category: { enum: loop_findings/* CATEGORIES */.R6 },
+        title: { type: 'string', maxLength: 1000 },
+        file: { type: 'string', maxLength: 1000 },
+        line: { type: 'integer', minimum: 0 },
+        source: { type: 'string', maxLength: 200 },
+        status: { enum: ['open', 'fixed', 'disputed'] },
+        since: { type: 'integer', minimum: 1 }
+    }
+};
+const fixRecord = {
+    type: 'object',
+    required: ['outcome', 'filesChanged', 'commands', 'disputes', 'revertedProtected', 'durationMs'],
+    additionalProperties: false,
+    properties: {
+        outcome: { enum: ['pushed', 'no_changes', 'branch_moved', 'push_failed'] },
+        commitSha: sha,
+        filesChanged: { type: 'array', items: { type: 'string' } },
+        filesOmitted: count,
+        commands: {
+            type: 'array',
+            items: {
+                type: 'object',
+                required: ['command', 'exitCode', 'durationMs'],
+                additionalProperties: false,
+                properties: {
+                    command: { type: 'string' },
+                    exitCode: { type: 'integer' },
+                    durationMs: count
+                }
+            }
+        },
+        disputes: {
+            type: 'array',
+            items: {
+                type: 'object',
+                required: ['id', 'reason'],
+                additionalProperties: false,
+                properties: { id: { type: 'string' }, reason: { type: 'string' } }
+            }
+        },
+        revertedProtected: { type: 'array', items: { type: 'string' } },
+        patch: { type: 'string' },
+        durationMs: count
+    }
+};
+const iterationRecord = {
+    type: 'object',
+    required: [
+        'n',
+        'round',
+        'reviewedSha',
+        'baseSha',
+        'runId',
+        'runAttempt',
+        'decision',
+        'summary',
+        'findings',
+        'resolved',
+        'gates',
+        'usage',
+        'startedAt',
+        'durationMs'
+    ],
+    additionalProperties: false,
+    properties: {
+        n: { type: 'integer', minimum: 1 },
+        round: { type: 'integer', minimum: 1 },
+        reviewedSha: sha,
+        baseSha: sha,
+        runId: { type: 'string', maxLength: 40 },
+        runAttempt: { type: 'integer', minimum: 1 },
+        decision: { enum: loop_state/* DECISIONS */.Yv },
+        summary: { type: 'string', maxLength: 4000 },
+        findings: { type: 'array', items: findingRecord },
+        omitted: count,
+        resolved: { type: 'array', items: { type: 'string' } },
+        resolvedOmitted: count,
+        gates: {
+            type: 'array',
+            items: {
+                type: 'object',
+                required: ['name', 'passed', 'durationMs'],
+                additionalProperties: false,
+                properties: { name: { type: 'string' }, passed: { type: 'boolean' }, durationMs: count }
+            }
+        },
+        fix: fixRecord,
+        usage,
+        startedAt: { type: 'string' },
+        durationMs: count
+    }
+};
+const stateSchema = {
+    $id: 'https://github.com/review-loop/state.json',
+    type: 'object',
+    required: [
+        'schema',
+        'pr',
+        'status',
+        'round',
+        'maxIterations',
+        'iterations',
+        'totals',
+        'updatedAt'
+    ],
+    additionalProperties: false,
+    properties: {
+        schema: { const: 1 },
+        pr: { type: 'integer', minimum: 1 },
+        status: { enum: loop_state/* LOOP_STATUSES */.gw },
+        round: { type: 'integer', minimum: 1 },
+        maxIterations: { type: 'integer', minimum: 1 },
+        iterations: { type: 'array', items: iterationRecord },
+        lastReviewedSha: sha,
+        lastPushedSha: sha,
+        totals: usage,
+        reason: { type: 'string', maxLength: 4000 },
+        updatedAt: { type: 'string' }
+    }
+};
+let compiled;
+/** Validates a parsed state against the schema; the error is one readable line. */
+function checkState(value) {
+    // Compiled on first use: ajv compilation is kept off the start-up path.
+    compiled ??= new ajv.Ajv({ allErrors: true }).compile(stateSchema);
+    if (compiled(value))
+        return { state: value };
+    const error = (compiled.errors ?? [])
+        .slice(0, 5)
+        .map(e => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`)
+        .join('; ');
+    return { error };
+}
+
+;// CONCATENATED MODULE: ./src/loop/state-comment.ts
+
+
+/**
+ * The sticky comment starts with a machine part and continues with the human part:
+ *
+ *   <!-- review-loop:state sha256:0123456789abcdef {"schema":1,...} -->
+ *   ## Review loop: NO_GO — iteration 2 of 5
+ *
+ * `<`, `>` and `&` inside the JSON are written as \u escapes, so no finding text can close the HTML
+ * comment early (`-->`), and JSON.parse restores them. The digest lets us notice a state that someone
+ * edited by hand: such a state is ignored, never trusted.
+ */
+const STATE_MARKER = '<!-- review-loop:state';
+const STATE_RE = /<!-- review-loop:state sha256:([0-9a-f]{16}) (\{.*?\}) -->/s;
+function digest(json) {
+    return (0,external_node_crypto_.createHash)('sha256').update(json).digest('hex').slice(0, 16);
+}
+function encodeStateJson(state) {
+    return JSON.stringify(state)
+        .replace(/</g, '\\u003c')
+        .replace(/>/g, '\\u003e')
+        .replace(/&/g, '\\u0026');
+}
+function renderStateMarker(state) {
+    const json = encodeStateJson(state);
+    return `${STATE_MARKER} sha256:${digest(json)} ${json} -->`;
+}
+function hasStateMarker(body) {
+    return body.includes(STATE_MARKER);
+}
+/** Reads the state out of a comment body. Corrupt, edited or invalid states are reported, never returned. */
+function decodeState(body) {
+    if (!hasStateMarker(body))
+        return { kind: 'absent' };
+    const match = STATE_RE.exec(body);
+    if (!match)
+        return { kind: 'invalid', reason: 'the state marker is malformed' };
+    const [, sum, json] = match;
+    if (digest(json) !== sum) {
+        return { kind: 'invalid', reason: 'the state was edited by hand (its digest does not match)' };
+    }
+    let parsed;
+    try {
+        parsed = JSON.parse(json);
+    }
+    catch (e) {
+        return { kind: 'invalid', reason: `the state is not valid JSON (${e.message})` };
+    }
+    const checked = checkState(parsed);
+    if ('error' in checked)
+        return { kind: 'invalid', reason: `the state fails its schema: ${checked.error}` };
+    return { kind: 'ok', state: checked.state };
+}
+
+;// CONCATENATED MODULE: ./src/loop/state-compact.ts
+
+
+/** The state's share of the sticky comment; the rest is for people. */
+const STATE_JSON_BUDGET = 30_000;
+/** Measured as written into the comment, where each `<`, `>` and `&` takes six characters. */
+function size(state) {
+    return encodeStateJson(state).length;
+}
+function trimIteration(it, keep, slim) {
+    const sorted = [...it.findings].sort((a, b) => (0,loop_findings/* severityRank */.qs)(a.severity) - (0,loop_findings/* severityRank */.qs)(b.severity));
+    const kept = sorted
+        .slice(0, keep)
+        .map((f) => slim
+        ? { id: f.id, severity: f.severity, status: f.status, since: f.since }
+        : { ...f, title: f.title?.slice(0, 120), file: f.file?.slice(0, 200) });
+    const resolved = it.resolved.slice(0, slim ? 50 : 200);
+    const fix = it.fix;
+    return {
+        ...it,
+        summary: it.summary.slice(0, slim ? 200 : 1000),
+        findings: kept,
+        omitted: (it.omitted ?? 0) + (it.findings.length - kept.length) || undefined,
+        resolved,
+        resolvedOmitted: (it.resolvedOmitted ?? 0) + (it.resolved.length - resolved.length) || undefined,
+        gates: it.gates.slice(0, 30).map(g => ({ ...g, name: g.name.slice(0, 100) })),
+        fix: fix && {
+            ...fix,
+            filesChanged: fix.filesChanged.slice(0, slim ? 20 : 100),
+            filesOmitted: (fix.filesOmitted ?? 0) +
+                (fix.filesChanged.length - Math.min(fix.filesChanged.length, slim ? 20 : 100)) ||
+                undefined,
+            commands: fix.commands.slice(0, 20).map(c => ({ ...c, command: c.command.slice(0, 200) })),
+            revertedProtected: fix.revertedProtected.slice(0, 20),
+            disputes: fix.disputes.slice(0, 20).map(d => ({ id: d.id, reason: d.reason.slice(0, 300) }))
+        }
+    };
+}
+/**
+ * Shrinks the state until its JSON fits the budget: older iterations keep ids and severities only,
+ * the latest keeps its most severe findings. The full records live in the artifacts.
+ */
+function compactState(state, budget = STATE_JSON_BUDGET) {
+    const steps = [
+        [200, 200],
+        [100, 50],
+        [60, 20],
+        [30, 10],
+        // older iterations keep their most severe ids: the stall check compares them
+        [10, 10]
+    ];
+    let compact = state;
+    for (const [latestKeep, olderKeep] of steps) {
+        if (size(compact) <= budget)
+            return compact;
+        const last = state.iterations.length - 1;
+        compact = {
+            ...state,
+            iterations: state.iterations.map((it, i) => i === last ? trimIteration(it, latestKeep, false) : trimIteration(it, olderKeep, true))
+        };
+    }
+    // Still too big: only many rounds get here. Drop earlier rounds (never the current round's
+    // iterations, which count towards the cap); n keeps counting over the whole PR.
+    while (size(compact) > budget && (compact.iterations[0]?.round ?? state.round) < state.round) {
+        compact = { ...compact, iterations: compact.iterations.slice(1) };
+    }
+    return compact;
+}
+
+;// CONCATENATED MODULE: ./src/github/escalation.ts
+const ESCALATE = [
+    'max_iterations',
+    'needs_discussion',
+    'stalled',
+    'budget_exhausted'
+];
+function needsHuman(status) {
+    return ESCALATE.includes(status);
+}
+/** The people to mention in the comment (users and teams named by escalation-reviewers). */
+function mentions(settings, owner) {
+    return [
+        ...settings.escalationReviewers,
+        ...settings.escalationTeamReviewers.map(t => `${owner}/${t}`)
+    ];
+}
+/**
+ * Calls a human when the loop ends without GO: label, reviewers, optional review. Takes the label
+ * off again at GO. Each step is best effort: a missing permission is a warning, never lost state.
+ */
+async function escalate(github, pull, status, reviewedSha, reviewBody, settings, log) {
+    const notes = [];
+    const attempt = async (what, fn) => {
+        try {
+            await fn();
+        }
+        catch (e) {
+            const note = `Could not ${what}: ${e.message}`;
+            log.warning(note);
+            notes.push(note);
+        }
+    };
+    const label = settings.escalationLabel;
+    if (status === 'go') {
+        if (label && pull.labels.includes(label))
+            await attempt(`remove the label '${label}'`, () => github.removeLabel(pull.number, label));
+    }
+    else if (needsHuman(status)) {
+        if (label && !pull.labels.includes(label))
+            await attempt(`add the label '${label}'`, () => github.addLabels(pull.number, [label]));
+        const users = settings.escalationReviewers.filter(u => u.toLowerCase() !== pull.author.toLowerCase());
+        if (users.length || settings.escalationTeamReviewers.length) {
+            await attempt('request reviewers', () => github.requestReviewers(pull.number, users, settings.escalationTeamReviewers));
+        }
+    }
+    if (settings.submitReview !== 'none' && status !== 'running') {
+        const approve = settings.submitReview === 'approve' && status === 'go';
+        if (!approve) {
+            await attempt('submit a comment review', () => github.createReview(pull.number, 'COMMENT', reviewBody, reviewedSha));
+        }
+        else {
+            try {
+                await github.createReview(pull.number, 'APPROVE', reviewBody, reviewedSha);
+            }
+            catch (e) {
+                const note = `GitHub refused the approval (${e.message}); posted a comment review instead. Allow "GitHub Actions to create and approve pull requests" in the repository settings to approve.`;
+                log.notice(note);
+                notes.push(note);
+                await attempt('submit a comment review', () => github.createReview(pull.number, 'COMMENT', reviewBody, reviewedSha));
+            }
+        }
+    }
+    return notes;
+}
+
+;// CONCATENATED MODULE: ./src/report/format.ts
+const SEVERITY_ICON = {
+    critical: '🔴',
+    high: '🟠',
+    medium: '🟡',
+    low: '🔵',
+    suggestion: '⚪'
+};
+const STATUS_LABEL = {
+    running: 'running',
+    go: 'GO',
+    max_iterations: 'stopped at the iteration cap',
+    needs_discussion: 'needs discussion',
+    stalled: 'stalled',
+    budget_exhausted: 'budget exhausted',
+    stopped: 'stopped by a human',
+    error: 'error'
+};
+function format_short(sha) {
+    return (sha ?? '').slice(0, 7);
+}
+function repoUrl(l) {
+    return `${l.serverUrl}/${l.owner}/${l.repo}`;
+}
+function commitLink(l, sha) {
+    return `[\`${format_short(sha)}\`](${repoUrl(l)}/commit/${sha})`;
+}
+/** A fix commit linked to its diff within the PR. */
+function fixLink(l, sha) {
+    return `[\`${format_short(sha)}\`](${repoUrl(l)}/pull/${l.pr}/commits/${sha})`;
+}
+function fileLink(l, sha, file, line, endLine) {
+    const anchor = line ? `#L${line}${endLine && endLine > line ? `-L${endLine}` : ''}` : '';
+    const label = line ? `${file}:${line}` : file;
+    return `[\`${escapeMd(label)}\`](${repoUrl(l)}/blob/${sha}/${file.split('/').map(encodeURIComponent).join('/')}${anchor})`;
+}
+function usd(value) {
+    return `$${value.toFixed(value > 0 && value < 0.01 ? 4 : 2)}`;
+}
+function tokens(u) {
+    return u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+}
+function duration(ms) {
+    const s = Math.round(ms / 1000);
+    return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`;
+}
+/** Escapes text from PRs and tools for one line of Markdown (tables, list items). */
+function escapeMd(text) {
+    return text
+        .replace(/\r?\n/g, ' ')
+        .replace(/([\\`*_[\]|<>#])/g, '\\$1')
+        .replace(/@/g, '@\u200b');
+}
+/** Text for a collapsible block: HTML comments and mentions neutralised, length capped. */
+function safeBlock(text, max) {
+    let t = text.replace(/<!--/g, '&lt;!--').replace(/@(?=\w)/g, '@\u200b');
+    if (t.length > max)
+        t = `${t.slice(0, max)}\n… (cut; the full text is in the review artifact)`;
+    const fences = (t.match(/```/g) ?? []).length;
+    if (fences % 2 === 1)
+        t += '\n```';
+    return t;
+}
+
+;// CONCATENATED MODULE: ./src/report/check.ts
+
+
+/** GitHub's limit for output.summary and output.text. */
+const CHECK_TEXT_LIMIT = 65_535;
+const LEVEL = {
+    critical: 'failure',
+    high: 'failure',
+    medium: 'warning',
+    low: 'warning',
+    suggestion: 'notice'
+};
+/** Every located finding as an annotation on the diff. */
+function toAnnotations(findings) {
+    return [...findings]
+        .sort(loop_findings/* bySeverity */.Np)
+        .filter(f => f.file && f.line && f.line > 0)
+        .map(f => ({
+        path: f.file,
+        start_line: f.line,
+        end_line: f.endLine && f.endLine >= f.line ? f.endLine : f.line,
+        annotation_level: LEVEL[f.severity],
+        title: `[${f.severity}] ${f.title}`.slice(0, 255),
+        message: (f.description || f.title).slice(0, 60_000),
+        raw_details: f.suggestedFix ? `Suggested fix:\n${f.suggestedFix}`.slice(0, 60_000) : undefined
+    }));
+}
+function checkTitle(decision, findings) {
+    if (findings.length === 0)
+        return decision;
+    const counts = (0,loop_findings/* countBySeverity */.Ot)(findings);
+    const parts = loop_findings/* SEVERITIES */.oC.filter(s => counts[s] > 0).map(s => `${counts[s]} ${s}`);
+    return `${decision}: ${findings.length} finding${findings.length === 1 ? '' : 's'} (${parts.join(', ')})`;
+}
+/**
+ * success for GO; for other outcomes, failure when the loop ended in a state listed in `fail-on`
+ * or the iteration is not GO while the loop goes on, else neutral.
+ */
+function checkConclusion(decision, status, failOn) {
+    if (decision === 'GO')
+        return 'success';
+    if (status === 'running')
+        return 'failure';
+    return failOn.includes(status) ? 'failure' : 'neutral';
+}
+/** Findings with no location go in the check's text, since they cannot be annotations. */
+function unlocatedText(findings) {
+    const unlocated = findings.filter(f => !(f.file && f.line));
+    if (unlocated.length === 0)
+        return undefined;
+    const parts = ['## Findings without a location', ''];
+    for (const f of [...unlocated].sort(loop_findings/* bySeverity */.Np)) {
+        parts.push(`### ${SEVERITY_ICON[f.severity]} ${escapeMd(f.title)}`, '', `\`${f.id}\` · ${f.severity} · ${f.source}`, '', f.description, '');
+    }
+    return fit(parts.join('\n'));
+}
+function fit(text, limit = CHECK_TEXT_LIMIT - 100) {
+    return text.length <= limit ? text : `${text.slice(0, limit)}\n\n… (cut; see the review artifact)`;
+}
+
+;// CONCATENATED MODULE: ./src/report/mermaid.ts
+
+function fixLabel(it) {
+    if (!it.fix)
+        return undefined;
+    switch (it.fix.outcome) {
+        case 'pushed':
+            return `fix ${it.n}: ${(0,loop_state/* filesChangedCount */.rG)(it.fix)} file${(0,loop_state/* filesChangedCount */.rG)(it.fix) === 1 ? '' : 's'}`;
+        case 'no_changes':
+            return `fix ${it.n}: no change`;
+        case 'branch_moved':
+            return `fix ${it.n}: not pushed, branch moved`;
+        case 'push_failed':
+            return `fix ${it.n}: push failed`;
+    }
+}
+const TERMINAL_NODE = {
+    go: 'GO',
+    max_iterations: 'iteration cap',
+    needs_discussion: 'needs discussion',
+    stalled: 'stalled',
+    budget_exhausted: 'budget exhausted',
+    stopped: 'stopped',
+    error: 'error'
+};
+/** The path the loop took, as a Mermaid flowchart GitHub renders: review → fix → review → GO. */
+function renderMermaid(state, maxNodes = 40) {
+    const nodes = [];
+    for (const it of state.iterations.slice(-Math.floor(maxNodes / 2))) {
+        nodes.push(`review ${it.n}: ${it.decision} (${it.findings.length + (it.omitted ?? 0)})`);
+        const fix = fixLabel(it);
+        if (fix)
+            nodes.push(fix);
+    }
+    if (state.status !== 'running')
+        nodes.push(TERMINAL_NODE[state.status] ?? state.status);
+    const lines = ['```mermaid', 'flowchart LR'];
+    nodes.forEach((label, i) => {
+        const id = `n${i}`;
+        const shape = i === nodes.length - 1 && state.status !== 'running'
+            ? `((${JSON.stringify(label)}))`
+            : `[${JSON.stringify(label)}]`;
+        lines.push(i === 0 ? `  ${id}${shape}` : `  n${i - 1} --> ${id}${shape}`);
+    });
+    lines.push('```');
+    return lines.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/comment.ts
+
+
+
+
+
+/** GitHub rejects comment bodies over 65,536 characters; we stay far below. */
+const COMMENT_LIMIT = 65_536;
+const COMMENT_BUDGET = 60_000;
+function headline(state) {
+    const last = (0,loop_state/* lastIteration */.SU)(state);
+    const n = (0,loop_state/* roundIterations */.je)(state).length;
+    const verdict = last?.decision ?? 'pending';
+    const round = state.round > 1 ? ` (round ${state.round})` : '';
+    return `## Review loop: ${state.status === 'running' ? verdict : STATUS_LABEL[state.status]} — iteration ${n} of ${state.maxIterations}${round}`;
+}
+function statusLine(state, links) {
+    const last = (0,loop_state/* lastIteration */.SU)(state);
+    const parts = [
+        `**Status:** \`${state.status}\``,
+        `**Verdict:** ${last?.decision ?? 'pending'}`,
+        `**Cost so far:** ${usd(state.totals.costUsd)} (${tokens(state.totals).toLocaleString('en-US')} tokens)`
+    ];
+    if (last)
+        parts.push(`**Reviewed:** ${commitLink(links, last.reviewedSha)}`);
+    return parts.join(' · ');
+}
+function severityCounts(findings) {
+    const counts = (0,loop_findings/* countBySeverity */.Ot)(findings);
+    const parts = loop_findings/* SEVERITIES */.oC.filter(s => counts[s] > 0).map(s => `${SEVERITY_ICON[s]}${counts[s]}`);
+    return parts.length ? parts.join(' ') : '—';
+}
+function fixCell(links, it) {
+    if (!it.fix)
+        return '—';
+    const { outcome, commitSha } = it.fix;
+    const files = (0,loop_state/* filesChangedCount */.rG)(it.fix);
+    if (outcome === 'pushed' && commitSha)
+        return `${fixLink(links, commitSha)} (${files} file${files === 1 ? '' : 's'})`;
+    return outcome.replace('_', ' ');
+}
+function renderTimeline(state, links, maxRows = 30) {
+    const rows = [
+        '| # | reviewed | decision | open findings | fixed | disputed | fix | tokens | cost | time |',
+        '|---|---|---|---|---|---|---|---|---|---|'
+    ];
+    const iterations = state.iterations.slice(-maxRows);
+    if (iterations.length < state.iterations.length) {
+        rows.push(`| … | ${state.iterations.length - iterations.length} earlier iterations in the artifacts | | | | | | | | |`);
+    }
+    for (const [i, it] of iterations.entries()) {
+        const open = it.findings.filter(f => f.status === 'open');
+        const disputed = it.findings.filter(f => f.status === 'disputed').length + (it.fix?.disputes.length ?? 0);
+        rows.push(`| ${it.n}${it.round > 1 && it.round !== iterations[i - 1]?.round ? ` (round ${it.round})` : ''} | ${commitLink(links, it.reviewedSha)} | ${it.decision} | ${severityCounts(open)}${it.omitted ? ` +${it.omitted}` : ''} | ${(0,loop_state/* resolvedCount */.mq)(it)} | ${disputed} | ${fixCell(links, it)} | ${tokens(it.usage).toLocaleString('en-US')} | ${usd(it.usage.costUsd)} | ${duration(it.durationMs + (it.fix?.durationMs ?? 0))} |`);
+    }
+    return rows.join('\n');
+}
+/** Open findings of the latest review, grouped by severity, each linked to its code. */
+function renderFindings(state, findings, links, opt) {
+    const last = (0,loop_state/* lastIteration */.SU)(state);
+    if (!last || findings.length === 0)
+        return '';
+    const since = new Map(last.findings.map(f => [f.id, f.since]));
+    const sorted = [...findings].sort(loop_findings/* bySeverity */.Np);
+    const shown = sorted.slice(0, opt.maxFindings);
+    const out = [`### Open findings (${findings.length})`];
+    for (const severity of loop_findings/* SEVERITIES */.oC) {
+        const group = shown.filter(f => f.severity === severity);
+        if (group.length === 0)
+            continue;
+        out.push('', `#### ${SEVERITY_ICON[severity]} ${severity} (${sorted.filter(f => f.severity === severity).length})`);
+        for (const f of group) {
+            const where = f.file
+                ? fileLink(links, last.reviewedSha, f.file, f.line, f.endLine)
+                : 'no location';
+            const age = last.n - (since.get(f.id) ?? last.n) + 1;
+            out.push(`- **${escapeMd(f.title)}** — ${where} · \`${escapeMd(f.source)}\` · \`${f.id}\` · open for ${age} iteration${age === 1 ? '' : 's'}`);
+            if (opt.details && (f.description || f.suggestedFix)) {
+                const body = [f.description, f.suggestedFix ? `**Suggested fix:** ${f.suggestedFix}` : '']
+                    .filter(Boolean)
+                    .join('\n\n');
+                // indented as a whole, so the block stays inside its list item
+                const block = `<details><summary>Details</summary>\n\n${safeBlock(body, opt.descriptionChars)}\n\n</details>`;
+                out.push(block.replace(/^(?=.)/gm, '  '));
+            }
+        }
+    }
+    if (shown.length < sorted.length) {
+        out.push('', `… and ${sorted.length - shown.length} more in the review artifact and the job summary.`);
+    }
+    return out.join('\n');
+}
+/** Every finding the loop has seen, for the human it escalates to. */
+function renderHistory(state, maxRows = 60) {
+    const seen = new Map();
+    for (const it of state.iterations) {
+        for (const f of it.findings) {
+            const prev = seen.get(f.id);
+            seen.set(f.id, {
+                title: f.title ?? prev?.title ?? f.id,
+                severity: f.severity,
+                first: prev?.first ?? it.n,
+                last: it.n,
+                status: f.status
+            });
+        }
+        for (const id of it.resolved) {
+            const prev = seen.get(id);
+            if (prev)
+                prev.status = 'fixed';
+        }
+    }
+    const rows = [...seen.entries()].slice(0, maxRows);
+    if (rows.length === 0)
+        return '';
+    return [
+        '<details><summary>Full history of findings</summary>',
+        '',
+        '| id | severity | title | seen in | status |',
+        '|---|---|---|---|---|',
+        ...rows.map(([id, r]) => `| \`${id}\` | ${r.severity} | ${escapeMd(r.title).slice(0, 150)} | ${r.first === r.last ? r.first : `${r.first}–${r.last}`} | ${r.status} |`),
+        seen.size > rows.length ? `\n… ${seen.size - rows.length} more in the artifacts.` : '',
+        '</details>'
+    ].join('\n');
+}
+/** The whole sticky comment: machine part, then the part for people, fitted under the size budget. */
+function renderComment(state, findings, links, extras = {}, budget = COMMENT_BUDGET) {
+    const marker = renderStateMarker(state);
+    const attempts = [
+        { maxFindings: 50, details: true, descriptionChars: 1500 },
+        { maxFindings: 30, details: true, descriptionChars: 500 },
+        { maxFindings: 30, details: false, descriptionChars: 0 },
+        { maxFindings: 10, details: false, descriptionChars: 0 },
+        { maxFindings: 0, details: false, descriptionChars: 0 }
+    ];
+    for (const opt of attempts) {
+        const body = [
+            marker,
+            renderHuman(state, findings, links, extras, opt, opt.maxFindings > 0)
+        ].join('\n');
+        if (body.length <= budget)
+            return body;
+    }
+    return [marker, headline(state), statusLine(state, links)].join('\n');
+}
+function renderHuman(state, findings, links, extras, opt, withHistory) {
+    const parts = [headline(state), '', statusLine(state, links)];
+    if (state.reason)
+        parts.push('', `> ${escapeMd(state.reason)}`);
+    if (extras.mention?.length) {
+        parts.push('', `**A human is needed:** ${extras.mention.map(m => `@${m}`).join(' ')} — please take a look.`);
+    }
+    parts.push('', renderMermaid(state), '', '### Timeline', '', renderTimeline(state, links));
+    const open = renderFindings(state, findings, links, opt);
+    if (open)
+        parts.push('', open);
+    if (withHistory && state.status !== 'running' && state.status !== 'go')
+        parts.push('', renderHistory(state));
+    const footer = [
+        extras.artifact
+            ? extras.artifactUrl
+                ? `Full review: [${escapeMd(extras.artifact)}](${extras.artifactUrl})`
+                : `Full reviews: artifact \`${escapeMd(extras.artifact)}\``
+            : '',
+        links.runUrl ? `[workflow run](${links.runUrl})` : '',
+        'updated by review-loop'
+    ].filter(Boolean);
+    parts.push('', `<sub>${footer.join(' · ')}</sub>`);
+    return parts.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/review-markdown.ts
+
+
+
+
+/** review-N.md: the whole review, uncut, for the artifact. */
+function renderReviewMarkdown(state, review, links) {
+    const it = (0,loop_state/* lastIteration */.SU)(state);
+    const parts = [headline(state), '', `Reviewed commit: ${it?.reviewedSha ?? ''}`, ''];
+    if (review.verdict) {
+        const v = review.verdict;
+        parts.push('## Reviewer', '', `Decision: **${v.decision}**`, '', v.summary, '');
+        if (v.error)
+            parts.push(`Error: ${v.error}`, '');
+        if (v.failedCriteria.length)
+            parts.push('Failed criteria:', ...v.failedCriteria.map(c => `- ${c}`), '');
+        if (v.passedCriteria.length)
+            parts.push('Passed criteria:', ...v.passedCriteria.map(c => `- ${c}`), '');
+        if (v.requiredRework.length)
+            parts.push('Required rework:', ...v.requiredRework.map(c => `- ${c}`), '');
+        if (v.dropped)
+            parts.push(`${v.dropped} finding(s) were dropped: their file or line is not in the reviewed tree.`, '');
+    }
+    parts.push('## Checks', '');
+    for (const g of review.gates) {
+        parts.push(`### ${g.passed ? '✅' : '❌'} ${g.name} (exit ${g.exitCode})`, '', '`' + g.command + '`', '', '```', g.outputTail, '```', '');
+    }
+    parts.push(`## Findings (${review.findings.length})`, '');
+    for (const f of [...review.findings].sort(loop_findings/* bySeverity */.Np)) {
+        const where = f.file && it ? fileLink(links, it.reviewedSha, f.file, f.line, f.endLine) : 'no location';
+        parts.push(`### ${SEVERITY_ICON[f.severity]} ${f.title}`, '', `\`${f.id}\` · ${f.severity} · ${f.category} · ${f.source} · ${where}`, '', f.description, '');
+        if (f.suggestedFix)
+            parts.push('Suggested fix:', '', f.suggestedFix, '');
+    }
+    return parts.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/summary.ts
+
+
+
+
+/** The job summary is capped at 1 MiB per step; this stays well below. */
+const SUMMARY_BUDGET = 900_000;
+/** This iteration's review as a table people can scan, with the loop's path. */
+function renderJobSummary(input) {
+    const { state, findings, links } = input;
+    const last = state.iterations[state.iterations.length - 1];
+    const parts = [headline(state), '', statusLine(state, links)];
+    if (state.reason)
+        parts.push('', `> ${escapeMd(state.reason)}`);
+    for (const note of input.notes)
+        parts.push('', `> [!NOTE]\n> ${escapeMd(note)}`);
+    parts.push('', renderMermaid(state));
+    if (input.reviewSummary)
+        parts.push('', '### Review summary', '', escapeMd(input.reviewSummary));
+    if (input.gates.length) {
+        parts.push('', '### Checks', '', '| check | result | exit | time |', '|---|---|---|---|');
+        for (const g of input.gates) {
+            parts.push(`| ${escapeMd(g.name)} | ${g.passed ? '✅ pass' : '❌ fail'} | ${g.exitCode} | ${duration(g.durationMs)} |`);
+        }
+    }
+    parts.push('', `### Findings of this review (${findings.length})`, '');
+    if (findings.length) {
+        parts.push('| severity | location | finding | source | id |', '|---|---|---|---|---|');
+        for (const f of [...findings].sort(loop_findings/* bySeverity */.Np)) {
+            const where = f.file && last ? fileLink(links, last.reviewedSha, f.file, f.line, f.endLine) : '—';
+            parts.push(`| ${SEVERITY_ICON[f.severity]} ${f.severity} | ${where} | ${escapeMd(f.title)} | ${escapeMd(f.source)} | \`${f.id}\` |`);
+        }
+    }
+    else {
+        parts.push('None.');
+    }
+    parts.push('', '### Timeline', '', renderTimeline(state, links));
+    if (input.artifact)
+        parts.push('', `Full review and fix records: artifact \`${escapeMd(input.artifact)}\`.`);
+    let text = parts.join('\n');
+    if (text.length > SUMMARY_BUDGET)
+        text = `${text.slice(0, SUMMARY_BUDGET)}\n\n… (cut; see the artifact)`;
+    return text;
+}
+
+;// CONCATENATED MODULE: ./src/state-store.ts
+
+/**
+ * Finds the sticky comment. Only comments written by the identity the action posts as are read;
+ * an invalid or hand-edited state is ignored with a warning (its comment is reused and overwritten).
+ */
+async function loadState(github, pr, log) {
+    const candidates = (await github.listComments(pr)).filter(c => hasStateMarker(c.body));
+    if (candidates.length === 0)
+        return {};
+    const me = await github.whoAmI();
+    let reusable;
+    for (const comment of candidates) {
+        if (comment.author !== me) {
+            log.warning(`Ignoring a review-loop state in comment ${comment.htmlUrl} written by ${comment.author}: only states written by ${me} are trusted.`);
+            continue;
+        }
+        const decoded = decodeState(comment.body);
+        if (decoded.kind === 'ok' && decoded.state.pr === pr)
+            return { state: decoded.state, comment, me };
+        const reason = decoded.kind === 'invalid' ? decoded.reason : 'it belongs to another PR';
+        log.warning(`Ignoring the review-loop state in ${comment.htmlUrl}: ${reason}. The loop starts afresh.`);
+        reusable ??= comment;
+    }
+    return { comment: reusable, me };
+}
+/** Writes the sticky comment: updates ours, or creates it the first time. */
+async function saveComment(github, pr, existing, body) {
+    return existing ? github.updateComment(existing.id, body) : github.createComment(pr, body);
+}
+
+;// CONCATENATED MODULE: ./src/publish.ts
+
+
+
+
+
+
+
+
+
+function repoLinks(ctx, pr) {
+    return {
+        serverUrl: ctx.serverUrl,
+        owner: ctx.owner,
+        repo: ctx.repo,
+        pr,
+        runUrl: `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`
+    };
+}
+/**
+ * RECORD AND REPORT. The order matters: the records, then the state comment, and only once the
+ * state is saved the dispatch of the next iteration — a loop whose state was not saved must not go
+ * on, or it would run without its cap and budget. Then the check run, escalation, the job summary.
+ */
+async function publish(deps, input) {
+    const { settings, ctx, github, log } = deps;
+    const { pull, review, decision, n, notes } = input;
+    let state = input.state;
+    const links = repoLinks(ctx, pull.number);
+    const artifactName = `review-loop-pr-${pull.number}-iteration-${n}${ctx.runAttempt > 1 ? `-attempt-${ctx.runAttempt}` : ''}`;
+    const files = {
+        ...input.files,
+        [`review-${n}.json`]: JSON.stringify({
+            iteration: n,
+            reviewedSha: pull.headSha,
+            decision,
+            verdict: review.verdict,
+            findings: review.findings,
+            gates: review.gates
+        }, null, 2),
+        [`review-${n}.md`]: renderReviewMarkdown(state, review, links)
+    };
+    let saved;
+    try {
+        saved = await deps.artifacts.save(artifactName, files);
+        if (saved.note)
+            notes.push(saved.note);
+    }
+    catch (e) {
+        notes.push(`Could not write the iteration records: ${e.message}`);
+    }
+    const artifact = saved?.uploaded ? artifactName : saved?.directory;
+    const writeComment = (existing) => saveComment(github, pull.number, existing, renderComment(compactState(state), review.findings, links, {
+        mention: needsHuman(state.status) ? mentions(settings, ctx.owner) : undefined,
+        artifact,
+        artifactUrl: saved?.url
+    }));
+    let comment = await writeComment(input.existing);
+    if (!input.existing) {
+        const me = await github.whoAmI();
+        if (comment.author !== me) {
+            throw new Error(`review-loop posted its comment as ${comment.author} but trusts only states written by ${me}, so the next run would not find its state. Set the input state-author to '${comment.author}'.`);
+        }
+    }
+    if (input.retrigger && settings.retrigger === 'dispatch') {
+        const failed = await dispatchNext(github, ctx, pull);
+        if (failed) {
+            notes.push(failed);
+            state = { ...state, reason: failed };
+            comment = await writeComment(comment);
+        }
+        else {
+            log.info(`${input.tag} re-trigger: dispatched ${ctx.workflowFile} on ${pull.headRef}`);
+        }
+    }
+    else if (input.retrigger && settings.retrigger === 'push') {
+        log.info(`${input.tag} re-trigger: the push starts the next run (retrigger: push)`);
+    }
+    for (const note of notes)
+        log.warning(note);
+    const check = await github.createCheckRun({
+        name: settings.checkName,
+        headSha: pull.headSha,
+        conclusion: checkConclusion(decision, state.status, settings.failOn),
+        title: checkTitle(decision, review.findings),
+        summary: fit(
+        // mirrors the comment: where the loop stands, its path, the timeline, the open findings
+        [
+            statusLine(state, links),
+            state.reason ? `\n> ${state.reason}` : '',
+            '',
+            renderMermaid(state),
+            '',
+            renderTimeline(state, links),
+            '',
+            renderFindings(state, review.findings, links, {
+                maxFindings: 100,
+                details: false,
+                descriptionChars: 0
+            })
+        ].join('\n')),
+        text: unlocatedText(review.findings),
+        annotations: toAnnotations(review.findings),
+        externalId: `${pull.number}:${n}:${ctx.runId}:${ctx.runAttempt}`,
+        detailsUrl: comment.htmlUrl,
+        startedAt: input.started.toISOString()
+    });
+    notes.push(...(await escalate(github, pull, state.status, pull.headSha, `review-loop: ${state.status} — ${state.reason ?? decision}`, settings, log)));
+    await deps.writeSummary(renderJobSummary({
+        state,
+        findings: review.findings,
+        gates: review.gates,
+        links,
+        reviewSummary: review.verdict?.summary,
+        artifact,
+        notes
+    }));
+    return {
+        state,
+        commentUrl: comment.htmlUrl,
+        checkRunId: check.id,
+        reviewJson: saved ? external_node_path_default().join(saved.directory, `review-${n}.json`) : undefined
+    };
+}
+/** Dispatches this workflow on the PR branch; returns what went wrong, for the user. */
+async function dispatchNext(github, ctx, pull) {
+    if (!ctx.workflowFile) {
+        return `Cannot start the next iteration: GITHUB_WORKFLOW_REF names no workflow file. Run the workflow by hand with pr-number ${pull.number}.`;
+    }
+    try {
+        await github.dispatchWorkflow(ctx.workflowFile, pull.headRef, {
+            'pr-number': String(pull.number)
+        });
+        return undefined;
+    }
+    catch (e) {
+        return `Could not dispatch the next iteration: ${e.message}. Run the workflow by hand with pr-number ${pull.number}.`;
+    }
+}
+
+// EXTERNAL MODULE: ./src/loop/fingerprint.ts
+var fingerprint = __webpack_require__(93706);
+// EXTERNAL MODULE: ./src/gates/parsers.ts
+var parsers = __webpack_require__(44208);
+;// CONCATENATED MODULE: ./src/gates/run-gates.ts
+
+
+
+
+/** Reads the text of one line of a file in the workspace: the anchor of a finding's fingerprint. */
+function lineAt(repoRoot, file, line) {
+    if (!file || !line)
+        return '';
+    try {
+        return (0,external_node_fs_.readFileSync)(external_node_path_default().join(repoRoot, file), 'utf8').split('\n')[line - 1] ?? '';
+    }
+    catch {
+        return '';
+    }
+}
+function relativeToRoot(repoRoot, cwd, file) {
+    const absolute = external_node_path_default().resolve(cwd, file);
+    const relative = external_node_path_default().relative(repoRoot, absolute);
+    if (relative.startsWith('..') || external_node_path_default().isAbsolute(relative))
+        return undefined;
+    return relative.split((external_node_path_default()).sep).join('/');
+}
+function isFile(p) {
+    try {
+        return (0,external_node_fs_.statSync)(p).isFile();
+    }
+    catch {
+        return false;
+    }
+}
+function toFinding(gate, category, p, repoRoot) {
+    // without a rule id, the check's name says what kind of problem it is
+    const title = `${p.rule ?? gate}: ${p.message}`.split('\n')[0].slice(0, 200);
+    return {
+        id: (0,fingerprint/* fingerprint */.Rj)({ title, file: p.file, anchor: lineAt(repoRoot, p.file, p.line) }),
+        severity: p.level === 'error' ? 'high' : 'low',
+        category,
+        file: p.file,
+        line: p.line,
+        endLine: p.endLine && p.line && p.endLine >= p.line ? p.endLine : undefined,
+        title,
+        description: p.message,
+        source: `gate:${gate}`
+    };
+}
+/** Turns one command's result into findings: ESLint JSON, tsc, `path:line:col`, or the output's tail. */
+function findingsFromOutput(name, result, options) {
+    const { repoRoot, cwd } = options;
+    const eslint = (0,parsers/* parseEslintJson */.hl)(result.stdout);
+    const category = eslint ? 'style' : 'logic';
+    const problems = eslint ?? (0,parsers/* parseLocatedLines */.d6)(result.output, file => isFile(external_node_path_default().resolve(cwd, file)));
+    const located = problems.flatMap(p => {
+        const file = p.file ? relativeToRoot(repoRoot, cwd, p.file) : undefined;
+        return file ? [{ ...p, file }] : [];
+    });
+    const failed = result.exitCode !== 0;
+    // the exit status decides: what a passing command reports is never more than a warning
+    const findings = dedupe(located.map(p => toFinding(name, category, failed ? p : { ...p, level: 'warning' }, repoRoot)));
+    if (failed && !findings.some(f => f.severity === 'high')) {
+        const what = result.timedOut ? 'timed out' : `failed (exit code ${result.exitCode})`;
+        const title = `Check '${name}' ${what}`;
+        findings.push({
+            id: (0,fingerprint/* fingerprint */.Rj)({ title, file: `gate:${name}` }),
+            severity: 'high',
+            category: 'testing',
+            title,
+            description: `The last lines of its output:\n\n\`\`\`\n${(0,parsers/* tail */.RT)(result.output)}\n\`\`\``,
+            source: `gate:${name}`
+        });
+    }
+    return findings;
+}
+function dedupe(findings) {
+    const seen = new Map();
+    for (const f of findings)
+        if (!seen.has(f.id))
+            seen.set(f.id, f);
+    return [...seen.values()];
+}
+async function runGates(checks, runner, options) {
+    if (!(0,external_node_fs_.existsSync)(options.cwd)) {
+        throw new Error(`Input 'working-directory': ${options.cwd} does not exist in the checkout.`);
+    }
+    const results = [];
+    for (const check of checks) {
+        const result = await runner.run(check.command, {
+            cwd: options.cwd,
+            timeoutMs: options.timeoutMs,
+            env: options.env
+        });
+        results.push({
+            name: check.name,
+            command: check.command,
+            passed: result.exitCode === 0,
+            exitCode: result.exitCode,
+            timedOut: result.timedOut,
+            durationMs: result.durationMs,
+            findings: findingsFromOutput(check.name, result, options),
+            outputTail: (0,parsers/* tail */.RT)(result.output, 200, 20_000)
+        });
+    }
+    return results;
+}
+
+;// CONCATENATED MODULE: ./src/review/review-phase.ts
+
+
+/** Gates first (they are cheap and the reviewer sees their results), then the AI reviewer. */
+async function reviewPhase(deps) {
+    const gates = await runGates(deps.settings.checks, deps.runner, {
+        repoRoot: deps.repoRoot,
+        cwd: deps.cwd,
+        env: deps.env,
+        timeoutMs: deps.settings.commandTimeoutMinutes * 60_000
+    });
+    const verdict = deps.reviewer ? await deps.reviewer(gates) : undefined;
+    const byId = new Map();
+    for (const f of [...gates.flatMap(g => g.findings), ...(verdict?.findings ?? [])]) {
+        if (!byId.has(f.id))
+            byId.set(f.id, f);
+    }
+    return { gates, verdict, findings: [...byId.values()], usage: verdict?.usage ?? (0,loop_state/* zeroUsage */.My)() };
+}
+
+;// CONCATENATED MODULE: ./src/iteration.ts
+
+
+
+
+
+
+
+
+
+
+
+
+/** One iteration: plan, review, decide, fix, record and report. */
+async function runIteration(deps) {
+    const { settings, ctx, github, log } = deps;
+    const event = planEvent({
+        eventName: ctx.eventName,
+        action: ctx.action,
+        eventPrNumber: ctx.eventPrNumber,
+        inputPrNumber: settings.prNumber
+    });
+    if (event.kind === 'skip')
+        return { notice: event.notice, findings: [] };
+    // PLAN
+    const pull = await github.getPull(event.pr);
+    const loaded = await loadState(github, pull.number, log);
+    const started = deps.now();
+    const plan = planPull({
+        pull,
+        state: loaded.state,
+        maxIterations: settings.maxIterations,
+        reviewDrafts: settings.reviewDrafts,
+        allowForks: settings.allowForks,
+        runId: ctx.runId,
+        runAttempt: ctx.runAttempt,
+        now: started,
+        stopLabel: settings.stopLabel
+    });
+    const skipped = { findings: [], headSha: pull.headSha, commentUrl: loaded.comment?.htmlUrl };
+    if (plan.kind === 'skip')
+        return { ...skipped, notice: plan.notice, state: loaded.state };
+    if (plan.kind === 'stop') {
+        if (!plan.state)
+            return { ...skipped, notice: plan.notice, state: loaded.state };
+        const body = renderComment(compactState(plan.state), [], repoLinks(ctx, pull.number));
+        const comment = await saveComment(github, pull.number, loaded.comment, body);
+        return { ...skipped, notice: plan.notice, state: plan.state, commentUrl: comment.htmlUrl };
+    }
+    const n = ((0,loop_state/* lastIteration */.SU)(plan.state)?.n ?? 0) + 1;
+    const tag = `[${plan.iteration}/${settings.maxIterations}]`;
+    if (plan.newRound)
+        log.info(`${tag} a new commit after the loop ended: starting round ${plan.state.round}`);
+    const git = await deps.openGit(ctx.workspace);
+    await git.checkoutPullHead(pull.headRef, pull.headSha);
+    const cwd = external_node_path_default().resolve(git.root, settings.workingDirectory);
+    const env = (0,command_runner.scrubbedEnv)(deps.env);
+    // REVIEW
+    const review = await log.group(`${tag} review ${pull.headSha.slice(0, 7)}`, () => reviewPhase({
+        settings,
+        runner: deps.runner,
+        repoRoot: git.root,
+        cwd,
+        env,
+        reviewer: deps.ai
+            ? gates => deps.ai.review({ pull, state: plan.state, git, gates })
+            : undefined
+    }));
+    const decision = decide({
+        reviewerDecision: review.verdict?.decision,
+        findings: review.findings,
+        gatesPassed: review.gates.every(g => g.passed)
+    }, settings.severityThreshold);
+    log.info(`${tag} review: ${decision} (${plural(review.findings.length, 'finding') || 'no findings'})`);
+    let state = appendReview(plan.state, {
+        n,
+        reviewedSha: pull.headSha,
+        baseSha: pull.baseSha,
+        runId: ctx.runId,
+        runAttempt: ctx.runAttempt,
+        decision,
+        summary: review.verdict?.summary ?? gatesSummary(review),
+        findings: review.findings,
+        gates: review.gates.map(g => ({ name: g.name, passed: g.passed, durationMs: g.durationMs })),
+        usage: review.usage,
+        startedAt: started,
+        durationMs: deps.now().getTime() - started.getTime()
+    });
+    // DECIDE
+    const fork = pull.headRepoFullName !== pull.baseRepoFullName;
+    const canFix = !fork && (settings.fixCommands.length > 0 || Boolean(deps.ai));
+    const next = nextAfterReview(state, decision, settings.severityThreshold, canFix, {
+        spentUsd: state.totals.costUsd,
+        maxUsd: settings.ai.maxCostUsd,
+        exhausted: review.verdict?.budgetExhausted === true
+    });
+    let headSha = pull.headSha;
+    let retrigger = false;
+    let files = {};
+    const notes = [];
+    if (fork && next.kind === 'finish' && next.status === 'stalled') {
+        notes.push('Fork PRs are reviewed but not fixed: the action does not push to forks.');
+    }
+    if (next.kind === 'finish') {
+        state = { ...state, status: next.status, reason: next.reason };
+    }
+    else {
+        // FIX
+        const fix = await log.group(`${tag} fix`, () => fixPhase({ settings, git, runner: deps.runner, log, now: deps.now, fixer: deps.ai?.fix }, { pull, state, review, n, cwd, env }));
+        files = fix.files;
+        notes.push(...fix.notes);
+        const { published } = fix;
+        // a head reviewed twice in a row has had its one re-review for disputes
+        const reweighed = state.iterations[state.iterations.length - 2]?.reviewedSha === pull.headSha;
+        const disputes = fix.record.disputes.length === 0 ? 'none' : reweighed ? 'repeated' : 'first';
+        const after = nextAfterFix(published.outcome, disputes);
+        state = updateLast(state, it => ({
+            ...it,
+            fix: fix.record,
+            usage: (0,loop_state/* addUsage */.vk)(it.usage, fix.usage)
+        }));
+        state = {
+            ...state,
+            status: after.status,
+            reason: after.reason,
+            totals: (0,loop_state/* addUsage */.vk)(state.totals, fix.usage)
+        };
+        if (published.outcome === 'pushed') {
+            headSha = published.commitSha;
+            state = { ...state, lastPushedSha: published.commitSha };
+        }
+        else if (published.outcome === 'branch_moved' && published.remoteSha) {
+            headSha = published.remoteSha;
+        }
+        log.info(`${tag} fix: ${published.outcome.replace('_', ' ')}${plural(published.filesChanged.length, 'file', ' (', ')')}`);
+        retrigger = after.retrigger;
+    }
+    state = { ...state, updatedAt: deps.now().toISOString() };
+    // RECORD AND REPORT
+    const published = await publish({ settings, ctx, github, artifacts: deps.artifacts, log, writeSummary: deps.writeSummary }, {
+        pull,
+        state,
+        review,
+        decision,
+        n,
+        started,
+        existing: loaded.comment,
+        files,
+        notes,
+        retrigger,
+        tag
+    });
+    state = published.state;
+    const failure = state.status !== 'running' && state.status !== 'go' && settings.failOn.includes(state.status)
+        ? `review-loop ended as ${state.status}: ${state.reason ?? ''}`.trim()
+        : undefined;
+    return {
+        state,
+        decision,
+        findings: review.findings,
+        reviewedSha: pull.headSha,
+        headSha,
+        commentUrl: published.commentUrl,
+        checkRunId: published.checkRunId,
+        reviewJson: published.reviewJson,
+        failure
+    };
+}
+function gatesSummary(review) {
+    if (review.gates.length === 0)
+        return 'No checks configured.';
+    const failed = review.gates.filter(g => !g.passed).map(g => g.name);
+    return failed.length
+        ? `Failing checks: ${failed.join(', ')}.`
+        : `All ${review.gates.length} checks pass.`;
+}
+function plural(count, noun, before = '', after = '') {
+    return count ? `${before}${count} ${noun}${count === 1 ? '' : 's'}${after}` : '';
+}
+
+;// CONCATENATED MODULE: ./src/main.ts
+
+
+
+
+
+
+
+
+
+
+
+function actionsLog() {
+    return {
+        info: m => core.info(m),
+        notice: m => core.notice(m),
+        warning: m => core.warning(m),
+        debug: m => core.debug(m),
+        async group(name, fn) {
+            const started = Date.now();
+            core.startGroup(name);
+            try {
+                return await fn();
+            }
+            finally {
+                core.info(`${name}: done in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+                core.endGroup();
+            }
+        }
+    };
+}
+/** Sets every output, so later steps can rely on them even after a skip. */
+function setOutputs(outcome, maxIterations) {
+    const state = outcome.state;
+    const round = state ? (0,loop_state/* roundIterations */.je)(state) : [];
+    core.setOutput('status', state?.status ?? 'skipped');
+    core.setOutput('skipped', outcome.decision ? 'false' : 'true');
+    core.setOutput('verdict', outcome.decision ?? round[round.length - 1]?.decision ?? '');
+    core.setOutput('iteration', String(round.length));
+    core.setOutput('max-iterations', String(state?.maxIterations ?? maxIterations));
+    core.setOutput('findings', JSON.stringify(outcome.findings));
+    core.setOutput('findings-count', String(outcome.findings.length));
+    core.setOutput('reviewed-sha', outcome.reviewedSha ?? state?.lastReviewedSha ?? '');
+    core.setOutput('head-sha', outcome.headSha ?? '');
+    core.setOutput('converged', String(state?.status === 'go'));
+    core.setOutput('comment-url', outcome.commentUrl ?? '');
+    core.setOutput('check-run-id', outcome.checkRunId ? String(outcome.checkRunId) : '');
+    core.setOutput('review-json', outcome.reviewJson ?? '');
+    core.setOutput('iterations-total', String(state?.iterations.length ?? 0));
+    core.setOutput('total-tokens', String(state ? tokens(state.totals) : 0));
+    core.setOutput('total-cost-usd', (state?.totals.costUsd ?? 0).toFixed(4));
+}
+/** One iteration; returns the message to fail the step with, if the loop ended in a fail-on state. */
+async function run(prefetched) {
+    const settings = parseSettings(name => core.getInput(name));
+    core.setSecret(settings.githubToken);
+    if (settings.ai.apiKey)
+        core.setSecret(settings.ai.apiKey);
+    const ctx = readContext(process.env);
+    const log = actionsLog();
+    const github = createGitHubAdapter({
+        token: settings.githubToken,
+        owner: ctx.owner,
+        repo: ctx.repo,
+        baseUrl: ctx.apiUrl,
+        stateAuthor: settings.stateAuthor,
+        prefetched,
+        log
+    });
+    // The model SDK is loaded only when a model provider is configured.
+    const ai = settings.ai.provider
+        ? (await Promise.all(/* import() */[__webpack_require__.e(416), __webpack_require__.e(557)]).then(__webpack_require__.bind(__webpack_require__, 19557))).createAiAgents(settings, log)
+        : undefined;
+    const outcome = await runIteration({
+        ai,
+        settings,
+        ctx,
+        github,
+        openGit: dir => createGit(dir, { token: settings.githubToken }),
+        runner: (0,command_runner.createCommandRunner)(),
+        artifacts: createArtifactStore(settings.artifactsDir ?? external_node_path_default().join(ctx.tempDir, 'review-loop'), process.env, log, `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`),
+        log,
+        env: process.env,
+        now: () => new Date(),
+        writeSummary: async (markdown) => {
+            if (process.env['GITHUB_STEP_SUMMARY'])
+                await core.summary.addRaw(markdown).write();
+        }
+    });
+    if (outcome.notice)
+        core.notice(outcome.notice);
+    setOutputs(outcome, settings.maxIterations);
+    return outcome.failure;
+}
+
+
+/***/ }),
+
+/***/ 94676:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Fy: () => (/* binding */ describeProvider),
+/* harmony export */   Kd: () => (/* binding */ resolveProvider),
+/* harmony export */   zA: () => (/* binding */ MODEL_PROVIDERS)
+/* harmony export */ });
+/* unused harmony exports DEFAULT_VERTEX_REGION, hasAwsCredentials, hasGoogleCredentials */
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(16236);
+
+/**
+ * Which service answers the Messages API calls, decided once from the inputs and the environment.
+ * A pure function of both, so every rule below is unit-tested without credentials or network.
+ */
+const MODEL_PROVIDERS = ['auto', 'anthropic', 'bedrock', 'vertex'];
+const DEFAULT_VERTEX_REGION = 'us-east5';
+function set(env, name) {
+    const value = env[name]?.trim();
+    return value ? value : undefined;
+}
+/**
+ * AWS credentials the SDK's default provider chain will find: static keys, web identity (OIDC, as
+ * aws-actions/configure-aws-credentials exports with role-to-assume), a profile, container
+ * credentials, or a Bedrock API key.
+ */
+function hasAwsCredentials(env) {
+    return ((set(env, 'AWS_ACCESS_KEY_ID') !== undefined &&
+        set(env, 'AWS_SECRET_ACCESS_KEY') !== undefined) ||
+        [
+            'AWS_WEB_IDENTITY_TOKEN_FILE',
+            'AWS_PROFILE',
+            'AWS_CONTAINER_CREDENTIALS_FULL_URI',
+            'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI',
+            'AWS_BEARER_TOKEN_BEDROCK'
+        ].some(name => set(env, name) !== undefined));
+}
+/** Google Application Default Credentials from a file, as google-github-actions/auth exports. */
+function hasGoogleCredentials(env) {
+    return set(env, 'GOOGLE_APPLICATION_CREDENTIALS') !== undefined;
+}
+function bedrock(inputs, env, explicit) {
+    const awsRegion = inputs.awsRegion || set(env, 'AWS_REGION') || set(env, 'AWS_DEFAULT_REGION');
+    const credentials = hasAwsCredentials(env);
+    if (credentials && awsRegion)
+        return { name: 'bedrock', awsRegion, baseUrl: inputs.baseUrl };
+    if (!explicit)
+        return undefined;
+    if (!credentials) {
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d('model-provider', "is 'bedrock' but no AWS credentials are in the environment. Add an aws-actions/configure-aws-credentials step before this one (with role-to-assume and the job permission 'id-token: write'), or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_BEARER_TOKEN_BEDROCK).");
+    }
+    throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d('aws-region', 'is empty and neither AWS_REGION nor AWS_DEFAULT_REGION is set, so Bedrock has no region. Set aws-region (for example us-east-1), or the aws-region of aws-actions/configure-aws-credentials.');
+}
+function vertex(inputs, env, explicit) {
+    const region = inputs.vertexRegion || set(env, 'CLOUD_ML_REGION') || DEFAULT_VERTEX_REGION;
+    // an explicit choice may also take the project google-github-actions/auth exports
+    const projectId = inputs.vertexProjectId ||
+        set(env, 'ANTHROPIC_VERTEX_PROJECT_ID') ||
+        (explicit ? set(env, 'GOOGLE_CLOUD_PROJECT') || set(env, 'GCLOUD_PROJECT') : undefined);
+    const credentials = hasGoogleCredentials(env);
+    if (projectId && credentials)
+        return { name: 'vertex', projectId, region, baseUrl: inputs.baseUrl };
+    if (!explicit)
+        return undefined;
+    if (!projectId) {
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d('vertex-project-id', "is empty and ANTHROPIC_VERTEX_PROJECT_ID is not set, but model-provider is 'vertex'. Set vertex-project-id to the Google Cloud project that has Claude enabled in Vertex AI.");
+    }
+    throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d('model-provider', "is 'vertex' but GOOGLE_APPLICATION_CREDENTIALS is not set. Add a google-github-actions/auth step before this one (workload_identity_provider and service_account, with the job permission 'id-token: write').");
+}
+/**
+ * The provider the inputs and environment select, or undefined for none (the loop then runs
+ * gates-only). `auto` takes the Anthropic API when its key is set, else none; Bedrock and Vertex are
+ * explicit choices. An explicit provider whose credentials are missing is an InputError saying what
+ * to set.
+ */
+function resolveProvider(inputs, env) {
+    switch (inputs.modelProvider) {
+        case 'anthropic':
+            if (!inputs.apiKey) {
+                throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d('anthropic-api-key', "is empty but model-provider is 'anthropic'. Pass the key as a secret (anthropic-api-key: ${{ secrets.ANTHROPIC_API_KEY }}), or choose model-provider bedrock or vertex.");
+            }
+            return { name: 'anthropic', apiKey: inputs.apiKey, baseUrl: inputs.baseUrl };
+        case 'bedrock':
+            return bedrock(inputs, env, true);
+        case 'vertex':
+            return vertex(inputs, env, true);
+        case 'auto':
+            // Cloud credentials present for other steps (a deploy) must not switch on paid AI by
+            // themselves: Bedrock and Vertex are chosen explicitly.
+            return inputs.apiKey
+                ? { name: 'anthropic', apiKey: inputs.apiKey, baseUrl: inputs.baseUrl }
+                : undefined;
+    }
+}
+/** How the log names a provider. */
+function describeProvider(provider) {
+    switch (provider.name) {
+        case 'anthropic':
+            return provider.baseUrl ? `the Anthropic API at ${provider.baseUrl}` : 'the Anthropic API';
+        case 'bedrock':
+            return `Amazon Bedrock in ${provider.awsRegion}`;
+        case 'vertex':
+            return `Google Vertex AI in ${provider.region} (project ${provider.projectId})`;
+    }
+}
+
+
+/***/ }),
+
+/***/ 29327:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+__webpack_require__.r(__webpack_exports__);
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   createCommandRunner: () => (/* binding */ createCommandRunner),
+/* harmony export */   scrubbedEnv: () => (/* binding */ scrubbedEnv)
+/* harmony export */ });
+/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(31421);
+/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_child_process__WEBPACK_IMPORTED_MODULE_0__);
+
+const MAX_CAPTURE = 4 * 1024 * 1024;
+/** Keeps at most `max` characters: the head and the tail, which is where failures are reported. */
+function cap(text, max) {
+    if (text.length <= max)
+        return text;
+    const half = Math.floor(max / 2);
+    return `${text.slice(0, half)}\n… [${text.length - max} characters cut] …\n${text.slice(-half)}`;
+}
+function createCommandRunner() {
+    return {
+        run(command, { cwd, timeoutMs, env }) {
+            const started = Date.now();
+            return new Promise(resolve => {
+                const child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawn)('bash', ['-o', 'pipefail', '-c', command], {
+                    cwd,
+                    env,
+                    detached: true,
+                    stdio: ['ignore', 'pipe', 'pipe']
+                });
+                let stdout = '';
+                let output = '';
+                let timedOut = false;
+                child.stdout.on('data', (chunk) => {
+                    const text = chunk.toString('utf8');
+                    if (stdout.length < MAX_CAPTURE)
+                        stdout += text;
+                    output += text;
+                    if (output.length > 2 * MAX_CAPTURE)
+                        output = cap(output, MAX_CAPTURE);
+                });
+                child.stderr.on('data', (chunk) => {
+                    output += chunk.toString('utf8');
+                    if (output.length > 2 * MAX_CAPTURE)
+                        output = cap(output, MAX_CAPTURE);
+                });
+                const timer = setTimeout(() => {
+                    timedOut = true;
+                    try {
+                        // the whole process group: a test runner's children must not outlive the timeout
+                        process.kill(-(child.pid ?? 0), 'SIGKILL');
+                    }
+                    catch {
+                        child.kill('SIGKILL');
+                    }
+                }, timeoutMs);
+                const finish = (exitCode, extra = '') => {
+                    clearTimeout(timer);
+                    resolve({
+                        exitCode: timedOut ? 124 : exitCode,
+                        stdout,
+                        output: cap(output + extra, MAX_CAPTURE),
+                        timedOut,
+                        durationMs: Date.now() - started
+                    });
+                };
+                child.on('error', e => finish(127, `\n${e.message}`));
+                child.on('close', (code, signal) => finish(code ?? (signal ? 128 : 1)));
+            });
+        }
+    };
+}
+const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|CREDS|PRIVATE|API_?KEY|ACCESS_?KEY|AUTH|COOKIE|SESSION/i;
+/**
+ * The environment for commands that run PR code (checks, fix commands, the fixer's run_check):
+ * the runner's environment without tokens, keys, action inputs or the runtime's credentials.
+ */
+function scrubbedEnv(env) {
+    const clean = {};
+    for (const [name, value] of Object.entries(env)) {
+        if (value === undefined)
+            continue;
+        if (name.startsWith('INPUT_') || name.startsWith('ACTIONS_') || SECRET_NAME.test(name))
+            continue;
+        clean[name] = value;
+    }
+    return clean;
+}
+
+
+/***/ })
+
+};
