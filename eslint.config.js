@@ -2,7 +2,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'out/', 'coverage/'] },
+  { ignores: ['dist/', '.dist-tmp/', 'node_modules/', 'out/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
