@@ -675,6 +675,10 @@ function toPullInfo(data) {
 }
 function createGitHubAdapter(options) {
     const { owner, repo, log } = options;
+    const retryTwice = (what) => (retryAfter, opts, _o, count) => {
+        log.warning(`GitHub ${what} on ${opts.method} ${opts.url}; retrying in ${retryAfter}s.`);
+        return count < 2;
+    };
     const octokit = (0,github/* getOctokit */.Q)(options.token, {
         baseUrl: options.baseUrl,
         throttle: {
@@ -682,14 +686,8 @@ function createGitHubAdapter(options) {
             // are not paced; rate-limit answers (primary and secondary) are still waited out and retried.
             write: new (light_default()).Group({ maxConcurrent: 1, minTime: 0 }),
             notifications: new (light_default()).Group({ maxConcurrent: 1, minTime: 0 }),
-            onRateLimit: (retryAfter, opts, _o, count) => {
-                log.warning(`GitHub rate limit on ${opts.method} ${opts.url}; retrying in ${retryAfter}s.`);
-                return count < 2;
-            },
-            onSecondaryRateLimit: (retryAfter, opts, _o, count) => {
-                log.warning(`GitHub secondary rate limit on ${opts.method} ${opts.url}; retrying in ${retryAfter}s.`);
-                return count < 2;
-            }
+            onRateLimit: retryTwice('rate limit'),
+            onSecondaryRateLimit: retryTwice('secondary rate limit')
         }
     }, dist_bundle/* retry */.L, plugin_throttling_dist_bundle/* throttling */.A);
     const repoParams = { owner, repo };

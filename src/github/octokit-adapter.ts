@@ -77,6 +77,17 @@ function toPullInfo(data: PullData): PullInfo {
 
 export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
   const { owner, repo, log } = options
+  const retryTwice =
+    (what: string) =>
+    (
+      retryAfter: number,
+      opts: { method: string; url: string },
+      _o: unknown,
+      count: number
+    ): boolean => {
+      log.warning(`GitHub ${what} on ${opts.method} ${opts.url}; retrying in ${retryAfter}s.`)
+      return count < 2
+    }
   const octokit = getOctokit(
     options.token,
     {
@@ -86,28 +97,8 @@ export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
         // are not paced; rate-limit answers (primary and secondary) are still waited out and retried.
         write: new Bottleneck.Group({ maxConcurrent: 1, minTime: 0 }),
         notifications: new Bottleneck.Group({ maxConcurrent: 1, minTime: 0 }),
-        onRateLimit: (
-          retryAfter: number,
-          opts: { method: string; url: string },
-          _o: unknown,
-          count: number
-        ) => {
-          log.warning(
-            `GitHub rate limit on ${opts.method} ${opts.url}; retrying in ${retryAfter}s.`
-          )
-          return count < 2
-        },
-        onSecondaryRateLimit: (
-          retryAfter: number,
-          opts: { method: string; url: string },
-          _o: unknown,
-          count: number
-        ) => {
-          log.warning(
-            `GitHub secondary rate limit on ${opts.method} ${opts.url}; retrying in ${retryAfter}s.`
-          )
-          return count < 2
-        }
+        onRateLimit: retryTwice('rate limit'),
+        onSecondaryRateLimit: retryTwice('secondary rate limit')
       }
     },
     retry,

@@ -1,20 +1,22 @@
 import type { Finding } from './findings.js'
-import type { Decision, FindingRecord, IterationRecord, LoopState, Usage } from './state.js'
+import type { FindingRecord, IterationRecord, LoopState } from './state.js'
 import { addUsage, lastIteration } from './state.js'
 
-export interface ReviewedIteration {
-  n: number
-  reviewedSha: string
-  baseSha: string
-  runId: string
-  runAttempt: number
-  decision: Decision
-  summary: string
+export type ReviewedIteration = Pick<
+  IterationRecord,
+  | 'n'
+  | 'reviewedSha'
+  | 'baseSha'
+  | 'runId'
+  | 'runAttempt'
+  | 'decision'
+  | 'summary'
+  | 'gates'
+  | 'usage'
+  | 'durationMs'
+> & {
   findings: readonly Finding[]
-  gates: IterationRecord['gates']
-  usage: Usage
   startedAt: Date
-  durationMs: number
 }
 
 /**
