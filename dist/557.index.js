@@ -1150,7 +1150,7 @@ function delta(after, before) {
     };
 }
 /** The reviewer and fixer of one iteration, sharing one budget and one client. */
-function createAiAgents(settings, log, client) {
+function createAiAgents(settings, log, runner, client) {
     const { ai } = settings;
     for (const model of new Set([ai.reviewModel, ai.fixModel])) {
         if (!priceOf(model).known)
@@ -1194,7 +1194,7 @@ function createAiAgents(settings, log, client) {
                     root: git.root,
                     protectedPaths: settings.protectedPaths,
                     checks: settings.checks,
-                    runner: (await Promise.resolve(/* import() */).then(__webpack_require__.bind(__webpack_require__, 29327))).createCommandRunner(),
+                    runner,
                     cwd,
                     env,
                     timeoutMs: settings.commandTimeoutMinutes * 60_000,

@@ -697,7 +697,7 @@ async function fail(error) {
 // Loading the modules blocks the event loop, so they load once the request is on the wire.
 // The only place that turns an outcome or an error into a failed step.
 Promise.resolve(prefetched?.sent)
-    .then(() => Promise.all(/* import() */[__nccwpck_require__.e(838), __nccwpck_require__.e(38), __nccwpck_require__.e(985)]).then(__nccwpck_require__.bind(__nccwpck_require__, 12985)))
+    .then(() => Promise.all(/* import() */[__nccwpck_require__.e(838), __nccwpck_require__.e(38), __nccwpck_require__.e(102)]).then(__nccwpck_require__.bind(__nccwpck_require__, 46102)))
     .then(({ run }) => run(prefetched))
     .then(failure => (failure ? fail(failure) : undefined))
     .catch(fail);

@@ -5,6 +5,7 @@ import type { Log } from './log.js'
 import { zeroUsage, type Usage } from './loop/state.js'
 import { Budget } from './model/budget.js'
 import type { ModelClient } from './model/client.js'
+import type { CommandRunner } from './process/command-runner.js'
 import { priceOf } from './model/pricing.js'
 import { describeProvider, type ProviderConfig } from './model/provider.js'
 import { createModelClient } from './model/providers.js'
@@ -21,7 +22,12 @@ function delta(after: Usage, before: Usage): Usage {
 }
 
 /** The reviewer and fixer of one iteration, sharing one budget and one client. */
-export function createAiAgents(settings: Settings, log: Log, client?: ModelClient): AiAgents {
+export function createAiAgents(
+  settings: Settings,
+  log: Log,
+  runner: CommandRunner,
+  client?: ModelClient
+): AiAgents {
   const { ai } = settings
   for (const model of new Set([ai.reviewModel, ai.fixModel])) {
     if (!priceOf(model).known)
@@ -74,7 +80,7 @@ export function createAiAgents(settings: Settings, log: Log, client?: ModelClien
             root: git.root,
             protectedPaths: settings.protectedPaths,
             checks: settings.checks,
-            runner: (await import('./process/command-runner.js')).createCommandRunner(),
+            runner,
             cwd,
             env,
             timeoutMs: settings.commandTimeoutMinutes * 60_000,

@@ -69,9 +69,10 @@ export async function run(prefetched?: Prefetched): Promise<string | undefined> 
     prefetched,
     log
   })
+  const runner = createCommandRunner()
   // The model SDK is loaded only when a model provider is configured.
   const ai = settings.ai.provider
-    ? (await import('./ai.js')).createAiAgents(settings, log)
+    ? (await import('./ai.js')).createAiAgents(settings, log, runner)
     : undefined
   const outcome = await runIteration({
     ai,
@@ -79,7 +80,7 @@ export async function run(prefetched?: Prefetched): Promise<string | undefined> 
     ctx,
     github,
     openGit: dir => createGit(dir, { token: settings.githubToken }),
-    runner: createCommandRunner(),
+    runner,
     artifacts: createArtifactStore(
       settings.artifactsDir ?? path.join(ctx.tempDir, 'review-loop'),
       process.env,

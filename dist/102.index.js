@@ -1,5 +1,5 @@
-export const id = 985;
-export const ids = [985];
+export const id = 102;
+export const ids = [102];
 export const modules = {
 
 /***/ 61932:
@@ -299,7 +299,7 @@ function resolvedCount(it) {
 
 /***/ }),
 
-/***/ 12985:
+/***/ 46102:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -426,8 +426,88 @@ function readContext(env) {
 
 // EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 3 modules
 var exec = __webpack_require__(81260);
-// EXTERNAL MODULE: ./src/process/command-runner.ts
-var command_runner = __webpack_require__(29327);
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __webpack_require__(31421);
+;// CONCATENATED MODULE: ./src/process/command-runner.ts
+
+const MAX_CAPTURE = 4 * 1024 * 1024;
+/** Keeps at most `max` characters: the head and the tail, which is where failures are reported. */
+function cap(text, max) {
+    if (text.length <= max)
+        return text;
+    const half = Math.floor(max / 2);
+    return `${text.slice(0, half)}\n… [${text.length - max} characters cut] …\n${text.slice(-half)}`;
+}
+function createCommandRunner() {
+    return {
+        run(command, { cwd, timeoutMs, env }) {
+            const started = Date.now();
+            return new Promise(resolve => {
+                const child = (0,external_node_child_process_.spawn)('bash', ['-o', 'pipefail', '-c', command], {
+                    cwd,
+                    env,
+                    detached: true,
+                    stdio: ['ignore', 'pipe', 'pipe']
+                });
+                let stdout = '';
+                let output = '';
+                let timedOut = false;
+                child.stdout.on('data', (chunk) => {
+                    const text = chunk.toString('utf8');
+                    if (stdout.length < MAX_CAPTURE)
+                        stdout += text;
+                    output += text;
+                    if (output.length > 2 * MAX_CAPTURE)
+                        output = cap(output, MAX_CAPTURE);
+                });
+                child.stderr.on('data', (chunk) => {
+                    output += chunk.toString('utf8');
+                    if (output.length > 2 * MAX_CAPTURE)
+                        output = cap(output, MAX_CAPTURE);
+                });
+                const timer = setTimeout(() => {
+                    timedOut = true;
+                    try {
+                        // the whole process group: a test runner's children must not outlive the timeout
+                        process.kill(-(child.pid ?? 0), 'SIGKILL');
+                    }
+                    catch {
+                        child.kill('SIGKILL');
+                    }
+                }, timeoutMs);
+                const finish = (exitCode, extra = '') => {
+                    clearTimeout(timer);
+                    resolve({
+                        exitCode: timedOut ? 124 : exitCode,
+                        stdout,
+                        output: cap(output + extra, MAX_CAPTURE),
+                        timedOut,
+                        durationMs: Date.now() - started
+                    });
+                };
+                child.on('error', e => finish(127, `\n${e.message}`));
+                child.on('close', (code, signal) => finish(code ?? (signal ? 128 : 1)));
+            });
+        }
+    };
+}
+const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|CREDS|PRIVATE|API_?KEY|ACCESS_?KEY|AUTH|COOKIE|SESSION/i;
+/**
+ * The environment for commands that run PR code (checks, fix commands, the fixer's run_check):
+ * the runner's environment without tokens, keys, action inputs or the runtime's credentials.
+ */
+function scrubbedEnv(env) {
+    const clean = {};
+    for (const [name, value] of Object.entries(env)) {
+        if (value === undefined)
+            continue;
+        if (name.startsWith('INPUT_') || name.startsWith('ACTIONS_') || SECRET_NAME.test(name))
+            continue;
+        clean[name] = value;
+    }
+    return clean;
+}
+
 ;// CONCATENATED MODULE: ./src/git/git.ts
 
 
@@ -437,7 +517,7 @@ async function createGit(cwd, options = {}) {
     // git gets the runner's environment without tokens, keys or action inputs
     const sshAgent = process.env['SSH_AUTH_SOCK'];
     const env = {
-        ...(0,command_runner.scrubbedEnv)(process.env),
+        ...scrubbedEnv(process.env),
         GIT_TERMINAL_PROMPT: '0',
         // an SSH remote may rely on the runner's agent; PR code never gets it, our own git does
         ...(sshAgent ? { SSH_AUTH_SOCK: sshAgent } : {})
@@ -2525,7 +2605,7 @@ async function runIteration(deps) {
     const git = await deps.openGit(ctx.workspace);
     await git.checkoutPullHead(pull.headRef, pull.headSha);
     const cwd = external_node_path_default().resolve(git.root, settings.workingDirectory);
-    const env = (0,command_runner.scrubbedEnv)(deps.env);
+    const env = scrubbedEnv(deps.env);
     // REVIEW
     const review = await log.group(`${tag} review ${pull.headSha.slice(0, 7)}`, () => reviewPhase({
         settings,
@@ -2718,9 +2798,10 @@ async function run(prefetched) {
         prefetched,
         log
     });
+    const runner = createCommandRunner();
     // The model SDK is loaded only when a model provider is configured.
     const ai = settings.ai.provider
-        ? (await Promise.all(/* import() */[__webpack_require__.e(416), __webpack_require__.e(557)]).then(__webpack_require__.bind(__webpack_require__, 19557))).createAiAgents(settings, log)
+        ? (await Promise.all(/* import() */[__webpack_require__.e(416), __webpack_require__.e(557)]).then(__webpack_require__.bind(__webpack_require__, 19557))).createAiAgents(settings, log, runner)
         : undefined;
     const outcome = await runIteration({
         ai,
@@ -2728,7 +2809,7 @@ async function run(prefetched) {
         ctx,
         github,
         openGit: dir => createGit(dir, { token: settings.githubToken }),
-        runner: (0,command_runner.createCommandRunner)(),
+        runner,
         artifacts: createArtifactStore(settings.artifactsDir ?? external_node_path_default().join(ctx.tempDir, 'review-loop'), process.env, log, `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`),
         log,
         env: process.env,
@@ -2851,98 +2932,6 @@ function describeProvider(provider) {
         case 'vertex':
             return `Google Vertex AI in ${provider.region} (project ${provider.projectId})`;
     }
-}
-
-
-/***/ }),
-
-/***/ 29327:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-__webpack_require__.r(__webpack_exports__);
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   createCommandRunner: () => (/* binding */ createCommandRunner),
-/* harmony export */   scrubbedEnv: () => (/* binding */ scrubbedEnv)
-/* harmony export */ });
-/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(31421);
-/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_child_process__WEBPACK_IMPORTED_MODULE_0__);
-
-const MAX_CAPTURE = 4 * 1024 * 1024;
-/** Keeps at most `max` characters: the head and the tail, which is where failures are reported. */
-function cap(text, max) {
-    if (text.length <= max)
-        return text;
-    const half = Math.floor(max / 2);
-    return `${text.slice(0, half)}\n… [${text.length - max} characters cut] …\n${text.slice(-half)}`;
-}
-function createCommandRunner() {
-    return {
-        run(command, { cwd, timeoutMs, env }) {
-            const started = Date.now();
-            return new Promise(resolve => {
-                const child = (0,node_child_process__WEBPACK_IMPORTED_MODULE_0__.spawn)('bash', ['-o', 'pipefail', '-c', command], {
-                    cwd,
-                    env,
-                    detached: true,
-                    stdio: ['ignore', 'pipe', 'pipe']
-                });
-                let stdout = '';
-                let output = '';
-                let timedOut = false;
-                child.stdout.on('data', (chunk) => {
-                    const text = chunk.toString('utf8');
-                    if (stdout.length < MAX_CAPTURE)
-                        stdout += text;
-                    output += text;
-                    if (output.length > 2 * MAX_CAPTURE)
-                        output = cap(output, MAX_CAPTURE);
-                });
-                child.stderr.on('data', (chunk) => {
-                    output += chunk.toString('utf8');
-                    if (output.length > 2 * MAX_CAPTURE)
-                        output = cap(output, MAX_CAPTURE);
-                });
-                const timer = setTimeout(() => {
-                    timedOut = true;
-                    try {
-                        // the whole process group: a test runner's children must not outlive the timeout
-                        process.kill(-(child.pid ?? 0), 'SIGKILL');
-                    }
-                    catch {
-                        child.kill('SIGKILL');
-                    }
-                }, timeoutMs);
-                const finish = (exitCode, extra = '') => {
-                    clearTimeout(timer);
-                    resolve({
-                        exitCode: timedOut ? 124 : exitCode,
-                        stdout,
-                        output: cap(output + extra, MAX_CAPTURE),
-                        timedOut,
-                        durationMs: Date.now() - started
-                    });
-                };
-                child.on('error', e => finish(127, `\n${e.message}`));
-                child.on('close', (code, signal) => finish(code ?? (signal ? 128 : 1)));
-            });
-        }
-    };
-}
-const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|CREDS|PRIVATE|API_?KEY|ACCESS_?KEY|AUTH|COOKIE|SESSION/i;
-/**
- * The environment for commands that run PR code (checks, fix commands, the fixer's run_check):
- * the runner's environment without tokens, keys, action inputs or the runtime's credentials.
- */
-function scrubbedEnv(env) {
-    const clean = {};
-    for (const [name, value] of Object.entries(env)) {
-        if (value === undefined)
-            continue;
-        if (name.startsWith('INPUT_') || name.startsWith('ACTIONS_') || SECRET_NAME.test(name))
-            continue;
-        clean[name] = value;
-    }
-    return clean;
 }
 
 
