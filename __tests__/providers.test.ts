@@ -4,7 +4,7 @@ import { AnthropicBedrock } from '@anthropic-ai/bedrock-sdk'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { ModelRequest } from '../src/model/client.js'
+import type { ModelRequest } from '../src/ports/index.js'
 import { createModelClient } from '../src/model/providers.js'
 import {
   GOOGLE_TEST_ACCESS_TOKEN,

@@ -1,6 +1,104 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
+/***/ 33566:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   AL: () => (/* binding */ prNumberFromPayload),
+/* harmony export */   RT: () => (/* binding */ readPayloadFile),
+/* harmony export */   uv: () => (/* binding */ prNumberFromInput)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(73024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+
+/**
+ * The pull request an event names: the pull_request payload's number, or the workflow_dispatch
+ * input `pr-number` (or `pr_number`). Shared by the start-up prefetch and the run context, so both
+ * read the same PR. Kept free of other imports: the prefetch loads it before anything else.
+ */
+function prNumberFromPayload(payload) {
+    if (typeof payload !== 'object' || payload === null)
+        return undefined;
+    const p = payload;
+    if (typeof p.pull_request?.number === 'number')
+        return p.pull_request.number;
+    const raw = p.inputs?.['pr-number'] ?? p.inputs?.['pr_number'];
+    if (typeof raw === 'string' && /^\d+$/.test(raw.trim()))
+        return Number(raw.trim());
+    if (typeof raw === 'number')
+        return raw;
+    return undefined;
+}
+/** The `pr-number` input as the runner passes it (INPUT_PR-NUMBER), when it is a number. */
+function prNumberFromInput(raw) {
+    const input = (raw ?? '').trim();
+    return /^\d+$/.test(input) && Number(input) > 0 ? Number(input) : undefined;
+}
+/** The event payload at GITHUB_EVENT_PATH; throws when it cannot be read. */
+function readPayloadFile(path) {
+    const parsed = JSON.parse((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(path, 'utf8'));
+    return typeof parsed === 'object' && parsed !== null ? parsed : {};
+}
+
+
+/***/ }),
+
+/***/ 82045:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Cl: () => (/* binding */ routeEvent),
+/* harmony export */   sy: () => (/* binding */ ROUTED_EVENTS)
+/* harmony export */ });
+/* unused harmony export PR_ACTIONS */
+/**
+ * The router: one event in, one intent out. Every run starts here; the intents that follow (a
+ * command, human review feedback, a check-run button) are added beside `review`.
+ */
+/** pull_request actions that start an iteration. */
+const PR_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_review'];
+function onPullRequest(event) {
+    if (!PR_ACTIONS.includes(event.action ?? '')) {
+        return {
+            kind: 'skip',
+            notice: `review-loop runs on pull_request ${PR_ACTIONS.join('/')}; '${event.action ?? 'unknown'}' needs no review.`
+        };
+    }
+    const pr = event.eventPrNumber ?? event.inputPrNumber;
+    if (!pr)
+        return { kind: 'skip', notice: 'The pull_request event names no pull request.' };
+    return { kind: 'review', pr };
+}
+function onDispatch(event) {
+    const pr = event.inputPrNumber ?? event.eventPrNumber;
+    if (pr)
+        return { kind: 'review', pr };
+    return {
+        kind: 'skip',
+        notice: "workflow_dispatch without a pull request: give the workflow a 'pr-number' input and pass it to the action (pr-number: ${{ inputs.pr-number }})."
+    };
+}
+const ROUTES = {
+    pull_request: onPullRequest,
+    pull_request_target: onPullRequest,
+    workflow_dispatch: onDispatch
+};
+/** The events the action acts on; the start-up prefetch reads the PR for these alone. */
+const ROUTED_EVENTS = Object.keys(ROUTES);
+function routeEvent(event) {
+    const route = ROUTES[event.eventName];
+    if (route)
+        return route(event);
+    return {
+        kind: 'skip',
+        notice: `review-loop does nothing on '${event.eventName || 'unknown'}' events; trigger it on pull_request or workflow_dispatch.`
+    };
+}
+
+
+/***/ }),
+
 /***/ 42613:
 /***/ ((module) => {
 
@@ -602,32 +700,29 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("zlib");
 /************************************************************************/
 var __webpack_exports__ = {};
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(73024);
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(37067);
 // EXTERNAL MODULE: external "node:https"
 var external_node_https_ = __nccwpck_require__(44708);
-;// CONCATENATED MODULE: ./src/prefetch.ts
+// EXTERNAL MODULE: ./src/loop/router.ts
+var router = __nccwpck_require__(82045);
+// EXTERNAL MODULE: ./src/action/event.ts
+var action_event = __nccwpck_require__(33566);
+;// CONCATENATED MODULE: ./src/action/prefetch.ts
+
 
 
 
 function prNumber(env) {
-    const input = (env['INPUT_PR-NUMBER'] ?? '').trim();
-    if (/^\d+$/.test(input))
-        return Number(input);
+    const input = (0,action_event/* prNumberFromInput */.uv)(env['INPUT_PR-NUMBER']);
+    if (input)
+        return input;
     try {
-        const payload = JSON.parse((0,external_node_fs_.readFileSync)(env['GITHUB_EVENT_PATH'] ?? '', 'utf8'));
-        if (typeof payload.pull_request?.number === 'number')
-            return payload.pull_request.number;
-        const raw = payload.inputs?.['pr-number'];
-        if (typeof raw === 'string' && /^\d+$/.test(raw.trim()))
-            return Number(raw.trim());
+        return (0,action_event/* prNumberFromPayload */.AL)((0,action_event/* readPayloadFile */.RT)(env['GITHUB_EVENT_PATH'] ?? ''));
     }
     catch {
-        // no readable payload: the main path reports it
+        return undefined; // no readable payload: the main path reports it
     }
-    return undefined;
 }
 /**
  * Start-up: the first API call (GET the pull request) goes out at once on node:http, while the
@@ -636,7 +731,7 @@ function prNumber(env) {
  */
 function prefetchPull(env) {
     const event = env['GITHUB_EVENT_NAME'] ?? '';
-    if (!['pull_request', 'pull_request_target', 'workflow_dispatch'].includes(event))
+    if (!router/* ROUTED_EVENTS */.sy.includes(event))
         return undefined;
     const token = (env['INPUT_GITHUB-TOKEN'] ?? '').trim();
     const repository = env['GITHUB_REPOSITORY'] ?? '';
@@ -697,7 +792,7 @@ async function fail(error) {
 // Loading the modules blocks the event loop, so they load once the request is on the wire.
 // The only place that turns an outcome or an error into a failed step.
 Promise.resolve(prefetched?.sent)
-    .then(() => Promise.all(/* import() */[__nccwpck_require__.e(838), __nccwpck_require__.e(38), __nccwpck_require__.e(102)]).then(__nccwpck_require__.bind(__nccwpck_require__, 46102)))
+    .then(() => Promise.all(/* import() */[__nccwpck_require__.e(838), __nccwpck_require__.e(38), __nccwpck_require__.e(78)]).then(__nccwpck_require__.bind(__nccwpck_require__, 92078)))
     .then(({ run }) => run(prefetched))
     .then(failure => (failure ? fail(failure) : undefined))
     .catch(fail);

@@ -1,4 +1,4 @@
-import { prefetchPull } from './prefetch.js'
+import { prefetchPull } from './action/prefetch.js'
 
 // Start-up stays light: the first API request leaves before the action's modules are loaded.
 const prefetched = prefetchPull(process.env)

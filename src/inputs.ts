@@ -1,6 +1,6 @@
-import { SEVERITIES, type Severity } from './loop/findings.js'
-import { LOOP_STATUSES, type TerminalStatus } from './loop/state.js'
-import { InputError } from './input-error.js'
+import { InputError } from './action/input-error.js'
+import { DEFAULT_FAIL_ON, FAILABLE } from './loop/rules.js'
+import { SEVERITIES, type Severity, type TerminalStatus } from './loop/types.js'
 import {
   MODEL_PROVIDERS,
   resolveProvider,
@@ -141,36 +141,27 @@ function parseChecks(raw: string): Settings['checks'] {
 }
 
 function parseFailOn(raw: string): TerminalStatus[] {
-  const terminal = LOOP_STATUSES.filter((s): s is TerminalStatus => s !== 'running' && s !== 'go')
   const values = list(raw.toLowerCase())
-  // a human's stop is deliberate: not a failure unless asked for
-  if (values.length === 0) return terminal.filter(s => s !== 'stopped')
+  if (values.length === 0) return [...DEFAULT_FAIL_ON]
   if (values.length === 1 && values[0] === 'never') return []
   for (const v of values) {
-    if (!(terminal as readonly string[]).includes(v)) {
-      throw new InputError('fail-on', `'${v}' is not one of: ${terminal.join(', ')}, never.`)
+    if (!(FAILABLE as readonly string[]).includes(v)) {
+      throw new InputError('fail-on', `'${v}' is not one of: ${FAILABLE.join(', ')}, never.`)
     }
   }
   return values as TerminalStatus[]
 }
 
-/** `env` is read only to choose the model provider (credentials exported by earlier steps). */
-export function parseSettings(get: GetInput, env: Env = process.env): Settings {
-  const githubToken = get('github-token').trim()
-  if (githubToken === '') {
-    throw new InputError(
-      'github-token',
-      'is empty. Leave it unset to use the workflow token, or pass a PAT/App token secret.'
-    )
+function parsePrNumber(get: GetInput): number | undefined {
+  const raw = get('pr-number').trim()
+  if (raw === '') return undefined
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) {
+    throw new InputError('pr-number', `'${raw}' is not a pull request number such as 42.`)
   }
-  const prRaw = get('pr-number').trim()
-  let prNumber: number | undefined
-  if (prRaw !== '') {
-    if (!/^\d+$/.test(prRaw) || Number(prRaw) < 1) {
-      throw new InputError('pr-number', `'${prRaw}' is not a pull request number such as 42.`)
-    }
-    prNumber = Number(prRaw)
-  }
+  return Number(raw)
+}
+
+function parseWorkingDirectory(get: GetInput): string {
   const workingDirectory = get('working-directory').trim() || '.'
   if (workingDirectory.split(/[\\/]/).includes('..')) {
     throw new InputError(
@@ -178,10 +169,13 @@ export function parseSettings(get: GetInput, env: Env = process.env): Settings {
       `'${workingDirectory}' must stay inside the workspace.`
     )
   }
-  const reviewers = list(get('escalation-reviewers'))
+  return workingDirectory
+}
+
+/** The model inputs; the provider is resolved against the environment (credentials of earlier steps). */
+function parseAiSettings(get: GetInput, env: Env): AiSettings {
   const apiKey = get('anthropic-api-key').trim()
   const reviewModel = get('review-model').trim() || 'claude-sonnet-4-6'
-  const maxCostUsd = decimal(get, 'max-cost-usd')
   const baseUrl = get('anthropic-base-url').trim() || undefined
   const provider = resolveProvider(
     {
@@ -194,6 +188,51 @@ export function parseSettings(get: GetInput, env: Env = process.env): Settings {
     },
     env
   )
+  return {
+    apiKey,
+    provider,
+    baseUrl,
+    reviewModel,
+    fixModel: get('fix-model').trim() || reviewModel,
+    maxTurns: integer(get, 'max-turns', 30, 1, 500),
+    maxCostUsd: decimal(get, 'max-cost-usd'),
+    reviewTimeoutMinutes: integer(get, 'review-timeout-minutes', 10, 1, 360),
+    fixTimeoutMinutes: integer(get, 'fix-timeout-minutes', 20, 1, 360),
+    guidelines: get('guidelines').trim() || undefined,
+    instructions: get('instructions').trim() || undefined
+  }
+}
+
+/** Who is called when the loop needs a human, and how. */
+function parseEscalation(
+  get: GetInput
+): Pick<
+  Settings,
+  | 'escalationLabel'
+  | 'stopLabel'
+  | 'escalationReviewers'
+  | 'escalationTeamReviewers'
+  | 'submitReview'
+> {
+  const reviewers = list(get('escalation-reviewers'))
+  return {
+    escalationLabel: get('escalation-label').trim(),
+    stopLabel: get('stop-label').trim(),
+    escalationReviewers: reviewers.filter(r => !r.includes('/')),
+    escalationTeamReviewers: reviewers.filter(r => r.includes('/')).map(r => r.split('/')[1] ?? r),
+    submitReview: oneOf(get, 'submit-review', ['none', 'comment', 'approve'] as const, 'none')
+  }
+}
+
+/** `env` is read only to choose the model provider (credentials exported by earlier steps). */
+export function parseSettings(get: GetInput, env: Env = process.env): Settings {
+  const githubToken = get('github-token').trim()
+  if (githubToken === '') {
+    throw new InputError(
+      'github-token',
+      'is empty. Leave it unset to use the workflow token, or pass a PAT/App token secret.'
+    )
+  }
   const settings: Settings = {
     githubToken,
     maxIterations: integer(get, 'max-iterations', 3, 1, 20),
@@ -201,19 +240,15 @@ export function parseSettings(get: GetInput, env: Env = process.env): Settings {
     checks: parseChecks(get('checks')),
     fixCommands: lines(get('fix-commands')),
     retrigger: oneOf(get, 'retrigger', ['dispatch', 'push', 'none'] as const, 'dispatch'),
-    prNumber,
-    workingDirectory,
+    prNumber: parsePrNumber(get),
+    workingDirectory: parseWorkingDirectory(get),
     protectedPaths: [ALWAYS_PROTECTED, ...list(get('protected-paths'))],
     reviewDrafts: boolean(get, 'review-drafts', false),
     allowForks: boolean(get, 'allow-forks', false),
     checkName: get('check-name').trim() || 'review-loop',
     commandTimeoutMinutes: integer(get, 'command-timeout-minutes', 10, 1, 360),
     failOn: parseFailOn(get('fail-on')),
-    escalationLabel: get('escalation-label').trim(),
-    stopLabel: get('stop-label').trim(),
-    escalationReviewers: reviewers.filter(r => !r.includes('/')),
-    escalationTeamReviewers: reviewers.filter(r => r.includes('/')).map(r => r.split('/')[1] ?? r),
-    submitReview: oneOf(get, 'submit-review', ['none', 'comment', 'approve'] as const, 'none'),
+    ...parseEscalation(get),
     commitAuthor: {
       name: get('commit-author-name').trim() || 'github-actions[bot]',
       email:
@@ -221,21 +256,9 @@ export function parseSettings(get: GetInput, env: Env = process.env): Settings {
     },
     artifactsDir: get('artifacts-dir').trim() || undefined,
     stateAuthor: get('state-author').trim() || undefined,
-    ai: {
-      apiKey,
-      provider,
-      baseUrl,
-      reviewModel,
-      fixModel: get('fix-model').trim() || reviewModel,
-      maxTurns: integer(get, 'max-turns', 30, 1, 500),
-      maxCostUsd,
-      reviewTimeoutMinutes: integer(get, 'review-timeout-minutes', 10, 1, 360),
-      fixTimeoutMinutes: integer(get, 'fix-timeout-minutes', 20, 1, 360),
-      guidelines: get('guidelines').trim() || undefined,
-      instructions: get('instructions').trim() || undefined
-    }
+    ai: parseAiSettings(get, env)
   }
-  if (settings.checks.length === 0 && !provider) {
+  if (settings.checks.length === 0 && !settings.ai.provider) {
     throw new InputError(
       'checks',
       "is empty and no model provider is configured (no 'anthropic-api-key', no AWS credentials for Bedrock, no Vertex project), so nothing would review the PR. Add at least one 'name: command' line (for example 'test: npm test'), or set anthropic-api-key (or model-provider bedrock / vertex)."

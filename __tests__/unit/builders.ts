@@ -1,7 +1,5 @@
-import type { Finding } from '../../src/loop/findings.js'
-import type { IterationRecord, LoopState } from '../../src/loop/state.js'
-import { zeroUsage } from '../../src/loop/state.js'
-import type { PullInfo } from '../../src/github/port.js'
+import type { Finding, IterationRecord, LoopState, PullRequest } from '../../src/loop/types.js'
+import { zeroUsage } from '../../src/loop/usage.js'
 
 export const SHA_A = 'a'.repeat(40)
 export const SHA_B = 'b'.repeat(40)
@@ -59,7 +57,7 @@ export function state(overrides: Partial<LoopState> = {}): LoopState {
   }
 }
 
-export function pull(overrides: Partial<PullInfo> = {}): PullInfo {
+export function pull(overrides: Partial<PullRequest> = {}): PullRequest {
   return {
     number: 7,
     state: 'open',

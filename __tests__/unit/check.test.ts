@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { parseSettings } from '../../src/inputs.js'
-import { checkConclusion, toAnnotations } from '../../src/report/check.js'
+import { checkConclusion } from '../../src/loop/rules.js'
+import { toAnnotations } from '../../src/report/check-run.js'
 import { finding } from './builders.js'
 
 describe('toAnnotations', () => {
@@ -12,14 +13,14 @@ describe('toAnnotations', () => {
       finding({ severity: 'medium', line: 3 }),
       finding({ severity: 'high', line: 2 })
     ])
-    expect(annotations.map(a => [a.start_line, a.annotation_level, a.title])).toEqual([
+    expect(annotations.map(a => [a.startLine, a.level, a.title])).toEqual([
       [1, 'failure', '[critical] Something is wrong'],
       [2, 'failure', '[high] Something is wrong'],
       [3, 'warning', '[medium] Something is wrong'],
       [4, 'warning', '[low] Something is wrong'],
       [5, 'notice', '[suggestion] Something is wrong']
     ])
-    expect(annotations[0]).toMatchObject({ path: 'src/a.ts', message: 'A longer explanation.' })
+    expect(annotations[0]).toMatchObject({ file: 'src/a.ts', message: 'A longer explanation.' })
   })
 
   it('skips findings without a file or line', () => {
@@ -37,13 +38,13 @@ describe('toAnnotations', () => {
       finding({ line: 10, endLine: 4 }),
       finding({ line: 10, endLine: 14 })
     ])
-    expect(backwards).toMatchObject({ start_line: 10, end_line: 10 })
-    expect(range).toMatchObject({ start_line: 10, end_line: 14 })
+    expect(backwards).toMatchObject({ startLine: 10, endLine: 10 })
+    expect(range).toMatchObject({ startLine: 10, endLine: 14 })
   })
 
   it('puts the suggested fix in the details', () => {
     const [a] = toAnnotations([finding({ suggestedFix: 'Use a Map.' })])
-    expect(a!.raw_details).toBe('Suggested fix:\nUse a Map.')
+    expect(a!.details).toBe('Suggested fix:\nUse a Map.')
   })
 })
 

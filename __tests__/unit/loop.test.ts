@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { decide, nextAfterFix, nextAfterReview } from '../../src/loop/advance.js'
-import { planEvent, planPull, type PullPlanInput } from '../../src/loop/plan.js'
 import { appendReview, updateLast, type ReviewedIteration } from '../../src/loop/record.js'
-import type { FindingRecord, FixRecord, IterationRecord, LoopState } from '../../src/loop/state.js'
-import { zeroUsage } from '../../src/loop/state.js'
+import { routeEvent } from '../../src/loop/router.js'
+import {
+  decide,
+  nextAfterFix,
+  nextAfterReview,
+  planPull,
+  type PullPlanInput
+} from '../../src/loop/rules.js'
+import type { FindingRecord, FixRecord, IterationRecord, LoopState } from '../../src/loop/types.js'
+import { zeroUsage } from '../../src/loop/usage.js'
 import {
   BASE,
   finding,
@@ -185,12 +191,12 @@ describe('nextAfterFix', () => {
   })
 })
 
-describe('planEvent', () => {
+describe('routeEvent (the router)', () => {
   it.each(['opened', 'synchronize', 'reopened', 'ready_for_review'])(
     'runs on pull_request %s',
     action => {
-      expect(planEvent({ eventName: 'pull_request', action, eventPrNumber: 7 })).toEqual({
-        kind: 'run',
+      expect(routeEvent({ eventName: 'pull_request', action, eventPrNumber: 7 })).toEqual({
+        kind: 'review',
         pr: 7
       })
     }
@@ -199,7 +205,7 @@ describe('planEvent', () => {
   it.each(['labeled', 'closed', 'edited', 'assigned'])(
     'skips pull_request %s with a notice',
     action => {
-      const plan = planEvent({ eventName: 'pull_request', action, eventPrNumber: 7 })
+      const plan = routeEvent({ eventName: 'pull_request', action, eventPrNumber: 7 })
       expect(plan.kind).toBe('skip')
       if (plan.kind === 'skip') {
         expect(plan.notice).toContain(`'${action}' needs no review`)
@@ -209,20 +215,20 @@ describe('planEvent', () => {
   )
 
   it('runs workflow_dispatch on the pr-number input', () => {
-    expect(planEvent({ eventName: 'workflow_dispatch', inputPrNumber: 12 })).toEqual({
-      kind: 'run',
+    expect(routeEvent({ eventName: 'workflow_dispatch', inputPrNumber: 12 })).toEqual({
+      kind: 'review',
       pr: 12
     })
   })
 
   it('explains how to pass pr-number when workflow_dispatch has none', () => {
-    const plan = planEvent({ eventName: 'workflow_dispatch' })
+    const plan = routeEvent({ eventName: 'workflow_dispatch' })
     expect(plan.kind).toBe('skip')
     if (plan.kind === 'skip') expect(plan.notice).toContain("'pr-number' input")
   })
 
   it('skips other events, naming them', () => {
-    const plan = planEvent({ eventName: 'push' })
+    const plan = routeEvent({ eventName: 'push' })
     expect(plan).toEqual({
       kind: 'skip',
       notice:

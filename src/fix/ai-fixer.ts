@@ -1,9 +1,9 @@
 import type { AiSettings } from '../inputs.js'
-import { atOrAbove, bySeverity, type Finding, type Severity } from '../loop/findings.js'
-import type { FixRecord } from '../loop/state.js'
+import { atOrAbove, bySeverity } from '../loop/findings.js'
+import type { Dispute, Finding, Severity } from '../loop/types.js'
 import { Budget } from '../model/budget.js'
-import type { ContentBlock, Message, ModelClient } from '../model/client.js'
-import { loadPrompt } from '../prompts.js'
+import { systemPrompt, type SystemBlock } from '../model/prompts.js'
+import type { ContentBlock, Message, ModelClient, ToolSpec } from '../ports/index.js'
 import { runTool, toolSpecs, type ToolContext } from './workspace-tools.js'
 
 const MAX_TOKENS = 8192
@@ -19,7 +19,7 @@ export interface FixerDeps {
 }
 
 export interface FixerResult {
-  disputes: FixRecord['disputes']
+  disputes: Dispute[]
   refusals: string[]
   turns: number
   stopReason: 'done' | 'max_turns' | 'timeout' | 'budget' | 'error'
@@ -66,61 +66,73 @@ function withMovingBreakpoint(messages: Message[]): Message[] {
   })
 }
 
+export interface FixerInput {
+  findings: readonly Finding[]
+  requiredRework: readonly string[]
+  tools: ToolContext
+}
+
+/** The fixer's prompt: instructions and tools (cached), then the findings as its task. */
+function fixerPrompt(
+  deps: FixerDeps,
+  input: FixerInput
+): { system: SystemBlock[]; specs: ToolSpec[]; messages: Message[] } {
+  const system = systemPrompt(
+    'fixer',
+    {
+      threshold: deps.threshold,
+      protected: input.tools.protectedPaths.join(', '),
+      checks: input.tools.checks.map(c => c.name).join(', ') || 'none configured'
+    },
+    { instructions: deps.ai.instructions, dir: deps.promptsDir }
+  )
+  const specs = toolSpecs(input.tools)
+  specs[specs.length - 1] = { ...specs[specs.length - 1]!, cache_control: { type: 'ephemeral' } }
+  const text = task(input.findings, input.requiredRework, deps.threshold)
+  return { system, specs, messages: [{ role: 'user', content: [{ type: 'text', text }] }] }
+}
+
+/** Runs the tool calls of one turn; disputes and refusals are collected for the record. */
+async function runCalls(
+  calls: ReadonlyArray<Extract<ContentBlock, { type: 'tool_use' }>>,
+  input: FixerInput,
+  found: { disputes: Dispute[]; refusals: string[] },
+  log: FixerDeps['log']
+): Promise<ContentBlock[]> {
+  const results: ContentBlock[] = []
+  for (const call of calls) {
+    const outcome = await runTool(
+      call.name,
+      (call.input ?? {}) as Record<string, unknown>,
+      input.tools
+    )
+    if (outcome.dispute) found.disputes.push(outcome.dispute)
+    if (outcome.refused) {
+      found.refusals.push(`${call.name}: ${outcome.refused}`)
+      log.warning(`fixer: refused ${call.name}: ${outcome.refused}`)
+    }
+    results.push({
+      type: 'tool_result',
+      tool_use_id: call.id,
+      content: outcome.content,
+      is_error: outcome.isError || undefined
+    })
+  }
+  return results
+}
+
 /**
  * The fixer agent: tools confined to the workspace, until it says it is done, or max-turns, the
  * timeout, the budget or an API error stops it. Whatever it changed stays in the work tree for the
  * caller to commit: work is never thrown away.
  */
-export async function aiFix(
-  deps: FixerDeps,
-  input: { findings: readonly Finding[]; requiredRework: readonly string[]; tools: ToolContext }
-): Promise<FixerResult> {
+export async function aiFix(deps: FixerDeps, input: FixerInput): Promise<FixerResult> {
   const { ai, client, budget } = deps
   const deadline = deps.now() + ai.fixTimeoutMinutes * 60_000
-  const system = [
-    {
-      type: 'text' as const,
-      text: [
-        loadPrompt(
-          'fixer',
-          {
-            threshold: deps.threshold,
-            protected: input.tools.protectedPaths.join(', '),
-            checks: input.tools.checks.map(c => c.name).join(', ') || 'none configured'
-          },
-          deps.promptsDir
-        ),
-        ai.instructions
-          ? `## Additional instructions from the repository\n\n${ai.instructions}`
-          : ''
-      ]
-        .filter(Boolean)
-        .join('\n\n'),
-      cache_control: { type: 'ephemeral' as const }
-    }
-  ]
-  const specs = toolSpecs(input.tools)
-  specs[specs.length - 1] = { ...specs[specs.length - 1]!, cache_control: { type: 'ephemeral' } }
-  const messages: Message[] = [
-    {
-      role: 'user',
-      content: [{ type: 'text', text: task(input.findings, input.requiredRework, deps.threshold) }]
-    }
-  ]
-  const disputes: FixRecord['disputes'] = []
-  const refusals: string[] = []
-  const stop = (
-    stopReason: FixerResult['stopReason'],
-    turns: number,
-    error?: string
-  ): FixerResult => ({
-    disputes,
-    refusals,
-    turns,
-    stopReason,
-    error,
-    transcript: messages
-  })
+  const { system, specs, messages } = fixerPrompt(deps, input)
+  const found = { disputes: [] as Dispute[], refusals: [] as string[] }
+  const stop = (stopReason: FixerResult['stopReason'], turns: number, error?: string) =>
+    ({ ...found, turns, stopReason, error, transcript: messages }) satisfies FixerResult
   for (let turn = 1; turn <= ai.maxTurns; turn++) {
     const remaining = deadline - deps.now()
     if (remaining <= 0) return stop('timeout', turn - 1)
@@ -149,26 +161,7 @@ export async function aiFix(
       (b): b is Extract<ContentBlock, { type: 'tool_use' }> => b.type === 'tool_use'
     )
     if (calls.length === 0) return stop('done', turn)
-    const results: ContentBlock[] = []
-    for (const call of calls) {
-      const outcome = await runTool(
-        call.name,
-        (call.input ?? {}) as Record<string, unknown>,
-        input.tools
-      )
-      if (outcome.dispute) disputes.push(outcome.dispute)
-      if (outcome.refused) {
-        refusals.push(`${call.name}: ${outcome.refused}`)
-        deps.log.warning(`fixer: refused ${call.name}: ${outcome.refused}`)
-      }
-      results.push({
-        type: 'tool_result',
-        tool_use_id: call.id,
-        content: outcome.content,
-        is_error: outcome.isError || undefined
-      })
-    }
-    messages.push({ role: 'user', content: results })
+    messages.push({ role: 'user', content: await runCalls(calls, input, found, deps.log) })
   }
   return stop('max_turns', ai.maxTurns)
 }

@@ -1,6 +1,5 @@
-import type { Git } from '../git/git.js'
-import type { FixRecord } from '../loop/state.js'
-import type { CommandRunner } from '../process/command-runner.js'
+import type { FixRecord } from '../loop/types.js'
+import type { CommandRunner, Git } from '../ports/index.js'
 import { isProtected } from './protected-paths.js'
 
 /** The deterministic fixers: each fix command in order; their results are recorded, failures tolerated. */
@@ -38,7 +37,8 @@ export async function revertProtected(
   return touched
 }
 
-export type PublishResult =
+/** What became of the fix commit: pushed, nothing to commit, or kept as a patch. */
+export type FixDelivery =
   | { outcome: 'no_changes'; filesChanged: string[] }
   | { outcome: 'pushed'; commitSha: string; filesChanged: string[] }
   | {
@@ -62,7 +62,7 @@ export async function commitAndPush(
   message: string,
   author: { name: string; email: string },
   leftovers: ReadonlySet<string>
-): Promise<PublishResult> {
+): Promise<FixDelivery> {
   const filesChanged = await git.changedPaths(leftovers)
   const commitSha = await git.commitChanges(message, author, leftovers)
   if (!commitSha) return { outcome: 'no_changes', filesChanged: [] }

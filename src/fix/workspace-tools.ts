@@ -1,7 +1,6 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import type { CommandRunner } from '../process/command-runner.js'
-import type { ToolSpec } from '../model/client.js'
+import type { CommandRunner, ToolSpec } from '../ports/index.js'
 import { tail } from '../gates/parsers.js'
 import { isProtected } from './protected-paths.js'
 
@@ -86,194 +85,203 @@ function walk(root: string, dir: string, out: string[], max: number): void {
   }
 }
 
-export function toolSpecs(ctx: Pick<ToolContext, 'checks'>): ToolSpec[] {
-  const str = (description: string) => ({ type: 'string', description })
-  return [
-    {
-      name: 'read_file',
-      description: 'Read a text file of the workspace, with line numbers.',
-      input_schema: {
-        type: 'object',
-        required: ['path'],
-        properties: {
-          path: str('Path relative to the repository root.'),
-          offset: { type: 'integer', minimum: 0 },
-          limit: { type: 'integer', minimum: 1 }
-        }
-      }
-    },
-    {
-      name: 'list_files',
-      description:
-        'List files under a folder of the workspace (recursively, without .git and node_modules).',
-      input_schema: {
-        type: 'object',
-        properties: { path: str('Folder relative to the repository root; default the root.') }
-      }
-    },
-    {
-      name: 'search',
-      description: 'Find lines containing a text (not a regex) in the workspace files.',
-      input_schema: {
-        type: 'object',
-        required: ['text'],
-        properties: { text: str('Text to find.'), path: str('Folder to search; default the root.') }
-      }
-    },
-    {
-      name: 'edit_file',
-      description: 'Replace exactly one occurrence of old_text with new_text in a file.',
-      input_schema: {
-        type: 'object',
-        required: ['path', 'old_text', 'new_text'],
-        properties: {
-          path: str('File path.'),
-          old_text: str('Exact text to replace; must occur once.'),
-          new_text: str('Replacement.')
-        }
-      }
-    },
-    {
-      name: 'write_file',
-      description: 'Create or overwrite a file with the given content.',
-      input_schema: {
-        type: 'object',
-        required: ['path', 'content'],
-        properties: { path: str('File path.'), content: str('Whole new content.') }
-      }
-    },
-    {
-      name: 'run_check',
-      description:
-        'Run one of the repository checks configured for this loop and see its exit code and output.',
-      input_schema: {
-        type: 'object',
-        required: ['name'],
-        properties: {
-          name: ctx.checks.length
-            ? { enum: ctx.checks.map(c => c.name) }
-            : str('No checks are configured.')
-        }
-      }
-    },
-    {
-      name: 'dispute_finding',
-      description:
-        'Dispute a finding instead of changing code for it; the next review sees the reason.',
-      input_schema: {
-        type: 'object',
-        required: ['id', 'reason', 'explanation'],
-        properties: {
-          id: str('Finding id, such as RL-0123456789.'),
-          reason: { enum: DISPUTE_REASONS },
-          explanation: str('Why, citing the code.')
-        }
+const str = (description: string) => ({ type: 'string', description })
+
+/** The fixer's tools as the model sees them; run_check's names are filled in per loop. */
+const TOOL_SPECS: readonly ToolSpec[] = [
+  {
+    name: 'read_file',
+    description: 'Read a text file of the workspace, with line numbers.',
+    input_schema: {
+      type: 'object',
+      required: ['path'],
+      properties: {
+        path: str('Path relative to the repository root.'),
+        offset: { type: 'integer', minimum: 0 },
+        limit: { type: 'integer', minimum: 1 }
       }
     }
-  ]
+  },
+  {
+    name: 'list_files',
+    description:
+      'List files under a folder of the workspace (recursively, without .git and node_modules).',
+    input_schema: {
+      type: 'object',
+      properties: { path: str('Folder relative to the repository root; default the root.') }
+    }
+  },
+  {
+    name: 'search',
+    description: 'Find lines containing a text (not a regex) in the workspace files.',
+    input_schema: {
+      type: 'object',
+      required: ['text'],
+      properties: { text: str('Text to find.'), path: str('Folder to search; default the root.') }
+    }
+  },
+  {
+    name: 'edit_file',
+    description: 'Replace exactly one occurrence of old_text with new_text in a file.',
+    input_schema: {
+      type: 'object',
+      required: ['path', 'old_text', 'new_text'],
+      properties: {
+        path: str('File path.'),
+        old_text: str('Exact text to replace; must occur once.'),
+        new_text: str('Replacement.')
+      }
+    }
+  },
+  {
+    name: 'write_file',
+    description: 'Create or overwrite a file with the given content.',
+    input_schema: {
+      type: 'object',
+      required: ['path', 'content'],
+      properties: { path: str('File path.'), content: str('Whole new content.') }
+    }
+  },
+  {
+    name: 'run_check',
+    description:
+      'Run one of the repository checks configured for this loop and see its exit code and output.',
+    input_schema: { type: 'object', required: ['name'], properties: {} }
+  },
+  {
+    name: 'dispute_finding',
+    description:
+      'Dispute a finding instead of changing code for it; the next review sees the reason.',
+    input_schema: {
+      type: 'object',
+      required: ['id', 'reason', 'explanation'],
+      properties: {
+        id: str('Finding id, such as RL-0123456789.'),
+        reason: { enum: DISPUTE_REASONS },
+        explanation: str('Why, citing the code.')
+      }
+    }
+  }
+]
+
+export function toolSpecs(ctx: Pick<ToolContext, 'checks'>): ToolSpec[] {
+  const names = ctx.checks.length
+    ? { enum: ctx.checks.map(c => c.name) }
+    : str('No checks are configured.')
+  return TOOL_SPECS.map(spec =>
+    spec.name === 'run_check'
+      ? { ...spec, input_schema: { ...spec.input_schema, properties: { name: names } } }
+      : { ...spec }
+  )
+}
+
+type Input = Record<string, unknown>
+type Tool = (input: Input, ctx: ToolContext) => ToolOutcome | Promise<ToolOutcome>
+
+const ok = (content: string): ToolOutcome => ({ content, isError: false })
+const error = (content: string): ToolOutcome => ({ content, isError: true })
+
+function readFile(input: Input, ctx: ToolContext): ToolOutcome {
+  const { abs, rel } = resolveInside(ctx.root, input['path'])
+  if (!existsSync(abs) || !lstatSync(abs).isFile()) return error(`${rel} is not a file`)
+  const text = readFileSync(abs, 'utf8')
+  const offset = typeof input['offset'] === 'number' ? input['offset'] : 0
+  const limit = typeof input['limit'] === 'number' ? input['limit'] : 2000
+  const out = numbered(text, offset, limit)
+  return ok(out.length > MAX_READ ? `${out.slice(0, MAX_READ)}\n… (cut; read with offset)` : out)
+}
+
+function listFiles(input: Input, ctx: ToolContext): ToolOutcome {
+  const { abs } = resolveInside(ctx.root, input['path'] ?? '.')
+  const out: string[] = []
+  walk(ctx.root, abs, out, 1000)
+  return ok(out.join('\n') || '(no files)')
+}
+
+function search(input: Input, ctx: ToolContext): ToolOutcome {
+  const text = String(input['text'] ?? '')
+  if (!text) return error('text must not be empty')
+  const { abs } = resolveInside(ctx.root, input['path'] ?? '.')
+  const files: string[] = []
+  walk(ctx.root, abs, files, 5000)
+  const hits: string[] = []
+  for (const file of files) {
+    const content = readFileSync(path.join(ctx.root, file), 'utf8')
+    if (content.includes('\0')) continue
+    content.split('\n').forEach((line, i) => {
+      if (hits.length < 200 && line.includes(text))
+        hits.push(`${file}:${i + 1}: ${line.slice(0, 300)}`)
+    })
+  }
+  return ok(hits.join('\n') || 'no matches')
+}
+
+function editFile(input: Input, ctx: ToolContext): ToolOutcome {
+  const { abs, rel } = resolveInside(ctx.root, input['path'])
+  refuseProtected(rel, ctx)
+  if (!existsSync(abs)) return error(`${rel} does not exist; use write_file to create it`)
+  const text = readFileSync(abs, 'utf8')
+  const oldText = String(input['old_text'] ?? '')
+  const count = oldText ? text.split(oldText).length - 1 : 0
+  if (count !== 1)
+    return error(`old_text occurs ${count} times in ${rel}; it must occur exactly once`)
+  writeFileSync(
+    abs,
+    text.replace(oldText, () => String(input['new_text'] ?? ''))
+  )
+  return ok(`edited ${rel}`)
+}
+
+function writeFile(input: Input, ctx: ToolContext): ToolOutcome {
+  const { abs, rel } = resolveInside(ctx.root, input['path'])
+  refuseProtected(rel, ctx)
+  mkdirSync(path.dirname(abs), { recursive: true })
+  writeFileSync(abs, String(input['content'] ?? ''))
+  return ok(`wrote ${rel}`)
+}
+
+async function runCheck(input: Input, ctx: ToolContext): Promise<ToolOutcome> {
+  const check = ctx.checks.find(c => c.name === input['name'])
+  if (!check)
+    return error(
+      `no check named ${String(input['name'])}; configured: ${ctx.checks.map(c => c.name).join(', ') || 'none'}`
+    )
+  const r = await ctx.runner.run(check.command, {
+    cwd: ctx.cwd,
+    env: ctx.env,
+    timeoutMs: ctx.timeoutMs
+  })
+  return ok(
+    `exit code ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}\n${tail(r.output, 80, 8000)}`
+  )
+}
+
+function disputeFinding(input: Input, ctx: ToolContext): ToolOutcome {
+  const id = String(input['id'] ?? '')
+  if (!ctx.findingIds.has(id)) return error(`no open finding has the id ${id}`)
+  const reason = `${String(input['reason'] ?? 'wrong')}: ${String(input['explanation'] ?? '').slice(0, 1000)}`
+  return { ...ok(`recorded the dispute of ${id}`), dispute: { id, reason } }
+}
+
+const TOOLS: Record<string, Tool> = {
+  read_file: readFile,
+  list_files: listFiles,
+  search,
+  edit_file: editFile,
+  write_file: writeFile,
+  run_check: runCheck,
+  dispute_finding: disputeFinding
 }
 
 /** Runs one tool call. Refusals and errors come back as error results the model can read. */
-export async function runTool(
-  name: string,
-  input: Record<string, unknown>,
-  ctx: ToolContext
-): Promise<ToolOutcome> {
+export async function runTool(name: string, input: Input, ctx: ToolContext): Promise<ToolOutcome> {
+  const tool = Object.hasOwn(TOOLS, name) ? TOOLS[name] : undefined
+  if (!tool) return error(`unknown tool ${name}`)
   try {
-    switch (name) {
-      case 'read_file': {
-        const { abs, rel } = resolveInside(ctx.root, input['path'])
-        if (!existsSync(abs) || !lstatSync(abs).isFile())
-          return { content: `${rel} is not a file`, isError: true }
-        const text = readFileSync(abs, 'utf8')
-        const offset = typeof input['offset'] === 'number' ? input['offset'] : 0
-        const limit = typeof input['limit'] === 'number' ? input['limit'] : 2000
-        const out = numbered(text, offset, limit)
-        return {
-          content:
-            out.length > MAX_READ ? `${out.slice(0, MAX_READ)}\n… (cut; read with offset)` : out,
-          isError: false
-        }
-      }
-      case 'list_files': {
-        const { abs } = resolveInside(ctx.root, input['path'] ?? '.')
-        const out: string[] = []
-        walk(ctx.root, abs, out, 1000)
-        return { content: out.join('\n') || '(no files)', isError: false }
-      }
-      case 'search': {
-        const text = String(input['text'] ?? '')
-        if (!text) return { content: 'text must not be empty', isError: true }
-        const { abs } = resolveInside(ctx.root, input['path'] ?? '.')
-        const files: string[] = []
-        walk(ctx.root, abs, files, 5000)
-        const hits: string[] = []
-        for (const file of files) {
-          const content = readFileSync(path.join(ctx.root, file), 'utf8')
-          if (content.includes('\0')) continue
-          content.split('\n').forEach((line, i) => {
-            if (hits.length < 200 && line.includes(text))
-              hits.push(`${file}:${i + 1}: ${line.slice(0, 300)}`)
-          })
-        }
-        return { content: hits.join('\n') || 'no matches', isError: false }
-      }
-      case 'edit_file': {
-        const { abs, rel } = resolveInside(ctx.root, input['path'])
-        refuseProtected(rel, ctx)
-        if (!existsSync(abs))
-          return { content: `${rel} does not exist; use write_file to create it`, isError: true }
-        const text = readFileSync(abs, 'utf8')
-        const oldText = String(input['old_text'] ?? '')
-        const count = oldText ? text.split(oldText).length - 1 : 0
-        if (count !== 1)
-          return {
-            content: `old_text occurs ${count} times in ${rel}; it must occur exactly once`,
-            isError: true
-          }
-        writeFileSync(
-          abs,
-          text.replace(oldText, () => String(input['new_text'] ?? ''))
-        )
-        return { content: `edited ${rel}`, isError: false }
-      }
-      case 'write_file': {
-        const { abs, rel } = resolveInside(ctx.root, input['path'])
-        refuseProtected(rel, ctx)
-        mkdirSync(path.dirname(abs), { recursive: true })
-        writeFileSync(abs, String(input['content'] ?? ''))
-        return { content: `wrote ${rel}`, isError: false }
-      }
-      case 'run_check': {
-        const check = ctx.checks.find(c => c.name === input['name'])
-        if (!check)
-          return {
-            content: `no check named ${String(input['name'])}; configured: ${ctx.checks.map(c => c.name).join(', ') || 'none'}`,
-            isError: true
-          }
-        const r = await ctx.runner.run(check.command, {
-          cwd: ctx.cwd,
-          env: ctx.env,
-          timeoutMs: ctx.timeoutMs
-        })
-        return {
-          content: `exit code ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}\n${tail(r.output, 80, 8000)}`,
-          isError: false
-        }
-      }
-      case 'dispute_finding': {
-        const id = String(input['id'] ?? '')
-        if (!ctx.findingIds.has(id))
-          return { content: `no open finding has the id ${id}`, isError: true }
-        const reason = `${String(input['reason'] ?? 'wrong')}: ${String(input['explanation'] ?? '').slice(0, 1000)}`
-        return { content: `recorded the dispute of ${id}`, isError: false, dispute: { id, reason } }
-      }
-      default:
-        return { content: `unknown tool ${name}`, isError: true }
-    }
+    return await tool(input, ctx)
   } catch (e) {
     if (e instanceof ToolRefusal)
       return { content: `refused: ${e.message}`, isError: true, refused: e.message }
-    return { content: `error: ${(e as Error).message}`, isError: true }
+    return error(`error: ${(e as Error).message}`)
   }
 }

@@ -1,21 +1,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
-import type { CommandRunner } from '../process/command-runner.js'
 import { fingerprint } from '../loop/fingerprint.js'
-import type { Category, Finding } from '../loop/findings.js'
+import type { Category, Finding, GateResult } from '../loop/types.js'
+import type { CommandRunner } from '../ports/index.js'
 import { parseEslintJson, parseLocatedLines, tail, type GateProblem } from './parsers.js'
-
-export interface GateResult {
-  name: string
-  command: string
-  passed: boolean
-  exitCode: number
-  timedOut: boolean
-  durationMs: number
-  findings: Finding[]
-  /** The end of the output, kept for the review artifact. */
-  outputTail: string
-}
 
 export interface GateOptions {
   /** Repository root: finding paths are made relative to it (annotations need that). */

@@ -1,48 +1,6 @@
 import { getExecOutput } from '@actions/exec'
+import type { Git } from '../ports/index.js'
 import { scrubbedEnv } from '../process/command-runner.js'
-
-export type PushResult =
-  { kind: 'pushed' } | { kind: 'rejected'; message: string } | { kind: 'failed'; message: string }
-
-/** Git behind an interface, as actions/checkout does: the loop never shells out to git itself. */
-export interface Git {
-  readonly root: string
-  head(): Promise<string>
-  revParse(ref: string): Promise<string | undefined>
-  /** Puts the work tree on local branch `branch` at `sha`, fetching it from origin when needed. */
-  checkoutPullHead(branch: string, sha: string): Promise<void>
-  /** The sha of `branch` on origin now, or undefined when it is gone. */
-  remoteHead(branch: string): Promise<string | undefined>
-  /** Untracked files (not ignored), relative to the root. */
-  untrackedPaths(): Promise<string[]>
-  /** Paths changed against HEAD (tracked, and untracked ones not in `except`), relative to the root. */
-  changedPaths(except?: ReadonlySet<string>): Promise<string[]>
-  /** Undo work-tree changes to these paths (restore tracked, delete untracked). */
-  discard(paths: string[]): Promise<void>
-  /** Moves HEAD back to `sha`, keeping the changes of the commits after it in the work tree. */
-  resetSoft(sha: string): Promise<void>
-  /**
-   * Stages tracked changes and the untracked files not in `except` (leftovers of the checks), and
-   * commits; undefined when there was nothing to commit.
-   */
-  commitChanges(
-    message: string,
-    author: { name: string; email: string },
-    except?: ReadonlySet<string>
-  ): Promise<string | undefined>
-  push(branch: string): Promise<PushResult>
-  /** The commits after `base` up to `head`, as an mbox patch that `git am` applies. */
-  formatPatch(base: string, head: string): Promise<string>
-  mergeBase(a: string, b: string): Promise<string | undefined>
-  /**
-   * Makes the base commit and the history down to the merge base available, fetching the base
-   * branch (and unshallowing) when the checkout was shallow; returns the merge base.
-   */
-  prepareDiff(baseRef: string, baseSha: string, headSha: string): Promise<string>
-  diff(base: string, head: string, paths?: string[]): Promise<string>
-  show(sha: string, file: string): Promise<string | undefined>
-  listFiles(sha: string): Promise<string[]>
-}
 
 export interface GitOptions {
   /** Token for fetch and push, used only when the checkout did not persist credentials. */

@@ -2,9 +2,9 @@ import { getOctokit } from '@actions/github'
 import { retry } from '@octokit/plugin-retry'
 import { throttling } from '@octokit/plugin-throttling'
 import Bottleneck from 'bottleneck/light.js'
-import type { CheckRunInput, CommentInfo, GitHubPort, PullInfo } from './port.js'
-import { GitHubError } from './port.js'
-import type { Prefetched } from '../prefetch.js'
+import type { Prefetched } from '../action/prefetch.js'
+import type { Annotation, PrComment, PullRequest } from '../loop/types.js'
+import type { CheckRunInput, GitHubPort } from '../ports/index.js'
 
 export const ANNOTATIONS_PER_REQUEST = 50
 
@@ -35,6 +35,18 @@ const SCOPE_FOR: Record<string, string> = {
   'list comments': 'issues: read'
 }
 
+/** An HTTP error from GitHub, reduced to what the loop acts on. */
+export class GitHubError extends Error {
+  constructor(
+    readonly status: number,
+    readonly operation: string,
+    message: string
+  ) {
+    super(`${operation}: ${message} (HTTP ${status})`)
+    this.name = 'GitHubError'
+  }
+}
+
 function wrap(operation: string, e: unknown): GitHubError {
   const err = e as { status?: number; message?: string; response?: { data?: { message?: string } } }
   const status = err.status ?? 0
@@ -55,7 +67,7 @@ async function call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
 
 type PullData = Awaited<ReturnType<ReturnType<typeof getOctokit>['rest']['pulls']['get']>>['data']
 
-function toPullInfo(data: PullData): PullInfo {
+function toPullRequest(data: PullData): PullRequest {
   return {
     number: data.number,
     state: data.state === 'closed' ? 'closed' : 'open',
@@ -72,6 +84,23 @@ function toPullInfo(data: PullData): PullInfo {
     headRepoFullName: data.head.repo?.full_name ?? '',
     baseRepoFullName: data.base.repo.full_name,
     labels: data.labels.map(l => l.name ?? '').filter(Boolean)
+  }
+}
+
+type AnnotationOut = NonNullable<
+  NonNullable<Parameters<ReturnType<typeof getOctokit>['rest']['checks']['create']>[0]>['output']
+>['annotations']
+
+/** The loop's annotation in GitHub's words. */
+export function toGitHubAnnotation(a: Annotation): NonNullable<AnnotationOut>[number] {
+  return {
+    path: a.file,
+    start_line: a.startLine,
+    end_line: a.endLine,
+    annotation_level: a.level,
+    title: a.title,
+    message: a.message,
+    raw_details: a.details
   }
 }
 
@@ -111,7 +140,7 @@ export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
     body?: string
     user: { login: string } | null
     html_url: string
-  }): CommentInfo => ({
+  }): PrComment => ({
     id: c.id,
     body: c.body ?? '',
     author: c.user?.login ?? '',
@@ -136,11 +165,11 @@ export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
     },
     async getPull(pr) {
       const early = options.prefetched?.pr === pr ? await options.prefetched.response : undefined
-      if (early?.status === 200) return toPullInfo(early.body as PullData)
+      if (early?.status === 200) return toPullRequest(early.body as PullData)
       const { data } = await call('get pull request', () =>
         octokit.rest.pulls.get({ ...repoParams, pull_number: pr })
       )
-      return toPullInfo(data)
+      return toPullRequest(data)
     },
     async listComments(pr) {
       const all = await call('list comments', () =>
@@ -165,9 +194,10 @@ export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
       return toComment(data)
     },
     async createCheckRun(input: CheckRunInput) {
-      const batches: CheckRunInput['annotations'][] = []
-      for (let i = 0; i < input.annotations.length; i += ANNOTATIONS_PER_REQUEST) {
-        batches.push(input.annotations.slice(i, i + ANNOTATIONS_PER_REQUEST))
+      const annotations = input.annotations.map(toGitHubAnnotation)
+      const batches: Array<typeof annotations> = []
+      for (let i = 0; i < annotations.length; i += ANNOTATIONS_PER_REQUEST) {
+        batches.push(annotations.slice(i, i + ANNOTATIONS_PER_REQUEST))
       }
       const output = { title: input.title, summary: input.summary, text: input.text }
       const { data } = await call('create check run', () =>

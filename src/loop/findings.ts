@@ -1,36 +1,4 @@
-/** The one finding schema shared by every source: AI reviewer, gates and human review comments. */
-export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'suggestion'] as const
-export type Severity = (typeof SEVERITIES)[number]
-
-export const CATEGORIES = [
-  'security',
-  'architecture',
-  'logic',
-  'style',
-  'performance',
-  'testing',
-  'documentation'
-] as const
-export type Category = (typeof CATEGORIES)[number]
-
-/** `ai`, `human`, or `gate:NAME` for a configured check command. */
-export type FindingSource = string
-
-export interface Finding {
-  /** Stable fingerprint: the same problem keeps its id across iterations. */
-  id: string
-  severity: Severity
-  category: Category
-  file?: string
-  line?: number
-  endLine?: number
-  title: string
-  description: string
-  suggestedFix?: string
-  source: FindingSource
-}
-
-export type FindingStatus = 'open' | 'fixed' | 'disputed'
+import { SEVERITIES, type Finding, type Severity } from './types.js'
 
 /** Lower rank = more severe. */
 export function severityRank(severity: Severity): number {
@@ -52,4 +20,11 @@ export function countBySeverity(
   const counts = Object.fromEntries(SEVERITIES.map(s => [s, 0])) as Record<Severity, number>
   for (const f of findings) counts[f.severity]++
   return counts
+}
+
+/** Findings of several sources merged by id; the first source to report an id keeps it. */
+export function mergeFindings(...sources: ReadonlyArray<readonly Finding[]>): Finding[] {
+  const byId = new Map<string, Finding>()
+  for (const f of sources.flat()) if (!byId.has(f.id)) byId.set(f.id, f)
+  return [...byId.values()]
 }

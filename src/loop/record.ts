@@ -1,6 +1,14 @@
-import type { Finding } from './findings.js'
-import type { FindingRecord, IterationRecord, LoopState } from './state.js'
-import { addUsage, lastIteration } from './state.js'
+import { lastIteration } from './state.js'
+import type {
+  Finding,
+  FindingRecord,
+  FixRecord,
+  IterationRecord,
+  LoopState,
+  LoopStatus,
+  Usage
+} from './types.js'
+import { addUsage } from './usage.js'
 
 export type ReviewedIteration = Pick<
   IterationRecord,
@@ -76,4 +84,26 @@ export function updateLast(
   const last = lastIteration(state)
   if (!last) return state
   return { ...state, iterations: [...state.iterations.slice(0, -1), update(last)] }
+}
+
+/** Attaches the fix to the latest iteration, counts its usage, and moves the loop on. */
+export function recordFix(
+  state: LoopState,
+  fix: FixRecord,
+  usage: Usage,
+  next: { status: LoopStatus; reason?: string }
+): LoopState {
+  const updated = updateLast(state, it => ({ ...it, fix, usage: addUsage(it.usage, usage) }))
+  return {
+    ...updated,
+    status: next.status,
+    reason: next.reason,
+    totals: addUsage(updated.totals, usage),
+    ...(fix.outcome === 'pushed' && fix.commitSha ? { lastPushedSha: fix.commitSha } : {})
+  }
+}
+
+/** Ends the loop (or keeps it running) with the reason in words. */
+export function moveTo(state: LoopState, status: LoopStatus, reason?: string): LoopState {
+  return { ...state, status, reason }
 }

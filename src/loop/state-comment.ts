@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { checkState } from './state-schema.js'
-import type { LoopState } from './state.js'
+import type { LoopState } from './types.js'
 
 /**
  * The sticky comment starts with a machine part and continues with the human part:

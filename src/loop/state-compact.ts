@@ -1,6 +1,6 @@
 import { severityRank } from './findings.js'
 import { encodeStateJson } from './state-comment.js'
-import type { FindingRecord, IterationRecord, LoopState } from './state.js'
+import type { FindingRecord, IterationRecord, LoopState } from './types.js'
 
 /** The state's share of the sticky comment; the rest is for people. */
 export const STATE_JSON_BUDGET = 30_000

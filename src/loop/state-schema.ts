@@ -1,6 +1,5 @@
 import { Ajv, type ValidateFunction } from 'ajv'
-import { CATEGORIES, SEVERITIES } from './findings.js'
-import { DECISIONS, LOOP_STATUSES, type LoopState } from './state.js'
+import { CATEGORIES, DECISIONS, LOOP_STATUSES, SEVERITIES, type LoopState } from './types.js'
 
 const nonNegative = { type: 'number', minimum: 0 } as const
 const count = { type: 'integer', minimum: 0 } as const

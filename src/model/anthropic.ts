@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk'
-import type { ModelClient, ModelRequest, ModelResponse, ContentBlock } from './client.js'
+import type { ContentBlock, ModelClient, ModelRequest, ModelResponse } from '../ports/index.js'
 import { toUsage } from './client.js'
 import type { ProviderName } from './provider.js'
 

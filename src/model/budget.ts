@@ -1,4 +1,5 @@
-import { addUsage, zeroUsage, type Usage } from '../loop/state.js'
+import type { Usage } from '../loop/types.js'
+import { addUsage, zeroUsage } from '../loop/usage.js'
 import { roughTokens } from './client.js'
 import { priceOf } from './pricing.js'
 

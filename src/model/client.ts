@@ -1,54 +1,5 @@
-import type { Usage } from '../loop/state.js'
+import type { Usage } from '../loop/types.js'
 import { costOf } from './pricing.js'
-
-/** The slice of the Messages API the reviewer and fixer use, as plain data. */
-export type ContentBlock =
-  | { type: 'text'; text: string; cache_control?: CacheControl }
-  | { type: 'tool_use'; id: string; name: string; input: unknown; cache_control?: CacheControl }
-  | {
-      type: 'tool_result'
-      tool_use_id: string
-      content: string
-      is_error?: boolean
-      cache_control?: CacheControl
-    }
-
-export interface CacheControl {
-  type: 'ephemeral'
-}
-
-export interface Message {
-  role: 'user' | 'assistant'
-  content: ContentBlock[]
-}
-
-export interface ToolSpec {
-  name: string
-  description: string
-  input_schema: Record<string, unknown>
-  cache_control?: CacheControl
-}
-
-export interface ModelRequest {
-  model: string
-  maxTokens: number
-  system: Array<{ type: 'text'; text: string; cache_control?: CacheControl }>
-  messages: Message[]
-  tools: ToolSpec[]
-  toolChoice?: { type: 'auto' } | { type: 'any' } | { type: 'tool'; name: string }
-  signal?: AbortSignal
-}
-
-export interface ModelResponse {
-  content: ContentBlock[]
-  stopReason: string
-  usage: Usage
-}
-
-/** Port: one Messages API call. The adapter is the Anthropic SDK; tests point it at a local server. */
-export interface ModelClient {
-  create(request: ModelRequest): Promise<ModelResponse>
-}
 
 /** Usage of one response, priced. */
 export function toUsage(

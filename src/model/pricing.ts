@@ -1,4 +1,4 @@
-import type { Usage } from '../loop/state.js'
+import type { Usage } from '../loop/types.js'
 
 /**
  * Published per-model prices in US dollars per million tokens, from Anthropic's pricing page

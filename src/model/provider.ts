@@ -1,4 +1,4 @@
-import { InputError } from '../input-error.js'
+import { InputError } from '../action/input-error.js'
 
 /**
  * Which service answers the Messages API calls, decided once from the inputs and the environment.

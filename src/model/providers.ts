@@ -4,7 +4,7 @@ import {
   messagesClient,
   sdkOptions
 } from './anthropic.js'
-import type { ModelClient } from './client.js'
+import type { ModelClient } from '../ports/index.js'
 import type { ProviderConfig } from './provider.js'
 
 /**

@@ -1,25 +1,5 @@
 import { spawn } from 'node:child_process'
-
-export interface CommandResult {
-  exitCode: number
-  /** Standard output alone (machine-readable formats such as ESLint's JSON come here). */
-  stdout: string
-  /** Standard output and error interleaved, as a person would see them. */
-  output: string
-  timedOut: boolean
-  durationMs: number
-}
-
-export interface RunOptions {
-  cwd: string
-  timeoutMs: number
-  env: Record<string, string | undefined>
-}
-
-/** Port: runs one shell command. The real one spawns bash; tests use it too, on real commands. */
-export interface CommandRunner {
-  run(command: string, options: RunOptions): Promise<CommandResult>
-}
+import type { CommandRunner } from '../ports/index.js'
 
 const MAX_CAPTURE = 4 * 1024 * 1024
 

@@ -1,13 +1,7 @@
-import { bySeverity, countBySeverity, SEVERITIES, type Finding } from '../loop/findings.js'
+import { bySeverity, countBySeverity } from '../loop/findings.js'
 import { renderStateMarker } from '../loop/state-comment.js'
-import {
-  filesChangedCount,
-  lastIteration,
-  resolvedCount,
-  roundIterations,
-  type IterationRecord,
-  type LoopState
-} from '../loop/state.js'
+import { filesChangedCount, lastIteration, resolvedCount, roundIterations } from '../loop/state.js'
+import { SEVERITIES, type Finding, type IterationRecord, type LoopState } from '../loop/types.js'
 import {
   commitLink,
   duration,

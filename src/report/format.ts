@@ -1,5 +1,4 @@
-import type { Severity } from '../loop/findings.js'
-import type { LoopStatus, Usage } from '../loop/state.js'
+import type { LoopStatus, Severity, Usage } from '../loop/types.js'
 
 /** Where links in reports point. */
 export interface RepoLinks {

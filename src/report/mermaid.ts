@@ -1,4 +1,5 @@
-import { filesChangedCount, type IterationRecord, type LoopState } from '../loop/state.js'
+import { filesChangedCount } from '../loop/state.js'
+import type { IterationRecord, LoopState } from '../loop/types.js'
 
 function fixLabel(it: IterationRecord): string | undefined {
   if (!it.fix) return undefined

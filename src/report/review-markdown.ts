@@ -1,6 +1,6 @@
 import { bySeverity } from '../loop/findings.js'
-import { lastIteration, type LoopState } from '../loop/state.js'
-import type { ReviewResult } from '../review/review-phase.js'
+import { lastIteration } from '../loop/state.js'
+import type { LoopState, ReviewResult } from '../loop/types.js'
 import { headline } from './comment.js'
 import { fileLink, SEVERITY_ICON, type RepoLinks } from './format.js'
 

@@ -1,5 +1,5 @@
-import { bySeverity, type Finding } from '../loop/findings.js'
-import type { LoopState } from '../loop/state.js'
+import { bySeverity } from '../loop/findings.js'
+import type { Finding, LoopState } from '../loop/types.js'
 import { headline, renderTimeline, statusLine } from './comment.js'
 import { escapeMd, fileLink, SEVERITY_ICON, duration, type RepoLinks } from './format.js'
 import { renderMermaid } from './mermaid.js'

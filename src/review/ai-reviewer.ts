@@ -1,17 +1,21 @@
-import type { GateResult } from '../gates/run-gates.js'
-import type { Git } from '../git/git.js'
-import type { PullInfo } from '../github/port.js'
 import type { AiSettings } from '../inputs.js'
 import { fingerprint } from '../loop/fingerprint.js'
-import { atOrAbove, type Finding, type Severity } from '../loop/findings.js'
-import { filesChangedCount, roundIterations, type LoopState } from '../loop/state.js'
+import { atOrAbove } from '../loop/findings.js'
+import { filesChangedCount, roundIterations } from '../loop/state.js'
+import type {
+  Finding,
+  GateResult,
+  LoopState,
+  PullRequest,
+  ReviewerVerdict,
+  Severity
+} from '../loop/types.js'
 import { Budget } from '../model/budget.js'
-import type { Message, ModelClient, ToolSpec } from '../model/client.js'
-import { loadPrompt } from '../prompts.js'
+import { systemPrompt, type SystemBlock } from '../model/prompts.js'
+import { sanitizeUntrusted } from '../model/sanitize.js'
+import type { ContentBlock, Git, Message, ModelClient, ToolSpec } from '../ports/index.js'
 import { selectDiff } from './diff-budget.js'
 import { loadGuidelines } from './guidelines.js'
-import type { ReviewerVerdict } from './review-phase.js'
-import { sanitizeUntrusted } from './sanitize.js'
 import { createVerdictValidator, verdictSchema, type VerdictInput } from './verdict-schema.js'
 
 export const REVIEW_TOOL = 'submit_review'
@@ -29,7 +33,7 @@ export interface ReviewerDeps {
 }
 
 export interface ReviewerInput {
-  pull: PullInfo
+  pull: PullRequest
   state: LoopState
   git: Git
   gates: GateResult[]
@@ -151,36 +155,34 @@ function failClosed(error: string, budget: Budget): ReviewerVerdict {
   }
 }
 
-export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promise<ReviewerVerdict> {
-  const { client, ai, budget } = deps
-  const { pull, git, state } = input
+interface ReviewPrompt {
+  system: SystemBlock[]
+  tools: ToolSpec[]
+  messages: Message[]
+}
+
+/** The reviewer's prompt: the instructions and guidelines (cached), then the PR, its checks and its diff. */
+async function reviewPrompt(deps: ReviewerDeps, input: ReviewerInput): Promise<ReviewPrompt> {
+  const { pull, git } = input
   const base = await git.prepareDiff(pull.baseRef, pull.baseSha, pull.headSha)
   const diff = selectDiff(await git.diff(base, pull.headSha), DIFF_BUDGET)
   // modified files get their surrounding code; a new file's diff already holds all of it
   const changed = diff.files.filter(f => f.included && !f.isNew).map(f => f.path)
   const context = await surroundingCode(git, pull.headSha, changed, CONTEXT_BUDGET)
-  const guidelines = await loadGuidelines(git, pull.baseSha, ai.guidelines)
-
-  const system = [
+  const guidelines = await loadGuidelines(git, pull.baseSha, deps.ai.guidelines)
+  const system = systemPrompt(
+    'reviewer',
+    { threshold: deps.threshold },
     {
-      type: 'text' as const,
-      text: loadPrompt('reviewer', { threshold: deps.threshold }, deps.promptsDir)
-    },
-    {
-      type: 'text' as const,
-      text: [
+      sections: [
         guidelines
           ? `## Review guidelines (from ${guidelines.source})\n\n${guidelines.text}`
-          : '## Review guidelines\n\nNone given: use general good practice.',
-        ai.instructions
-          ? `## Additional instructions from the repository\n\n${sanitizeUntrusted(ai.instructions)}`
-          : ''
-      ]
-        .filter(Boolean)
-        .join('\n\n'),
-      cache_control: { type: 'ephemeral' as const }
+          : '## Review guidelines\n\nNone given: use general good practice.'
+      ],
+      instructions: deps.ai.instructions,
+      dir: deps.promptsDir
     }
-  ]
+  )
   const tools: ToolSpec[] = [
     {
       name: REVIEW_TOOL,
@@ -198,7 +200,7 @@ export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promis
     '',
     `## Earlier iterations (metadata only)`,
     '',
-    earlierRounds(state),
+    earlierRounds(input.state),
     '',
     '## Repository checks on this head',
     '',
@@ -211,7 +213,56 @@ export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promis
     '```',
     context ? `\n## Changed files at head\n\n${context}` : ''
   ].join('\n')
-  const messages: Message[] = [{ role: 'user', content: [{ type: 'text', text: user }] }]
+  return { system, tools, messages: [{ role: 'user', content: [{ type: 'text', text: user }] }] }
+}
+
+/** Appends the invalid answer and one repair request that quotes the validation errors back. */
+function askForRepair(messages: Message[], content: ContentBlock[], errors: string[]): void {
+  messages.push({
+    role: 'assistant',
+    content: content.length ? content : [{ type: 'text', text: '(empty)' }]
+  })
+  const call = content.find(b => b.type === 'tool_use' && b.name === REVIEW_TOOL)
+  const repair = `Your verdict does not match the submit_review schema:\n${errors.map(e => `- ${e}`).join('\n')}\nCall submit_review again with a corrected, complete verdict.`
+  messages.push({
+    role: 'user',
+    content:
+      call && call.type === 'tool_use'
+        ? [{ type: 'tool_result', tool_use_id: call.id, content: repair, is_error: true }]
+        : [{ type: 'text', text: repair }]
+  })
+}
+
+async function acceptVerdict(
+  deps: ReviewerDeps,
+  input: ReviewerInput,
+  verdict: VerdictInput
+): Promise<ReviewerVerdict> {
+  const { pull, git } = input
+  const { findings, dropped } = await locate(verdict, git, pull.headSha, deps.threshold)
+  if (dropped)
+    deps.log.info(
+      `review: dropped ${dropped} finding(s) citing code that is not in ${pull.headSha.slice(0, 7)}`
+    )
+  return {
+    decision: verdict.decision,
+    summary: verdict.summary,
+    findings,
+    failedCriteria: verdict.failedCriteria,
+    passedCriteria: verdict.passedCriteria,
+    requiredRework: verdict.requiredRework,
+    usage: deps.budget.usage,
+    dropped
+  }
+}
+
+/**
+ * The AI review: one forced submit_review call, validated with ajv; an invalid verdict gets one
+ * repair request, and then fails closed (NEEDS_DISCUSSION), never GO.
+ */
+export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promise<ReviewerVerdict> {
+  const { client, ai, budget } = deps
+  const { system, tools, messages } = await reviewPrompt(deps, input)
   const validate = createVerdictValidator()
   const promptChars = JSON.stringify({ system, tools, messages }).length
   let lastErrors: string[] = []
@@ -237,40 +288,12 @@ export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promis
       call && call.type === 'tool_use'
         ? validate(call.input)
         : { ok: false as const, errors: ['no submit_review tool call in the answer'] }
-    if (checked.ok) {
-      const { findings, dropped } = await locate(checked.verdict, git, pull.headSha, deps.threshold)
-      if (dropped)
-        deps.log.info(
-          `review: dropped ${dropped} finding(s) citing code that is not in ${pull.headSha.slice(0, 7)}`
-        )
-      return {
-        decision: checked.verdict.decision,
-        summary: checked.verdict.summary,
-        findings,
-        failedCriteria: checked.verdict.failedCriteria,
-        passedCriteria: checked.verdict.passedCriteria,
-        requiredRework: checked.verdict.requiredRework,
-        usage: budget.usage,
-        dropped
-      }
-    }
+    if (checked.ok) return acceptVerdict(deps, input, checked.verdict)
     lastErrors = checked.errors
     deps.log.warning(
       `review: the verdict is invalid (${lastErrors.slice(0, 3).join('; ')}); asking once for a repair`
     )
-    // one repair: quote the validation errors back, as the tool's error result
-    messages.push({
-      role: 'assistant',
-      content: response.content.length ? response.content : [{ type: 'text', text: '(empty)' }]
-    })
-    const repair = `Your verdict does not match the submit_review schema:\n${lastErrors.map(e => `- ${e}`).join('\n')}\nCall submit_review again with a corrected, complete verdict.`
-    messages.push({
-      role: 'user',
-      content:
-        call && call.type === 'tool_use'
-          ? [{ type: 'tool_result', tool_use_id: call.id, content: repair, is_error: true }]
-          : [{ type: 'text', text: repair }]
-    })
+    askForRepair(messages, response.content, lastErrors)
   }
   return failClosed(
     `the verdict was still invalid after one repair: ${lastErrors.slice(0, 5).join('; ')}`,

@@ -1,4 +1,4 @@
-import type { Git } from '../git/git.js'
+import type { Git } from '../ports/index.js'
 
 export const GUIDELINE_FILES = ['.github/review-guidelines.md', 'REVIEW.md'] as const
 

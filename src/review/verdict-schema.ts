@@ -1,6 +1,5 @@
 import { Ajv, type ValidateFunction } from 'ajv'
-import { CATEGORIES, SEVERITIES, type Finding } from '../loop/findings.js'
-import { DECISIONS, type Decision } from '../loop/state.js'
+import { CATEGORIES, DECISIONS, SEVERITIES, type Decision, type Finding } from '../loop/types.js'
 
 /** The reviewer's answer, as the forced `submit_review` tool call carries it. */
 export interface VerdictInput {

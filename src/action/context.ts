@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { prNumberFromPayload, readPayloadFile } from './event.js'
 
 /** What the runner tells us about this run: read once from the environment and the event file. */
 export interface RunContext {
@@ -34,23 +34,12 @@ export function workflowFileFromRef(ref: string | undefined): string | undefined
 function readPayload(path: string | undefined): Record<string, unknown> {
   if (!path) return {}
   try {
-    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'))
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {}
+    return readPayloadFile(path)
   } catch (e) {
     throw new ContextError(
       `Cannot read the event payload at GITHUB_EVENT_PATH: ${(e as Error).message}`
     )
   }
-}
-
-function prNumberFromPayload(payload: Record<string, unknown>): number | undefined {
-  const pr = payload['pull_request'] as { number?: unknown } | undefined
-  if (typeof pr?.number === 'number') return pr.number
-  const inputs = payload['inputs'] as Record<string, unknown> | undefined
-  const raw = inputs?.['pr-number'] ?? inputs?.['pr_number']
-  if (typeof raw === 'string' && /^\d+$/.test(raw.trim())) return Number(raw.trim())
-  if (typeof raw === 'number') return raw
-  return undefined
 }
 
 export function readContext(env: Env): RunContext {

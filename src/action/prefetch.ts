@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
+import { ROUTED_EVENTS } from '../loop/router.js'
+import { prNumberFromInput, prNumberFromPayload, readPayloadFile } from './event.js'
 
 /** The pull request, fetched before the heavy modules load. */
 export interface Prefetched {
@@ -13,20 +14,13 @@ export interface Prefetched {
 type Env = Record<string, string | undefined>
 
 function prNumber(env: Env): number | undefined {
-  const input = (env['INPUT_PR-NUMBER'] ?? '').trim()
-  if (/^\d+$/.test(input)) return Number(input)
+  const input = prNumberFromInput(env['INPUT_PR-NUMBER'])
+  if (input) return input
   try {
-    const payload = JSON.parse(readFileSync(env['GITHUB_EVENT_PATH'] ?? '', 'utf8')) as {
-      pull_request?: { number?: unknown }
-      inputs?: Record<string, unknown>
-    }
-    if (typeof payload.pull_request?.number === 'number') return payload.pull_request.number
-    const raw = payload.inputs?.['pr-number']
-    if (typeof raw === 'string' && /^\d+$/.test(raw.trim())) return Number(raw.trim())
+    return prNumberFromPayload(readPayloadFile(env['GITHUB_EVENT_PATH'] ?? ''))
   } catch {
-    // no readable payload: the main path reports it
+    return undefined // no readable payload: the main path reports it
   }
-  return undefined
 }
 
 /**
@@ -36,8 +30,7 @@ function prNumber(env: Env): number | undefined {
  */
 export function prefetchPull(env: Env): Prefetched | undefined {
   const event = env['GITHUB_EVENT_NAME'] ?? ''
-  if (!['pull_request', 'pull_request_target', 'workflow_dispatch'].includes(event))
-    return undefined
+  if (!ROUTED_EVENTS.includes(event)) return undefined
   const token = (env['INPUT_GITHUB-TOKEN'] ?? '').trim()
   const repository = env['GITHUB_REPOSITORY'] ?? ''
   const pr = prNumber(env)

@@ -1,21 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-
-export interface SavedArtifact {
-  name: string
-  directory: string
-  files: string[]
-  /** True when the files also went to the workflow run's artifacts. */
-  uploaded: boolean
-  /** Where people download it, when uploaded. */
-  url?: string
-  note?: string
-}
-
-/** Port: keeps an iteration's full records (review-N.json, review-N.md, fix-N.json, patches). */
-export interface ArtifactStore {
-  save(name: string, files: Record<string, string>): Promise<SavedArtifact>
-}
+import type { ArtifactStore } from '../ports/index.js'
 
 /**
  * Writes the files to a folder, then uploads them as a workflow artifact when the runner provides the

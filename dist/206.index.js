@@ -1,8 +1,8 @@
-export const id = 557;
-export const ids = [557];
+export const id = 206;
+export const ids = [206];
 export const modules = {
 
-/***/ 19557:
+/***/ 83206:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -15,8 +15,8 @@ __webpack_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./src/loop/findings.ts
 var loop_findings = __webpack_require__(84030);
-// EXTERNAL MODULE: ./src/loop/state.ts
-var loop_state = __webpack_require__(59431);
+// EXTERNAL MODULE: ./src/loop/usage.ts
+var loop_usage = __webpack_require__(89553);
 ;// CONCATENATED MODULE: ./src/model/pricing.ts
 const price = (input, output, cacheReadFactor = 0.1) => ({
     input,
@@ -97,7 +97,7 @@ function roughTokens(chars) {
 class Budget {
     spentBefore;
     maxUsd;
-    used = (0,loop_state/* zeroUsage */.My)();
+    used = (0,loop_usage/* zeroUsage */.My)();
     constructor(spentBefore, maxUsd) {
         this.spentBefore = spentBefore;
         this.maxUsd = maxUsd;
@@ -119,7 +119,7 @@ class Budget {
         return this.spentUsd + Budget.worstCase(model, promptChars, maxTokens) <= this.maxUsd;
     }
     record(usage) {
-        this.used = (0,loop_state/* addUsage */.vk)(this.used, usage);
+        this.used = (0,loop_usage/* addUsage */.vk)(this.used, usage);
     }
 }
 
@@ -128,7 +128,22 @@ var external_node_fs_ = __webpack_require__(73024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(76760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
-;// CONCATENATED MODULE: ./src/prompts.ts
+;// CONCATENATED MODULE: ./src/model/sanitize.ts
+/**
+ * PR text is untrusted: hidden HTML comments and invisible or direction-changing characters are
+ * removed before it reaches a prompt, so no instruction can hide in what a person does not see.
+ */
+function sanitizeUntrusted(text, max = 20_000) {
+    const cleaned = text
+        .replace(/<!--[\s\S]*?(-->|$)/g, '')
+        .replace(/[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u00AD]/g, '')
+        // eslint-disable-next-line no-control-regex
+        .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '');
+    return cleaned.length > max ? `${cleaned.slice(0, max)}\n… (cut)` : cleaned;
+}
+
+;// CONCATENATED MODULE: ./src/model/prompts.ts
+
 
 
 /**
@@ -142,6 +157,25 @@ function promptsDir() {
 function loadPrompt(name, vars, dir = promptsDir()) {
     const template = (0,external_node_fs_.readFileSync)(external_node_path_default().join(dir, `${name}.md`), 'utf8');
     return template.replace(/\{\{(\w+)\}\}/g, (_, key) => vars[key] ?? `{{${key}}}`);
+}
+/**
+ * The system prompt of the reviewer or the fixer: the template, then the repository's sections and
+ * the `instructions` input (untrusted text, sanitised), with the cache breakpoint at the end.
+ */
+function systemPrompt(name, vars, options = {}) {
+    const extra = [
+        ...(options.sections ?? []),
+        options.instructions
+            ? `## Additional instructions from the repository\n\n${sanitizeUntrusted(options.instructions)}`
+            : ''
+    ]
+        .filter(Boolean)
+        .join('\n\n');
+    const blocks = [{ type: 'text', text: loadPrompt(name, vars, options.dir) }];
+    if (extra)
+        blocks.push({ type: 'text', text: extra });
+    blocks[blocks.length - 1].cache_control = { type: 'ephemeral' };
+    return blocks;
 }
 
 // EXTERNAL MODULE: ./src/gates/parsers.ts
@@ -213,186 +247,184 @@ function walk(root, dir, out, max) {
             out.push(external_node_path_default().relative(root, abs).split((external_node_path_default()).sep).join('/'));
     }
 }
-function toolSpecs(ctx) {
-    const str = (description) => ({ type: 'string', description });
-    return [
-        {
-            name: 'read_file',
-            description: 'Read a text file of the workspace, with line numbers.',
-            input_schema: {
-                type: 'object',
-                required: ['path'],
-                properties: {
-                    path: str('Path relative to the repository root.'),
-                    offset: { type: 'integer', minimum: 0 },
-                    limit: { type: 'integer', minimum: 1 }
-                }
-            }
-        },
-        {
-            name: 'list_files',
-            description: 'List files under a folder of the workspace (recursively, without .git and node_modules).',
-            input_schema: {
-                type: 'object',
-                properties: { path: str('Folder relative to the repository root; default the root.') }
-            }
-        },
-        {
-            name: 'search',
-            description: 'Find lines containing a text (not a regex) in the workspace files.',
-            input_schema: {
-                type: 'object',
-                required: ['text'],
-                properties: { text: str('Text to find.'), path: str('Folder to search; default the root.') }
-            }
-        },
-        {
-            name: 'edit_file',
-            description: 'Replace exactly one occurrence of old_text with new_text in a file.',
-            input_schema: {
-                type: 'object',
-                required: ['path', 'old_text', 'new_text'],
-                properties: {
-                    path: str('File path.'),
-                    old_text: str('Exact text to replace; must occur once.'),
-                    new_text: str('Replacement.')
-                }
-            }
-        },
-        {
-            name: 'write_file',
-            description: 'Create or overwrite a file with the given content.',
-            input_schema: {
-                type: 'object',
-                required: ['path', 'content'],
-                properties: { path: str('File path.'), content: str('Whole new content.') }
-            }
-        },
-        {
-            name: 'run_check',
-            description: 'Run one of the repository checks configured for this loop and see its exit code and output.',
-            input_schema: {
-                type: 'object',
-                required: ['name'],
-                properties: {
-                    name: ctx.checks.length
-                        ? { enum: ctx.checks.map(c => c.name) }
-                        : str('No checks are configured.')
-                }
-            }
-        },
-        {
-            name: 'dispute_finding',
-            description: 'Dispute a finding instead of changing code for it; the next review sees the reason.',
-            input_schema: {
-                type: 'object',
-                required: ['id', 'reason', 'explanation'],
-                properties: {
-                    id: str('Finding id, such as RL-0123456789.'),
-                    reason: { enum: DISPUTE_REASONS },
-                    explanation: str('Why, citing the code.')
-                }
+const str = (description) => ({ type: 'string', description });
+/** The fixer's tools as the model sees them; run_check's names are filled in per loop. */
+const TOOL_SPECS = [
+    {
+        name: 'read_file',
+        description: 'Read a text file of the workspace, with line numbers.',
+        input_schema: {
+            type: 'object',
+            required: ['path'],
+            properties: {
+                path: str('Path relative to the repository root.'),
+                offset: { type: 'integer', minimum: 0 },
+                limit: { type: 'integer', minimum: 1 }
             }
         }
-    ];
+    },
+    {
+        name: 'list_files',
+        description: 'List files under a folder of the workspace (recursively, without .git and node_modules).',
+        input_schema: {
+            type: 'object',
+            properties: { path: str('Folder relative to the repository root; default the root.') }
+        }
+    },
+    {
+        name: 'search',
+        description: 'Find lines containing a text (not a regex) in the workspace files.',
+        input_schema: {
+            type: 'object',
+            required: ['text'],
+            properties: { text: str('Text to find.'), path: str('Folder to search; default the root.') }
+        }
+    },
+    {
+        name: 'edit_file',
+        description: 'Replace exactly one occurrence of old_text with new_text in a file.',
+        input_schema: {
+            type: 'object',
+            required: ['path', 'old_text', 'new_text'],
+            properties: {
+                path: str('File path.'),
+                old_text: str('Exact text to replace; must occur once.'),
+                new_text: str('Replacement.')
+            }
+        }
+    },
+    {
+        name: 'write_file',
+        description: 'Create or overwrite a file with the given content.',
+        input_schema: {
+            type: 'object',
+            required: ['path', 'content'],
+            properties: { path: str('File path.'), content: str('Whole new content.') }
+        }
+    },
+    {
+        name: 'run_check',
+        description: 'Run one of the repository checks configured for this loop and see its exit code and output.',
+        input_schema: { type: 'object', required: ['name'], properties: {} }
+    },
+    {
+        name: 'dispute_finding',
+        description: 'Dispute a finding instead of changing code for it; the next review sees the reason.',
+        input_schema: {
+            type: 'object',
+            required: ['id', 'reason', 'explanation'],
+            properties: {
+                id: str('Finding id, such as RL-0123456789.'),
+                reason: { enum: DISPUTE_REASONS },
+                explanation: str('Why, citing the code.')
+            }
+        }
+    }
+];
+function toolSpecs(ctx) {
+    const names = ctx.checks.length
+        ? { enum: ctx.checks.map(c => c.name) }
+        : str('No checks are configured.');
+    return TOOL_SPECS.map(spec => spec.name === 'run_check'
+        ? { ...spec, input_schema: { ...spec.input_schema, properties: { name: names } } }
+        : { ...spec });
 }
+const ok = (content) => ({ content, isError: false });
+const error = (content) => ({ content, isError: true });
+function readFile(input, ctx) {
+    const { abs, rel } = resolveInside(ctx.root, input['path']);
+    if (!(0,external_node_fs_.existsSync)(abs) || !(0,external_node_fs_.lstatSync)(abs).isFile())
+        return error(`${rel} is not a file`);
+    const text = (0,external_node_fs_.readFileSync)(abs, 'utf8');
+    const offset = typeof input['offset'] === 'number' ? input['offset'] : 0;
+    const limit = typeof input['limit'] === 'number' ? input['limit'] : 2000;
+    const out = numbered(text, offset, limit);
+    return ok(out.length > MAX_READ ? `${out.slice(0, MAX_READ)}\n… (cut; read with offset)` : out);
+}
+function listFiles(input, ctx) {
+    const { abs } = resolveInside(ctx.root, input['path'] ?? '.');
+    const out = [];
+    walk(ctx.root, abs, out, 1000);
+    return ok(out.join('\n') || '(no files)');
+}
+function search(input, ctx) {
+    const text = String(input['text'] ?? '');
+    if (!text)
+        return error('text must not be empty');
+    const { abs } = resolveInside(ctx.root, input['path'] ?? '.');
+    const files = [];
+    walk(ctx.root, abs, files, 5000);
+    const hits = [];
+    for (const file of files) {
+        const content = (0,external_node_fs_.readFileSync)(external_node_path_default().join(ctx.root, file), 'utf8');
+        if (content.includes('\0'))
+            continue;
+        content.split('\n').forEach((line, i) => {
+            if (hits.length < 200 && line.includes(text))
+                hits.push(`${file}:${i + 1}: ${line.slice(0, 300)}`);
+        });
+    }
+    return ok(hits.join('\n') || 'no matches');
+}
+function editFile(input, ctx) {
+    const { abs, rel } = resolveInside(ctx.root, input['path']);
+    refuseProtected(rel, ctx);
+    if (!(0,external_node_fs_.existsSync)(abs))
+        return error(`${rel} does not exist; use write_file to create it`);
+    const text = (0,external_node_fs_.readFileSync)(abs, 'utf8');
+    const oldText = String(input['old_text'] ?? '');
+    const count = oldText ? text.split(oldText).length - 1 : 0;
+    if (count !== 1)
+        return error(`old_text occurs ${count} times in ${rel}; it must occur exactly once`);
+    (0,external_node_fs_.writeFileSync)(abs, text.replace(oldText, () => String(input['new_text'] ?? '')));
+    return ok(`edited ${rel}`);
+}
+function writeFile(input, ctx) {
+    const { abs, rel } = resolveInside(ctx.root, input['path']);
+    refuseProtected(rel, ctx);
+    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(abs), { recursive: true });
+    (0,external_node_fs_.writeFileSync)(abs, String(input['content'] ?? ''));
+    return ok(`wrote ${rel}`);
+}
+async function runCheck(input, ctx) {
+    const check = ctx.checks.find(c => c.name === input['name']);
+    if (!check)
+        return error(`no check named ${String(input['name'])}; configured: ${ctx.checks.map(c => c.name).join(', ') || 'none'}`);
+    const r = await ctx.runner.run(check.command, {
+        cwd: ctx.cwd,
+        env: ctx.env,
+        timeoutMs: ctx.timeoutMs
+    });
+    return ok(`exit code ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}\n${(0,parsers/* tail */.RT)(r.output, 80, 8000)}`);
+}
+function disputeFinding(input, ctx) {
+    const id = String(input['id'] ?? '');
+    if (!ctx.findingIds.has(id))
+        return error(`no open finding has the id ${id}`);
+    const reason = `${String(input['reason'] ?? 'wrong')}: ${String(input['explanation'] ?? '').slice(0, 1000)}`;
+    return { ...ok(`recorded the dispute of ${id}`), dispute: { id, reason } };
+}
+const TOOLS = {
+    read_file: readFile,
+    list_files: listFiles,
+    search,
+    edit_file: editFile,
+    write_file: writeFile,
+    run_check: runCheck,
+    dispute_finding: disputeFinding
+};
 /** Runs one tool call. Refusals and errors come back as error results the model can read. */
 async function runTool(name, input, ctx) {
+    const tool = Object.hasOwn(TOOLS, name) ? TOOLS[name] : undefined;
+    if (!tool)
+        return error(`unknown tool ${name}`);
     try {
-        switch (name) {
-            case 'read_file': {
-                const { abs, rel } = resolveInside(ctx.root, input['path']);
-                if (!(0,external_node_fs_.existsSync)(abs) || !(0,external_node_fs_.lstatSync)(abs).isFile())
-                    return { content: `${rel} is not a file`, isError: true };
-                const text = (0,external_node_fs_.readFileSync)(abs, 'utf8');
-                const offset = typeof input['offset'] === 'number' ? input['offset'] : 0;
-                const limit = typeof input['limit'] === 'number' ? input['limit'] : 2000;
-                const out = numbered(text, offset, limit);
-                return {
-                    content: out.length > MAX_READ ? `${out.slice(0, MAX_READ)}\n… (cut; read with offset)` : out,
-                    isError: false
-                };
-            }
-            case 'list_files': {
-                const { abs } = resolveInside(ctx.root, input['path'] ?? '.');
-                const out = [];
-                walk(ctx.root, abs, out, 1000);
-                return { content: out.join('\n') || '(no files)', isError: false };
-            }
-            case 'search': {
-                const text = String(input['text'] ?? '');
-                if (!text)
-                    return { content: 'text must not be empty', isError: true };
-                const { abs } = resolveInside(ctx.root, input['path'] ?? '.');
-                const files = [];
-                walk(ctx.root, abs, files, 5000);
-                const hits = [];
-                for (const file of files) {
-                    const content = (0,external_node_fs_.readFileSync)(external_node_path_default().join(ctx.root, file), 'utf8');
-                    if (content.includes('\0'))
-                        continue;
-                    content.split('\n').forEach((line, i) => {
-                        if (hits.length < 200 && line.includes(text))
-                            hits.push(`${file}:${i + 1}: ${line.slice(0, 300)}`);
-                    });
-                }
-                return { content: hits.join('\n') || 'no matches', isError: false };
-            }
-            case 'edit_file': {
-                const { abs, rel } = resolveInside(ctx.root, input['path']);
-                refuseProtected(rel, ctx);
-                if (!(0,external_node_fs_.existsSync)(abs))
-                    return { content: `${rel} does not exist; use write_file to create it`, isError: true };
-                const text = (0,external_node_fs_.readFileSync)(abs, 'utf8');
-                const oldText = String(input['old_text'] ?? '');
-                const count = oldText ? text.split(oldText).length - 1 : 0;
-                if (count !== 1)
-                    return {
-                        content: `old_text occurs ${count} times in ${rel}; it must occur exactly once`,
-                        isError: true
-                    };
-                (0,external_node_fs_.writeFileSync)(abs, text.replace(oldText, () => String(input['new_text'] ?? '')));
-                return { content: `edited ${rel}`, isError: false };
-            }
-            case 'write_file': {
-                const { abs, rel } = resolveInside(ctx.root, input['path']);
-                refuseProtected(rel, ctx);
-                (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(abs), { recursive: true });
-                (0,external_node_fs_.writeFileSync)(abs, String(input['content'] ?? ''));
-                return { content: `wrote ${rel}`, isError: false };
-            }
-            case 'run_check': {
-                const check = ctx.checks.find(c => c.name === input['name']);
-                if (!check)
-                    return {
-                        content: `no check named ${String(input['name'])}; configured: ${ctx.checks.map(c => c.name).join(', ') || 'none'}`,
-                        isError: true
-                    };
-                const r = await ctx.runner.run(check.command, {
-                    cwd: ctx.cwd,
-                    env: ctx.env,
-                    timeoutMs: ctx.timeoutMs
-                });
-                return {
-                    content: `exit code ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}\n${(0,parsers/* tail */.RT)(r.output, 80, 8000)}`,
-                    isError: false
-                };
-            }
-            case 'dispute_finding': {
-                const id = String(input['id'] ?? '');
-                if (!ctx.findingIds.has(id))
-                    return { content: `no open finding has the id ${id}`, isError: true };
-                const reason = `${String(input['reason'] ?? 'wrong')}: ${String(input['explanation'] ?? '').slice(0, 1000)}`;
-                return { content: `recorded the dispute of ${id}`, isError: false, dispute: { id, reason } };
-            }
-            default:
-                return { content: `unknown tool ${name}`, isError: true };
-        }
+        return await tool(input, ctx);
     }
     catch (e) {
         if (e instanceof ToolRefusal)
             return { content: `refused: ${e.message}`, isError: true, refused: e.message };
-        return { content: `error: ${e.message}`, isError: true };
+        return error(`error: ${e.message}`);
     }
 }
 
@@ -431,6 +463,38 @@ function withMovingBreakpoint(messages) {
         };
     });
 }
+/** The fixer's prompt: instructions and tools (cached), then the findings as its task. */
+function fixerPrompt(deps, input) {
+    const system = systemPrompt('fixer', {
+        threshold: deps.threshold,
+        protected: input.tools.protectedPaths.join(', '),
+        checks: input.tools.checks.map(c => c.name).join(', ') || 'none configured'
+    }, { instructions: deps.ai.instructions, dir: deps.promptsDir });
+    const specs = toolSpecs(input.tools);
+    specs[specs.length - 1] = { ...specs[specs.length - 1], cache_control: { type: 'ephemeral' } };
+    const text = task(input.findings, input.requiredRework, deps.threshold);
+    return { system, specs, messages: [{ role: 'user', content: [{ type: 'text', text }] }] };
+}
+/** Runs the tool calls of one turn; disputes and refusals are collected for the record. */
+async function runCalls(calls, input, found, log) {
+    const results = [];
+    for (const call of calls) {
+        const outcome = await runTool(call.name, (call.input ?? {}), input.tools);
+        if (outcome.dispute)
+            found.disputes.push(outcome.dispute);
+        if (outcome.refused) {
+            found.refusals.push(`${call.name}: ${outcome.refused}`);
+            log.warning(`fixer: refused ${call.name}: ${outcome.refused}`);
+        }
+        results.push({
+            type: 'tool_result',
+            tool_use_id: call.id,
+            content: outcome.content,
+            is_error: outcome.isError || undefined
+        });
+    }
+    return results;
+}
 /**
  * The fixer agent: tools confined to the workspace, until it says it is done, or max-turns, the
  * timeout, the budget or an API error stops it. Whatever it changed stays in the work tree for the
@@ -439,42 +503,9 @@ function withMovingBreakpoint(messages) {
 async function aiFix(deps, input) {
     const { ai, client, budget } = deps;
     const deadline = deps.now() + ai.fixTimeoutMinutes * 60_000;
-    const system = [
-        {
-            type: 'text',
-            text: [
-                loadPrompt('fixer', {
-                    threshold: deps.threshold,
-                    protected: input.tools.protectedPaths.join(', '),
-                    checks: input.tools.checks.map(c => c.name).join(', ') || 'none configured'
-                }, deps.promptsDir),
-                ai.instructions
-                    ? `## Additional instructions from the repository\n\n${ai.instructions}`
-                    : ''
-            ]
-                .filter(Boolean)
-                .join('\n\n'),
-            cache_control: { type: 'ephemeral' }
-        }
-    ];
-    const specs = toolSpecs(input.tools);
-    specs[specs.length - 1] = { ...specs[specs.length - 1], cache_control: { type: 'ephemeral' } };
-    const messages = [
-        {
-            role: 'user',
-            content: [{ type: 'text', text: task(input.findings, input.requiredRework, deps.threshold) }]
-        }
-    ];
-    const disputes = [];
-    const refusals = [];
-    const stop = (stopReason, turns, error) => ({
-        disputes,
-        refusals,
-        turns,
-        stopReason,
-        error,
-        transcript: messages
-    });
+    const { system, specs, messages } = fixerPrompt(deps, input);
+    const found = { disputes: [], refusals: [] };
+    const stop = (stopReason, turns, error) => ({ ...found, turns, stopReason, error, transcript: messages });
     for (let turn = 1; turn <= ai.maxTurns; turn++) {
         const remaining = deadline - deps.now();
         if (remaining <= 0)
@@ -504,25 +535,442 @@ async function aiFix(deps, input) {
         const calls = response.content.filter((b) => b.type === 'tool_use');
         if (calls.length === 0)
             return stop('done', turn);
-        const results = [];
-        for (const call of calls) {
-            const outcome = await runTool(call.name, (call.input ?? {}), input.tools);
-            if (outcome.dispute)
-                disputes.push(outcome.dispute);
-            if (outcome.refused) {
-                refusals.push(`${call.name}: ${outcome.refused}`);
-                deps.log.warning(`fixer: refused ${call.name}: ${outcome.refused}`);
-            }
-            results.push({
-                type: 'tool_result',
-                tool_use_id: call.id,
-                content: outcome.content,
-                is_error: outcome.isError || undefined
-            });
-        }
-        messages.push({ role: 'user', content: results });
+        messages.push({ role: 'user', content: await runCalls(calls, input, found, deps.log) });
     }
     return stop('max_turns', ai.maxTurns);
+}
+
+// EXTERNAL MODULE: ./src/loop/fingerprint.ts
+var fingerprint = __webpack_require__(93706);
+// EXTERNAL MODULE: ./src/loop/state.ts
+var loop_state = __webpack_require__(59431);
+// EXTERNAL MODULE: ./node_modules/parse-diff/index.js
+var parse_diff = __webpack_require__(82673);
+var parse_diff_default = /*#__PURE__*/__webpack_require__.n(parse_diff);
+;// CONCATENATED MODULE: ./src/review/diff-budget.ts
+
+/**
+ * Full diff under the budget; over it, whole per-file diffs in order of size (smallest first, so
+ * more files are seen whole) until the budget is spent, and the rest listed by name and size.
+ */
+function selectDiff(diff, budgetChars) {
+    const parsed = parse_diff_default()(diff);
+    const chunks = splitPerFile(diff);
+    const files = parsed.map((f, i) => ({
+        path: (f.to && f.to !== '/dev/null' ? f.to : f.from) ?? `file-${i}`,
+        additions: f.additions,
+        deletions: f.deletions,
+        isNew: f.new === true,
+        text: chunks[i] ?? ''
+    }));
+    if (diff.length <= budgetChars) {
+        return {
+            text: diff,
+            files: files.map(f => ({ ...strip(f), included: true })),
+            totalChars: diff.length
+        };
+    }
+    const order = [...files].sort((a, b) => a.text.length - b.text.length);
+    const included = new Map();
+    let used = 0;
+    for (const f of order) {
+        if (used + f.text.length > budgetChars)
+            continue;
+        used += f.text.length;
+        included.set(f.path, f.text);
+    }
+    // the budget left over goes to the start of the smallest files that did not fit whole
+    for (const f of order) {
+        const left = budgetChars - used;
+        if (included.has(f.path) || left < 2000)
+            continue;
+        const cut = f.text.slice(0, f.text.lastIndexOf('\n', left - 200) + 1);
+        used += cut.length;
+        included.set(f.path, `${cut}# … the diff of ${f.path} is cut here: ${cut.length} of ${f.text.length} characters shown\n`);
+    }
+    const omitted = files.filter(f => !included.has(f.path));
+    const text = [
+        ...files.filter(f => included.has(f.path)).map(f => included.get(f.path)),
+        omitted.length
+            ? `\n# ${omitted.length} file(s) left out of this diff to fit the review budget:\n${omitted.map(f => `#   ${f.path} (+${f.additions} -${f.deletions})`).join('\n')}\n`
+            : ''
+    ].join('');
+    return {
+        text,
+        files: files.map(f => ({ ...strip(f), included: included.has(f.path) })),
+        totalChars: diff.length
+    };
+}
+function strip(f) {
+    return { path: f.path, additions: f.additions, deletions: f.deletions, isNew: f.isNew };
+}
+function splitPerFile(diff) {
+    const parts = diff.split(/^(?=diff --git )/m);
+    return parts.filter(p => p.startsWith('diff --git '));
+}
+
+;// CONCATENATED MODULE: ./src/review/guidelines.ts
+const GUIDELINE_FILES = ['.github/review-guidelines.md', 'REVIEW.md'];
+/** The "Code Review Standards" section of a constitution file (any heading level, up to the next peer). */
+function reviewStandardsSection(markdown) {
+    const lines = markdown.split('\n');
+    const start = lines.findIndex(l => /^#{1,6}\s+code review standards\s*$/i.test(l.trim()));
+    if (start < 0)
+        return undefined;
+    const level = /^(#+)/.exec(lines[start].trim())[1].length;
+    let end = lines.length;
+    for (let i = start + 1; i < lines.length; i++) {
+        const m = /^(#+)\s/.exec(lines[i].trim());
+        if (m && m[1].length <= level) {
+            end = i;
+            break;
+        }
+    }
+    return lines.slice(start, end).join('\n').trim();
+}
+/**
+ * The review guidelines, read from the PR's base commit so a PR cannot rewrite the rules it is
+ * reviewed by: the `guidelines` input, else .github/review-guidelines.md, REVIEW.md, or the
+ * "Code Review Standards" section of constitution.md.
+ */
+async function loadGuidelines(git, baseSha, configured) {
+    if (configured) {
+        const text = await git.show(baseSha, configured);
+        if (text === undefined) {
+            throw new Error(`Input 'guidelines': ${configured} does not exist on the base branch; give a path relative to the repository root.`);
+        }
+        return { source: configured, text };
+    }
+    for (const file of GUIDELINE_FILES) {
+        const text = await git.show(baseSha, file);
+        if (text !== undefined)
+            return { source: file, text };
+    }
+    for (const file of ['constitution.md', '.github/constitution.md', 'docs/constitution.md']) {
+        const text = await git.show(baseSha, file);
+        const section = text && reviewStandardsSection(text);
+        if (section)
+            return { source: `${file} (Code Review Standards)`, text: section };
+    }
+    return undefined;
+}
+
+// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
+var ajv = __webpack_require__(42463);
+// EXTERNAL MODULE: ./src/loop/types.ts
+var types = __webpack_require__(96539);
+;// CONCATENATED MODULE: ./src/review/verdict-schema.ts
+
+
+const strings = { type: 'array', items: { type: 'string', maxLength: 2000 }, maxItems: 50 };
+/** Also the tool's input_schema, so the model is held to exactly what we validate. */
+const verdictSchema = {
+    type: 'object',
+    additionalProperties: false,
+    required: [
+        'decision',
+        'summary',
+        'findings',
+        'failedCriteria',
+        'passedCriteria',
+        'requiredRework'
+    ],
+    properties: {
+        decision: {
+            enum: types/* DECISIONS */.Yv,
+            description: 'GO only when nothing at or above the blocking severity remains.'
+        },
+        summary: { type: 'string', minLength: 1, maxLength: 4000 },
+        findings: {
+            type: 'array',
+            maxItems: 200,
+            items: {
+                type: 'object',
+                additionalProperties: false,
+                required: ['severity', 'category', 'title', 'description'],
+                properties: {
+                    severity: { enum: types/* SEVERITIES */.oC },
+                    category: { enum: types/* CATEGORIES */.R6 },
+                    file: {
+                        type: 'string',
+                        minLength: 1,
+                        maxLength: 1000,
+                        description: 'Path relative to the repository root.'
+                    },
+                    line: {
+                        type: 'integer',
+                        minimum: 1,
+                        description: 'Line in the current (head) version of the file.'
+                    },
+                    endLine: { type: 'integer', minimum: 1 },
+                    title: { type: 'string', minLength: 1, maxLength: 300 },
+                    description: { type: 'string', minLength: 1, maxLength: 8000 },
+                    suggestedFix: { type: 'string', maxLength: 8000 }
+                }
+            }
+        },
+        failedCriteria: strings,
+        passedCriteria: strings,
+        requiredRework: strings
+    }
+};
+function createVerdictValidator() {
+    const validate = new ajv.Ajv({
+        allErrors: true,
+        strict: false
+    }).compile(verdictSchema);
+    return value => {
+        if (validate(value))
+            return { ok: true, verdict: value };
+        return {
+            ok: false,
+            errors: (validate.errors ?? [])
+                .slice(0, 20)
+                .map(e => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`)
+        };
+    };
+}
+
+;// CONCATENATED MODULE: ./src/review/ai-reviewer.ts
+
+
+
+
+
+
+
+
+
+const REVIEW_TOOL = 'submit_review';
+const DIFF_BUDGET = 120_000;
+const CONTEXT_BUDGET = 40_000;
+const ai_reviewer_MAX_TOKENS = 16_384;
+/** Earlier iterations as metadata only: ids, titles, locations, statuses, and the fixer's disputes. */
+function earlierRounds(state) {
+    const round = (0,loop_state/* roundIterations */.je)(state);
+    if (round.length === 0)
+        return 'This is the first review of this PR.';
+    const lines = [];
+    for (const it of round) {
+        lines.push(`Iteration ${it.n} reviewed ${it.reviewedSha.slice(0, 7)}: ${it.decision}`);
+        for (const f of it.findings) {
+            lines.push(`  - ${f.id} [${f.severity}] ${f.title ?? ''}${f.file ? ` (${f.file}${f.line ? `:${f.line}` : ''})` : ''}: ${f.status}`);
+        }
+        for (const id of it.resolved)
+            lines.push(`  - ${id}: fixed since the previous iteration`);
+        for (const d of it.fix?.disputes ?? [])
+            lines.push(`  - fixer disputed ${d.id}: ${d.reason}`);
+        if (it.fix)
+            lines.push(`  fix: ${it.fix.outcome}, ${(0,loop_state/* filesChangedCount */.rG)(it.fix)} file(s) changed`);
+    }
+    return lines.join('\n');
+}
+function gatesText(gates) {
+    if (gates.length === 0)
+        return 'No repository checks are configured.';
+    return gates
+        .map(g => {
+        const head = `- ${g.name} (\`${g.command}\`): ${g.passed ? 'pass' : `FAIL (exit ${g.exitCode})`}`;
+        const found = g.findings
+            .slice(0, 20)
+            .map(f => `    - ${f.id} ${f.file ? `${f.file}:${f.line ?? ''} ` : ''}${f.title}`);
+        return [head, ...found].join('\n');
+    })
+        .join('\n');
+}
+async function surroundingCode(git, sha, files, budget) {
+    const parts = [];
+    let used = 0;
+    for (const file of files) {
+        const text = await git.show(sha, file);
+        if (text === undefined || text.includes('\0'))
+            continue;
+        const numbered = text
+            .split('\n')
+            .map((l, i) => `${String(i + 1).padStart(5)}  ${l}`)
+            .join('\n');
+        if (used + numbered.length > budget)
+            continue;
+        used += numbered.length;
+        parts.push(`=== ${file} (head, with line numbers) ===\n${numbered}`);
+    }
+    return parts.join('\n\n');
+}
+/** Turns the verdict's findings into findings with ids, dropping those that cite code that does not exist. */
+async function locate(verdict, git, sha, threshold) {
+    const tree = new Set(await git.listFiles(sha));
+    const contents = new Map();
+    const findings = [];
+    let dropped = 0;
+    for (const f of verdict.findings) {
+        const file = f.file?.replace(/^\.?\//, '');
+        if (!file || !f.line) {
+            if ((0,loop_findings/* atOrAbove */.kU)(f.severity, threshold))
+                dropped++;
+            else
+                findings.push({
+                    ...f,
+                    file: undefined,
+                    line: undefined,
+                    endLine: undefined,
+                    id: (0,fingerprint/* fingerprint */.Rj)({ title: f.title }),
+                    source: 'ai'
+                });
+            continue;
+        }
+        if (!tree.has(file)) {
+            dropped++;
+            continue;
+        }
+        if (!contents.has(file))
+            contents.set(file, ((await git.show(sha, file)) ?? '').split('\n'));
+        const lines = contents.get(file);
+        if (f.line > lines.length) {
+            dropped++;
+            continue;
+        }
+        findings.push({
+            ...f,
+            file,
+            endLine: f.endLine && f.endLine >= f.line && f.endLine <= lines.length ? f.endLine : undefined,
+            id: (0,fingerprint/* fingerprint */.Rj)({ title: f.title, file, anchor: lines[f.line - 1] }),
+            source: 'ai'
+        });
+    }
+    return { findings, dropped };
+}
+function failClosed(error, budget) {
+    return {
+        decision: 'NEEDS_DISCUSSION',
+        summary: `The AI review failed closed: ${error}`,
+        findings: [],
+        failedCriteria: [],
+        passedCriteria: [],
+        requiredRework: [],
+        usage: budget.usage,
+        dropped: 0,
+        error
+    };
+}
+/** The reviewer's prompt: the instructions and guidelines (cached), then the PR, its checks and its diff. */
+async function reviewPrompt(deps, input) {
+    const { pull, git } = input;
+    const base = await git.prepareDiff(pull.baseRef, pull.baseSha, pull.headSha);
+    const diff = selectDiff(await git.diff(base, pull.headSha), DIFF_BUDGET);
+    // modified files get their surrounding code; a new file's diff already holds all of it
+    const changed = diff.files.filter(f => f.included && !f.isNew).map(f => f.path);
+    const context = await surroundingCode(git, pull.headSha, changed, CONTEXT_BUDGET);
+    const guidelines = await loadGuidelines(git, pull.baseSha, deps.ai.guidelines);
+    const system = systemPrompt('reviewer', { threshold: deps.threshold }, {
+        sections: [
+            guidelines
+                ? `## Review guidelines (from ${guidelines.source})\n\n${guidelines.text}`
+                : '## Review guidelines\n\nNone given: use general good practice.'
+        ],
+        instructions: deps.ai.instructions,
+        dir: deps.promptsDir
+    });
+    const tools = [
+        {
+            name: REVIEW_TOOL,
+            description: 'Submit the review verdict for the current head of the PR.',
+            input_schema: verdictSchema,
+            cache_control: { type: 'ephemeral' }
+        }
+    ];
+    const user = [
+        `# Pull request #${pull.number}: ${sanitizeUntrusted(pull.title, 500)}`,
+        '',
+        '## Description (untrusted text from the PR)',
+        '',
+        sanitizeUntrusted(pull.body) || '(empty)',
+        '',
+        `## Earlier iterations (metadata only)`,
+        '',
+        earlierRounds(input.state),
+        '',
+        '## Repository checks on this head',
+        '',
+        gatesText(input.gates),
+        '',
+        `## Diff against the merge base ${base.slice(0, 7)} → head ${pull.headSha.slice(0, 7)}${diff.text.length < diff.totalChars ? ` (budgeted: ${diff.text.length} of ${diff.totalChars} characters)` : ''}`,
+        '',
+        '```diff',
+        diff.text,
+        '```',
+        context ? `\n## Changed files at head\n\n${context}` : ''
+    ].join('\n');
+    return { system, tools, messages: [{ role: 'user', content: [{ type: 'text', text: user }] }] };
+}
+/** Appends the invalid answer and one repair request that quotes the validation errors back. */
+function askForRepair(messages, content, errors) {
+    messages.push({
+        role: 'assistant',
+        content: content.length ? content : [{ type: 'text', text: '(empty)' }]
+    });
+    const call = content.find(b => b.type === 'tool_use' && b.name === REVIEW_TOOL);
+    const repair = `Your verdict does not match the submit_review schema:\n${errors.map(e => `- ${e}`).join('\n')}\nCall submit_review again with a corrected, complete verdict.`;
+    messages.push({
+        role: 'user',
+        content: call && call.type === 'tool_use'
+            ? [{ type: 'tool_result', tool_use_id: call.id, content: repair, is_error: true }]
+            : [{ type: 'text', text: repair }]
+    });
+}
+async function acceptVerdict(deps, input, verdict) {
+    const { pull, git } = input;
+    const { findings, dropped } = await locate(verdict, git, pull.headSha, deps.threshold);
+    if (dropped)
+        deps.log.info(`review: dropped ${dropped} finding(s) citing code that is not in ${pull.headSha.slice(0, 7)}`);
+    return {
+        decision: verdict.decision,
+        summary: verdict.summary,
+        findings,
+        failedCriteria: verdict.failedCriteria,
+        passedCriteria: verdict.passedCriteria,
+        requiredRework: verdict.requiredRework,
+        usage: deps.budget.usage,
+        dropped
+    };
+}
+/**
+ * The AI review: one forced submit_review call, validated with ajv; an invalid verdict gets one
+ * repair request, and then fails closed (NEEDS_DISCUSSION), never GO.
+ */
+async function aiReview(deps, input) {
+    const { client, ai, budget } = deps;
+    const { system, tools, messages } = await reviewPrompt(deps, input);
+    const validate = createVerdictValidator();
+    const promptChars = JSON.stringify({ system, tools, messages }).length;
+    let lastErrors = [];
+    for (let attempt = 0; attempt < 2; attempt++) {
+        const chars = promptChars + (attempt ? JSON.stringify(messages.slice(1)).length : 0);
+        if (!budget.allows(ai.reviewModel, chars, ai_reviewer_MAX_TOKENS)) {
+            return {
+                ...failClosed('the max-cost-usd budget does not allow another review call', budget),
+                budgetExhausted: true
+            };
+        }
+        const response = await client.create({
+            model: ai.reviewModel,
+            maxTokens: ai_reviewer_MAX_TOKENS,
+            system,
+            tools,
+            messages,
+            toolChoice: { type: 'tool', name: REVIEW_TOOL }
+        });
+        budget.record(response.usage);
+        const call = response.content.find(b => b.type === 'tool_use' && b.name === REVIEW_TOOL);
+        const checked = call && call.type === 'tool_use'
+            ? validate(call.input)
+            : { ok: false, errors: ['no submit_review tool call in the answer'] };
+        if (checked.ok)
+            return acceptVerdict(deps, input, checked.verdict);
+        lastErrors = checked.errors;
+        deps.log.warning(`review: the verdict is invalid (${lastErrors.slice(0, 3).join('; ')}); asking once for a repair`);
+        askForRepair(messages, response.content, lastErrors);
+    }
+    return failClosed(`the verdict was still invalid after one repair: ${lastErrors.slice(0, 5).join('; ')}`, budget);
 }
 
 // EXTERNAL MODULE: ./src/model/provider.ts
@@ -692,209 +1140,7 @@ async function load(provider, timeoutMs) {
     }
 }
 
-// EXTERNAL MODULE: ./src/loop/fingerprint.ts
-var fingerprint = __webpack_require__(93706);
-// EXTERNAL MODULE: ./node_modules/parse-diff/index.js
-var parse_diff = __webpack_require__(82673);
-var parse_diff_default = /*#__PURE__*/__webpack_require__.n(parse_diff);
-;// CONCATENATED MODULE: ./src/review/diff-budget.ts
-
-/**
- * Full diff under the budget; over it, whole per-file diffs in order of size (smallest first, so
- * more files are seen whole) until the budget is spent, and the rest listed by name and size.
- */
-function selectDiff(diff, budgetChars) {
-    const parsed = parse_diff_default()(diff);
-    const chunks = splitPerFile(diff);
-    const files = parsed.map((f, i) => ({
-        path: (f.to && f.to !== '/dev/null' ? f.to : f.from) ?? `file-${i}`,
-        additions: f.additions,
-        deletions: f.deletions,
-        isNew: f.new === true,
-        text: chunks[i] ?? ''
-    }));
-    if (diff.length <= budgetChars) {
-        return {
-            text: diff,
-            files: files.map(f => ({ ...strip(f), included: true })),
-            totalChars: diff.length
-        };
-    }
-    const order = [...files].sort((a, b) => a.text.length - b.text.length);
-    const included = new Map();
-    let used = 0;
-    for (const f of order) {
-        if (used + f.text.length > budgetChars)
-            continue;
-        used += f.text.length;
-        included.set(f.path, f.text);
-    }
-    // the budget left over goes to the start of the smallest files that did not fit whole
-    for (const f of order) {
-        const left = budgetChars - used;
-        if (included.has(f.path) || left < 2000)
-            continue;
-        const cut = f.text.slice(0, f.text.lastIndexOf('\n', left - 200) + 1);
-        used += cut.length;
-        included.set(f.path, `${cut}# … the diff of ${f.path} is cut here: ${cut.length} of ${f.text.length} characters shown\n`);
-    }
-    const omitted = files.filter(f => !included.has(f.path));
-    const text = [
-        ...files.filter(f => included.has(f.path)).map(f => included.get(f.path)),
-        omitted.length
-            ? `\n# ${omitted.length} file(s) left out of this diff to fit the review budget:\n${omitted.map(f => `#   ${f.path} (+${f.additions} -${f.deletions})`).join('\n')}\n`
-            : ''
-    ].join('');
-    return {
-        text,
-        files: files.map(f => ({ ...strip(f), included: included.has(f.path) })),
-        totalChars: diff.length
-    };
-}
-function strip(f) {
-    return { path: f.path, additions: f.additions, deletions: f.deletions, isNew: f.isNew };
-}
-function splitPerFile(diff) {
-    const parts = diff.split(/^(?=diff --git )/m);
-    return parts.filter(p => p.startsWith('diff --git '));
-}
-
-;// CONCATENATED MODULE: ./src/review/guidelines.ts
-const GUIDELINE_FILES = ['.github/review-guidelines.md', 'REVIEW.md'];
-/** The "Code Review Standards" section of a constitution file (any heading level, up to the next peer). */
-function reviewStandardsSection(markdown) {
-    const lines = markdown.split('\n');
-    const start = lines.findIndex(l => /^#{1,6}\s+code review standards\s*$/i.test(l.trim()));
-    if (start < 0)
-        return undefined;
-    const level = /^(#+)/.exec(lines[start].trim())[1].length;
-    let end = lines.length;
-    for (let i = start + 1; i < lines.length; i++) {
-        const m = /^(#+)\s/.exec(lines[i].trim());
-        if (m && m[1].length <= level) {
-            end = i;
-            break;
-        }
-    }
-    return lines.slice(start, end).join('\n').trim();
-}
-/**
- * The review guidelines, read from the PR's base commit so a PR cannot rewrite the rules it is
- * reviewed by: the `guidelines` input, else .github/review-guidelines.md, REVIEW.md, or the
- * "Code Review Standards" section of constitution.md.
- */
-async function loadGuidelines(git, baseSha, configured) {
-    if (configured) {
-        const text = await git.show(baseSha, configured);
-        if (text === undefined) {
-            throw new Error(`Input 'guidelines': ${configured} does not exist on the base branch; give a path relative to the repository root.`);
-        }
-        return { source: configured, text };
-    }
-    for (const file of GUIDELINE_FILES) {
-        const text = await git.show(baseSha, file);
-        if (text !== undefined)
-            return { source: file, text };
-    }
-    for (const file of ['constitution.md', '.github/constitution.md', 'docs/constitution.md']) {
-        const text = await git.show(baseSha, file);
-        const section = text && reviewStandardsSection(text);
-        if (section)
-            return { source: `${file} (Code Review Standards)`, text: section };
-    }
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/review/sanitize.ts
-/**
- * PR text is untrusted: hidden HTML comments and invisible or direction-changing characters are
- * removed before it reaches a prompt, so no instruction can hide in what a person does not see.
- */
-function sanitizeUntrusted(text, max = 20_000) {
-    const cleaned = text
-        .replace(/<!--[\s\S]*?(-->|$)/g, '')
-        .replace(/[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u00AD]/g, '')
-        // eslint-disable-next-line no-control-regex
-        .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '');
-    return cleaned.length > max ? `${cleaned.slice(0, max)}\n… (cut)` : cleaned;
-}
-
-// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
-var ajv = __webpack_require__(42463);
-;// CONCATENATED MODULE: ./src/review/verdict-schema.ts
-
-
-
-const strings = { type: 'array', items: { type: 'string', maxLength: 2000 }, maxItems: 50 };
-/** Also the tool's input_schema, so the model is held to exactly what we validate. */
-const verdictSchema = {
-    type: 'object',
-    additionalProperties: false,
-    required: [
-        'decision',
-        'summary',
-        'findings',
-        'failedCriteria',
-        'passedCriteria',
-        'requiredRework'
-    ],
-    properties: {
-        decision: {
-            enum: loop_state/* DECISIONS */.Yv,
-            description: 'GO only when nothing at or above the blocking severity remains.'
-        },
-        summary: { type: 'string', minLength: 1, maxLength: 4000 },
-        findings: {
-            type: 'array',
-            maxItems: 200,
-            items: {
-                type: 'object',
-                additionalProperties: false,
-                required: ['severity', 'category', 'title', 'description'],
-                properties: {
-                    severity: { enum: loop_findings/* SEVERITIES */.oC },
-                    category: { enum: loop_findings/* CATEGORIES */.R6 },
-                    file: {
-                        type: 'string',
-                        minLength: 1,
-                        maxLength: 1000,
-                        description: 'Path relative to the repository root.'
-                    },
-                    line: {
-                        type: 'integer',
-                        minimum: 1,
-                        description: 'Line in the current (head) version of the file.'
-                    },
-                    endLine: { type: 'integer', minimum: 1 },
-                    title: { type: 'string', minLength: 1, maxLength: 300 },
-                    description: { type: 'string', minLength: 1, maxLength: 8000 },
-                    suggestedFix: { type: 'string', maxLength: 8000 }
-                }
-            }
-        },
-        failedCriteria: strings,
-        passedCriteria: strings,
-        requiredRework: strings
-    }
-};
-function createVerdictValidator() {
-    const validate = new ajv.Ajv({
-        allErrors: true,
-        strict: false
-    }).compile(verdictSchema);
-    return value => {
-        if (validate(value))
-            return { ok: true, verdict: value };
-        return {
-            ok: false,
-            errors: (validate.errors ?? [])
-                .slice(0, 20)
-                .map(e => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`)
-        };
-    };
-}
-
-;// CONCATENATED MODULE: ./src/review/ai-reviewer.ts
+;// CONCATENATED MODULE: ./src/model/agents.ts
 
 
 
@@ -902,253 +1148,6 @@ function createVerdictValidator() {
 
 
 
-
-
-const REVIEW_TOOL = 'submit_review';
-const DIFF_BUDGET = 120_000;
-const CONTEXT_BUDGET = 40_000;
-const ai_reviewer_MAX_TOKENS = 16_384;
-/** Earlier iterations as metadata only: ids, titles, locations, statuses, and the fixer's disputes. */
-function earlierRounds(state) {
-    const round = (0,loop_state/* roundIterations */.je)(state);
-    if (round.length === 0)
-        return 'This is the first review of this PR.';
-    const lines = [];
-    for (const it of round) {
-        lines.push(`Iteration ${it.n} reviewed ${it.reviewedSha.slice(0, 7)}: ${it.decision}`);
-        for (const f of it.findings) {
-            lines.push(`  - ${f.id} [${f.severity}] ${f.title ?? ''}${f.file ? ` (${f.file}${f.line ? `:${f.line}` : ''})` : ''}: ${f.status}`);
-        }
-        for (const id of it.resolved)
-            lines.push(`  - ${id}: fixed since the previous iteration`);
-        for (const d of it.fix?.disputes ?? [])
-            lines.push(`  - fixer disputed ${d.id}: ${d.reason}`);
-        if (it.fix)
-            lines.push(`  fix: ${it.fix.outcome}, ${(0,loop_state/* filesChangedCount */.rG)(it.fix)} file(s) changed`);
-    }
-    return lines.join('\n');
-}
-function gatesText(gates) {
-    if (gates.length === 0)
-        return 'No repository checks are configured.';
-    return gates
-        .map(g => {
-        const head = `- ${g.name} (\`${g.command}\`): ${g.passed ? 'pass' : `FAIL (exit ${g.exitCode})`}`;
-        const found = g.findings
-            .slice(0, 20)
-            .map(f => `    - ${f.id} ${f.file ? `${f.file}:${f.line ?? ''} ` : ''}${f.title}`);
-        return [head, ...found].join('\n');
-    })
-        .join('\n');
-}
-async function surroundingCode(git, sha, files, budget) {
-    const parts = [];
-    let used = 0;
-    for (const file of files) {
-        const text = await git.show(sha, file);
-        if (text === undefined || text.includes('\0'))
-            continue;
-        const numbered = text
-            .split('\n')
-            .map((l, i) => `${String(i + 1).padStart(5)}  ${l}`)
-            .join('\n');
-        if (used + numbered.length > budget)
-            continue;
-        used += numbered.length;
-        parts.push(`=== ${file} (head, with line numbers) ===\n${numbered}`);
-    }
-    return parts.join('\n\n');
-}
-/** Turns the verdict's findings into findings with ids, dropping those that cite code that does not exist. */
-async function locate(verdict, git, sha, threshold) {
-    const tree = new Set(await git.listFiles(sha));
-    const contents = new Map();
-    const findings = [];
-    let dropped = 0;
-    for (const f of verdict.findings) {
-        const file = f.file?.replace(/^\.?\//, '');
-        if (!file || !f.line) {
-            if ((0,loop_findings/* atOrAbove */.kU)(f.severity, threshold))
-                dropped++;
-            else
-                findings.push({
-                    ...f,
-                    file: undefined,
-                    line: undefined,
-                    endLine: undefined,
-                    id: (0,fingerprint/* fingerprint */.Rj)({ title: f.title }),
-                    source: 'ai'
-                });
-            continue;
-        }
-        if (!tree.has(file)) {
-            dropped++;
-            continue;
-        }
-        if (!contents.has(file))
-            contents.set(file, ((await git.show(sha, file)) ?? '').split('\n'));
-        const lines = contents.get(file);
-        if (f.line > lines.length) {
-            dropped++;
-            continue;
-        }
-        findings.push({
-            ...f,
-            file,
-            endLine: f.endLine && f.endLine >= f.line && f.endLine <= lines.length ? f.endLine : undefined,
-            id: (0,fingerprint/* fingerprint */.Rj)({ title: f.title, file, anchor: lines[f.line - 1] }),
-            source: 'ai'
-        });
-    }
-    return { findings, dropped };
-}
-function failClosed(error, budget) {
-    return {
-        decision: 'NEEDS_DISCUSSION',
-        summary: `The AI review failed closed: ${error}`,
-        findings: [],
-        failedCriteria: [],
-        passedCriteria: [],
-        requiredRework: [],
-        usage: budget.usage,
-        dropped: 0,
-        error
-    };
-}
-async function aiReview(deps, input) {
-    const { client, ai, budget } = deps;
-    const { pull, git, state } = input;
-    const base = await git.prepareDiff(pull.baseRef, pull.baseSha, pull.headSha);
-    const diff = selectDiff(await git.diff(base, pull.headSha), DIFF_BUDGET);
-    // modified files get their surrounding code; a new file's diff already holds all of it
-    const changed = diff.files.filter(f => f.included && !f.isNew).map(f => f.path);
-    const context = await surroundingCode(git, pull.headSha, changed, CONTEXT_BUDGET);
-    const guidelines = await loadGuidelines(git, pull.baseSha, ai.guidelines);
-    const system = [
-        {
-            type: 'text',
-            text: loadPrompt('reviewer', { threshold: deps.threshold }, deps.promptsDir)
-        },
-        {
-            type: 'text',
-            text: [
-                guidelines
-                    ? `## Review guidelines (from ${guidelines.source})\n\n${guidelines.text}`
-                    : '## Review guidelines\n\nNone given: use general good practice.',
-                ai.instructions
-                    ? `## Additional instructions from the repository\n\n${sanitizeUntrusted(ai.instructions)}`
-                    : ''
-            ]
-                .filter(Boolean)
-                .join('\n\n'),
-            cache_control: { type: 'ephemeral' }
-        }
-    ];
-    const tools = [
-        {
-            name: REVIEW_TOOL,
-            description: 'Submit the review verdict for the current head of the PR.',
-            input_schema: verdictSchema,
-            cache_control: { type: 'ephemeral' }
-        }
-    ];
-    const user = [
-        `# Pull request #${pull.number}: ${sanitizeUntrusted(pull.title, 500)}`,
-        '',
-        '## Description (untrusted text from the PR)',
-        '',
-        sanitizeUntrusted(pull.body) || '(empty)',
-        '',
-        `## Earlier iterations (metadata only)`,
-        '',
-        earlierRounds(state),
-        '',
-        '## Repository checks on this head',
-        '',
-        gatesText(input.gates),
-        '',
-        `## Diff against the merge base ${base.slice(0, 7)} → head ${pull.headSha.slice(0, 7)}${diff.text.length < diff.totalChars ? ` (budgeted: ${diff.text.length} of ${diff.totalChars} characters)` : ''}`,
-        '',
-        '```diff',
-        diff.text,
-        '```',
-        context ? `\n## Changed files at head\n\n${context}` : ''
-    ].join('\n');
-    const messages = [{ role: 'user', content: [{ type: 'text', text: user }] }];
-    const validate = createVerdictValidator();
-    const promptChars = JSON.stringify({ system, tools, messages }).length;
-    let lastErrors = [];
-    for (let attempt = 0; attempt < 2; attempt++) {
-        const chars = promptChars + (attempt ? JSON.stringify(messages.slice(1)).length : 0);
-        if (!budget.allows(ai.reviewModel, chars, ai_reviewer_MAX_TOKENS)) {
-            return {
-                ...failClosed('the max-cost-usd budget does not allow another review call', budget),
-                budgetExhausted: true
-            };
-        }
-        const response = await client.create({
-            model: ai.reviewModel,
-            maxTokens: ai_reviewer_MAX_TOKENS,
-            system,
-            tools,
-            messages,
-            toolChoice: { type: 'tool', name: REVIEW_TOOL }
-        });
-        budget.record(response.usage);
-        const call = response.content.find(b => b.type === 'tool_use' && b.name === REVIEW_TOOL);
-        const checked = call && call.type === 'tool_use'
-            ? validate(call.input)
-            : { ok: false, errors: ['no submit_review tool call in the answer'] };
-        if (checked.ok) {
-            const { findings, dropped } = await locate(checked.verdict, git, pull.headSha, deps.threshold);
-            if (dropped)
-                deps.log.info(`review: dropped ${dropped} finding(s) citing code that is not in ${pull.headSha.slice(0, 7)}`);
-            return {
-                decision: checked.verdict.decision,
-                summary: checked.verdict.summary,
-                findings,
-                failedCriteria: checked.verdict.failedCriteria,
-                passedCriteria: checked.verdict.passedCriteria,
-                requiredRework: checked.verdict.requiredRework,
-                usage: budget.usage,
-                dropped
-            };
-        }
-        lastErrors = checked.errors;
-        deps.log.warning(`review: the verdict is invalid (${lastErrors.slice(0, 3).join('; ')}); asking once for a repair`);
-        // one repair: quote the validation errors back, as the tool's error result
-        messages.push({
-            role: 'assistant',
-            content: response.content.length ? response.content : [{ type: 'text', text: '(empty)' }]
-        });
-        const repair = `Your verdict does not match the submit_review schema:\n${lastErrors.map(e => `- ${e}`).join('\n')}\nCall submit_review again with a corrected, complete verdict.`;
-        messages.push({
-            role: 'user',
-            content: call && call.type === 'tool_use'
-                ? [{ type: 'tool_result', tool_use_id: call.id, content: repair, is_error: true }]
-                : [{ type: 'text', text: repair }]
-        });
-    }
-    return failClosed(`the verdict was still invalid after one repair: ${lastErrors.slice(0, 5).join('; ')}`, budget);
-}
-
-;// CONCATENATED MODULE: ./src/ai.ts
-
-
-
-
-
-
-
-function delta(after, before) {
-    return {
-        inputTokens: after.inputTokens - before.inputTokens,
-        outputTokens: after.outputTokens - before.outputTokens,
-        cacheReadTokens: after.cacheReadTokens - before.cacheReadTokens,
-        cacheWriteTokens: after.cacheWriteTokens - before.cacheWriteTokens,
-        costUsd: Math.round((after.costUsd - before.costUsd) * 1e6) / 1e6
-    };
-}
 /** The reviewer and fixer of one iteration, sharing one budget and one client. */
 function createAiAgents(settings, log, runner, client) {
     const { ai } = settings;
@@ -1205,7 +1204,7 @@ function createAiAgents(settings, log, runner, client) {
             return {
                 disputes: result.disputes,
                 refusals: result.refusals,
-                usage: budget ? delta(budget.usage, before) : (0,loop_state/* zeroUsage */.My)(),
+                usage: (0,loop_usage/* usageSince */.eR)(budget.usage, before),
                 transcript: result.transcript,
                 stopReason: result.stopReason,
                 error: result.error

@@ -1,6 +1,23 @@
-export const id = 102;
-export const ids = [102];
+export const id = 78;
+export const ids = [78];
 export const modules = {
+
+/***/ 9229:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   d: () => (/* binding */ InputError)
+/* harmony export */ });
+/** A wrong or missing action input; the message names the input and what to set. */
+class InputError extends Error {
+    constructor(input, message) {
+        super(`Input '${input}': ${message}`);
+        this.name = 'InputError';
+    }
+}
+
+
+/***/ }),
 
 /***/ 61932:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
@@ -123,48 +140,21 @@ function tail(output, maxLines = 40, maxChars = 3000) {
 
 /***/ }),
 
-/***/ 16236:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   d: () => (/* binding */ InputError)
-/* harmony export */ });
-/** A wrong or missing action input; the message names the input and what to set. */
-class InputError extends Error {
-    constructor(input, message) {
-        super(`Input '${input}': ${message}`);
-        this.name = 'InputError';
-    }
-}
-
-
-/***/ }),
-
 /***/ 84030:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   DF: () => (/* binding */ mergeFindings),
 /* harmony export */   Np: () => (/* binding */ bySeverity),
 /* harmony export */   Ot: () => (/* binding */ countBySeverity),
-/* harmony export */   R6: () => (/* binding */ CATEGORIES),
 /* harmony export */   kU: () => (/* binding */ atOrAbove),
-/* harmony export */   oC: () => (/* binding */ SEVERITIES),
 /* harmony export */   qs: () => (/* binding */ severityRank)
 /* harmony export */ });
-/** The one finding schema shared by every source: AI reviewer, gates and human review comments. */
-const SEVERITIES = ['critical', 'high', 'medium', 'low', 'suggestion'];
-const CATEGORIES = [
-    'security',
-    'architecture',
-    'logic',
-    'style',
-    'performance',
-    'testing',
-    'documentation'
-];
+/* harmony import */ var _types_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96539);
+
 /** Lower rank = more severe. */
 function severityRank(severity) {
-    return SEVERITIES.indexOf(severity);
+    return _types_js__WEBPACK_IMPORTED_MODULE_0__/* .SEVERITIES */ .oC.indexOf(severity);
 }
 /** True when `severity` is at or above `threshold` (critical is the highest). */
 function atOrAbove(severity, threshold) {
@@ -174,10 +164,18 @@ function bySeverity(a, b) {
     return severityRank(a.severity) - severityRank(b.severity);
 }
 function countBySeverity(findings) {
-    const counts = Object.fromEntries(SEVERITIES.map(s => [s, 0]));
+    const counts = Object.fromEntries(_types_js__WEBPACK_IMPORTED_MODULE_0__/* .SEVERITIES */ .oC.map(s => [s, 0]));
     for (const f of findings)
         counts[f.severity]++;
     return counts;
+}
+/** Findings of several sources merged by id; the first source to report an id keeps it. */
+function mergeFindings(...sources) {
+    const byId = new Map();
+    for (const f of sources.flat())
+        if (!byId.has(f.id))
+            byId.set(f.id, f);
+    return [...byId.values()];
 }
 
 
@@ -233,39 +231,14 @@ function fingerprint(input) {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   Hd: () => (/* binding */ isTerminal),
-/* harmony export */   My: () => (/* binding */ zeroUsage),
 /* harmony export */   SU: () => (/* binding */ lastIteration),
-/* harmony export */   Yv: () => (/* binding */ DECISIONS),
-/* harmony export */   gw: () => (/* binding */ LOOP_STATUSES),
 /* harmony export */   je: () => (/* binding */ roundIterations),
 /* harmony export */   mq: () => (/* binding */ resolvedCount),
 /* harmony export */   om: () => (/* binding */ newState),
-/* harmony export */   rG: () => (/* binding */ filesChangedCount),
-/* harmony export */   vk: () => (/* binding */ addUsage)
+/* harmony export */   rG: () => (/* binding */ filesChangedCount)
 /* harmony export */ });
-const LOOP_STATUSES = [
-    'running',
-    'go',
-    'max_iterations',
-    'needs_discussion',
-    'stalled',
-    'budget_exhausted',
-    'stopped',
-    'error'
-];
-const DECISIONS = ['GO', 'NO_GO', 'NEEDS_DISCUSSION'];
-function zeroUsage() {
-    return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };
-}
-function addUsage(a, b) {
-    return {
-        inputTokens: a.inputTokens + b.inputTokens,
-        outputTokens: a.outputTokens + b.outputTokens,
-        cacheReadTokens: a.cacheReadTokens + b.cacheReadTokens,
-        cacheWriteTokens: a.cacheWriteTokens + b.cacheWriteTokens,
-        costUsd: Math.round((a.costUsd + b.costUsd) * 1e6) / 1e6
-    };
-}
+/* harmony import */ var _usage_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(89553);
+
 function newState(pr, maxIterations, now) {
     return {
         schema: 1,
@@ -274,7 +247,7 @@ function newState(pr, maxIterations, now) {
         round: 1,
         maxIterations,
         iterations: [],
-        totals: zeroUsage(),
+        totals: (0,_usage_js__WEBPACK_IMPORTED_MODULE_0__/* .zeroUsage */ .My)(),
         updatedAt: now.toISOString()
     };
 }
@@ -299,7 +272,77 @@ function resolvedCount(it) {
 
 /***/ }),
 
-/***/ 46102:
+/***/ 96539:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   R6: () => (/* binding */ CATEGORIES),
+/* harmony export */   Yv: () => (/* binding */ DECISIONS),
+/* harmony export */   gw: () => (/* binding */ LOOP_STATUSES),
+/* harmony export */   oC: () => (/* binding */ SEVERITIES)
+/* harmony export */ });
+/**
+ * The loop's own types: what the core reasons about. Adapters map GitHub's, git's and the model
+ * API's shapes to these; nothing here knows an SDK or a wire format.
+ */
+/** The one finding schema shared by every source: AI reviewer, gates and human review comments. */
+const SEVERITIES = ['critical', 'high', 'medium', 'low', 'suggestion'];
+const CATEGORIES = [
+    'security',
+    'architecture',
+    'logic',
+    'style',
+    'performance',
+    'testing',
+    'documentation'
+];
+const LOOP_STATUSES = [
+    'running',
+    'go',
+    'max_iterations',
+    'needs_discussion',
+    'stalled',
+    'budget_exhausted',
+    'stopped',
+    'error'
+];
+const DECISIONS = ['GO', 'NO_GO', 'NEEDS_DISCUSSION'];
+
+
+/***/ }),
+
+/***/ 89553:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   My: () => (/* binding */ zeroUsage),
+/* harmony export */   eR: () => (/* binding */ usageSince),
+/* harmony export */   vk: () => (/* binding */ addUsage)
+/* harmony export */ });
+function zeroUsage() {
+    return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0 };
+}
+function combine(a, b, sign) {
+    return {
+        inputTokens: a.inputTokens + sign * b.inputTokens,
+        outputTokens: a.outputTokens + sign * b.outputTokens,
+        cacheReadTokens: a.cacheReadTokens + sign * b.cacheReadTokens,
+        cacheWriteTokens: a.cacheWriteTokens + sign * b.cacheWriteTokens,
+        costUsd: Math.round((a.costUsd + sign * b.costUsd) * 1e6) / 1e6
+    };
+}
+function addUsage(a, b) {
+    return combine(a, b, 1);
+}
+/** What was used between two readings of a running total. */
+function usageSince(after, before) {
+    return combine(after, before, -1);
+}
+
+
+/***/ }),
+
+/***/ 92078:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -307,18 +350,17 @@ __webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  run: () => (/* binding */ run),
-  setOutputs: () => (/* binding */ setOutputs)
+  run: () => (/* binding */ run)
 });
 
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
 var core = __webpack_require__(33838);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __webpack_require__(51455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(76760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
-;// CONCATENATED MODULE: ./src/artifacts.ts
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(51455);
+;// CONCATENATED MODULE: ./src/action/artifacts.ts
 
 
 /**
@@ -365,9 +407,9 @@ runUrl) {
     };
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(73024);
-;// CONCATENATED MODULE: ./src/context.ts
+// EXTERNAL MODULE: ./src/action/event.ts
+var action_event = __webpack_require__(33566);
+;// CONCATENATED MODULE: ./src/action/context.ts
 
 class ContextError extends Error {
 }
@@ -380,24 +422,11 @@ function readPayload(path) {
     if (!path)
         return {};
     try {
-        const parsed = JSON.parse((0,external_node_fs_.readFileSync)(path, 'utf8'));
-        return typeof parsed === 'object' && parsed !== null ? parsed : {};
+        return (0,action_event/* readPayloadFile */.RT)(path);
     }
     catch (e) {
         throw new ContextError(`Cannot read the event payload at GITHUB_EVENT_PATH: ${e.message}`);
     }
-}
-function prNumberFromPayload(payload) {
-    const pr = payload['pull_request'];
-    if (typeof pr?.number === 'number')
-        return pr.number;
-    const inputs = payload['inputs'];
-    const raw = inputs?.['pr-number'] ?? inputs?.['pr_number'];
-    if (typeof raw === 'string' && /^\d+$/.test(raw.trim()))
-        return Number(raw.trim());
-    if (typeof raw === 'number')
-        return raw;
-    return undefined;
 }
 function readContext(env) {
     const repository = env['GITHUB_REPOSITORY'] ?? '';
@@ -419,9 +448,128 @@ function readContext(env) {
         apiUrl: (env['GITHUB_API_URL'] ?? 'https://api.github.com').replace(/\/$/, ''),
         workspace: env['GITHUB_WORKSPACE'] ?? process.cwd(),
         tempDir: env['RUNNER_TEMP'] ?? env['TMPDIR'] ?? '/tmp',
-        eventPrNumber: prNumberFromPayload(payload),
+        eventPrNumber: (0,action_event/* prNumberFromPayload */.AL)(payload),
         actor: env['GITHUB_ACTOR'] ?? ''
     };
+}
+
+;// CONCATENATED MODULE: ./src/action/log.ts
+
+/** The runner's log, through the toolkit: groups close with how long they took. */
+function createActionsLog() {
+    return {
+        info: m => core.info(m),
+        notice: m => core.notice(m),
+        warning: m => core.warning(m),
+        debug: m => core.debug(m),
+        async group(name, fn) {
+            const started = Date.now();
+            core.startGroup(name);
+            try {
+                return await fn();
+            }
+            finally {
+                core.info(`${name}: done in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+                core.endGroup();
+            }
+        }
+    };
+}
+
+// EXTERNAL MODULE: ./src/loop/state.ts
+var loop_state = __webpack_require__(59431);
+;// CONCATENATED MODULE: ./src/report/format.ts
+const SEVERITY_ICON = {
+    critical: '🔴',
+    high: '🟠',
+    medium: '🟡',
+    low: '🔵',
+    suggestion: '⚪'
+};
+const STATUS_LABEL = {
+    running: 'running',
+    go: 'GO',
+    max_iterations: 'stopped at the iteration cap',
+    needs_discussion: 'needs discussion',
+    stalled: 'stalled',
+    budget_exhausted: 'budget exhausted',
+    stopped: 'stopped by a human',
+    error: 'error'
+};
+function format_short(sha) {
+    return (sha ?? '').slice(0, 7);
+}
+function repoUrl(l) {
+    return `${l.serverUrl}/${l.owner}/${l.repo}`;
+}
+function commitLink(l, sha) {
+    return `[\`${format_short(sha)}\`](${repoUrl(l)}/commit/${sha})`;
+}
+/** A fix commit linked to its diff within the PR. */
+function fixLink(l, sha) {
+    return `[\`${format_short(sha)}\`](${repoUrl(l)}/pull/${l.pr}/commits/${sha})`;
+}
+function fileLink(l, sha, file, line, endLine) {
+    const anchor = line ? `#L${line}${endLine && endLine > line ? `-L${endLine}` : ''}` : '';
+    const label = line ? `${file}:${line}` : file;
+    return `[\`${escapeMd(label)}\`](${repoUrl(l)}/blob/${sha}/${file.split('/').map(encodeURIComponent).join('/')}${anchor})`;
+}
+function usd(value) {
+    return `$${value.toFixed(value > 0 && value < 0.01 ? 4 : 2)}`;
+}
+function tokens(u) {
+    return u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+}
+function duration(ms) {
+    const s = Math.round(ms / 1000);
+    return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`;
+}
+/** Escapes text from PRs and tools for one line of Markdown (tables, list items). */
+function escapeMd(text) {
+    return text
+        .replace(/\r?\n/g, ' ')
+        .replace(/([\\`*_[\]|<>#])/g, '\\$1')
+        .replace(/@/g, '@\u200b');
+}
+/** Text for a collapsible block: HTML comments and mentions neutralised, length capped. */
+function safeBlock(text, max) {
+    let t = text.replace(/<!--/g, '&lt;!--').replace(/@(?=\w)/g, '@\u200b');
+    if (t.length > max)
+        t = `${t.slice(0, max)}\n… (cut; the full text is in the review artifact)`;
+    const fences = (t.match(/```/g) ?? []).length;
+    if (fences % 2 === 1)
+        t += '\n```';
+    return t;
+}
+
+;// CONCATENATED MODULE: ./src/action/outputs.ts
+
+
+
+/** Sets every output, so later steps can rely on them even after a skip. */
+function setOutputs(outcome, maxIterations) {
+    const state = outcome.state;
+    const round = state ? (0,loop_state/* roundIterations */.je)(state) : [];
+    const outputs = {
+        status: state?.status ?? 'skipped',
+        skipped: outcome.decision ? 'false' : 'true',
+        verdict: outcome.decision ?? round[round.length - 1]?.decision ?? '',
+        iteration: String(round.length),
+        'max-iterations': String(state?.maxIterations ?? maxIterations),
+        findings: JSON.stringify(outcome.findings),
+        'findings-count': String(outcome.findings.length),
+        'reviewed-sha': outcome.reviewedSha ?? state?.lastReviewedSha ?? '',
+        'head-sha': outcome.headSha ?? '',
+        converged: String(state?.status === 'go'),
+        'comment-url': outcome.commentUrl ?? '',
+        'check-run-id': outcome.checkRunId ? String(outcome.checkRunId) : '',
+        'review-json': outcome.reviewJson ?? '',
+        'iterations-total': String(state?.iterations.length ?? 0),
+        'total-tokens': String(state ? tokens(state.totals) : 0),
+        'total-cost-usd': (state?.totals.costUsd ?? 0).toFixed(4)
+    };
+    for (const [name, value] of Object.entries(outputs))
+        core.setOutput(name, value);
 }
 
 // EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 3 modules
@@ -683,21 +831,7 @@ var plugin_throttling_dist_bundle = __webpack_require__(86856);
 // EXTERNAL MODULE: ./node_modules/bottleneck/light.js
 var light = __webpack_require__(63251);
 var light_default = /*#__PURE__*/__webpack_require__.n(light);
-;// CONCATENATED MODULE: ./src/github/port.ts
-/** An HTTP error from GitHub, reduced to what the loop acts on. */
-class GitHubError extends Error {
-    status;
-    operation;
-    constructor(status, operation, message) {
-        super(`${operation}: ${message} (HTTP ${status})`);
-        this.status = status;
-        this.operation = operation;
-        this.name = 'GitHubError';
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/github/octokit-adapter.ts
-
 
 
 
@@ -717,6 +851,17 @@ const SCOPE_FOR = {
     'get pull request': 'pull-requests: read',
     'list comments': 'issues: read'
 };
+/** An HTTP error from GitHub, reduced to what the loop acts on. */
+class GitHubError extends Error {
+    status;
+    operation;
+    constructor(status, operation, message) {
+        super(`${operation}: ${message} (HTTP ${status})`);
+        this.status = status;
+        this.operation = operation;
+        this.name = 'GitHubError';
+    }
+}
 function wrap(operation, e) {
     const err = e;
     const status = err.status ?? 0;
@@ -734,7 +879,7 @@ async function call(operation, fn) {
         throw wrap(operation, e);
     }
 }
-function toPullInfo(data) {
+function toPullRequest(data) {
     return {
         number: data.number,
         state: data.state === 'closed' ? 'closed' : 'open',
@@ -751,6 +896,18 @@ function toPullInfo(data) {
         headRepoFullName: data.head.repo?.full_name ?? '',
         baseRepoFullName: data.base.repo.full_name,
         labels: data.labels.map(l => l.name ?? '').filter(Boolean)
+    };
+}
+/** The loop's annotation in GitHub's words. */
+function toGitHubAnnotation(a) {
+    return {
+        path: a.file,
+        start_line: a.startLine,
+        end_line: a.endLine,
+        annotation_level: a.level,
+        title: a.title,
+        message: a.message,
+        raw_details: a.details
     };
 }
 function createGitHubAdapter(options) {
@@ -800,9 +957,9 @@ function createGitHubAdapter(options) {
         async getPull(pr) {
             const early = options.prefetched?.pr === pr ? await options.prefetched.response : undefined;
             if (early?.status === 200)
-                return toPullInfo(early.body);
+                return toPullRequest(early.body);
             const { data } = await call('get pull request', () => octokit.rest.pulls.get({ ...repoParams, pull_number: pr }));
-            return toPullInfo(data);
+            return toPullRequest(data);
         },
         async listComments(pr) {
             const all = await call('list comments', () => octokit.paginate(octokit.rest.issues.listComments, {
@@ -821,9 +978,10 @@ function createGitHubAdapter(options) {
             return toComment(data);
         },
         async createCheckRun(input) {
+            const annotations = input.annotations.map(toGitHubAnnotation);
             const batches = [];
-            for (let i = 0; i < input.annotations.length; i += ANNOTATIONS_PER_REQUEST) {
-                batches.push(input.annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
+            for (let i = 0; i < annotations.length; i += ANNOTATIONS_PER_REQUEST) {
+                batches.push(annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
             }
             const output = { title: input.title, summary: input.summary, text: input.text };
             const { data } = await call('create check run', () => octokit.rest.checks.create({
@@ -888,12 +1046,349 @@ function createGitHubAdapter(options) {
     };
 }
 
+// EXTERNAL MODULE: ./src/action/input-error.ts
+var input_error = __webpack_require__(9229);
 // EXTERNAL MODULE: ./src/loop/findings.ts
 var loop_findings = __webpack_require__(84030);
-// EXTERNAL MODULE: ./src/loop/state.ts
-var loop_state = __webpack_require__(59431);
-// EXTERNAL MODULE: ./src/input-error.ts
-var input_error = __webpack_require__(16236);
+// EXTERNAL MODULE: ./src/loop/types.ts
+var types = __webpack_require__(96539);
+;// CONCATENATED MODULE: ./src/loop/transitions.ts
+
+/**
+ * The loop's transition table: state × event → next state and what the run does next. It is the
+ * one place that says where the loop goes; `src/loop/README.md` shows it as a table
+ * (`npm run docs` writes it there) and a test checks every cell against the code.
+ */
+const LOOP_EVENTS = (/* unused pure expression or super */ null && ([
+    /** A human put the stop label on the PR. */
+    'stop_label',
+    /** A head this round has not reviewed yet (a push, a dispatch, a human commit). */
+    'new_head',
+    /** The head was reviewed already (a re-run, a duplicate trigger). */
+    'head_reviewed',
+    /** The fixer disputed findings without changing code: the same head gets one re-review. */
+    'disputes_to_weigh',
+    /** The round used every iteration of its cap before this head came. */
+    'round_used_up',
+    /** The review said GO. */
+    'review_go',
+    /** The reviewer needs a human to decide. */
+    'review_needs_discussion',
+    /** The budget allowed no review call. */
+    'review_unaffordable',
+    /** NO_GO at the last iteration of the round. */
+    'no_go_at_cap',
+    /** NO_GO with a blocker that survived two pushed fixes. */
+    'no_go_repeated_blocker',
+    /** NO_GO with the budget spent. */
+    'no_go_budget_spent',
+    /** NO_GO and nothing can fix (no fixer, or a fork PR). */
+    'no_go_no_fixer',
+    /** NO_GO: the fixers get their turn. */
+    'no_go',
+    /** The fix was pushed. */
+    'fix_pushed',
+    /** The fixer disputed findings and changed nothing, for the first time on this head. */
+    'fix_disputed',
+    /** The fixer disputed again on a head that was re-reviewed for its disputes. */
+    'fix_disputed_again',
+    /** The fixers changed nothing. */
+    'fix_no_changes',
+    /** The branch moved during the run: the fix was kept as a patch, the new head comes next. */
+    'fix_branch_moved',
+    /** The push failed: the fix was kept as a patch. */
+    'fix_push_failed'
+]));
+/**
+ * What the run does after the transition: `review` the head, `fix` it, `retrigger` (save, then
+ * start the next iteration), `wait` (save; the next push starts it), `escalate` (end and call a
+ * human), `end` (end, no human needed), `skip` (nothing to do: a notice).
+ */
+const ACTIONS = (/* unused pure expression or super */ null && (['review', 'fix', 'retrigger', 'wait', 'escalate', 'end', 'skip']));
+/** Ending in these statuses calls a human: the label, the reviewers, the mention. */
+const NEEDS_HUMAN = [
+    'max_iterations',
+    'needs_discussion',
+    'stalled',
+    'budget_exhausted'
+];
+function needsHuman(status) {
+    return NEEDS_HUMAN.includes(status);
+}
+const finish = (to) => ({
+    to,
+    then: needsHuman(to) ? 'escalate' : 'end'
+});
+/** While the loop runs, every event can come. */
+const WHILE_RUNNING = {
+    stop_label: finish('stopped'),
+    new_head: { to: 'running', then: 'review' },
+    head_reviewed: { to: 'running', then: 'skip' },
+    disputes_to_weigh: { to: 'running', then: 'review' },
+    round_used_up: { to: 'running', then: 'skip' },
+    review_go: finish('go'),
+    review_needs_discussion: finish('needs_discussion'),
+    review_unaffordable: finish('budget_exhausted'),
+    no_go_at_cap: finish('max_iterations'),
+    no_go_repeated_blocker: finish('stalled'),
+    no_go_budget_spent: finish('budget_exhausted'),
+    no_go_no_fixer: finish('stalled'),
+    no_go: { to: 'running', then: 'fix' },
+    fix_pushed: { to: 'running', then: 'retrigger' },
+    fix_disputed: { to: 'running', then: 'retrigger' },
+    fix_disputed_again: finish('needs_discussion'),
+    fix_no_changes: finish('stalled'),
+    fix_branch_moved: { to: 'running', then: 'wait' },
+    fix_push_failed: finish('error')
+};
+/** After the loop ended only a human acts: a new head starts a new round, the label stops it. */
+function afterEnd(status) {
+    return {
+        stop_label: status === 'stopped' ? { to: 'stopped', then: 'skip' } : finish('stopped'),
+        new_head: { to: 'running', then: 'review', newRound: true },
+        head_reviewed: { to: status, then: 'skip' }
+    };
+}
+const TRANSITIONS = Object.fromEntries(types/* LOOP_STATUSES */.gw.map(s => [s, s === 'running' ? WHILE_RUNNING : afterEnd(s)]));
+/** The next state; an event that cannot happen in `status` is a bug, not a user error. */
+function transition(status, event) {
+    const next = TRANSITIONS[status][event];
+    if (!next)
+        throw new Error(`review-loop bug: '${event}' cannot happen while the loop is ${status}`);
+    return next;
+}
+
+;// CONCATENATED MODULE: ./src/loop/rules.ts
+/**
+ * Every rule of the loop, as pure functions: whether a head is reviewed, the verdict, whether the
+ * loop can fix, the dispute rule, stall, cap, budget, who needs a human, the check run's conclusion
+ * and when the step fails. The state moves only through `transition` (./transitions.ts).
+ */
+
+
+
+
+
+/** GO requires: the reviewer says GO (or there is none), no finding at/above the threshold, every gate passes. */
+function decide(outcome, threshold) {
+    if (outcome.reviewerDecision === 'NEEDS_DISCUSSION')
+        return 'NEEDS_DISCUSSION';
+    const blocking = outcome.findings.some(f => (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold));
+    if (outcome.reviewerDecision === 'NO_GO' || blocking || !outcome.gatesPassed)
+        return 'NO_GO';
+    return 'GO';
+}
+function blockingIds(findings, threshold) {
+    return findings.filter(f => (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold)).map(f => f.id);
+}
+function isFork(pull) {
+    return pull.headRepoFullName !== pull.baseRepoFullName;
+}
+/** PRs the loop leaves alone whatever its state: closed, drafts, forks not allowed. */
+function refusal(input) {
+    const { pull } = input;
+    if (pull.state === 'closed')
+        return `PR #${pull.number} is ${pull.merged ? 'merged' : 'closed'}: nothing to review.`;
+    if (pull.draft && !input.reviewDrafts)
+        return `PR #${pull.number} is a draft: it is reviewed when marked ready for review (or set review-drafts: true).`;
+    if (isFork(pull) && !input.allowForks)
+        return `PR #${pull.number} comes from the fork ${pull.headRepoFullName || '(deleted)'}: review-loop does not run or push fork code unless a maintainer sets allow-forks: true.`;
+    return undefined;
+}
+function stopByLabel(input, label) {
+    const notice = `PR #${input.pull.number} has the label '${label}': the loop is stopped. Remove the label and push (or re-run) to go on.`;
+    const current = input.state;
+    if (!current || transition(current.status, 'stop_label').then === 'skip')
+        return { kind: 'stop', notice };
+    const { to } = transition(current.status, 'stop_label');
+    return {
+        kind: 'stop',
+        notice,
+        state: {
+            ...current,
+            status: to,
+            reason: `Stopped by a human (label '${label}').`,
+            updatedAt: input.now.toISOString()
+        }
+    };
+}
+/**
+ * What the head is to this state: new, reviewed already, or reviewed with disputes to weigh (the
+ * one re-review of a head after the fixer disputed findings without changing code).
+ */
+function headEvent(state, headSha, runId) {
+    const reviewed = state.iterations.findLast(i => i.reviewedSha === headSha && i.round === state.round);
+    if (!reviewed)
+        return 'new_head';
+    const last = state.iterations[state.iterations.length - 1];
+    const beforeLast = state.iterations[state.iterations.length - 2];
+    const weigh = reviewed === last &&
+        reviewed.runId !== runId &&
+        state.status === 'running' &&
+        reviewed.fix?.outcome === 'no_changes' &&
+        reviewed.fix.disputes.length > 0 &&
+        beforeLast?.reviewedSha !== headSha;
+    return weigh ? 'disputes_to_weigh' : 'head_reviewed';
+}
+function alreadyReviewed(state, input) {
+    const { headSha } = input.pull;
+    const reviewed = state.iterations.findLast(i => i.reviewedSha === headSha && i.round === state.round);
+    const by = reviewed?.runId === input.runId
+        ? `this run (attempt ${reviewed.runAttempt}); re-running it changes nothing`
+        : `run ${reviewed?.runId ?? '?'}`;
+    return `Head ${headSha.slice(0, 7)} was already reviewed in iteration ${reviewed?.n ?? '?'} by ${by}. Status: ${state.status}.`;
+}
+/** Decides, from the PR and the loop state, whether this run reviews the head and as which iteration. */
+function planPull(input) {
+    const { pull, maxIterations } = input;
+    const refused = refusal(input);
+    if (refused)
+        return { kind: 'skip', notice: refused };
+    if (input.stopLabel && pull.labels.includes(input.stopLabel))
+        return stopByLabel(input, input.stopLabel);
+    let state = input.state ?? (0,loop_state/* newState */.om)(pull.number, maxIterations, input.now);
+    const next = transition(state.status, headEvent(state, pull.headSha, input.runId));
+    if (next.then === 'skip')
+        return { kind: 'skip', notice: alreadyReviewed(state, input) };
+    // A human commit after the loop ended starts a new round with a fresh cap.
+    if (next.newRound)
+        state = { ...state, round: state.round + 1, reason: undefined };
+    state = { ...state, status: next.to, maxIterations };
+    const done = (0,loop_state/* roundIterations */.je)(state).length;
+    if (done >= maxIterations && transition(state.status, 'round_used_up').then === 'skip') {
+        return {
+            kind: 'skip',
+            notice: `The loop already used ${done} of ${maxIterations} iterations; raise max-iterations to continue.`
+        };
+    }
+    return { kind: 'review', state, iteration: done + 1, newRound: next.newRound === true };
+}
+// ── After the review ───────────────────────────────────────────────────────────────────────────
+/** The loop can fix when something fixes (fix commands or the AI fixer) and the PR is not a fork. */
+function canFix(input) {
+    return !isFork(input.pull) && (input.fixCommands > 0 || input.aiFixer);
+}
+/** A blocking id open in this review and in the two before it, with a pushed fix after each of those. */
+function repeatedBlocker(state, threshold) {
+    const round = (0,loop_state/* roundIterations */.je)(state);
+    if (round.length < 3)
+        return undefined;
+    const [a, b, c] = round.slice(-3);
+    if (a.fix?.outcome !== 'pushed' || b.fix?.outcome !== 'pushed')
+        return undefined;
+    const inB = new Set(blockingIds(b.findings, threshold));
+    const inA = new Set(blockingIds(a.findings, threshold));
+    return blockingIds(c.findings, threshold).find(id => inA.has(id) && inB.has(id));
+}
+/**
+ * What the review means for the loop, with the reason in words. The order is the rule: GO, then the
+ * budget, a human's call, the cap (which wins over a stall at the last iteration, because that is
+ * where the loop ends anyway), a repeated blocker, the budget again, and whether anything can fix.
+ */
+function reviewEvent(state, decision, threshold, fixable, budget) {
+    const n = (0,loop_state/* roundIterations */.je)(state).length;
+    if (decision === 'GO')
+        return { event: 'review_go', reason: 'The review passed: GO.' };
+    if (budget?.exhausted)
+        return {
+            event: 'review_unaffordable',
+            reason: `The max-cost-usd budget ($${budget.maxUsd?.toFixed(2) ?? '?'}) does not allow another review; $${budget.spentUsd.toFixed(4)} spent.`
+        };
+    if (decision === 'NEEDS_DISCUSSION')
+        return { event: 'review_needs_discussion', reason: 'The reviewer needs a human to decide.' };
+    if (n >= state.maxIterations)
+        return {
+            event: 'no_go_at_cap',
+            reason: `Still NO_GO after ${n} of ${state.maxIterations} iterations.`
+        };
+    const repeated = repeatedBlocker(state, threshold);
+    if (repeated)
+        return {
+            event: 'no_go_repeated_blocker',
+            reason: `Finding ${repeated} survived two fix attempts; a human should look at it.`
+        };
+    if (budget?.maxUsd !== undefined && budget.spentUsd >= budget.maxUsd)
+        return {
+            event: 'no_go_budget_spent',
+            reason: `Spent $${budget.spentUsd.toFixed(2)} of the $${budget.maxUsd.toFixed(2)} budget (max-cost-usd).`
+        };
+    if (!fixable)
+        return {
+            event: 'no_go_no_fixer',
+            reason: 'NO_GO and no fixer is configured (fix-commands is empty and there is no anthropic-api-key): a human must fix it.'
+        };
+    return { event: 'no_go' };
+}
+/** After the review of the latest iteration (already appended to `state.iterations`): end the loop, or fix. */
+function nextAfterReview(state, decision, threshold, fixable, budget) {
+    const { event, reason } = reviewEvent(state, decision, threshold, fixable, budget);
+    const next = transition(state.status, event);
+    if (next.then === 'fix' || !(0,loop_state/* isTerminal */.Hd)(next.to))
+        return { kind: 'fix' };
+    return { kind: 'finish', status: next.to, reason: reason ?? '' };
+}
+/**
+ * Disputes without code changes send the head back to the reviewer once; a head reviewed twice in a
+ * row has had that re-review, so disputed again, a human decides.
+ */
+function disputeRound(state, headSha, disputes) {
+    if (disputes === 0)
+        return 'none';
+    const reweighed = state.iterations[state.iterations.length - 2]?.reviewedSha === headSha;
+    return reweighed ? 'repeated' : 'first';
+}
+const FIX_REASONS = {
+    fix_disputed: 'The fixer disputed findings instead of changing code; the next review weighs the disputes.',
+    fix_disputed_again: 'The reviewer kept findings the fixer disputes again without changing code; a human should decide.',
+    fix_no_changes: 'The fixers changed nothing; more iterations would not help.',
+    fix_branch_moved: 'The branch moved during this run; the fix was not pushed and the new head is reviewed next.',
+    fix_push_failed: 'The fix could not be pushed; it is kept as a patch artifact.'
+};
+function fixEvent(outcome, disputes = 'none') {
+    switch (outcome) {
+        case 'pushed':
+            return 'fix_pushed';
+        case 'no_changes':
+            return disputes === 'first'
+                ? 'fix_disputed'
+                : disputes === 'repeated'
+                    ? 'fix_disputed_again'
+                    : 'fix_no_changes';
+        case 'branch_moved':
+            return 'fix_branch_moved';
+        case 'push_failed':
+            return 'fix_push_failed';
+    }
+}
+/** After the fix: what the loop's status becomes, and whether to re-trigger. */
+function nextAfterFix(outcome, disputes = 'none') {
+    const event = fixEvent(outcome, disputes);
+    const next = transition('running', event);
+    return { status: next.to, reason: FIX_REASONS[event], retrigger: next.then === 'retrigger' };
+}
+// ── How the run ends ───────────────────────────────────────────────────────────────────────────
+/** A human's stop is deliberate: not a failure unless asked for. */
+const DEFAULT_FAIL_ON = types/* LOOP_STATUSES */.gw.filter((s) => s !== 'running' && s !== 'go' && s !== 'stopped');
+/** The statuses `fail-on` may name. */
+const FAILABLE = types/* LOOP_STATUSES */.gw.filter((s) => s !== 'running' && s !== 'go');
+/**
+ * success for GO; for other outcomes, failure when the loop ended in a state listed in `fail-on`
+ * or the iteration is not GO while the loop goes on, else neutral.
+ */
+function checkConclusion(decision, status, failOn) {
+    if (decision === 'GO')
+        return 'success';
+    if (status === 'running')
+        return 'failure';
+    return failOn.includes(status) ? 'failure' : 'neutral';
+}
+/** The message to fail the step with, when the loop ended in a state listed in fail-on. */
+function stepFailure(state, failOn) {
+    if (state.status === 'running' || state.status === 'go' || !failOn.includes(state.status))
+        return undefined;
+    return `review-loop ended as ${state.status}: ${state.reason ?? ''}`.trim();
+}
+
 // EXTERNAL MODULE: ./src/model/provider.ts
 var model_provider = __webpack_require__(94676);
 ;// CONCATENATED MODULE: ./src/inputs.ts
@@ -970,42 +1465,38 @@ function parseChecks(raw) {
     });
 }
 function parseFailOn(raw) {
-    const terminal = loop_state/* LOOP_STATUSES */.gw.filter((s) => s !== 'running' && s !== 'go');
     const values = list(raw.toLowerCase());
-    // a human's stop is deliberate: not a failure unless asked for
     if (values.length === 0)
-        return terminal.filter(s => s !== 'stopped');
+        return [...DEFAULT_FAIL_ON];
     if (values.length === 1 && values[0] === 'never')
         return [];
     for (const v of values) {
-        if (!terminal.includes(v)) {
-            throw new input_error/* InputError */.d('fail-on', `'${v}' is not one of: ${terminal.join(', ')}, never.`);
+        if (!FAILABLE.includes(v)) {
+            throw new input_error/* InputError */.d('fail-on', `'${v}' is not one of: ${FAILABLE.join(', ')}, never.`);
         }
     }
     return values;
 }
-/** `env` is read only to choose the model provider (credentials exported by earlier steps). */
-function parseSettings(get, env = process.env) {
-    const githubToken = get('github-token').trim();
-    if (githubToken === '') {
-        throw new input_error/* InputError */.d('github-token', 'is empty. Leave it unset to use the workflow token, or pass a PAT/App token secret.');
+function parsePrNumber(get) {
+    const raw = get('pr-number').trim();
+    if (raw === '')
+        return undefined;
+    if (!/^\d+$/.test(raw) || Number(raw) < 1) {
+        throw new input_error/* InputError */.d('pr-number', `'${raw}' is not a pull request number such as 42.`);
     }
-    const prRaw = get('pr-number').trim();
-    let prNumber;
-    if (prRaw !== '') {
-        if (!/^\d+$/.test(prRaw) || Number(prRaw) < 1) {
-            throw new input_error/* InputError */.d('pr-number', `'${prRaw}' is not a pull request number such as 42.`);
-        }
-        prNumber = Number(prRaw);
-    }
+    return Number(raw);
+}
+function parseWorkingDirectory(get) {
     const workingDirectory = get('working-directory').trim() || '.';
     if (workingDirectory.split(/[\\/]/).includes('..')) {
         throw new input_error/* InputError */.d('working-directory', `'${workingDirectory}' must stay inside the workspace.`);
     }
-    const reviewers = list(get('escalation-reviewers'));
+    return workingDirectory;
+}
+/** The model inputs; the provider is resolved against the environment (credentials of earlier steps). */
+function parseAiSettings(get, env) {
     const apiKey = get('anthropic-api-key').trim();
     const reviewModel = get('review-model').trim() || 'claude-sonnet-4-6';
-    const maxCostUsd = decimal(get, 'max-cost-usd');
     const baseUrl = get('anthropic-base-url').trim() || undefined;
     const provider = (0,model_provider/* resolveProvider */.Kd)({
         modelProvider: oneOf(get, 'model-provider', model_provider/* MODEL_PROVIDERS */.zA, 'auto'),
@@ -1015,50 +1506,197 @@ function parseSettings(get, env = process.env) {
         vertexProjectId: get('vertex-project-id').trim() || undefined,
         vertexRegion: get('vertex-region').trim() || undefined
     }, env);
+    return {
+        apiKey,
+        provider,
+        baseUrl,
+        reviewModel,
+        fixModel: get('fix-model').trim() || reviewModel,
+        maxTurns: integer(get, 'max-turns', 30, 1, 500),
+        maxCostUsd: decimal(get, 'max-cost-usd'),
+        reviewTimeoutMinutes: integer(get, 'review-timeout-minutes', 10, 1, 360),
+        fixTimeoutMinutes: integer(get, 'fix-timeout-minutes', 20, 1, 360),
+        guidelines: get('guidelines').trim() || undefined,
+        instructions: get('instructions').trim() || undefined
+    };
+}
+/** Who is called when the loop needs a human, and how. */
+function parseEscalation(get) {
+    const reviewers = list(get('escalation-reviewers'));
+    return {
+        escalationLabel: get('escalation-label').trim(),
+        stopLabel: get('stop-label').trim(),
+        escalationReviewers: reviewers.filter(r => !r.includes('/')),
+        escalationTeamReviewers: reviewers.filter(r => r.includes('/')).map(r => r.split('/')[1] ?? r),
+        submitReview: oneOf(get, 'submit-review', ['none', 'comment', 'approve'], 'none')
+    };
+}
+/** `env` is read only to choose the model provider (credentials exported by earlier steps). */
+function parseSettings(get, env = process.env) {
+    const githubToken = get('github-token').trim();
+    if (githubToken === '') {
+        throw new input_error/* InputError */.d('github-token', 'is empty. Leave it unset to use the workflow token, or pass a PAT/App token secret.');
+    }
     const settings = {
         githubToken,
         maxIterations: integer(get, 'max-iterations', 3, 1, 20),
-        severityThreshold: oneOf(get, 'severity-threshold', loop_findings/* SEVERITIES */.oC, 'medium'),
+        severityThreshold: oneOf(get, 'severity-threshold', types/* SEVERITIES */.oC, 'medium'),
         checks: parseChecks(get('checks')),
         fixCommands: lines(get('fix-commands')),
         retrigger: oneOf(get, 'retrigger', ['dispatch', 'push', 'none'], 'dispatch'),
-        prNumber,
-        workingDirectory,
+        prNumber: parsePrNumber(get),
+        workingDirectory: parseWorkingDirectory(get),
         protectedPaths: [ALWAYS_PROTECTED, ...list(get('protected-paths'))],
         reviewDrafts: inputs_boolean(get, 'review-drafts', false),
         allowForks: inputs_boolean(get, 'allow-forks', false),
         checkName: get('check-name').trim() || 'review-loop',
         commandTimeoutMinutes: integer(get, 'command-timeout-minutes', 10, 1, 360),
         failOn: parseFailOn(get('fail-on')),
-        escalationLabel: get('escalation-label').trim(),
-        stopLabel: get('stop-label').trim(),
-        escalationReviewers: reviewers.filter(r => !r.includes('/')),
-        escalationTeamReviewers: reviewers.filter(r => r.includes('/')).map(r => r.split('/')[1] ?? r),
-        submitReview: oneOf(get, 'submit-review', ['none', 'comment', 'approve'], 'none'),
+        ...parseEscalation(get),
         commitAuthor: {
             name: get('commit-author-name').trim() || 'github-actions[bot]',
             email: get('commit-author-email').trim() || '41898282+github-actions[bot]@users.noreply.github.com'
         },
         artifactsDir: get('artifacts-dir').trim() || undefined,
         stateAuthor: get('state-author').trim() || undefined,
-        ai: {
-            apiKey,
-            provider,
-            baseUrl,
-            reviewModel,
-            fixModel: get('fix-model').trim() || reviewModel,
-            maxTurns: integer(get, 'max-turns', 30, 1, 500),
-            maxCostUsd,
-            reviewTimeoutMinutes: integer(get, 'review-timeout-minutes', 10, 1, 360),
-            fixTimeoutMinutes: integer(get, 'fix-timeout-minutes', 20, 1, 360),
-            guidelines: get('guidelines').trim() || undefined,
-            instructions: get('instructions').trim() || undefined
-        }
+        ai: parseAiSettings(get, env)
     };
-    if (settings.checks.length === 0 && !provider) {
+    if (settings.checks.length === 0 && !settings.ai.provider) {
         throw new input_error/* InputError */.d('checks', "is empty and no model provider is configured (no 'anthropic-api-key', no AWS credentials for Bedrock, no Vertex project), so nothing would review the PR. Add at least one 'name: command' line (for example 'test: npm test'), or set anthropic-api-key (or model-provider bedrock / vertex).");
     }
     return settings;
+}
+
+// EXTERNAL MODULE: ./src/loop/router.ts
+var router = __webpack_require__(82045);
+// EXTERNAL MODULE: ./src/loop/usage.ts
+var loop_usage = __webpack_require__(89553);
+;// CONCATENATED MODULE: ./src/loop/record.ts
+
+
+/**
+ * Appends a review to the state. Findings keep the iteration they were first seen in (`since`) when
+ * the previous iteration had them open; ids open before and gone now are `resolved`.
+ */
+function appendReview(state, r) {
+    const previous = (0,loop_state/* lastIteration */.SU)(state);
+    const previousOpen = new Map((previous?.round === state.round ? previous.findings : [])
+        .filter(f => f.status !== 'fixed')
+        .map(f => [f.id, f]));
+    const disputed = new Set(previous?.fix?.disputes.map(d => d.id) ?? []);
+    const findings = r.findings.map(f => ({
+        id: f.id,
+        severity: f.severity,
+        category: f.category,
+        // clipped to the state schema's limits: a state over them is unreadable by the next run
+        title: f.title.slice(0, 1000),
+        file: f.file?.slice(0, 1000),
+        line: f.line,
+        source: f.source.slice(0, 200),
+        status: disputed.has(f.id) ? 'disputed' : 'open',
+        since: previousOpen.get(f.id)?.since ?? r.n
+    }));
+    const current = new Set(findings.map(f => f.id));
+    const record = {
+        n: r.n,
+        round: state.round,
+        reviewedSha: r.reviewedSha,
+        baseSha: r.baseSha,
+        runId: r.runId,
+        runAttempt: r.runAttempt,
+        decision: r.decision,
+        summary: r.summary.slice(0, 4000),
+        findings,
+        resolved: [...previousOpen.keys()].filter(id => !current.has(id)),
+        gates: r.gates,
+        usage: r.usage,
+        startedAt: r.startedAt.toISOString(),
+        durationMs: r.durationMs
+    };
+    return {
+        ...state,
+        iterations: [...state.iterations, record],
+        lastReviewedSha: r.reviewedSha,
+        totals: (0,loop_usage/* addUsage */.vk)(state.totals, r.usage)
+    };
+}
+/** Replaces the latest iteration (to attach its fix). */
+function updateLast(state, update) {
+    const last = (0,loop_state/* lastIteration */.SU)(state);
+    if (!last)
+        return state;
+    return { ...state, iterations: [...state.iterations.slice(0, -1), update(last)] };
+}
+/** Attaches the fix to the latest iteration, counts its usage, and moves the loop on. */
+function recordFix(state, fix, usage, next) {
+    const updated = updateLast(state, it => ({ ...it, fix, usage: (0,loop_usage/* addUsage */.vk)(it.usage, usage) }));
+    return {
+        ...updated,
+        status: next.status,
+        reason: next.reason,
+        totals: (0,loop_usage/* addUsage */.vk)(updated.totals, usage),
+        ...(fix.outcome === 'pushed' && fix.commitSha ? { lastPushedSha: fix.commitSha } : {})
+    };
+}
+/** Ends the loop (or keeps it running) with the reason in words. */
+function moveTo(state, status, reason) {
+    return { ...state, status, reason };
+}
+
+;// CONCATENATED MODULE: ./src/run/decide.ts
+
+
+function gatesSummary(review) {
+    if (review.gates.length === 0)
+        return 'No checks configured.';
+    const failed = review.gates.filter(g => !g.passed).map(g => g.name);
+    return failed.length
+        ? `Failing checks: ${failed.join(', ')}.`
+        : `All ${review.gates.length} checks pass.`;
+}
+function plural(count, noun, before = '', after = '') {
+    return count ? `${before}${count} ${noun}${count === 1 ? '' : 's'}${after}` : '';
+}
+/** DECIDE: the verdict, the review recorded in the state, and what comes next (the rules say). */
+function decidePhase(deps, plan, review) {
+    const { settings, run } = deps;
+    const { pull } = plan;
+    const decision = decide({
+        reviewerDecision: review.verdict?.decision,
+        findings: review.findings,
+        gatesPassed: review.gates.every(g => g.passed)
+    }, settings.severityThreshold);
+    deps.log.info(`${plan.tag} review: ${decision} (${plural(review.findings.length, 'finding') || 'no findings'})`);
+    let state = appendReview(plan.state, {
+        n: plan.n,
+        reviewedSha: pull.headSha,
+        baseSha: pull.baseSha,
+        runId: run.runId,
+        runAttempt: run.runAttempt,
+        decision,
+        summary: review.verdict?.summary ?? gatesSummary(review),
+        findings: review.findings,
+        gates: review.gates.map(g => ({ name: g.name, passed: g.passed, durationMs: g.durationMs })),
+        usage: review.usage,
+        startedAt: plan.started,
+        durationMs: deps.now().getTime() - plan.started.getTime()
+    });
+    const fixable = canFix({
+        pull,
+        fixCommands: settings.fixCommands.length,
+        aiFixer: deps.aiFixer
+    });
+    const next = nextAfterReview(state, decision, settings.severityThreshold, fixable, {
+        spentUsd: state.totals.costUsd,
+        maxUsd: settings.ai.maxCostUsd,
+        exhausted: review.verdict?.budgetExhausted === true
+    });
+    const notes = [];
+    if (isFork(pull) && next.kind === 'finish' && next.status === 'stalled')
+        notes.push('Fork PRs are reviewed but not fixed: the action does not push to forks.');
+    if (next.kind === 'finish')
+        state = moveTo(state, next.status, next.reason);
+    return { decision, state, next, notes };
 }
 
 // EXTERNAL MODULE: ./src/fix/protected-paths.ts
@@ -1118,57 +1756,40 @@ async function commitAndPush(git, branch, reviewedSha, message, author, leftover
     };
 }
 
-;// CONCATENATED MODULE: ./src/fix/fix-phase.ts
+;// CONCATENATED MODULE: ./src/run/fix.ts
 
 
-/**
- * FIX: the fix commands, then the AI fixer; fixer commits are folded into one bot commit so that
- * protected paths are reverted in them too; then commit and push (never force).
- */
-async function fixPhase(deps, input) {
-    const { settings, git, log } = deps;
-    const { pull, n } = input;
-    const started = deps.now();
-    // what the checks left untracked (coverage, caches) is not the fixers' work
-    const leftovers = new Set(await git.untrackedPaths());
-    const commands = await runFixCommands(settings.fixCommands, {
+
+
+
+/** The fix commands, then the AI fixer; fixer commits are folded back into the work tree. */
+async function runFixers(deps, input) {
+    const { pull, ws } = input;
+    const commands = await runFixCommands(deps.settings.fixCommands, {
         runner: deps.runner,
-        cwd: input.cwd,
-        env: input.env,
-        timeoutMs: settings.commandTimeoutMinutes * 60_000,
-        log: line => log.info(line)
+        cwd: ws.cwd,
+        env: ws.env,
+        timeoutMs: deps.settings.commandTimeoutMinutes * 60_000,
+        log: line => deps.log.info(line)
     });
-    const agent = deps.fixer
-        ? await deps.fixer({
-            pull,
-            state: input.state,
-            review: input.review,
-            git,
-            cwd: input.cwd,
-            env: input.env
-        })
+    const agent = deps.ai
+        ? await deps.ai.fix({ ...input, git: ws.git, cwd: ws.cwd, env: ws.env })
         : undefined;
-    if ((await git.head()) !== pull.headSha)
-        await git.resetSoft(pull.headSha);
-    const reverted = await revertProtected(git, settings.protectedPaths, leftovers);
-    const notes = [];
-    if (reverted.length)
-        notes.push(`Reverted the fixers' changes to protected paths: ${reverted.join(', ')}`);
-    const published = await commitAndPush(git, pull.headRef, pull.headSha, `review-loop: address review (iteration ${n})`, settings.commitAuthor, leftovers);
-    const record = {
-        outcome: published.outcome,
-        commitSha: published.outcome === 'no_changes' ? undefined : published.commitSha,
-        filesChanged: published.filesChanged,
-        commands,
-        disputes: agent?.disputes ?? [],
-        revertedProtected: reverted,
-        durationMs: deps.now().getTime() - started.getTime()
-    };
+    // so that protected paths are reverted in the fixers' own commits too
+    if ((await ws.git.head()) !== pull.headSha)
+        await ws.git.resetSoft(pull.headSha);
+    return { commands, agent };
+}
+/** The patch, the transcript and the record for the artifact, and what the user should know. */
+function fixFiles(n, record, delivery, agent) {
     const files = {};
-    if ('patch' in published) {
-        files[`fix-${n}.patch`] = published.patch;
+    const notes = [];
+    if (record.revertedProtected.length)
+        notes.push(`Reverted the fixers' changes to protected paths: ${record.revertedProtected.join(', ')}`);
+    if ('patch' in delivery) {
+        files[`fix-${n}.patch`] = delivery.patch;
         record.patch = `fix-${n}.patch`;
-        notes.push(`The fix commit was not pushed (${published.message}); it is kept as fix-${n}.patch in the artifact.`);
+        notes.push(`The fix commit was not pushed (${delivery.message}); it is kept as fix-${n}.patch in the artifact.`);
     }
     if (agent) {
         files[`fix-${n}-transcript.json`] = JSON.stringify(agent.transcript, null, 2);
@@ -1178,296 +1799,44 @@ async function fixPhase(deps, input) {
             notes.push(`The fixer stopped early (${agent.error}); its changes so far were kept.`);
     }
     files[`fix-${n}.json`] = JSON.stringify(record, null, 2);
-    return { record, published, usage: agent?.usage ?? (0,loop_state/* zeroUsage */.My)(), files, notes };
-}
-
-;// CONCATENATED MODULE: ./src/loop/advance.ts
-
-
-/** GO requires: the reviewer says GO (or there is none), no finding at/above the threshold, every gate passes. */
-function decide(outcome, threshold) {
-    if (outcome.reviewerDecision === 'NEEDS_DISCUSSION')
-        return 'NEEDS_DISCUSSION';
-    const blocking = outcome.findings.some(f => (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold));
-    if (outcome.reviewerDecision === 'NO_GO' || blocking || !outcome.gatesPassed)
-        return 'NO_GO';
-    return 'GO';
-}
-function blockingIds(findings, threshold) {
-    return findings.filter(f => (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold)).map(f => f.id);
+    return { files, notes };
 }
 /**
- * After the review of iteration `n` (already appended to `state.iterations`): end the loop, or fix.
- * The cap wins over a stall at the last iteration, because that is where the loop ends anyway.
+ * FIX: the fixers, protected paths reverted, then one bot commit pushed (never forced); a commit
+ * that cannot be pushed is kept as a patch. The rules then say where the loop goes.
  */
-function nextAfterReview(state, decision, threshold, canFix, budget) {
-    const round = (0,loop_state/* roundIterations */.je)(state);
-    const n = round.length;
-    if (decision === 'GO')
-        return { kind: 'finish', status: 'go', reason: 'The review passed: GO.' };
-    if (budget?.exhausted) {
-        return {
-            kind: 'finish',
-            status: 'budget_exhausted',
-            reason: `The max-cost-usd budget ($${budget.maxUsd?.toFixed(2) ?? '?'}) does not allow another review; $${budget.spentUsd.toFixed(4)} spent.`
+async function fixPhase(deps, plan, input, ws) {
+    const { settings, log } = deps;
+    const { pull, n } = plan;
+    return log.group(`${plan.tag} fix`, async () => {
+        const started = deps.now();
+        // what the gates left untracked (coverage, caches) is not the fixers' work
+        const leftovers = new Set(await ws.git.untrackedPaths());
+        const { commands, agent } = await runFixers(deps, { pull, ...input, ws });
+        const reverted = await revertProtected(ws.git, settings.protectedPaths, leftovers);
+        const message = `review-loop: address review (iteration ${n})`;
+        const delivery = await commitAndPush(ws.git, pull.headRef, pull.headSha, message, settings.commitAuthor, leftovers);
+        const record = {
+            outcome: delivery.outcome,
+            commitSha: delivery.outcome === 'no_changes' ? undefined : delivery.commitSha,
+            filesChanged: delivery.filesChanged,
+            commands,
+            disputes: agent?.disputes ?? [],
+            revertedProtected: reverted,
+            durationMs: deps.now().getTime() - started.getTime()
         };
-    }
-    if (decision === 'NEEDS_DISCUSSION') {
-        return {
-            kind: 'finish',
-            status: 'needs_discussion',
-            reason: 'The reviewer needs a human to decide.'
-        };
-    }
-    if (n >= state.maxIterations) {
-        return {
-            kind: 'finish',
-            status: 'max_iterations',
-            reason: `Still NO_GO after ${n} of ${state.maxIterations} iterations.`
-        };
-    }
-    const repeated = repeatedBlocker(state, threshold);
-    if (repeated) {
-        return {
-            kind: 'finish',
-            status: 'stalled',
-            reason: `Finding ${repeated} survived two fix attempts; a human should look at it.`
-        };
-    }
-    if (budget?.maxUsd !== undefined && budget.spentUsd >= budget.maxUsd) {
-        return {
-            kind: 'finish',
-            status: 'budget_exhausted',
-            reason: `Spent $${budget.spentUsd.toFixed(2)} of the $${budget.maxUsd.toFixed(2)} budget (max-cost-usd).`
-        };
-    }
-    if (!canFix) {
-        return {
-            kind: 'finish',
-            status: 'stalled',
-            reason: 'NO_GO and no fixer is configured (fix-commands is empty and there is no anthropic-api-key): a human must fix it.'
-        };
-    }
-    return { kind: 'fix' };
-}
-/** A blocking id open in this review and in the two before it, with a pushed fix after each of those. */
-function repeatedBlocker(state, threshold) {
-    const round = (0,loop_state/* roundIterations */.je)(state);
-    if (round.length < 3)
-        return undefined;
-    const [a, b, c] = round.slice(-3);
-    if (a.fix?.outcome !== 'pushed' || b.fix?.outcome !== 'pushed')
-        return undefined;
-    const inB = new Set(blockingIds(b.findings, threshold));
-    const inA = new Set(blockingIds(a.findings, threshold));
-    return blockingIds(c.findings, threshold).find(id => inA.has(id) && inB.has(id));
-}
-/**
- * After the fix: what the loop's status becomes, and whether to re-trigger. Disputes without code
- * changes send the head back to the reviewer once; disputed again on the same head, a human decides.
- */
-function nextAfterFix(outcome, disputes = 'none') {
-    switch (outcome) {
-        case 'pushed':
-            return { status: 'running', retrigger: true };
-        case 'no_changes':
-            if (disputes === 'first') {
-                return {
-                    status: 'running',
-                    reason: 'The fixer disputed findings instead of changing code; the next review weighs the disputes.',
-                    retrigger: true
-                };
-            }
-            if (disputes === 'repeated') {
-                return {
-                    status: 'needs_discussion',
-                    reason: 'The reviewer kept findings the fixer disputes again without changing code; a human should decide.',
-                    retrigger: false
-                };
-            }
-            return {
-                status: 'stalled',
-                reason: 'The fixers changed nothing; more iterations would not help.',
-                retrigger: false
-            };
-        case 'branch_moved':
-            return {
-                status: 'running',
-                reason: 'The branch moved during this run; the fix was not pushed and the new head is reviewed next.',
-                retrigger: false
-            };
-        case 'push_failed':
-            return {
-                status: 'error',
-                reason: 'The fix could not be pushed; it is kept as a patch artifact.',
-                retrigger: false
-            };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/loop/plan.ts
-
-/** pull_request actions that start an iteration. */
-const PR_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_review'];
-/** Decides from the event alone whether this run is for us, and which PR it is about. */
-function planEvent(event) {
-    const { eventName, action } = event;
-    if (eventName === 'pull_request' || eventName === 'pull_request_target') {
-        if (!PR_ACTIONS.includes(action ?? '')) {
-            return {
-                kind: 'skip',
-                notice: `review-loop runs on pull_request ${PR_ACTIONS.join('/')}; '${action ?? 'unknown'}' needs no review.`
-            };
-        }
-        const pr = event.eventPrNumber ?? event.inputPrNumber;
-        if (!pr)
-            return { kind: 'skip', notice: 'The pull_request event names no pull request.' };
-        return { kind: 'run', pr };
-    }
-    if (eventName === 'workflow_dispatch') {
-        const pr = event.inputPrNumber ?? event.eventPrNumber;
-        if (!pr) {
-            return {
-                kind: 'skip',
-                notice: "workflow_dispatch without a pull request: give the workflow a 'pr-number' input and pass it to the action (pr-number: ${{ inputs.pr-number }})."
-            };
-        }
-        return { kind: 'run', pr };
-    }
-    return {
-        kind: 'skip',
-        notice: `review-loop does nothing on '${eventName || 'unknown'}' events; trigger it on pull_request or workflow_dispatch.`
-    };
-}
-/** Decides, from the PR and the loop state, whether this run reviews the head and as which iteration. */
-function planPull(input) {
-    const { pull, maxIterations } = input;
-    if (pull.state === 'closed') {
-        return {
-            kind: 'skip',
-            notice: `PR #${pull.number} is ${pull.merged ? 'merged' : 'closed'}: nothing to review.`
-        };
-    }
-    if (pull.draft && !input.reviewDrafts) {
-        return {
-            kind: 'skip',
-            notice: `PR #${pull.number} is a draft: it is reviewed when marked ready for review (or set review-drafts: true).`
-        };
-    }
-    if (pull.headRepoFullName !== pull.baseRepoFullName && !input.allowForks) {
-        return {
-            kind: 'skip',
-            notice: `PR #${pull.number} comes from the fork ${pull.headRepoFullName || '(deleted)'}: review-loop does not run or push fork code unless a maintainer sets allow-forks: true.`
-        };
-    }
-    if (input.stopLabel && pull.labels.includes(input.stopLabel)) {
-        const notice = `PR #${pull.number} has the label '${input.stopLabel}': the loop is stopped. Remove the label and push (or re-run) to go on.`;
-        const current = input.state;
-        return {
-            kind: 'stop',
-            notice,
-            state: current && current.status !== 'stopped'
-                ? {
-                    ...current,
-                    status: 'stopped',
-                    reason: `Stopped by a human (label '${input.stopLabel}').`,
-                    updatedAt: input.now.toISOString()
-                }
-                : undefined
-        };
-    }
-    let state = input.state ?? (0,loop_state/* newState */.om)(pull.number, maxIterations, input.now);
-    const reviewed = state.iterations.findLast(i => i.reviewedSha === pull.headSha && i.round === state.round);
-    const last = state.iterations[state.iterations.length - 1];
-    const beforeLast = state.iterations[state.iterations.length - 2];
-    // the one re-review of a head: after the fixer disputed findings without changing code
-    const weighDisputes = reviewed !== undefined &&
-        reviewed === last &&
-        reviewed.runId !== input.runId &&
-        state.status === 'running' &&
-        reviewed.fix?.outcome === 'no_changes' &&
-        reviewed.fix.disputes.length > 0 &&
-        beforeLast?.reviewedSha !== pull.headSha;
-    if (reviewed && !weighDisputes) {
-        const by = reviewed.runId === input.runId
-            ? `this run (attempt ${reviewed.runAttempt}); re-running it changes nothing`
-            : `run ${reviewed.runId}`;
-        return {
-            kind: 'skip',
-            notice: `Head ${pull.headSha.slice(0, 7)} was already reviewed in iteration ${reviewed.n} by ${by}. Status: ${state.status}.`
-        };
-    }
-    let newRound = false;
-    if ((0,loop_state/* isTerminal */.Hd)(state.status)) {
-        // A human commit after the loop ended starts a new round with a fresh cap.
-        state = { ...state, status: 'running', round: state.round + 1, reason: undefined };
-        newRound = true;
-    }
-    state = { ...state, maxIterations };
-    const done = (0,loop_state/* roundIterations */.je)(state).length;
-    if (done >= maxIterations) {
-        return {
-            kind: 'skip',
-            notice: `The loop already used ${done} of ${maxIterations} iterations; raise max-iterations to continue.`
-        };
-    }
-    return { kind: 'review', state, iteration: done + 1, newRound };
-}
-
-;// CONCATENATED MODULE: ./src/loop/record.ts
-
-/**
- * Appends a review to the state. Findings keep the iteration they were first seen in (`since`) when
- * the previous iteration had them open; ids open before and gone now are `resolved`.
- */
-function appendReview(state, r) {
-    const previous = (0,loop_state/* lastIteration */.SU)(state);
-    const previousOpen = new Map((previous?.round === state.round ? previous.findings : [])
-        .filter(f => f.status !== 'fixed')
-        .map(f => [f.id, f]));
-    const disputed = new Set(previous?.fix?.disputes.map(d => d.id) ?? []);
-    const findings = r.findings.map(f => ({
-        id: f.id,
-        severity: f.severity,
-        category: f.category,
-        // clipped to the state schema's limits: a state over them is unreadable by the next run
-        title: f.title.slice(0, 1000),
-        file: f.file?.slice(0, 1000),
-        line: f.line,
-        source: f.source.slice(0, 200),
-        status: disputed.has(f.id) ? 'disputed' : 'open',
-        since: previousOpen.get(f.id)?.since ?? r.n
-    }));
-    const current = new Set(findings.map(f => f.id));
-    const record = {
-        n: r.n,
-        round: state.round,
-        reviewedSha: r.reviewedSha,
-        baseSha: r.baseSha,
-        runId: r.runId,
-        runAttempt: r.runAttempt,
-        decision: r.decision,
-        summary: r.summary.slice(0, 4000),
-        findings,
-        resolved: [...previousOpen.keys()].filter(id => !current.has(id)),
-        gates: r.gates,
-        usage: r.usage,
-        startedAt: r.startedAt.toISOString(),
-        durationMs: r.durationMs
-    };
-    return {
-        ...state,
-        iterations: [...state.iterations, record],
-        lastReviewedSha: r.reviewedSha,
-        totals: (0,loop_state/* addUsage */.vk)(state.totals, r.usage)
-    };
-}
-/** Replaces the latest iteration (to attach its fix). */
-function updateLast(state, update) {
-    const last = (0,loop_state/* lastIteration */.SU)(state);
-    if (!last)
-        return state;
-    return { ...state, iterations: [...state.iterations.slice(0, -1), update(last)] };
+        const { files, notes } = fixFiles(n, record, delivery, agent);
+        const rounds = disputeRound(input.state, pull.headSha, record.disputes.length);
+        const next = nextAfterFix(delivery.outcome, rounds);
+        const state = recordFix(input.state, record, agent?.usage ?? (0,loop_usage/* zeroUsage */.My)(), next);
+        log.info(`${plan.tag} fix: ${delivery.outcome.replace('_', ' ')}${plural(delivery.filesChanged.length, 'file', ' (', ')')}`);
+        const headSha = delivery.outcome === 'pushed'
+            ? delivery.commitSha
+            : delivery.outcome === 'branch_moved' && delivery.remoteSha
+                ? delivery.remoteSha
+                : pull.headSha;
+        return { state, retrigger: next.retrigger, headSha, files, notes };
+    });
 }
 
 // EXTERNAL MODULE: external "node:crypto"
@@ -1475,7 +1844,6 @@ var external_node_crypto_ = __webpack_require__(77598);
 // EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
 var ajv = __webpack_require__(42463);
 ;// CONCATENATED MODULE: ./src/loop/state-schema.ts
-
 
 
 const nonNegative = { type: 'number', minimum: 0 };
@@ -1499,8 +1867,8 @@ const findingRecord = {
     additionalProperties: false,
     properties: {
         id: { type: 'string', maxLength: 64 },
-        severity: { enum: loop_findings/* SEVERITIES */.oC },
-        category: { enum: loop_findings/* CATEGORIES */.R6 },
+        severity: { enum: types/* SEVERITIES */.oC },
+        category: { enum: types/* CATEGORIES */.R6 },
         title: { type: 'string', maxLength: 1000 },
         file: { type: 'string', maxLength: 1000 },
         line: { type: 'integer', minimum: 0 },
@@ -1571,7 +1939,7 @@ const iterationRecord = {
         baseSha: sha,
         runId: { type: 'string', maxLength: 40 },
         runAttempt: { type: 'integer', minimum: 1 },
-        decision: { enum: loop_state/* DECISIONS */.Yv },
+        decision: { enum: types/* DECISIONS */.Yv },
         summary: { type: 'string', maxLength: 4000 },
         findings: { type: 'array', items: findingRecord },
         omitted: count,
@@ -1609,7 +1977,7 @@ const stateSchema = {
     properties: {
         schema: { const: 1 },
         pr: { type: 'integer', minimum: 1 },
-        status: { enum: loop_state/* LOOP_STATUSES */.gw },
+        status: { enum: types/* LOOP_STATUSES */.gw },
         round: { type: 'integer', minimum: 1 },
         maxIterations: { type: 'integer', minimum: 1 },
         iterations: { type: 'array', items: iterationRecord },
@@ -1689,6 +2057,72 @@ function decodeState(body) {
     return { kind: 'ok', state: checked.state };
 }
 
+;// CONCATENATED MODULE: ./src/run/state-store.ts
+
+/**
+ * Finds the sticky comment. Only comments written by the identity the action posts as are read;
+ * an invalid or hand-edited state is ignored with a warning (its comment is reused and overwritten).
+ */
+async function loadState(github, pr, log) {
+    const candidates = (await github.listComments(pr)).filter(c => hasStateMarker(c.body));
+    if (candidates.length === 0)
+        return {};
+    const me = await github.whoAmI();
+    let reusable;
+    for (const comment of candidates) {
+        if (comment.author !== me) {
+            log.warning(`Ignoring a review-loop state in comment ${comment.htmlUrl} written by ${comment.author}: only states written by ${me} are trusted.`);
+            continue;
+        }
+        const decoded = decodeState(comment.body);
+        if (decoded.kind === 'ok' && decoded.state.pr === pr)
+            return { state: decoded.state, comment, me };
+        const reason = decoded.kind === 'invalid' ? decoded.reason : 'it belongs to another PR';
+        log.warning(`Ignoring the review-loop state in ${comment.htmlUrl}: ${reason}. The loop starts afresh.`);
+        reusable ??= comment;
+    }
+    return { comment: reusable, me };
+}
+/** Writes the sticky comment: updates ours, or creates it the first time. */
+async function saveComment(github, pr, existing, body) {
+    return existing ? github.updateComment(existing.id, body) : github.createComment(pr, body);
+}
+
+;// CONCATENATED MODULE: ./src/run/plan.ts
+
+
+
+/** PLAN: the PR and its loop state, and whether this run reviews the head (the rules decide). */
+async function planPhase(deps, pr) {
+    const { settings, ctx, github, log } = deps;
+    const pull = await github.getPull(pr);
+    const loaded = await loadState(github, pull.number, log);
+    const started = deps.now();
+    const plan = planPull({
+        pull,
+        state: loaded.state,
+        maxIterations: settings.maxIterations,
+        reviewDrafts: settings.reviewDrafts,
+        allowForks: settings.allowForks,
+        runId: ctx.runId,
+        runAttempt: ctx.runAttempt,
+        now: started,
+        stopLabel: settings.stopLabel
+    });
+    const found = { pull, comment: loaded.comment };
+    if (plan.kind === 'skip')
+        return { ...found, kind: 'skip', notice: plan.notice, state: loaded.state };
+    if (plan.kind === 'stop') {
+        const state = plan.state ?? loaded.state;
+        return { ...found, kind: 'stop', notice: plan.notice, state, changed: Boolean(plan.state) };
+    }
+    const tag = `[${plan.iteration}/${settings.maxIterations}]`;
+    if (plan.newRound)
+        log.info(`${tag} a new commit after the loop ended: starting round ${plan.state.round}`);
+    const n = ((0,loop_state/* lastIteration */.SU)(plan.state)?.n ?? 0) + 1;
+    return { ...found, kind: 'review', state: plan.state, n, tag, started };
+}
+
 ;// CONCATENATED MODULE: ./src/loop/state-compact.ts
 
 
@@ -1758,196 +2192,6 @@ function compactState(state, budget = STATE_JSON_BUDGET) {
     return compact;
 }
 
-;// CONCATENATED MODULE: ./src/github/escalation.ts
-const ESCALATE = [
-    'max_iterations',
-    'needs_discussion',
-    'stalled',
-    'budget_exhausted'
-];
-function needsHuman(status) {
-    return ESCALATE.includes(status);
-}
-/** The people to mention in the comment (users and teams named by escalation-reviewers). */
-function mentions(settings, owner) {
-    return [
-        ...settings.escalationReviewers,
-        ...settings.escalationTeamReviewers.map(t => `${owner}/${t}`)
-    ];
-}
-/**
- * Calls a human when the loop ends without GO: label, reviewers, optional review. Takes the label
- * off again at GO. Each step is best effort: a missing permission is a warning, never lost state.
- */
-async function escalate(github, pull, status, reviewedSha, reviewBody, settings, log) {
-    const notes = [];
-    const attempt = async (what, fn) => {
-        try {
-            await fn();
-        }
-        catch (e) {
-            const note = `Could not ${what}: ${e.message}`;
-            log.warning(note);
-            notes.push(note);
-        }
-    };
-    const label = settings.escalationLabel;
-    if (status === 'go') {
-        if (label && pull.labels.includes(label))
-            await attempt(`remove the label '${label}'`, () => github.removeLabel(pull.number, label));
-    }
-    else if (needsHuman(status)) {
-        if (label && !pull.labels.includes(label))
-            await attempt(`add the label '${label}'`, () => github.addLabels(pull.number, [label]));
-        const users = settings.escalationReviewers.filter(u => u.toLowerCase() !== pull.author.toLowerCase());
-        if (users.length || settings.escalationTeamReviewers.length) {
-            await attempt('request reviewers', () => github.requestReviewers(pull.number, users, settings.escalationTeamReviewers));
-        }
-    }
-    if (settings.submitReview !== 'none' && status !== 'running') {
-        const approve = settings.submitReview === 'approve' && status === 'go';
-        if (!approve) {
-            await attempt('submit a comment review', () => github.createReview(pull.number, 'COMMENT', reviewBody, reviewedSha));
-        }
-        else {
-            try {
-                await github.createReview(pull.number, 'APPROVE', reviewBody, reviewedSha);
-            }
-            catch (e) {
-                const note = `GitHub refused the approval (${e.message}); posted a comment review instead. Allow "GitHub Actions to create and approve pull requests" in the repository settings to approve.`;
-                log.notice(note);
-                notes.push(note);
-                await attempt('submit a comment review', () => github.createReview(pull.number, 'COMMENT', reviewBody, reviewedSha));
-            }
-        }
-    }
-    return notes;
-}
-
-;// CONCATENATED MODULE: ./src/report/format.ts
-const SEVERITY_ICON = {
-    critical: '🔴',
-    high: '🟠',
-    medium: '🟡',
-    low: '🔵',
-    suggestion: '⚪'
-};
-const STATUS_LABEL = {
-    running: 'running',
-    go: 'GO',
-    max_iterations: 'stopped at the iteration cap',
-    needs_discussion: 'needs discussion',
-    stalled: 'stalled',
-    budget_exhausted: 'budget exhausted',
-    stopped: 'stopped by a human',
-    error: 'error'
-};
-function format_short(sha) {
-    return (sha ?? '').slice(0, 7);
-}
-function repoUrl(l) {
-    return `${l.serverUrl}/${l.owner}/${l.repo}`;
-}
-function commitLink(l, sha) {
-    return `[\`${format_short(sha)}\`](${repoUrl(l)}/commit/${sha})`;
-}
-/** A fix commit linked to its diff within the PR. */
-function fixLink(l, sha) {
-    return `[\`${format_short(sha)}\`](${repoUrl(l)}/pull/${l.pr}/commits/${sha})`;
-}
-function fileLink(l, sha, file, line, endLine) {
-    const anchor = line ? `#L${line}${endLine && endLine > line ? `-L${endLine}` : ''}` : '';
-    const label = line ? `${file}:${line}` : file;
-    return `[\`${escapeMd(label)}\`](${repoUrl(l)}/blob/${sha}/${file.split('/').map(encodeURIComponent).join('/')}${anchor})`;
-}
-function usd(value) {
-    return `$${value.toFixed(value > 0 && value < 0.01 ? 4 : 2)}`;
-}
-function tokens(u) {
-    return u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
-}
-function duration(ms) {
-    const s = Math.round(ms / 1000);
-    return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`;
-}
-/** Escapes text from PRs and tools for one line of Markdown (tables, list items). */
-function escapeMd(text) {
-    return text
-        .replace(/\r?\n/g, ' ')
-        .replace(/([\\`*_[\]|<>#])/g, '\\$1')
-        .replace(/@/g, '@\u200b');
-}
-/** Text for a collapsible block: HTML comments and mentions neutralised, length capped. */
-function safeBlock(text, max) {
-    let t = text.replace(/<!--/g, '&lt;!--').replace(/@(?=\w)/g, '@\u200b');
-    if (t.length > max)
-        t = `${t.slice(0, max)}\n… (cut; the full text is in the review artifact)`;
-    const fences = (t.match(/```/g) ?? []).length;
-    if (fences % 2 === 1)
-        t += '\n```';
-    return t;
-}
-
-;// CONCATENATED MODULE: ./src/report/check.ts
-
-
-/** GitHub's limit for output.summary and output.text. */
-const CHECK_TEXT_LIMIT = 65_535;
-const LEVEL = {
-    critical: 'failure',
-    high: 'failure',
-    medium: 'warning',
-    low: 'warning',
-    suggestion: 'notice'
-};
-/** Every located finding as an annotation on the diff. */
-function toAnnotations(findings) {
-    return [...findings]
-        .sort(loop_findings/* bySeverity */.Np)
-        .filter(f => f.file && f.line && f.line > 0)
-        .map(f => ({
-        path: f.file,
-        start_line: f.line,
-        end_line: f.endLine && f.endLine >= f.line ? f.endLine : f.line,
-        annotation_level: LEVEL[f.severity],
-        title: `[${f.severity}] ${f.title}`.slice(0, 255),
-        message: (f.description || f.title).slice(0, 60_000),
-        raw_details: f.suggestedFix ? `Suggested fix:\n${f.suggestedFix}`.slice(0, 60_000) : undefined
-    }));
-}
-function checkTitle(decision, findings) {
-    if (findings.length === 0)
-        return decision;
-    const counts = (0,loop_findings/* countBySeverity */.Ot)(findings);
-    const parts = loop_findings/* SEVERITIES */.oC.filter(s => counts[s] > 0).map(s => `${counts[s]} ${s}`);
-    return `${decision}: ${findings.length} finding${findings.length === 1 ? '' : 's'} (${parts.join(', ')})`;
-}
-/**
- * success for GO; for other outcomes, failure when the loop ended in a state listed in `fail-on`
- * or the iteration is not GO while the loop goes on, else neutral.
- */
-function checkConclusion(decision, status, failOn) {
-    if (decision === 'GO')
-        return 'success';
-    if (status === 'running')
-        return 'failure';
-    return failOn.includes(status) ? 'failure' : 'neutral';
-}
-/** Findings with no location go in the check's text, since they cannot be annotations. */
-function unlocatedText(findings) {
-    const unlocated = findings.filter(f => !(f.file && f.line));
-    if (unlocated.length === 0)
-        return undefined;
-    const parts = ['## Findings without a location', ''];
-    for (const f of [...unlocated].sort(loop_findings/* bySeverity */.Np)) {
-        parts.push(`### ${SEVERITY_ICON[f.severity]} ${escapeMd(f.title)}`, '', `\`${f.id}\` · ${f.severity} · ${f.source}`, '', f.description, '');
-    }
-    return fit(parts.join('\n'));
-}
-function fit(text, limit = CHECK_TEXT_LIMIT - 100) {
-    return text.length <= limit ? text : `${text.slice(0, limit)}\n\n… (cut; see the review artifact)`;
-}
-
 ;// CONCATENATED MODULE: ./src/report/mermaid.ts
 
 function fixLabel(it) {
@@ -2002,6 +2246,7 @@ function renderMermaid(state, maxNodes = 40) {
 
 
 
+
 /** GitHub rejects comment bodies over 65,536 characters; we stay far below. */
 const COMMENT_LIMIT = 65_536;
 const COMMENT_BUDGET = 60_000;
@@ -2025,7 +2270,7 @@ function statusLine(state, links) {
 }
 function severityCounts(findings) {
     const counts = (0,loop_findings/* countBySeverity */.Ot)(findings);
-    const parts = loop_findings/* SEVERITIES */.oC.filter(s => counts[s] > 0).map(s => `${SEVERITY_ICON[s]}${counts[s]}`);
+    const parts = types/* SEVERITIES */.oC.filter(s => counts[s] > 0).map(s => `${SEVERITY_ICON[s]}${counts[s]}`);
     return parts.length ? parts.join(' ') : '—';
 }
 function fixCell(links, it) {
@@ -2062,7 +2307,7 @@ function renderFindings(state, findings, links, opt) {
     const sorted = [...findings].sort(loop_findings/* bySeverity */.Np);
     const shown = sorted.slice(0, opt.maxFindings);
     const out = [`### Open findings (${findings.length})`];
-    for (const severity of loop_findings/* SEVERITIES */.oC) {
+    for (const severity of types/* SEVERITIES */.oC) {
         const group = shown.filter(f => f.severity === severity);
         if (group.length === 0)
             continue;
@@ -2204,6 +2449,228 @@ function renderReviewMarkdown(state, review, links) {
     return parts.join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/run/escalate.ts
+
+/** The people to mention in the comment (users and teams named by escalation-reviewers). */
+function mentions(settings, owner) {
+    return [
+        ...settings.escalationReviewers,
+        ...settings.escalationTeamReviewers.map(t => `${owner}/${t}`)
+    ];
+}
+/**
+ * Calls a human when the loop ends without GO: label, reviewers, optional review. Takes the label
+ * off again at GO. Each step is best effort: a missing permission is a warning, never lost state.
+ */
+async function escalate(github, pull, status, reviewedSha, reviewBody, settings, log) {
+    const notes = [];
+    const attempt = async (what, fn) => {
+        try {
+            await fn();
+        }
+        catch (e) {
+            const note = `Could not ${what}: ${e.message}`;
+            log.warning(note);
+            notes.push(note);
+        }
+    };
+    const label = settings.escalationLabel;
+    if (status === 'go') {
+        if (label && pull.labels.includes(label))
+            await attempt(`remove the label '${label}'`, () => github.removeLabel(pull.number, label));
+    }
+    else if (needsHuman(status)) {
+        if (label && !pull.labels.includes(label))
+            await attempt(`add the label '${label}'`, () => github.addLabels(pull.number, [label]));
+        const users = settings.escalationReviewers.filter(u => u.toLowerCase() !== pull.author.toLowerCase());
+        if (users.length || settings.escalationTeamReviewers.length) {
+            await attempt('request reviewers', () => github.requestReviewers(pull.number, users, settings.escalationTeamReviewers));
+        }
+    }
+    if (settings.submitReview !== 'none' && status !== 'running') {
+        const approve = settings.submitReview === 'approve' && status === 'go';
+        if (!approve) {
+            await attempt('submit a comment review', () => github.createReview(pull.number, 'COMMENT', reviewBody, reviewedSha));
+        }
+        else {
+            try {
+                await github.createReview(pull.number, 'APPROVE', reviewBody, reviewedSha);
+            }
+            catch (e) {
+                const note = `GitHub refused the approval (${e.message}); posted a comment review instead. Allow "GitHub Actions to create and approve pull requests" in the repository settings to approve.`;
+                log.notice(note);
+                notes.push(note);
+                await attempt('submit a comment review', () => github.createReview(pull.number, 'COMMENT', reviewBody, reviewedSha));
+            }
+        }
+    }
+    return notes;
+}
+
+;// CONCATENATED MODULE: ./src/run/record.ts
+
+
+
+
+
+
+
+function repoLinks(ctx, pr) {
+    return {
+        serverUrl: ctx.serverUrl,
+        owner: ctx.owner,
+        repo: ctx.repo,
+        pr,
+        runUrl: `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`
+    };
+}
+/** The stop label turned the loop to stopped: the comment says so. */
+async function recordStop(deps, pull, state, existing) {
+    const body = renderComment(compactState(state), [], repoLinks(deps.ctx, pull.number));
+    return saveComment(deps.github, pull.number, existing, body);
+}
+/** review-N.json, review-N.md and the fix's files, saved as the iteration's artifact. */
+async function saveRecords(deps, input, files, notes) {
+    const { ctx } = deps;
+    const { pull, n, review } = input;
+    const attempt = ctx.runAttempt > 1 ? `-attempt-${ctx.runAttempt}` : '';
+    const name = `review-loop-pr-${pull.number}-iteration-${n}${attempt}`;
+    const record = {
+        iteration: n,
+        reviewedSha: pull.headSha,
+        decision: input.decision,
+        verdict: review.verdict,
+        findings: review.findings,
+        gates: review.gates
+    };
+    const all = {
+        ...files,
+        [`review-${n}.json`]: JSON.stringify(record, null, 2),
+        [`review-${n}.md`]: renderReviewMarkdown(input.state, review, repoLinks(ctx, pull.number))
+    };
+    try {
+        const saved = await deps.artifacts.save(name, all);
+        if (saved.note)
+            notes.push(saved.note);
+        return saved;
+    }
+    catch (e) {
+        notes.push(`Could not write the iteration records: ${e.message}`);
+        return undefined;
+    }
+}
+/** Dispatches this workflow on the PR branch; returns what went wrong, for the user. */
+async function dispatchNext(github, ctx, pull) {
+    if (!ctx.workflowFile) {
+        return `Cannot start the next iteration: GITHUB_WORKFLOW_REF names no workflow file. Run the workflow by hand with pr-number ${pull.number}.`;
+    }
+    try {
+        await github.dispatchWorkflow(ctx.workflowFile, pull.headRef, {
+            'pr-number': String(pull.number)
+        });
+        return undefined;
+    }
+    catch (e) {
+        return `Could not dispatch the next iteration: ${e.message}. Run the workflow by hand with pr-number ${pull.number}.`;
+    }
+}
+/**
+ * RECORD. The order matters: the records, then the state comment, and only once the state is saved
+ * the dispatch of the next iteration — a loop whose state was not saved must not go on, or it
+ * would run without its cap and budget.
+ */
+async function recordPhase(deps, plan, input) {
+    const { settings, ctx, github, log } = deps;
+    const { pull, n } = plan;
+    const notes = [...input.notes];
+    let state = { ...input.state, updatedAt: deps.now().toISOString() };
+    const saved = await saveRecords(deps, { ...input, pull, n, state }, input.files, notes);
+    const artifact = saved?.uploaded ? saved.name : saved?.directory;
+    const write = (existing) => saveComment(github, pull.number, existing, renderComment(compactState(state), input.review.findings, repoLinks(ctx, pull.number), {
+        mention: needsHuman(state.status) ? mentions(settings, ctx.owner) : undefined,
+        artifact,
+        artifactUrl: saved?.url
+    }));
+    let comment = await write(plan.comment);
+    if (!plan.comment)
+        await checkAuthor(github, comment);
+    if (input.retrigger && settings.retrigger === 'dispatch') {
+        const failed = await dispatchNext(github, ctx, pull);
+        if (failed) {
+            notes.push(failed);
+            state = { ...state, reason: failed };
+            comment = await write(comment);
+        }
+        else {
+            log.info(`${plan.tag} re-trigger: dispatched ${ctx.workflowFile} on ${pull.headRef}`);
+        }
+    }
+    else if (input.retrigger && settings.retrigger === 'push') {
+        log.info(`${plan.tag} re-trigger: the push starts the next run (retrigger: push)`);
+    }
+    for (const note of notes)
+        log.warning(note);
+    const reviewJson = saved ? external_node_path_default().join(saved.directory, `review-${n}.json`) : undefined;
+    return { state, comment, artifact, artifactUrl: saved?.url, reviewJson, notes };
+}
+/** The next run reads only states written by the identity it posts as: check that they agree. */
+async function checkAuthor(github, comment) {
+    const me = await github.whoAmI();
+    if (comment.author !== me) {
+        throw new Error(`review-loop posted its comment as ${comment.author} but trusts only states written by ${me}, so the next run would not find its state. Set the input state-author to '${comment.author}'.`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/report/check-run.ts
+
+
+
+/** GitHub's limit for output.summary and output.text. */
+const CHECK_TEXT_LIMIT = 65_535;
+const LEVEL = {
+    critical: 'failure',
+    high: 'failure',
+    medium: 'warning',
+    low: 'warning',
+    suggestion: 'notice'
+};
+/** Every located finding as an annotation on the diff. */
+function toAnnotations(findings) {
+    return [...findings]
+        .sort(loop_findings/* bySeverity */.Np)
+        .filter(f => f.file && f.line && f.line > 0)
+        .map(f => ({
+        file: f.file,
+        startLine: f.line,
+        endLine: f.endLine && f.endLine >= f.line ? f.endLine : f.line,
+        level: LEVEL[f.severity],
+        title: `[${f.severity}] ${f.title}`.slice(0, 255),
+        message: (f.description || f.title).slice(0, 60_000),
+        details: f.suggestedFix ? `Suggested fix:\n${f.suggestedFix}`.slice(0, 60_000) : undefined
+    }));
+}
+function checkTitle(decision, findings) {
+    if (findings.length === 0)
+        return decision;
+    const counts = (0,loop_findings/* countBySeverity */.Ot)(findings);
+    const parts = types/* SEVERITIES */.oC.filter(s => counts[s] > 0).map(s => `${counts[s]} ${s}`);
+    return `${decision}: ${findings.length} finding${findings.length === 1 ? '' : 's'} (${parts.join(', ')})`;
+}
+/** Findings with no location go in the check's text, since they cannot be annotations. */
+function unlocatedText(findings) {
+    const unlocated = findings.filter(f => !(f.file && f.line));
+    if (unlocated.length === 0)
+        return undefined;
+    const parts = ['## Findings without a location', ''];
+    for (const f of [...unlocated].sort(loop_findings/* bySeverity */.Np)) {
+        parts.push(`### ${SEVERITY_ICON[f.severity]} ${escapeMd(f.title)}`, '', `\`${f.id}\` · ${f.severity} · ${f.source}`, '', f.description, '');
+    }
+    return fit(parts.join('\n'));
+}
+function fit(text, limit = CHECK_TEXT_LIMIT - 100) {
+    return text.length <= limit ? text : `${text.slice(0, limit)}\n\n… (cut; see the review artifact)`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/summary.ts
 
 
@@ -2249,38 +2716,7 @@ function renderJobSummary(input) {
     return text;
 }
 
-;// CONCATENATED MODULE: ./src/state-store.ts
-
-/**
- * Finds the sticky comment. Only comments written by the identity the action posts as are read;
- * an invalid or hand-edited state is ignored with a warning (its comment is reused and overwritten).
- */
-async function loadState(github, pr, log) {
-    const candidates = (await github.listComments(pr)).filter(c => hasStateMarker(c.body));
-    if (candidates.length === 0)
-        return {};
-    const me = await github.whoAmI();
-    let reusable;
-    for (const comment of candidates) {
-        if (comment.author !== me) {
-            log.warning(`Ignoring a review-loop state in comment ${comment.htmlUrl} written by ${comment.author}: only states written by ${me} are trusted.`);
-            continue;
-        }
-        const decoded = decodeState(comment.body);
-        if (decoded.kind === 'ok' && decoded.state.pr === pr)
-            return { state: decoded.state, comment, me };
-        const reason = decoded.kind === 'invalid' ? decoded.reason : 'it belongs to another PR';
-        log.warning(`Ignoring the review-loop state in ${comment.htmlUrl}: ${reason}. The loop starts afresh.`);
-        reusable ??= comment;
-    }
-    return { comment: reusable, me };
-}
-/** Writes the sticky comment: updates ours, or creates it the first time. */
-async function saveComment(github, pr, existing, body) {
-    return existing ? github.updateComment(existing.id, body) : github.createComment(pr, body);
-}
-
-;// CONCATENATED MODULE: ./src/publish.ts
+;// CONCATENATED MODULE: ./src/run/report.ts
 
 
 
@@ -2288,86 +2724,20 @@ async function saveComment(github, pr, existing, body) {
 
 
 
-
-
-function repoLinks(ctx, pr) {
-    return {
-        serverUrl: ctx.serverUrl,
-        owner: ctx.owner,
-        repo: ctx.repo,
-        pr,
-        runUrl: `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`
-    };
-}
-/**
- * RECORD AND REPORT. The order matters: the records, then the state comment, and only once the
- * state is saved the dispatch of the next iteration — a loop whose state was not saved must not go
- * on, or it would run without its cap and budget. Then the check run, escalation, the job summary.
- */
-async function publish(deps, input) {
-    const { settings, ctx, github, log } = deps;
-    const { pull, review, decision, n, notes } = input;
-    let state = input.state;
+/** REPORT: the check run on the reviewed head, escalation to a human, the job summary. */
+async function reportPhase(deps, plan, input) {
+    const { settings, ctx, github } = deps;
+    const { pull, n } = plan;
+    const { review, decision, recorded } = input;
+    const { state } = recorded;
     const links = repoLinks(ctx, pull.number);
-    const artifactName = `review-loop-pr-${pull.number}-iteration-${n}${ctx.runAttempt > 1 ? `-attempt-${ctx.runAttempt}` : ''}`;
-    const files = {
-        ...input.files,
-        [`review-${n}.json`]: JSON.stringify({
-            iteration: n,
-            reviewedSha: pull.headSha,
-            decision,
-            verdict: review.verdict,
-            findings: review.findings,
-            gates: review.gates
-        }, null, 2),
-        [`review-${n}.md`]: renderReviewMarkdown(state, review, links)
-    };
-    let saved;
-    try {
-        saved = await deps.artifacts.save(artifactName, files);
-        if (saved.note)
-            notes.push(saved.note);
-    }
-    catch (e) {
-        notes.push(`Could not write the iteration records: ${e.message}`);
-    }
-    const artifact = saved?.uploaded ? artifactName : saved?.directory;
-    const writeComment = (existing) => saveComment(github, pull.number, existing, renderComment(compactState(state), review.findings, links, {
-        mention: needsHuman(state.status) ? mentions(settings, ctx.owner) : undefined,
-        artifact,
-        artifactUrl: saved?.url
-    }));
-    let comment = await writeComment(input.existing);
-    if (!input.existing) {
-        const me = await github.whoAmI();
-        if (comment.author !== me) {
-            throw new Error(`review-loop posted its comment as ${comment.author} but trusts only states written by ${me}, so the next run would not find its state. Set the input state-author to '${comment.author}'.`);
-        }
-    }
-    if (input.retrigger && settings.retrigger === 'dispatch') {
-        const failed = await dispatchNext(github, ctx, pull);
-        if (failed) {
-            notes.push(failed);
-            state = { ...state, reason: failed };
-            comment = await writeComment(comment);
-        }
-        else {
-            log.info(`${input.tag} re-trigger: dispatched ${ctx.workflowFile} on ${pull.headRef}`);
-        }
-    }
-    else if (input.retrigger && settings.retrigger === 'push') {
-        log.info(`${input.tag} re-trigger: the push starts the next run (retrigger: push)`);
-    }
-    for (const note of notes)
-        log.warning(note);
     const check = await github.createCheckRun({
         name: settings.checkName,
         headSha: pull.headSha,
         conclusion: checkConclusion(decision, state.status, settings.failOn),
         title: checkTitle(decision, review.findings),
-        summary: fit(
         // mirrors the comment: where the loop stands, its path, the timeline, the open findings
-        [
+        summary: fit([
             statusLine(state, links),
             state.reason ? `\n> ${state.reason}` : '',
             '',
@@ -2384,42 +2754,25 @@ async function publish(deps, input) {
         text: unlocatedText(review.findings),
         annotations: toAnnotations(review.findings),
         externalId: `${pull.number}:${n}:${ctx.runId}:${ctx.runAttempt}`,
-        detailsUrl: comment.htmlUrl,
-        startedAt: input.started.toISOString()
+        detailsUrl: recorded.comment.htmlUrl,
+        startedAt: plan.started.toISOString()
     });
-    notes.push(...(await escalate(github, pull, state.status, pull.headSha, `review-loop: ${state.status} — ${state.reason ?? decision}`, settings, log)));
+    const reviewBody = `review-loop: ${state.status} — ${state.reason ?? decision}`;
+    const escalated = await escalate(github, pull, state.status, pull.headSha, reviewBody, settings, deps.log);
     await deps.writeSummary(renderJobSummary({
         state,
         findings: review.findings,
         gates: review.gates,
         links,
         reviewSummary: review.verdict?.summary,
-        artifact,
-        notes
+        artifact: recorded.artifact,
+        notes: [...recorded.notes, ...escalated]
     }));
-    return {
-        state,
-        commentUrl: comment.htmlUrl,
-        checkRunId: check.id,
-        reviewJson: saved ? external_node_path_default().join(saved.directory, `review-${n}.json`) : undefined
-    };
-}
-/** Dispatches this workflow on the PR branch; returns what went wrong, for the user. */
-async function dispatchNext(github, ctx, pull) {
-    if (!ctx.workflowFile) {
-        return `Cannot start the next iteration: GITHUB_WORKFLOW_REF names no workflow file. Run the workflow by hand with pr-number ${pull.number}.`;
-    }
-    try {
-        await github.dispatchWorkflow(ctx.workflowFile, pull.headRef, {
-            'pr-number': String(pull.number)
-        });
-        return undefined;
-    }
-    catch (e) {
-        return `Could not dispatch the next iteration: ${e.message}. Run the workflow by hand with pr-number ${pull.number}.`;
-    }
+    return { checkRunId: check.id };
 }
 
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(73024);
 // EXTERNAL MODULE: ./src/loop/fingerprint.ts
 var fingerprint = __webpack_require__(93706);
 // EXTERNAL MODULE: ./src/gates/parsers.ts
@@ -2529,204 +2882,100 @@ async function runGates(checks, runner, options) {
     return results;
 }
 
-;// CONCATENATED MODULE: ./src/review/review-phase.ts
+;// CONCATENATED MODULE: ./src/run/review.ts
 
 
-/** Gates first (they are cheap and the reviewer sees their results), then the AI reviewer. */
-async function reviewPhase(deps) {
-    const gates = await runGates(deps.settings.checks, deps.runner, {
-        repoRoot: deps.repoRoot,
-        cwd: deps.cwd,
-        env: deps.env,
-        timeoutMs: deps.settings.commandTimeoutMinutes * 60_000
+
+/** REVIEW: the gates first (they are cheap and the reviewer sees their results), then the AI reviewer. */
+async function reviewPhase(deps, plan, ws) {
+    const { pull, state } = plan;
+    return deps.log.group(`${plan.tag} review ${pull.headSha.slice(0, 7)}`, async () => {
+        const gates = await runGates(deps.settings.checks, deps.runner, {
+            repoRoot: ws.git.root,
+            cwd: ws.cwd,
+            env: ws.env,
+            timeoutMs: deps.settings.commandTimeoutMinutes * 60_000
+        });
+        const verdict = deps.ai ? await deps.ai.review({ pull, state, git: ws.git, gates }) : undefined;
+        return {
+            gates,
+            verdict,
+            findings: (0,loop_findings/* mergeFindings */.DF)(gates.flatMap(g => g.findings), verdict?.findings ?? []),
+            usage: verdict?.usage ?? (0,loop_usage/* zeroUsage */.My)()
+        };
     });
-    const verdict = deps.reviewer ? await deps.reviewer(gates) : undefined;
-    const byId = new Map();
-    for (const f of [...gates.flatMap(g => g.findings), ...(verdict?.findings ?? [])]) {
-        if (!byId.has(f.id))
-            byId.set(f.id, f);
-    }
-    return { gates, verdict, findings: [...byId.values()], usage: verdict?.usage ?? (0,loop_state/* zeroUsage */.My)() };
 }
 
-;// CONCATENATED MODULE: ./src/iteration.ts
+;// CONCATENATED MODULE: ./src/run/workspace.ts
 
 
-
-
-
-
-
-
-
-
-
-
-/** One iteration: plan, review, decide, fix, record and report. */
-async function runIteration(deps) {
-    const { settings, ctx, github, log } = deps;
-    const event = planEvent({
-        eventName: ctx.eventName,
-        action: ctx.action,
-        eventPrNumber: ctx.eventPrNumber,
-        inputPrNumber: settings.prNumber
-    });
-    if (event.kind === 'skip')
-        return { notice: event.notice, findings: [] };
-    // PLAN
-    const pull = await github.getPull(event.pr);
-    const loaded = await loadState(github, pull.number, log);
-    const started = deps.now();
-    const plan = planPull({
-        pull,
-        state: loaded.state,
-        maxIterations: settings.maxIterations,
-        reviewDrafts: settings.reviewDrafts,
-        allowForks: settings.allowForks,
-        runId: ctx.runId,
-        runAttempt: ctx.runAttempt,
-        now: started,
-        stopLabel: settings.stopLabel
-    });
-    const skipped = { findings: [], headSha: pull.headSha, commentUrl: loaded.comment?.htmlUrl };
-    if (plan.kind === 'skip')
-        return { ...skipped, notice: plan.notice, state: loaded.state };
-    if (plan.kind === 'stop') {
-        if (!plan.state)
-            return { ...skipped, notice: plan.notice, state: loaded.state };
-        const body = renderComment(compactState(plan.state), [], repoLinks(ctx, pull.number));
-        const comment = await saveComment(github, pull.number, loaded.comment, body);
-        return { ...skipped, notice: plan.notice, state: plan.state, commentUrl: comment.htmlUrl };
-    }
-    const n = ((0,loop_state/* lastIteration */.SU)(plan.state)?.n ?? 0) + 1;
-    const tag = `[${plan.iteration}/${settings.maxIterations}]`;
-    if (plan.newRound)
-        log.info(`${tag} a new commit after the loop ended: starting round ${plan.state.round}`);
-    const git = await deps.openGit(ctx.workspace);
+async function openWorkspace(deps, pull) {
+    const git = await deps.openGit(deps.workspace);
     await git.checkoutPullHead(pull.headRef, pull.headSha);
-    const cwd = external_node_path_default().resolve(git.root, settings.workingDirectory);
-    const env = scrubbedEnv(deps.env);
-    // REVIEW
-    const review = await log.group(`${tag} review ${pull.headSha.slice(0, 7)}`, () => reviewPhase({
-        settings,
-        runner: deps.runner,
-        repoRoot: git.root,
-        cwd,
-        env,
-        reviewer: deps.ai
-            ? gates => deps.ai.review({ pull, state: plan.state, git, gates })
-            : undefined
-    }));
-    const decision = decide({
-        reviewerDecision: review.verdict?.decision,
-        findings: review.findings,
-        gatesPassed: review.gates.every(g => g.passed)
-    }, settings.severityThreshold);
-    log.info(`${tag} review: ${decision} (${plural(review.findings.length, 'finding') || 'no findings'})`);
-    let state = appendReview(plan.state, {
-        n,
-        reviewedSha: pull.headSha,
-        baseSha: pull.baseSha,
-        runId: ctx.runId,
-        runAttempt: ctx.runAttempt,
-        decision,
-        summary: review.verdict?.summary ?? gatesSummary(review),
-        findings: review.findings,
-        gates: review.gates.map(g => ({ name: g.name, passed: g.passed, durationMs: g.durationMs })),
-        usage: review.usage,
-        startedAt: started,
-        durationMs: deps.now().getTime() - started.getTime()
-    });
-    // DECIDE
-    const fork = pull.headRepoFullName !== pull.baseRepoFullName;
-    const canFix = !fork && (settings.fixCommands.length > 0 || Boolean(deps.ai));
-    const next = nextAfterReview(state, decision, settings.severityThreshold, canFix, {
-        spentUsd: state.totals.costUsd,
-        maxUsd: settings.ai.maxCostUsd,
-        exhausted: review.verdict?.budgetExhausted === true
-    });
-    let headSha = pull.headSha;
-    let retrigger = false;
-    let files = {};
-    const notes = [];
-    if (fork && next.kind === 'finish' && next.status === 'stalled') {
-        notes.push('Fork PRs are reviewed but not fixed: the action does not push to forks.');
-    }
-    if (next.kind === 'finish') {
-        state = { ...state, status: next.status, reason: next.reason };
-    }
-    else {
-        // FIX
-        const fix = await log.group(`${tag} fix`, () => fixPhase({ settings, git, runner: deps.runner, log, now: deps.now, fixer: deps.ai?.fix }, { pull, state, review, n, cwd, env }));
-        files = fix.files;
-        notes.push(...fix.notes);
-        const { published } = fix;
-        // a head reviewed twice in a row has had its one re-review for disputes
-        const reweighed = state.iterations[state.iterations.length - 2]?.reviewedSha === pull.headSha;
-        const disputes = fix.record.disputes.length === 0 ? 'none' : reweighed ? 'repeated' : 'first';
-        const after = nextAfterFix(published.outcome, disputes);
-        state = updateLast(state, it => ({
-            ...it,
-            fix: fix.record,
-            usage: (0,loop_state/* addUsage */.vk)(it.usage, fix.usage)
-        }));
-        state = {
-            ...state,
-            status: after.status,
-            reason: after.reason,
-            totals: (0,loop_state/* addUsage */.vk)(state.totals, fix.usage)
-        };
-        if (published.outcome === 'pushed') {
-            headSha = published.commitSha;
-            state = { ...state, lastPushedSha: published.commitSha };
-        }
-        else if (published.outcome === 'branch_moved' && published.remoteSha) {
-            headSha = published.remoteSha;
-        }
-        log.info(`${tag} fix: ${published.outcome.replace('_', ' ')}${plural(published.filesChanged.length, 'file', ' (', ')')}`);
-        retrigger = after.retrigger;
-    }
-    state = { ...state, updatedAt: deps.now().toISOString() };
-    // RECORD AND REPORT
-    const published = await publish({ settings, ctx, github, artifacts: deps.artifacts, log, writeSummary: deps.writeSummary }, {
-        pull,
-        state,
-        review,
-        decision,
-        n,
-        started,
-        existing: loaded.comment,
-        files,
-        notes,
-        retrigger,
-        tag
-    });
-    state = published.state;
-    const failure = state.status !== 'running' && state.status !== 'go' && settings.failOn.includes(state.status)
-        ? `review-loop ended as ${state.status}: ${state.reason ?? ''}`.trim()
-        : undefined;
     return {
-        state,
-        decision,
-        findings: review.findings,
-        reviewedSha: pull.headSha,
-        headSha,
-        commentUrl: published.commentUrl,
-        checkRunId: published.checkRunId,
-        reviewJson: published.reviewJson,
-        failure
+        git,
+        cwd: external_node_path_default().resolve(git.root, deps.settings.workingDirectory),
+        env: scrubbedEnv(deps.env)
     };
 }
-function gatesSummary(review) {
-    if (review.gates.length === 0)
-        return 'No checks configured.';
-    const failed = review.gates.filter(g => !g.passed).map(g => g.name);
-    return failed.length
-        ? `Failing checks: ${failed.join(', ')}.`
-        : `All ${review.gates.length} checks pass.`;
+
+;// CONCATENATED MODULE: ./src/run/iteration.ts
+
+
+
+
+
+
+
+
+
+/** One iteration: event → intent → plan → review → decide → fix → record → report. */
+async function runIteration(deps) {
+    const { settings, ctx } = deps;
+    const intent = (0,router/* routeEvent */.Cl)({ ...ctx, inputPrNumber: settings.prNumber });
+    if (intent.kind === 'skip')
+        return { notice: intent.notice, findings: [] };
+    const plan = await planPhase(deps, intent.pr);
+    if (plan.kind !== 'review')
+        return notReviewed(deps, plan);
+    const ws = await openWorkspace({ ...deps, workspace: ctx.workspace }, plan.pull);
+    const review = await reviewPhase(deps, plan, ws);
+    const decided = decidePhase({ ...deps, run: ctx, aiFixer: Boolean(deps.ai) }, plan, review);
+    const fixed = decided.next.kind === 'fix' ? await fixPhase(deps, plan, { ...decided, review }, ws) : undefined;
+    const recorded = await recordPhase(deps, plan, {
+        ...decided,
+        review,
+        state: fixed?.state ?? decided.state,
+        retrigger: fixed?.retrigger ?? false,
+        files: fixed?.files ?? {},
+        notes: [...decided.notes, ...(fixed?.notes ?? [])]
+    });
+    const { checkRunId } = await reportPhase(deps, plan, { ...decided, review, recorded });
+    return {
+        state: recorded.state,
+        decision: decided.decision,
+        findings: review.findings,
+        reviewedSha: plan.pull.headSha,
+        headSha: fixed?.headSha ?? plan.pull.headSha,
+        commentUrl: recorded.comment.htmlUrl,
+        checkRunId,
+        reviewJson: recorded.reviewJson,
+        failure: stepFailure(recorded.state, settings.failOn)
+    };
 }
-function plural(count, noun, before = '', after = '') {
-    return count ? `${before}${count} ${noun}${count === 1 ? '' : 's'}${after}` : '';
+/** A PR this run does not review: skipped with a notice, or stopped by the label. */
+async function notReviewed(deps, plan) {
+    const outcome = {
+        notice: plan.notice,
+        state: plan.state,
+        findings: [],
+        headSha: plan.pull.headSha,
+        commentUrl: plan.comment?.htmlUrl
+    };
+    if (plan.kind === 'skip' || !plan.changed || !plan.state)
+        return outcome;
+    const comment = await recordStop(deps, plan.pull, plan.state, plan.comment);
+    return { ...outcome, commentUrl: comment.htmlUrl };
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts
@@ -2741,54 +2990,18 @@ function plural(count, noun, before = '', after = '') {
 
 
 
-function actionsLog() {
-    return {
-        info: m => core.info(m),
-        notice: m => core.notice(m),
-        warning: m => core.warning(m),
-        debug: m => core.debug(m),
-        async group(name, fn) {
-            const started = Date.now();
-            core.startGroup(name);
-            try {
-                return await fn();
-            }
-            finally {
-                core.info(`${name}: done in ${((Date.now() - started) / 1000).toFixed(1)}s`);
-                core.endGroup();
-            }
-        }
-    };
-}
-/** Sets every output, so later steps can rely on them even after a skip. */
-function setOutputs(outcome, maxIterations) {
-    const state = outcome.state;
-    const round = state ? (0,loop_state/* roundIterations */.je)(state) : [];
-    core.setOutput('status', state?.status ?? 'skipped');
-    core.setOutput('skipped', outcome.decision ? 'false' : 'true');
-    core.setOutput('verdict', outcome.decision ?? round[round.length - 1]?.decision ?? '');
-    core.setOutput('iteration', String(round.length));
-    core.setOutput('max-iterations', String(state?.maxIterations ?? maxIterations));
-    core.setOutput('findings', JSON.stringify(outcome.findings));
-    core.setOutput('findings-count', String(outcome.findings.length));
-    core.setOutput('reviewed-sha', outcome.reviewedSha ?? state?.lastReviewedSha ?? '');
-    core.setOutput('head-sha', outcome.headSha ?? '');
-    core.setOutput('converged', String(state?.status === 'go'));
-    core.setOutput('comment-url', outcome.commentUrl ?? '');
-    core.setOutput('check-run-id', outcome.checkRunId ? String(outcome.checkRunId) : '');
-    core.setOutput('review-json', outcome.reviewJson ?? '');
-    core.setOutput('iterations-total', String(state?.iterations.length ?? 0));
-    core.setOutput('total-tokens', String(state ? tokens(state.totals) : 0));
-    core.setOutput('total-cost-usd', (state?.totals.costUsd ?? 0).toFixed(4));
-}
-/** One iteration; returns the message to fail the step with, if the loop ended in a fail-on state. */
+/**
+ * Wires the inputs, the run's context and one adapter per port into one iteration; returns the
+ * message to fail the step with, if the loop ended in a fail-on state.
+ */
 async function run(prefetched) {
     const settings = parseSettings(name => core.getInput(name));
     core.setSecret(settings.githubToken);
     if (settings.ai.apiKey)
         core.setSecret(settings.ai.apiKey);
     const ctx = readContext(process.env);
-    const log = actionsLog();
+    const log = createActionsLog();
+    const runner = createCommandRunner();
     const github = createGitHubAdapter({
         token: settings.githubToken,
         owner: ctx.owner,
@@ -2798,11 +3011,12 @@ async function run(prefetched) {
         prefetched,
         log
     });
-    const runner = createCommandRunner();
     // The model SDK is loaded only when a model provider is configured.
     const ai = settings.ai.provider
-        ? (await Promise.all(/* import() */[__webpack_require__.e(416), __webpack_require__.e(557)]).then(__webpack_require__.bind(__webpack_require__, 19557))).createAiAgents(settings, log, runner)
+        ? (await Promise.all(/* import() */[__webpack_require__.e(416), __webpack_require__.e(206)]).then(__webpack_require__.bind(__webpack_require__, 83206))).createAiAgents(settings, log, runner)
         : undefined;
+    const runUrl = `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`;
+    const artifactsDir = settings.artifactsDir ?? external_node_path_default().join(ctx.tempDir, 'review-loop');
     const outcome = await runIteration({
         ai,
         settings,
@@ -2810,7 +3024,7 @@ async function run(prefetched) {
         github,
         openGit: dir => createGit(dir, { token: settings.githubToken }),
         runner,
-        artifacts: createArtifactStore(settings.artifactsDir ?? external_node_path_default().join(ctx.tempDir, 'review-loop'), process.env, log, `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`),
+        artifacts: createArtifactStore(artifactsDir, process.env, log, runUrl),
         log,
         env: process.env,
         now: () => new Date(),
@@ -2837,7 +3051,7 @@ async function run(prefetched) {
 /* harmony export */   zA: () => (/* binding */ MODEL_PROVIDERS)
 /* harmony export */ });
 /* unused harmony exports DEFAULT_VERTEX_REGION, hasAwsCredentials, hasGoogleCredentials */
-/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(16236);
+/* harmony import */ var _action_input_error_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9229);
 
 /**
  * Which service answers the Messages API calls, decided once from the inputs and the environment.
@@ -2877,9 +3091,9 @@ function bedrock(inputs, env, explicit) {
     if (!explicit)
         return undefined;
     if (!credentials) {
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d('model-provider', "is 'bedrock' but no AWS credentials are in the environment. Add an aws-actions/configure-aws-credentials step before this one (with role-to-assume and the job permission 'id-token: write'), or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_BEARER_TOKEN_BEDROCK).");
+        throw new _action_input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d('model-provider', "is 'bedrock' but no AWS credentials are in the environment. Add an aws-actions/configure-aws-credentials step before this one (with role-to-assume and the job permission 'id-token: write'), or set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_BEARER_TOKEN_BEDROCK).");
     }
-    throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d('aws-region', 'is empty and neither AWS_REGION nor AWS_DEFAULT_REGION is set, so Bedrock has no region. Set aws-region (for example us-east-1), or the aws-region of aws-actions/configure-aws-credentials.');
+    throw new _action_input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d('aws-region', 'is empty and neither AWS_REGION nor AWS_DEFAULT_REGION is set, so Bedrock has no region. Set aws-region (for example us-east-1), or the aws-region of aws-actions/configure-aws-credentials.');
 }
 function vertex(inputs, env, explicit) {
     const region = inputs.vertexRegion || set(env, 'CLOUD_ML_REGION') || DEFAULT_VERTEX_REGION;
@@ -2893,9 +3107,9 @@ function vertex(inputs, env, explicit) {
     if (!explicit)
         return undefined;
     if (!projectId) {
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d('vertex-project-id', "is empty and ANTHROPIC_VERTEX_PROJECT_ID is not set, but model-provider is 'vertex'. Set vertex-project-id to the Google Cloud project that has Claude enabled in Vertex AI.");
+        throw new _action_input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d('vertex-project-id', "is empty and ANTHROPIC_VERTEX_PROJECT_ID is not set, but model-provider is 'vertex'. Set vertex-project-id to the Google Cloud project that has Claude enabled in Vertex AI.");
     }
-    throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d('model-provider', "is 'vertex' but GOOGLE_APPLICATION_CREDENTIALS is not set. Add a google-github-actions/auth step before this one (workload_identity_provider and service_account, with the job permission 'id-token: write').");
+    throw new _action_input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d('model-provider', "is 'vertex' but GOOGLE_APPLICATION_CREDENTIALS is not set. Add a google-github-actions/auth step before this one (workload_identity_provider and service_account, with the job permission 'id-token: write').");
 }
 /**
  * The provider the inputs and environment select, or undefined for none (the loop then runs
@@ -2907,7 +3121,7 @@ function resolveProvider(inputs, env) {
     switch (inputs.modelProvider) {
         case 'anthropic':
             if (!inputs.apiKey) {
-                throw new _input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d('anthropic-api-key', "is empty but model-provider is 'anthropic'. Pass the key as a secret (anthropic-api-key: ${{ secrets.ANTHROPIC_API_KEY }}), or choose model-provider bedrock or vertex.");
+                throw new _action_input_error_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .d('anthropic-api-key', "is empty but model-provider is 'anthropic'. Pass the key as a secret (anthropic-api-key: ${{ secrets.ANTHROPIC_API_KEY }}), or choose model-provider bedrock or vertex.");
             }
             return { name: 'anthropic', apiKey: inputs.apiKey, baseUrl: inputs.baseUrl };
         case 'bedrock':

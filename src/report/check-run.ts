@@ -1,18 +1,17 @@
+import { bySeverity, countBySeverity } from '../loop/findings.js'
 import {
-  bySeverity,
-  countBySeverity,
   SEVERITIES,
+  type Annotation,
+  type Decision,
   type Finding,
   type Severity
-} from '../loop/findings.js'
-import type { Decision, LoopState, TerminalStatus } from '../loop/state.js'
-import type { Annotation } from '../github/port.js'
+} from '../loop/types.js'
 import { escapeMd, SEVERITY_ICON } from './format.js'
 
 /** GitHub's limit for output.summary and output.text. */
 export const CHECK_TEXT_LIMIT = 65_535
 
-const LEVEL: Record<Severity, Annotation['annotation_level']> = {
+const LEVEL: Record<Severity, Annotation['level']> = {
   critical: 'failure',
   high: 'failure',
   medium: 'warning',
@@ -26,13 +25,13 @@ export function toAnnotations(findings: readonly Finding[]): Annotation[] {
     .sort(bySeverity)
     .filter(f => f.file && f.line && f.line > 0)
     .map(f => ({
-      path: f.file!,
-      start_line: f.line!,
-      end_line: f.endLine && f.endLine >= f.line! ? f.endLine : f.line!,
-      annotation_level: LEVEL[f.severity],
+      file: f.file!,
+      startLine: f.line!,
+      endLine: f.endLine && f.endLine >= f.line! ? f.endLine : f.line!,
+      level: LEVEL[f.severity],
       title: `[${f.severity}] ${f.title}`.slice(0, 255),
       message: (f.description || f.title).slice(0, 60_000),
-      raw_details: f.suggestedFix ? `Suggested fix:\n${f.suggestedFix}`.slice(0, 60_000) : undefined
+      details: f.suggestedFix ? `Suggested fix:\n${f.suggestedFix}`.slice(0, 60_000) : undefined
     }))
 }
 
@@ -41,20 +40,6 @@ export function checkTitle(decision: Decision, findings: readonly Finding[]): st
   const counts = countBySeverity(findings)
   const parts = SEVERITIES.filter(s => counts[s] > 0).map(s => `${counts[s]} ${s}`)
   return `${decision}: ${findings.length} finding${findings.length === 1 ? '' : 's'} (${parts.join(', ')})`
-}
-
-/**
- * success for GO; for other outcomes, failure when the loop ended in a state listed in `fail-on`
- * or the iteration is not GO while the loop goes on, else neutral.
- */
-export function checkConclusion(
-  decision: Decision,
-  status: LoopState['status'],
-  failOn: readonly TerminalStatus[]
-): 'success' | 'failure' | 'neutral' {
-  if (decision === 'GO') return 'success'
-  if (status === 'running') return 'failure'
-  return failOn.includes(status) ? 'failure' : 'neutral'
 }
 
 /** Findings with no location go in the check's text, since they cannot be annotations. */

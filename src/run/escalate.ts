@@ -1,18 +1,7 @@
 import type { Settings } from '../inputs.js'
-import type { LoopStatus } from '../loop/state.js'
-import type { Log } from '../log.js'
-import type { GitHubPort, PullInfo } from './port.js'
-
-const ESCALATE: readonly LoopStatus[] = [
-  'max_iterations',
-  'needs_discussion',
-  'stalled',
-  'budget_exhausted'
-]
-
-export function needsHuman(status: LoopStatus): boolean {
-  return ESCALATE.includes(status)
-}
+import { needsHuman } from '../loop/rules.js'
+import type { LoopStatus, PullRequest } from '../loop/types.js'
+import type { GitHubPort, Log } from '../ports/index.js'
 
 /** The people to mention in the comment (users and teams named by escalation-reviewers). */
 export function mentions(settings: Settings, owner: string): string[] {
@@ -28,7 +17,7 @@ export function mentions(settings: Settings, owner: string): string[] {
  */
 export async function escalate(
   github: GitHubPort,
-  pull: PullInfo,
+  pull: PullRequest,
   status: LoopStatus,
   reviewedSha: string,
   reviewBody: string,

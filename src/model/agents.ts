@@ -1,25 +1,12 @@
-import { aiFix } from './fix/ai-fixer.js'
-import type { Settings } from './inputs.js'
-import type { AiAgents } from './iteration.js'
-import type { Log } from './log.js'
-import { zeroUsage, type Usage } from './loop/state.js'
-import { Budget } from './model/budget.js'
-import type { ModelClient } from './model/client.js'
-import type { CommandRunner } from './process/command-runner.js'
-import { priceOf } from './model/pricing.js'
-import { describeProvider, type ProviderConfig } from './model/provider.js'
-import { createModelClient } from './model/providers.js'
-import { aiReview } from './review/ai-reviewer.js'
-
-function delta(after: Usage, before: Usage): Usage {
-  return {
-    inputTokens: after.inputTokens - before.inputTokens,
-    outputTokens: after.outputTokens - before.outputTokens,
-    cacheReadTokens: after.cacheReadTokens - before.cacheReadTokens,
-    cacheWriteTokens: after.cacheWriteTokens - before.cacheWriteTokens,
-    costUsd: Math.round((after.costUsd - before.costUsd) * 1e6) / 1e6
-  }
-}
+import { aiFix } from '../fix/ai-fixer.js'
+import type { Settings } from '../inputs.js'
+import { usageSince } from '../loop/usage.js'
+import type { AiAgents, CommandRunner, Log, ModelClient } from '../ports/index.js'
+import { aiReview } from '../review/ai-reviewer.js'
+import { Budget } from './budget.js'
+import { priceOf } from './pricing.js'
+import { describeProvider, type ProviderConfig } from './provider.js'
+import { createModelClient } from './providers.js'
 
 /** The reviewer and fixer of one iteration, sharing one budget and one client. */
 export function createAiAgents(
@@ -94,7 +81,7 @@ export function createAiAgents(
       return {
         disputes: result.disputes,
         refusals: result.refusals,
-        usage: budget ? delta(budget.usage, before) : zeroUsage(),
+        usage: usageSince(budget.usage, before),
         transcript: result.transcript,
         stopReason: result.stopReason,
         error: result.error

@@ -1,11 +1,10 @@
-import type { GitHubPort, CommentInfo } from './github/port.js'
-import { decodeState, hasStateMarker } from './loop/state-comment.js'
-import type { LoopState } from './loop/state.js'
-import type { Log } from './log.js'
+import { decodeState, hasStateMarker } from '../loop/state-comment.js'
+import type { LoopState, PrComment } from '../loop/types.js'
+import type { GitHubPort, Log } from '../ports/index.js'
 
 export interface LoadedState {
   state?: LoopState
-  comment?: CommentInfo
+  comment?: PrComment
   /** Who the action posts as; only known when a state comment had to be checked. */
   me?: string
 }
@@ -18,7 +17,7 @@ export async function loadState(github: GitHubPort, pr: number, log: Log): Promi
   const candidates = (await github.listComments(pr)).filter(c => hasStateMarker(c.body))
   if (candidates.length === 0) return {}
   const me = await github.whoAmI()
-  let reusable: CommentInfo | undefined
+  let reusable: PrComment | undefined
   for (const comment of candidates) {
     if (comment.author !== me) {
       log.warning(
@@ -42,8 +41,8 @@ export async function loadState(github: GitHubPort, pr: number, log: Log): Promi
 export async function saveComment(
   github: GitHubPort,
   pr: number,
-  existing: CommentInfo | undefined,
+  existing: PrComment | undefined,
   body: string
-): Promise<CommentInfo> {
+): Promise<PrComment> {
   return existing ? github.updateComment(existing.id, body) : github.createComment(pr, body)
 }

@@ -1,0 +1,22 @@
+import * as core from '@actions/core'
+import type { Log } from '../ports/index.js'
+
+/** The runner's log, through the toolkit: groups close with how long they took. */
+export function createActionsLog(): Log {
+  return {
+    info: m => core.info(m),
+    notice: m => core.notice(m),
+    warning: m => core.warning(m),
+    debug: m => core.debug(m),
+    async group(name, fn) {
+      const started = Date.now()
+      core.startGroup(name)
+      try {
+        return await fn()
+      } finally {
+        core.info(`${name}: done in ${((Date.now() - started) / 1000).toFixed(1)}s`)
+        core.endGroup()
+      }
+    }
+  }
+}

@@ -1,0 +1,335 @@
+/**
+ * Every rule of the loop, as pure functions: whether a head is reviewed, the verdict, whether the
+ * loop can fix, the dispute rule, stall, cap, budget, who needs a human, the check run's conclusion
+ * and when the step fails. The state moves only through `transition` (./transitions.ts).
+ */
+import { atOrAbove } from './findings.js'
+import { isTerminal, newState, roundIterations } from './state.js'
+import { needsHuman, transition, type LoopEvent } from './transitions.js'
+import type {
+  Decision,
+  Finding,
+  FixOutcome,
+  LoopState,
+  LoopStatus,
+  PullRequest,
+  Severity,
+  TerminalStatus
+} from './types.js'
+import { LOOP_STATUSES } from './types.js'
+
+export { needsHuman }
+
+// ── The verdict ────────────────────────────────────────────────────────────────────────────────
+
+export interface ReviewOutcome {
+  /** The AI reviewer's own decision; undefined in gates-only mode. */
+  reviewerDecision?: Decision
+  findings: Finding[]
+  gatesPassed: boolean
+}
+
+/** GO requires: the reviewer says GO (or there is none), no finding at/above the threshold, every gate passes. */
+export function decide(outcome: ReviewOutcome, threshold: Severity): Decision {
+  if (outcome.reviewerDecision === 'NEEDS_DISCUSSION') return 'NEEDS_DISCUSSION'
+  const blocking = outcome.findings.some(f => atOrAbove(f.severity, threshold))
+  if (outcome.reviewerDecision === 'NO_GO' || blocking || !outcome.gatesPassed) return 'NO_GO'
+  return 'GO'
+}
+
+export function blockingIds(
+  findings: ReadonlyArray<{ id: string; severity: Severity }>,
+  threshold: Severity
+): string[] {
+  return findings.filter(f => atOrAbove(f.severity, threshold)).map(f => f.id)
+}
+
+// ── Whether this run reviews the head ──────────────────────────────────────────────────────────
+
+export type PullPlan =
+  | { kind: 'skip'; notice: string }
+  /** A human asked the loop to stop (the stop label): the state is marked stopped. */
+  | { kind: 'stop'; notice: string; state?: LoopState }
+  | { kind: 'review'; state: LoopState; iteration: number; newRound: boolean }
+
+export interface PullPlanInput {
+  pull: PullRequest
+  state: LoopState | undefined
+  maxIterations: number
+  reviewDrafts: boolean
+  allowForks: boolean
+  runId: string
+  runAttempt: number
+  now: Date
+  /** A PR label that stops the loop; empty for none. */
+  stopLabel?: string
+}
+
+export function isFork(pull: PullRequest): boolean {
+  return pull.headRepoFullName !== pull.baseRepoFullName
+}
+
+/** PRs the loop leaves alone whatever its state: closed, drafts, forks not allowed. */
+function refusal(input: PullPlanInput): string | undefined {
+  const { pull } = input
+  if (pull.state === 'closed')
+    return `PR #${pull.number} is ${pull.merged ? 'merged' : 'closed'}: nothing to review.`
+  if (pull.draft && !input.reviewDrafts)
+    return `PR #${pull.number} is a draft: it is reviewed when marked ready for review (or set review-drafts: true).`
+  if (isFork(pull) && !input.allowForks)
+    return `PR #${pull.number} comes from the fork ${pull.headRepoFullName || '(deleted)'}: review-loop does not run or push fork code unless a maintainer sets allow-forks: true.`
+  return undefined
+}
+
+function stopByLabel(input: PullPlanInput, label: string): PullPlan {
+  const notice = `PR #${input.pull.number} has the label '${label}': the loop is stopped. Remove the label and push (or re-run) to go on.`
+  const current = input.state
+  if (!current || transition(current.status, 'stop_label').then === 'skip')
+    return { kind: 'stop', notice }
+  const { to } = transition(current.status, 'stop_label')
+  return {
+    kind: 'stop',
+    notice,
+    state: {
+      ...current,
+      status: to,
+      reason: `Stopped by a human (label '${label}').`,
+      updatedAt: input.now.toISOString()
+    }
+  }
+}
+
+/**
+ * What the head is to this state: new, reviewed already, or reviewed with disputes to weigh (the
+ * one re-review of a head after the fixer disputed findings without changing code).
+ */
+function headEvent(state: LoopState, headSha: string, runId: string): LoopEvent {
+  const reviewed = state.iterations.findLast(
+    i => i.reviewedSha === headSha && i.round === state.round
+  )
+  if (!reviewed) return 'new_head'
+  const last = state.iterations[state.iterations.length - 1]
+  const beforeLast = state.iterations[state.iterations.length - 2]
+  const weigh =
+    reviewed === last &&
+    reviewed.runId !== runId &&
+    state.status === 'running' &&
+    reviewed.fix?.outcome === 'no_changes' &&
+    reviewed.fix.disputes.length > 0 &&
+    beforeLast?.reviewedSha !== headSha
+  return weigh ? 'disputes_to_weigh' : 'head_reviewed'
+}
+
+function alreadyReviewed(state: LoopState, input: PullPlanInput): string {
+  const { headSha } = input.pull
+  const reviewed = state.iterations.findLast(
+    i => i.reviewedSha === headSha && i.round === state.round
+  )
+  const by =
+    reviewed?.runId === input.runId
+      ? `this run (attempt ${reviewed.runAttempt}); re-running it changes nothing`
+      : `run ${reviewed?.runId ?? '?'}`
+  return `Head ${headSha.slice(0, 7)} was already reviewed in iteration ${reviewed?.n ?? '?'} by ${by}. Status: ${state.status}.`
+}
+
+/** Decides, from the PR and the loop state, whether this run reviews the head and as which iteration. */
+export function planPull(input: PullPlanInput): PullPlan {
+  const { pull, maxIterations } = input
+  const refused = refusal(input)
+  if (refused) return { kind: 'skip', notice: refused }
+  if (input.stopLabel && pull.labels.includes(input.stopLabel))
+    return stopByLabel(input, input.stopLabel)
+  let state = input.state ?? newState(pull.number, maxIterations, input.now)
+  const next = transition(state.status, headEvent(state, pull.headSha, input.runId))
+  if (next.then === 'skip') return { kind: 'skip', notice: alreadyReviewed(state, input) }
+  // A human commit after the loop ended starts a new round with a fresh cap.
+  if (next.newRound) state = { ...state, round: state.round + 1, reason: undefined }
+  state = { ...state, status: next.to, maxIterations }
+  const done = roundIterations(state).length
+  if (done >= maxIterations && transition(state.status, 'round_used_up').then === 'skip') {
+    return {
+      kind: 'skip',
+      notice: `The loop already used ${done} of ${maxIterations} iterations; raise max-iterations to continue.`
+    }
+  }
+  return { kind: 'review', state, iteration: done + 1, newRound: next.newRound === true }
+}
+
+// ── After the review ───────────────────────────────────────────────────────────────────────────
+
+/** The loop can fix when something fixes (fix commands or the AI fixer) and the PR is not a fork. */
+export function canFix(input: {
+  pull: PullRequest
+  fixCommands: number
+  aiFixer: boolean
+}): boolean {
+  return !isFork(input.pull) && (input.fixCommands > 0 || input.aiFixer)
+}
+
+export interface Budget {
+  spentUsd: number
+  maxUsd?: number
+  /** The budget allowed no review call. */
+  exhausted?: boolean
+}
+
+export type NextStep = { kind: 'finish'; status: TerminalStatus; reason: string } | { kind: 'fix' }
+
+/** A blocking id open in this review and in the two before it, with a pushed fix after each of those. */
+export function repeatedBlocker(state: LoopState, threshold: Severity): string | undefined {
+  const round = roundIterations(state)
+  if (round.length < 3) return undefined
+  const [a, b, c] = round.slice(-3) as [(typeof round)[0], (typeof round)[0], (typeof round)[0]]
+  if (a.fix?.outcome !== 'pushed' || b.fix?.outcome !== 'pushed') return undefined
+  const inB = new Set(blockingIds(b.findings, threshold))
+  const inA = new Set(blockingIds(a.findings, threshold))
+  return blockingIds(c.findings, threshold).find(id => inA.has(id) && inB.has(id))
+}
+
+/**
+ * What the review means for the loop, with the reason in words. The order is the rule: GO, then the
+ * budget, a human's call, the cap (which wins over a stall at the last iteration, because that is
+ * where the loop ends anyway), a repeated blocker, the budget again, and whether anything can fix.
+ */
+export function reviewEvent(
+  state: LoopState,
+  decision: Decision,
+  threshold: Severity,
+  fixable: boolean,
+  budget?: Budget
+): { event: LoopEvent; reason?: string } {
+  const n = roundIterations(state).length
+  if (decision === 'GO') return { event: 'review_go', reason: 'The review passed: GO.' }
+  if (budget?.exhausted)
+    return {
+      event: 'review_unaffordable',
+      reason: `The max-cost-usd budget ($${budget.maxUsd?.toFixed(2) ?? '?'}) does not allow another review; $${budget.spentUsd.toFixed(4)} spent.`
+    }
+  if (decision === 'NEEDS_DISCUSSION')
+    return { event: 'review_needs_discussion', reason: 'The reviewer needs a human to decide.' }
+  if (n >= state.maxIterations)
+    return {
+      event: 'no_go_at_cap',
+      reason: `Still NO_GO after ${n} of ${state.maxIterations} iterations.`
+    }
+  const repeated = repeatedBlocker(state, threshold)
+  if (repeated)
+    return {
+      event: 'no_go_repeated_blocker',
+      reason: `Finding ${repeated} survived two fix attempts; a human should look at it.`
+    }
+  if (budget?.maxUsd !== undefined && budget.spentUsd >= budget.maxUsd)
+    return {
+      event: 'no_go_budget_spent',
+      reason: `Spent $${budget.spentUsd.toFixed(2)} of the $${budget.maxUsd.toFixed(2)} budget (max-cost-usd).`
+    }
+  if (!fixable)
+    return {
+      event: 'no_go_no_fixer',
+      reason:
+        'NO_GO and no fixer is configured (fix-commands is empty and there is no anthropic-api-key): a human must fix it.'
+    }
+  return { event: 'no_go' }
+}
+
+/** After the review of the latest iteration (already appended to `state.iterations`): end the loop, or fix. */
+export function nextAfterReview(
+  state: LoopState,
+  decision: Decision,
+  threshold: Severity,
+  fixable: boolean,
+  budget?: Budget
+): NextStep {
+  const { event, reason } = reviewEvent(state, decision, threshold, fixable, budget)
+  const next = transition(state.status, event)
+  if (next.then === 'fix' || !isTerminal(next.to)) return { kind: 'fix' }
+  return { kind: 'finish', status: next.to, reason: reason ?? '' }
+}
+
+// ── After the fix ──────────────────────────────────────────────────────────────────────────────
+
+export type DisputeRound = 'none' | 'first' | 'repeated'
+
+/**
+ * Disputes without code changes send the head back to the reviewer once; a head reviewed twice in a
+ * row has had that re-review, so disputed again, a human decides.
+ */
+export function disputeRound(state: LoopState, headSha: string, disputes: number): DisputeRound {
+  if (disputes === 0) return 'none'
+  const reweighed = state.iterations[state.iterations.length - 2]?.reviewedSha === headSha
+  return reweighed ? 'repeated' : 'first'
+}
+
+const FIX_REASONS: Partial<Record<LoopEvent, string>> = {
+  fix_disputed:
+    'The fixer disputed findings instead of changing code; the next review weighs the disputes.',
+  fix_disputed_again:
+    'The reviewer kept findings the fixer disputes again without changing code; a human should decide.',
+  fix_no_changes: 'The fixers changed nothing; more iterations would not help.',
+  fix_branch_moved:
+    'The branch moved during this run; the fix was not pushed and the new head is reviewed next.',
+  fix_push_failed: 'The fix could not be pushed; it is kept as a patch artifact.'
+}
+
+export function fixEvent(outcome: FixOutcome, disputes: DisputeRound = 'none'): LoopEvent {
+  switch (outcome) {
+    case 'pushed':
+      return 'fix_pushed'
+    case 'no_changes':
+      return disputes === 'first'
+        ? 'fix_disputed'
+        : disputes === 'repeated'
+          ? 'fix_disputed_again'
+          : 'fix_no_changes'
+    case 'branch_moved':
+      return 'fix_branch_moved'
+    case 'push_failed':
+      return 'fix_push_failed'
+  }
+}
+
+/** After the fix: what the loop's status becomes, and whether to re-trigger. */
+export function nextAfterFix(
+  outcome: FixOutcome,
+  disputes: DisputeRound = 'none'
+): { status: LoopStatus; reason?: string; retrigger: boolean } {
+  const event = fixEvent(outcome, disputes)
+  const next = transition('running', event)
+  return { status: next.to, reason: FIX_REASONS[event], retrigger: next.then === 'retrigger' }
+}
+
+// ── How the run ends ───────────────────────────────────────────────────────────────────────────
+
+/** A human's stop is deliberate: not a failure unless asked for. */
+export const DEFAULT_FAIL_ON: readonly TerminalStatus[] = LOOP_STATUSES.filter(
+  (s): s is TerminalStatus => s !== 'running' && s !== 'go' && s !== 'stopped'
+)
+
+/** The statuses `fail-on` may name. */
+export const FAILABLE: readonly TerminalStatus[] = LOOP_STATUSES.filter(
+  (s): s is TerminalStatus => s !== 'running' && s !== 'go'
+)
+
+/**
+ * success for GO; for other outcomes, failure when the loop ended in a state listed in `fail-on`
+ * or the iteration is not GO while the loop goes on, else neutral.
+ */
+export function checkConclusion(
+  decision: Decision,
+  status: LoopStatus,
+  failOn: readonly TerminalStatus[]
+): 'success' | 'failure' | 'neutral' {
+  if (decision === 'GO') return 'success'
+  if (status === 'running') return 'failure'
+  return failOn.includes(status) ? 'failure' : 'neutral'
+}
+
+/** The message to fail the step with, when the loop ended in a state listed in fail-on. */
+export function stepFailure(
+  state: Pick<LoopState, 'status' | 'reason'>,
+  failOn: readonly TerminalStatus[]
+): string | undefined {
+  if (state.status === 'running' || state.status === 'go' || !failOn.includes(state.status))
+    return undefined
+  return `review-loop ended as ${state.status}: ${state.reason ?? ''}`.trim()
+}

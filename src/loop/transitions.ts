@@ -1,0 +1,127 @@
+import { LOOP_STATUSES, type LoopStatus, type TerminalStatus } from './types.js'
+
+/**
+ * The loop's transition table: state × event → next state and what the run does next. It is the
+ * one place that says where the loop goes; `src/loop/README.md` shows it as a table
+ * (`npm run docs` writes it there) and a test checks every cell against the code.
+ */
+export const LOOP_EVENTS = [
+  /** A human put the stop label on the PR. */
+  'stop_label',
+  /** A head this round has not reviewed yet (a push, a dispatch, a human commit). */
+  'new_head',
+  /** The head was reviewed already (a re-run, a duplicate trigger). */
+  'head_reviewed',
+  /** The fixer disputed findings without changing code: the same head gets one re-review. */
+  'disputes_to_weigh',
+  /** The round used every iteration of its cap before this head came. */
+  'round_used_up',
+  /** The review said GO. */
+  'review_go',
+  /** The reviewer needs a human to decide. */
+  'review_needs_discussion',
+  /** The budget allowed no review call. */
+  'review_unaffordable',
+  /** NO_GO at the last iteration of the round. */
+  'no_go_at_cap',
+  /** NO_GO with a blocker that survived two pushed fixes. */
+  'no_go_repeated_blocker',
+  /** NO_GO with the budget spent. */
+  'no_go_budget_spent',
+  /** NO_GO and nothing can fix (no fixer, or a fork PR). */
+  'no_go_no_fixer',
+  /** NO_GO: the fixers get their turn. */
+  'no_go',
+  /** The fix was pushed. */
+  'fix_pushed',
+  /** The fixer disputed findings and changed nothing, for the first time on this head. */
+  'fix_disputed',
+  /** The fixer disputed again on a head that was re-reviewed for its disputes. */
+  'fix_disputed_again',
+  /** The fixers changed nothing. */
+  'fix_no_changes',
+  /** The branch moved during the run: the fix was kept as a patch, the new head comes next. */
+  'fix_branch_moved',
+  /** The push failed: the fix was kept as a patch. */
+  'fix_push_failed'
+] as const
+export type LoopEvent = (typeof LOOP_EVENTS)[number]
+
+/**
+ * What the run does after the transition: `review` the head, `fix` it, `retrigger` (save, then
+ * start the next iteration), `wait` (save; the next push starts it), `escalate` (end and call a
+ * human), `end` (end, no human needed), `skip` (nothing to do: a notice).
+ */
+export const ACTIONS = ['review', 'fix', 'retrigger', 'wait', 'escalate', 'end', 'skip'] as const
+export type Action = (typeof ACTIONS)[number]
+
+export interface Transition {
+  to: LoopStatus
+  then: Action
+  /** A terminal state left for a new round with a fresh cap. */
+  newRound?: boolean
+}
+
+/** Ending in these statuses calls a human: the label, the reviewers, the mention. */
+const NEEDS_HUMAN: readonly TerminalStatus[] = [
+  'max_iterations',
+  'needs_discussion',
+  'stalled',
+  'budget_exhausted'
+]
+
+export function needsHuman(status: LoopStatus): boolean {
+  return (NEEDS_HUMAN as readonly LoopStatus[]).includes(status)
+}
+
+const finish = (to: TerminalStatus): Transition => ({
+  to,
+  then: needsHuman(to) ? 'escalate' : 'end'
+})
+
+/** While the loop runs, every event can come. */
+const WHILE_RUNNING: Record<LoopEvent, Transition> = {
+  stop_label: finish('stopped'),
+  new_head: { to: 'running', then: 'review' },
+  head_reviewed: { to: 'running', then: 'skip' },
+  disputes_to_weigh: { to: 'running', then: 'review' },
+  round_used_up: { to: 'running', then: 'skip' },
+  review_go: finish('go'),
+  review_needs_discussion: finish('needs_discussion'),
+  review_unaffordable: finish('budget_exhausted'),
+  no_go_at_cap: finish('max_iterations'),
+  no_go_repeated_blocker: finish('stalled'),
+  no_go_budget_spent: finish('budget_exhausted'),
+  no_go_no_fixer: finish('stalled'),
+  no_go: { to: 'running', then: 'fix' },
+  fix_pushed: { to: 'running', then: 'retrigger' },
+  fix_disputed: { to: 'running', then: 'retrigger' },
+  fix_disputed_again: finish('needs_discussion'),
+  fix_no_changes: finish('stalled'),
+  fix_branch_moved: { to: 'running', then: 'wait' },
+  fix_push_failed: finish('error')
+}
+
+/** After the loop ended only a human acts: a new head starts a new round, the label stops it. */
+function afterEnd(status: TerminalStatus): Partial<Record<LoopEvent, Transition>> {
+  return {
+    stop_label: status === 'stopped' ? { to: 'stopped', then: 'skip' } : finish('stopped'),
+    new_head: { to: 'running', then: 'review', newRound: true },
+    head_reviewed: { to: status, then: 'skip' }
+  }
+}
+
+export const TRANSITIONS: Record<
+  LoopStatus,
+  Partial<Record<LoopEvent, Transition>>
+> = Object.fromEntries(
+  LOOP_STATUSES.map(s => [s, s === 'running' ? WHILE_RUNNING : afterEnd(s)])
+) as Record<LoopStatus, Partial<Record<LoopEvent, Transition>>>
+
+/** The next state; an event that cannot happen in `status` is a bug, not a user error. */
+export function transition(status: LoopStatus, event: LoopEvent): Transition {
+  const next = TRANSITIONS[status][event]
+  if (!next)
+    throw new Error(`review-loop bug: '${event}' cannot happen while the loop is ${status}`)
+  return next
+}

@@ -1,0 +1,216 @@
+/**
+ * The loop's own types: what the core reasons about. Adapters map GitHub's, git's and the model
+ * API's shapes to these; nothing here knows an SDK or a wire format.
+ */
+
+/** The one finding schema shared by every source: AI reviewer, gates and human review comments. */
+export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'suggestion'] as const
+export type Severity = (typeof SEVERITIES)[number]
+
+export const CATEGORIES = [
+  'security',
+  'architecture',
+  'logic',
+  'style',
+  'performance',
+  'testing',
+  'documentation'
+] as const
+export type Category = (typeof CATEGORIES)[number]
+
+/** `ai`, `human`, or `gate:NAME` for a configured gate (a repository command that reviews). */
+export type FindingSource = string
+
+export interface Finding {
+  /** Stable fingerprint: the same problem keeps its id across iterations. */
+  id: string
+  severity: Severity
+  category: Category
+  file?: string
+  line?: number
+  endLine?: number
+  title: string
+  description: string
+  suggestedFix?: string
+  source: FindingSource
+}
+
+export type FindingStatus = 'open' | 'fixed' | 'disputed'
+
+export const LOOP_STATUSES = [
+  'running',
+  'go',
+  'max_iterations',
+  'needs_discussion',
+  'stalled',
+  'budget_exhausted',
+  'stopped',
+  'error'
+] as const
+export type LoopStatus = (typeof LOOP_STATUSES)[number]
+export type TerminalStatus = Exclude<LoopStatus, 'running'>
+
+export const DECISIONS = ['GO', 'NO_GO', 'NEEDS_DISCUSSION'] as const
+export type Decision = (typeof DECISIONS)[number]
+
+/** Tokens and their price, for one model call or summed over many. */
+export interface Usage {
+  inputTokens: number
+  outputTokens: number
+  cacheReadTokens: number
+  cacheWriteTokens: number
+  costUsd: number
+}
+
+/** A pull request as the loop sees it. */
+export interface PullRequest {
+  number: number
+  state: 'open' | 'closed'
+  draft: boolean
+  merged: boolean
+  title: string
+  body: string
+  author: string
+  htmlUrl: string
+  headRef: string
+  headSha: string
+  baseRef: string
+  baseSha: string
+  headRepoFullName: string
+  baseRepoFullName: string
+  labels: string[]
+}
+
+/** A comment on the pull request's conversation. */
+export interface PrComment {
+  id: number
+  body: string
+  author: string
+  htmlUrl: string
+}
+
+/** A finding placed on a line of the diff, in the loop's words; the GitHub adapter maps it. */
+export interface Annotation {
+  file: string
+  startLine: number
+  endLine: number
+  level: 'notice' | 'warning' | 'failure'
+  title: string
+  message: string
+  details?: string
+}
+
+/** What one gate (a repository command that reviews) reported on the head. */
+export interface GateResult {
+  name: string
+  command: string
+  passed: boolean
+  exitCode: number
+  timedOut: boolean
+  durationMs: number
+  findings: Finding[]
+  /** The end of the output, kept for the review artifact. */
+  outputTail: string
+}
+
+export interface Dispute {
+  id: string
+  reason: string
+}
+
+/** What the AI reviewer returns, when there is one. */
+export interface ReviewerVerdict {
+  decision: Decision
+  summary: string
+  findings: Finding[]
+  failedCriteria: string[]
+  passedCriteria: string[]
+  requiredRework: string[]
+  usage: Usage
+  /** Findings dropped because their file or line does not exist in the reviewed tree. */
+  dropped: number
+  /** Set when the verdict failed closed (invalid answer, API error). */
+  error?: string
+  /** Set when the budget did not allow the review call. */
+  budgetExhausted?: boolean
+}
+
+/** The review of one head: the gates, the reviewer's verdict, and their findings merged by id. */
+export interface ReviewResult {
+  gates: GateResult[]
+  verdict?: ReviewerVerdict
+  findings: Finding[]
+  usage: Usage
+}
+
+/** A finding as remembered in the state: small, because the state lives in a PR comment. */
+export interface FindingRecord {
+  id: string
+  severity: Severity
+  category?: Category
+  title?: string
+  file?: string
+  line?: number
+  source?: string
+  status: FindingStatus
+  /** Iteration (1-based, over the whole PR) in which this id was first seen open. */
+  since: number
+}
+
+/** What became of a fix: the push result. */
+export type FixOutcome = 'pushed' | 'no_changes' | 'branch_moved' | 'push_failed'
+
+export interface FixRecord {
+  outcome: FixOutcome
+  commitSha?: string
+  filesChanged: string[]
+  /** Changed files left out of `filesChanged` to keep the comment small. */
+  filesOmitted?: number
+  commands: Array<{ command: string; exitCode: number; durationMs: number }>
+  disputes: Dispute[]
+  revertedProtected: string[]
+  /** Artifact or path holding the patch when the commit could not be pushed. */
+  patch?: string
+  durationMs: number
+}
+
+export interface IterationRecord {
+  /** 1-based over the whole PR. */
+  n: number
+  round: number
+  reviewedSha: string
+  baseSha: string
+  runId: string
+  runAttempt: number
+  decision: Decision
+  summary: string
+  findings: FindingRecord[]
+  /** Findings of this iteration left out of the state to keep the comment small. */
+  omitted?: number
+  /** Ids that were open in the previous iteration and are gone in this one. */
+  resolved: string[]
+  /** Resolved ids left out of `resolved` to keep the comment small. */
+  resolvedOmitted?: number
+  gates: Array<{ name: string; passed: boolean; durationMs: number }>
+  fix?: FixRecord
+  usage: Usage
+  startedAt: string
+  durationMs: number
+}
+
+export interface LoopState {
+  schema: 1
+  pr: number
+  status: LoopStatus
+  /** A round starts when the PR is opened, and again when a human pushes after a terminal state. */
+  round: number
+  maxIterations: number
+  iterations: IterationRecord[]
+  lastReviewedSha?: string
+  /** The last commit the action itself pushed, to tell a human push from its own. */
+  lastPushedSha?: string
+  totals: Usage
+  /** Why the loop ended, in words, for terminal states. */
+  reason?: string
+  updatedAt: string
+}

@@ -1,0 +1,238 @@
+/**
+ * The ports: everything the loop needs from the outside world, as interfaces over the core's own
+ * types. Each has one factory (its adapter), created in `src/main.ts` and passed down; tests pass
+ * fakes or point the real adapters at the local emulators.
+ */
+import type {
+  Annotation,
+  Dispute,
+  GateResult,
+  LoopState,
+  PrComment,
+  PullRequest,
+  ReviewResult,
+  ReviewerVerdict,
+  Usage
+} from '../loop/types.js'
+
+// ── GitHub (src/github/octokit-adapter.ts) ─────────────────────────────────────────────────────
+
+export interface CheckRunInput {
+  name: string
+  headSha: string
+  conclusion: 'success' | 'failure' | 'neutral'
+  title: string
+  summary: string
+  text?: string
+  annotations: Annotation[]
+  externalId: string
+  detailsUrl?: string
+  startedAt: string
+}
+
+export interface GitHubPort {
+  /** Login of the identity the token acts as (`github-actions[bot]` for the workflow token). */
+  whoAmI(): Promise<string>
+  getPull(pr: number): Promise<PullRequest>
+  listComments(pr: number): Promise<PrComment[]>
+  createComment(pr: number, body: string): Promise<PrComment>
+  updateComment(id: number, body: string): Promise<PrComment>
+  /** Creates the check run with the first 50 annotations and appends the rest in batches of 50. */
+  createCheckRun(input: CheckRunInput): Promise<{ id: number; htmlUrl: string }>
+  dispatchWorkflow(workflowFile: string, ref: string, inputs: Record<string, string>): Promise<void>
+  addLabels(pr: number, labels: string[]): Promise<void>
+  removeLabel(pr: number, label: string): Promise<void>
+  requestReviewers(pr: number, users: string[], teams: string[]): Promise<void>
+  createReview(
+    pr: number,
+    event: 'APPROVE' | 'COMMENT' | 'REQUEST_CHANGES',
+    body: string,
+    commitId: string
+  ): Promise<void>
+}
+
+// ── Git (src/git/git.ts) ───────────────────────────────────────────────────────────────────────
+
+export type PushResult =
+  { kind: 'pushed' } | { kind: 'rejected'; message: string } | { kind: 'failed'; message: string }
+
+/** Git behind an interface, as actions/checkout does: the loop never shells out to git itself. */
+export interface Git {
+  readonly root: string
+  head(): Promise<string>
+  revParse(ref: string): Promise<string | undefined>
+  /** Puts the work tree on local branch `branch` at `sha`, fetching it from origin when needed. */
+  checkoutPullHead(branch: string, sha: string): Promise<void>
+  /** The sha of `branch` on origin now, or undefined when it is gone. */
+  remoteHead(branch: string): Promise<string | undefined>
+  /** Untracked files (not ignored), relative to the root. */
+  untrackedPaths(): Promise<string[]>
+  /** Paths changed against HEAD (tracked, and untracked ones not in `except`), relative to the root. */
+  changedPaths(except?: ReadonlySet<string>): Promise<string[]>
+  /** Undo work-tree changes to these paths (restore tracked, delete untracked). */
+  discard(paths: string[]): Promise<void>
+  /** Moves HEAD back to `sha`, keeping the changes of the commits after it in the work tree. */
+  resetSoft(sha: string): Promise<void>
+  /**
+   * Stages tracked changes and the untracked files not in `except` (leftovers of the gates), and
+   * commits; undefined when there was nothing to commit.
+   */
+  commitChanges(
+    message: string,
+    author: { name: string; email: string },
+    except?: ReadonlySet<string>
+  ): Promise<string | undefined>
+  push(branch: string): Promise<PushResult>
+  /** The commits after `base` up to `head`, as an mbox patch that `git am` applies. */
+  formatPatch(base: string, head: string): Promise<string>
+  mergeBase(a: string, b: string): Promise<string | undefined>
+  /**
+   * Makes the base commit and the history down to the merge base available, fetching the base
+   * branch (and unshallowing) when the checkout was shallow; returns the merge base.
+   */
+  prepareDiff(baseRef: string, baseSha: string, headSha: string): Promise<string>
+  diff(base: string, head: string, paths?: string[]): Promise<string>
+  show(sha: string, file: string): Promise<string | undefined>
+  listFiles(sha: string): Promise<string[]>
+}
+
+// ── Commands that run PR code (src/process/command-runner.ts) ─────────────────────────────────
+
+export interface CommandResult {
+  exitCode: number
+  /** Standard output alone (machine-readable formats such as ESLint's JSON come here). */
+  stdout: string
+  /** Standard output and error interleaved, as a person would see them. */
+  output: string
+  timedOut: boolean
+  durationMs: number
+}
+
+export interface RunOptions {
+  cwd: string
+  timeoutMs: number
+  env: Record<string, string | undefined>
+}
+
+/** Runs one shell command. The real one spawns bash; tests use it too, on real commands. */
+export interface CommandRunner {
+  run(command: string, options: RunOptions): Promise<CommandResult>
+}
+
+// ── Artifacts (src/action/artifacts.ts) ────────────────────────────────────────────────────────
+
+export interface SavedArtifact {
+  name: string
+  directory: string
+  files: string[]
+  /** True when the files also went to the workflow run's artifacts. */
+  uploaded: boolean
+  /** Where people download it, when uploaded. */
+  url?: string
+  note?: string
+}
+
+/** Keeps an iteration's full records (review-N.json, review-N.md, fix-N.json, patches). */
+export interface ArtifactStore {
+  save(name: string, files: Record<string, string>): Promise<SavedArtifact>
+}
+
+// ── The run's log and job summary (src/action/log.ts) ─────────────────────────────────────────
+
+/** The run's log. The action writes to the runner's log; tests can capture lines. */
+export interface Log {
+  info(message: string): void
+  notice(message: string): void
+  warning(message: string): void
+  debug(message: string): void
+  /** A collapsible group in the run log, with one closing line saying how long it took. */
+  group<T>(name: string, fn: () => Promise<T>): Promise<T>
+}
+
+/** The job summary of the workflow run. */
+export type WriteSummary = (markdown: string) => Promise<void>
+
+/** The time, so tests can fix it. */
+export interface Clock {
+  now(): Date
+}
+
+// ── The model (src/model/) ─────────────────────────────────────────────────────────────────────
+
+export interface CacheControl {
+  type: 'ephemeral'
+}
+
+/** The slice of the Messages API the reviewer and fixer use, as plain data. */
+export type ContentBlock =
+  | { type: 'text'; text: string; cache_control?: CacheControl }
+  | { type: 'tool_use'; id: string; name: string; input: unknown; cache_control?: CacheControl }
+  | {
+      type: 'tool_result'
+      tool_use_id: string
+      content: string
+      is_error?: boolean
+      cache_control?: CacheControl
+    }
+
+export interface Message {
+  role: 'user' | 'assistant'
+  content: ContentBlock[]
+}
+
+export interface ToolSpec {
+  name: string
+  description: string
+  input_schema: Record<string, unknown>
+  cache_control?: CacheControl
+}
+
+export interface ModelRequest {
+  model: string
+  maxTokens: number
+  system: Array<{ type: 'text'; text: string; cache_control?: CacheControl }>
+  messages: Message[]
+  tools: ToolSpec[]
+  toolChoice?: { type: 'auto' } | { type: 'any' } | { type: 'tool'; name: string }
+  signal?: AbortSignal
+}
+
+export interface ModelResponse {
+  content: ContentBlock[]
+  stopReason: string
+  usage: Usage
+}
+
+/** One Messages API call. The adapter is the Anthropic SDK; tests point it at a local server. */
+export interface ModelClient {
+  create(request: ModelRequest): Promise<ModelResponse>
+}
+
+/** What the AI fixer reports back. */
+export interface FixerOutcome {
+  disputes: Dispute[]
+  /** Boundaries the fixer tried to cross (paths outside the workspace, protected files). */
+  refusals: string[]
+  usage: Usage
+  transcript: unknown
+  stopReason: string
+  error?: string
+}
+
+/** The AI reviewer and fixer (src/model/agents.ts), present when a model provider is configured. */
+export interface AiAgents {
+  review(input: {
+    pull: PullRequest
+    state: LoopState
+    git: Git
+    gates: GateResult[]
+  }): Promise<ReviewerVerdict>
+  fix(input: {
+    pull: PullRequest
+    state: LoopState
+    review: ReviewResult
+    git: Git
+    cwd: string
+    env: Record<string, string>
+  }): Promise<FixerOutcome>
+}

@@ -1,0 +1,140 @@
+import {
+  commitAndPush,
+  revertProtected,
+  runFixCommands,
+  type FixDelivery
+} from '../fix/apply-fix.js'
+import type { Settings } from '../inputs.js'
+import { recordFix } from '../loop/record.js'
+import { disputeRound, nextAfterFix } from '../loop/rules.js'
+import type { FixRecord, LoopState, PullRequest, ReviewResult } from '../loop/types.js'
+import { zeroUsage } from '../loop/usage.js'
+import type { AiAgents, CommandRunner, FixerOutcome, Log } from '../ports/index.js'
+import { plural } from './decide.js'
+import type { Plan } from './plan.js'
+import type { Workspace } from './workspace.js'
+
+export interface FixDeps {
+  settings: Settings
+  runner: CommandRunner
+  log: Log
+  now: () => Date
+  /** The AI fixer; absent when only fix commands fix. */
+  ai?: Pick<AiAgents, 'fix'>
+}
+
+export interface Fixed {
+  /** The state with the fix recorded and the loop moved on. */
+  state: LoopState
+  /** Start the next iteration once the state is saved. */
+  retrigger: boolean
+  /** The branch's head after this run: the pushed fix, or a head that moved meanwhile. */
+  headSha: string
+  /** Records for the iteration's artifact. */
+  files: Record<string, string>
+  notes: string[]
+}
+
+/** The fix commands, then the AI fixer; fixer commits are folded back into the work tree. */
+async function runFixers(
+  deps: FixDeps,
+  input: { pull: PullRequest; state: LoopState; review: ReviewResult; ws: Workspace }
+): Promise<{ commands: FixRecord['commands']; agent?: FixerOutcome }> {
+  const { pull, ws } = input
+  const commands = await runFixCommands(deps.settings.fixCommands, {
+    runner: deps.runner,
+    cwd: ws.cwd,
+    env: ws.env,
+    timeoutMs: deps.settings.commandTimeoutMinutes * 60_000,
+    log: line => deps.log.info(line)
+  })
+  const agent = deps.ai
+    ? await deps.ai.fix({ ...input, git: ws.git, cwd: ws.cwd, env: ws.env })
+    : undefined
+  // so that protected paths are reverted in the fixers' own commits too
+  if ((await ws.git.head()) !== pull.headSha) await ws.git.resetSoft(pull.headSha)
+  return { commands, agent }
+}
+
+/** The patch, the transcript and the record for the artifact, and what the user should know. */
+function fixFiles(
+  n: number,
+  record: FixRecord,
+  delivery: FixDelivery,
+  agent: FixerOutcome | undefined
+): { files: Record<string, string>; notes: string[] } {
+  const files: Record<string, string> = {}
+  const notes: string[] = []
+  if (record.revertedProtected.length)
+    notes.push(
+      `Reverted the fixers' changes to protected paths: ${record.revertedProtected.join(', ')}`
+    )
+  if ('patch' in delivery) {
+    files[`fix-${n}.patch`] = delivery.patch
+    record.patch = `fix-${n}.patch`
+    notes.push(
+      `The fix commit was not pushed (${delivery.message}); it is kept as fix-${n}.patch in the artifact.`
+    )
+  }
+  if (agent) {
+    files[`fix-${n}-transcript.json`] = JSON.stringify(agent.transcript, null, 2)
+    for (const refusal of agent.refusals) notes.push(`The fixer was refused: ${refusal}`)
+    if (agent.error)
+      notes.push(`The fixer stopped early (${agent.error}); its changes so far were kept.`)
+  }
+  files[`fix-${n}.json`] = JSON.stringify(record, null, 2)
+  return { files, notes }
+}
+
+/**
+ * FIX: the fixers, protected paths reverted, then one bot commit pushed (never forced); a commit
+ * that cannot be pushed is kept as a patch. The rules then say where the loop goes.
+ */
+export async function fixPhase(
+  deps: FixDeps,
+  plan: Extract<Plan, { kind: 'review' }>,
+  input: { state: LoopState; review: ReviewResult },
+  ws: Workspace
+): Promise<Fixed> {
+  const { settings, log } = deps
+  const { pull, n } = plan
+  return log.group(`${plan.tag} fix`, async () => {
+    const started = deps.now()
+    // what the gates left untracked (coverage, caches) is not the fixers' work
+    const leftovers = new Set(await ws.git.untrackedPaths())
+    const { commands, agent } = await runFixers(deps, { pull, ...input, ws })
+    const reverted = await revertProtected(ws.git, settings.protectedPaths, leftovers)
+    const message = `review-loop: address review (iteration ${n})`
+    const delivery = await commitAndPush(
+      ws.git,
+      pull.headRef,
+      pull.headSha,
+      message,
+      settings.commitAuthor,
+      leftovers
+    )
+    const record: FixRecord = {
+      outcome: delivery.outcome,
+      commitSha: delivery.outcome === 'no_changes' ? undefined : delivery.commitSha,
+      filesChanged: delivery.filesChanged,
+      commands,
+      disputes: agent?.disputes ?? [],
+      revertedProtected: reverted,
+      durationMs: deps.now().getTime() - started.getTime()
+    }
+    const { files, notes } = fixFiles(n, record, delivery, agent)
+    const rounds = disputeRound(input.state, pull.headSha, record.disputes.length)
+    const next = nextAfterFix(delivery.outcome, rounds)
+    const state = recordFix(input.state, record, agent?.usage ?? zeroUsage(), next)
+    log.info(
+      `${plan.tag} fix: ${delivery.outcome.replace('_', ' ')}${plural(delivery.filesChanged.length, 'file', ' (', ')')}`
+    )
+    const headSha =
+      delivery.outcome === 'pushed'
+        ? delivery.commitSha
+        : delivery.outcome === 'branch_moved' && delivery.remoteSha
+          ? delivery.remoteSha
+          : pull.headSha
+    return { state, retrigger: next.retrigger, headSha, files, notes }
+  })
+}

@@ -1,0 +1,100 @@
+import type { RunContext } from '../action/context.js'
+import type { Settings } from '../inputs.js'
+import { routeEvent } from '../loop/router.js'
+import { stepFailure } from '../loop/rules.js'
+import type { Decision, Finding, LoopState } from '../loop/types.js'
+import type {
+  AiAgents,
+  ArtifactStore,
+  CommandRunner,
+  Git,
+  GitHubPort,
+  Log,
+  WriteSummary
+} from '../ports/index.js'
+import { decidePhase } from './decide.js'
+import { fixPhase } from './fix.js'
+import { planPhase, type Plan } from './plan.js'
+import { recordPhase, recordStop } from './record.js'
+import { reportPhase } from './report.js'
+import { reviewPhase } from './review.js'
+import { openWorkspace } from './workspace.js'
+
+export interface IterationDeps {
+  settings: Settings
+  ctx: RunContext
+  github: GitHubPort
+  openGit: (dir: string) => Promise<Git>
+  runner: CommandRunner
+  artifacts: ArtifactStore
+  log: Log
+  env: Record<string, string | undefined>
+  now: () => Date
+  ai?: AiAgents
+  writeSummary: WriteSummary
+}
+
+export interface IterationOutcome {
+  notice?: string
+  state?: LoopState
+  decision?: Decision
+  findings: Finding[]
+  reviewedSha?: string
+  headSha?: string
+  commentUrl?: string
+  checkRunId?: number
+  reviewJson?: string
+  /** Set when the step should fail: a terminal state listed in fail-on. */
+  failure?: string
+}
+
+/** One iteration: event → intent → plan → review → decide → fix → record → report. */
+export async function runIteration(deps: IterationDeps): Promise<IterationOutcome> {
+  const { settings, ctx } = deps
+  const intent = routeEvent({ ...ctx, inputPrNumber: settings.prNumber })
+  if (intent.kind === 'skip') return { notice: intent.notice, findings: [] }
+  const plan = await planPhase(deps, intent.pr)
+  if (plan.kind !== 'review') return notReviewed(deps, plan)
+  const ws = await openWorkspace({ ...deps, workspace: ctx.workspace }, plan.pull)
+  const review = await reviewPhase(deps, plan, ws)
+  const decided = decidePhase({ ...deps, run: ctx, aiFixer: Boolean(deps.ai) }, plan, review)
+  const fixed =
+    decided.next.kind === 'fix' ? await fixPhase(deps, plan, { ...decided, review }, ws) : undefined
+  const recorded = await recordPhase(deps, plan, {
+    ...decided,
+    review,
+    state: fixed?.state ?? decided.state,
+    retrigger: fixed?.retrigger ?? false,
+    files: fixed?.files ?? {},
+    notes: [...decided.notes, ...(fixed?.notes ?? [])]
+  })
+  const { checkRunId } = await reportPhase(deps, plan, { ...decided, review, recorded })
+  return {
+    state: recorded.state,
+    decision: decided.decision,
+    findings: review.findings,
+    reviewedSha: plan.pull.headSha,
+    headSha: fixed?.headSha ?? plan.pull.headSha,
+    commentUrl: recorded.comment.htmlUrl,
+    checkRunId,
+    reviewJson: recorded.reviewJson,
+    failure: stepFailure(recorded.state, settings.failOn)
+  }
+}
+
+/** A PR this run does not review: skipped with a notice, or stopped by the label. */
+async function notReviewed(
+  deps: IterationDeps,
+  plan: Exclude<Plan, { kind: 'review' }>
+): Promise<IterationOutcome> {
+  const outcome = {
+    notice: plan.notice,
+    state: plan.state,
+    findings: [],
+    headSha: plan.pull.headSha,
+    commentUrl: plan.comment?.htmlUrl
+  }
+  if (plan.kind === 'skip' || !plan.changed || !plan.state) return outcome
+  const comment = await recordStop(deps, plan.pull, plan.state, plan.comment)
+  return { ...outcome, commentUrl: comment.htmlUrl }
+}

@@ -1,0 +1,69 @@
+import type { RunContext } from '../action/context.js'
+import type { Settings } from '../inputs.js'
+import { lastIteration } from '../loop/state.js'
+import { planPull } from '../loop/rules.js'
+import type { LoopState, PrComment, PullRequest } from '../loop/types.js'
+import type { GitHubPort, Log } from '../ports/index.js'
+import { loadState } from './state-store.js'
+
+export type Plan =
+  | { kind: 'skip'; notice: string; pull: PullRequest; state?: LoopState; comment?: PrComment }
+  | {
+      kind: 'stop'
+      notice: string
+      pull: PullRequest
+      state?: LoopState
+      comment?: PrComment
+      /** The state became stopped in this run, so the comment is written. */
+      changed: boolean
+    }
+  | {
+      kind: 'review'
+      pull: PullRequest
+      state: LoopState
+      comment?: PrComment
+      /** 1-based over the whole PR. */
+      n: number
+      /** `[iteration/cap]`, the prefix of this run's log lines. */
+      tag: string
+      started: Date
+    }
+
+export interface PlanDeps {
+  settings: Settings
+  ctx: RunContext
+  github: GitHubPort
+  log: Log
+  now: () => Date
+}
+
+/** PLAN: the PR and its loop state, and whether this run reviews the head (the rules decide). */
+export async function planPhase(deps: PlanDeps, pr: number): Promise<Plan> {
+  const { settings, ctx, github, log } = deps
+  const pull = await github.getPull(pr)
+  const loaded = await loadState(github, pull.number, log)
+  const started = deps.now()
+  const plan = planPull({
+    pull,
+    state: loaded.state,
+    maxIterations: settings.maxIterations,
+    reviewDrafts: settings.reviewDrafts,
+    allowForks: settings.allowForks,
+    runId: ctx.runId,
+    runAttempt: ctx.runAttempt,
+    now: started,
+    stopLabel: settings.stopLabel
+  })
+  const found = { pull, comment: loaded.comment }
+  if (plan.kind === 'skip')
+    return { ...found, kind: 'skip', notice: plan.notice, state: loaded.state }
+  if (plan.kind === 'stop') {
+    const state = plan.state ?? loaded.state
+    return { ...found, kind: 'stop', notice: plan.notice, state, changed: Boolean(plan.state) }
+  }
+  const tag = `[${plan.iteration}/${settings.maxIterations}]`
+  if (plan.newRound)
+    log.info(`${tag} a new commit after the loop ended: starting round ${plan.state.round}`)
+  const n = (lastIteration(plan.state)?.n ?? 0) + 1
+  return { ...found, kind: 'review', state: plan.state, n, tag, started }
+}

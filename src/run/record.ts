@@ -1,0 +1,175 @@
+import path from 'node:path'
+import type { RunContext } from '../action/context.js'
+import type { Settings } from '../inputs.js'
+import { needsHuman } from '../loop/rules.js'
+import { compactState } from '../loop/state-compact.js'
+import type { Decision, LoopState, PrComment, PullRequest, ReviewResult } from '../loop/types.js'
+import type { ArtifactStore, GitHubPort, Log, SavedArtifact } from '../ports/index.js'
+import { renderComment } from '../report/comment.js'
+import type { RepoLinks } from '../report/format.js'
+import { renderReviewMarkdown } from '../report/review-markdown.js'
+import { mentions } from './escalate.js'
+import type { Plan } from './plan.js'
+import { saveComment } from './state-store.js'
+
+export interface RecordDeps {
+  settings: Settings
+  ctx: RunContext
+  github: GitHubPort
+  artifacts: ArtifactStore
+  log: Log
+  now: () => Date
+}
+
+export interface Recorded {
+  state: LoopState
+  comment: PrComment
+  /** The artifact's name when uploaded, else the folder holding the records. */
+  artifact?: string
+  artifactUrl?: string
+  reviewJson?: string
+  notes: string[]
+}
+
+export function repoLinks(ctx: RunContext, pr: number): RepoLinks {
+  return {
+    serverUrl: ctx.serverUrl,
+    owner: ctx.owner,
+    repo: ctx.repo,
+    pr,
+    runUrl: `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`
+  }
+}
+
+/** The stop label turned the loop to stopped: the comment says so. */
+export async function recordStop(
+  deps: Pick<RecordDeps, 'ctx' | 'github'>,
+  pull: PullRequest,
+  state: LoopState,
+  existing: PrComment | undefined
+): Promise<PrComment> {
+  const body = renderComment(compactState(state), [], repoLinks(deps.ctx, pull.number))
+  return saveComment(deps.github, pull.number, existing, body)
+}
+
+/** review-N.json, review-N.md and the fix's files, saved as the iteration's artifact. */
+async function saveRecords(
+  deps: RecordDeps,
+  input: {
+    pull: PullRequest
+    n: number
+    state: LoopState
+    review: ReviewResult
+    decision: Decision
+  },
+  files: Record<string, string>,
+  notes: string[]
+): Promise<SavedArtifact | undefined> {
+  const { ctx } = deps
+  const { pull, n, review } = input
+  const attempt = ctx.runAttempt > 1 ? `-attempt-${ctx.runAttempt}` : ''
+  const name = `review-loop-pr-${pull.number}-iteration-${n}${attempt}`
+  const record = {
+    iteration: n,
+    reviewedSha: pull.headSha,
+    decision: input.decision,
+    verdict: review.verdict,
+    findings: review.findings,
+    gates: review.gates
+  }
+  const all = {
+    ...files,
+    [`review-${n}.json`]: JSON.stringify(record, null, 2),
+    [`review-${n}.md`]: renderReviewMarkdown(input.state, review, repoLinks(ctx, pull.number))
+  }
+  try {
+    const saved = await deps.artifacts.save(name, all)
+    if (saved.note) notes.push(saved.note)
+    return saved
+  } catch (e) {
+    notes.push(`Could not write the iteration records: ${(e as Error).message}`)
+    return undefined
+  }
+}
+
+/** Dispatches this workflow on the PR branch; returns what went wrong, for the user. */
+async function dispatchNext(
+  github: GitHubPort,
+  ctx: RunContext,
+  pull: PullRequest
+): Promise<string | undefined> {
+  if (!ctx.workflowFile) {
+    return `Cannot start the next iteration: GITHUB_WORKFLOW_REF names no workflow file. Run the workflow by hand with pr-number ${pull.number}.`
+  }
+  try {
+    await github.dispatchWorkflow(ctx.workflowFile, pull.headRef, {
+      'pr-number': String(pull.number)
+    })
+    return undefined
+  } catch (e) {
+    return `Could not dispatch the next iteration: ${(e as Error).message}. Run the workflow by hand with pr-number ${pull.number}.`
+  }
+}
+
+/**
+ * RECORD. The order matters: the records, then the state comment, and only once the state is saved
+ * the dispatch of the next iteration — a loop whose state was not saved must not go on, or it
+ * would run without its cap and budget.
+ */
+export async function recordPhase(
+  deps: RecordDeps,
+  plan: Extract<Plan, { kind: 'review' }>,
+  input: {
+    state: LoopState
+    review: ReviewResult
+    decision: Decision
+    retrigger: boolean
+    files: Record<string, string>
+    notes: string[]
+  }
+): Promise<Recorded> {
+  const { settings, ctx, github, log } = deps
+  const { pull, n } = plan
+  const notes = [...input.notes]
+  let state: LoopState = { ...input.state, updatedAt: deps.now().toISOString() }
+  const saved = await saveRecords(deps, { ...input, pull, n, state }, input.files, notes)
+  const artifact = saved?.uploaded ? saved.name : saved?.directory
+  const write = (existing: PrComment | undefined): Promise<PrComment> =>
+    saveComment(
+      github,
+      pull.number,
+      existing,
+      renderComment(compactState(state), input.review.findings, repoLinks(ctx, pull.number), {
+        mention: needsHuman(state.status) ? mentions(settings, ctx.owner) : undefined,
+        artifact,
+        artifactUrl: saved?.url
+      })
+    )
+  let comment = await write(plan.comment)
+  if (!plan.comment) await checkAuthor(github, comment)
+  if (input.retrigger && settings.retrigger === 'dispatch') {
+    const failed = await dispatchNext(github, ctx, pull)
+    if (failed) {
+      notes.push(failed)
+      state = { ...state, reason: failed }
+      comment = await write(comment)
+    } else {
+      log.info(`${plan.tag} re-trigger: dispatched ${ctx.workflowFile} on ${pull.headRef}`)
+    }
+  } else if (input.retrigger && settings.retrigger === 'push') {
+    log.info(`${plan.tag} re-trigger: the push starts the next run (retrigger: push)`)
+  }
+  for (const note of notes) log.warning(note)
+  const reviewJson = saved ? path.join(saved.directory, `review-${n}.json`) : undefined
+  return { state, comment, artifact, artifactUrl: saved?.url, reviewJson, notes }
+}
+
+/** The next run reads only states written by the identity it posts as: check that they agree. */
+async function checkAuthor(github: GitHubPort, comment: PrComment): Promise<void> {
+  const me = await github.whoAmI()
+  if (comment.author !== me) {
+    throw new Error(
+      `review-loop posted its comment as ${comment.author} but trusts only states written by ${me}, so the next run would not find its state. Set the input state-author to '${comment.author}'.`
+    )
+  }
+}

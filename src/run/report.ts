@@ -1,0 +1,83 @@
+import type { RunContext } from '../action/context.js'
+import type { Settings } from '../inputs.js'
+import { checkConclusion } from '../loop/rules.js'
+import type { Decision, ReviewResult } from '../loop/types.js'
+import type { GitHubPort, Log, WriteSummary } from '../ports/index.js'
+import { checkTitle, fit, toAnnotations, unlocatedText } from '../report/check-run.js'
+import { renderFindings, renderTimeline, statusLine } from '../report/comment.js'
+import { renderMermaid } from '../report/mermaid.js'
+import { renderJobSummary } from '../report/summary.js'
+import { escalate } from './escalate.js'
+import type { Plan } from './plan.js'
+import { repoLinks, type Recorded } from './record.js'
+
+export interface ReportDeps {
+  settings: Settings
+  ctx: RunContext
+  github: GitHubPort
+  log: Log
+  writeSummary: WriteSummary
+}
+
+/** REPORT: the check run on the reviewed head, escalation to a human, the job summary. */
+export async function reportPhase(
+  deps: ReportDeps,
+  plan: Extract<Plan, { kind: 'review' }>,
+  input: { review: ReviewResult; decision: Decision; recorded: Recorded }
+): Promise<{ checkRunId: number }> {
+  const { settings, ctx, github } = deps
+  const { pull, n } = plan
+  const { review, decision, recorded } = input
+  const { state } = recorded
+  const links = repoLinks(ctx, pull.number)
+  const check = await github.createCheckRun({
+    name: settings.checkName,
+    headSha: pull.headSha,
+    conclusion: checkConclusion(decision, state.status, settings.failOn),
+    title: checkTitle(decision, review.findings),
+    // mirrors the comment: where the loop stands, its path, the timeline, the open findings
+    summary: fit(
+      [
+        statusLine(state, links),
+        state.reason ? `\n> ${state.reason}` : '',
+        '',
+        renderMermaid(state),
+        '',
+        renderTimeline(state, links),
+        '',
+        renderFindings(state, review.findings, links, {
+          maxFindings: 100,
+          details: false,
+          descriptionChars: 0
+        })
+      ].join('\n')
+    ),
+    text: unlocatedText(review.findings),
+    annotations: toAnnotations(review.findings),
+    externalId: `${pull.number}:${n}:${ctx.runId}:${ctx.runAttempt}`,
+    detailsUrl: recorded.comment.htmlUrl,
+    startedAt: plan.started.toISOString()
+  })
+  const reviewBody = `review-loop: ${state.status} — ${state.reason ?? decision}`
+  const escalated = await escalate(
+    github,
+    pull,
+    state.status,
+    pull.headSha,
+    reviewBody,
+    settings,
+    deps.log
+  )
+  await deps.writeSummary(
+    renderJobSummary({
+      state,
+      findings: review.findings,
+      gates: review.gates,
+      links,
+      reviewSummary: review.verdict?.summary,
+      artifact: recorded.artifact,
+      notes: [...recorded.notes, ...escalated]
+    })
+  )
+  return { checkRunId: check.id }
+}
