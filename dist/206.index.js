@@ -322,8 +322,8 @@ const TOOL_SPECS = [
     }
 ];
 function toolSpecs(ctx) {
-    const names = ctx.checks.length
-        ? { enum: ctx.checks.map(c => c.name) }
+    const names = ctx.gates.length
+        ? { enum: ctx.gates.map(c => c.name) }
         : str('No checks are configured.');
     return TOOL_SPECS.map(spec => spec.name === 'run_check'
         ? { ...spec, input_schema: { ...spec.input_schema, properties: { name: names } } }
@@ -387,9 +387,9 @@ function writeFile(input, ctx) {
     return ok(`wrote ${rel}`);
 }
 async function runCheck(input, ctx) {
-    const check = ctx.checks.find(c => c.name === input['name']);
+    const check = ctx.gates.find(c => c.name === input['name']);
     if (!check)
-        return error(`no check named ${String(input['name'])}; configured: ${ctx.checks.map(c => c.name).join(', ') || 'none'}`);
+        return error(`no check named ${String(input['name'])}; configured: ${ctx.gates.map(c => c.name).join(', ') || 'none'}`);
     const r = await ctx.runner.run(check.command, {
         cwd: ctx.cwd,
         env: ctx.env,
@@ -468,7 +468,7 @@ function fixerPrompt(deps, input) {
     const system = systemPrompt('fixer', {
         threshold: deps.threshold,
         protected: input.tools.protectedPaths.join(', '),
-        checks: input.tools.checks.map(c => c.name).join(', ') || 'none configured'
+        checks: input.tools.gates.map(c => c.name).join(', ') || 'none configured'
     }, { instructions: deps.ai.instructions, dir: deps.promptsDir });
     const specs = toolSpecs(input.tools);
     specs[specs.length - 1] = { ...specs[specs.length - 1], cache_control: { type: 'ephemeral' } };
@@ -1192,7 +1192,7 @@ function createAiAgents(settings, log, runner, client) {
                 tools: {
                     root: git.root,
                     protectedPaths: settings.protectedPaths,
-                    checks: settings.checks,
+                    gates: settings.gates,
                     runner,
                     cwd,
                     env,

@@ -1,6 +1,9 @@
-// npm run docs: rewrites the inputs and outputs tables of README.md from action.yml, so they match.
+// npm run docs: rewrites the inputs and outputs tables of README.md from action.yml, and the loop's
+// transition table in src/loop/README.md from src/loop/transitions.ts, so they match.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { parse } from 'yaml'
+import { LOOP_EVENTS, TRANSITIONS, type Transition } from '../src/loop/transitions.js'
+import { LOOP_STATUSES } from '../src/loop/types.js'
 
 interface ActionYml {
   inputs: Record<string, { description: string; default?: string }>
@@ -26,7 +29,24 @@ export function tables(action: ActionYml): { inputs: string; outputs: string } {
   return { inputs, outputs }
 }
 
-function replaceBetween(text: string, marker: string, content: string): string {
+/** One cell: `to · then`, `(new round)` when a terminal state is left, `—` when it cannot happen. */
+export function transitionCell(t: Transition | undefined): string {
+  if (!t) return '—'
+  return `${t.to} · ${t.then}${t.newRound ? ' (new round)' : ''}`
+}
+
+/** The transition table: an event a row, a status a column. */
+export function transitionTable(): string {
+  return [
+    `| event | ${LOOP_STATUSES.join(' | ')} |`,
+    `|---|${LOOP_STATUSES.map(() => '---').join('|')}|`,
+    ...LOOP_EVENTS.map(
+      e => `| \`${e}\` | ${LOOP_STATUSES.map(s => transitionCell(TRANSITIONS[s][e])).join(' | ')} |`
+    )
+  ].join('\n')
+}
+
+export function replaceBetween(text: string, marker: string, content: string): string {
   const start = `<!-- ${marker}:start -->`
   const end = `<!-- ${marker}:end -->`
   const i = text.indexOf(start)
@@ -42,5 +62,11 @@ if (process.argv[1]?.endsWith('readme-tables.ts')) {
   readme = replaceBetween(readme, 'inputs', inputs)
   readme = replaceBetween(readme, 'outputs', outputs)
   writeFileSync('README.md', readme)
-  console.log('README.md tables rewritten from action.yml')
+  const loop = replaceBetween(
+    readFileSync('src/loop/README.md', 'utf8'),
+    'transitions',
+    transitionTable()
+  )
+  writeFileSync('src/loop/README.md', loop)
+  console.log('README.md tables rewritten from action.yml; src/loop/README.md from transitions.ts')
 }

@@ -15,7 +15,8 @@ export interface Settings {
   githubToken: string
   maxIterations: number
   severityThreshold: Severity
-  checks: Array<{ name: string; command: string }>
+  /** The `checks` input: repository commands that review (gates), by name. */
+  gates: Array<{ name: string; command: string }>
   fixCommands: string[]
   retrigger: 'dispatch' | 'push' | 'none'
   prNumber?: number
@@ -123,7 +124,7 @@ function boolean(get: GetInput, name: string, fallback: boolean): boolean {
 
 const CHECK_LINE = /^([A-Za-z0-9][\w.-]*)\s*:\s*(.+)$/
 
-function parseChecks(raw: string): Settings['checks'] {
+function parseGates(raw: string): Settings['gates'] {
   const seen = new Set<string>()
   return lines(raw).map(line => {
     const match = CHECK_LINE.exec(line)
@@ -237,7 +238,7 @@ export function parseSettings(get: GetInput, env: Env = process.env): Settings {
     githubToken,
     maxIterations: integer(get, 'max-iterations', 3, 1, 20),
     severityThreshold: oneOf(get, 'severity-threshold', SEVERITIES, 'medium'),
-    checks: parseChecks(get('checks')),
+    gates: parseGates(get('checks')),
     fixCommands: lines(get('fix-commands')),
     retrigger: oneOf(get, 'retrigger', ['dispatch', 'push', 'none'] as const, 'dispatch'),
     prNumber: parsePrNumber(get),
@@ -258,7 +259,7 @@ export function parseSettings(get: GetInput, env: Env = process.env): Settings {
     stateAuthor: get('state-author').trim() || undefined,
     ai: parseAiSettings(get, env)
   }
-  if (settings.checks.length === 0 && !settings.ai.provider) {
+  if (settings.gates.length === 0 && !settings.ai.provider) {
     throw new InputError(
       'checks',
       "is empty and no model provider is configured (no 'anthropic-api-key', no AWS credentials for Bedrock, no Vertex project), so nothing would review the PR. Add at least one 'name: command' line (for example 'test: npm test'), or set anthropic-api-key (or model-provider bedrock / vertex)."

@@ -47,7 +47,7 @@ export async function run(prefetched?: Prefetched): Promise<string | undefined> 
     artifacts: createArtifactStore(artifactsDir, process.env, log, runUrl),
     log,
     env: process.env,
-    now: () => new Date(),
+    clock: { now: () => new Date() },
     writeSummary: async markdown => {
       if (process.env['GITHUB_STEP_SUMMARY']) await core.summary.addRaw(markdown).write()
     }

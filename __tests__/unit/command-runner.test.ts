@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'nod
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createCommandRunner, scrubbedEnv } from '../../src/process/command-runner.js'
+import { createCommandRunner } from '../../src/process/command-runner.js'
+import { scrubbedEnv } from '../../src/process/scrubbed-env.js'
 
 describe('scrubbedEnv', () => {
   it('removes tokens, keys and action inputs but keeps what commands need', () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { parseSettings } from '../../src/inputs.js'
-import { tables } from '../../scripts/readme-tables.js'
+import { tables, transitionTable } from '../../scripts/readme-tables.js'
 
 const action = parse(readFileSync('action.yml', 'utf8')) as Parameters<typeof tables>[0] & {
   runs: { using: string; main: string }
@@ -15,6 +15,10 @@ describe('documentation matches the code', () => {
     const { inputs, outputs } = tables(action)
     expect(readme).toContain(inputs)
     expect(readme).toContain(outputs)
+  })
+
+  it('src/loop/README.md shows the transition table the code has (npm run docs rewrites it)', () => {
+    expect(readFileSync('src/loop/README.md', 'utf8')).toContain(transitionTable())
   })
 
   it('the action reads exactly the inputs action.yml declares', () => {

@@ -25,7 +25,7 @@ describe('parseSettings', () => {
       githubToken: 'ghs_token',
       maxIterations: 3,
       severityThreshold: 'medium',
-      checks: [{ name: 'test', command: 'npm test' }],
+      gates: [{ name: 'test', command: 'npm test' }],
       fixCommands: [],
       retrigger: 'dispatch',
       workingDirectory: '.',
@@ -59,7 +59,7 @@ describe('parseSettings', () => {
       'max-cost-usd': '2.50',
       'pr-number': '42'
     })
-    expect(s.checks).toEqual([
+    expect(s.gates).toEqual([
       { name: 'lint', command: 'npx eslint . -f json' },
       { name: 'types', command: 'npx tsc --noEmit' }
     ])
@@ -123,7 +123,7 @@ describe('parseSettings', () => {
 
   it('accepts no checks when an API key is set (AI review only)', () => {
     const s = parse({ checks: '', 'anthropic-api-key': 'sk-ant-x' })
-    expect(s.checks).toEqual([])
+    expect(s.gates).toEqual([])
     expect(s.ai.apiKey).toBe('sk-ant-x')
   })
 

@@ -32,7 +32,7 @@ beforeEach(() => {
   ctx = {
     root,
     protectedPaths: ['.github/workflows/**', 'dist/**'],
-    checks: [{ name: 'env', command: 'env' }],
+    gates: [{ name: 'env', command: 'env' }],
     runner: createCommandRunner(),
     cwd: root,
     env: { PATH: process.env['PATH'] ?? '' },

@@ -82,7 +82,7 @@ function fixerPrompt(
     {
       threshold: deps.threshold,
       protected: input.tools.protectedPaths.join(', '),
-      checks: input.tools.checks.map(c => c.name).join(', ') || 'none configured'
+      checks: input.tools.gates.map(c => c.name).join(', ') || 'none configured'
     },
     { instructions: deps.ai.instructions, dir: deps.promptsDir }
   )

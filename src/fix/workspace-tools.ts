@@ -9,7 +9,8 @@ export const DISPUTE_REASONS = ['already_satisfied', 'stale', 'out_of_scope', 'w
 export interface ToolContext {
   root: string
   protectedPaths: readonly string[]
-  checks: ReadonlyArray<{ name: string; command: string }>
+  /** The gates the fixer may run (its run_check tool). */
+  gates: ReadonlyArray<{ name: string; command: string }>
   runner: CommandRunner
   cwd: string
   env: Record<string, string>
@@ -164,9 +165,9 @@ const TOOL_SPECS: readonly ToolSpec[] = [
   }
 ]
 
-export function toolSpecs(ctx: Pick<ToolContext, 'checks'>): ToolSpec[] {
-  const names = ctx.checks.length
-    ? { enum: ctx.checks.map(c => c.name) }
+export function toolSpecs(ctx: Pick<ToolContext, 'gates'>): ToolSpec[] {
+  const names = ctx.gates.length
+    ? { enum: ctx.gates.map(c => c.name) }
     : str('No checks are configured.')
   return TOOL_SPECS.map(spec =>
     spec.name === 'run_check'
@@ -241,10 +242,10 @@ function writeFile(input: Input, ctx: ToolContext): ToolOutcome {
 }
 
 async function runCheck(input: Input, ctx: ToolContext): Promise<ToolOutcome> {
-  const check = ctx.checks.find(c => c.name === input['name'])
+  const check = ctx.gates.find(c => c.name === input['name'])
   if (!check)
     return error(
-      `no check named ${String(input['name'])}; configured: ${ctx.checks.map(c => c.name).join(', ') || 'none'}`
+      `no check named ${String(input['name'])}; configured: ${ctx.gates.map(c => c.name).join(', ') || 'none'}`
     )
   const r = await ctx.runner.run(check.command, {
     cwd: ctx.cwd,

@@ -101,7 +101,7 @@ function dedupe(findings: Finding[]): Finding[] {
 }
 
 export async function runGates(
-  checks: ReadonlyArray<{ name: string; command: string }>,
+  gates: ReadonlyArray<{ name: string; command: string }>,
   runner: CommandRunner,
   options: GateOptions
 ): Promise<GateResult[]> {
@@ -109,20 +109,20 @@ export async function runGates(
     throw new Error(`Input 'working-directory': ${options.cwd} does not exist in the checkout.`)
   }
   const results: GateResult[] = []
-  for (const check of checks) {
-    const result = await runner.run(check.command, {
+  for (const gate of gates) {
+    const result = await runner.run(gate.command, {
       cwd: options.cwd,
       timeoutMs: options.timeoutMs,
       env: options.env
     })
     results.push({
-      name: check.name,
-      command: check.command,
+      name: gate.name,
+      command: gate.command,
       passed: result.exitCode === 0,
       exitCode: result.exitCode,
       timedOut: result.timedOut,
       durationMs: result.durationMs,
-      findings: findingsFromOutput(check.name, result, options),
+      findings: findingsFromOutput(gate.name, result, options),
       outputTail: tail(result.output, 200, 20_000)
     })
   }

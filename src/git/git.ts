@@ -1,6 +1,6 @@
 import { getExecOutput } from '@actions/exec'
 import type { Git } from '../ports/index.js'
-import { scrubbedEnv } from '../process/command-runner.js'
+import { scrubbedEnv } from '../process/scrubbed-env.js'
 
 export interface GitOptions {
   /** Token for fetch and push, used only when the checkout did not persist credentials. */

@@ -66,7 +66,7 @@ export function createAiAgents(
           tools: {
             root: git.root,
             protectedPaths: settings.protectedPaths,
-            checks: settings.checks,
+            gates: settings.gates,
             runner,
             cwd,
             env,

@@ -4,9 +4,12 @@ import {
   type Annotation,
   type Decision,
   type Finding,
+  type LoopState,
   type Severity
 } from '../loop/types.js'
-import { escapeMd, SEVERITY_ICON } from './format.js'
+import { renderFindings, renderTimeline, statusLine } from './comment.js'
+import { escapeMd, SEVERITY_ICON, type RepoLinks } from './format.js'
+import { renderMermaid } from './mermaid.js'
 
 /** GitHub's limit for output.summary and output.text. */
 export const CHECK_TEXT_LIMIT = 65_535
@@ -40,6 +43,30 @@ export function checkTitle(decision: Decision, findings: readonly Finding[]): st
   const counts = countBySeverity(findings)
   const parts = SEVERITIES.filter(s => counts[s] > 0).map(s => `${counts[s]} ${s}`)
   return `${decision}: ${findings.length} finding${findings.length === 1 ? '' : 's'} (${parts.join(', ')})`
+}
+
+/** The check run's summary mirrors the comment: where the loop stands, its path, the timeline, the open findings. */
+export function checkRunSummary(
+  state: LoopState,
+  findings: readonly Finding[],
+  links: RepoLinks
+): string {
+  return fit(
+    [
+      statusLine(state, links),
+      state.reason ? `\n> ${state.reason}` : '',
+      '',
+      renderMermaid(state),
+      '',
+      renderTimeline(state, links),
+      '',
+      renderFindings(state, findings, links, {
+        maxFindings: 100,
+        details: false,
+        descriptionChars: 0
+      })
+    ].join('\n')
+  )
 }
 
 /** Findings with no location go in the check's text, since they cannot be annotations. */

@@ -2,7 +2,7 @@ import type { Settings } from '../inputs.js'
 import { appendReview, moveTo } from '../loop/record.js'
 import { canFix, decide, isFork, nextAfterReview, type NextStep } from '../loop/rules.js'
 import type { Decision, LoopState, ReviewResult } from '../loop/types.js'
-import type { Log } from '../ports/index.js'
+import type { Clock, Log } from '../ports/index.js'
 import type { Plan } from './plan.js'
 
 export interface Decided {
@@ -31,7 +31,7 @@ export function decidePhase(
     settings: Settings
     run: { runId: string; runAttempt: number }
     log: Log
-    now: () => Date
+    clock: Clock
     /** An AI fixer is configured. */
     aiFixer: boolean
   },
@@ -63,7 +63,7 @@ export function decidePhase(
     gates: review.gates.map(g => ({ name: g.name, passed: g.passed, durationMs: g.durationMs })),
     usage: review.usage,
     startedAt: plan.started,
-    durationMs: deps.now().getTime() - plan.started.getTime()
+    durationMs: deps.clock.now().getTime() - plan.started.getTime()
   })
   const fixable = canFix({
     pull,

@@ -9,7 +9,7 @@ import { recordFix } from '../loop/record.js'
 import { disputeRound, nextAfterFix } from '../loop/rules.js'
 import type { FixRecord, LoopState, PullRequest, ReviewResult } from '../loop/types.js'
 import { zeroUsage } from '../loop/usage.js'
-import type { AiAgents, CommandRunner, FixerOutcome, Log } from '../ports/index.js'
+import type { AiAgents, Clock, CommandRunner, FixerOutcome, Log } from '../ports/index.js'
 import { plural } from './decide.js'
 import type { Plan } from './plan.js'
 import type { Workspace } from './workspace.js'
@@ -18,7 +18,7 @@ export interface FixDeps {
   settings: Settings
   runner: CommandRunner
   log: Log
-  now: () => Date
+  clock: Clock
   /** The AI fixer; absent when only fix commands fix. */
   ai?: Pick<AiAgents, 'fix'>
 }
@@ -99,7 +99,7 @@ export async function fixPhase(
   const { settings, log } = deps
   const { pull, n } = plan
   return log.group(`${plan.tag} fix`, async () => {
-    const started = deps.now()
+    const started = deps.clock.now()
     // what the gates left untracked (coverage, caches) is not the fixers' work
     const leftovers = new Set(await ws.git.untrackedPaths())
     const { commands, agent } = await runFixers(deps, { pull, ...input, ws })
@@ -120,7 +120,7 @@ export async function fixPhase(
       commands,
       disputes: agent?.disputes ?? [],
       revertedProtected: reverted,
-      durationMs: deps.now().getTime() - started.getTime()
+      durationMs: deps.clock.now().getTime() - started.getTime()
     }
     const { files, notes } = fixFiles(n, record, delivery, agent)
     const rounds = disputeRound(input.state, pull.headSha, record.disputes.length)

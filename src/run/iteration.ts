@@ -6,6 +6,7 @@ import type { Decision, Finding, LoopState } from '../loop/types.js'
 import type {
   AiAgents,
   ArtifactStore,
+  Clock,
   CommandRunner,
   Git,
   GitHubPort,
@@ -29,7 +30,7 @@ export interface IterationDeps {
   artifacts: ArtifactStore
   log: Log
   env: Record<string, string | undefined>
-  now: () => Date
+  clock: Clock
   ai?: AiAgents
   writeSummary: WriteSummary
 }

@@ -3,7 +3,7 @@ import type { Settings } from '../inputs.js'
 import { lastIteration } from '../loop/state.js'
 import { planPull } from '../loop/rules.js'
 import type { LoopState, PrComment, PullRequest } from '../loop/types.js'
-import type { GitHubPort, Log } from '../ports/index.js'
+import type { Clock, GitHubPort, Log } from '../ports/index.js'
 import { loadState } from './state-store.js'
 
 export type Plan =
@@ -34,7 +34,7 @@ export interface PlanDeps {
   ctx: RunContext
   github: GitHubPort
   log: Log
-  now: () => Date
+  clock: Clock
 }
 
 /** PLAN: the PR and its loop state, and whether this run reviews the head (the rules decide). */
@@ -42,7 +42,7 @@ export async function planPhase(deps: PlanDeps, pr: number): Promise<Plan> {
   const { settings, ctx, github, log } = deps
   const pull = await github.getPull(pr)
   const loaded = await loadState(github, pull.number, log)
-  const started = deps.now()
+  const started = deps.clock.now()
   const plan = planPull({
     pull,
     state: loaded.state,

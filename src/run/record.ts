@@ -4,7 +4,7 @@ import type { Settings } from '../inputs.js'
 import { needsHuman } from '../loop/rules.js'
 import { compactState } from '../loop/state-compact.js'
 import type { Decision, LoopState, PrComment, PullRequest, ReviewResult } from '../loop/types.js'
-import type { ArtifactStore, GitHubPort, Log, SavedArtifact } from '../ports/index.js'
+import type { ArtifactStore, Clock, GitHubPort, Log, SavedArtifact } from '../ports/index.js'
 import { renderComment } from '../report/comment.js'
 import type { RepoLinks } from '../report/format.js'
 import { renderReviewMarkdown } from '../report/review-markdown.js'
@@ -18,7 +18,7 @@ export interface RecordDeps {
   github: GitHubPort
   artifacts: ArtifactStore
   log: Log
-  now: () => Date
+  clock: Clock
 }
 
 export interface Recorded {
@@ -131,7 +131,7 @@ export async function recordPhase(
   const { settings, ctx, github, log } = deps
   const { pull, n } = plan
   const notes = [...input.notes]
-  let state: LoopState = { ...input.state, updatedAt: deps.now().toISOString() }
+  let state: LoopState = { ...input.state, updatedAt: deps.clock.now().toISOString() }
   const saved = await saveRecords(deps, { ...input, pull, n, state }, input.files, notes)
   const artifact = saved?.uploaded ? saved.name : saved?.directory
   const write = (existing: PrComment | undefined): Promise<PrComment> =>

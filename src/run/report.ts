@@ -3,9 +3,7 @@ import type { Settings } from '../inputs.js'
 import { checkConclusion } from '../loop/rules.js'
 import type { Decision, ReviewResult } from '../loop/types.js'
 import type { GitHubPort, Log, WriteSummary } from '../ports/index.js'
-import { checkTitle, fit, toAnnotations, unlocatedText } from '../report/check-run.js'
-import { renderFindings, renderTimeline, statusLine } from '../report/comment.js'
-import { renderMermaid } from '../report/mermaid.js'
+import { checkRunSummary, checkTitle, toAnnotations, unlocatedText } from '../report/check-run.js'
 import { renderJobSummary } from '../report/summary.js'
 import { escalate } from './escalate.js'
 import type { Plan } from './plan.js'
@@ -35,23 +33,7 @@ export async function reportPhase(
     headSha: pull.headSha,
     conclusion: checkConclusion(decision, state.status, settings.failOn),
     title: checkTitle(decision, review.findings),
-    // mirrors the comment: where the loop stands, its path, the timeline, the open findings
-    summary: fit(
-      [
-        statusLine(state, links),
-        state.reason ? `\n> ${state.reason}` : '',
-        '',
-        renderMermaid(state),
-        '',
-        renderTimeline(state, links),
-        '',
-        renderFindings(state, review.findings, links, {
-          maxFindings: 100,
-          details: false,
-          descriptionChars: 0
-        })
-      ].join('\n')
-    ),
+    summary: checkRunSummary(state, review.findings, links),
     text: unlocatedText(review.findings),
     annotations: toAnnotations(review.findings),
     externalId: `${pull.number}:${n}:${ctx.runId}:${ctx.runAttempt}`,

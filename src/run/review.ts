@@ -23,7 +23,7 @@ export async function reviewPhase(
 ): Promise<ReviewResult> {
   const { pull, state } = plan
   return deps.log.group(`${plan.tag} review ${pull.headSha.slice(0, 7)}`, async () => {
-    const gates = await runGates(deps.settings.checks, deps.runner, {
+    const gates = await runGates(deps.settings.gates, deps.runner, {
       repoRoot: ws.git.root,
       cwd: ws.cwd,
       env: ws.env,

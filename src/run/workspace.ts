@@ -2,7 +2,7 @@ import path from 'node:path'
 import type { Settings } from '../inputs.js'
 import type { PullRequest } from '../loop/types.js'
 import type { Git } from '../ports/index.js'
-import { scrubbedEnv } from '../process/command-runner.js'
+import { scrubbedEnv } from '../process/scrubbed-env.js'
 
 /** Where PR code runs: the checkout on the PR head, the working directory, the scrubbed environment. */
 export interface Workspace {

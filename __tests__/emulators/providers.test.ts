@@ -4,13 +4,13 @@ import { AnthropicBedrock } from '@anthropic-ai/bedrock-sdk'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { ModelRequest } from '../src/ports/index.js'
-import { createModelClient } from '../src/model/providers.js'
+import type { ModelRequest } from '../../src/ports/index.js'
+import { createModelClient } from '../../src/model/providers.js'
 import {
   GOOGLE_TEST_ACCESS_TOKEN,
   ModelServer,
   type ScriptedReply
-} from '../test-support/model-server.js'
+} from '../../test-support/model-server.js'
 
 const REQUEST: ModelRequest = {
   model: 'us.anthropic.claude-sonnet-4-6-v1:0',

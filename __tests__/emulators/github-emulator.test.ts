@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, it, expect, beforeAll, afterAll } from 'vitest'
 import { getOctokit } from '@actions/github'
-import { GitHubEmulator } from '../test-support/github-emulator.js'
+import { GitHubEmulator } from '../../test-support/github-emulator.js'
 
 const OWNER = 'acme'
 const REPO = 'widgets'

@@ -1,7 +1,7 @@
 import Anthropic, { APIError } from '@anthropic-ai/sdk'
 import { afterEach, describe, expect, it } from 'vitest'
-import { ModelServer, estimateTokens } from '../test-support/model-server.js'
-import type { ModelServerOptions } from '../test-support/model-server.js'
+import { ModelServer, estimateTokens } from '../../test-support/model-server.js'
+import type { ModelServerOptions } from '../../test-support/model-server.js'
 
 const MODEL = 'claude-test-1'
 const KEY = 'sk-test-key'

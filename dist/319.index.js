@@ -1,5 +1,5 @@
-export const id = 78;
-export const ids = [78];
+export const id = 319;
+export const ids = [319];
 export const modules = {
 
 /***/ 9229:
@@ -342,7 +342,7 @@ function usageSince(after, before) {
 
 /***/ }),
 
-/***/ 92078:
+/***/ 45319:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -574,71 +574,7 @@ function setOutputs(outcome, maxIterations) {
 
 // EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 3 modules
 var exec = __webpack_require__(81260);
-// EXTERNAL MODULE: external "node:child_process"
-var external_node_child_process_ = __webpack_require__(31421);
-;// CONCATENATED MODULE: ./src/process/command-runner.ts
-
-const MAX_CAPTURE = 4 * 1024 * 1024;
-/** Keeps at most `max` characters: the head and the tail, which is where failures are reported. */
-function cap(text, max) {
-    if (text.length <= max)
-        return text;
-    const half = Math.floor(max / 2);
-    return `${text.slice(0, half)}\n… [${text.length - max} characters cut] …\n${text.slice(-half)}`;
-}
-function createCommandRunner() {
-    return {
-        run(command, { cwd, timeoutMs, env }) {
-            const started = Date.now();
-            return new Promise(resolve => {
-                const child = (0,external_node_child_process_.spawn)('bash', ['-o', 'pipefail', '-c', command], {
-                    cwd,
-                    env,
-                    detached: true,
-                    stdio: ['ignore', 'pipe', 'pipe']
-                });
-                let stdout = '';
-                let output = '';
-                let timedOut = false;
-                child.stdout.on('data', (chunk) => {
-                    const text = chunk.toString('utf8');
-                    if (stdout.length < MAX_CAPTURE)
-                        stdout += text;
-                    output += text;
-                    if (output.length > 2 * MAX_CAPTURE)
-                        output = cap(output, MAX_CAPTURE);
-                });
-                child.stderr.on('data', (chunk) => {
-                    output += chunk.toString('utf8');
-                    if (output.length > 2 * MAX_CAPTURE)
-                        output = cap(output, MAX_CAPTURE);
-                });
-                const timer = setTimeout(() => {
-                    timedOut = true;
-                    try {
-                        // the whole process group: a test runner's children must not outlive the timeout
-                        process.kill(-(child.pid ?? 0), 'SIGKILL');
-                    }
-                    catch {
-                        child.kill('SIGKILL');
-                    }
-                }, timeoutMs);
-                const finish = (exitCode, extra = '') => {
-                    clearTimeout(timer);
-                    resolve({
-                        exitCode: timedOut ? 124 : exitCode,
-                        stdout,
-                        output: cap(output + extra, MAX_CAPTURE),
-                        timedOut,
-                        durationMs: Date.now() - started
-                    });
-                };
-                child.on('error', e => finish(127, `\n${e.message}`));
-                child.on('close', (code, signal) => finish(code ?? (signal ? 128 : 1)));
-            });
-        }
-    };
-}
+;// CONCATENATED MODULE: ./src/process/scrubbed-env.ts
 const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|CREDS|PRIVATE|API_?KEY|ACCESS_?KEY|AUTH|COOKIE|SESSION/i;
 /**
  * The environment for commands that run PR code (checks, fix commands, the fixer's run_check):
@@ -1450,7 +1386,7 @@ function inputs_boolean(get, name, fallback) {
     throw new input_error/* InputError */.d(name, `'${raw}' is not true or false.`);
 }
 const CHECK_LINE = /^([A-Za-z0-9][\w.-]*)\s*:\s*(.+)$/;
-function parseChecks(raw) {
+function parseGates(raw) {
     const seen = new Set();
     return lines(raw).map(line => {
         const match = CHECK_LINE.exec(line);
@@ -1541,7 +1477,7 @@ function parseSettings(get, env = process.env) {
         githubToken,
         maxIterations: integer(get, 'max-iterations', 3, 1, 20),
         severityThreshold: oneOf(get, 'severity-threshold', types/* SEVERITIES */.oC, 'medium'),
-        checks: parseChecks(get('checks')),
+        gates: parseGates(get('checks')),
         fixCommands: lines(get('fix-commands')),
         retrigger: oneOf(get, 'retrigger', ['dispatch', 'push', 'none'], 'dispatch'),
         prNumber: parsePrNumber(get),
@@ -1561,10 +1497,76 @@ function parseSettings(get, env = process.env) {
         stateAuthor: get('state-author').trim() || undefined,
         ai: parseAiSettings(get, env)
     };
-    if (settings.checks.length === 0 && !settings.ai.provider) {
+    if (settings.gates.length === 0 && !settings.ai.provider) {
         throw new input_error/* InputError */.d('checks', "is empty and no model provider is configured (no 'anthropic-api-key', no AWS credentials for Bedrock, no Vertex project), so nothing would review the PR. Add at least one 'name: command' line (for example 'test: npm test'), or set anthropic-api-key (or model-provider bedrock / vertex).");
     }
     return settings;
+}
+
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __webpack_require__(31421);
+;// CONCATENATED MODULE: ./src/process/command-runner.ts
+
+const MAX_CAPTURE = 4 * 1024 * 1024;
+/** Keeps at most `max` characters: the head and the tail, which is where failures are reported. */
+function cap(text, max) {
+    if (text.length <= max)
+        return text;
+    const half = Math.floor(max / 2);
+    return `${text.slice(0, half)}\n… [${text.length - max} characters cut] …\n${text.slice(-half)}`;
+}
+function createCommandRunner() {
+    return {
+        run(command, { cwd, timeoutMs, env }) {
+            const started = Date.now();
+            return new Promise(resolve => {
+                const child = (0,external_node_child_process_.spawn)('bash', ['-o', 'pipefail', '-c', command], {
+                    cwd,
+                    env,
+                    detached: true,
+                    stdio: ['ignore', 'pipe', 'pipe']
+                });
+                let stdout = '';
+                let output = '';
+                let timedOut = false;
+                child.stdout.on('data', (chunk) => {
+                    const text = chunk.toString('utf8');
+                    if (stdout.length < MAX_CAPTURE)
+                        stdout += text;
+                    output += text;
+                    if (output.length > 2 * MAX_CAPTURE)
+                        output = cap(output, MAX_CAPTURE);
+                });
+                child.stderr.on('data', (chunk) => {
+                    output += chunk.toString('utf8');
+                    if (output.length > 2 * MAX_CAPTURE)
+                        output = cap(output, MAX_CAPTURE);
+                });
+                const timer = setTimeout(() => {
+                    timedOut = true;
+                    try {
+                        // the whole process group: a test runner's children must not outlive the timeout
+                        process.kill(-(child.pid ?? 0), 'SIGKILL');
+                    }
+                    catch {
+                        child.kill('SIGKILL');
+                    }
+                }, timeoutMs);
+                const finish = (exitCode, extra = '') => {
+                    clearTimeout(timer);
+                    resolve({
+                        exitCode: timedOut ? 124 : exitCode,
+                        stdout,
+                        output: cap(output + extra, MAX_CAPTURE),
+                        timedOut,
+                        durationMs: Date.now() - started
+                    });
+                };
+                child.on('error', e => finish(127, `\n${e.message}`));
+                child.on('close', (code, signal) => finish(code ?? (signal ? 128 : 1)));
+            });
+        }
+    };
 }
 
 // EXTERNAL MODULE: ./src/loop/router.ts
@@ -1679,7 +1681,7 @@ function decidePhase(deps, plan, review) {
         gates: review.gates.map(g => ({ name: g.name, passed: g.passed, durationMs: g.durationMs })),
         usage: review.usage,
         startedAt: plan.started,
-        durationMs: deps.now().getTime() - plan.started.getTime()
+        durationMs: deps.clock.now().getTime() - plan.started.getTime()
     });
     const fixable = canFix({
         pull,
@@ -1809,7 +1811,7 @@ async function fixPhase(deps, plan, input, ws) {
     const { settings, log } = deps;
     const { pull, n } = plan;
     return log.group(`${plan.tag} fix`, async () => {
-        const started = deps.now();
+        const started = deps.clock.now();
         // what the gates left untracked (coverage, caches) is not the fixers' work
         const leftovers = new Set(await ws.git.untrackedPaths());
         const { commands, agent } = await runFixers(deps, { pull, ...input, ws });
@@ -1823,7 +1825,7 @@ async function fixPhase(deps, plan, input, ws) {
             commands,
             disputes: agent?.disputes ?? [],
             revertedProtected: reverted,
-            durationMs: deps.now().getTime() - started.getTime()
+            durationMs: deps.clock.now().getTime() - started.getTime()
         };
         const { files, notes } = fixFiles(n, record, delivery, agent);
         const rounds = disputeRound(input.state, pull.headSha, record.disputes.length);
@@ -2097,7 +2099,7 @@ async function planPhase(deps, pr) {
     const { settings, ctx, github, log } = deps;
     const pull = await github.getPull(pr);
     const loaded = await loadState(github, pull.number, log);
-    const started = deps.now();
+    const started = deps.clock.now();
     const plan = planPull({
         pull,
         state: loaded.state,
@@ -2583,7 +2585,7 @@ async function recordPhase(deps, plan, input) {
     const { settings, ctx, github, log } = deps;
     const { pull, n } = plan;
     const notes = [...input.notes];
-    let state = { ...input.state, updatedAt: deps.now().toISOString() };
+    let state = { ...input.state, updatedAt: deps.clock.now().toISOString() };
     const saved = await saveRecords(deps, { ...input, pull, n, state }, input.files, notes);
     const artifact = saved?.uploaded ? saved.name : saved?.directory;
     const write = (existing) => saveComment(github, pull.number, existing, renderComment(compactState(state), input.review.findings, repoLinks(ctx, pull.number), {
@@ -2625,6 +2627,8 @@ async function checkAuthor(github, comment) {
 
 
 
+
+
 /** GitHub's limit for output.summary and output.text. */
 const CHECK_TEXT_LIMIT = 65_535;
 const LEVEL = {
@@ -2655,6 +2659,23 @@ function checkTitle(decision, findings) {
     const counts = (0,loop_findings/* countBySeverity */.Ot)(findings);
     const parts = types/* SEVERITIES */.oC.filter(s => counts[s] > 0).map(s => `${counts[s]} ${s}`);
     return `${decision}: ${findings.length} finding${findings.length === 1 ? '' : 's'} (${parts.join(', ')})`;
+}
+/** The check run's summary mirrors the comment: where the loop stands, its path, the timeline, the open findings. */
+function checkRunSummary(state, findings, links) {
+    return fit([
+        statusLine(state, links),
+        state.reason ? `\n> ${state.reason}` : '',
+        '',
+        renderMermaid(state),
+        '',
+        renderTimeline(state, links),
+        '',
+        renderFindings(state, findings, links, {
+            maxFindings: 100,
+            details: false,
+            descriptionChars: 0
+        })
+    ].join('\n'));
 }
 /** Findings with no location go in the check's text, since they cannot be annotations. */
 function unlocatedText(findings) {
@@ -2722,8 +2743,6 @@ function renderJobSummary(input) {
 
 
 
-
-
 /** REPORT: the check run on the reviewed head, escalation to a human, the job summary. */
 async function reportPhase(deps, plan, input) {
     const { settings, ctx, github } = deps;
@@ -2736,21 +2755,7 @@ async function reportPhase(deps, plan, input) {
         headSha: pull.headSha,
         conclusion: checkConclusion(decision, state.status, settings.failOn),
         title: checkTitle(decision, review.findings),
-        // mirrors the comment: where the loop stands, its path, the timeline, the open findings
-        summary: fit([
-            statusLine(state, links),
-            state.reason ? `\n> ${state.reason}` : '',
-            '',
-            renderMermaid(state),
-            '',
-            renderTimeline(state, links),
-            '',
-            renderFindings(state, review.findings, links, {
-                maxFindings: 100,
-                details: false,
-                descriptionChars: 0
-            })
-        ].join('\n')),
+        summary: checkRunSummary(state, review.findings, links),
         text: unlocatedText(review.findings),
         annotations: toAnnotations(review.findings),
         externalId: `${pull.number}:${n}:${ctx.runId}:${ctx.runAttempt}`,
@@ -2857,25 +2862,25 @@ function dedupe(findings) {
             seen.set(f.id, f);
     return [...seen.values()];
 }
-async function runGates(checks, runner, options) {
+async function runGates(gates, runner, options) {
     if (!(0,external_node_fs_.existsSync)(options.cwd)) {
         throw new Error(`Input 'working-directory': ${options.cwd} does not exist in the checkout.`);
     }
     const results = [];
-    for (const check of checks) {
-        const result = await runner.run(check.command, {
+    for (const gate of gates) {
+        const result = await runner.run(gate.command, {
             cwd: options.cwd,
             timeoutMs: options.timeoutMs,
             env: options.env
         });
         results.push({
-            name: check.name,
-            command: check.command,
+            name: gate.name,
+            command: gate.command,
             passed: result.exitCode === 0,
             exitCode: result.exitCode,
             timedOut: result.timedOut,
             durationMs: result.durationMs,
-            findings: findingsFromOutput(check.name, result, options),
+            findings: findingsFromOutput(gate.name, result, options),
             outputTail: (0,parsers/* tail */.RT)(result.output, 200, 20_000)
         });
     }
@@ -2890,7 +2895,7 @@ async function runGates(checks, runner, options) {
 async function reviewPhase(deps, plan, ws) {
     const { pull, state } = plan;
     return deps.log.group(`${plan.tag} review ${pull.headSha.slice(0, 7)}`, async () => {
-        const gates = await runGates(deps.settings.checks, deps.runner, {
+        const gates = await runGates(deps.settings.gates, deps.runner, {
             repoRoot: ws.git.root,
             cwd: ws.cwd,
             env: ws.env,
@@ -3027,7 +3032,7 @@ async function run(prefetched) {
         artifacts: createArtifactStore(artifactsDir, process.env, log, runUrl),
         log,
         env: process.env,
-        now: () => new Date(),
+        clock: { now: () => new Date() },
         writeSummary: async (markdown) => {
             if (process.env['GITHUB_STEP_SUMMARY'])
                 await core.summary.addRaw(markdown).write();

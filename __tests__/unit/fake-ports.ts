@@ -1,0 +1,212 @@
+// In-memory stand-ins for the ports (src/ports/index.ts), for unit tests of the phases and the
+// orchestrator. They record every call in order so a test can check what a user would see
+// (comments, check runs, dispatches) and in which order it happened.
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import type { RunContext } from '../../src/action/context.js'
+import { parseSettings, type Settings } from '../../src/inputs.js'
+import type { PrComment, PullRequest } from '../../src/loop/types.js'
+import type {
+  ArtifactStore,
+  CheckRunInput,
+  CommandResult,
+  CommandRunner,
+  Git,
+  GitHubPort,
+  Log
+} from '../../src/ports/index.js'
+import { NOW, pull as pullBuilder } from './builders.js'
+
+export const BOT = 'github-actions[bot]'
+
+export function settings(inputs: Record<string, string> = {}): Settings {
+  return parseSettings(name => ({ 'github-token': 'ghs_test', ...inputs })[name] ?? '', {})
+}
+
+export function context(overrides: Partial<RunContext> = {}): RunContext {
+  return {
+    eventName: 'pull_request',
+    action: 'synchronize',
+    payload: {},
+    owner: 'o',
+    repo: 'r',
+    runId: '2001',
+    runAttempt: 1,
+    workflowFile: 'review.yml',
+    serverUrl: 'https://github.com',
+    apiUrl: 'https://api.github.com',
+    workspace: '/work/repo',
+    tempDir: '/tmp',
+    eventPrNumber: 7,
+    actor: 'octocat',
+    ...overrides
+  }
+}
+
+export class FakeGitHub implements GitHubPort {
+  calls: string[] = []
+  comments: PrComment[] = []
+  checkRuns: CheckRunInput[] = []
+  dispatches: Array<{ workflow: string; ref: string; inputs: Record<string, string> }> = []
+  failDispatch?: string
+  private nextId = 100
+
+  constructor(public pull: PullRequest = pullBuilder()) {}
+
+  async whoAmI() {
+    return BOT
+  }
+  async getPull(pr: number) {
+    this.calls.push(`getPull ${pr}`)
+    return this.pull
+  }
+  async listComments() {
+    this.calls.push('listComments')
+    return this.comments
+  }
+  async createComment(_pr: number, body: string) {
+    this.calls.push('createComment')
+    const c = { id: this.nextId++, body, author: BOT, htmlUrl: `https://github.com/o/r/pull/7#c` }
+    this.comments.push(c)
+    return c
+  }
+  async updateComment(id: number, body: string) {
+    this.calls.push('updateComment')
+    const c = this.comments.find(x => x.id === id)!
+    c.body = body
+    return c
+  }
+  async createCheckRun(input: CheckRunInput) {
+    this.calls.push(`createCheckRun ${input.conclusion}`)
+    this.checkRuns.push(input)
+    return { id: this.checkRuns.length, htmlUrl: '' }
+  }
+  async dispatchWorkflow(workflow: string, ref: string, inputs: Record<string, string>) {
+    this.calls.push('dispatchWorkflow')
+    if (this.failDispatch) throw new Error(this.failDispatch)
+    this.dispatches.push({ workflow, ref, inputs })
+  }
+  async addLabels(_pr: number, labels: string[]) {
+    this.calls.push(`addLabels ${labels.join(',')}`)
+  }
+  async removeLabel(_pr: number, label: string) {
+    this.calls.push(`removeLabel ${label}`)
+  }
+  async requestReviewers() {
+    this.calls.push('requestReviewers')
+  }
+  async createReview(_pr: number, event: string) {
+    this.calls.push(`createReview ${event}`)
+  }
+}
+
+/** A work tree as a set of changed paths; a commit becomes a new sha, a push moves the remote. */
+export class FakeGit implements Git {
+  /** A real, empty folder: the gates run there. */
+  readonly root = mkdtempSync(path.join(tmpdir(), 'fake-git-'))
+  changed = new Set<string>()
+  commits: string[] = []
+  pushed: string[] = []
+  current: string
+  constructor(
+    public remote: string,
+    public pushResult: Awaited<ReturnType<Git['push']>> = { kind: 'pushed' }
+  ) {
+    this.current = remote
+  }
+  async head() {
+    return this.current
+  }
+  async revParse(ref: string) {
+    return ref
+  }
+  async checkoutPullHead(_branch: string, sha: string) {
+    this.current = sha
+  }
+  async remoteHead() {
+    return this.remote
+  }
+  async untrackedPaths() {
+    return []
+  }
+  async changedPaths() {
+    return [...this.changed]
+  }
+  async discard(paths: string[]) {
+    for (const p of paths) this.changed.delete(p)
+  }
+  async resetSoft(sha: string) {
+    this.current = sha
+  }
+  async commitChanges() {
+    if (this.changed.size === 0) return undefined
+    this.current = `${this.commits.length + 1}`.padStart(40, 'f')
+    this.commits.push(this.current)
+    this.changed.clear()
+    return this.current
+  }
+  async push() {
+    if (this.pushResult.kind === 'pushed') {
+      this.pushed.push(this.current)
+      this.remote = this.current
+    }
+    return this.pushResult
+  }
+  async formatPatch() {
+    return 'From 1 Mon Sep 17 00:00:00 2001\n'
+  }
+  async mergeBase() {
+    return undefined
+  }
+  async prepareDiff(_r: string, baseSha: string) {
+    return baseSha
+  }
+  async diff() {
+    return ''
+  }
+  async show() {
+    return undefined
+  }
+  async listFiles() {
+    return []
+  }
+}
+
+/**
+ * Commands by what they do: `fail:NAME` exits 1, `touch:PATH` changes PATH in the fake work tree,
+ * anything else exits 0.
+ */
+export function fakeRunner(git: FakeGit, ran: string[] = []): CommandRunner {
+  return {
+    async run(command): Promise<CommandResult> {
+      ran.push(command)
+      const [verb, arg] = command.split(':')
+      if (verb === 'touch' && arg) git.changed.add(arg)
+      const exitCode = verb === 'fail' ? 1 : 0
+      const output = exitCode ? `src/a.ts:3:1: error ${arg ?? ''}` : ''
+      return { exitCode, stdout: output, output, timedOut: false, durationMs: 5 }
+    }
+  }
+}
+
+export function fakeLog(lines: string[] = []): Log {
+  return {
+    info: m => lines.push(`info ${m}`),
+    notice: m => lines.push(`notice ${m}`),
+    warning: m => lines.push(`warning ${m}`),
+    debug: () => {},
+    group: (_name, fn) => fn()
+  }
+}
+
+export function fakeArtifacts(saved: Record<string, Record<string, string>> = {}): ArtifactStore {
+  return {
+    async save(name, files) {
+      saved[name] = files
+      return { name, directory: `/tmp/${name}`, files: Object.keys(files), uploaded: false }
+    }
+  }
+}
+
+export const clock = { now: () => NOW }
