@@ -1640,6 +1640,10 @@ function recordFix(state, fix, usage, next) {
         ...(fix.outcome === 'pushed' && fix.commitSha ? { lastPushedSha: fix.commitSha } : {})
     };
 }
+/** The state as saved at `now`. */
+function stamped(state, now) {
+    return { ...state, updatedAt: now.toISOString() };
+}
 /** Ends the loop (or keeps it running) with the reason in words. */
 function moveTo(state, status, reason) {
     return { ...state, status, reason };
@@ -2517,6 +2521,7 @@ async function escalate(github, pull, status, reviewedSha, reviewBody, settings,
 
 
 
+
 function repoLinks(ctx, pr) {
     return {
         serverUrl: ctx.serverUrl,
@@ -2585,7 +2590,7 @@ async function recordPhase(deps, plan, input) {
     const { settings, ctx, github, log } = deps;
     const { pull, n } = plan;
     const notes = [...input.notes];
-    let state = { ...input.state, updatedAt: deps.clock.now().toISOString() };
+    let state = stamped(input.state, deps.clock.now());
     const saved = await saveRecords(deps, { ...input, pull, n, state }, input.files, notes);
     const artifact = saved?.uploaded ? saved.name : saved?.directory;
     const write = (existing) => saveComment(github, pull.number, existing, renderComment(compactState(state), input.review.findings, repoLinks(ctx, pull.number), {
@@ -2600,7 +2605,7 @@ async function recordPhase(deps, plan, input) {
         const failed = await dispatchNext(github, ctx, pull);
         if (failed) {
             notes.push(failed);
-            state = { ...state, reason: failed };
+            state = moveTo(state, state.status, failed);
             comment = await write(comment);
         }
         else {

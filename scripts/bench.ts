@@ -41,7 +41,7 @@ async function startup(reps = 15): Promise<void> {
   const ours: number[] = []
   for (let i = 0; i < reps; i++) {
     bare.push(await time(['-e', '0'], false))
-    ours.push(await time([path.resolve('dist/index.js')], true))
+    ours.push(await time([path.resolve(process.env['BENCH_DIST'] ?? 'dist', 'index.js')], true))
   }
   server.close()
   const b = median(bare)
@@ -174,10 +174,18 @@ async function cacheShare(): Promise<void> {
   console.log(share)
 }
 
-await startup()
-console.log()
-await apiCalls()
-console.log()
-await tokensPerReview()
-console.log()
-await cacheShare()
+// `npm run bench -- startup` (or api, tokens, cache) runs one section; no argument runs them all.
+const sections: Record<string, () => Promise<void>> = {
+  startup: () => startup(Number(process.env['BENCH_REPS'] ?? 15)),
+  api: apiCalls,
+  tokens: tokensPerReview,
+  cache: cacheShare
+}
+const only = process.argv[2]
+if (only && !sections[only])
+  throw new Error(`no section '${only}'; one of ${Object.keys(sections).join(', ')}`)
+for (const [name, section] of Object.entries(sections)) {
+  if (only && name !== only) continue
+  await section()
+  console.log()
+}

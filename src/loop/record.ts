@@ -103,6 +103,11 @@ export function recordFix(
   }
 }
 
+/** The state as saved at `now`. */
+export function stamped(state: LoopState, now: Date): LoopState {
+  return { ...state, updatedAt: now.toISOString() }
+}
+
 /** Ends the loop (or keeps it running) with the reason in words. */
 export function moveTo(state: LoopState, status: LoopStatus, reason?: string): LoopState {
   return { ...state, status, reason }

@@ -1,6 +1,7 @@
 import path from 'node:path'
 import type { RunContext } from '../action/context.js'
 import type { Settings } from '../inputs.js'
+import { moveTo, stamped } from '../loop/record.js'
 import { needsHuman } from '../loop/rules.js'
 import { compactState } from '../loop/state-compact.js'
 import type { Decision, LoopState, PrComment, PullRequest, ReviewResult } from '../loop/types.js'
@@ -131,7 +132,7 @@ export async function recordPhase(
   const { settings, ctx, github, log } = deps
   const { pull, n } = plan
   const notes = [...input.notes]
-  let state: LoopState = { ...input.state, updatedAt: deps.clock.now().toISOString() }
+  let state = stamped(input.state, deps.clock.now())
   const saved = await saveRecords(deps, { ...input, pull, n, state }, input.files, notes)
   const artifact = saved?.uploaded ? saved.name : saved?.directory
   const write = (existing: PrComment | undefined): Promise<PrComment> =>
@@ -151,7 +152,7 @@ export async function recordPhase(
     const failed = await dispatchNext(github, ctx, pull)
     if (failed) {
       notes.push(failed)
-      state = { ...state, reason: failed }
+      state = moveTo(state, state.status, failed)
       comment = await write(comment)
     } else {
       log.info(`${plan.tag} re-trigger: dispatched ${ctx.workflowFile} on ${pull.headRef}`)
