@@ -1814,7 +1814,7 @@ function fixFiles(n, record, delivery, agent) {
 async function fixPhase(deps, plan, input, ws) {
     const { settings, log } = deps;
     const { pull, n } = plan;
-    return log.group(`${plan.tag} fix`, async () => {
+    const fixed = await log.group(`${plan.tag} fix`, async () => {
         const started = deps.clock.now();
         // what the gates left untracked (coverage, caches) is not the fixers' work
         const leftovers = new Set(await ws.git.untrackedPaths());
@@ -1835,14 +1835,16 @@ async function fixPhase(deps, plan, input, ws) {
         const rounds = disputeRound(input.state, pull.headSha, record.disputes.length);
         const next = nextAfterFix(delivery.outcome, rounds);
         const state = recordFix(input.state, record, agent?.usage ?? (0,loop_usage/* zeroUsage */.My)(), next);
-        log.info(`${plan.tag} fix: ${delivery.outcome.replace('_', ' ')}${plural(delivery.filesChanged.length, 'file', ' (', ')')}`);
         const headSha = delivery.outcome === 'pushed'
             ? delivery.commitSha
             : delivery.outcome === 'branch_moved' && delivery.remoteSha
                 ? delivery.remoteSha
                 : pull.headSha;
-        return { state, retrigger: next.retrigger, headSha, files, notes };
+        const outcome = `${delivery.outcome.replace('_', ' ')}${plural(delivery.filesChanged.length, 'file', ' (', ')')}`;
+        return { state, retrigger: next.retrigger, headSha, files, notes, outcome };
     });
+    log.info(`${plan.tag} fix: ${fixed.outcome}`);
+    return fixed;
 }
 
 // EXTERNAL MODULE: external "node:crypto"

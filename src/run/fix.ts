@@ -33,6 +33,8 @@ export interface Fixed {
   /** Records for the iteration's artifact. */
   files: Record<string, string>
   notes: string[]
+  /** What became of the fix, in words for the log. */
+  outcome: string
 }
 
 /** The fix commands, then the AI fixer; fixer commits are folded back into the work tree. */
@@ -98,7 +100,7 @@ export async function fixPhase(
 ): Promise<Fixed> {
   const { settings, log } = deps
   const { pull, n } = plan
-  return log.group(`${plan.tag} fix`, async () => {
+  const fixed = await log.group(`${plan.tag} fix`, async () => {
     const started = deps.clock.now()
     // what the gates left untracked (coverage, caches) is not the fixers' work
     const leftovers = new Set(await ws.git.untrackedPaths())
@@ -126,15 +128,15 @@ export async function fixPhase(
     const rounds = disputeRound(input.state, pull.headSha, record.disputes.length)
     const next = nextAfterFix(delivery.outcome, rounds)
     const state = recordFix(input.state, record, agent?.usage ?? zeroUsage(), next)
-    log.info(
-      `${plan.tag} fix: ${delivery.outcome.replace('_', ' ')}${plural(delivery.filesChanged.length, 'file', ' (', ')')}`
-    )
     const headSha =
       delivery.outcome === 'pushed'
         ? delivery.commitSha
         : delivery.outcome === 'branch_moved' && delivery.remoteSha
           ? delivery.remoteSha
           : pull.headSha
-    return { state, retrigger: next.retrigger, headSha, files, notes }
+    const outcome = `${delivery.outcome.replace('_', ' ')}${plural(delivery.filesChanged.length, 'file', ' (', ')')}`
+    return { state, retrigger: next.retrigger, headSha, files, notes, outcome }
   })
+  log.info(`${plan.tag} fix: ${fixed.outcome}`)
+  return fixed
 }
