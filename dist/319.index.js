@@ -1258,7 +1258,8 @@ function reviewEvent(state, decision, threshold, fixable, budget) {
 /** After the review of the latest iteration (already appended to `state.iterations`): end the loop, or fix. */
 function nextAfterReview(state, decision, threshold, fixable, budget) {
     const { event, reason } = reviewEvent(state, decision, threshold, fixable, budget);
-    const next = transition(state.status, event);
+    // a head is reviewed only while the loop runs (planPull makes it so)
+    const next = transition('running', event);
     if (next.then === 'fix' || !(0,loop_state/* isTerminal */.Hd)(next.to))
         return { kind: 'fix' };
     return { kind: 'finish', status: next.to, reason: reason ?? '' };
@@ -1429,10 +1430,11 @@ function parseWorkingDirectory(get) {
     }
     return workingDirectory;
 }
-/** The model inputs; the provider is resolved against the environment (credentials of earlier steps). */
-function parseAiSettings(get, env) {
+/** Which model, where, and for how much; the provider is resolved against the environment. */
+function parseModelChoice(get, env) {
     const apiKey = get('anthropic-api-key').trim();
     const reviewModel = get('review-model').trim() || 'claude-sonnet-4-6';
+    const maxCostUsd = decimal(get, 'max-cost-usd');
     const baseUrl = get('anthropic-base-url').trim() || undefined;
     const provider = (0,model_provider/* resolveProvider */.Kd)({
         modelProvider: oneOf(get, 'model-provider', model_provider/* MODEL_PROVIDERS */.zA, 'auto'),
@@ -1442,14 +1444,14 @@ function parseAiSettings(get, env) {
         vertexProjectId: get('vertex-project-id').trim() || undefined,
         vertexRegion: get('vertex-region').trim() || undefined
     }, env);
+    return { apiKey, provider, baseUrl, reviewModel, maxCostUsd };
+}
+/** The rest of the model inputs: the fixer's model, its limits, and what the repository adds. */
+function parseAiSettings(get, model) {
     return {
-        apiKey,
-        provider,
-        baseUrl,
-        reviewModel,
-        fixModel: get('fix-model').trim() || reviewModel,
+        ...model,
+        fixModel: get('fix-model').trim() || model.reviewModel,
         maxTurns: integer(get, 'max-turns', 30, 1, 500),
-        maxCostUsd: decimal(get, 'max-cost-usd'),
         reviewTimeoutMinutes: integer(get, 'review-timeout-minutes', 10, 1, 360),
         fixTimeoutMinutes: integer(get, 'fix-timeout-minutes', 20, 1, 360),
         guidelines: get('guidelines').trim() || undefined,
@@ -1473,6 +1475,10 @@ function parseSettings(get, env = process.env) {
     if (githubToken === '') {
         throw new input_error/* InputError */.d('github-token', 'is empty. Leave it unset to use the workflow token, or pass a PAT/App token secret.');
     }
+    // parsed in the order the first wrong input is reported: the PR, the folder, the model
+    const prNumber = parsePrNumber(get);
+    const workingDirectory = parseWorkingDirectory(get);
+    const model = parseModelChoice(get, env);
     const settings = {
         githubToken,
         maxIterations: integer(get, 'max-iterations', 3, 1, 20),
@@ -1480,8 +1486,8 @@ function parseSettings(get, env = process.env) {
         gates: parseGates(get('checks')),
         fixCommands: lines(get('fix-commands')),
         retrigger: oneOf(get, 'retrigger', ['dispatch', 'push', 'none'], 'dispatch'),
-        prNumber: parsePrNumber(get),
-        workingDirectory: parseWorkingDirectory(get),
+        prNumber,
+        workingDirectory,
         protectedPaths: [ALWAYS_PROTECTED, ...list(get('protected-paths'))],
         reviewDrafts: inputs_boolean(get, 'review-drafts', false),
         allowForks: inputs_boolean(get, 'allow-forks', false),
@@ -1495,7 +1501,7 @@ function parseSettings(get, env = process.env) {
         },
         artifactsDir: get('artifacts-dir').trim() || undefined,
         stateAuthor: get('state-author').trim() || undefined,
-        ai: parseAiSettings(get, env)
+        ai: parseAiSettings(get, model)
     };
     if (settings.gates.length === 0 && !settings.ai.provider) {
         throw new input_error/* InputError */.d('checks', "is empty and no model provider is configured (no 'anthropic-api-key', no AWS credentials for Bedrock, no Vertex project), so nothing would review the PR. Add at least one 'name: command' line (for example 'test: npm test'), or set anthropic-api-key (or model-provider bedrock / vertex).");

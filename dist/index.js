@@ -87,7 +87,7 @@ const ROUTES = {
 /** The events the action acts on; the start-up prefetch reads the PR for these alone. */
 const ROUTED_EVENTS = Object.keys(ROUTES);
 function routeEvent(event) {
-    const route = ROUTES[event.eventName];
+    const route = Object.hasOwn(ROUTES, event.eventName) ? ROUTES[event.eventName] : undefined;
     if (route)
         return route(event);
     return {

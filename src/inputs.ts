@@ -173,10 +173,16 @@ function parseWorkingDirectory(get: GetInput): string {
   return workingDirectory
 }
 
-/** The model inputs; the provider is resolved against the environment (credentials of earlier steps). */
-function parseAiSettings(get: GetInput, env: Env): AiSettings {
+type ModelChoice = Pick<
+  AiSettings,
+  'apiKey' | 'provider' | 'baseUrl' | 'reviewModel' | 'maxCostUsd'
+>
+
+/** Which model, where, and for how much; the provider is resolved against the environment. */
+function parseModelChoice(get: GetInput, env: Env): ModelChoice {
   const apiKey = get('anthropic-api-key').trim()
   const reviewModel = get('review-model').trim() || 'claude-sonnet-4-6'
+  const maxCostUsd = decimal(get, 'max-cost-usd')
   const baseUrl = get('anthropic-base-url').trim() || undefined
   const provider = resolveProvider(
     {
@@ -189,14 +195,15 @@ function parseAiSettings(get: GetInput, env: Env): AiSettings {
     },
     env
   )
+  return { apiKey, provider, baseUrl, reviewModel, maxCostUsd }
+}
+
+/** The rest of the model inputs: the fixer's model, its limits, and what the repository adds. */
+function parseAiSettings(get: GetInput, model: ModelChoice): AiSettings {
   return {
-    apiKey,
-    provider,
-    baseUrl,
-    reviewModel,
-    fixModel: get('fix-model').trim() || reviewModel,
+    ...model,
+    fixModel: get('fix-model').trim() || model.reviewModel,
     maxTurns: integer(get, 'max-turns', 30, 1, 500),
-    maxCostUsd: decimal(get, 'max-cost-usd'),
     reviewTimeoutMinutes: integer(get, 'review-timeout-minutes', 10, 1, 360),
     fixTimeoutMinutes: integer(get, 'fix-timeout-minutes', 20, 1, 360),
     guidelines: get('guidelines').trim() || undefined,
@@ -234,6 +241,10 @@ export function parseSettings(get: GetInput, env: Env = process.env): Settings {
       'is empty. Leave it unset to use the workflow token, or pass a PAT/App token secret.'
     )
   }
+  // parsed in the order the first wrong input is reported: the PR, the folder, the model
+  const prNumber = parsePrNumber(get)
+  const workingDirectory = parseWorkingDirectory(get)
+  const model = parseModelChoice(get, env)
   const settings: Settings = {
     githubToken,
     maxIterations: integer(get, 'max-iterations', 3, 1, 20),
@@ -241,8 +252,8 @@ export function parseSettings(get: GetInput, env: Env = process.env): Settings {
     gates: parseGates(get('checks')),
     fixCommands: lines(get('fix-commands')),
     retrigger: oneOf(get, 'retrigger', ['dispatch', 'push', 'none'] as const, 'dispatch'),
-    prNumber: parsePrNumber(get),
-    workingDirectory: parseWorkingDirectory(get),
+    prNumber,
+    workingDirectory,
     protectedPaths: [ALWAYS_PROTECTED, ...list(get('protected-paths'))],
     reviewDrafts: boolean(get, 'review-drafts', false),
     allowForks: boolean(get, 'allow-forks', false),
@@ -257,7 +268,7 @@ export function parseSettings(get: GetInput, env: Env = process.env): Settings {
     },
     artifactsDir: get('artifacts-dir').trim() || undefined,
     stateAuthor: get('state-author').trim() || undefined,
-    ai: parseAiSettings(get, env)
+    ai: parseAiSettings(get, model)
   }
   if (settings.gates.length === 0 && !settings.ai.provider) {
     throw new InputError(

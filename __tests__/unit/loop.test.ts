@@ -227,6 +227,11 @@ describe('routeEvent (the router)', () => {
     if (plan.kind === 'skip') expect(plan.notice).toContain("'pr-number' input")
   })
 
+  it('skips event names that are not routes, even ones an object knows', () => {
+    for (const eventName of ['constructor', 'toString', '__proto__'])
+      expect(routeEvent({ eventName })).toMatchObject({ kind: 'skip' })
+  })
+
   it('skips other events, naming them', () => {
     const plan = routeEvent({ eventName: 'push' })
     expect(plan).toEqual({

@@ -54,7 +54,7 @@ const ROUTES: Record<string, (event: RunEvent) => Intent> = {
 export const ROUTED_EVENTS = Object.keys(ROUTES)
 
 export function routeEvent(event: RunEvent): Intent {
-  const route = ROUTES[event.eventName]
+  const route = Object.hasOwn(ROUTES, event.eventName) ? ROUTES[event.eventName] : undefined
   if (route) return route(event)
   return {
     kind: 'skip',

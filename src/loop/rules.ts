@@ -241,7 +241,8 @@ export function nextAfterReview(
   budget?: Budget
 ): NextStep {
   const { event, reason } = reviewEvent(state, decision, threshold, fixable, budget)
-  const next = transition(state.status, event)
+  // a head is reviewed only while the loop runs (planPull makes it so)
+  const next = transition('running', event)
   if (next.then === 'fix' || !isTerminal(next.to)) return { kind: 'fix' }
   return { kind: 'finish', status: next.to, reason: reason ?? '' }
 }

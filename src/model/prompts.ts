@@ -24,24 +24,23 @@ export function loadPrompt(
 export type SystemBlock = { type: 'text'; text: string; cache_control?: CacheControl }
 
 /**
- * The system prompt of the reviewer or the fixer: the template, then the repository's sections and
- * the `instructions` input (untrusted text, sanitised), with the cache breakpoint at the end.
+ * The system prompt of the reviewer or the fixer: the template, the repository's sections (the
+ * reviewer's guidelines) in a block of their own, and the `instructions` input (untrusted text,
+ * sanitised) at the end of the last block, which carries the cache breakpoint.
  */
 export function systemPrompt(
   name: 'reviewer' | 'fixer',
   vars: Record<string, string>,
   options: { sections?: string[]; instructions?: string; dir?: string } = {}
 ): SystemBlock[] {
-  const extra = [
-    ...(options.sections ?? []),
-    options.instructions
-      ? `## Additional instructions from the repository\n\n${sanitizeUntrusted(options.instructions)}`
-      : ''
-  ]
-    .filter(Boolean)
-    .join('\n\n')
   const blocks: SystemBlock[] = [{ type: 'text', text: loadPrompt(name, vars, options.dir) }]
-  if (extra) blocks.push({ type: 'text', text: extra })
-  blocks[blocks.length - 1]!.cache_control = { type: 'ephemeral' }
+  const sections = (options.sections ?? []).filter(Boolean)
+  if (sections.length) blocks.push({ type: 'text', text: sections.join('\n\n') })
+  const last = blocks[blocks.length - 1]!
+  if (options.instructions) {
+    const instructions = sanitizeUntrusted(options.instructions)
+    last.text += `\n\n## Additional instructions from the repository\n\n${instructions}`
+  }
+  last.cache_control = { type: 'ephemeral' }
   return blocks
 }
