@@ -1148,12 +1148,16 @@ function stopByLabel(input, label) {
         }
     };
 }
+/** The iteration of this round that reviewed `headSha`, if one did. */
+function reviewedIn(state, headSha) {
+    return state.iterations.findLast(i => i.reviewedSha === headSha && i.round === state.round);
+}
 /**
  * What the head is to this state: new, reviewed already, or reviewed with disputes to weigh (the
  * one re-review of a head after the fixer disputed findings without changing code).
  */
 function headEvent(state, headSha, runId) {
-    const reviewed = state.iterations.findLast(i => i.reviewedSha === headSha && i.round === state.round);
+    const reviewed = reviewedIn(state, headSha);
     if (!reviewed)
         return 'new_head';
     const last = state.iterations[state.iterations.length - 1];
@@ -1168,7 +1172,7 @@ function headEvent(state, headSha, runId) {
 }
 function alreadyReviewed(state, input) {
     const { headSha } = input.pull;
-    const reviewed = state.iterations.findLast(i => i.reviewedSha === headSha && i.round === state.round);
+    const reviewed = reviewedIn(state, headSha);
     const by = reviewed?.runId === input.runId
         ? `this run (attempt ${reviewed.runAttempt}); re-running it changes nothing`
         : `run ${reviewed?.runId ?? '?'}`;

@@ -10,6 +10,7 @@ import type {
   Decision,
   Finding,
   FixOutcome,
+  IterationRecord,
   LoopState,
   LoopStatus,
   PullRequest,
@@ -99,14 +100,17 @@ function stopByLabel(input: PullPlanInput, label: string): PullPlan {
   }
 }
 
+/** The iteration of this round that reviewed `headSha`, if one did. */
+function reviewedIn(state: LoopState, headSha: string): IterationRecord | undefined {
+  return state.iterations.findLast(i => i.reviewedSha === headSha && i.round === state.round)
+}
+
 /**
  * What the head is to this state: new, reviewed already, or reviewed with disputes to weigh (the
  * one re-review of a head after the fixer disputed findings without changing code).
  */
 function headEvent(state: LoopState, headSha: string, runId: string): LoopEvent {
-  const reviewed = state.iterations.findLast(
-    i => i.reviewedSha === headSha && i.round === state.round
-  )
+  const reviewed = reviewedIn(state, headSha)
   if (!reviewed) return 'new_head'
   const last = state.iterations[state.iterations.length - 1]
   const beforeLast = state.iterations[state.iterations.length - 2]
@@ -122,9 +126,7 @@ function headEvent(state: LoopState, headSha: string, runId: string): LoopEvent 
 
 function alreadyReviewed(state: LoopState, input: PullPlanInput): string {
   const { headSha } = input.pull
-  const reviewed = state.iterations.findLast(
-    i => i.reviewedSha === headSha && i.round === state.round
-  )
+  const reviewed = reviewedIn(state, headSha)
   const by =
     reviewed?.runId === input.runId
       ? `this run (attempt ${reviewed.runAttempt}); re-running it changes nothing`
