@@ -411,6 +411,10 @@ runUrl) {
 var action_event = __webpack_require__(33566);
 ;// CONCATENATED MODULE: ./src/action/context.ts
 
+/** The workflow run's page: where its artifacts and logs are linked from. */
+function runUrl(ctx) {
+    return `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`;
+}
 class ContextError extends Error {
 }
 /** `owner/repo/.github/workflows/review.yml@refs/heads/main` → `review.yml`. */
@@ -540,6 +544,10 @@ function safeBlock(text, max) {
     if (fences % 2 === 1)
         t += '\n```';
     return t;
+}
+/** `3 files`, `1 file`, or nothing for none; `before` and `after` wrap a count that is shown. */
+function plural(count, noun, before = '', after = '') {
+    return count ? `${before}${count} ${noun}${count === 1 ? '' : 's'}${after}` : '';
 }
 
 ;// CONCATENATED MODULE: ./src/action/outputs.ts
@@ -986,6 +994,84 @@ function createGitHubAdapter(options) {
 var input_error = __webpack_require__(9229);
 // EXTERNAL MODULE: ./src/loop/findings.ts
 var loop_findings = __webpack_require__(84030);
+// EXTERNAL MODULE: ./src/loop/usage.ts
+var loop_usage = __webpack_require__(89553);
+;// CONCATENATED MODULE: ./src/loop/record.ts
+
+
+/**
+ * Appends a review to the state. Findings keep the iteration they were first seen in (`since`) when
+ * the previous iteration had them open; ids open before and gone now are `resolved`.
+ */
+function appendReview(state, r) {
+    const previous = (0,loop_state/* lastIteration */.SU)(state);
+    const previousOpen = new Map((previous?.round === state.round ? previous.findings : [])
+        .filter(f => f.status !== 'fixed')
+        .map(f => [f.id, f]));
+    const disputed = new Set(previous?.fix?.disputes.map(d => d.id) ?? []);
+    const findings = r.findings.map(f => ({
+        id: f.id,
+        severity: f.severity,
+        category: f.category,
+        // clipped to the state schema's limits: a state over them is unreadable by the next run
+        title: f.title.slice(0, 1000),
+        file: f.file?.slice(0, 1000),
+        line: f.line,
+        source: f.source.slice(0, 200),
+        status: disputed.has(f.id) ? 'disputed' : 'open',
+        since: previousOpen.get(f.id)?.since ?? r.n
+    }));
+    const current = new Set(findings.map(f => f.id));
+    const record = {
+        n: r.n,
+        round: state.round,
+        reviewedSha: r.reviewedSha,
+        baseSha: r.baseSha,
+        runId: r.runId,
+        runAttempt: r.runAttempt,
+        decision: r.decision,
+        summary: r.summary.slice(0, 4000),
+        findings,
+        resolved: [...previousOpen.keys()].filter(id => !current.has(id)),
+        gates: r.gates,
+        usage: r.usage,
+        startedAt: r.startedAt.toISOString(),
+        durationMs: r.durationMs
+    };
+    return {
+        ...state,
+        iterations: [...state.iterations, record],
+        lastReviewedSha: r.reviewedSha,
+        totals: (0,loop_usage/* addUsage */.vk)(state.totals, r.usage)
+    };
+}
+/** Replaces the latest iteration (to attach its fix). */
+function updateLast(state, update) {
+    const last = (0,loop_state/* lastIteration */.SU)(state);
+    if (!last)
+        return state;
+    return { ...state, iterations: [...state.iterations.slice(0, -1), update(last)] };
+}
+/** Attaches the fix to the latest iteration, counts its usage, and moves the loop on. */
+function recordFix(state, fix, usage, next) {
+    const updated = updateLast(state, it => ({ ...it, fix, usage: (0,loop_usage/* addUsage */.vk)(it.usage, usage) }));
+    return {
+        ...updated,
+        status: next.status,
+        reason: next.reason,
+        totals: (0,loop_usage/* addUsage */.vk)(updated.totals, usage),
+        ...(fix.outcome === 'pushed' && fix.commitSha ? { lastPushedSha: fix.commitSha } : {})
+    };
+}
+/** The state as saved at `now`. */
+function stamped(state, now) {
+    return { ...state, updatedAt: now.toISOString() };
+}
+/** Ends the loop (or keeps it running) with the reason in words. */
+function moveTo(state, status, reason) {
+    return { ...state, status, reason };
+}
+
 // EXTERNAL MODULE: ./src/loop/types.ts
 var types = __webpack_require__(96539);
 ;// CONCATENATED MODULE: ./src/loop/transitions.ts
@@ -1105,6 +1191,7 @@ function transition(status, event) {
 
 
 
+
 /** GO requires: the reviewer says GO (or there is none), no finding at/above the threshold, every gate passes. */
 function decide(outcome, threshold) {
     if (outcome.reviewerDecision === 'NEEDS_DISCUSSION')
@@ -1134,19 +1221,11 @@ function refusal(input) {
 function stopByLabel(input, label) {
     const notice = `PR #${input.pull.number} has the label '${label}': the loop is stopped. Remove the label and push (or re-run) to go on.`;
     const current = input.state;
-    if (!current || transition(current.status, 'stop_label').then === 'skip')
+    const next = current && transition(current.status, 'stop_label');
+    if (!current || !next || next.then === 'skip')
         return { kind: 'stop', notice };
-    const { to } = transition(current.status, 'stop_label');
-    return {
-        kind: 'stop',
-        notice,
-        state: {
-            ...current,
-            status: to,
-            reason: `Stopped by a human (label '${label}').`,
-            updatedAt: input.now.toISOString()
-        }
-    };
+    const stopped = moveTo(current, next.to, `Stopped by a human (label '${label}').`);
+    return { kind: 'stop', notice, state: stamped(stopped, input.now) };
 }
 /** The iteration of this round that reviewed `headSha`, if one did. */
 function reviewedIn(state, headSha) {
@@ -1581,85 +1660,8 @@ function createCommandRunner() {
 
 // EXTERNAL MODULE: ./src/loop/router.ts
 var router = __webpack_require__(82045);
-// EXTERNAL MODULE: ./src/loop/usage.ts
-var loop_usage = __webpack_require__(89553);
-;// CONCATENATED MODULE: ./src/loop/record.ts
-
-
-/**
- * Appends a review to the state. Findings keep the iteration they were first seen in (`since`) when
- * the previous iteration had them open; ids open before and gone now are `resolved`.
- */
-function appendReview(state, r) {
-    const previous = (0,loop_state/* lastIteration */.SU)(state);
-    const previousOpen = new Map((previous?.round === state.round ? previous.findings : [])
-        .filter(f => f.status !== 'fixed')
-        .map(f => [f.id, f]));
-    const disputed = new Set(previous?.fix?.disputes.map(d => d.id) ?? []);
-    const findings = r.findings.map(f => ({
-        id: f.id,
-        severity: f.severity,
-        category: f.category,
-        // clipped to the state schema's limits: a state over them is unreadable by the next run
-        title: f.title.slice(0, 1000),
-        file: f.file?.slice(0, 1000),
-        line: f.line,
-        source: f.source.slice(0, 200),
-        status: disputed.has(f.id) ? 'disputed' : 'open',
-        since: previousOpen.get(f.id)?.since ?? r.n
-    }));
-    const current = new Set(findings.map(f => f.id));
-    const record = {
-        n: r.n,
-        round: state.round,
-        reviewedSha: r.reviewedSha,
-        baseSha: r.baseSha,
-        runId: r.runId,
-        runAttempt: r.runAttempt,
-        decision: r.decision,
-        summary: r.summary.slice(0, 4000),
-        findings,
-        resolved: [...previousOpen.keys()].filter(id => !current.has(id)),
-        gates: r.gates,
-        usage: r.usage,
-        startedAt: r.startedAt.toISOString(),
-        durationMs: r.durationMs
-    };
-    return {
-        ...state,
-        iterations: [...state.iterations, record],
-        lastReviewedSha: r.reviewedSha,
-        totals: (0,loop_usage/* addUsage */.vk)(state.totals, r.usage)
-    };
-}
-/** Replaces the latest iteration (to attach its fix). */
-function updateLast(state, update) {
-    const last = (0,loop_state/* lastIteration */.SU)(state);
-    if (!last)
-        return state;
-    return { ...state, iterations: [...state.iterations.slice(0, -1), update(last)] };
-}
-/** Attaches the fix to the latest iteration, counts its usage, and moves the loop on. */
-function recordFix(state, fix, usage, next) {
-    const updated = updateLast(state, it => ({ ...it, fix, usage: (0,loop_usage/* addUsage */.vk)(it.usage, usage) }));
-    return {
-        ...updated,
-        status: next.status,
-        reason: next.reason,
-        totals: (0,loop_usage/* addUsage */.vk)(updated.totals, usage),
-        ...(fix.outcome === 'pushed' && fix.commitSha ? { lastPushedSha: fix.commitSha } : {})
-    };
-}
-/** The state as saved at `now`. */
-function stamped(state, now) {
-    return { ...state, updatedAt: now.toISOString() };
-}
-/** Ends the loop (or keeps it running) with the reason in words. */
-function moveTo(state, status, reason) {
-    return { ...state, status, reason };
-}
-
 ;// CONCATENATED MODULE: ./src/run/decide.ts
+
 
 
 function gatesSummary(review) {
@@ -1669,9 +1671,6 @@ function gatesSummary(review) {
     return failed.length
         ? `Failing checks: ${failed.join(', ')}.`
         : `All ${review.gates.length} checks pass.`;
-}
-function plural(count, noun, before = '', after = '') {
-    return count ? `${before}${count} ${noun}${count === 1 ? '' : 's'}${after}` : '';
 }
 /** DECIDE: the verdict, the review recorded in the state, and what comes next (the rules say). */
 function decidePhase(deps, plan, review) {
@@ -1796,6 +1795,14 @@ async function runFixers(deps, input) {
         await ws.git.resetSoft(pull.headSha);
     return { commands, agent };
 }
+/** The branch's head after the fix: the pushed commit, a head that moved meanwhile, or the reviewed one. */
+function headAfter(delivery, reviewedSha) {
+    if (delivery.outcome === 'pushed')
+        return delivery.commitSha;
+    if (delivery.outcome === 'branch_moved' && delivery.remoteSha)
+        return delivery.remoteSha;
+    return reviewedSha;
+}
 /** The patch, the transcript and the record for the artifact, and what the user should know. */
 function fixFiles(n, record, delivery, agent) {
     const files = {};
@@ -1845,11 +1852,7 @@ async function fixPhase(deps, plan, input, ws) {
         const rounds = disputeRound(input.state, pull.headSha, record.disputes.length);
         const next = nextAfterFix(delivery.outcome, rounds);
         const state = recordFix(input.state, record, agent?.usage ?? (0,loop_usage/* zeroUsage */.My)(), next);
-        const headSha = delivery.outcome === 'pushed'
-            ? delivery.commitSha
-            : delivery.outcome === 'branch_moved' && delivery.remoteSha
-                ? delivery.remoteSha
-                : pull.headSha;
+        const headSha = headAfter(delivery, pull.headSha);
         const outcome = `${delivery.outcome.replace('_', ' ')}${plural(delivery.filesChanged.length, 'file', ' (', ')')}`;
         return { state, retrigger: next.retrigger, headSha, files, notes, outcome };
     });
@@ -2534,13 +2537,14 @@ async function escalate(github, pull, status, reviewedSha, reviewBody, settings,
 
 
 
+
 function repoLinks(ctx, pr) {
     return {
         serverUrl: ctx.serverUrl,
         owner: ctx.owner,
         repo: ctx.repo,
         pr,
-        runUrl: `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`
+        runUrl: runUrl(ctx)
     };
 }
 /** The stop label turned the loop to stopped: the comment says so. */
@@ -2963,19 +2967,22 @@ async function runIteration(deps) {
     const ws = await openWorkspace({ ...deps, workspace: ctx.workspace }, plan.pull);
     const review = await reviewPhase(deps, plan, ws);
     const decided = decidePhase({ ...deps, run: ctx, aiFixer: Boolean(deps.ai) }, plan, review);
-    const fixed = decided.next.kind === 'fix' ? await fixPhase(deps, plan, { ...decided, review }, ws) : undefined;
+    const fixed = decided.next.kind === 'fix'
+        ? await fixPhase(deps, plan, { state: decided.state, review }, ws)
+        : undefined;
+    const { decision } = decided;
     const recorded = await recordPhase(deps, plan, {
-        ...decided,
         review,
+        decision,
         state: fixed?.state ?? decided.state,
         retrigger: fixed?.retrigger ?? false,
         files: fixed?.files ?? {},
         notes: [...decided.notes, ...(fixed?.notes ?? [])]
     });
-    const { checkRunId } = await reportPhase(deps, plan, { ...decided, review, recorded });
+    const { checkRunId } = await reportPhase(deps, plan, { review, decision, recorded });
     return {
         state: recorded.state,
-        decision: decided.decision,
+        decision,
         findings: review.findings,
         reviewedSha: plan.pull.headSha,
         headSha: fixed?.headSha ?? plan.pull.headSha,
@@ -3037,7 +3044,6 @@ async function run(prefetched) {
     const ai = settings.ai.provider
         ? (await Promise.all(/* import() */[__webpack_require__.e(416), __webpack_require__.e(206)]).then(__webpack_require__.bind(__webpack_require__, 83206))).createAiAgents(settings, log, runner)
         : undefined;
-    const runUrl = `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`;
     const artifactsDir = settings.artifactsDir ?? external_node_path_default().join(ctx.tempDir, 'review-loop');
     const outcome = await runIteration({
         ai,
@@ -3046,7 +3052,7 @@ async function run(prefetched) {
         github,
         openGit: dir => createGit(dir, { token: settings.githubToken }),
         runner,
-        artifacts: createArtifactStore(artifactsDir, process.env, log, runUrl),
+        artifacts: createArtifactStore(artifactsDir, process.env, log, runUrl(ctx)),
         log,
         env: process.env,
         clock: { now: () => new Date() },

@@ -1,7 +1,7 @@
 import * as core from '@actions/core'
 import path from 'node:path'
 import { createArtifactStore } from './action/artifacts.js'
-import { readContext } from './action/context.js'
+import { readContext, runUrl } from './action/context.js'
 import { createActionsLog } from './action/log.js'
 import { setOutputs } from './action/outputs.js'
 import type { Prefetched } from './action/prefetch.js'
@@ -35,7 +35,6 @@ export async function run(prefetched?: Prefetched): Promise<string | undefined> 
   const ai = settings.ai.provider
     ? (await import('./model/agents.js')).createAiAgents(settings, log, runner)
     : undefined
-  const runUrl = `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`
   const artifactsDir = settings.artifactsDir ?? path.join(ctx.tempDir, 'review-loop')
   const outcome = await runIteration({
     ai,
@@ -44,7 +43,7 @@ export async function run(prefetched?: Prefetched): Promise<string | undefined> 
     github,
     openGit: dir => createGit(dir, { token: settings.githubToken }),
     runner,
-    artifacts: createArtifactStore(artifactsDir, process.env, log, runUrl),
+    artifacts: createArtifactStore(artifactsDir, process.env, log, runUrl(ctx)),
     log,
     env: process.env,
     clock: { now: () => new Date() },

@@ -21,6 +21,11 @@ export interface RunContext {
   actor: string
 }
 
+/** The workflow run's page: where its artifacts and logs are linked from. */
+export function runUrl(ctx: Pick<RunContext, 'serverUrl' | 'owner' | 'repo' | 'runId'>): string {
+  return `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`
+}
+
 export class ContextError extends Error {}
 
 type Env = Record<string, string | undefined>

@@ -4,6 +4,7 @@
  * and when the step fails. The state moves only through `transition` (./transitions.ts).
  */
 import { atOrAbove } from './findings.js'
+import { moveTo, stamped } from './record.js'
 import { isTerminal, newState, roundIterations } from './state.js'
 import { needsHuman, transition, type LoopEvent } from './transitions.js'
 import type {
@@ -85,19 +86,10 @@ function refusal(input: PullPlanInput): string | undefined {
 function stopByLabel(input: PullPlanInput, label: string): PullPlan {
   const notice = `PR #${input.pull.number} has the label '${label}': the loop is stopped. Remove the label and push (or re-run) to go on.`
   const current = input.state
-  if (!current || transition(current.status, 'stop_label').then === 'skip')
-    return { kind: 'stop', notice }
-  const { to } = transition(current.status, 'stop_label')
-  return {
-    kind: 'stop',
-    notice,
-    state: {
-      ...current,
-      status: to,
-      reason: `Stopped by a human (label '${label}').`,
-      updatedAt: input.now.toISOString()
-    }
-  }
+  const next = current && transition(current.status, 'stop_label')
+  if (!current || !next || next.then === 'skip') return { kind: 'stop', notice }
+  const stopped = moveTo(current, next.to, `Stopped by a human (label '${label}').`)
+  return { kind: 'stop', notice, state: stamped(stopped, input.now) }
 }
 
 /** The iteration of this round that reviewed `headSha`, if one did. */
@@ -168,7 +160,7 @@ export function canFix(input: {
   return !isFork(input.pull) && (input.fixCommands > 0 || input.aiFixer)
 }
 
-export interface Budget {
+export interface Spending {
   spentUsd: number
   maxUsd?: number
   /** The budget allowed no review call. */
@@ -198,7 +190,7 @@ export function reviewEvent(
   decision: Decision,
   threshold: Severity,
   fixable: boolean,
-  budget?: Budget
+  budget?: Spending
 ): { event: LoopEvent; reason?: string } {
   const n = roundIterations(state).length
   if (decision === 'GO') return { event: 'review_go', reason: 'The review passed: GO.' }
@@ -240,7 +232,7 @@ export function nextAfterReview(
   decision: Decision,
   threshold: Severity,
   fixable: boolean,
-  budget?: Budget
+  budget?: Spending
 ): NextStep {
   const { event, reason } = reviewEvent(state, decision, threshold, fixable, budget)
   // a head is reviewed only while the loop runs (planPull makes it so)

@@ -86,3 +86,8 @@ export function safeBlock(text: string, max: number): string {
   if (fences % 2 === 1) t += '\n```'
   return t
 }
+
+/** `3 files`, `1 file`, or nothing for none; `before` and `after` wrap a count that is shown. */
+export function plural(count: number, noun: string, before = '', after = ''): string {
+  return count ? `${before}${count} ${noun}${count === 1 ? '' : 's'}${after}` : ''
+}

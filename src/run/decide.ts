@@ -3,6 +3,7 @@ import { appendReview, moveTo } from '../loop/record.js'
 import { canFix, decide, isFork, nextAfterReview, type NextStep } from '../loop/rules.js'
 import type { Decision, LoopState, ReviewResult } from '../loop/types.js'
 import type { Clock, Log } from '../ports/index.js'
+import { plural } from '../report/format.js'
 import type { Plan } from './plan.js'
 
 export interface Decided {
@@ -19,10 +20,6 @@ export function gatesSummary(review: ReviewResult): string {
   return failed.length
     ? `Failing checks: ${failed.join(', ')}.`
     : `All ${review.gates.length} checks pass.`
-}
-
-export function plural(count: number, noun: string, before = '', after = ''): string {
-  return count ? `${before}${count} ${noun}${count === 1 ? '' : 's'}${after}` : ''
 }
 
 /** DECIDE: the verdict, the review recorded in the state, and what comes next (the rules say). */

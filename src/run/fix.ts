@@ -10,7 +10,7 @@ import { disputeRound, nextAfterFix } from '../loop/rules.js'
 import type { FixRecord, LoopState, PullRequest, ReviewResult } from '../loop/types.js'
 import { zeroUsage } from '../loop/usage.js'
 import type { AiAgents, Clock, CommandRunner, FixerOutcome, Log } from '../ports/index.js'
-import { plural } from './decide.js'
+import { plural } from '../report/format.js'
 import type { Plan } from './plan.js'
 import type { Workspace } from './workspace.js'
 
@@ -56,6 +56,13 @@ async function runFixers(
   // so that protected paths are reverted in the fixers' own commits too
   if ((await ws.git.head()) !== pull.headSha) await ws.git.resetSoft(pull.headSha)
   return { commands, agent }
+}
+
+/** The branch's head after the fix: the pushed commit, a head that moved meanwhile, or the reviewed one. */
+function headAfter(delivery: FixDelivery, reviewedSha: string): string {
+  if (delivery.outcome === 'pushed') return delivery.commitSha
+  if (delivery.outcome === 'branch_moved' && delivery.remoteSha) return delivery.remoteSha
+  return reviewedSha
 }
 
 /** The patch, the transcript and the record for the artifact, and what the user should know. */
@@ -128,12 +135,7 @@ export async function fixPhase(
     const rounds = disputeRound(input.state, pull.headSha, record.disputes.length)
     const next = nextAfterFix(delivery.outcome, rounds)
     const state = recordFix(input.state, record, agent?.usage ?? zeroUsage(), next)
-    const headSha =
-      delivery.outcome === 'pushed'
-        ? delivery.commitSha
-        : delivery.outcome === 'branch_moved' && delivery.remoteSha
-          ? delivery.remoteSha
-          : pull.headSha
+    const headSha = headAfter(delivery, pull.headSha)
     const outcome = `${delivery.outcome.replace('_', ' ')}${plural(delivery.filesChanged.length, 'file', ' (', ')')}`
     return { state, retrigger: next.retrigger, headSha, files, notes, outcome }
   })

@@ -60,19 +60,22 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
   const review = await reviewPhase(deps, plan, ws)
   const decided = decidePhase({ ...deps, run: ctx, aiFixer: Boolean(deps.ai) }, plan, review)
   const fixed =
-    decided.next.kind === 'fix' ? await fixPhase(deps, plan, { ...decided, review }, ws) : undefined
+    decided.next.kind === 'fix'
+      ? await fixPhase(deps, plan, { state: decided.state, review }, ws)
+      : undefined
+  const { decision } = decided
   const recorded = await recordPhase(deps, plan, {
-    ...decided,
     review,
+    decision,
     state: fixed?.state ?? decided.state,
     retrigger: fixed?.retrigger ?? false,
     files: fixed?.files ?? {},
     notes: [...decided.notes, ...(fixed?.notes ?? [])]
   })
-  const { checkRunId } = await reportPhase(deps, plan, { ...decided, review, recorded })
+  const { checkRunId } = await reportPhase(deps, plan, { review, decision, recorded })
   return {
     state: recorded.state,
-    decision: decided.decision,
+    decision,
     findings: review.findings,
     reviewedSha: plan.pull.headSha,
     headSha: fixed?.headSha ?? plan.pull.headSha,

@@ -1,5 +1,5 @@
 import path from 'node:path'
-import type { RunContext } from '../action/context.js'
+import { runUrl, type RunContext } from '../action/context.js'
 import type { Settings } from '../inputs.js'
 import { moveTo, stamped } from '../loop/record.js'
 import { needsHuman } from '../loop/rules.js'
@@ -38,7 +38,7 @@ export function repoLinks(ctx: RunContext, pr: number): RepoLinks {
     owner: ctx.owner,
     repo: ctx.repo,
     pr,
-    runUrl: `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`
+    runUrl: runUrl(ctx)
   }
 }
 
