@@ -130,16 +130,88 @@ var external_node_path_ = __webpack_require__(76760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
 ;// CONCATENATED MODULE: ./src/model/sanitize.ts
 /**
- * PR text is untrusted: hidden HTML comments and invisible or direction-changing characters are
- * removed before it reaches a prompt, so no instruction can hide in what a person does not see.
+ * Text a model reads that a person may not see: characters that render as nothing (zero-width and
+ * direction controls, Unicode tag characters that spell hidden ASCII, variation selectors, Hangul
+ * fillers, ...) and control characters. Tab, line feed and carriage return stay. The Unicode
+ * property catches the default-ignorable characters the explicit list does not name.
+ */
+const INVISIBLE = new RegExp(
+// eslint-disable-next-line no-misleading-character-class -- single code points, on purpose
+[
+    '[',
+    '\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F',
+    '\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u206F\\u3164',
+    '\\uFE00-\\uFE0F\\uFEFF\\uFFA0\\uFFF0-\\uFFFB',
+    '\\u{1BCA0}-\\u{1BCA3}\\u{1D173}-\\u{1D17A}\\u{E0000}-\\u{E0FFF}',
+    '\\p{Default_Ignorable_Code_Point}',
+    '\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F',
+    ']+'
+].join(''), 'gu');
+/** The invisible characters that change what code means to a reader: direction controls and tags. */
+const DECEPTIVE = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u{E0000}-\u{E007F}]/u;
+const TAG = /[\u{E0000}-\u{E007F}]/u;
+function codePoint(c) {
+    return `U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+/**
+ * A visible stand-in for a run of hidden characters: which ones, and how many tag characters, but
+ * never the text the tags spell.
+ */
+function marker(run) {
+    const chars = [...run];
+    const tags = chars.filter(c => TAG.test(c)).length;
+    const others = [...new Set(chars.filter(c => !TAG.test(c)).map(codePoint))];
+    const parts = [
+        ...(tags ? [`${tags} tag character${tags > 1 ? 's' : ''}`] : []),
+        ...others.slice(0, 3),
+        ...(others.length > 3 ? ['…'] : [])
+    ];
+    return `⟦hidden: ${parts.join(', ')}⟧`;
+}
+/**
+ * Removes invisible and control characters, and nothing else: safe on code, diffs, file contents
+ * and command output. With `mark`, a run that holds a direction control or a tag character becomes
+ * a visible marker instead (`⟦hidden: U+202E⟧`, `⟦hidden: 28 tag characters⟧`), so a reviewer can still flag code that reads
+ * differently than it runs; the other runs (zero-width joiners, variation selectors) are dropped.
+ */
+function stripInvisible(text, options = {}) {
+    return text.replace(INVISIBLE, run => (options.mark && DECEPTIVE.test(run) ? marker(run) : ''));
+}
+/** HTML comments, unterminated ones to the end of the text, as a Markdown renderer hides them. */
+const HTML_COMMENT = /<!--[\s\S]*?(?:-->|--!>|$)/g;
+/**
+ * Markdown link reference definitions whose destination is `#` or `<>`: the "comment" idiom
+ * (`[//]: # (hidden)`, `[comment]: <> (hidden)`, `[x]: # "hidden"`), which renders as nothing. The
+ * whole line goes, with a title on the next line or spread over lines. Definitions with a real
+ * destination (`[1]: https://example.com`) stay.
+ */
+const LINK_COMMENT = new RegExp([
+    // at the start of a line, inside block quotes or list items too
+    String.raw `^[ \t]*(?:(?:>|[-*+]|\d{1,9}[.)])[ \t]*)*`,
+    // the label: anything but brackets (escaped ones allowed), across lines but not a blank line
+    String.raw `\[(?:\\.|[^\[\]\\\n]|\n(?![ \t]*\n))+\]:`,
+    String.raw `[ \t]*\n?[ \t]*(?:#|<>|<#>)`,
+    // an optional title, on the same line or the next
+    String.raw `(?:[ \t]*\n?[ \t]*(?:"(?:[^"\n]|\n(?![ \t]*\n))*"|'(?:[^'\n]|\n(?![ \t]*\n))*'|\((?:[^)\n]|\n(?![ \t]*\n))*\)))?`,
+    String.raw `[ \t]*(?:\n|$)`
+].join(''), 'gm');
+function cap(text, max) {
+    if (text.length <= max)
+        return text;
+    // never cut a surrogate pair in half
+    const end = /[\uD800-\uDBFF]/.test(text.charAt(max - 1)) ? max - 1 : max;
+    return `${text.slice(0, end)}\n… (cut)`;
+}
+/**
+ * Untrusted prose (the PR's title and body, finding titles and messages, the `instructions`
+ * input): invisible characters, HTML comments and Markdown comment lines are removed before it
+ * reaches a prompt, so no instruction can hide in what a person does not see. Then it is cut at
+ * `max` characters; pass `Infinity` where the text is already bounded elsewhere. Not for code: it
+ * would remove HTML comments and lines from it.
  */
 function sanitizeUntrusted(text, max = 20_000) {
-    const cleaned = text
-        .replace(/<!--[\s\S]*?(-->|$)/g, '')
-        .replace(/[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u00AD]/g, '')
-        // eslint-disable-next-line no-control-regex
-        .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '');
-    return cleaned.length > max ? `${cleaned.slice(0, max)}\n… (cut)` : cleaned;
+    const cleaned = stripInvisible(text).replace(HTML_COMMENT, '').replace(LINK_COMMENT, '');
+    return cap(cleaned, max);
 }
 
 ;// CONCATENATED MODULE: ./src/model/prompts.ts
@@ -179,6 +251,10 @@ function systemPrompt(name, vars, options = {}) {
 
 // EXTERNAL MODULE: ./src/gates/parsers.ts
 var parsers = __webpack_require__(44208);
+// EXTERNAL MODULE: ./src/process/secrets.ts
+var secrets = __webpack_require__(68948);
+// EXTERNAL MODULE: ./src/fix/confined-fs.ts
+var confined_fs = __webpack_require__(24335);
 // EXTERNAL MODULE: ./src/fix/protected-paths.ts
 var protected_paths = __webpack_require__(61932);
 ;// CONCATENATED MODULE: ./src/fix/workspace-tools.ts
@@ -186,45 +262,24 @@ var protected_paths = __webpack_require__(61932);
 
 
 
+
+
 const DISPUTE_REASONS = ['already_satisfied', 'stale', 'out_of_scope', 'wrong'];
-class ToolRefusal extends Error {
-}
+
 const MAX_READ = 100_000;
+/** The most one write_file or edit_file may write. */
+const MAX_WRITE = 1_000_000;
 /**
  * Resolves a path the model gave, inside the workspace: no absolute paths, no `..`, nothing in a
- * .git folder, and no symbolic link anywhere along the path (a link could lead into .git or out of
- * the workspace, even a dangling one when written through).
+ * .git folder (any case, trailing dots or spaces), and no symbolic link anywhere along the path.
+ * Reads and writes then open it without following links and check what they opened.
  */
 function resolveInside(root, given) {
-    if (typeof given !== 'string' || given.trim() === '')
-        throw new ToolRefusal('path must be a non-empty string');
-    const rel = given.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '') || '.';
-    if (external_node_path_default().isAbsolute(rel) || /^[a-zA-Z]:/.test(rel))
-        throw new ToolRefusal(`absolute paths are not allowed: ${given}`);
-    const parts = rel.split('/').filter(p => p !== '' && p !== '.');
-    if (parts.includes('..'))
-        throw new ToolRefusal(`paths may not contain '..': ${given}`);
-    if (parts.includes('.git'))
-        throw new ToolRefusal('the .git folder is off limits');
-    let probe = root;
-    for (const part of parts) {
-        probe = external_node_path_default().join(probe, part);
-        let stat;
-        try {
-            stat = (0,external_node_fs_.lstatSync)(probe);
-        }
-        catch {
-            break; // the rest does not exist yet: nothing below can be a link
-        }
-        if (stat.isSymbolicLink())
-            throw new ToolRefusal(`${given} goes through a symbolic link; links are not followed`);
-    }
-    const abs = external_node_path_default().join(root, ...parts);
-    return { abs, rel: parts.join('/') || '.' };
+    return (0,confined_fs/* locate */.x5)(root, given);
 }
 function refuseProtected(rel, ctx) {
     if ((0,protected_paths/* isProtected */.b)(rel, ctx.protectedPaths))
-        throw new ToolRefusal(`${rel} is protected (protected-paths, .github/workflows/**): it may not be changed`);
+        throw new confined_fs/* Refusal */.P_(`${rel} is protected (protected-paths, .github/workflows/**, .github/actions/**): it may not be changed`);
 }
 function numbered(text, offset, limit) {
     const lines = text.split('\n');
@@ -237,7 +292,7 @@ function walk(root, dir, out, max) {
     for (const entry of (0,external_node_fs_.readdirSync)(dir, { withFileTypes: true })) {
         if (out.length >= max)
             return;
-        if (entry.name === '.git' || entry.name === 'node_modules' || entry.isSymbolicLink())
+        if ((0,confined_fs/* isGitName */.M$)(entry.name) || entry.name === 'node_modules' || entry.isSymbolicLink())
             continue;
         const abs = external_node_path_default().join(dir, entry.name);
         if (entry.isDirectory())
@@ -324,20 +379,26 @@ function toolSpecs(ctx) {
     const names = ctx.gates.length
         ? { enum: ctx.gates.map(c => c.name) }
         : str('No checks are configured.');
-    return TOOL_SPECS.map(spec => spec.name === 'run_check'
+    // without the sandbox, a check the fixer wrote could read the job's secrets: no run_check
+    const specs = ctx.sandboxed ? TOOL_SPECS : TOOL_SPECS.filter(s => s.name !== 'run_check');
+    return specs.map(spec => spec.name === 'run_check'
         ? { ...spec, input_schema: { ...spec.input_schema, properties: { name: names } } }
         : { ...spec });
 }
 const ok = (content) => ({ content, isError: false });
 const error = (content) => ({ content, isError: true });
+function workspace_tools_text(content, rel) {
+    if (content.includes(0))
+        throw new confined_fs/* Refusal */.P_(`${rel} is a binary file`);
+    return content.toString('utf8');
+}
 function readFile(input, ctx) {
-    const { abs, rel } = resolveInside(ctx.root, input['path']);
-    if (!(0,external_node_fs_.existsSync)(abs) || !(0,external_node_fs_.lstatSync)(abs).isFile())
-        return error(`${rel} is not a file`);
-    const text = (0,external_node_fs_.readFileSync)(abs, 'utf8');
+    const read = (0,confined_fs/* readConfined */.Hz)(ctx.root, input['path']);
+    if (!read)
+        return error(`${String(input['path'])} is not a file`);
     const offset = typeof input['offset'] === 'number' ? input['offset'] : 0;
     const limit = typeof input['limit'] === 'number' ? input['limit'] : 2000;
-    const out = numbered(text, offset, limit);
+    const out = numbered(workspace_tools_text(read.content, read.rel), offset, limit);
     return ok(out.length > MAX_READ ? `${out.slice(0, MAX_READ)}\n… (cut; read with offset)` : out);
 }
 function listFiles(input, ctx) {
@@ -347,45 +408,54 @@ function listFiles(input, ctx) {
     return ok(out.join('\n') || '(no files)');
 }
 function search(input, ctx) {
-    const text = String(input['text'] ?? '');
-    if (!text)
+    const wanted = String(input['text'] ?? '');
+    if (!wanted)
         return error('text must not be empty');
     const { abs } = resolveInside(ctx.root, input['path'] ?? '.');
     const files = [];
     walk(ctx.root, abs, files, 5000);
     const hits = [];
     for (const file of files) {
-        const content = (0,external_node_fs_.readFileSync)(external_node_path_default().join(ctx.root, file), 'utf8');
-        if (content.includes('\0'))
-            continue;
+        let content;
+        try {
+            const read = (0,confined_fs/* readConfined */.Hz)(ctx.root, file);
+            if (!read || read.content.includes(0))
+                continue;
+            content = read.content.toString('utf8');
+        }
+        catch {
+            continue; // a hard-linked or moved file is skipped, not followed
+        }
         content.split('\n').forEach((line, i) => {
-            if (hits.length < 200 && line.includes(text))
+            if (hits.length < 200 && line.includes(wanted))
                 hits.push(`${file}:${i + 1}: ${line.slice(0, 300)}`);
         });
     }
     return ok(hits.join('\n') || 'no matches');
 }
 function editFile(input, ctx) {
-    const { abs, rel } = resolveInside(ctx.root, input['path']);
+    const { rel } = resolveInside(ctx.root, input['path']);
     refuseProtected(rel, ctx);
-    if (!(0,external_node_fs_.existsSync)(abs))
+    const read = (0,confined_fs/* readConfined */.Hz)(ctx.root, rel);
+    if (!read)
         return error(`${rel} does not exist; use write_file to create it`);
-    const text = (0,external_node_fs_.readFileSync)(abs, 'utf8');
+    const before = workspace_tools_text(read.content, rel);
     const oldText = String(input['old_text'] ?? '');
-    const count = oldText ? text.split(oldText).length - 1 : 0;
+    const count = oldText ? before.split(oldText).length - 1 : 0;
     if (count !== 1)
         return error(`old_text occurs ${count} times in ${rel}; it must occur exactly once`);
-    (0,external_node_fs_.writeFileSync)(abs, text.replace(oldText, () => String(input['new_text'] ?? '')));
+    (0,confined_fs/* writeConfined */.ic)(ctx.root, rel, before.replace(oldText, () => String(input['new_text'] ?? '')), MAX_WRITE);
     return ok(`edited ${rel}`);
 }
 function writeFile(input, ctx) {
-    const { abs, rel } = resolveInside(ctx.root, input['path']);
+    const { rel } = resolveInside(ctx.root, input['path']);
     refuseProtected(rel, ctx);
-    (0,external_node_fs_.mkdirSync)(external_node_path_default().dirname(abs), { recursive: true });
-    (0,external_node_fs_.writeFileSync)(abs, String(input['content'] ?? ''));
+    (0,confined_fs/* writeConfined */.ic)(ctx.root, rel, String(input['content'] ?? ''), MAX_WRITE);
     return ok(`wrote ${rel}`);
 }
 async function runCheck(input, ctx) {
+    if (!ctx.sandboxed)
+        throw new confined_fs/* Refusal */.P_('run_check is not available: PR code cannot be sandboxed on this runner');
     const check = ctx.gates.find(c => c.name === input['name']);
     if (!check)
         return error(`no check named ${String(input['name'])}; configured: ${ctx.gates.map(c => c.name).join(', ') || 'none'}`);
@@ -417,13 +487,17 @@ async function runTool(name, input, ctx) {
     const tool = Object.hasOwn(TOOLS, name) ? TOOLS[name] : undefined;
     if (!tool)
         return error(`unknown tool ${name}`);
+    const masked = (outcome) => ({
+        ...outcome,
+        content: (0,secrets/* maskSecrets */.QU)(outcome.content, ctx.secrets)
+    });
     try {
-        return await tool(input, ctx);
+        return masked(await tool(input, ctx));
     }
     catch (e) {
-        if (e instanceof ToolRefusal)
-            return { content: `refused: ${e.message}`, isError: true, refused: e.message };
-        return error(`error: ${e.message}`);
+        if (e instanceof confined_fs/* Refusal */.P_)
+            return masked({ content: `refused: ${e.message}`, isError: true, refused: e.message });
+        return masked(error(`error: ${e.message}`));
     }
 }
 
@@ -432,20 +506,27 @@ async function runTool(name, input, ctx) {
 
 
 
+
 const MAX_TOKENS = 8192;
+/** Prose a model wrote or a check printed, bounded elsewhere: cleaned, not cut. */
+const prose = (text) => sanitizeUntrusted(text, Infinity);
+/**
+ * The findings as the fixer's task. Titles, messages and rework are untrusted prose; a check's
+ * description quotes its output, which is cleaned of invisible characters only.
+ */
 function task(findings, requiredRework, threshold) {
     const lines = ['# Findings to address', ''];
     for (const f of [...findings].sort(loop_findings/* bySeverity */.Np)) {
         const blocking = (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold) ? 'blocking' : 'optional';
-        lines.push(`## ${f.id} [${f.severity}, ${blocking}] ${f.title}`, `Location: ${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}` : 'none'} · source: ${f.source}`, '', f.description);
+        lines.push(`## ${f.id} [${f.severity}, ${blocking}] ${prose(f.title)}`, `Location: ${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}` : 'none'} · source: ${f.source}`, '', f.source === 'ai' ? prose(f.description) : stripInvisible(f.description));
         if (f.suggestedFix)
-            lines.push('', `Suggested fix: ${f.suggestedFix}`);
+            lines.push('', `Suggested fix: ${prose(f.suggestedFix)}`);
         lines.push('');
     }
     if (requiredRework.length)
-        lines.push('# Required rework', '', ...requiredRework.map(r => `- ${r}`), '');
+        lines.push('# Required rework', '', ...requiredRework.map(r => `- ${prose(r)}`), '');
     lines.push('Fix what you can, dispute what is wrong, then stop with a short summary.');
-    return lines.join('\n');
+    return stripInvisible(lines.join('\n'));
 }
 /** Moves the single moving cache breakpoint to the end of the conversation, so each turn reads the last from cache. */
 function withMovingBreakpoint(messages) {
@@ -474,7 +555,11 @@ function fixerPrompt(deps, input) {
     const text = task(input.findings, input.requiredRework, deps.threshold);
     return { system, specs, messages: [{ role: 'user', content: [{ type: 'text', text }] }] };
 }
-/** Runs the tool calls of one turn; disputes and refusals are collected for the record. */
+/**
+ * Runs the tool calls of one turn; disputes and refusals are collected for the record. What a tool
+ * returns (file contents, search hits, check output) loses its invisible characters before the
+ * model reads it.
+ */
 async function runCalls(calls, input, found, log) {
     const results = [];
     for (const call of calls) {
@@ -488,7 +573,7 @@ async function runCalls(calls, input, found, log) {
         results.push({
             type: 'tool_result',
             tool_use_id: call.id,
-            content: outcome.content,
+            content: stripInvisible(outcome.content),
             is_error: outcome.isError || undefined
         });
     }
@@ -744,6 +829,8 @@ const REVIEW_TOOL = 'submit_review';
 const DIFF_BUDGET = 120_000;
 const CONTEXT_BUDGET = 40_000;
 const ai_reviewer_MAX_TOKENS = 16_384;
+/** Prose a model wrote or a check printed, bounded elsewhere: cleaned, not cut. */
+const ai_reviewer_prose = (text) => sanitizeUntrusted(text, Infinity);
 /** Earlier iterations as metadata only: ids, titles, locations, statuses, and the fixer's disputes. */
 function earlierRounds(state) {
     const round = (0,loop_state/* roundIterations */.je)(state);
@@ -753,12 +840,12 @@ function earlierRounds(state) {
     for (const it of round) {
         lines.push(`Iteration ${it.n} reviewed ${it.reviewedSha.slice(0, 7)}: ${it.decision}`);
         for (const f of it.findings) {
-            lines.push(`  - ${f.id} [${f.severity}] ${f.title ?? ''}${f.file ? ` (${f.file}${f.line ? `:${f.line}` : ''})` : ''}: ${f.status}`);
+            lines.push(`  - ${f.id} [${f.severity}] ${ai_reviewer_prose(f.title ?? '')}${f.file ? ` (${f.file}${f.line ? `:${f.line}` : ''})` : ''}: ${f.status}`);
         }
         for (const id of it.resolved)
             lines.push(`  - ${id}: fixed since the previous iteration`);
         for (const d of it.fix?.disputes ?? [])
-            lines.push(`  - fixer disputed ${d.id}: ${d.reason}`);
+            lines.push(`  - fixer disputed ${d.id}: ${ai_reviewer_prose(d.reason)}`);
         if (it.fix)
             lines.push(`  fix: ${it.fix.outcome}, ${(0,loop_state/* filesChangedCount */.rG)(it.fix)} file(s) changed`);
     }
@@ -772,7 +859,7 @@ function gatesText(gates) {
         const head = `- ${g.name} (\`${g.command}\`): ${g.passed ? 'pass' : `FAIL (exit ${g.exitCode})`}`;
         const found = g.findings
             .slice(0, 20)
-            .map(f => `    - ${f.id} ${f.file ? `${f.file}:${f.line ?? ''} ` : ''}${f.title}`);
+            .map(f => `    - ${f.id} ${f.file ? `${f.file}:${f.line ?? ''} ` : ''}${ai_reviewer_prose(f.title)}`);
         return [head, ...found].join('\n');
     })
         .join('\n');
@@ -784,7 +871,7 @@ async function surroundingCode(git, sha, files, budget) {
         const text = await git.show(sha, file);
         if (text === undefined || text.includes('\0'))
             continue;
-        const numbered = text
+        const numbered = stripInvisible(text, { mark: true })
             .split('\n')
             .map((l, i) => `${String(i + 1).padStart(5)}  ${l}`)
             .join('\n');
@@ -863,7 +950,7 @@ async function reviewPrompt(deps, input) {
     const system = systemPrompt('reviewer', { threshold: deps.threshold }, {
         sections: [
             guidelines
-                ? `## Review guidelines (from ${guidelines.source})\n\n${guidelines.text}`
+                ? `## Review guidelines (from ${guidelines.source})\n\n${stripInvisible(guidelines.text)}`
                 : '## Review guidelines\n\nNone given: use general good practice.'
         ],
         instructions: deps.ai.instructions,
@@ -895,11 +982,13 @@ async function reviewPrompt(deps, input) {
         `## Diff against the merge base ${base.slice(0, 7)} → head ${pull.headSha.slice(0, 7)}${diff.text.length < diff.totalChars ? ` (budgeted: ${diff.text.length} of ${diff.totalChars} characters)` : ''}`,
         '',
         '```diff',
-        diff.text,
+        stripInvisible(diff.text, { mark: true }),
         '```',
         context ? `\n## Changed files at head\n\n${context}` : ''
     ].join('\n');
-    return { system, tools, messages: [{ role: 'user', content: [{ type: 'text', text: user }] }] };
+    // whatever is left (paths, names) loses its invisible characters too; the markers stay visible
+    const text = stripInvisible(user);
+    return { system, tools, messages: [{ role: 'user', content: [{ type: 'text', text }] }] };
 }
 /** Appends the invalid answer and one repair request that quotes the validation errors back. */
 function askForRepair(messages, content, errors) {
@@ -1148,7 +1237,7 @@ async function load(provider, timeoutMs) {
 
 
 /** The reviewer and fixer of one iteration, sharing one budget and one client. */
-function createAiAgents(settings, log, runner, client) {
+function createAiAgents(settings, log, client) {
     const { ai } = settings;
     for (const model of new Set([ai.reviewModel, ai.fixModel])) {
         if (!priceOf(model).known)
@@ -1175,7 +1264,7 @@ function createAiAgents(settings, log, runner, client) {
             budget = new Budget(state.totals.costUsd, ai.maxCostUsd);
             return aiReview({ client: model, ai, threshold: settings.severityThreshold, budget, log }, { pull, state, git, gates });
         },
-        async fix({ review, git, cwd, env }) {
+        async fix({ review, workspace }) {
             budget ??= new Budget(0, ai.maxCostUsd);
             const before = budget.usage;
             const result = await aiFix({
@@ -1189,12 +1278,14 @@ function createAiAgents(settings, log, runner, client) {
                 findings: review.findings,
                 requiredRework: review.verdict?.requiredRework ?? [],
                 tools: {
-                    root: git.root,
+                    root: workspace.git.root,
                     protectedPaths: settings.protectedPaths,
                     gates: settings.gates,
-                    runner,
-                    cwd,
-                    env,
+                    runner: workspace.runner,
+                    cwd: workspace.cwd,
+                    env: workspace.env,
+                    secrets: workspace.secrets,
+                    sandboxed: workspace.sandboxed,
                     timeoutMs: settings.commandTimeoutMinutes * 60_000,
                     findingIds: new Set(review.findings.map(f => f.id))
                 }

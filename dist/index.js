@@ -792,7 +792,7 @@ async function fail(error) {
 // Loading the modules blocks the event loop, so they load once the request is on the wire.
 // The only place that turns an outcome or an error into a failed step.
 Promise.resolve(prefetched?.sent)
-    .then(() => Promise.all(/* import() */[__nccwpck_require__.e(838), __nccwpck_require__.e(38), __nccwpck_require__.e(319)]).then(__nccwpck_require__.bind(__nccwpck_require__, 45319)))
+    .then(() => Promise.all(/* import() */[__nccwpck_require__.e(838), __nccwpck_require__.e(38), __nccwpck_require__.e(637)]).then(__nccwpck_require__.bind(__nccwpck_require__, 42637)))
     .then(({ run }) => run(prefetched))
     .then(failure => (failure ? fail(failure) : undefined))
     .catch(fail);

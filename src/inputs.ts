@@ -1,4 +1,7 @@
+import path from 'node:path'
 import { InputError } from './action/input-error.js'
+import { refusedPassthrough } from './process/command-env.js'
+import type { NetworkMode, SandboxMode } from './process/sandbox.js'
 import { DEFAULT_FAIL_ON, FAILABLE } from './loop/rules.js'
 import { SEVERITIES, type Severity, type TerminalStatus } from './loop/types.js'
 import {
@@ -37,6 +40,14 @@ export interface Settings {
   artifactsDir?: string
   /** Login the action posts as (needed only with GitHub App tokens). */
   stateAuthor?: string
+  /** Secret that signs the loop state (HMAC-SHA256); without it the digest is a plain SHA-256. */
+  stateKey?: string
+  /** How PR code is confined: bubblewrap where it works (auto), always (required), or never. */
+  sandbox: SandboxMode
+  /** Whether sandboxed PR code may reach the network. */
+  sandboxNetwork: NetworkMode
+  /** Environment variables PR code gets besides the allow-list (env-passthrough). */
+  envPassthrough: string[]
   ai: AiSettings
 }
 
@@ -59,8 +70,11 @@ export interface AiSettings {
   instructions?: string
 }
 
-/** Always protected: pushing workflow files needs the `workflows` permission the token lacks. */
-export const ALWAYS_PROTECTED = '.github/workflows/**'
+/**
+ * Always protected: pushing workflow files needs the `workflows` permission the token lacks, and the
+ * repository's own actions run with the workflow's secrets.
+ */
+export const ALWAYS_PROTECTED: readonly string[] = ['.github/workflows/**', '.github/actions/**']
 
 type GetInput = (name: string) => string
 
@@ -164,6 +178,12 @@ function parsePrNumber(get: GetInput): number | undefined {
 
 function parseWorkingDirectory(get: GetInput): string {
   const workingDirectory = get('working-directory').trim() || '.'
+  if (path.isAbsolute(workingDirectory) || /^[a-zA-Z]:/.test(workingDirectory)) {
+    throw new InputError(
+      'working-directory',
+      `'${workingDirectory}' is absolute; give a folder relative to the repository root, such as 'packages/app'.`
+    )
+  }
   if (workingDirectory.split(/[\\/]/).includes('..')) {
     throw new InputError(
       'working-directory',
@@ -171,6 +191,15 @@ function parseWorkingDirectory(get: GetInput): string {
     )
   }
   return workingDirectory
+}
+
+function parsePassthrough(raw: string): string[] {
+  const names = list(raw)
+  for (const name of names) {
+    const refused = refusedPassthrough(name)
+    if (refused) throw new InputError('env-passthrough', `${refused}. Remove it from the list.`)
+  }
+  return names
 }
 
 type ModelChoice = Pick<
@@ -254,7 +283,7 @@ export function parseSettings(get: GetInput, env: Env = process.env): Settings {
     retrigger: oneOf(get, 'retrigger', ['dispatch', 'push', 'none'] as const, 'dispatch'),
     prNumber,
     workingDirectory,
-    protectedPaths: [ALWAYS_PROTECTED, ...list(get('protected-paths'))],
+    protectedPaths: [...ALWAYS_PROTECTED, ...list(get('protected-paths'))],
     reviewDrafts: boolean(get, 'review-drafts', false),
     allowForks: boolean(get, 'allow-forks', false),
     checkName: get('check-name').trim() || 'review-loop',
@@ -268,6 +297,10 @@ export function parseSettings(get: GetInput, env: Env = process.env): Settings {
     },
     artifactsDir: get('artifacts-dir').trim() || undefined,
     stateAuthor: get('state-author').trim() || undefined,
+    stateKey: get('state-key').trim() || undefined,
+    sandbox: oneOf(get, 'sandbox', ['auto', 'required', 'off'] as const, 'auto'),
+    sandboxNetwork: oneOf(get, 'sandbox-network', ['allow', 'deny'] as const, 'allow'),
+    envPassthrough: parsePassthrough(get('env-passthrough')),
     ai: parseAiSettings(get, model)
   }
   if (settings.gates.length === 0 && !settings.ai.provider) {

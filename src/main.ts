@@ -1,4 +1,5 @@
 import * as core from '@actions/core'
+import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { createArtifactStore } from './action/artifacts.js'
 import { readContext, runUrl } from './action/context.js'
@@ -8,7 +9,7 @@ import type { Prefetched } from './action/prefetch.js'
 import { createGit } from './git/git.js'
 import { createGitHubAdapter } from './github/octokit-adapter.js'
 import { parseSettings } from './inputs.js'
-import { createCommandRunner } from './process/command-runner.js'
+import { createConfinement } from './process/sandbox.js'
 import { runIteration } from './run/iteration.js'
 
 /**
@@ -19,9 +20,10 @@ export async function run(prefetched?: Prefetched): Promise<string | undefined> 
   const settings = parseSettings(name => core.getInput(name))
   core.setSecret(settings.githubToken)
   if (settings.ai.apiKey) core.setSecret(settings.ai.apiKey)
+  if (settings.stateKey) core.setSecret(settings.stateKey)
   const ctx = readContext(process.env)
   const log = createActionsLog()
-  const runner = createCommandRunner()
+  const scratch = path.join(ctx.tempDir, 'review-loop-private')
   const github = createGitHubAdapter({
     token: settings.githubToken,
     owner: ctx.owner,
@@ -33,7 +35,7 @@ export async function run(prefetched?: Prefetched): Promise<string | undefined> 
   })
   // The model SDK is loaded only when a model provider is configured.
   const ai = settings.ai.provider
-    ? (await import('./model/agents.js')).createAiAgents(settings, log, runner)
+    ? (await import('./model/agents.js')).createAiAgents(settings, log)
     : undefined
   const artifactsDir = settings.artifactsDir ?? path.join(ctx.tempDir, 'review-loop')
   const outcome = await runIteration({
@@ -41,8 +43,22 @@ export async function run(prefetched?: Prefetched): Promise<string | undefined> 
     settings,
     ctx,
     github,
-    openGit: dir => createGit(dir, { token: settings.githubToken }),
-    runner,
+    openGit: async dir => {
+      await mkdir(scratch, { recursive: true })
+      return createGit(dir, {
+        token: settings.githubToken,
+        scratch,
+        warn: message => log.warning(message)
+      })
+    },
+    confine: createConfinement({
+      mode: settings.sandbox,
+      network: settings.sandboxNetwork,
+      passthrough: settings.envPassthrough,
+      tempDir: scratch,
+      env: process.env,
+      log
+    }),
     artifacts: createArtifactStore(artifactsDir, process.env, log, runUrl(ctx)),
     log,
     env: process.env,

@@ -57,6 +57,8 @@ export interface RunRequest {
   node?: string
   /** Point the checkout's origin here (for example an HTTP remote that needs the token). */
   originUrl?: string
+  /** Config set in the checkout after cloning (what actions/checkout persists, for example). */
+  gitConfig?: Record<string, string>
   /** Check out as actions/checkout does by default: the PR head only, fetch-depth 1. */
   shallow?: boolean
 }
@@ -269,6 +271,8 @@ export class Sandbox {
       else git(workspace, ['checkout', '-q', '--detach', this.headSha()])
     }
     if (req.originUrl) git(workspace, ['remote', 'set-url', 'origin', req.originUrl])
+    for (const [key, value] of Object.entries(req.gitConfig ?? {}))
+      git(workspace, ['config', key, value])
     const payload = req.payload ?? this.payload(req.event, req.action, req.dispatchInputs)
     const eventPath = path.join(temp, 'event.json')
     writeFileSync(eventPath, JSON.stringify(payload))

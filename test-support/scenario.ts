@@ -32,6 +32,8 @@ export interface Scenario {
   reruns?: Array<{ afterRun: number }>
   /** Environment for every run. */
   env?: Record<string, string>
+  /** Config set in every checkout (persisted credentials, for example). */
+  gitConfig?: Record<string, string>
   /** Claude's scripted answers, played by the local Messages API server, in call order. */
   model?: { replies: ScriptedReply[] }
 }
@@ -147,7 +149,8 @@ export async function runScenario(
     const base: Partial<RunRequest> = {
       inputs,
       token: scenario.token,
-      env: { ...scenario.env, ...(await hooks.env?.(model)) }
+      env: { ...scenario.env, ...(await hooks.env?.(model)) },
+      gitConfig: scenario.gitConfig
     }
     const start = scenario.start ?? { event: 'pull_request', action: 'opened' }
     const queue: RunRequest[] = [{ ...base, ...start }]

@@ -198,7 +198,8 @@ describe('Claude as reviewer and fixer, through dist/ against the local Messages
       {
         keep: async (_s, model) => {
           const seen = JSON.stringify(model!.calls[2]!.messages)
-          expect(seen).toContain('GITHUB_REPOSITORY=acme/widgets')
+          expect(seen).toContain('PATH=')
+          expect(seen).not.toContain('GITHUB_REPOSITORY')
           expect(seen).not.toContain(TEST_API_KEY)
           expect(seen).not.toContain('sk-test-must-not-leak')
           expect(seen).not.toContain('ghs_')

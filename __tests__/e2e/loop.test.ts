@@ -138,7 +138,7 @@ describe('the loop through dist/ on the emulators', () => {
 })
 
 describe('trust in the state comment', () => {
-  it('ignores a state edited by another user and a state comment written by someone else', async () => {
+  it('halts on a state edited by another user, and ignores a state comment written by someone else', async () => {
     const sandbox = await Sandbox.create(
       scenario({ pr: { commits: [{ message: 't', files: { 'src/a.js': '// TODO\n' } }] } })
     )
@@ -171,12 +171,15 @@ describe('trust in the state comment', () => {
       })
       expect(second.stdout).toContain('edited by hand')
       expect(second.stdout).toContain('written by octocat')
-      // the forged GO was not trusted: the head was reviewed as the first iteration of a fresh state
-      expect(second.outputs['verdict']).toBe('NO_GO')
-      expect(second.outputs['iteration']).toBe('1')
-      expect(
-        sandbox.emulator.comments.filter(c => c.author === 'github-actions[bot]')
-      ).toHaveLength(1)
+      // the forged state was neither trusted nor replaced by a fresh one: the loop halts
+      expect(second.outputs['status']).toBe('needs_discussion')
+      expect(second.outputs['skipped']).toBe('true')
+      expect(second.exitCode).toBe(1)
+      expect(sandbox.emulator.comments.find(c => c.id === comment.id)!.body).toBe(forged)
+      const bot = sandbox.emulator.comments.filter(c => c.author === 'github-actions[bot]')
+      expect(bot).toHaveLength(2)
+      expect(bot[1]!.body).toContain('the loop state cannot be trusted')
+      expect(bot[1]!.body).toContain(`#issuecomment-${comment.id}`)
     } finally {
       await sandbox.close()
     }
@@ -231,14 +234,15 @@ describe('safety', () => {
     const sandbox = await Sandbox.create(scenario({}))
     try {
       const inputs = {
-        checks: `env: env > "$RUNNER_TEMP/../env-seen.txt"; ${WHITESPACE_CHECK.slice('whitespace: '.length)}`,
+        checks: `env: env > env-seen.txt; ${WHITESPACE_CHECK.slice('whitespace: '.length)}`,
         'fix-commands':
           "sed -i -E 's/ +$//' src/*.js\nmkdir -p .github/workflows && echo hacked > .github/workflows/x.yml\necho 'x' > secret.cfg",
         'protected-paths': 'secret.cfg'
       }
       const run = await sandbox.run({ event: 'pull_request', action: 'opened', inputs })
-      const seen = readFileSync(path.join(run.workspace, '..', 'env-seen.txt'), 'utf8')
-      expect(seen).toContain('GITHUB_REPOSITORY=acme/widgets')
+      const seen = readFileSync(path.join(run.workspace, 'env-seen.txt'), 'utf8')
+      expect(seen).toMatch(/^PATH=/m)
+      expect(seen).not.toContain('GITHUB_REPOSITORY')
       expect(seen).not.toContain('sk-test-must-not-leak')
       expect(seen).not.toContain('ghs_')
       expect(seen).not.toMatch(/^INPUT_/m)
@@ -270,7 +274,10 @@ describe('a branch that moves during the run', () => {
         action: 'opened',
         inputs: {
           checks: WHITESPACE_CHECK,
-          'fix-commands': `sed -i -E 's/ +$//' src/*.js\n${concurrent}`
+          'fix-commands': `sed -i -E 's/ +$//' src/*.js\n${concurrent}`,
+          // the concurrent push reaches a clone outside the workspace: not possible in the sandbox
+          sandbox: 'off',
+          'env-passthrough': 'HUMAN_CLONE'
         },
         env: { HUMAN_CLONE: sandbox.humanClone }
       })

@@ -3,32 +3,61 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createCommandRunner } from '../../src/process/command-runner.js'
-import { scrubbedEnv } from '../../src/process/scrubbed-env.js'
+import { commandEnv, refusedPassthrough } from '../../src/process/command-env.js'
 
-describe('scrubbedEnv', () => {
-  it('removes tokens, keys and action inputs but keeps what commands need', () => {
-    const env = scrubbedEnv({
-      PATH: '/usr/bin:/bin',
-      HOME: '/home/runner',
-      GITHUB_REPOSITORY: 'octo/sample',
-      CI: 'true',
-      GITHUB_TOKEN: 'ghs_secret',
-      'INPUT_GITHUB-TOKEN': 'ghs_secret',
-      'INPUT_ANTHROPIC-API-KEY': 'sk-ant-secret',
-      INPUT_CHECKS: 'test: npm test',
-      ACTIONS_RUNTIME_TOKEN: 'runtime',
-      ACTIONS_ID_TOKEN_REQUEST_URL: 'https://token',
-      ANTHROPIC_API_KEY: 'sk-ant-secret',
-      AWS_SECRET_ACCESS_KEY: 'aws-secret',
-      NPM_TOKEN: 'npm-secret',
-      UNSET: undefined
-    })
+describe('commandEnv', () => {
+  it('keeps only the allow-list and the names passed through, with private HOME and TMPDIR', () => {
+    const env = commandEnv(
+      {
+        PATH: '/usr/bin:/bin',
+        HOME: '/home/runner',
+        LANG: 'C.UTF-8',
+        LC_ALL: 'C.UTF-8',
+        CI: 'true',
+        GITHUB_ACTIONS: 'true',
+        RUNNER_OS: 'Linux',
+        JAVA_HOME: '/opt/java',
+        GITHUB_REPOSITORY: 'octo/sample',
+        GITHUB_TOKEN: 'ghs_secret',
+        'INPUT_GITHUB-TOKEN': 'ghs_secret',
+        ACTIONS_RUNTIME_TOKEN: 'runtime',
+        GH_PAT: 'ghp_secret',
+        DEPLOY_KEY: 'deploy',
+        SIGNING_KEY: 'signing',
+        OPENAI_KEY: 'sk-openai',
+        DATABASE_URL: 'postgres://u:pw@db/x',
+        SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T/B/X',
+        GITHUB_ENV: '/home/runner/work/_temp/_runner_file_commands/set_env_1',
+        GITHUB_OUTPUT: '/home/runner/work/_temp/_runner_file_commands/set_output_1',
+        NODE_OPTIONS: '--require /tmp/evil.js',
+        UNSET: undefined
+      },
+      ['JAVA_HOME'],
+      { home: '/private/home', tmp: '/private/tmp' }
+    )
     expect(env).toEqual({
       PATH: '/usr/bin:/bin',
-      HOME: '/home/runner',
-      GITHUB_REPOSITORY: 'octo/sample',
-      CI: 'true'
+      HOME: '/private/home',
+      TMPDIR: '/private/tmp',
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C.UTF-8',
+      CI: 'true',
+      GITHUB_ACTIONS: 'true',
+      RUNNER_OS: 'Linux',
+      JAVA_HOME: '/opt/java'
     })
+  })
+
+  it("refuses to pass through the action's credentials and the runner's control variables", () => {
+    for (const name of [
+      'GITHUB_TOKEN',
+      'ACTIONS_RUNTIME_TOKEN',
+      'INPUT_GITHUB-TOKEN',
+      'GITHUB_ENV',
+      'NODE_OPTIONS'
+    ])
+      expect(refusedPassthrough(name)).toBeDefined()
+    expect(refusedPassthrough('JAVA_HOME')).toBeUndefined()
   })
 })
 

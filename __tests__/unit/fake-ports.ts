@@ -13,6 +13,7 @@ import type {
   CommandResult,
   CommandRunner,
   Git,
+  TreeEntry,
   GitHubPort,
   Log
 } from '../../src/ports/index.js'
@@ -127,24 +128,27 @@ export class FakeGit implements Git {
   async remoteHead() {
     return this.remote
   }
+  readonly gitDir = path.join(this.root, '.git')
+  committed: string[] = []
   async untrackedPaths() {
     return []
   }
-  async changedPaths() {
+  async changedSince() {
     return [...this.changed]
   }
-  async discard(paths: string[]) {
-    for (const p of paths) this.changed.delete(p)
+  async configForPrCode() {
+    return path.join(this.root, 'config')
   }
-  async resetSoft(sha: string) {
-    this.current = sha
-  }
-  async commitChanges() {
-    if (this.changed.size === 0) return undefined
+  async commitEntries(_base: string, entries: readonly TreeEntry[]) {
+    if (entries.length === 0) return undefined
     this.current = `${this.commits.length + 1}`.padStart(40, 'f')
     this.commits.push(this.current)
+    this.committed = entries.map(e => e.path)
     this.changed.clear()
     return this.current
+  }
+  async changedBetween() {
+    return this.committed
   }
   async push() {
     if (this.pushResult.kind === 'pushed') {

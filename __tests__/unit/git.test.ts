@@ -31,54 +31,66 @@ describe('createGit', () => {
     await expect(createGit(dir)).rejects.toThrow(/is not a git checkout/)
   })
 
-  it('commits nothing when nothing changed', async () => {
+  const entry = (p: string, text: string) => ({
+    path: p,
+    mode: '100644' as const,
+    content: Buffer.from(text)
+  })
+
+  it('commits nothing when the entries change nothing', async () => {
     const g = await createGit(work)
     const before = await g.head()
-    expect(await g.commitChanges('fix: nothing', AUTHOR)).toBeUndefined()
+    expect(await g.commitEntries(before, [], 'fix: nothing', AUTHOR)).toBeUndefined()
+    expect(await g.commitEntries(before, [entry('a.txt', 'one\n')], 'same', AUTHOR)).toBeUndefined()
     expect(await g.head()).toBe(before)
   })
 
-  it('commits every change, new files included, as the given author', async () => {
+  it('commits the given entries on the base, as the given author, and moves HEAD there', async () => {
     const g = await createGit(work)
-    writeFiles(work, { 'a.txt': 'ONE\n', 'new/c.txt': 'three\n' })
-    const sha = await g.commitChanges('fix: review findings', AUTHOR)
+    const base = await g.head()
+    const sha = await g.commitEntries(
+      base,
+      [
+        entry('a.txt', 'ONE\n'),
+        entry('new/c.txt', 'three\n'),
+        { path: 'src/b.txt', deleted: true }
+      ],
+      'fix: review findings',
+      AUTHOR
+    )
     expect(sha).toBe(await g.head())
     expect(git(work, ['log', '-1', '--format=%an <%ae>|%s'])).toBe(
       'review-loop <bot@example.com>|fix: review findings'
     )
-    expect(git(work, ['show', '--name-only', '--format=', 'HEAD']).split('\n').sort()).toEqual([
-      'a.txt',
-      'new/c.txt'
-    ])
-    expect(await g.changedPaths()).toEqual([])
+    expect((await g.changedBetween(base, sha!)).sort()).toEqual(['a.txt', 'new/c.txt', 'src/b.txt'])
+    expect(git(work, ['show', `${sha}:a.txt`])).toBe('ONE')
   })
 
-  it('lists changed tracked files and untracked files', async () => {
+  it('lists paths changed since a commit: tracked changes and untracked files not excepted', async () => {
     const g = await createGit(work)
-    writeFiles(work, { 'a.txt': 'changed\n', 'src/b.txt': null, 'new/deep/c.txt': 'new\n' })
-    expect((await g.changedPaths()).sort()).toEqual(['a.txt', 'new/deep/c.txt', 'src/b.txt'])
-  })
-
-  it('discards changes: restores tracked files and removes untracked ones', async () => {
-    const g = await createGit(work)
+    const base = await g.head()
     writeFiles(work, {
       'a.txt': 'changed\n',
       'src/b.txt': null,
-      'new/c.txt': 'new\n',
-      'keep.txt': 'kept\n'
+      'new/deep/c.txt': 'new\n',
+      'left.txt': 'x'
     })
-    await g.discard(['a.txt', 'src/b.txt', 'new/c.txt'])
-    expect(readFileSync(path.join(work, 'a.txt'), 'utf8')).toBe('one\n')
-    expect(readFileSync(path.join(work, 'src/b.txt'), 'utf8')).toBe('two\n')
-    expect(existsSync(path.join(work, 'new/c.txt'))).toBe(false)
-    expect(await g.changedPaths()).toEqual(['keep.txt'])
+    expect((await g.changedSince(base, new Set(['left.txt']))).sort()).toEqual([
+      'a.txt',
+      'new/deep/c.txt',
+      'src/b.txt'
+    ])
   })
 
   it('pushes a fix, and never forces over a branch that moved on origin', async () => {
     const g = await createGit(work)
-    writeFiles(work, { 'a.txt': 'fixed\n' })
-    const fixed = await g.commitChanges('fix 1', AUTHOR)
-    expect(await g.push('feature')).toEqual({ kind: 'pushed' })
+    const fixed = await g.commitEntries(
+      await g.head(),
+      [entry('a.txt', 'fixed\n')],
+      'fix 1',
+      AUTHOR
+    )
+    expect(await g.push('feature', fixed!)).toEqual({ kind: 'pushed' })
     expect(await g.remoteHead('feature')).toBe(fixed)
 
     // someone else pushes to the branch in the meantime
@@ -86,15 +98,67 @@ describe('createGit', () => {
     git(dir, ['clone', '-q', origin, other])
     const theirs = commitAndPush(other, 'feature', { 'theirs.txt': 'human\n' }, 'human commit')
 
-    writeFiles(work, { 'a.txt': 'fixed again\n' })
-    await g.commitChanges('fix 2', AUTHOR)
-    const result = await g.push('feature')
+    const again = await g.commitEntries(fixed!, [entry('a.txt', 'fixed again\n')], 'fix 2', AUTHOR)
+    const result = await g.push('feature', again!)
     expect(result.kind).toBe('rejected')
     expect(await g.remoteHead('feature')).toBe(theirs)
   })
-
   it('reports a branch missing on origin as undefined', async () => {
     const g = await createGit(work)
     expect(await g.remoteHead('no-such-branch')).toBeUndefined()
+  })
+
+  describe("what PR code did to .git/config does not reach the action's git", () => {
+    it('pushes to the URL origin had before, whatever pushurl, uploadpack or receivepack say now', async () => {
+      const g = await createGit(work)
+      const decoy = path.join(dir, 'decoy.git')
+      git(dir, ['init', '-q', '--bare', decoy])
+      const pwned = path.join(dir, 'pwned')
+      // what a check could do to the repository's config
+      git(work, ['config', 'remote.origin.pushurl', decoy])
+      git(work, ['config', 'remote.origin.url', decoy])
+      git(work, ['config', 'remote.origin.receivepack', `touch ${pwned}; git-receive-pack`])
+      git(work, ['config', 'remote.origin.uploadpack', `touch ${pwned}; git-upload-pack`])
+      git(work, ['config', 'core.sshCommand', `touch ${pwned}`])
+      const fixed = await g.commitEntries(
+        await g.head(),
+        [entry('a.txt', 'fixed\n')],
+        'fix',
+        AUTHOR
+      )
+      expect(await g.remoteHead('feature')).not.toBe(fixed)
+      expect(await g.push('feature', fixed!)).toEqual({ kind: 'pushed' })
+      expect(git(origin, ['rev-parse', 'refs/heads/feature'])).toBe(fixed)
+      expect(git(decoy, ['for-each-ref'])).toBe('')
+      expect(existsSync(pwned)).toBe(false)
+    })
+
+    it('commits what the work tree holds, without clean filters a check configured', async () => {
+      const g = await createGit(work)
+      const pwned = path.join(dir, 'filtered')
+      writeFiles(work, { '.gitattributes': '* filter=evil\n' })
+      git(work, ['config', 'filter.evil.clean', `sh -c 'touch ${pwned}; echo smuggled'`])
+      git(work, ['config', 'filter.evil.required', 'true'])
+      const base = await g.head()
+      writeFiles(work, { 'a.txt': 'real fix\n' })
+      expect(await g.changedSince(base)).toContain('a.txt')
+      const sha = await g.commitEntries(base, [entry('a.txt', 'real fix\n')], 'fix', AUTHOR)
+      expect(git(work, ['show', `${sha}:a.txt`])).toBe('real fix')
+      expect(existsSync(pwned)).toBe(false)
+    })
+
+    it('shows PR code a config without the persisted credentials', async () => {
+      git(work, ['config', 'http.https://github.com/.extraheader', 'AUTHORIZATION: basic c2VjcmV0'])
+      git(work, ['config', 'credential.helper', 'store'])
+      git(work, [
+        'config',
+        'remote.origin.url',
+        'https://x-access-token:ghs_canary@github.com/o/r.git'
+      ])
+      const g = await createGit(work)
+      const copy = readFileSync(await g.configForPrCode(), 'utf8')
+      expect(copy).not.toMatch(/extraheader|c2VjcmV0|credential|ghs_canary/)
+      expect(copy).toContain('https://github.com/o/r.git')
+    })
   })
 })

@@ -29,7 +29,7 @@ describe('parseSettings', () => {
       fixCommands: [],
       retrigger: 'dispatch',
       workingDirectory: '.',
-      protectedPaths: [ALWAYS_PROTECTED],
+      protectedPaths: [...ALWAYS_PROTECTED],
       reviewDrafts: false,
       allowForks: false,
       checkName: 'review-loop',
@@ -127,16 +127,59 @@ describe('parseSettings', () => {
     expect(s.ai.apiKey).toBe('sk-ant-x')
   })
 
-  it('always protects .github/workflows/** in addition to the configured paths', () => {
-    expect(parse({}).protectedPaths).toEqual(['.github/workflows/**'])
+  it('always protects .github/workflows/** and .github/actions/** in addition to the configured paths', () => {
+    expect(parse({}).protectedPaths).toEqual(['.github/workflows/**', '.github/actions/**'])
     expect(
       parse({ 'protected-paths': 'package.json\nsecrets/**, LICENSE' }).protectedPaths
-    ).toEqual(['.github/workflows/**', 'package.json', 'secrets/**', 'LICENSE'])
+    ).toEqual([
+      '.github/workflows/**',
+      '.github/actions/**',
+      'package.json',
+      'secrets/**',
+      'LICENSE'
+    ])
+  })
+
+  it('refuses an absolute working-directory and names the fix', () => {
+    expect(() => parse({ 'working-directory': '/tmp' })).toThrow(
+      /working-directory.*'\/tmp' is absolute; give a folder relative to the repository root/
+    )
+  })
+
+  it("reads the sandbox inputs and refuses to pass the action's credentials to PR code", () => {
+    expect(parse({})).toMatchObject({
+      sandbox: 'auto',
+      sandboxNetwork: 'allow',
+      envPassthrough: []
+    })
+    expect(
+      parse({
+        sandbox: 'required',
+        'sandbox-network': 'deny',
+        'env-passthrough': 'JAVA_HOME, GOPATH'
+      })
+    ).toMatchObject({
+      sandbox: 'required',
+      sandboxNetwork: 'deny',
+      envPassthrough: ['JAVA_HOME', 'GOPATH']
+    })
+    expect(() => parse({ sandbox: 'maybe' })).toThrow(
+      /sandbox.*'maybe' is not one of: auto, required, off/
+    )
+    expect(() => parse({ 'env-passthrough': 'GITHUB_TOKEN' })).toThrow(
+      /env-passthrough.*GITHUB_TOKEN/
+    )
   })
 
   it('splits escalation-reviewers into users and org/team slugs', () => {
     const s = parse({ 'escalation-reviewers': 'alice, my-org/security\nbob\nmy-org/core-team' })
     expect(s.escalationReviewers).toEqual(['alice', 'bob'])
     expect(s.escalationTeamReviewers).toEqual(['security', 'core-team'])
+  })
+
+  it('reads state-key as a secret that is absent when empty', () => {
+    expect(parse({}).stateKey).toBeUndefined()
+    expect(parse({ 'state-key': '  ' }).stateKey).toBeUndefined()
+    expect(parse({ 'state-key': 's3cret-key\n' }).stateKey).toBe('s3cret-key')
   })
 })

@@ -281,6 +281,18 @@ describe('planPull', () => {
     )
   })
 
+  it('never runs fork code under pull_request_target, whatever allow-forks says', () => {
+    const result = plan({
+      pull: pull({ headRepoFullName: 'stranger/r' }),
+      allowForks: true,
+      eventName: 'pull_request_target'
+    })
+    expect(result).toMatchObject({ kind: 'skip' })
+    if (result.kind === 'skip')
+      expect(result.notice).toMatch(/pull_request_target.*whatever allow-forks says/)
+    expect(plan({ pull: pull(), eventName: 'pull_request_target' }).kind).toBe('review')
+  })
+
   it('tells a re-run of the same run that it changes nothing', () => {
     const s = reviews([{ findings: [] }], { status: 'go' })
     const again = plan({

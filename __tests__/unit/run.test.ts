@@ -1,11 +1,16 @@
+import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { decodeState } from '../../src/loop/state-comment.js'
+import { decodeState, renderStateMarker, STATE_MARKER } from '../../src/loop/state-comment.js'
 import type { LoopState } from '../../src/loop/types.js'
 import { decidePhase } from '../../src/run/decide.js'
+import type { RunOptions } from '../../src/ports/index.js'
+import { createConfinement } from '../../src/process/sandbox.js'
 import { runIteration, type IterationDeps } from '../../src/run/iteration.js'
 import { planPhase } from '../../src/run/plan.js'
-import { pull } from './builders.js'
+import { UNTRUSTED_MARKER } from '../../src/run/state-store.js'
+import { pull, state as stateOf } from './builders.js'
 import {
+  BOT,
   clock,
   context,
   fakeArtifacts,
@@ -28,7 +33,7 @@ function world(inputs: Record<string, string>, options: { push?: FakeGit['pushRe
     ctx: context(),
     github,
     openGit: async () => git,
-    runner: fakeRunner(git, ran),
+    confine: async () => ({ runner: fakeRunner(git, ran), env: {}, sandboxed: true }),
     artifacts: fakeArtifacts(saved),
     log: fakeLog(lines),
     env: { PATH: process.env['PATH'], GITHUB_TOKEN: 'ghs_secret' },
@@ -147,20 +152,187 @@ describe('runIteration: one event in, one decision out (on fake ports)', () => {
     expect(outcome.failure).toBeUndefined()
   })
 
-  it('passes the scrubbed environment, not the token, to PR code', async () => {
+  it('passes the allow-listed environment, not the token, to PR code', async () => {
     const w = world({ checks: 'lint: true' })
     const seen: Array<Record<string, string | undefined>> = []
+    const real = createConfinement({
+      mode: 'off',
+      network: 'allow',
+      passthrough: [],
+      tempDir: w.git.root,
+      env: { ...w.deps.env, GH_PAT: 'ghp_canary', HOME: '/home/runner' },
+      log: fakeLog()
+    })
     await runIteration({
       ...w.deps,
-      runner: {
-        async run(_command, options) {
-          seen.push(options.env)
-          return { exitCode: 0, stdout: '', output: '', timedOut: false, durationMs: 1 }
+      confine: async checkout => ({
+        ...(await real(checkout)),
+        runner: {
+          async run(_command: string, options: RunOptions) {
+            seen.push(options.env)
+            return { exitCode: 0, stdout: '', output: '', timedOut: false, durationMs: 1 }
+          }
         }
-      }
+      })
     })
     expect(seen[0]).toHaveProperty('PATH')
+    expect(seen[0]?.['HOME']).not.toBe('/home/runner')
     expect(seen[0]).not.toHaveProperty('GITHUB_TOKEN')
+    expect(seen[0]).not.toHaveProperty('GH_PAT')
+  })
+})
+
+describe('a state the loop cannot trust halts it; it never starts afresh', () => {
+  const LOOPING = {
+    checks: 'lint: fail:lint',
+    'fix-commands': 'touch:src/a.ts',
+    'max-iterations': '2',
+    'escalation-reviewers': 'alice'
+  }
+
+  /** Runs the loop once as the run after the last fix push (a new head, a new run id). */
+  async function next(w: ReturnType<typeof world>, runId: string) {
+    w.ran.length = 0
+    const head = w.git.pushed[w.git.pushed.length - 1]
+    if (head) w.github.pull = { ...w.github.pull, headSha: head }
+    return runIteration({ ...w.deps, ctx: context({ runId }) })
+  }
+
+  function stateComment(w: ReturnType<typeof world>) {
+    return w.github.comments.find(c => c.body.startsWith(STATE_MARKER))!
+  }
+
+  function notices(w: ReturnType<typeof world>) {
+    return w.github.comments.filter(c => c.body.startsWith(UNTRUSTED_MARKER))
+  }
+
+  it('stops as needs_discussion, with max-iterations 2, when the state was edited: no more reviews', async () => {
+    const w = world(LOOPING)
+    expect((await runIteration(w.deps)).state?.status).toBe('running')
+    const comment = stateComment(w)
+    comment.htmlUrl = 'https://github.com/o/r/pull/7#issuecomment-100'
+    // someone raises the cap by editing the bot's state
+    comment.body = comment.body.replace('"maxIterations":2', '"maxIterations":20')
+    const evidence = comment.body
+
+    for (const runId of ['2002', '2003', '2004']) {
+      const outcome = await next(w, runId)
+      expect(w.ran).toEqual([])
+      expect(outcome.state?.status).toBe('needs_discussion')
+      expect(outcome.decision).toBeUndefined()
+      expect(outcome.failure).toMatch(/^review-loop ended as needs_discussion: .*edited by hand/)
+      expect(outcome.checkRunId).toBeDefined()
+    }
+    // the evidence stays; one notice, posted once and reused
+    expect(stateComment(w).body).toBe(evidence)
+    expect(notices(w)).toHaveLength(1)
+    const notice = notices(w)[0]!
+    expect(w.github.calls.filter(c => c === 'createComment')).toHaveLength(2)
+    expect(notice.body).not.toContain(STATE_MARKER)
+    expect(notice.body).toContain('https://github.com/o/r/pull/7#issuecomment-100')
+    expect(notice.body).toContain('the state was edited by hand')
+    expect(notice.body).toContain('Delete the state comment')
+    expect(notice.body).toContain('@alice')
+    // the check and the escalation are those of needs_discussion
+    expect(w.github.checkRuns.slice(1).map(c => c.conclusion)).toEqual([
+      'failure',
+      'failure',
+      'failure'
+    ])
+    expect(w.github.checkRuns[1]!.detailsUrl).toBe(notice.htmlUrl)
+    expect(w.github.calls).toContain('requestReviewers')
+    expect(w.lines.some(l => l.startsWith('warning Not trusting the review-loop state'))).toBe(true)
+    // only 1 review ran in all
+    expect(
+      w.github.checkRuns.filter(c => c.title !== 'The loop state cannot be trusted')
+    ).toHaveLength(1)
+  })
+
+  it('does not fail the step when fail-on leaves needs_discussion out, and starts afresh once the state comment is deleted', async () => {
+    const w = world({ ...LOOPING, 'fail-on': 'never' })
+    await runIteration(w.deps)
+    stateComment(w).body = stateComment(w).body.replace('"status":"running"', '"status":"go"')
+    const halted = await next(w, '2002')
+    expect(halted.failure).toBeUndefined()
+    expect(w.github.checkRuns[1]!.conclusion).toBe('neutral')
+    // the deliberate reset
+    w.github.comments = w.github.comments.filter(c => !c.body.startsWith(STATE_MARKER))
+    const fresh = await next(w, '2003')
+    expect(w.ran).toEqual(['fail:lint', 'touch:src/a.ts'])
+    expect(fresh.state?.iterations).toHaveLength(1)
+  })
+
+  it('with state-key, halts on a state someone recomputed without the key', async () => {
+    const KEY = 'k3y'
+    const w = world({ ...LOOPING, 'state-key': KEY })
+    await runIteration(w.deps)
+    const comment = stateComment(w)
+    expect(comment.body).toMatch(/^<!-- review-loop:state hmac-sha256:[0-9a-f]{64} /)
+    expect(decodeState(comment.body, KEY).kind).toBe('ok')
+    // a plain SHA-256 over an edited JSON, as anyone can compute
+    const json = /(\{.*?\}) -->/s
+      .exec(comment.body)![1]!
+      .replace('"maxIterations":2', '"maxIterations":20')
+    const sum = createHash('sha256').update(json).digest('hex').slice(0, 16)
+    comment.body = `${STATE_MARKER} sha256:${sum} ${json} -->\n## Review loop`
+    const outcome = await next(w, '2002')
+    expect(w.ran).toEqual([])
+    expect(outcome.failure).toContain('plain sha256 digest')
+    expect(notices(w)[0]!.body).toContain('Unset state-key if it was set by mistake')
+  })
+
+  it('halts on a state of another PR, on two state comments by the bot, and on a newer schema', async () => {
+    const cases: Array<[string, (w: ReturnType<typeof world>) => void, RegExp]> = [
+      [
+        'another PR',
+        w => void (stateComment(w).body = renderStateMarker(stateOf({ pr: 8 }))),
+        /holds the state of PR #8, not of PR #7/
+      ],
+      [
+        'two comments',
+        w =>
+          void w.github.comments.push({
+            id: 1,
+            author: BOT,
+            htmlUrl: 'https://github.com/o/r/pull/7#issuecomment-1',
+            body: renderStateMarker(stateOf())
+          }),
+        /2 comments written by github-actions\[bot\] hold a review-loop state/
+      ],
+      [
+        'a newer schema',
+        w =>
+          void (stateComment(w).body = renderStateMarker({
+            ...stateOf(),
+            schema: 2
+          } as unknown as LoopState)),
+        /written by a newer review-loop; upgrade the action/
+      ]
+    ]
+    for (const [name, tamper, reason] of cases) {
+      const w = world(LOOPING)
+      await runIteration(w.deps)
+      tamper(w)
+      const outcome = await next(w, '2002')
+      expect(w.ran, name).toEqual([])
+      expect(outcome.state?.status, name).toBe('needs_discussion')
+      expect(outcome.notice, name).toMatch(reason)
+    }
+  })
+
+  it('still ignores, with a warning, a state pasted by someone else', async () => {
+    const w = world(LOOPING)
+    w.github.comments.push({
+      id: 1,
+      author: 'mallory',
+      htmlUrl: 'https://github.com/o/r/pull/7#issuecomment-1',
+      body: renderStateMarker(stateOf({ status: 'go' }))
+    })
+    const outcome = await runIteration(w.deps)
+    expect(w.ran).toEqual(['fail:lint', 'touch:src/a.ts'])
+    expect(outcome.state?.status).toBe('running')
+    expect(notices(w)).toEqual([])
+    expect(w.lines.some(l => l.includes('written by mallory'))).toBe(true)
   })
 })
 

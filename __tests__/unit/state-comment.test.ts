@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { decodeState, renderStateMarker, STATE_MARKER } from '../../src/loop/state-comment.js'
 import { appendReview } from '../../src/loop/record.js'
@@ -132,5 +133,94 @@ describe('the state in the sticky comment', () => {
 
   it('reports a comment without the marker as absent', () => {
     expect(decodeState('## Review loop: GO\n\nLooks good to me!')).toEqual({ kind: 'absent' })
+  })
+})
+
+describe('the digest: plain without state-key, keyed with it', () => {
+  const KEY = 'correct horse battery staple'
+
+  /** What someone without the key can do: change the JSON and recompute a plain digest. */
+  function recomputed(body: string, edit: (json: string) => string): string {
+    const json = edit(jsonOf(body))
+    const sum = createHash('sha256').update(json).digest('hex').slice(0, 16)
+    return `${STATE_MARKER} sha256:${sum} ${json} -->`
+  }
+
+  function problem(body: string, key?: string): string {
+    const decoded = decodeState(body, key)
+    return decoded.kind === 'invalid' ? `${decoded.problem}: ${decoded.reason}` : decoded.kind
+  }
+
+  it('marks the algorithm: sha256 without a key, hmac-sha256 with one, and reads each back', () => {
+    const s = state({ maxIterations: 2 })
+    expect(renderStateMarker(s)).toMatch(/^<!-- review-loop:state sha256:[0-9a-f]{16} \{/)
+    expect(renderStateMarker(s, KEY)).toMatch(/^<!-- review-loop:state hmac-sha256:[0-9a-f]{64} \{/)
+    expect(decodeState(commentWith(s))).toEqual({ kind: 'ok', state: s })
+    expect(decodeState(renderStateMarker(s, KEY), KEY)).toEqual({ kind: 'ok', state: s })
+  })
+
+  it('reports an edited state as edited', () => {
+    const body = commentWith(state({ maxIterations: 2 }))
+    expect(problem(body.replace('"maxIterations":2', '"maxIterations":20'))).toMatch(
+      /^edited: .*edited by hand/
+    )
+    const keyed = renderStateMarker(state({ maxIterations: 2 }), KEY)
+    expect(problem(keyed.replace('"maxIterations":2', '"maxIterations":20'), KEY)).toMatch(
+      /^edited: .*hmac-sha256 does not match/
+    )
+  })
+
+  it('cannot see a recomputed plain digest without a key: that is what state-key is for', () => {
+    const body = recomputed(commentWith(state({ maxIterations: 2 })), j =>
+      j.replace('"maxIterations":2', '"maxIterations":20')
+    )
+    const decoded = decodeState(body)
+    expect(decoded.kind === 'ok' && decoded.state.maxIterations).toBe(20)
+  })
+
+  it('with state-key, rejects a state recomputed by someone without the key', () => {
+    const keyed = renderStateMarker(state({ maxIterations: 2 }), KEY)
+    // relabelled as a plain digest and recomputed
+    expect(
+      problem(
+        recomputed(keyed, j => j.replace('"maxIterations":2', '"maxIterations":20')),
+        KEY
+      )
+    ).toMatch(/^key_unexpected: .*plain sha256 digest.*state-key is set/)
+    // or kept as hmac-sha256 with a plain SHA-256 (or an HMAC under a guessed key) in its place
+    const json = jsonOf(keyed).replace('"maxIterations":2', '"maxIterations":20')
+    const sum = createHash('sha256').update(json).digest('hex')
+    expect(problem(`${STATE_MARKER} hmac-sha256:${sum} ${json} -->`, KEY)).toMatch(/^edited: /)
+    expect(problem(renderStateMarker(state({ maxIterations: 20 }), 'another key'), KEY)).toMatch(
+      /^edited: .*another state-key/
+    )
+  })
+
+  it('says to set or unset state-key when the state and the run disagree on the key', () => {
+    const keyed = renderStateMarker(state(), KEY)
+    expect(problem(keyed)).toMatch(
+      /^key_missing: .*signed with a state-key.*set the input state-key/
+    )
+    expect(problem(commentWith(state()), KEY)).toMatch(/^key_unexpected: .*unset state-key/)
+    // an empty key is no key
+    expect(decodeState(commentWith(state()), '').kind).toBe('ok')
+  })
+
+  it('tells a newer schema apart from a broken state: upgrade the action', () => {
+    const newer = { ...state(), schema: 2, somethingNew: true } as unknown as LoopState
+    expect(problem(commentWith(newer))).toMatch(
+      /^newer_schema: .*schema 2.*newer review-loop; upgrade the action/
+    )
+    expect(problem(renderStateMarker(newer, KEY), KEY)).toMatch(/^newer_schema: /)
+    const broken = { ...state(), schema: 0 } as unknown as LoopState
+    expect(problem(commentWith(broken))).toMatch(/^schema: /)
+  })
+
+  it('names an unknown digest and a broken marker as malformed', () => {
+    const json = jsonOf(commentWith(state()))
+    expect(problem(`${STATE_MARKER} sha512:00ff ${json} -->`)).toMatch(
+      /^malformed: .*unknown digest 'sha512'/
+    )
+    expect(problem(`${STATE_MARKER} sha256:zzz not json -->`)).toMatch(/^malformed: /)
   })
 })

@@ -4,13 +4,14 @@ import {
   readFileSync,
   symlinkSync,
   writeFileSync,
-  existsSync
+  existsSync,
+  linkSync
 } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { createCommandRunner } from '../../src/process/command-runner.js'
-import { runTool, type ToolContext } from '../../src/fix/workspace-tools.js'
+import { runTool, toolSpecs, type ToolContext } from '../../src/fix/workspace-tools.js'
 
 let root: string
 let outside: string
@@ -37,7 +38,9 @@ beforeEach(() => {
     cwd: root,
     env: { PATH: process.env['PATH'] ?? '' },
     timeoutMs: 10_000,
-    findingIds: new Set(['RL-0000000001'])
+    findingIds: new Set(['RL-0000000001']),
+    secrets: [],
+    sandboxed: true
   }
 })
 
@@ -122,5 +125,60 @@ describe('fixer tools stay inside the workspace', () => {
       ctx
     )
     expect(d.dispute).toEqual({ id: 'RL-0000000001', reason: 'stale: fixed in a.js:1' })
+  })
+
+  it('refuses .git in any case or with trailing dots and spaces', async () => {
+    for (const p of [
+      '.GIT/config',
+      '.Git/hooks/pre-commit',
+      '.git./config',
+      '.git /config',
+      'src/.gIt/x'
+    ]) {
+      const r = await runTool('write_file', { path: p, content: 'x' }, ctx)
+      expect(r.refused, p).toContain('.git folder is off limits')
+    }
+  })
+
+  it('refuses hard-linked files, which could be another file of the machine', async () => {
+    linkSync(path.join(outside, 'secret.txt'), path.join(root, 'src', 'linked.txt'))
+    expect((await runTool('read_file', { path: 'src/linked.txt' }, ctx)).refused).toMatch(
+      /hard links/
+    )
+    expect(
+      (await runTool('write_file', { path: 'src/linked.txt', content: 'pwned' }, ctx)).refused
+    ).toMatch(/hard links/)
+    expect(readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('top secret\n')
+    expect((await runTool('search', { text: 'top secret' }, ctx)).content).toBe('no matches')
+  })
+
+  it('caps one write at 1 MB', async () => {
+    const r = await runTool('write_file', { path: 'big.txt', content: 'x'.repeat(1_000_001) }, ctx)
+    expect(r.refused).toMatch(/more than the 1000000-byte limit/)
+    expect(existsSync(path.join(root, 'big.txt'))).toBe(false)
+  })
+
+  it("masks the job's secrets in every result", async () => {
+    writeFileSync(path.join(root, 'src', 'leak.txt'), 'token=ghs_canary123456\n')
+    const masked = { ...ctx, secrets: ['ghs_canary123456'] }
+    expect((await runTool('read_file', { path: 'src/leak.txt' }, masked)).content).toContain(
+      'token=***'
+    )
+    expect((await runTool('search', { text: 'token' }, masked)).content).not.toContain('ghs_canary')
+    const env = await runTool(
+      'run_check',
+      { name: 'env' },
+      { ...masked, env: { SECRET: 'ghs_canary123456' } }
+    )
+    expect(env.content).toContain('SECRET=***')
+  })
+
+  it('offers no run_check when PR code cannot be sandboxed', async () => {
+    const unsandboxed = { ...ctx, sandboxed: false }
+    expect(toolSpecs(unsandboxed).map(t => t.name)).not.toContain('run_check')
+    expect(toolSpecs(ctx).map(t => t.name)).toContain('run_check')
+    expect((await runTool('run_check', { name: 'env' }, unsandboxed)).refused).toMatch(
+      /not available/
+    )
   })
 })

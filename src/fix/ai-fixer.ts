@@ -3,6 +3,7 @@ import { atOrAbove, bySeverity } from '../loop/findings.js'
 import type { Dispute, Finding, Severity } from '../loop/types.js'
 import { Budget } from '../model/budget.js'
 import { systemPrompt, type SystemBlock } from '../model/prompts.js'
+import { sanitizeUntrusted, stripInvisible } from '../model/sanitize.js'
 import type { ContentBlock, Message, ModelClient, ToolSpec } from '../ports/index.js'
 import { runTool, toolSpecs, type ToolContext } from './workspace-tools.js'
 
@@ -27,6 +28,13 @@ export interface FixerResult {
   transcript: Message[]
 }
 
+/** Prose a model wrote or a check printed, bounded elsewhere: cleaned, not cut. */
+const prose = (text: string): string => sanitizeUntrusted(text, Infinity)
+
+/**
+ * The findings as the fixer's task. Titles, messages and rework are untrusted prose; a check's
+ * description quotes its output, which is cleaned of invisible characters only.
+ */
 function task(
   findings: readonly Finding[],
   requiredRework: readonly string[],
@@ -36,18 +44,18 @@ function task(
   for (const f of [...findings].sort(bySeverity)) {
     const blocking = atOrAbove(f.severity, threshold) ? 'blocking' : 'optional'
     lines.push(
-      `## ${f.id} [${f.severity}, ${blocking}] ${f.title}`,
+      `## ${f.id} [${f.severity}, ${blocking}] ${prose(f.title)}`,
       `Location: ${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}` : 'none'} · source: ${f.source}`,
       '',
-      f.description
+      f.source === 'ai' ? prose(f.description) : stripInvisible(f.description)
     )
-    if (f.suggestedFix) lines.push('', `Suggested fix: ${f.suggestedFix}`)
+    if (f.suggestedFix) lines.push('', `Suggested fix: ${prose(f.suggestedFix)}`)
     lines.push('')
   }
   if (requiredRework.length)
-    lines.push('# Required rework', '', ...requiredRework.map(r => `- ${r}`), '')
+    lines.push('# Required rework', '', ...requiredRework.map(r => `- ${prose(r)}`), '')
   lines.push('Fix what you can, dispute what is wrong, then stop with a short summary.')
-  return lines.join('\n')
+  return stripInvisible(lines.join('\n'))
 }
 
 /** Moves the single moving cache breakpoint to the end of the conversation, so each turn reads the last from cache. */
@@ -92,7 +100,11 @@ function fixerPrompt(
   return { system, specs, messages: [{ role: 'user', content: [{ type: 'text', text }] }] }
 }
 
-/** Runs the tool calls of one turn; disputes and refusals are collected for the record. */
+/**
+ * Runs the tool calls of one turn; disputes and refusals are collected for the record. What a tool
+ * returns (file contents, search hits, check output) loses its invisible characters before the
+ * model reads it.
+ */
 async function runCalls(
   calls: ReadonlyArray<Extract<ContentBlock, { type: 'tool_use' }>>,
   input: FixerInput,
@@ -114,7 +126,7 @@ async function runCalls(
     results.push({
       type: 'tool_result',
       tool_use_id: call.id,
-      content: outcome.content,
+      content: stripInvisible(outcome.content),
       is_error: outcome.isError || undefined
     })
   }

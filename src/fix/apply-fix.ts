@@ -1,5 +1,8 @@
+import { minimatch } from 'minimatch'
 import type { FixRecord } from '../loop/types.js'
-import type { CommandRunner, Git } from '../ports/index.js'
+import type { CommandRunner, Git, TreeEntry } from '../ports/index.js'
+import { containsSecret, maskSecrets } from '../process/secrets.js'
+import { inspectForCommit } from './confined-fs.js'
 import { isProtected } from './protected-paths.js'
 
 /** The deterministic fixers: each fix command in order; their results are recorded, failures tolerated. */
@@ -26,15 +29,107 @@ export async function runFixCommands(
   return results
 }
 
-/** Reverts every change to a protected path; returns the paths it reverted. */
-export async function revertProtected(
+/** Files that hold credentials, which no fix commits (a `gha-creds-*.json` of an auth step, keys). */
+export const CREDENTIAL_FILES: readonly string[] = [
+  'gha-creds-*.json',
+  '*.pem',
+  '*.key',
+  '*.p12',
+  '*.pfx',
+  '*.jks',
+  '*.keystore',
+  'id_rsa',
+  'id_dsa',
+  'id_ecdsa',
+  'id_ed25519',
+  '.netrc',
+  '.git-credentials',
+  '.pgpass',
+  '.npmrc',
+  '.pypirc',
+  'credentials.json',
+  'service-account*.json',
+  '.env',
+  '.env.*'
+]
+
+export function looksLikeCredential(file: string): boolean {
+  return CREDENTIAL_FILES.some(glob => minimatch(file, glob, { dot: true, matchBase: true }))
+}
+
+/** The commit the fixers' work becomes, and what was kept out of it. */
+export interface FixCommit {
+  commitSha?: string
+  /** Paths the commit changes. */
+  filesChanged: string[]
+  /** Protected paths the fixers changed, left out. */
+  protectedLeftOut: string[]
+  /** Other paths left out, with why (credential files, links out, hard links). */
+  leftOut: Array<{ path: string; reason: string }>
+  /** Set when the fix held the value of one of the job's secrets: it is masked and never pushed. */
+  secretFound: boolean
+}
+
+/**
+ * Builds the fix commit from what the fixers changed since the reviewed head: only those paths (not
+ * files untracked before the fix phase), read without following links, without filters, never a
+ * protected path nor a credential file. The commit's own tree is then compared with the reviewed
+ * head, so nothing the work tree hides can slip in.
+ */
+export async function commitFix(
   git: Git,
-  globs: readonly string[],
-  leftovers: ReadonlySet<string>
-): Promise<string[]> {
-  const touched = (await git.changedPaths(leftovers)).filter(p => isProtected(p, globs))
-  await git.discard(touched)
-  return touched
+  input: {
+    reviewedSha: string
+    leftovers: ReadonlySet<string>
+    protectedPaths: readonly string[]
+    secrets: readonly string[]
+    message: string
+    author: { name: string; email: string }
+  }
+): Promise<FixCommit> {
+  const changed = await git.changedSince(input.reviewedSha, input.leftovers)
+  const protectedLeftOut: string[] = []
+  const leftOut: FixCommit['leftOut'] = []
+  const entries: TreeEntry[] = []
+  for (const file of changed) {
+    if (isProtected(file, input.protectedPaths)) {
+      protectedLeftOut.push(file)
+      continue
+    }
+    if (looksLikeCredential(file)) {
+      leftOut.push({ path: file, reason: 'it looks like a credential file' })
+      continue
+    }
+    const found = inspectForCommit(git.root, file)
+    if (found.kind === 'refused') leftOut.push({ path: file, reason: found.reason })
+    else if (found.kind === 'gone') entries.push({ path: file, deleted: true })
+    else if (found.kind === 'link')
+      entries.push({ path: file, mode: '120000', content: Buffer.from(found.target) })
+    else
+      entries.push({
+        path: file,
+        mode: found.executable ? '100755' : '100644',
+        content: found.content
+      })
+  }
+  const secretFound = entries.some(e => 'content' in e && containsSecret(e.content, input.secrets))
+  const safe = secretFound
+    ? entries.map(e =>
+        'content' in e
+          ? { ...e, content: Buffer.from(maskSecrets(e.content.toString('utf8'), input.secrets)) }
+          : e
+      )
+    : entries
+  const commitSha = await git.commitEntries(input.reviewedSha, safe, input.message, input.author)
+  if (!commitSha) return { filesChanged: [], protectedLeftOut, leftOut, secretFound: false }
+  const filesChanged = await git.changedBetween(input.reviewedSha, commitSha)
+  const allowed = new Set(safe.map(e => e.path))
+  const stray = filesChanged.filter(f => !allowed.has(f) || isProtected(f, input.protectedPaths))
+  if (stray.length)
+    throw new Error(
+      `the fix commit ${commitSha.slice(0, 7)} changes paths it should not (${stray.join(', ')}); it was not pushed`
+    )
+  return { commitSha, filesChanged, protectedLeftOut, leftOut, secretFound }
 }
 
 /** What became of the fix commit: pushed, nothing to commit, or kept as a patch. */
@@ -51,39 +146,43 @@ export type FixDelivery =
     }
 
 /**
- * Commits what the fixers changed (not the checks' untracked leftovers) and pushes it to the PR
- * branch, never forcing. When the branch moved since `reviewedSha`, or the push fails, the commit
- * is returned as a patch so no work is lost.
+ * Pushes the fix commit to the PR branch, never forcing. When the branch moved since `reviewedSha`,
+ * the push fails, or the fix held a secret, the commit is returned as a patch so no work is lost.
  */
-export async function commitAndPush(
+export async function pushFix(
   git: Git,
   branch: string,
   reviewedSha: string,
-  message: string,
-  author: { name: string; email: string },
-  leftovers: ReadonlySet<string>
+  fix: FixCommit,
+  secrets: readonly string[]
 ): Promise<FixDelivery> {
-  const filesChanged = await git.changedPaths(leftovers)
-  const commitSha = await git.commitChanges(message, author, leftovers)
+  const { commitSha, filesChanged } = fix
   if (!commitSha) return { outcome: 'no_changes', filesChanged: [] }
-  const remote = await git.remoteHead(branch)
-  if (remote !== reviewedSha) {
-    return {
-      outcome: 'branch_moved',
-      commitSha,
-      filesChanged,
-      patch: await git.formatPatch(reviewedSha, commitSha),
-      message: `origin/${branch} is at ${remote?.slice(0, 7) ?? '(deleted)'}, not the reviewed ${reviewedSha.slice(0, 7)}`,
-      remoteSha: remote
-    }
-  }
-  const pushed = await git.push(branch)
-  if (pushed.kind === 'pushed') return { outcome: 'pushed', commitSha, filesChanged }
-  return {
-    outcome: pushed.kind === 'rejected' ? 'branch_moved' : 'push_failed',
+  const kept = async (
+    outcome: 'branch_moved' | 'push_failed',
+    message: string,
+    remoteSha?: string
+  ): Promise<FixDelivery> => ({
+    outcome,
     commitSha,
     filesChanged,
-    patch: await git.formatPatch(reviewedSha, commitSha),
-    message: pushed.message
-  }
+    patch: maskSecrets(await git.formatPatch(reviewedSha, commitSha), secrets),
+    message,
+    ...(remoteSha ? { remoteSha } : {})
+  })
+  if (fix.secretFound)
+    return kept(
+      'push_failed',
+      "refused to push: the fix contained the value of one of the job's secrets (masked as *** in the patch)"
+    )
+  const remote = await git.remoteHead(branch)
+  if (remote !== reviewedSha)
+    return kept(
+      'branch_moved',
+      `origin/${branch} is at ${remote?.slice(0, 7) ?? '(deleted)'}, not the reviewed ${reviewedSha.slice(0, 7)}`,
+      remote
+    )
+  const pushed = await git.push(branch, commitSha)
+  if (pushed.kind === 'pushed') return { outcome: 'pushed', commitSha, filesChanged }
+  return kept(pushed.kind === 'rejected' ? 'branch_moved' : 'push_failed', pushed.message)
 }

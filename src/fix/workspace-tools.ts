@@ -1,7 +1,9 @@
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import type { CommandRunner, ToolSpec } from '../ports/index.js'
 import { tail } from '../gates/parsers.js'
+import { maskSecrets } from '../process/secrets.js'
+import { isGitName, locate, readConfined, Refusal, writeConfined } from './confined-fs.js'
 import { isProtected } from './protected-paths.js'
 
 export const DISPUTE_REASONS = ['already_satisfied', 'stale', 'out_of_scope', 'wrong'] as const
@@ -16,6 +18,10 @@ export interface ToolContext {
   env: Record<string, string>
   timeoutMs: number
   findingIds: ReadonlySet<string>
+  /** The job's secret values: masked in every tool result. */
+  secrets: readonly string[]
+  /** PR code runs in the sandbox; without it the fixer gets no run_check. */
+  sandboxed: boolean
 }
 
 export interface ToolOutcome {
@@ -27,44 +33,25 @@ export interface ToolOutcome {
   refused?: string
 }
 
-export class ToolRefusal extends Error {}
+export { Refusal as ToolRefusal }
 
 const MAX_READ = 100_000
+/** The most one write_file or edit_file may write. */
+export const MAX_WRITE = 1_000_000
 
 /**
  * Resolves a path the model gave, inside the workspace: no absolute paths, no `..`, nothing in a
- * .git folder, and no symbolic link anywhere along the path (a link could lead into .git or out of
- * the workspace, even a dangling one when written through).
+ * .git folder (any case, trailing dots or spaces), and no symbolic link anywhere along the path.
+ * Reads and writes then open it without following links and check what they opened.
  */
 export function resolveInside(root: string, given: unknown): { abs: string; rel: string } {
-  if (typeof given !== 'string' || given.trim() === '')
-    throw new ToolRefusal('path must be a non-empty string')
-  const rel = given.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '') || '.'
-  if (path.isAbsolute(rel) || /^[a-zA-Z]:/.test(rel))
-    throw new ToolRefusal(`absolute paths are not allowed: ${given}`)
-  const parts = rel.split('/').filter(p => p !== '' && p !== '.')
-  if (parts.includes('..')) throw new ToolRefusal(`paths may not contain '..': ${given}`)
-  if (parts.includes('.git')) throw new ToolRefusal('the .git folder is off limits')
-  let probe = root
-  for (const part of parts) {
-    probe = path.join(probe, part)
-    let stat
-    try {
-      stat = lstatSync(probe)
-    } catch {
-      break // the rest does not exist yet: nothing below can be a link
-    }
-    if (stat.isSymbolicLink())
-      throw new ToolRefusal(`${given} goes through a symbolic link; links are not followed`)
-  }
-  const abs = path.join(root, ...parts)
-  return { abs, rel: parts.join('/') || '.' }
+  return locate(root, given)
 }
 
 function refuseProtected(rel: string, ctx: ToolContext): void {
   if (isProtected(rel, ctx.protectedPaths))
-    throw new ToolRefusal(
-      `${rel} is protected (protected-paths, .github/workflows/**): it may not be changed`
+    throw new Refusal(
+      `${rel} is protected (protected-paths, .github/workflows/**, .github/actions/**): it may not be changed`
     )
 }
 
@@ -79,7 +66,7 @@ function numbered(text: string, offset: number, limit: number): string {
 function walk(root: string, dir: string, out: string[], max: number): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (out.length >= max) return
-    if (entry.name === '.git' || entry.name === 'node_modules' || entry.isSymbolicLink()) continue
+    if (isGitName(entry.name) || entry.name === 'node_modules' || entry.isSymbolicLink()) continue
     const abs = path.join(dir, entry.name)
     if (entry.isDirectory()) walk(root, abs, out, max)
     else out.push(path.relative(root, abs).split(path.sep).join('/'))
@@ -165,11 +152,13 @@ const TOOL_SPECS: readonly ToolSpec[] = [
   }
 ]
 
-export function toolSpecs(ctx: Pick<ToolContext, 'gates'>): ToolSpec[] {
+export function toolSpecs(ctx: Pick<ToolContext, 'gates' | 'sandboxed'>): ToolSpec[] {
   const names = ctx.gates.length
     ? { enum: ctx.gates.map(c => c.name) }
     : str('No checks are configured.')
-  return TOOL_SPECS.map(spec =>
+  // without the sandbox, a check the fixer wrote could read the job's secrets: no run_check
+  const specs = ctx.sandboxed ? TOOL_SPECS : TOOL_SPECS.filter(s => s.name !== 'run_check')
+  return specs.map(spec =>
     spec.name === 'run_check'
       ? { ...spec, input_schema: { ...spec.input_schema, properties: { name: names } } }
       : { ...spec }
@@ -182,13 +171,17 @@ type Tool = (input: Input, ctx: ToolContext) => ToolOutcome | Promise<ToolOutcom
 const ok = (content: string): ToolOutcome => ({ content, isError: false })
 const error = (content: string): ToolOutcome => ({ content, isError: true })
 
+function text(content: Buffer, rel: string): string {
+  if (content.includes(0)) throw new Refusal(`${rel} is a binary file`)
+  return content.toString('utf8')
+}
+
 function readFile(input: Input, ctx: ToolContext): ToolOutcome {
-  const { abs, rel } = resolveInside(ctx.root, input['path'])
-  if (!existsSync(abs) || !lstatSync(abs).isFile()) return error(`${rel} is not a file`)
-  const text = readFileSync(abs, 'utf8')
+  const read = readConfined(ctx.root, input['path'])
+  if (!read) return error(`${String(input['path'])} is not a file`)
   const offset = typeof input['offset'] === 'number' ? input['offset'] : 0
   const limit = typeof input['limit'] === 'number' ? input['limit'] : 2000
-  const out = numbered(text, offset, limit)
+  const out = numbered(text(read.content, read.rel), offset, limit)
   return ok(out.length > MAX_READ ? `${out.slice(0, MAX_READ)}\n… (cut; read with offset)` : out)
 }
 
@@ -200,17 +193,23 @@ function listFiles(input: Input, ctx: ToolContext): ToolOutcome {
 }
 
 function search(input: Input, ctx: ToolContext): ToolOutcome {
-  const text = String(input['text'] ?? '')
-  if (!text) return error('text must not be empty')
+  const wanted = String(input['text'] ?? '')
+  if (!wanted) return error('text must not be empty')
   const { abs } = resolveInside(ctx.root, input['path'] ?? '.')
   const files: string[] = []
   walk(ctx.root, abs, files, 5000)
   const hits: string[] = []
   for (const file of files) {
-    const content = readFileSync(path.join(ctx.root, file), 'utf8')
-    if (content.includes('\0')) continue
+    let content: string
+    try {
+      const read = readConfined(ctx.root, file)
+      if (!read || read.content.includes(0)) continue
+      content = read.content.toString('utf8')
+    } catch {
+      continue // a hard-linked or moved file is skipped, not followed
+    }
     content.split('\n').forEach((line, i) => {
-      if (hits.length < 200 && line.includes(text))
+      if (hits.length < 200 && line.includes(wanted))
         hits.push(`${file}:${i + 1}: ${line.slice(0, 300)}`)
     })
   }
@@ -218,30 +217,34 @@ function search(input: Input, ctx: ToolContext): ToolOutcome {
 }
 
 function editFile(input: Input, ctx: ToolContext): ToolOutcome {
-  const { abs, rel } = resolveInside(ctx.root, input['path'])
+  const { rel } = resolveInside(ctx.root, input['path'])
   refuseProtected(rel, ctx)
-  if (!existsSync(abs)) return error(`${rel} does not exist; use write_file to create it`)
-  const text = readFileSync(abs, 'utf8')
+  const read = readConfined(ctx.root, rel)
+  if (!read) return error(`${rel} does not exist; use write_file to create it`)
+  const before = text(read.content, rel)
   const oldText = String(input['old_text'] ?? '')
-  const count = oldText ? text.split(oldText).length - 1 : 0
+  const count = oldText ? before.split(oldText).length - 1 : 0
   if (count !== 1)
     return error(`old_text occurs ${count} times in ${rel}; it must occur exactly once`)
-  writeFileSync(
-    abs,
-    text.replace(oldText, () => String(input['new_text'] ?? ''))
+  writeConfined(
+    ctx.root,
+    rel,
+    before.replace(oldText, () => String(input['new_text'] ?? '')),
+    MAX_WRITE
   )
   return ok(`edited ${rel}`)
 }
 
 function writeFile(input: Input, ctx: ToolContext): ToolOutcome {
-  const { abs, rel } = resolveInside(ctx.root, input['path'])
+  const { rel } = resolveInside(ctx.root, input['path'])
   refuseProtected(rel, ctx)
-  mkdirSync(path.dirname(abs), { recursive: true })
-  writeFileSync(abs, String(input['content'] ?? ''))
+  writeConfined(ctx.root, rel, String(input['content'] ?? ''), MAX_WRITE)
   return ok(`wrote ${rel}`)
 }
 
 async function runCheck(input: Input, ctx: ToolContext): Promise<ToolOutcome> {
+  if (!ctx.sandboxed)
+    throw new Refusal('run_check is not available: PR code cannot be sandboxed on this runner')
   const check = ctx.gates.find(c => c.name === input['name'])
   if (!check)
     return error(
@@ -278,11 +281,15 @@ const TOOLS: Record<string, Tool> = {
 export async function runTool(name: string, input: Input, ctx: ToolContext): Promise<ToolOutcome> {
   const tool = Object.hasOwn(TOOLS, name) ? TOOLS[name] : undefined
   if (!tool) return error(`unknown tool ${name}`)
+  const masked = (outcome: ToolOutcome): ToolOutcome => ({
+    ...outcome,
+    content: maskSecrets(outcome.content, ctx.secrets)
+  })
   try {
-    return await tool(input, ctx)
+    return masked(await tool(input, ctx))
   } catch (e) {
-    if (e instanceof ToolRefusal)
-      return { content: `refused: ${e.message}`, isError: true, refused: e.message }
-    return error(`error: ${(e as Error).message}`)
+    if (e instanceof Refusal)
+      return masked({ content: `refused: ${e.message}`, isError: true, refused: e.message })
+    return masked(error(`error: ${(e as Error).message}`))
   }
 }

@@ -52,6 +52,12 @@ export type PullPlan =
   | { kind: 'skip'; notice: string }
   /** A human asked the loop to stop (the stop label): the state is marked stopped. */
   | { kind: 'stop'; notice: string; state?: LoopState }
+  /**
+   * The PR's state cannot be trusted (unreadable, edited, foreign, newer): the loop halts as
+   * needs_discussion rather than start afresh with a fresh cap and budget. The state is the report's
+   * only; it is never saved.
+   */
+  | { kind: 'halt'; notice: string; state: LoopState }
   | { kind: 'review'; state: LoopState; iteration: number; newRound: boolean }
 
 export interface PullPlanInput {
@@ -65,6 +71,10 @@ export interface PullPlanInput {
   now: Date
   /** A PR label that stops the loop; empty for none. */
   stopLabel?: string
+  /** Why the state found on the PR cannot be trusted, when it cannot. */
+  untrusted?: string
+  /** The event that started the run (GITHUB_EVENT_NAME). */
+  eventName?: string
 }
 
 export function isFork(pull: PullRequest): boolean {
@@ -78,6 +88,8 @@ function refusal(input: PullPlanInput): string | undefined {
     return `PR #${pull.number} is ${pull.merged ? 'merged' : 'closed'}: nothing to review.`
   if (pull.draft && !input.reviewDrafts)
     return `PR #${pull.number} is a draft: it is reviewed when marked ready for review (or set review-drafts: true).`
+  if (isFork(pull) && input.eventName === 'pull_request_target')
+    return `PR #${pull.number} comes from the fork ${pull.headRepoFullName || '(deleted)'} and this run is pull_request_target, which holds a write token and the repository's secrets: review-loop never runs fork code there, whatever allow-forks says. Review forks from a pull_request workflow.`
   if (isFork(pull) && !input.allowForks)
     return `PR #${pull.number} comes from the fork ${pull.headRepoFullName || '(deleted)'}: review-loop does not run or push fork code unless a maintainer sets allow-forks: true.`
   return undefined
@@ -90,6 +102,14 @@ function stopByLabel(input: PullPlanInput, label: string): PullPlan {
   if (!current || !next || next.then === 'skip') return { kind: 'stop', notice }
   const stopped = moveTo(current, next.to, `Stopped by a human (label '${label}').`)
   return { kind: 'stop', notice, state: stamped(stopped, input.now) }
+}
+
+/** An untrusted state never resets the cap or the budget: the loop halts and a human decides. */
+function halt(input: PullPlanInput, why: string): PullPlan {
+  const reason = `${why} The loop does not start afresh (that would reset the iteration cap and the budget); delete the state comment to reset it deliberately.`
+  const fresh = newState(input.pull.number, input.maxIterations, input.now)
+  const state = stamped(moveTo(fresh, 'needs_discussion', reason.slice(0, 4000)), input.now)
+  return { kind: 'halt', notice: reason, state }
 }
 
 /** The iteration of this round that reviewed `headSha`, if one did. */
@@ -133,6 +153,7 @@ export function planPull(input: PullPlanInput): PullPlan {
   if (refused) return { kind: 'skip', notice: refused }
   if (input.stopLabel && pull.labels.includes(input.stopLabel))
     return stopByLabel(input, input.stopLabel)
+  if (input.untrusted) return halt(input, input.untrusted)
   let state = input.state ?? newState(pull.number, maxIterations, input.now)
   const next = transition(state.status, headEvent(state, pull.headSha, input.runId))
   if (next.then === 'skip') return { kind: 'skip', notice: alreadyReviewed(state, input) }

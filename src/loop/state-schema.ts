@@ -1,6 +1,9 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import { CATEGORIES, DECISIONS, LOOP_STATUSES, SEVERITIES, type LoopState } from './types.js'
 
+/** The state format this version writes and reads; a higher number comes from a newer review-loop. */
+export const STATE_SCHEMA = 1
+
 const nonNegative = { type: 'number', minimum: 0 } as const
 const count = { type: 'integer', minimum: 0 } as const
 const sha = { type: 'string', pattern: '^[0-9a-f]{7,64}$' } as const
@@ -135,7 +138,7 @@ export const stateSchema = {
   ],
   additionalProperties: false,
   properties: {
-    schema: { const: 1 },
+    schema: { const: STATE_SCHEMA },
     pr: { type: 'integer', minimum: 1 },
     status: { enum: LOOP_STATUSES },
     round: { type: 'integer', minimum: 1 },

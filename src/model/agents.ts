@@ -1,7 +1,7 @@
 import { aiFix } from '../fix/ai-fixer.js'
 import type { Settings } from '../inputs.js'
 import { usageSince } from '../loop/usage.js'
-import type { AiAgents, CommandRunner, Log, ModelClient } from '../ports/index.js'
+import type { AiAgents, Log, ModelClient } from '../ports/index.js'
 import { aiReview } from '../review/ai-reviewer.js'
 import { Budget } from './budget.js'
 import { priceOf } from './pricing.js'
@@ -9,12 +9,7 @@ import { describeProvider, type ProviderConfig } from './provider.js'
 import { createModelClient } from './providers.js'
 
 /** The reviewer and fixer of one iteration, sharing one budget and one client. */
-export function createAiAgents(
-  settings: Settings,
-  log: Log,
-  runner: CommandRunner,
-  client?: ModelClient
-): AiAgents {
+export function createAiAgents(settings: Settings, log: Log, client?: ModelClient): AiAgents {
   const { ai } = settings
   for (const model of new Set([ai.reviewModel, ai.fixModel])) {
     if (!priceOf(model).known)
@@ -48,7 +43,7 @@ export function createAiAgents(
         { pull, state, git, gates }
       )
     },
-    async fix({ review, git, cwd, env }) {
+    async fix({ review, workspace }) {
       budget ??= new Budget(0, ai.maxCostUsd)
       const before = budget.usage
       const result = await aiFix(
@@ -64,12 +59,14 @@ export function createAiAgents(
           findings: review.findings,
           requiredRework: review.verdict?.requiredRework ?? [],
           tools: {
-            root: git.root,
+            root: workspace.git.root,
             protectedPaths: settings.protectedPaths,
             gates: settings.gates,
-            runner,
-            cwd,
-            env,
+            runner: workspace.runner,
+            cwd: workspace.cwd,
+            env: workspace.env,
+            secrets: workspace.secrets,
+            sandboxed: workspace.sandboxed,
             timeoutMs: settings.commandTimeoutMinutes * 60_000,
             findingIds: new Set(review.findings.map(f => f.id))
           }

@@ -1,12 +1,96 @@
 /**
- * PR text is untrusted: hidden HTML comments and invisible or direction-changing characters are
- * removed before it reaches a prompt, so no instruction can hide in what a person does not see.
+ * Text a model reads that a person may not see: characters that render as nothing (zero-width and
+ * direction controls, Unicode tag characters that spell hidden ASCII, variation selectors, Hangul
+ * fillers, ...) and control characters. Tab, line feed and carriage return stay. The Unicode
+ * property catches the default-ignorable characters the explicit list does not name.
+ */
+const INVISIBLE = new RegExp(
+  // eslint-disable-next-line no-misleading-character-class -- single code points, on purpose
+  [
+    '[',
+    '\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F',
+    '\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u206F\\u3164',
+    '\\uFE00-\\uFE0F\\uFEFF\\uFFA0\\uFFF0-\\uFFFB',
+    '\\u{1BCA0}-\\u{1BCA3}\\u{1D173}-\\u{1D17A}\\u{E0000}-\\u{E0FFF}',
+    '\\p{Default_Ignorable_Code_Point}',
+    '\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F',
+    ']+'
+  ].join(''),
+  'gu'
+)
+
+/** The invisible characters that change what code means to a reader: direction controls and tags. */
+const DECEPTIVE = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u{E0000}-\u{E007F}]/u
+const TAG = /[\u{E0000}-\u{E007F}]/u
+
+function codePoint(c: string): string {
+  return `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
+}
+
+/**
+ * A visible stand-in for a run of hidden characters: which ones, and how many tag characters, but
+ * never the text the tags spell.
+ */
+function marker(run: string): string {
+  const chars = [...run]
+  const tags = chars.filter(c => TAG.test(c)).length
+  const others = [...new Set(chars.filter(c => !TAG.test(c)).map(codePoint))]
+  const parts = [
+    ...(tags ? [`${tags} tag character${tags > 1 ? 's' : ''}`] : []),
+    ...others.slice(0, 3),
+    ...(others.length > 3 ? ['…'] : [])
+  ]
+  return `⟦hidden: ${parts.join(', ')}⟧`
+}
+
+/**
+ * Removes invisible and control characters, and nothing else: safe on code, diffs, file contents
+ * and command output. With `mark`, a run that holds a direction control or a tag character becomes
+ * a visible marker instead (`⟦hidden: U+202E⟧`, `⟦hidden: 28 tag characters⟧`), so a reviewer can still flag code that reads
+ * differently than it runs; the other runs (zero-width joiners, variation selectors) are dropped.
+ */
+export function stripInvisible(text: string, options: { mark?: boolean } = {}): string {
+  return text.replace(INVISIBLE, run => (options.mark && DECEPTIVE.test(run) ? marker(run) : ''))
+}
+
+/** HTML comments, unterminated ones to the end of the text, as a Markdown renderer hides them. */
+const HTML_COMMENT = /<!--[\s\S]*?(?:-->|--!>|$)/g
+
+/**
+ * Markdown link reference definitions whose destination is `#` or `<>`: the "comment" idiom
+ * (`[//]: # (hidden)`, `[comment]: <> (hidden)`, `[x]: # "hidden"`), which renders as nothing. The
+ * whole line goes, with a title on the next line or spread over lines. Definitions with a real
+ * destination (`[1]: https://example.com`) stay.
+ */
+const LINK_COMMENT = new RegExp(
+  [
+    // at the start of a line, inside block quotes or list items too
+    String.raw`^[ \t]*(?:(?:>|[-*+]|\d{1,9}[.)])[ \t]*)*`,
+    // the label: anything but brackets (escaped ones allowed), across lines but not a blank line
+    String.raw`\[(?:\\.|[^\[\]\\\n]|\n(?![ \t]*\n))+\]:`,
+    String.raw`[ \t]*\n?[ \t]*(?:#|<>|<#>)`,
+    // an optional title, on the same line or the next
+    String.raw`(?:[ \t]*\n?[ \t]*(?:"(?:[^"\n]|\n(?![ \t]*\n))*"|'(?:[^'\n]|\n(?![ \t]*\n))*'|\((?:[^)\n]|\n(?![ \t]*\n))*\)))?`,
+    String.raw`[ \t]*(?:\n|$)`
+  ].join(''),
+  'gm'
+)
+
+function cap(text: string, max: number): string {
+  if (text.length <= max) return text
+  // never cut a surrogate pair in half
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(max - 1)) ? max - 1 : max
+  return `${text.slice(0, end)}\n… (cut)`
+}
+
+/**
+ * Untrusted prose (the PR's title and body, finding titles and messages, the `instructions`
+ * input): invisible characters, HTML comments and Markdown comment lines are removed before it
+ * reaches a prompt, so no instruction can hide in what a person does not see. Then it is cut at
+ * `max` characters; pass `Infinity` where the text is already bounded elsewhere. Not for code: it
+ * would remove HTML comments and lines from it.
  */
 export function sanitizeUntrusted(text: string, max = 20_000): string {
-  const cleaned = text
-    .replace(/<!--[\s\S]*?(-->|$)/g, '')
-    .replace(/[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u00AD]/g, '')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '')
-  return cleaned.length > max ? `${cleaned.slice(0, max)}\n… (cut)` : cleaned
+  const cleaned = stripInvisible(text).replace(HTML_COMMENT, '').replace(LINK_COMMENT, '')
+  return cap(cleaned, max)
 }

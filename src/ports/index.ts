@@ -56,9 +56,21 @@ export interface GitHubPort {
 export type PushResult =
   { kind: 'pushed' } | { kind: 'rejected'; message: string } | { kind: 'failed'; message: string }
 
-/** Git behind an interface, as actions/checkout does: the loop never shells out to git itself. */
+/** One path of a commit the action builds: its new content, or its removal. */
+export type TreeEntry =
+  | { path: string; mode: '100644' | '100755' | '120000'; content: Buffer }
+  | { path: string; deleted: true }
+
+/**
+ * Git behind an interface, as actions/checkout does: the loop never shells out to git itself. The
+ * real one never trusts what PR code touched: every command runs with the configuration taken before
+ * PR code ran, hooks, fsmonitor and external diff off, and fetch and push go to the remote's URL as
+ * it was then, with credentials in the environment, never on a command line.
+ */
 export interface Git {
   readonly root: string
+  /** The repository's git folder (PR code sees it read-only). */
+  readonly gitDir: string
   head(): Promise<string>
   revParse(ref: string): Promise<string | undefined>
   /** Puts the work tree on local branch `branch` at `sha`, fetching it from origin when needed. */
@@ -67,22 +79,24 @@ export interface Git {
   remoteHead(branch: string): Promise<string | undefined>
   /** Untracked files (not ignored), relative to the root. */
   untrackedPaths(): Promise<string[]>
-  /** Paths changed against HEAD (tracked, and untracked ones not in `except`), relative to the root. */
-  changedPaths(except?: ReadonlySet<string>): Promise<string[]>
-  /** Undo work-tree changes to these paths (restore tracked, delete untracked). */
-  discard(paths: string[]): Promise<void>
-  /** Moves HEAD back to `sha`, keeping the changes of the commits after it in the work tree. */
-  resetSoft(sha: string): Promise<void>
+  /** Paths whose work-tree content differs from `base` (tracked, and untracked ones not in `except`). */
+  changedSince(base: string, except?: ReadonlySet<string>): Promise<string[]>
+  /** A copy of the repository's git config without credentials, for PR code to see. */
+  configForPrCode(): Promise<string>
   /**
-   * Stages tracked changes and the untracked files not in `except` (leftovers of the gates), and
-   * commits; undefined when there was nothing to commit.
+   * A commit on `base` whose tree is base's with `entries` applied, written without filters; HEAD
+   * and the index move to it, the work tree is left alone. Undefined when the tree would not change.
    */
-  commitChanges(
+  commitEntries(
+    base: string,
+    entries: readonly TreeEntry[],
     message: string,
-    author: { name: string; email: string },
-    except?: ReadonlySet<string>
+    author: { name: string; email: string }
   ): Promise<string | undefined>
-  push(branch: string): Promise<PushResult>
+  /** Paths that differ between two commits (no renames, no filters). */
+  changedBetween(a: string, b: string): Promise<string[]>
+  /** Pushes commit `sha` to `branch`, never forcing. */
+  push(branch: string, sha: string): Promise<PushResult>
   /** The commits after `base` up to `head`, as an mbox patch that `git am` applies. */
   formatPatch(base: string, head: string): Promise<string>
   mergeBase(a: string, b: string): Promise<string | undefined>
@@ -118,6 +132,25 @@ export interface RunOptions {
 export interface CommandRunner {
   run(command: string, options: RunOptions): Promise<CommandResult>
 }
+
+/** How PR code runs in one checkout: the runner, its environment, and whether it is sandboxed. */
+export interface Confined {
+  runner: CommandRunner
+  env: Record<string, string>
+  sandboxed: boolean
+  /** Said once (log and PR comment) when PR code runs unsandboxed. */
+  warning?: string
+}
+
+/**
+ * Confines PR code to a checkout (src/process/sandbox.ts); called after the checkout, before any PR
+ * code runs, with the credential-free git config PR code may see.
+ */
+export type Confine = (checkout: {
+  root: string
+  gitDir: string
+  gitConfig: string
+}) => Promise<Confined>
 
 // ── Artifacts (src/action/artifacts.ts) ────────────────────────────────────────────────────────
 
@@ -231,8 +264,7 @@ export interface AiAgents {
     pull: PullRequest
     state: LoopState
     review: ReviewResult
-    git: Git
-    cwd: string
-    env: Record<string, string>
+    /** The checkout, its confined runner and the job's secrets (masked in every tool result). */
+    workspace: Confined & { git: Git; cwd: string; secrets: readonly string[] }
   }): Promise<FixerOutcome>
 }

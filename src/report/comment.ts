@@ -28,6 +28,8 @@ export interface CommentExtras {
   artifact?: string
   /** Link to the uploaded artifact. */
   artifactUrl?: string
+  /** The state-key secret that signs the state, when set. */
+  stateKey?: string
 }
 
 export function headline(state: LoopState): string {
@@ -185,7 +187,7 @@ export function renderComment(
   extras: CommentExtras = {},
   budget = COMMENT_BUDGET
 ): string {
-  const marker = renderStateMarker(state)
+  const marker = renderStateMarker(state, extras.stateKey)
   const attempts: FindingsOptions[] = [
     { maxFindings: 50, details: true, descriptionChars: 1500 },
     { maxFindings: 30, details: true, descriptionChars: 500 },

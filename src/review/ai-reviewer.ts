@@ -12,7 +12,7 @@ import type {
 } from '../loop/types.js'
 import { Budget } from '../model/budget.js'
 import { systemPrompt, type SystemBlock } from '../model/prompts.js'
-import { sanitizeUntrusted } from '../model/sanitize.js'
+import { sanitizeUntrusted, stripInvisible } from '../model/sanitize.js'
 import type { ContentBlock, Git, Message, ModelClient, ToolSpec } from '../ports/index.js'
 import { selectDiff } from './diff-budget.js'
 import { loadGuidelines } from './guidelines.js'
@@ -39,6 +39,9 @@ export interface ReviewerInput {
   gates: GateResult[]
 }
 
+/** Prose a model wrote or a check printed, bounded elsewhere: cleaned, not cut. */
+const prose = (text: string): string => sanitizeUntrusted(text, Infinity)
+
 /** Earlier iterations as metadata only: ids, titles, locations, statuses, and the fixer's disputes. */
 export function earlierRounds(state: LoopState): string {
   const round = roundIterations(state)
@@ -48,11 +51,12 @@ export function earlierRounds(state: LoopState): string {
     lines.push(`Iteration ${it.n} reviewed ${it.reviewedSha.slice(0, 7)}: ${it.decision}`)
     for (const f of it.findings) {
       lines.push(
-        `  - ${f.id} [${f.severity}] ${f.title ?? ''}${f.file ? ` (${f.file}${f.line ? `:${f.line}` : ''})` : ''}: ${f.status}`
+        `  - ${f.id} [${f.severity}] ${prose(f.title ?? '')}${f.file ? ` (${f.file}${f.line ? `:${f.line}` : ''})` : ''}: ${f.status}`
       )
     }
     for (const id of it.resolved) lines.push(`  - ${id}: fixed since the previous iteration`)
-    for (const d of it.fix?.disputes ?? []) lines.push(`  - fixer disputed ${d.id}: ${d.reason}`)
+    for (const d of it.fix?.disputes ?? [])
+      lines.push(`  - fixer disputed ${d.id}: ${prose(d.reason)}`)
     if (it.fix) lines.push(`  fix: ${it.fix.outcome}, ${filesChangedCount(it.fix)} file(s) changed`)
   }
   return lines.join('\n')
@@ -65,7 +69,7 @@ function gatesText(gates: GateResult[]): string {
       const head = `- ${g.name} (\`${g.command}\`): ${g.passed ? 'pass' : `FAIL (exit ${g.exitCode})`}`
       const found = g.findings
         .slice(0, 20)
-        .map(f => `    - ${f.id} ${f.file ? `${f.file}:${f.line ?? ''} ` : ''}${f.title}`)
+        .map(f => `    - ${f.id} ${f.file ? `${f.file}:${f.line ?? ''} ` : ''}${prose(f.title)}`)
       return [head, ...found].join('\n')
     })
     .join('\n')
@@ -82,7 +86,7 @@ async function surroundingCode(
   for (const file of files) {
     const text = await git.show(sha, file)
     if (text === undefined || text.includes('\0')) continue
-    const numbered = text
+    const numbered = stripInvisible(text, { mark: true })
       .split('\n')
       .map((l, i) => `${String(i + 1).padStart(5)}  ${l}`)
       .join('\n')
@@ -176,7 +180,7 @@ async function reviewPrompt(deps: ReviewerDeps, input: ReviewerInput): Promise<R
     {
       sections: [
         guidelines
-          ? `## Review guidelines (from ${guidelines.source})\n\n${guidelines.text}`
+          ? `## Review guidelines (from ${guidelines.source})\n\n${stripInvisible(guidelines.text)}`
           : '## Review guidelines\n\nNone given: use general good practice.'
       ],
       instructions: deps.ai.instructions,
@@ -209,11 +213,13 @@ async function reviewPrompt(deps: ReviewerDeps, input: ReviewerInput): Promise<R
     `## Diff against the merge base ${base.slice(0, 7)} → head ${pull.headSha.slice(0, 7)}${diff.text.length < diff.totalChars ? ` (budgeted: ${diff.text.length} of ${diff.totalChars} characters)` : ''}`,
     '',
     '```diff',
-    diff.text,
+    stripInvisible(diff.text, { mark: true }),
     '```',
     context ? `\n## Changed files at head\n\n${context}` : ''
   ].join('\n')
-  return { system, tools, messages: [{ role: 'user', content: [{ type: 'text', text: user }] }] }
+  // whatever is left (paths, names) loses its invisible characters too; the markers stay visible
+  const text = stripInvisible(user)
+  return { system, tools, messages: [{ role: 'user', content: [{ type: 'text', text }] }] }
 }
 
 /** Appends the invalid answer and one repair request that quotes the validation errors back. */

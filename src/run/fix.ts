@@ -1,7 +1,8 @@
 import {
-  commitAndPush,
-  revertProtected,
+  commitFix,
+  pushFix,
   runFixCommands,
+  type FixCommit,
   type FixDelivery
 } from '../fix/apply-fix.js'
 import type { Settings } from '../inputs.js'
@@ -9,14 +10,14 @@ import { recordFix } from '../loop/record.js'
 import { disputeRound, nextAfterFix } from '../loop/rules.js'
 import type { FixRecord, LoopState, PullRequest, ReviewResult } from '../loop/types.js'
 import { zeroUsage } from '../loop/usage.js'
-import type { AiAgents, Clock, CommandRunner, FixerOutcome, Log } from '../ports/index.js'
+import type { AiAgents, Clock, FixerOutcome, Log } from '../ports/index.js'
+import { maskSecrets } from '../process/secrets.js'
 import { plural } from '../report/format.js'
 import type { Plan } from './plan.js'
 import type { Workspace } from './workspace.js'
 
 export interface FixDeps {
   settings: Settings
-  runner: CommandRunner
   log: Log
   clock: Clock
   /** The AI fixer; absent when only fix commands fix. */
@@ -37,24 +38,20 @@ export interface Fixed {
   outcome: string
 }
 
-/** The fix commands, then the AI fixer; fixer commits are folded back into the work tree. */
+/** The fix commands, then the AI fixer; the fix commit is built from the work tree afterwards. */
 async function runFixers(
   deps: FixDeps,
   input: { pull: PullRequest; state: LoopState; review: ReviewResult; ws: Workspace }
 ): Promise<{ commands: FixRecord['commands']; agent?: FixerOutcome }> {
-  const { pull, ws } = input
+  const { ws } = input
   const commands = await runFixCommands(deps.settings.fixCommands, {
-    runner: deps.runner,
+    runner: ws.runner,
     cwd: ws.cwd,
     env: ws.env,
     timeoutMs: deps.settings.commandTimeoutMinutes * 60_000,
     log: line => deps.log.info(line)
   })
-  const agent = deps.ai
-    ? await deps.ai.fix({ ...input, git: ws.git, cwd: ws.cwd, env: ws.env })
-    : undefined
-  // so that protected paths are reverted in the fixers' own commits too
-  if ((await ws.git.head()) !== pull.headSha) await ws.git.resetSoft(pull.headSha)
+  const agent = deps.ai ? await deps.ai.fix({ ...input, workspace: ws }) : undefined
   return { commands, agent }
 }
 
@@ -69,15 +66,19 @@ function headAfter(delivery: FixDelivery, reviewedSha: string): string {
 function fixFiles(
   n: number,
   record: FixRecord,
+  fix: FixCommit,
   delivery: FixDelivery,
-  agent: FixerOutcome | undefined
+  agent: FixerOutcome | undefined,
+  secrets: readonly string[]
 ): { files: Record<string, string>; notes: string[] } {
   const files: Record<string, string> = {}
   const notes: string[] = []
   if (record.revertedProtected.length)
     notes.push(
-      `Reverted the fixers' changes to protected paths: ${record.revertedProtected.join(', ')}`
+      `Left the fixers' changes to protected paths out of the fix commit: ${record.revertedProtected.join(', ')}`
     )
+  for (const left of fix.leftOut)
+    notes.push(`Left ${left.path} out of the fix commit: ${left.reason}.`)
   if ('patch' in delivery) {
     files[`fix-${n}.patch`] = delivery.patch
     record.patch = `fix-${n}.patch`
@@ -86,7 +87,10 @@ function fixFiles(
     )
   }
   if (agent) {
-    files[`fix-${n}-transcript.json`] = JSON.stringify(agent.transcript, null, 2)
+    files[`fix-${n}-transcript.json`] = maskSecrets(
+      JSON.stringify(agent.transcript, null, 2),
+      secrets
+    )
     for (const refusal of agent.refusals) notes.push(`The fixer was refused: ${refusal}`)
     if (agent.error)
       notes.push(`The fixer stopped early (${agent.error}); its changes so far were kept.`)
@@ -112,26 +116,25 @@ export async function fixPhase(
     // what the gates left untracked (coverage, caches) is not the fixers' work
     const leftovers = new Set(await ws.git.untrackedPaths())
     const { commands, agent } = await runFixers(deps, { pull, ...input, ws })
-    const reverted = await revertProtected(ws.git, settings.protectedPaths, leftovers)
-    const message = `review-loop: address review (iteration ${n})`
-    const delivery = await commitAndPush(
-      ws.git,
-      pull.headRef,
-      pull.headSha,
-      message,
-      settings.commitAuthor,
-      leftovers
-    )
+    const fix = await commitFix(ws.git, {
+      reviewedSha: pull.headSha,
+      leftovers,
+      protectedPaths: settings.protectedPaths,
+      secrets: ws.secrets,
+      message: `review-loop: address review (iteration ${n})`,
+      author: settings.commitAuthor
+    })
+    const delivery = await pushFix(ws.git, pull.headRef, pull.headSha, fix, ws.secrets)
     const record: FixRecord = {
       outcome: delivery.outcome,
       commitSha: delivery.outcome === 'no_changes' ? undefined : delivery.commitSha,
       filesChanged: delivery.filesChanged,
       commands,
       disputes: agent?.disputes ?? [],
-      revertedProtected: reverted,
+      revertedProtected: fix.protectedLeftOut,
       durationMs: deps.clock.now().getTime() - started.getTime()
     }
-    const { files, notes } = fixFiles(n, record, delivery, agent)
+    const { files, notes } = fixFiles(n, record, fix, delivery, agent, ws.secrets)
     const rounds = disputeRound(input.state, pull.headSha, record.disputes.length)
     const next = nextAfterFix(delivery.outcome, rounds)
     const state = recordFix(input.state, record, agent?.usage ?? zeroUsage(), next)

@@ -7,7 +7,7 @@ import type {
   AiAgents,
   ArtifactStore,
   Clock,
-  CommandRunner,
+  Confine,
   Git,
   GitHubPort,
   Log,
@@ -16,7 +16,7 @@ import type {
 import { decidePhase } from './decide.js'
 import { fixPhase } from './fix.js'
 import { planPhase, type Plan } from './plan.js'
-import { recordPhase, recordStop } from './record.js'
+import { recordHalt, recordPhase, recordStop } from './record.js'
 import { reportPhase } from './report.js'
 import { reviewPhase } from './review.js'
 import { openWorkspace } from './workspace.js'
@@ -26,7 +26,8 @@ export interface IterationDeps {
   ctx: RunContext
   github: GitHubPort
   openGit: (dir: string) => Promise<Git>
-  runner: CommandRunner
+  /** Confines PR code to the checkout (bubblewrap in the action). */
+  confine: Confine
   artifacts: ArtifactStore
   log: Log
   env: Record<string, string | undefined>
@@ -70,7 +71,7 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
     state: fixed?.state ?? decided.state,
     retrigger: fixed?.retrigger ?? false,
     files: fixed?.files ?? {},
-    notes: [...decided.notes, ...(fixed?.notes ?? [])]
+    notes: [...(ws.warning ? [ws.warning] : []), ...decided.notes, ...(fixed?.notes ?? [])]
   })
   const { checkRunId } = await reportPhase(deps, plan, { review, decision, recorded })
   return {
@@ -86,11 +87,26 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
   }
 }
 
-/** A PR this run does not review: skipped with a notice, or stopped by the label. */
+/**
+ * A PR this run does not review: skipped with a notice, stopped by the label, or halted on a state
+ * it cannot trust (as needs_discussion, failing the step as fail-on says).
+ */
 async function notReviewed(
   deps: IterationDeps,
   plan: Exclude<Plan, { kind: 'review' }>
 ): Promise<IterationOutcome> {
+  if (plan.kind === 'halt') {
+    const { comment, checkRunId } = await recordHalt(deps, plan)
+    return {
+      notice: plan.notice,
+      state: plan.state,
+      findings: [],
+      headSha: plan.pull.headSha,
+      commentUrl: comment.htmlUrl,
+      checkRunId,
+      failure: stepFailure(plan.state, deps.settings.failOn)
+    }
+  }
   const outcome = {
     notice: plan.notice,
     state: plan.state,

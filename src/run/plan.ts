@@ -4,7 +4,7 @@ import { lastIteration } from '../loop/state.js'
 import { planPull } from '../loop/rules.js'
 import type { LoopState, PrComment, PullRequest } from '../loop/types.js'
 import type { Clock, GitHubPort, Log } from '../ports/index.js'
-import { loadState } from './state-store.js'
+import { loadState, type UntrustedState } from './state-store.js'
 
 export type Plan =
   | { kind: 'skip'; notice: string; pull: PullRequest; state?: LoopState; comment?: PrComment }
@@ -16,6 +16,17 @@ export type Plan =
       comment?: PrComment
       /** The state became stopped in this run, so the comment is written. */
       changed: boolean
+    }
+  | {
+      /** The state found cannot be trusted: the run reports it and halts as needs_discussion. */
+      kind: 'halt'
+      notice: string
+      pull: PullRequest
+      /** needs_discussion, for the outputs and the check; never saved. */
+      state: LoopState
+      untrusted: UntrustedState
+      /** The earlier notice about it, to update. */
+      existingNotice?: PrComment
     }
   | {
       kind: 'review'
@@ -41,7 +52,8 @@ export interface PlanDeps {
 export async function planPhase(deps: PlanDeps, pr: number): Promise<Plan> {
   const { settings, ctx, github, log } = deps
   const pull = await github.getPull(pr)
-  const loaded = await loadState(github, pull.number, log)
+  const loaded = await loadState(github, pull.number, log, settings.stateKey)
+  const { untrusted } = loaded
   const started = deps.clock.now()
   const plan = planPull({
     pull,
@@ -52,11 +64,26 @@ export async function planPhase(deps: PlanDeps, pr: number): Promise<Plan> {
     runId: ctx.runId,
     runAttempt: ctx.runAttempt,
     now: started,
-    stopLabel: settings.stopLabel
+    stopLabel: settings.stopLabel,
+    untrusted:
+      untrusted &&
+      `The review-loop state in ${untrusted.comment.htmlUrl} cannot be trusted: ${untrusted.reason}.`
   })
   const found = { pull, comment: loaded.comment }
   if (plan.kind === 'skip')
     return { ...found, kind: 'skip', notice: plan.notice, state: loaded.state }
+  if (plan.kind === 'halt') {
+    // planPull halts only when it was told why the state is untrusted
+    const { notice, state } = plan
+    return {
+      kind: 'halt',
+      notice,
+      pull,
+      state,
+      untrusted: untrusted!,
+      existingNotice: loaded.notice
+    }
+  }
   if (plan.kind === 'stop') {
     const state = plan.state ?? loaded.state
     return { ...found, kind: 'stop', notice: plan.notice, state, changed: Boolean(plan.state) }

@@ -2,16 +2,23 @@ import path from 'node:path'
 import { runUrl, type RunContext } from '../action/context.js'
 import type { Settings } from '../inputs.js'
 import { moveTo, stamped } from '../loop/record.js'
-import { needsHuman } from '../loop/rules.js'
+import { checkConclusion, needsHuman } from '../loop/rules.js'
 import { compactState } from '../loop/state-compact.js'
 import type { Decision, LoopState, PrComment, PullRequest, ReviewResult } from '../loop/types.js'
-import type { ArtifactStore, Clock, GitHubPort, Log, SavedArtifact } from '../ports/index.js'
+import type {
+  ArtifactStore,
+  Clock,
+  GitHubPort,
+  Log,
+  SavedArtifact,
+  WriteSummary
+} from '../ports/index.js'
 import { renderComment } from '../report/comment.js'
 import type { RepoLinks } from '../report/format.js'
 import { renderReviewMarkdown } from '../report/review-markdown.js'
-import { mentions } from './escalate.js'
+import { escalate, mentions } from './escalate.js'
 import type { Plan } from './plan.js'
-import { saveComment } from './state-store.js'
+import { saveComment, UNTRUSTED_MARKER, type UntrustedState } from './state-store.js'
 
 export interface RecordDeps {
   settings: Settings
@@ -44,13 +51,100 @@ export function repoLinks(ctx: RunContext, pr: number): RepoLinks {
 
 /** The stop label turned the loop to stopped: the comment says so. */
 export async function recordStop(
-  deps: Pick<RecordDeps, 'ctx' | 'github'>,
+  deps: Pick<RecordDeps, 'settings' | 'ctx' | 'github'>,
   pull: PullRequest,
   state: LoopState,
   existing: PrComment | undefined
 ): Promise<PrComment> {
-  const body = renderComment(compactState(state), [], repoLinks(deps.ctx, pull.number))
+  const body = renderComment(compactState(state), [], repoLinks(deps.ctx, pull.number), {
+    stateKey: deps.settings.stateKey
+  })
   return saveComment(deps.github, pull.number, existing, body)
+}
+
+/** How a maintainer resets the loop deliberately, for each way a state can be untrusted. */
+function resetAdvice(problem: UntrustedState['problem']): string {
+  const reset = 'the next run then starts a fresh loop (iteration 1, nothing spent).'
+  switch (problem) {
+    case 'newer_schema':
+      return `Upgrade the action to the version that wrote the state, or delete the state comment; ${reset}`
+    case 'key_missing':
+      return `Set state-key to the secret that signed the state, or delete the state comment; ${reset}`
+    case 'key_unexpected':
+      return `Unset state-key if it was set by mistake, or delete the state comment; ${reset}`
+    case 'competing':
+      return `Delete the state comments listed above (all but the one to keep, or all of them); ${reset}`
+    default:
+      return `Delete the state comment; ${reset}`
+  }
+}
+
+/** Text from a comment's author made inert in ours: no HTML, no mentions. */
+function inert(text: string): string {
+  return text.replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/@/g, '@\u200b')
+}
+
+/** The plain comment (it holds no state) that reports an untrusted state and how to reset. */
+export function renderUntrustedNotice(
+  untrusted: UntrustedState,
+  links: { runUrl?: string },
+  mention: string[] = []
+): string {
+  const parts = [
+    UNTRUSTED_MARKER,
+    '## Review loop: halted — the loop state cannot be trusted',
+    '',
+    `**Status:** \`needs_discussion\` · **State comment:** ${untrusted.comment.htmlUrl}`,
+    '',
+    `> ${inert(untrusted.reason).replace(/\r?\n/g, ' ')}.`,
+    '',
+    'review-loop does not start afresh on a state it cannot trust, since that would reset the iteration cap (`max-iterations`) and the budget (`max-cost-usd`). It leaves the state comment as it is, as evidence, and ends every run as `needs_discussion` until a human decides.',
+    '',
+    `**To reset the loop deliberately:** ${resetAdvice(untrusted.problem)}`
+  ]
+  if (mention.length)
+    parts.push(
+      '',
+      `**A human is needed:** ${mention.map(m => `@${m}`).join(' ')} — please take a look.`
+    )
+  const footer = [links.runUrl ? `[workflow run](${links.runUrl})` : '', 'updated by review-loop']
+  parts.push('', `<sub>${footer.filter(Boolean).join(' · ')}</sub>`)
+  return parts.join('\n')
+}
+
+/**
+ * An untrusted state: the suspicious comment stays as it is; one plain notice (updated, never
+ * repeated) says what was found and how to reset; the check run and the escalation are those of
+ * needs_discussion.
+ */
+export async function recordHalt(
+  deps: Pick<RecordDeps, 'settings' | 'ctx' | 'github' | 'log' | 'clock'> & {
+    writeSummary: WriteSummary
+  },
+  plan: Extract<Plan, { kind: 'halt' }>
+): Promise<{ comment: PrComment; checkRunId: number }> {
+  const { settings, ctx, github } = deps
+  const { pull, state } = plan
+  const links = repoLinks(ctx, pull.number)
+  const body = renderUntrustedNotice(plan.untrusted, links, mentions(settings, ctx.owner))
+  const existing = plan.existingNotice
+  const comment =
+    existing?.body === body ? existing : await saveComment(github, pull.number, existing, body)
+  const check = await github.createCheckRun({
+    name: settings.checkName,
+    headSha: pull.headSha,
+    conclusion: checkConclusion('NEEDS_DISCUSSION', state.status, settings.failOn),
+    title: 'The loop state cannot be trusted',
+    summary: body.slice(UNTRUSTED_MARKER.length).trim(),
+    annotations: [],
+    externalId: `${pull.number}:untrusted:${ctx.runId}:${ctx.runAttempt}`,
+    detailsUrl: comment.htmlUrl,
+    startedAt: deps.clock.now().toISOString()
+  })
+  const reviewBody = `review-loop: ${state.status} — ${state.reason ?? ''}`
+  await escalate(github, pull, state.status, pull.headSha, reviewBody, settings, deps.log)
+  await deps.writeSummary(body.slice(UNTRUSTED_MARKER.length).trim())
+  return { comment, checkRunId: check.id }
 }
 
 /** review-N.json, review-N.md and the fix's files, saved as the iteration's artifact. */
@@ -142,6 +236,7 @@ export async function recordPhase(
       existing,
       renderComment(compactState(state), input.review.findings, repoLinks(ctx, pull.number), {
         mention: needsHuman(state.status) ? mentions(settings, ctx.owner) : undefined,
+        stateKey: settings.stateKey,
         artifact,
         artifactUrl: saved?.url
       })

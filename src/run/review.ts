@@ -3,13 +3,12 @@ import type { Settings } from '../inputs.js'
 import { mergeFindings } from '../loop/findings.js'
 import type { ReviewResult } from '../loop/types.js'
 import { zeroUsage } from '../loop/usage.js'
-import type { AiAgents, CommandRunner, Log } from '../ports/index.js'
+import type { AiAgents, Log } from '../ports/index.js'
 import type { Plan } from './plan.js'
 import type { Workspace } from './workspace.js'
 
 export interface ReviewDeps {
   settings: Settings
-  runner: CommandRunner
   log: Log
   /** The AI reviewer; absent in gates-only mode. */
   ai?: Pick<AiAgents, 'review'>
@@ -23,7 +22,7 @@ export async function reviewPhase(
 ): Promise<ReviewResult> {
   const { pull, state } = plan
   return deps.log.group(`${plan.tag} review ${pull.headSha.slice(0, 7)}`, async () => {
-    const gates = await runGates(deps.settings.gates, deps.runner, {
+    const gates = await runGates(deps.settings.gates, ws.runner, {
       repoRoot: ws.git.root,
       cwd: ws.cwd,
       env: ws.env,

@@ -1,14 +1,35 @@
+import { realpathSync } from 'node:fs'
 import path from 'node:path'
+import { InputError } from '../action/input-error.js'
 import type { Settings } from '../inputs.js'
 import type { PullRequest } from '../loop/types.js'
-import type { Git } from '../ports/index.js'
-import { scrubbedEnv } from '../process/scrubbed-env.js'
+import type { Confine, Confined, Git } from '../ports/index.js'
+import { collectSecrets } from '../process/secrets.js'
 
-/** Where PR code runs: the checkout on the PR head, the working directory, the scrubbed environment. */
-export interface Workspace {
+/** Where PR code runs: the checkout on the PR head, the working directory, the confined runner. */
+export interface Workspace extends Confined {
   git: Git
   cwd: string
-  env: Record<string, string>
+  /** The job's secret values, kept out of prompts, transcripts, artifacts and commits. */
+  secrets: string[]
+}
+
+/** The working directory, which must be a folder inside the repository (links resolved). */
+function workingDirectory(root: string, given: string): string {
+  const cwd = path.resolve(root, given)
+  let real: string
+  try {
+    real = realpathSync(cwd)
+  } catch {
+    throw new InputError('working-directory', `'${given}' does not exist in the repository.`)
+  }
+  const realRoot = realpathSync(root)
+  if (real !== realRoot && !real.startsWith(`${realRoot}${path.sep}`))
+    throw new InputError(
+      'working-directory',
+      `'${given}' leads outside the repository (to ${real}); name a folder inside it.`
+    )
+  return cwd
 }
 
 export async function openWorkspace(
@@ -16,15 +37,19 @@ export async function openWorkspace(
     settings: Settings
     workspace: string
     openGit: (dir: string) => Promise<Git>
+    confine: Confine
     env: Record<string, string | undefined>
   },
   pull: PullRequest
 ): Promise<Workspace> {
   const git = await deps.openGit(deps.workspace)
   await git.checkoutPullHead(pull.headRef, pull.headSha)
-  return {
-    git,
-    cwd: path.resolve(git.root, deps.settings.workingDirectory),
-    env: scrubbedEnv(deps.env)
-  }
+  const cwd = workingDirectory(git.root, deps.settings.workingDirectory)
+  const confined = await deps.confine({
+    root: git.root,
+    gitDir: git.gitDir,
+    gitConfig: await git.configForPrCode()
+  })
+  const secrets = collectSecrets([deps.settings.githubToken, deps.settings.ai.apiKey], deps.env)
+  return { ...confined, git, cwd, secrets }
 }

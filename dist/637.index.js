@@ -1,5 +1,5 @@
-export const id = 319;
-export const ids = [319];
+export const id = 637;
+export const ids = [637];
 export const modules = {
 
 /***/ 9229:
@@ -13,6 +13,187 @@ class InputError extends Error {
     constructor(input, message) {
         super(`Input '${input}': ${message}`);
         this.name = 'InputError';
+    }
+}
+
+
+/***/ }),
+
+/***/ 24335:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Hz: () => (/* binding */ readConfined),
+/* harmony export */   M$: () => (/* binding */ isGitName),
+/* harmony export */   P_: () => (/* binding */ Refusal),
+/* harmony export */   bA: () => (/* binding */ inspectForCommit),
+/* harmony export */   ic: () => (/* binding */ writeConfined),
+/* harmony export */   x5: () => (/* binding */ locate)
+/* harmony export */ });
+/* unused harmony export pathParts */
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(73024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(76760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+
+
+/**
+ * Files of the workspace, opened the way a boundary must be: the path is checked for links, the file
+ * is opened without following one, and what was opened is checked again (its real path, its link
+ * count) before a byte is read or written. A process swapping a folder for a link between the check
+ * and the use gains nothing.
+ */
+class Refusal extends Error {
+}
+/** `.git`, `.GIT`, `.git.` and `.git ` all name the git folder on some file system. */
+function isGitName(part) {
+    return part.replace(/[. ]+$/, '').toLowerCase() === '.git';
+}
+/** The relative path's parts, refused when absolute, climbing out, or naming the git folder. */
+function pathParts(given) {
+    if (typeof given !== 'string' || given.trim() === '')
+        throw new Refusal('path must be a non-empty string');
+    const rel = given.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '') || '.';
+    if (node_path__WEBPACK_IMPORTED_MODULE_1___default().isAbsolute(rel) || /^[a-zA-Z]:/.test(rel))
+        throw new Refusal(`absolute paths are not allowed: ${given}`);
+    const parts = rel.split('/').filter(p => p !== '' && p !== '.');
+    if (parts.includes('..'))
+        throw new Refusal(`paths may not contain '..': ${given}`);
+    if (parts.some(isGitName))
+        throw new Refusal('the .git folder is off limits');
+    if (parts.some(p => p.includes('\0')))
+        throw new Refusal('paths may not contain NUL');
+    return parts;
+}
+/** Refuses a path that goes through a symbolic link (a dangling one too) below `root`. */
+function refuseLinks(root, parts, given) {
+    let probe = root;
+    for (const part of parts) {
+        probe = node_path__WEBPACK_IMPORTED_MODULE_1___default().join(probe, part);
+        let stat;
+        try {
+            stat = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.lstatSync)(probe);
+        }
+        catch {
+            return; // the rest does not exist yet: nothing below can be a link
+        }
+        if (stat.isSymbolicLink())
+            throw new Refusal(`${given} goes through a symbolic link; links are not followed`);
+    }
+}
+/** Where an open descriptor really points (Linux), else the resolved path. */
+function realPathOf(fd, abs) {
+    try {
+        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readlinkSync)(`/proc/self/fd/${fd}`);
+    }
+    catch {
+        return (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.realpathSync)(abs);
+    }
+}
+function locate(root, given) {
+    const parts = pathParts(given);
+    refuseLinks(root, parts, String(given));
+    return { abs: node_path__WEBPACK_IMPORTED_MODULE_1___default().join(root, ...parts), rel: parts.join('/') || '.' };
+}
+/** Checks what `fd` opened: a regular file, with one link, at the path asked for. */
+function checkOpened(fd, root, where) {
+    const stat = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd);
+    if (!stat.isFile())
+        throw new Refusal(`${where.rel} is not a regular file`);
+    if (stat.nlink > 1)
+        throw new Refusal(`${where.rel} has ${stat.nlink} hard links; hard-linked files are refused`);
+    const expected = node_path__WEBPACK_IMPORTED_MODULE_1___default().join((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.realpathSync)(root), where.rel);
+    if (realPathOf(fd, where.abs) !== expected)
+        throw new Refusal(`${where.rel} resolved outside the workspace while it was opened`);
+}
+/** Reads a file of the workspace, or undefined when there is none. */
+function readConfined(root, given) {
+    const where = locate(root, given);
+    let fd;
+    try {
+        fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(where.abs, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NOFOLLOW | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NONBLOCK);
+    }
+    catch (e) {
+        const code = e.code;
+        if (code === 'ENOENT' || code === 'ENOTDIR')
+            return undefined;
+        if (code === 'ELOOP')
+            throw new Refusal(`${where.rel} is a symbolic link; links are not followed`);
+        throw e;
+    }
+    try {
+        checkOpened(fd, root, where);
+        return { rel: where.rel, content: (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(fd) };
+    }
+    finally {
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+    }
+}
+/** Writes a file of the workspace, creating its folders; never through a link, never a hard link. */
+function writeConfined(root, given, content, maxBytes) {
+    const where = locate(root, given);
+    const bytes = Buffer.from(content, 'utf8');
+    if (bytes.length > maxBytes)
+        throw new Refusal(`${where.rel}: ${bytes.length} bytes is more than the ${maxBytes}-byte limit of one write`);
+    // create missing folders one by one, refusing links on the way
+    let dir = root;
+    for (const part of where.rel.split('/').slice(0, -1)) {
+        dir = node_path__WEBPACK_IMPORTED_MODULE_1___default().join(dir, part);
+        try {
+            (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.mkdirSync)(dir);
+        }
+        catch (e) {
+            if (e.code !== 'EEXIST')
+                throw e;
+        }
+        const stat = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.lstatSync)(dir);
+        if (stat.isSymbolicLink() || !stat.isDirectory())
+            throw new Refusal(`${where.rel} goes through ${node_path__WEBPACK_IMPORTED_MODULE_1___default().relative(root, dir)}, which is not a folder`);
+    }
+    let fd;
+    try {
+        fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(where.abs, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_WRONLY | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_CREAT | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NOFOLLOW | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NONBLOCK, 0o644);
+    }
+    catch (e) {
+        if (e.code === 'ELOOP')
+            throw new Refusal(`${where.rel} is a symbolic link; links are not followed`);
+        throw e;
+    }
+    try {
+        checkOpened(fd, root, where);
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.ftruncateSync)(fd, 0);
+        let written = 0;
+        while (written < bytes.length)
+            written += (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeSync)(fd, bytes, written, bytes.length - written, written);
+    }
+    finally {
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
+    }
+    return where.rel;
+}
+function inspectForCommit(root, rel) {
+    try {
+        const parts = pathParts(rel);
+        refuseLinks(root, parts.slice(0, -1), rel);
+        const where = { abs: node_path__WEBPACK_IMPORTED_MODULE_1___default().join(root, ...parts), rel: parts.join('/') };
+        let stat;
+        try {
+            stat = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.lstatSync)(where.abs);
+        }
+        catch {
+            return { kind: 'gone' };
+        }
+        if (stat.isSymbolicLink())
+            return { kind: 'link', target: (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readlinkSync)(where.abs) };
+        if (!stat.isFile())
+            return { kind: 'refused', reason: 'not a regular file' };
+        const read = readConfined(root, rel);
+        if (!read)
+            return { kind: 'gone' };
+        return { kind: 'file', content: read.content, executable: (stat.mode & 0o111) !== 0 };
+    }
+    catch (e) {
+        return { kind: 'refused', reason: e.message };
     }
 }
 
@@ -342,7 +523,7 @@ function usageSince(after, before) {
 
 /***/ }),
 
-/***/ 45319:
+/***/ 42637:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -355,11 +536,11 @@ __webpack_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
 var core = __webpack_require__(33838);
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __webpack_require__(51455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(76760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __webpack_require__(51455);
 ;// CONCATENATED MODULE: ./src/action/artifacts.ts
 
 
@@ -582,72 +763,204 @@ function setOutputs(outcome, maxIterations) {
 
 // EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 3 modules
 var exec = __webpack_require__(81260);
-;// CONCATENATED MODULE: ./src/process/scrubbed-env.ts
-const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|CREDS|PRIVATE|API_?KEY|ACCESS_?KEY|AUTH|COOKIE|SESSION/i;
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(77598);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __webpack_require__(73024);
+// EXTERNAL MODULE: external "node:os"
+var external_node_os_ = __webpack_require__(48161);
+;// CONCATENATED MODULE: ./src/process/command-env.ts
 /**
- * The environment for commands that run PR code (checks, fix commands, the fixer's run_check):
- * the runner's environment without tokens, keys, action inputs or the runtime's credentials.
+ * Environments by allow-list. PR code (checks, fix commands, the fixer's run_check) gets only what a
+ * build needs to find its tools; the action's own git gets that plus what reaching the remote needs.
+ * Everything else — tokens, keys, action inputs, the runner's file-command paths (GITHUB_ENV,
+ * GITHUB_OUTPUT, …), NODE_OPTIONS — is left out, whatever its name.
  */
-function scrubbedEnv(env) {
-    const clean = {};
+/** Names PR code always gets (besides HOME and TMPDIR, which point at private folders). */
+const ALLOWED_NAMES = [
+    'PATH',
+    'LANG',
+    'LANGUAGE',
+    'TZ',
+    'TERM',
+    'CI',
+    'GITHUB_ACTIONS',
+    'RUNNER_OS',
+    'RUNNER_ARCH'
+];
+/** Names a user may not pass through: the action's credentials and the runner's control channels. */
+const NEVER_PASSED = /^(INPUT_|ACTIONS_|GITHUB_(TOKEN|ENV|OUTPUT|STATE|PATH|STEP_SUMMARY|EVENT_PATH)$|NODE_OPTIONS$|LD_PRELOAD$|LD_LIBRARY_PATH$|BASH_ENV$|ENV$)/;
+/** The reason an env-passthrough name is refused, or undefined when it may pass. */
+function refusedPassthrough(name) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+        return `'${name}' is not an environment variable name`;
+    if (NEVER_PASSED.test(name))
+        return `'${name}' is one of the action's own credentials or the runner's control variables; PR code never gets it`;
+    return undefined;
+}
+/** The environment of every command that runs PR code. */
+function commandEnv(env, passthrough, dirs) {
+    const out = {};
     for (const [name, value] of Object.entries(env)) {
         if (value === undefined)
             continue;
-        if (name.startsWith('INPUT_') || name.startsWith('ACTIONS_') || SECRET_NAME.test(name))
-            continue;
-        clean[name] = value;
+        if (ALLOWED_NAMES.includes(name) || name.startsWith('LC_') || passthrough.includes(name))
+            out[name] = value;
     }
-    return clean;
+    out['HOME'] = dirs.home;
+    out['TMPDIR'] = dirs.tmp;
+    return out;
+}
+/** The environment of the action's own git: no secrets; the runner's SSH agent for SSH remotes. */
+function gitEnv(env) {
+    const out = {};
+    for (const [name, value] of Object.entries(env)) {
+        if (value === undefined)
+            continue;
+        if (['PATH', 'HOME', 'LANG', 'LANGUAGE', 'TZ', 'SSH_AUTH_SOCK', 'GIT_SSH_COMMAND'].includes(name) ||
+            name.startsWith('LC_'))
+            out[name] = value;
+    }
+    return out;
 }
 
 ;// CONCATENATED MODULE: ./src/git/git.ts
 
 
-// PR code ran in this work tree: no repository hooks or fsmonitor commands run inside our git calls.
-const SAFE = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
-async function createGit(cwd, options = {}) {
-    // git gets the runner's environment without tokens, keys or action inputs
-    const sshAgent = process.env['SSH_AUTH_SOCK'];
-    const env = {
-        ...scrubbedEnv(process.env),
-        GIT_TERMINAL_PROMPT: '0',
-        // an SSH remote may rely on the runner's agent; PR code never gets it, our own git does
-        ...(sshAgent ? { SSH_AUTH_SOCK: sshAgent } : {})
+
+
+
+
+/**
+ * Every git command of the action runs with these: no repository hooks, no fsmonitor command, no
+ * external diff or textconv program, no `ext::` transport.
+ */
+const SAFE = [
+    '-c',
+    'core.hooksPath=/dev/null',
+    '-c',
+    'core.fsmonitor=false',
+    '-c',
+    'diff.external=',
+    '-c',
+    'protocol.ext.allow=never'
+];
+/** Config keys PR code must not see: credentials and files that hold them. */
+const CREDENTIAL_KEY = /(^|\.)extraheader$|^credential\.|^include\.|^includeif\.|^http\..*\.?(sslkey|sslcert|sslcertpasswordprotected|cookiefile)$|^url\..*\.insteadof$/i;
+/** The global git config as it is now, before any PR code ran (a later change is not seen). */
+function snapshotGlobal(env, scratch) {
+    const target = external_node_path_default().join(scratch, 'global-config');
+    const home = env['HOME'];
+    const xdg = env['XDG_CONFIG_HOME'] ?? (home ? external_node_path_default().join(home, '.config') : undefined);
+    const candidates = [
+        env['GIT_CONFIG_GLOBAL'],
+        xdg && external_node_path_default().join(xdg, 'git', 'config'),
+        home && external_node_path_default().join(home, '.gitconfig')
+    ];
+    const parts = candidates
+        .filter((f) => Boolean(f) && (0,external_node_fs_.existsSync)(f))
+        .map(f => (0,external_node_fs_.readFileSync)(f, 'utf8'));
+    (0,external_node_fs_.writeFileSync)(target, parts.join('\n'));
+    return target;
+}
+/** A copy of the repository's config as it was before PR code ran, without credentials. */
+async function credentialFreeCopy(git, pristine, scratch) {
+    const copy = external_node_path_default().join(scratch, `pr-config-${(0,external_node_crypto_.randomUUID)()}`);
+    (0,external_node_fs_.writeFileSync)(copy, pristine ?? '');
+    const names = (await git(['config', '--file', copy, '--name-only', '--list', '-z'])).stdout
+        .split('\0')
+        .map(n => n.trim())
+        .filter(Boolean);
+    for (const name of new Set(names.filter(n => CREDENTIAL_KEY.test(n))))
+        await git(['config', '--file', copy, '--unset-all', name]);
+    // user:password@ in a remote URL
+    for (const name of names.filter(n => /^remote\..*\.(url|pushurl)$/i.test(n))) {
+        const value = (await git(['config', '--file', copy, '--get', name])).stdout.trim();
+        const clean = value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
+        if (clean !== value)
+            await git(['config', '--file', copy, name, clean]);
+    }
+    return copy;
+}
+/**
+ * With persist-credentials: false, the action authenticates its own fetch and push through the
+ * environment of those commands alone: never on a command line, never in .git/config.
+ */
+async function authentication(git, token) {
+    if (!token)
+        return {};
+    const persisted = (await git(['config', '--get-regexp', '^http\\..*extraheader$'])).stdout.trim() !== '';
+    if (persisted)
+        return {};
+    return {
+        GIT_CONFIG_COUNT: '1',
+        GIT_CONFIG_KEY_0: 'http.extraheader',
+        GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`
     };
-    const git = async (args, extraEnv = {}, config = []) => {
-        const r = await (0,exec/* getExecOutput */.H)('git', [...SAFE, ...config, ...args], {
+}
+async function createGit(cwd, options = {}) {
+    const scratch = (0,external_node_fs_.mkdtempSync)(external_node_path_default().join(options.scratch ?? (0,external_node_os_.tmpdir)(), 'review-loop-git-'));
+    const baseEnv = options.env ?? process.env;
+    const env = {
+        ...gitEnv(baseEnv),
+        GIT_TERMINAL_PROMPT: '0',
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_CONFIG_GLOBAL: snapshotGlobal(baseEnv, scratch)
+    };
+    // the repository's config as read before any PR code ran; filled in once the git folder is known
+    const localConfig = {};
+    /** PR code may have rewritten .git/config (filters, pushurl, uploadpack): put it back first. */
+    const restoreConfig = () => {
+        if (!localConfig.file || !localConfig.pristine)
+            return;
+        const now = (0,external_node_fs_.existsSync)(localConfig.file) ? (0,external_node_fs_.readFileSync)(localConfig.file) : undefined;
+        if (now && now.equals(localConfig.pristine))
+            return;
+        (0,external_node_fs_.writeFileSync)(localConfig.file, localConfig.pristine);
+        options.warn?.(`${localConfig.file} was changed after the action read it (by PR code?); it was put back before the action's own git ran.`);
+    };
+    const git = async (args, extra = {}) => {
+        restoreConfig();
+        const r = await (0,exec/* getExecOutput */.H)('git', [...SAFE, ...args], {
             cwd,
             silent: true,
             ignoreReturnCode: true,
-            env: { ...env, ...extraEnv }
+            env: { ...env, ...extra.env },
+            input: extra.input
         });
         return { code: r.exitCode, stdout: r.stdout, stderr: r.stderr };
     };
-    const ok = async (args, extraEnv, config) => {
-        const r = await git(args, extraEnv, config);
+    const ok = async (args, extra) => {
+        const r = await git(args, extra);
         if (r.code !== 0) {
             throw new Error(`git ${args[0]} failed (exit ${r.code}): ${r.stderr.trim() || r.stdout.trim()}`);
         }
         return r.stdout;
     };
-    const top = await git(['rev-parse', '--show-toplevel']);
+    const top = await git(['rev-parse', '--show-toplevel', '--absolute-git-dir']);
     if (top.code !== 0) {
         throw new Error(`${cwd} is not a git checkout. Add 'actions/checkout' before review-loop (see the README's usage).`);
     }
-    const root = top.stdout.trim();
-    const persisted = (await git(['config', '--get-regexp', '^http\\..*extraheader$'])).stdout.trim() !== '';
-    // With persist-credentials: false, the action authenticates its own fetch and push; the header is
-    // passed per command, never written to .git/config where PR code could read it.
-    const auth = options.token && !persisted
-        ? [
-            '-c',
-            `http.extraheader=AUTHORIZATION: basic ${Buffer.from(`x-access-token:${options.token}`).toString('base64')}`
-        ]
-        : [];
-    const remote = (args) => ok(args, {}, auth);
+    const [root = cwd, gitDir = external_node_path_default().join(cwd, '.git')] = top.stdout.trim().split('\n');
+    const configFile = external_node_path_default().join(gitDir, 'config');
+    if ((0,external_node_fs_.existsSync)(configFile)) {
+        localConfig.file = configFile;
+        localConfig.pristine = (0,external_node_fs_.readFileSync)(configFile);
+    }
+    // the remote as it was before PR code ran; fetch and push name it, never 'origin'
+    const origin = (await git(['config', '--get', 'remote.origin.url'])).stdout.trim();
+    const url = () => {
+        if (!origin)
+            throw new Error(`The checkout in ${root} has no remote 'origin'.`);
+        return origin;
+    };
+    const authEnv = await authentication(git, options.token);
+    const remote = (args) => ok(args, { env: authEnv });
     const untracked = async () => (await ok(['ls-files', '--others', '--exclude-standard', '-z'])).split('\0').filter(Boolean);
+    const nul = (text) => text.split('\0').filter(Boolean);
     const self = {
         root,
+        gitDir,
         async head() {
             return (await ok(['rev-parse', 'HEAD'])).trim();
         },
@@ -660,7 +973,7 @@ async function createGit(cwd, options = {}) {
                 await remote([
                     'fetch',
                     '--no-tags',
-                    'origin',
+                    url(),
                     `+refs/heads/${branch}:refs/remotes/origin/${branch}`
                 ]);
             }
@@ -670,53 +983,70 @@ async function createGit(cwd, options = {}) {
             await ok(['checkout', '--force', '-B', branch, sha]);
         },
         async remoteHead(branch) {
-            const r = await remote(['ls-remote', 'origin', `refs/heads/${branch}`]);
+            const r = await remote(['ls-remote', url(), `refs/heads/${branch}`]);
             return r.split(/\s+/)[0] || undefined;
         },
         untrackedPaths: untracked,
-        async changedPaths(except = new Set()) {
-            const tracked = (await ok(['diff', 'HEAD', '--name-only', '--no-renames', '-z']))
-                .split('\0')
-                .filter(Boolean);
+        async changedSince(base, except = new Set()) {
+            const tracked = nul(await ok([
+                'diff',
+                '--name-only',
+                '--no-renames',
+                '--no-ext-diff',
+                '--no-textconv',
+                '-z',
+                base
+            ]));
             const fresh = (await untracked()).filter(p => !except.has(p));
             return [...new Set([...tracked, ...fresh])];
         },
-        async discard(paths) {
-            if (paths.length === 0)
-                return;
-            const inHead = (await ok(['ls-tree', '-r', '--name-only', '-z', 'HEAD', '--', ...paths]))
-                .split('\0')
-                .filter(Boolean);
-            if (inHead.length > 0)
-                await ok(['checkout', 'HEAD', '--', ...inHead]);
-            const added = paths.filter(p => !inHead.includes(p));
-            if (added.length > 0) {
-                await ok(['rm', '-q', '--cached', '--ignore-unmatch', '--', ...added]);
-                await ok(['clean', '-fdq', '--', ...added]);
+        async configForPrCode() {
+            return credentialFreeCopy(git, localConfig.pristine, scratch);
+        },
+        async commitEntries(base, entries, message, author) {
+            const index = external_node_path_default().join(scratch, `index-${(0,external_node_crypto_.randomUUID)()}`);
+            const withIndex = { GIT_INDEX_FILE: index };
+            try {
+                await ok(['read-tree', base], { env: withIndex });
+                const lines = [];
+                for (const entry of entries) {
+                    if ('deleted' in entry) {
+                        lines.push(`0 ${'0'.repeat(40)}\t${entry.path}`);
+                        continue;
+                    }
+                    const blob = (await ok(['hash-object', '-w', '--no-filters', '--stdin'], { input: entry.content })).trim();
+                    lines.push(`${entry.mode} ${blob}\t${entry.path}`);
+                }
+                if (lines.length)
+                    await ok(['update-index', '-z', '--index-info'], {
+                        env: withIndex,
+                        input: Buffer.from(lines.map(l => `${l}\0`).join(''))
+                    });
+                const tree = (await ok(['write-tree'], { env: withIndex })).trim();
+                const baseTree = (await ok(['rev-parse', `${base}^{tree}`])).trim();
+                if (tree === baseTree)
+                    return undefined;
+                const who = {
+                    GIT_AUTHOR_NAME: author.name,
+                    GIT_AUTHOR_EMAIL: author.email,
+                    GIT_COMMITTER_NAME: author.name,
+                    GIT_COMMITTER_EMAIL: author.email
+                };
+                const sha = (await ok(['commit-tree', tree, '-p', base], { env: who, input: Buffer.from(message) })).trim();
+                // the branch and index follow the commit; the work tree is left as the fixers left it
+                await ok(['reset', '-q', sha]);
+                return sha;
+            }
+            finally {
+                (0,external_node_fs_.rmSync)(index, { force: true });
             }
         },
-        async resetSoft(sha) {
-            await ok(['reset', '-q', '--soft', sha]);
+        async changedBetween(a, b) {
+            return nul(await ok(['diff-tree', '-r', '--no-renames', '--name-only', '-z', a, b]));
         },
-        async commitChanges(message, author, except = new Set()) {
-            await ok(['add', '-u']);
-            const fresh = (await untracked()).filter(p => !except.has(p));
-            if (fresh.length > 0)
-                await ok(['add', '--', ...fresh]);
-            const staged = await git(['diff', '--cached', '--quiet']);
-            if (staged.code === 0)
-                return undefined;
-            await ok(['commit', '--no-verify', '-q', '-m', message], {
-                GIT_AUTHOR_NAME: author.name,
-                GIT_AUTHOR_EMAIL: author.email,
-                GIT_COMMITTER_NAME: author.name,
-                GIT_COMMITTER_EMAIL: author.email
-            });
-            return self.head();
-        },
-        async push(branch) {
+        async push(branch, sha) {
             // never --force: a branch that moved under us is left to the next run
-            const r = await git(['push', '--no-verify', '--porcelain', 'origin', `HEAD:refs/heads/${branch}`], {}, auth);
+            const r = await git(['push', '--no-verify', '--porcelain', url(), `${sha}:refs/heads/${branch}`], { env: authEnv });
             if (r.code === 0)
                 return { kind: 'pushed' };
             const message = (r.stderr + r.stdout).trim();
@@ -728,7 +1058,7 @@ async function createGit(cwd, options = {}) {
             return { kind: 'failed', message };
         },
         async formatPatch(base, head) {
-            return ok(['format-patch', '--stdout', `${base}..${head}`]);
+            return ok(['format-patch', '--no-ext-diff', '--no-textconv', '--stdout', `${base}..${head}`]);
         },
         async mergeBase(a, b) {
             const r = await git(['merge-base', a, b]);
@@ -739,7 +1069,7 @@ async function createGit(cwd, options = {}) {
                 await remote([
                     'fetch',
                     '--no-tags',
-                    'origin',
+                    url(),
                     `+refs/heads/${baseRef}:refs/remotes/origin/${baseRef}`
                 ]);
             }
@@ -747,20 +1077,28 @@ async function createGit(cwd, options = {}) {
             if (!mergeBase &&
                 (await git(['rev-parse', '--is-shallow-repository'])).stdout.trim() === 'true') {
                 // a shallow checkout (the default fetch-depth: 1) lacks the history down to the merge base
-                await remote(['fetch', '--no-tags', '--unshallow', 'origin']);
+                await remote(['fetch', '--no-tags', '--unshallow', url()]);
                 mergeBase = await self.mergeBase(baseSha, headSha);
             }
             return mergeBase ?? baseSha;
         },
         async diff(base, head, paths = []) {
-            return ok(['diff', '--no-color', '--no-ext-diff', `${base}...${head}`, '--', ...paths]);
+            return ok([
+                'diff',
+                '--no-color',
+                '--no-ext-diff',
+                '--no-textconv',
+                `${base}...${head}`,
+                '--',
+                ...paths
+            ]);
         },
         async show(sha, file) {
-            const r = await git(['show', `${sha}:${file}`]);
+            const r = await git(['show', '--no-textconv', `${sha}:${file}`]);
             return r.code === 0 ? r.stdout : undefined;
         },
         async listFiles(sha) {
-            return (await ok(['ls-tree', '-r', '--name-only', '-z', sha])).split('\0').filter(Boolean);
+            return nul(await ok(['ls-tree', '-r', '--name-only', '-z', sha]));
         }
     };
     return self;
@@ -1214,6 +1552,8 @@ function refusal(input) {
         return `PR #${pull.number} is ${pull.merged ? 'merged' : 'closed'}: nothing to review.`;
     if (pull.draft && !input.reviewDrafts)
         return `PR #${pull.number} is a draft: it is reviewed when marked ready for review (or set review-drafts: true).`;
+    if (isFork(pull) && input.eventName === 'pull_request_target')
+        return `PR #${pull.number} comes from the fork ${pull.headRepoFullName || '(deleted)'} and this run is pull_request_target, which holds a write token and the repository's secrets: review-loop never runs fork code there, whatever allow-forks says. Review forks from a pull_request workflow.`;
     if (isFork(pull) && !input.allowForks)
         return `PR #${pull.number} comes from the fork ${pull.headRepoFullName || '(deleted)'}: review-loop does not run or push fork code unless a maintainer sets allow-forks: true.`;
     return undefined;
@@ -1226,6 +1566,13 @@ function stopByLabel(input, label) {
         return { kind: 'stop', notice };
     const stopped = moveTo(current, next.to, `Stopped by a human (label '${label}').`);
     return { kind: 'stop', notice, state: stamped(stopped, input.now) };
+}
+/** An untrusted state never resets the cap or the budget: the loop halts and a human decides. */
+function halt(input, why) {
+    const reason = `${why} The loop does not start afresh (that would reset the iteration cap and the budget); delete the state comment to reset it deliberately.`;
+    const fresh = (0,loop_state/* newState */.om)(input.pull.number, input.maxIterations, input.now);
+    const state = stamped(moveTo(fresh, 'needs_discussion', reason.slice(0, 4000)), input.now);
+    return { kind: 'halt', notice: reason, state };
 }
 /** The iteration of this round that reviewed `headSha`, if one did. */
 function reviewedIn(state, headSha) {
@@ -1265,6 +1612,8 @@ function planPull(input) {
         return { kind: 'skip', notice: refused };
     if (input.stopLabel && pull.labels.includes(input.stopLabel))
         return stopByLabel(input, input.stopLabel);
+    if (input.untrusted)
+        return halt(input, input.untrusted);
     let state = input.state ?? (0,loop_state/* newState */.om)(pull.number, maxIterations, input.now);
     const next = transition(state.status, headEvent(state, pull.headSha, input.runId));
     if (next.then === 'skip')
@@ -1417,8 +1766,13 @@ var model_provider = __webpack_require__(94676);
 
 
 
-/** Always protected: pushing workflow files needs the `workflows` permission the token lacks. */
-const ALWAYS_PROTECTED = '.github/workflows/**';
+
+
+/**
+ * Always protected: pushing workflow files needs the `workflows` permission the token lacks, and the
+ * repository's own actions run with the workflow's secrets.
+ */
+const ALWAYS_PROTECTED = ['.github/workflows/**', '.github/actions/**'];
 function lines(value) {
     return value
         .split(/\r?\n/)
@@ -1508,10 +1862,22 @@ function parsePrNumber(get) {
 }
 function parseWorkingDirectory(get) {
     const workingDirectory = get('working-directory').trim() || '.';
+    if (external_node_path_default().isAbsolute(workingDirectory) || /^[a-zA-Z]:/.test(workingDirectory)) {
+        throw new input_error/* InputError */.d('working-directory', `'${workingDirectory}' is absolute; give a folder relative to the repository root, such as 'packages/app'.`);
+    }
     if (workingDirectory.split(/[\\/]/).includes('..')) {
         throw new input_error/* InputError */.d('working-directory', `'${workingDirectory}' must stay inside the workspace.`);
     }
     return workingDirectory;
+}
+function parsePassthrough(raw) {
+    const names = list(raw);
+    for (const name of names) {
+        const refused = refusedPassthrough(name);
+        if (refused)
+            throw new input_error/* InputError */.d('env-passthrough', `${refused}. Remove it from the list.`);
+    }
+    return names;
 }
 /** Which model, where, and for how much; the provider is resolved against the environment. */
 function parseModelChoice(get, env) {
@@ -1571,7 +1937,7 @@ function parseSettings(get, env = process.env) {
         retrigger: oneOf(get, 'retrigger', ['dispatch', 'push', 'none'], 'dispatch'),
         prNumber,
         workingDirectory,
-        protectedPaths: [ALWAYS_PROTECTED, ...list(get('protected-paths'))],
+        protectedPaths: [...ALWAYS_PROTECTED, ...list(get('protected-paths'))],
         reviewDrafts: inputs_boolean(get, 'review-drafts', false),
         allowForks: inputs_boolean(get, 'allow-forks', false),
         checkName: get('check-name').trim() || 'review-loop',
@@ -1584,6 +1950,10 @@ function parseSettings(get, env = process.env) {
         },
         artifactsDir: get('artifacts-dir').trim() || undefined,
         stateAuthor: get('state-author').trim() || undefined,
+        stateKey: get('state-key').trim() || undefined,
+        sandbox: oneOf(get, 'sandbox', ['auto', 'required', 'off'], 'auto'),
+        sandboxNetwork: oneOf(get, 'sandbox-network', ['allow', 'deny'], 'allow'),
+        envPassthrough: parsePassthrough(get('env-passthrough')),
         ai: parseAiSettings(get, model)
     };
     if (settings.gates.length === 0 && !settings.ai.provider) {
@@ -1597,6 +1967,7 @@ var external_node_child_process_ = __webpack_require__(31421);
 ;// CONCATENATED MODULE: ./src/process/command-runner.ts
 
 const MAX_CAPTURE = 4 * 1024 * 1024;
+const direct = command => ({ file: 'bash', args: ['-o', 'pipefail', '-c', command] });
 /** Keeps at most `max` characters: the head and the tail, which is where failures are reported. */
 function cap(text, max) {
     if (text.length <= max)
@@ -1604,12 +1975,24 @@ function cap(text, max) {
     const half = Math.floor(max / 2);
     return `${text.slice(0, half)}\n… [${text.length - max} characters cut] …\n${text.slice(-half)}`;
 }
-function createCommandRunner() {
+/** Kills the command's whole process group: nothing it started outlives it. */
+function killGroup(pid) {
+    if (!pid)
+        return;
+    try {
+        process.kill(-pid, 'SIGKILL');
+    }
+    catch {
+        // the group is gone already
+    }
+}
+function createCommandRunner(launch = direct) {
     return {
         run(command, { cwd, timeoutMs, env }) {
             const started = Date.now();
+            const { file, args } = launch(command, cwd);
             return new Promise(resolve => {
-                const child = (0,external_node_child_process_.spawn)('bash', ['-o', 'pipefail', '-c', command], {
+                const child = (0,external_node_child_process_.spawn)(file, args, {
                     cwd,
                     env,
                     detached: true,
@@ -1618,6 +2001,7 @@ function createCommandRunner() {
                 let stdout = '';
                 let output = '';
                 let timedOut = false;
+                let done = false;
                 child.stdout.on('data', (chunk) => {
                     const text = chunk.toString('utf8');
                     if (stdout.length < MAX_CAPTURE)
@@ -1633,15 +2017,13 @@ function createCommandRunner() {
                 });
                 const timer = setTimeout(() => {
                     timedOut = true;
-                    try {
-                        // the whole process group: a test runner's children must not outlive the timeout
-                        process.kill(-(child.pid ?? 0), 'SIGKILL');
-                    }
-                    catch {
-                        child.kill('SIGKILL');
-                    }
+                    killGroup(child.pid);
+                    child.kill('SIGKILL');
                 }, timeoutMs);
                 const finish = (exitCode, extra = '') => {
+                    if (done)
+                        return;
+                    done = true;
                     clearTimeout(timer);
                     resolve({
                         exitCode: timedOut ? 124 : exitCode,
@@ -1652,9 +2034,260 @@ function createCommandRunner() {
                     });
                 };
                 child.on('error', e => finish(127, `\n${e.message}`));
+                child.on('exit', (code, signal) => {
+                    // what the command left running in its group ends with it
+                    killGroup(child.pid);
+                    // a process that left the group may still hold the pipes open: do not wait for it
+                    setTimeout(() => {
+                        child.stdout.destroy();
+                        child.stderr.destroy();
+                        finish(code ?? (signal ? 128 : 1));
+                    }, 2000).unref();
+                });
                 child.on('close', (code, signal) => finish(code ?? (signal ? 128 : 1)));
             });
         }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/process/sandbox.ts
+
+
+
+
+
+const depth = (p) => p.split('/').filter(Boolean).length;
+/** bwrap's arguments for one command; mounts are ordered parents first, so none hides another. */
+function bwrapArgs(layout, cwd, command) {
+    const mounts = [
+        ...layout.hide.map(dest => ({ op: '--tmpfs', dest })),
+        ...layout.show.map(dest => ({ op: '--ro-bind-try', src: dest, dest })),
+        { op: '--bind', src: layout.root, dest: layout.root },
+        { op: '--ro-bind', src: layout.gitDir, dest: layout.gitDir },
+        { op: '--ro-bind', src: layout.gitConfig, dest: external_node_path_default().join(layout.gitDir, 'config') },
+        { op: '--bind', src: layout.dirs.home, dest: layout.dirs.home },
+        { op: '--bind', src: layout.dirs.tmp, dest: layout.dirs.tmp }
+    ];
+    const seen = new Set();
+    const ordered = mounts
+        .map((m, i) => ({ m, i }))
+        .sort((a, b) => depth(a.m.dest) - depth(b.m.dest) || a.i - b.i)
+        .map(({ m }) => m)
+        .filter(m => {
+        // a folder both hidden and shown is shown; the same mount twice is made once
+        const key = `${m.op === '--tmpfs' ? 'hide' : m.op}:${m.dest}`;
+        if (seen.has(key))
+            return false;
+        seen.add(key);
+        return !(m.op === '--tmpfs' && layout.show.includes(m.dest));
+    });
+    return [
+        '--die-with-parent',
+        '--new-session',
+        '--unshare-pid',
+        '--unshare-ipc',
+        '--unshare-uts',
+        '--unshare-cgroup-try',
+        ...(layout.network === 'deny' ? ['--unshare-net'] : []),
+        ...(layout.root_user ? ['--cap-drop', 'ALL'] : []),
+        '--ro-bind',
+        '/',
+        '/',
+        '--dev',
+        '/dev',
+        '--proc',
+        '/proc',
+        ...ordered.flatMap(m => (m.src ? [m.op, m.src, m.dest] : [m.op, m.dest])),
+        ...layout.mask.flatMap(file => ['--ro-bind', '/dev/null', file]),
+        '--chdir',
+        cwd,
+        '--',
+        'bash',
+        '-o',
+        'pipefail',
+        '-c',
+        command
+    ];
+}
+/**
+ * What PR code must not see: the runner's home (credentials of CLIs, the runner's own files), its
+ * temp folder (file commands, credential files of earlier steps), and the runner's install folder.
+ * Tools on PATH and the tool cache stay visible, read-only.
+ */
+function hiddenFolders(env) {
+    const hide = new Set();
+    const add = (p) => {
+        if (p && external_node_path_default().isAbsolute(p) && depth(p) > 0)
+            hide.add(external_node_path_default().resolve(p));
+    };
+    hide.add('/tmp');
+    add(env['HOME']);
+    add(env['RUNNER_TEMP']);
+    for (const name of [
+        'GITHUB_ENV',
+        'GITHUB_OUTPUT',
+        'GITHUB_STATE',
+        'GITHUB_PATH',
+        'GITHUB_STEP_SUMMARY',
+        'GITHUB_EVENT_PATH'
+    ]) {
+        const file = env[name];
+        if (file)
+            add(external_node_path_default().dirname(file));
+    }
+    // the runner's install folder: RUNNER_WORKSPACE is <runner>/_work/<repo> (hosted: /home/runner/work/<repo>)
+    const workspace = env['RUNNER_WORKSPACE'];
+    if (workspace && depth(workspace) >= 3)
+        add(external_node_path_default().dirname(external_node_path_default().dirname(workspace)));
+    const hidden = [...hide];
+    const under = (p) => hidden.some(h => p === h || p.startsWith(`${h}/`));
+    const show = new Set();
+    for (const entry of (env['PATH'] ?? '').split(':')) {
+        if (external_node_path_default().isAbsolute(entry) && under(external_node_path_default().resolve(entry)))
+            show.add(external_node_path_default().resolve(entry));
+    }
+    const toolCache = env['RUNNER_TOOL_CACHE'];
+    if (toolCache && external_node_path_default().isAbsolute(toolCache) && under(toolCache))
+        show.add(external_node_path_default().resolve(toolCache));
+    return { hide: hidden, show: [...show] };
+}
+const execCommand = (file, args, input) => new Promise(resolve => {
+    const child = (0,external_node_child_process_.execFile)(file, args, { timeout: 120_000, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LANG: 'C' } }, (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 127) : 0;
+        resolve({ code, output: `${stdout}${stderr}`.trim() });
+    });
+    if (input !== undefined)
+        child.stdin?.end(input);
+});
+/**
+ * The narrow AppArmor profile Canonical recommends for bwrap on Ubuntu 24.04, where unprivileged
+ * user namespaces are restricted (kernel.apparmor_restrict_unprivileged_userns=1): it lets bwrap
+ * alone create them, unconfined otherwise. See the README's "Sandbox" section for sources.
+ */
+const APPARMOR_PROFILE = `abi <abi/4.0>,
+include <tunables/global>
+
+profile review-loop-bwrap /usr/bin/bwrap flags=(unconfined) {
+  userns,
+
+  include if exists <local/review-loop-bwrap>
+}
+`;
+/** Daemon sockets that give whoever reaches them the host (Docker, containerd, Podman). */
+const SOCKETS = [
+    '/var/run/docker.sock',
+    '/run/docker.sock',
+    '/run/containerd/containerd.sock',
+    '/run/podman/podman.sock'
+];
+const PROBE = (network) => [
+    '--die-with-parent',
+    '--unshare-pid',
+    ...(network === 'deny' ? ['--unshare-net'] : []),
+    '--ro-bind',
+    '/',
+    '/',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    'true'
+];
+/**
+ * Finds a working bubblewrap: installs it with passwordless sudo when missing (GitHub's hosted
+ * runners), and loads the AppArmor profile above when Ubuntu's user-namespace restriction stops it.
+ */
+async function chooseSandbox(mode, network, exec = execCommand, platform = process.platform) {
+    const setup = [];
+    if (mode === 'off')
+        return { kind: 'none', reason: 'sandbox is off', setup };
+    if (platform !== 'linux')
+        return { kind: 'none', reason: `bubblewrap needs Linux; this runner is ${platform}`, setup };
+    const sudo = (await exec('sudo', ['-n', 'true'])).code === 0;
+    let version = await exec('bwrap', ['--version']);
+    if (version.code !== 0 && sudo && (await exec('apt-get', ['--version'])).code === 0) {
+        let installed = await exec('sudo', ['-n', 'apt-get', 'install', '-y', '-q', 'bubblewrap']);
+        if (installed.code !== 0) {
+            await exec('sudo', ['-n', 'apt-get', 'update', '-q']);
+            installed = await exec('sudo', ['-n', 'apt-get', 'install', '-y', '-q', 'bubblewrap']);
+        }
+        setup.push(installed.code === 0
+            ? 'installed bubblewrap with apt-get'
+            : `could not install bubblewrap: ${installed.output.split('\n').pop()}`);
+        version = await exec('bwrap', ['--version']);
+    }
+    if (version.code !== 0)
+        return {
+            kind: 'none',
+            reason: `bubblewrap (bwrap) is not installed${sudo ? '' : ' and there is no passwordless sudo to install it'}`,
+            setup
+        };
+    let probe = await exec('bwrap', PROBE(network));
+    if (probe.code !== 0 &&
+        sudo &&
+        (await exec('sudo', ['-n', 'test', '-d', '/etc/apparmor.d'])).code === 0) {
+        const file = '/etc/apparmor.d/review-loop-bwrap';
+        const wrote = await exec('sudo', ['-n', 'tee', file], APPARMOR_PROFILE);
+        const loaded = wrote.code === 0 ? await exec('sudo', ['-n', 'apparmor_parser', '-r', file]) : wrote;
+        setup.push(loaded.code === 0
+            ? `loaded the AppArmor profile ${file} that lets bwrap create user namespaces`
+            : `could not load an AppArmor profile for bwrap: ${loaded.output.split('\n').pop()}`);
+        probe = await exec('bwrap', PROBE(network));
+    }
+    if (probe.code !== 0)
+        return {
+            kind: 'none',
+            reason: `bubblewrap cannot create namespaces here (${probe.output.split('\n')[0] || `exit ${probe.code}`})`,
+            setup
+        };
+    return { kind: 'bwrap', bwrap: 'bwrap', setup };
+}
+/** What to do on a runner where the sandbox does not work, for `sandbox: required`. */
+function sandboxHelp(reason) {
+    return `sandbox is required but ${reason}. Install bubblewrap (apt-get install bubblewrap) on a Linux runner that allows user namespaces — on Ubuntu 24.04 with passwordless sudo the action loads an AppArmor profile for it — or set sandbox: auto to run PR code unsandboxed where it cannot work (the AI fixer then cannot run checks).`;
+}
+/** Chooses the sandbox once and gives each checkout a runner confined to it. */
+function createConfinement(options) {
+    return async (checkout) => {
+        const choice = await chooseSandbox(options.mode, options.network, options.exec);
+        for (const step of choice.setup)
+            options.log.info(`sandbox: ${step}`);
+        if (choice.kind === 'none' && options.mode === 'required')
+            throw new Error(sandboxHelp(choice.reason));
+        (0,external_node_fs_.mkdirSync)(options.tempDir, { recursive: true });
+        const base = (0,external_node_fs_.mkdtempSync)(external_node_path_default().join(options.tempDir, 'review-loop-pr-'));
+        const dirs = { home: external_node_path_default().join(base, 'home'), tmp: external_node_path_default().join(base, 'tmp') };
+        (0,external_node_fs_.mkdirSync)(dirs.home);
+        (0,external_node_fs_.mkdirSync)(dirs.tmp);
+        const env = commandEnv(options.env, options.passthrough, dirs);
+        if (choice.kind === 'none') {
+            const launch = command => ({ file: 'bash', args: ['-o', 'pipefail', '-c', command] });
+            return {
+                runner: createCommandRunner(launch),
+                env,
+                sandboxed: false,
+                warning: options.mode === 'off'
+                    ? "PR code ran unsandboxed (sandbox: off): it could read the job's secrets from other processes. The AI fixer was not given run_check."
+                    : `PR code ran unsandboxed: ${choice.reason}. It could read the job's secrets from other processes; the AI fixer was not given run_check. See the README's "Sandbox" section.`
+            };
+        }
+        options.log.info(`sandbox: PR code runs in bubblewrap (own PID namespace, allow-listed environment, .git read-only, network ${options.network === 'deny' ? 'denied' : 'allowed'})`);
+        const { hide, show } = hiddenFolders(options.env);
+        const layout = {
+            ...checkout,
+            dirs,
+            hide: [...hide, external_node_path_default().resolve(options.tempDir)],
+            // /tmp is always private
+            show,
+            mask: SOCKETS.filter(file => (0,external_node_fs_.existsSync)(file)),
+            network: options.network,
+            root_user: process.getuid?.() === 0
+        };
+        const launch = (command, cwd) => ({
+            file: choice.bwrap,
+            args: bwrapArgs(layout, cwd, command)
+        });
+        return { runner: createCommandRunner(launch), env, sandboxed: true };
     };
 }
 
@@ -1714,9 +2347,18 @@ function decidePhase(deps, plan, review) {
     return { decision, state, next, notes };
 }
 
+// EXTERNAL MODULE: ./node_modules/minimatch/dist/esm/index.js + 7 modules
+var esm = __webpack_require__(33581);
+// EXTERNAL MODULE: ./src/process/secrets.ts
+var process_secrets = __webpack_require__(68948);
+// EXTERNAL MODULE: ./src/fix/confined-fs.ts
+var confined_fs = __webpack_require__(24335);
 // EXTERNAL MODULE: ./src/fix/protected-paths.ts
 var protected_paths = __webpack_require__(61932);
 ;// CONCATENATED MODULE: ./src/fix/apply-fix.ts
+
+
+
 
 /** The deterministic fixers: each fix command in order; their results are recorded, failures tolerated. */
 async function runFixCommands(commands, ctx) {
@@ -1732,43 +2374,107 @@ async function runFixCommands(commands, ctx) {
     }
     return results;
 }
-/** Reverts every change to a protected path; returns the paths it reverted. */
-async function revertProtected(git, globs, leftovers) {
-    const touched = (await git.changedPaths(leftovers)).filter(p => (0,protected_paths/* isProtected */.b)(p, globs));
-    await git.discard(touched);
-    return touched;
+/** Files that hold credentials, which no fix commits (a `gha-creds-*.json` of an auth step, keys). */
+const CREDENTIAL_FILES = [
+    'gha-creds-*.json',
+    '*.pem',
+    '*.key',
+    '*.p12',
+    '*.pfx',
+    '*.jks',
+    '*.keystore',
+    'id_rsa',
+    'id_dsa',
+    'id_ecdsa',
+    'id_ed25519',
+    '.netrc',
+    '.git-credentials',
+    '.pgpass',
+    '.npmrc',
+    '.pypirc',
+    'credentials.json',
+    'service-account*.json',
+    '.env',
+    '.env.*'
+];
+function looksLikeCredential(file) {
+    return CREDENTIAL_FILES.some(glob => (0,esm/* minimatch */.xF)(file, glob, { dot: true, matchBase: true }));
 }
 /**
- * Commits what the fixers changed (not the checks' untracked leftovers) and pushes it to the PR
- * branch, never forcing. When the branch moved since `reviewedSha`, or the push fails, the commit
- * is returned as a patch so no work is lost.
+ * Builds the fix commit from what the fixers changed since the reviewed head: only those paths (not
+ * files untracked before the fix phase), read without following links, without filters, never a
+ * protected path nor a credential file. The commit's own tree is then compared with the reviewed
+ * head, so nothing the work tree hides can slip in.
  */
-async function commitAndPush(git, branch, reviewedSha, message, author, leftovers) {
-    const filesChanged = await git.changedPaths(leftovers);
-    const commitSha = await git.commitChanges(message, author, leftovers);
+async function commitFix(git, input) {
+    const changed = await git.changedSince(input.reviewedSha, input.leftovers);
+    const protectedLeftOut = [];
+    const leftOut = [];
+    const entries = [];
+    for (const file of changed) {
+        if ((0,protected_paths/* isProtected */.b)(file, input.protectedPaths)) {
+            protectedLeftOut.push(file);
+            continue;
+        }
+        if (looksLikeCredential(file)) {
+            leftOut.push({ path: file, reason: 'it looks like a credential file' });
+            continue;
+        }
+        const found = (0,confined_fs/* inspectForCommit */.bA)(git.root, file);
+        if (found.kind === 'refused')
+            leftOut.push({ path: file, reason: found.reason });
+        else if (found.kind === 'gone')
+            entries.push({ path: file, deleted: true });
+        else if (found.kind === 'link')
+            entries.push({ path: file, mode: '120000', content: Buffer.from(found.target) });
+        else
+            entries.push({
+                path: file,
+                mode: found.executable ? '100755' : '100644',
+                content: found.content
+            });
+    }
+    const secretFound = entries.some(e => 'content' in e && (0,process_secrets/* containsSecret */.At)(e.content, input.secrets));
+    const safe = secretFound
+        ? entries.map(e => 'content' in e
+            ? { ...e, content: Buffer.from((0,process_secrets/* maskSecrets */.QU)(e.content.toString('utf8'), input.secrets)) }
+            : e)
+        : entries;
+    const commitSha = await git.commitEntries(input.reviewedSha, safe, input.message, input.author);
+    if (!commitSha)
+        return { filesChanged: [], protectedLeftOut, leftOut, secretFound: false };
+    const filesChanged = await git.changedBetween(input.reviewedSha, commitSha);
+    const allowed = new Set(safe.map(e => e.path));
+    const stray = filesChanged.filter(f => !allowed.has(f) || (0,protected_paths/* isProtected */.b)(f, input.protectedPaths));
+    if (stray.length)
+        throw new Error(`the fix commit ${commitSha.slice(0, 7)} changes paths it should not (${stray.join(', ')}); it was not pushed`);
+    return { commitSha, filesChanged, protectedLeftOut, leftOut, secretFound };
+}
+/**
+ * Pushes the fix commit to the PR branch, never forcing. When the branch moved since `reviewedSha`,
+ * the push fails, or the fix held a secret, the commit is returned as a patch so no work is lost.
+ */
+async function pushFix(git, branch, reviewedSha, fix, secrets) {
+    const { commitSha, filesChanged } = fix;
     if (!commitSha)
         return { outcome: 'no_changes', filesChanged: [] };
-    const remote = await git.remoteHead(branch);
-    if (remote !== reviewedSha) {
-        return {
-            outcome: 'branch_moved',
-            commitSha,
-            filesChanged,
-            patch: await git.formatPatch(reviewedSha, commitSha),
-            message: `origin/${branch} is at ${remote?.slice(0, 7) ?? '(deleted)'}, not the reviewed ${reviewedSha.slice(0, 7)}`,
-            remoteSha: remote
-        };
-    }
-    const pushed = await git.push(branch);
-    if (pushed.kind === 'pushed')
-        return { outcome: 'pushed', commitSha, filesChanged };
-    return {
-        outcome: pushed.kind === 'rejected' ? 'branch_moved' : 'push_failed',
+    const kept = async (outcome, message, remoteSha) => ({
+        outcome,
         commitSha,
         filesChanged,
-        patch: await git.formatPatch(reviewedSha, commitSha),
-        message: pushed.message
-    };
+        patch: (0,process_secrets/* maskSecrets */.QU)(await git.formatPatch(reviewedSha, commitSha), secrets),
+        message,
+        ...(remoteSha ? { remoteSha } : {})
+    });
+    if (fix.secretFound)
+        return kept('push_failed', "refused to push: the fix contained the value of one of the job's secrets (masked as *** in the patch)");
+    const remote = await git.remoteHead(branch);
+    if (remote !== reviewedSha)
+        return kept('branch_moved', `origin/${branch} is at ${remote?.slice(0, 7) ?? '(deleted)'}, not the reviewed ${reviewedSha.slice(0, 7)}`, remote);
+    const pushed = await git.push(branch, commitSha);
+    if (pushed.kind === 'pushed')
+        return { outcome: 'pushed', commitSha, filesChanged };
+    return kept(pushed.kind === 'rejected' ? 'branch_moved' : 'push_failed', pushed.message);
 }
 
 ;// CONCATENATED MODULE: ./src/run/fix.ts
@@ -1777,22 +2483,18 @@ async function commitAndPush(git, branch, reviewedSha, message, author, leftover
 
 
 
-/** The fix commands, then the AI fixer; fixer commits are folded back into the work tree. */
+
+/** The fix commands, then the AI fixer; the fix commit is built from the work tree afterwards. */
 async function runFixers(deps, input) {
-    const { pull, ws } = input;
+    const { ws } = input;
     const commands = await runFixCommands(deps.settings.fixCommands, {
-        runner: deps.runner,
+        runner: ws.runner,
         cwd: ws.cwd,
         env: ws.env,
         timeoutMs: deps.settings.commandTimeoutMinutes * 60_000,
         log: line => deps.log.info(line)
     });
-    const agent = deps.ai
-        ? await deps.ai.fix({ ...input, git: ws.git, cwd: ws.cwd, env: ws.env })
-        : undefined;
-    // so that protected paths are reverted in the fixers' own commits too
-    if ((await ws.git.head()) !== pull.headSha)
-        await ws.git.resetSoft(pull.headSha);
+    const agent = deps.ai ? await deps.ai.fix({ ...input, workspace: ws }) : undefined;
     return { commands, agent };
 }
 /** The branch's head after the fix: the pushed commit, a head that moved meanwhile, or the reviewed one. */
@@ -1804,18 +2506,20 @@ function headAfter(delivery, reviewedSha) {
     return reviewedSha;
 }
 /** The patch, the transcript and the record for the artifact, and what the user should know. */
-function fixFiles(n, record, delivery, agent) {
+function fixFiles(n, record, fix, delivery, agent, secrets) {
     const files = {};
     const notes = [];
     if (record.revertedProtected.length)
-        notes.push(`Reverted the fixers' changes to protected paths: ${record.revertedProtected.join(', ')}`);
+        notes.push(`Left the fixers' changes to protected paths out of the fix commit: ${record.revertedProtected.join(', ')}`);
+    for (const left of fix.leftOut)
+        notes.push(`Left ${left.path} out of the fix commit: ${left.reason}.`);
     if ('patch' in delivery) {
         files[`fix-${n}.patch`] = delivery.patch;
         record.patch = `fix-${n}.patch`;
         notes.push(`The fix commit was not pushed (${delivery.message}); it is kept as fix-${n}.patch in the artifact.`);
     }
     if (agent) {
-        files[`fix-${n}-transcript.json`] = JSON.stringify(agent.transcript, null, 2);
+        files[`fix-${n}-transcript.json`] = (0,process_secrets/* maskSecrets */.QU)(JSON.stringify(agent.transcript, null, 2), secrets);
         for (const refusal of agent.refusals)
             notes.push(`The fixer was refused: ${refusal}`);
         if (agent.error)
@@ -1836,19 +2540,25 @@ async function fixPhase(deps, plan, input, ws) {
         // what the gates left untracked (coverage, caches) is not the fixers' work
         const leftovers = new Set(await ws.git.untrackedPaths());
         const { commands, agent } = await runFixers(deps, { pull, ...input, ws });
-        const reverted = await revertProtected(ws.git, settings.protectedPaths, leftovers);
-        const message = `review-loop: address review (iteration ${n})`;
-        const delivery = await commitAndPush(ws.git, pull.headRef, pull.headSha, message, settings.commitAuthor, leftovers);
+        const fix = await commitFix(ws.git, {
+            reviewedSha: pull.headSha,
+            leftovers,
+            protectedPaths: settings.protectedPaths,
+            secrets: ws.secrets,
+            message: `review-loop: address review (iteration ${n})`,
+            author: settings.commitAuthor
+        });
+        const delivery = await pushFix(ws.git, pull.headRef, pull.headSha, fix, ws.secrets);
         const record = {
             outcome: delivery.outcome,
             commitSha: delivery.outcome === 'no_changes' ? undefined : delivery.commitSha,
             filesChanged: delivery.filesChanged,
             commands,
             disputes: agent?.disputes ?? [],
-            revertedProtected: reverted,
+            revertedProtected: fix.protectedLeftOut,
             durationMs: deps.clock.now().getTime() - started.getTime()
         };
-        const { files, notes } = fixFiles(n, record, delivery, agent);
+        const { files, notes } = fixFiles(n, record, fix, delivery, agent, ws.secrets);
         const rounds = disputeRound(input.state, pull.headSha, record.disputes.length);
         const next = nextAfterFix(delivery.outcome, rounds);
         const state = recordFix(input.state, record, agent?.usage ?? (0,loop_usage/* zeroUsage */.My)(), next);
@@ -1860,13 +2570,13 @@ async function fixPhase(deps, plan, input, ws) {
     return fixed;
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __webpack_require__(77598);
 // EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
 var ajv = __webpack_require__(42463);
 ;// CONCATENATED MODULE: ./src/loop/state-schema.ts
 
 
+/** The state format this version writes and reads; a higher number comes from a newer review-loop. */
+const STATE_SCHEMA = 1;
 const nonNegative = { type: 'number', minimum: 0 };
 const count = { type: 'integer', minimum: 0 };
 const sha = { type: 'string', pattern: '^[0-9a-f]{7,64}$' };
@@ -1996,7 +2706,7 @@ const stateSchema = {
     ],
     additionalProperties: false,
     properties: {
-        schema: { const: 1 },
+        schema: { const: STATE_SCHEMA },
         pr: { type: 'integer', minimum: 1 },
         status: { enum: types/* LOOP_STATUSES */.gw },
         round: { type: 'integer', minimum: 1 },
@@ -2034,12 +2744,22 @@ function checkState(value) {
  *
  * `<`, `>` and `&` inside the JSON are written as \u escapes, so no finding text can close the HTML
  * comment early (`-->`), and JSON.parse restores them. The digest lets us notice a state that someone
- * edited by hand: such a state is ignored, never trusted.
+ * edited: such a state is reported, never trusted. Without a key it is a plain SHA-256 (`sha256:`),
+ * which anyone can recompute, so it catches accidental or naive edits only. With the `state-key`
+ * secret it is an HMAC-SHA256 (`hmac-sha256:`), which only holders of the key can produce.
  */
 const STATE_MARKER = '<!-- review-loop:state';
-const STATE_RE = /<!-- review-loop:state sha256:([0-9a-f]{16}) (\{.*?\}) -->/s;
-function digest(json) {
-    return (0,external_node_crypto_.createHash)('sha256').update(json).digest('hex').slice(0, 16);
+const STATE_RE = /<!-- review-loop:state ([a-z0-9-]+):([0-9a-f]+) (\{.*?\}) -->/s;
+const PLAIN = 'sha256';
+const KEYED = 'hmac-sha256';
+/** The marker's algorithm and digest: a keyed HMAC with a key, else a plain, shortened SHA-256. */
+function digest(json, key) {
+    if (key)
+        return { algorithm: KEYED, sum: (0,external_node_crypto_.createHmac)('sha256', key).update(json).digest('hex') };
+    return { algorithm: PLAIN, sum: (0,external_node_crypto_.createHash)('sha256').update(json).digest('hex').slice(0, 16) };
+}
+function sameDigest(a, b) {
+    return a.length === b.length && (0,external_node_crypto_.timingSafeEqual)(Buffer.from(a), Buffer.from(b));
 }
 function encodeStateJson(state) {
     return JSON.stringify(state)
@@ -2047,62 +2767,120 @@ function encodeStateJson(state) {
         .replace(/>/g, '\\u003e')
         .replace(/&/g, '\\u0026');
 }
-function renderStateMarker(state) {
+/** `key`: the state-key secret; empty or undefined for the plain digest. */
+function renderStateMarker(state, key) {
     const json = encodeStateJson(state);
-    return `${STATE_MARKER} sha256:${digest(json)} ${json} -->`;
+    const { algorithm, sum } = digest(json, key || undefined);
+    return `${STATE_MARKER} ${algorithm}:${sum} ${json} -->`;
 }
 function hasStateMarker(body) {
     return body.includes(STATE_MARKER);
 }
-/** Reads the state out of a comment body. Corrupt, edited or invalid states are reported, never returned. */
-function decodeState(body) {
+function invalid(problem, reason) {
+    return { kind: 'invalid', problem, reason };
+}
+/** Whether the marker's algorithm is the one this run checks with; the reason when not. */
+function algorithmProblem(algorithm, key) {
+    if (algorithm === (key ? KEYED : PLAIN))
+        return undefined;
+    if (algorithm === KEYED)
+        return invalid('key_missing', 'the state is signed with a state-key (hmac-sha256) but this run has no state-key, so it cannot check it: set the input state-key to the same secret (secrets are not passed to runs for forks or Dependabot)');
+    if (algorithm === PLAIN)
+        return invalid('key_unexpected', 'the state carries a plain sha256 digest, which anyone can recompute, but state-key is set: unset state-key if it was set by mistake; if it was just added, delete the state comment to start afresh under the key');
+    return invalid('malformed', `the state marker names an unknown digest '${algorithm}'`);
+}
+/** A state of a schema above the one this version reads. */
+function newerSchema(parsed) {
+    const schema = parsed?.schema;
+    return typeof schema === 'number' && schema > STATE_SCHEMA ? schema : undefined;
+}
+/**
+ * Reads the state out of a comment body, checking its digest with `key` (the state-key secret, if
+ * set). Corrupt, edited, differently keyed, newer or invalid states are reported, never returned.
+ */
+function decodeState(body, stateKey) {
+    const key = stateKey || undefined;
     if (!hasStateMarker(body))
         return { kind: 'absent' };
     const match = STATE_RE.exec(body);
     if (!match)
-        return { kind: 'invalid', reason: 'the state marker is malformed' };
-    const [, sum, json] = match;
-    if (digest(json) !== sum) {
-        return { kind: 'invalid', reason: 'the state was edited by hand (its digest does not match)' };
+        return invalid('malformed', 'the state marker is malformed');
+    const [, algorithm, sum, json] = match;
+    const wrongAlgorithm = algorithmProblem(algorithm, key);
+    if (wrongAlgorithm)
+        return wrongAlgorithm;
+    if (!sameDigest(digest(json, key).sum, sum)) {
+        return key
+            ? invalid('edited', 'the state was edited, or signed with another state-key (its hmac-sha256 does not match)')
+            : invalid('edited', 'the state was edited by hand (its sha256 digest does not match)');
     }
     let parsed;
     try {
         parsed = JSON.parse(json);
     }
     catch (e) {
-        return { kind: 'invalid', reason: `the state is not valid JSON (${e.message})` };
+        return invalid('not_json', `the state is not valid JSON (${e.message})`);
     }
+    const newer = newerSchema(parsed);
+    if (newer !== undefined)
+        return invalid('newer_schema', `the state has schema ${newer}, newer than the schema ${STATE_SCHEMA} this version reads: it was written by a newer review-loop; upgrade the action`);
     const checked = checkState(parsed);
     if ('error' in checked)
-        return { kind: 'invalid', reason: `the state fails its schema: ${checked.error}` };
+        return invalid('schema', `the state fails its schema: ${checked.error}`);
     return { kind: 'ok', state: checked.state };
 }
 
 ;// CONCATENATED MODULE: ./src/run/state-store.ts
 
+/** Marks the plain comment that reports an untrusted state; it holds no state. */
+const UNTRUSTED_MARKER = '<!-- review-loop:untrusted -->';
+/** Why the one state comment by the action's identity cannot be trusted, if it cannot. */
+function distrust(comment, pr, key) {
+    const decoded = decodeState(comment.body, key);
+    if (decoded.kind === 'ok' && decoded.state.pr === pr)
+        return decoded.state;
+    if (decoded.kind === 'ok') {
+        const reason = `it holds the state of PR #${decoded.state.pr}, not of PR #${pr}`;
+        return { comment, problem: 'other_pr', reason };
+    }
+    if (decoded.kind === 'invalid')
+        return { comment, problem: decoded.problem, reason: decoded.reason };
+    return { comment, problem: 'malformed', reason: 'the state marker is malformed' };
+}
 /**
  * Finds the sticky comment. Only comments written by the identity the action posts as are read;
- * an invalid or hand-edited state is ignored with a warning (its comment is reused and overwritten).
+ * others are ignored with a warning (anyone can paste a marker). A state by that identity that is
+ * unreadable, edited, differently keyed, of another PR or of a newer schema, or two such comments,
+ * is reported as untrusted: the loop must not start afresh, which would reset its cap and budget.
+ * `key` is the state-key secret, when set.
  */
-async function loadState(github, pr, log) {
-    const candidates = (await github.listComments(pr)).filter(c => hasStateMarker(c.body));
+async function loadState(github, pr, log, key) {
+    const comments = await github.listComments(pr);
+    const candidates = comments.filter(c => hasStateMarker(c.body));
     if (candidates.length === 0)
         return {};
     const me = await github.whoAmI();
-    let reusable;
-    for (const comment of candidates) {
-        if (comment.author !== me) {
-            log.warning(`Ignoring a review-loop state in comment ${comment.htmlUrl} written by ${comment.author}: only states written by ${me} are trusted.`);
-            continue;
+    const mine = candidates.filter(comment => {
+        if (comment.author === me)
+            return true;
+        log.warning(`Ignoring a review-loop state in comment ${comment.htmlUrl} written by ${comment.author}: only states written by ${me} are trusted.`);
+        return false;
+    });
+    const [first, second] = mine;
+    if (!first)
+        return { me };
+    const found = second
+        ? {
+            comment: second,
+            problem: 'competing',
+            reason: `${mine.length} comments written by ${me} hold a review-loop state (${mine.map(c => c.htmlUrl).join(', ')}), where one is expected`
         }
-        const decoded = decodeState(comment.body);
-        if (decoded.kind === 'ok' && decoded.state.pr === pr)
-            return { state: decoded.state, comment, me };
-        const reason = decoded.kind === 'invalid' ? decoded.reason : 'it belongs to another PR';
-        log.warning(`Ignoring the review-loop state in ${comment.htmlUrl}: ${reason}. The loop starts afresh.`);
-        reusable ??= comment;
-    }
-    return { comment: reusable, me };
+        : distrust(first, pr, key);
+    if (!('comment' in found))
+        return { state: found, comment: first, me };
+    log.warning(`Not trusting the review-loop state in ${found.comment.htmlUrl}: ${found.reason}. The loop halts as needs_discussion instead of starting afresh; delete the state comment to reset it deliberately.`);
+    const notice = comments.find(c => c.author === me && c.body.startsWith(UNTRUSTED_MARKER));
+    return { me, untrusted: found, notice };
 }
 /** Writes the sticky comment: updates ours, or creates it the first time. */
 async function saveComment(github, pr, existing, body) {
@@ -2117,7 +2895,8 @@ async function saveComment(github, pr, existing, body) {
 async function planPhase(deps, pr) {
     const { settings, ctx, github, log } = deps;
     const pull = await github.getPull(pr);
-    const loaded = await loadState(github, pull.number, log);
+    const loaded = await loadState(github, pull.number, log, settings.stateKey);
+    const { untrusted } = loaded;
     const started = deps.clock.now();
     const plan = planPull({
         pull,
@@ -2128,11 +2907,25 @@ async function planPhase(deps, pr) {
         runId: ctx.runId,
         runAttempt: ctx.runAttempt,
         now: started,
-        stopLabel: settings.stopLabel
+        stopLabel: settings.stopLabel,
+        untrusted: untrusted &&
+            `The review-loop state in ${untrusted.comment.htmlUrl} cannot be trusted: ${untrusted.reason}.`
     });
     const found = { pull, comment: loaded.comment };
     if (plan.kind === 'skip')
         return { ...found, kind: 'skip', notice: plan.notice, state: loaded.state };
+    if (plan.kind === 'halt') {
+        // planPull halts only when it was told why the state is untrusted
+        const { notice, state } = plan;
+        return {
+            kind: 'halt',
+            notice,
+            pull,
+            state,
+            untrusted: untrusted,
+            existingNotice: loaded.notice
+        };
+    }
     if (plan.kind === 'stop') {
         const state = plan.state ?? loaded.state;
         return { ...found, kind: 'stop', notice: plan.notice, state, changed: Boolean(plan.state) };
@@ -2389,7 +3182,7 @@ function renderHistory(state, maxRows = 60) {
 }
 /** The whole sticky comment: machine part, then the part for people, fitted under the size budget. */
 function renderComment(state, findings, links, extras = {}, budget = COMMENT_BUDGET) {
-    const marker = renderStateMarker(state);
+    const marker = renderStateMarker(state, extras.stateKey);
     const attempts = [
         { maxFindings: 50, details: true, descriptionChars: 1500 },
         { maxFindings: 30, details: true, descriptionChars: 500 },
@@ -2549,8 +3342,78 @@ function repoLinks(ctx, pr) {
 }
 /** The stop label turned the loop to stopped: the comment says so. */
 async function recordStop(deps, pull, state, existing) {
-    const body = renderComment(compactState(state), [], repoLinks(deps.ctx, pull.number));
+    const body = renderComment(compactState(state), [], repoLinks(deps.ctx, pull.number), {
+        stateKey: deps.settings.stateKey
+    });
     return saveComment(deps.github, pull.number, existing, body);
+}
+/** How a maintainer resets the loop deliberately, for each way a state can be untrusted. */
+function resetAdvice(problem) {
+    const reset = 'the next run then starts a fresh loop (iteration 1, nothing spent).';
+    switch (problem) {
+        case 'newer_schema':
+            return `Upgrade the action to the version that wrote the state, or delete the state comment; ${reset}`;
+        case 'key_missing':
+            return `Set state-key to the secret that signed the state, or delete the state comment; ${reset}`;
+        case 'key_unexpected':
+            return `Unset state-key if it was set by mistake, or delete the state comment; ${reset}`;
+        case 'competing':
+            return `Delete the state comments listed above (all but the one to keep, or all of them); ${reset}`;
+        default:
+            return `Delete the state comment; ${reset}`;
+    }
+}
+/** Text from a comment's author made inert in ours: no HTML, no mentions. */
+function inert(text) {
+    return text.replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/@/g, '@\u200b');
+}
+/** The plain comment (it holds no state) that reports an untrusted state and how to reset. */
+function renderUntrustedNotice(untrusted, links, mention = []) {
+    const parts = [
+        UNTRUSTED_MARKER,
+        '## Review loop: halted — the loop state cannot be trusted',
+        '',
+        `**Status:** \`needs_discussion\` · **State comment:** ${untrusted.comment.htmlUrl}`,
+        '',
+        `> ${inert(untrusted.reason).replace(/\r?\n/g, ' ')}.`,
+        '',
+        'review-loop does not start afresh on a state it cannot trust, since that would reset the iteration cap (`max-iterations`) and the budget (`max-cost-usd`). It leaves the state comment as it is, as evidence, and ends every run as `needs_discussion` until a human decides.',
+        '',
+        `**To reset the loop deliberately:** ${resetAdvice(untrusted.problem)}`
+    ];
+    if (mention.length)
+        parts.push('', `**A human is needed:** ${mention.map(m => `@${m}`).join(' ')} — please take a look.`);
+    const footer = [links.runUrl ? `[workflow run](${links.runUrl})` : '', 'updated by review-loop'];
+    parts.push('', `<sub>${footer.filter(Boolean).join(' · ')}</sub>`);
+    return parts.join('\n');
+}
+/**
+ * An untrusted state: the suspicious comment stays as it is; one plain notice (updated, never
+ * repeated) says what was found and how to reset; the check run and the escalation are those of
+ * needs_discussion.
+ */
+async function recordHalt(deps, plan) {
+    const { settings, ctx, github } = deps;
+    const { pull, state } = plan;
+    const links = repoLinks(ctx, pull.number);
+    const body = renderUntrustedNotice(plan.untrusted, links, mentions(settings, ctx.owner));
+    const existing = plan.existingNotice;
+    const comment = existing?.body === body ? existing : await saveComment(github, pull.number, existing, body);
+    const check = await github.createCheckRun({
+        name: settings.checkName,
+        headSha: pull.headSha,
+        conclusion: checkConclusion('NEEDS_DISCUSSION', state.status, settings.failOn),
+        title: 'The loop state cannot be trusted',
+        summary: body.slice(UNTRUSTED_MARKER.length).trim(),
+        annotations: [],
+        externalId: `${pull.number}:untrusted:${ctx.runId}:${ctx.runAttempt}`,
+        detailsUrl: comment.htmlUrl,
+        startedAt: deps.clock.now().toISOString()
+    });
+    const reviewBody = `review-loop: ${state.status} — ${state.reason ?? ''}`;
+    await escalate(github, pull, state.status, pull.headSha, reviewBody, settings, deps.log);
+    await deps.writeSummary(body.slice(UNTRUSTED_MARKER.length).trim());
+    return { comment, checkRunId: check.id };
 }
 /** review-N.json, review-N.md and the fix's files, saved as the iteration's artifact. */
 async function saveRecords(deps, input, files, notes) {
@@ -2611,6 +3474,7 @@ async function recordPhase(deps, plan, input) {
     const artifact = saved?.uploaded ? saved.name : saved?.directory;
     const write = (existing) => saveComment(github, pull.number, existing, renderComment(compactState(state), input.review.findings, repoLinks(ctx, pull.number), {
         mention: needsHuman(state.status) ? mentions(settings, ctx.owner) : undefined,
+        stateKey: settings.stateKey,
         artifact,
         artifactUrl: saved?.url
     }));
@@ -2797,8 +3661,6 @@ async function reportPhase(deps, plan, input) {
     return { checkRunId: check.id };
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __webpack_require__(73024);
 // EXTERNAL MODULE: ./src/loop/fingerprint.ts
 var fingerprint = __webpack_require__(93706);
 // EXTERNAL MODULE: ./src/gates/parsers.ts
@@ -2916,7 +3778,7 @@ async function runGates(gates, runner, options) {
 async function reviewPhase(deps, plan, ws) {
     const { pull, state } = plan;
     return deps.log.group(`${plan.tag} review ${pull.headSha.slice(0, 7)}`, async () => {
-        const gates = await runGates(deps.settings.gates, deps.runner, {
+        const gates = await runGates(deps.settings.gates, ws.runner, {
             repoRoot: ws.git.root,
             cwd: ws.cwd,
             env: ws.env,
@@ -2935,14 +3797,34 @@ async function reviewPhase(deps, plan, ws) {
 ;// CONCATENATED MODULE: ./src/run/workspace.ts
 
 
+
+
+/** The working directory, which must be a folder inside the repository (links resolved). */
+function workingDirectory(root, given) {
+    const cwd = external_node_path_default().resolve(root, given);
+    let real;
+    try {
+        real = (0,external_node_fs_.realpathSync)(cwd);
+    }
+    catch {
+        throw new input_error/* InputError */.d('working-directory', `'${given}' does not exist in the repository.`);
+    }
+    const realRoot = (0,external_node_fs_.realpathSync)(root);
+    if (real !== realRoot && !real.startsWith(`${realRoot}${(external_node_path_default()).sep}`))
+        throw new input_error/* InputError */.d('working-directory', `'${given}' leads outside the repository (to ${real}); name a folder inside it.`);
+    return cwd;
+}
 async function openWorkspace(deps, pull) {
     const git = await deps.openGit(deps.workspace);
     await git.checkoutPullHead(pull.headRef, pull.headSha);
-    return {
-        git,
-        cwd: external_node_path_default().resolve(git.root, deps.settings.workingDirectory),
-        env: scrubbedEnv(deps.env)
-    };
+    const cwd = workingDirectory(git.root, deps.settings.workingDirectory);
+    const confined = await deps.confine({
+        root: git.root,
+        gitDir: git.gitDir,
+        gitConfig: await git.configForPrCode()
+    });
+    const secrets = (0,process_secrets/* collectSecrets */.qb)([deps.settings.githubToken, deps.settings.ai.apiKey], deps.env);
+    return { ...confined, git, cwd, secrets };
 }
 
 ;// CONCATENATED MODULE: ./src/run/iteration.ts
@@ -2977,7 +3859,7 @@ async function runIteration(deps) {
         state: fixed?.state ?? decided.state,
         retrigger: fixed?.retrigger ?? false,
         files: fixed?.files ?? {},
-        notes: [...decided.notes, ...(fixed?.notes ?? [])]
+        notes: [...(ws.warning ? [ws.warning] : []), ...decided.notes, ...(fixed?.notes ?? [])]
     });
     const { checkRunId } = await reportPhase(deps, plan, { review, decision, recorded });
     return {
@@ -2992,8 +3874,23 @@ async function runIteration(deps) {
         failure: stepFailure(recorded.state, settings.failOn)
     };
 }
-/** A PR this run does not review: skipped with a notice, or stopped by the label. */
+/**
+ * A PR this run does not review: skipped with a notice, stopped by the label, or halted on a state
+ * it cannot trust (as needs_discussion, failing the step as fail-on says).
+ */
 async function notReviewed(deps, plan) {
+    if (plan.kind === 'halt') {
+        const { comment, checkRunId } = await recordHalt(deps, plan);
+        return {
+            notice: plan.notice,
+            state: plan.state,
+            findings: [],
+            headSha: plan.pull.headSha,
+            commentUrl: comment.htmlUrl,
+            checkRunId,
+            failure: stepFailure(plan.state, deps.settings.failOn)
+        };
+    }
     const outcome = {
         notice: plan.notice,
         state: plan.state,
@@ -3019,6 +3916,7 @@ async function notReviewed(deps, plan) {
 
 
 
+
 /**
  * Wires the inputs, the run's context and one adapter per port into one iteration; returns the
  * message to fail the step with, if the loop ended in a fail-on state.
@@ -3028,9 +3926,11 @@ async function run(prefetched) {
     core.setSecret(settings.githubToken);
     if (settings.ai.apiKey)
         core.setSecret(settings.ai.apiKey);
+    if (settings.stateKey)
+        core.setSecret(settings.stateKey);
     const ctx = readContext(process.env);
     const log = createActionsLog();
-    const runner = createCommandRunner();
+    const scratch = external_node_path_default().join(ctx.tempDir, 'review-loop-private');
     const github = createGitHubAdapter({
         token: settings.githubToken,
         owner: ctx.owner,
@@ -3042,7 +3942,7 @@ async function run(prefetched) {
     });
     // The model SDK is loaded only when a model provider is configured.
     const ai = settings.ai.provider
-        ? (await Promise.all(/* import() */[__webpack_require__.e(416), __webpack_require__.e(206)]).then(__webpack_require__.bind(__webpack_require__, 83206))).createAiAgents(settings, log, runner)
+        ? (await Promise.all(/* import() */[__webpack_require__.e(416), __webpack_require__.e(206)]).then(__webpack_require__.bind(__webpack_require__, 83206))).createAiAgents(settings, log)
         : undefined;
     const artifactsDir = settings.artifactsDir ?? external_node_path_default().join(ctx.tempDir, 'review-loop');
     const outcome = await runIteration({
@@ -3050,8 +3950,22 @@ async function run(prefetched) {
         settings,
         ctx,
         github,
-        openGit: dir => createGit(dir, { token: settings.githubToken }),
-        runner,
+        openGit: async (dir) => {
+            await (0,promises_.mkdir)(scratch, { recursive: true });
+            return createGit(dir, {
+                token: settings.githubToken,
+                scratch,
+                warn: message => log.warning(message)
+            });
+        },
+        confine: createConfinement({
+            mode: settings.sandbox,
+            network: settings.sandboxNetwork,
+            passthrough: settings.envPassthrough,
+            tempDir: scratch,
+            env: process.env,
+            log
+        }),
         artifacts: createArtifactStore(artifactsDir, process.env, log, runUrl(ctx)),
         log,
         env: process.env,
@@ -3174,6 +4088,66 @@ function describeProvider(provider) {
         case 'vertex':
             return `Google Vertex AI in ${provider.region} (project ${provider.projectId})`;
     }
+}
+
+
+/***/ }),
+
+/***/ 68948:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   At: () => (/* binding */ containsSecret),
+/* harmony export */   QU: () => (/* binding */ maskSecrets),
+/* harmony export */   qb: () => (/* binding */ collectSecrets)
+/* harmony export */ });
+/**
+ * The job's secret values, so that none of them reaches a model, a transcript, an artifact or a
+ * commit. The runner masks registered secrets in the log only; this covers everything else.
+ */
+/** Names whose values are treated as secrets (the action's own, and the usual secret names). */
+const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|CREDS|PRIVATE|API_?KEY|ACCESS_?KEY|AUTH|COOKIE|SESSION|_KEY$|^KEY$|WEBHOOK|DSN|DATABASE_URL/i;
+/** Shorter values are too likely to occur by chance (and too weak to be a real credential). */
+const MIN_LENGTH = 8;
+/** Every secret value this job holds: the given ones, and environment values under secret names. */
+function collectSecrets(given, env) {
+    const values = new Set();
+    const add = (value) => {
+        const v = value?.trim();
+        if (v && v.length >= MIN_LENGTH)
+            values.add(v);
+    };
+    for (const value of given) {
+        add(value);
+        // the form git sends it in (http.extraheader basic auth)
+        if (value)
+            add(Buffer.from(`x-access-token:${value.trim()}`).toString('base64'));
+    }
+    for (const [name, value] of Object.entries(env)) {
+        if (SECRET_NAME.test(name) || name.startsWith('INPUT_')) {
+            if (name.startsWith('INPUT_') && !SECRET_NAME.test(name.slice(6)))
+                continue;
+            add(value);
+        }
+        // a password inside a URL (postgres://user:password@host)
+        const userinfo = value && /^[a-z][a-z0-9+.-]*:\/\/[^/@\s:]+:([^/@\s]+)@/i.exec(value);
+        if (userinfo)
+            add(userinfo[1]);
+    }
+    // longest first, so a value that contains another is masked whole
+    return [...values].sort((a, b) => b.length - a.length);
+}
+function maskSecrets(text, secrets) {
+    let out = text;
+    for (const secret of secrets)
+        if (out.includes(secret))
+            out = out.split(secret).join('***');
+    return out;
+}
+/** The first secret that occurs in the text, for a refusal message (never the value itself). */
+function containsSecret(text, secrets) {
+    const haystack = typeof text === 'string' ? text : text.toString('latin1');
+    return secrets.some(s => haystack.includes(typeof text === 'string' ? s : Buffer.from(s).toString('latin1')));
 }
 
 

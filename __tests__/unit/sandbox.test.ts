@@ -1,0 +1,244 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { Confined } from '../../src/ports/index.js'
+import {
+  bwrapArgs,
+  chooseSandbox,
+  createConfinement,
+  hiddenFolders,
+  type Exec
+} from '../../src/process/sandbox.js'
+import { fakeLog } from './fake-ports.js'
+
+const CANARY = 'canary-6f1d2c9e8b7a'
+
+let dir: string
+let repo: string
+let runnerTemp: string
+let home: string
+
+function git(cwd: string, args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8' }).trim()
+}
+
+beforeEach(() => {
+  dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'rl-sandbox-')))
+  repo = path.join(dir, 'work', 'repo', 'repo')
+  runnerTemp = path.join(dir, 'work', '_temp')
+  home = path.join(dir, 'home')
+  for (const d of [repo, runnerTemp, path.join(runnerTemp, '_runner_file_commands'), home])
+    mkdirSync(d, { recursive: true })
+  writeFileSync(path.join(home, '.git-credentials'), `https://x:${CANARY}@github.com\n`)
+  writeFileSync(path.join(runnerTemp, 'gha-creds-1.json'), CANARY)
+  writeFileSync(path.join(runnerTemp, '_runner_file_commands', 'set_env_1'), '')
+  git(repo, ['init', '-q'])
+  git(repo, ['config', 'http.https://github.com/.extraheader', `AUTHORIZATION: basic ${CANARY}`])
+  writeFileSync(path.join(repo, 'a.txt'), 'a\n')
+})
+afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+async function confined(
+  mode: 'required' | 'off',
+  network: 'allow' | 'deny' = 'allow'
+): Promise<Confined> {
+  const cleanConfig = path.join(dir, 'pr-config')
+  writeFileSync(cleanConfig, '[core]\n\trepositoryformatversion = 0\n')
+  const confine = createConfinement({
+    mode,
+    network,
+    passthrough: [],
+    tempDir: path.join(runnerTemp, 'review-loop-private'),
+    env: {
+      PATH: process.env['PATH'],
+      HOME: home,
+      RUNNER_TEMP: runnerTemp,
+      RUNNER_WORKSPACE: path.join(dir, 'work', 'repo'),
+      GITHUB_ENV: path.join(runnerTemp, '_runner_file_commands', 'set_env_1'),
+      GITHUB_TOKEN: CANARY
+    },
+    log: fakeLog()
+  })
+  return confine({ root: repo, gitDir: path.join(repo, '.git'), gitConfig: cleanConfig })
+}
+
+async function run(c: Confined, command: string) {
+  return c.runner.run(command, { cwd: repo, env: c.env, timeoutMs: 20_000 })
+}
+
+describe('the sandbox (bubblewrap) around PR code', () => {
+  // the process that runs the command holds the canary, as the action holds its token
+  beforeEach(() => {
+    process.env['REVIEW_LOOP_TEST_CANARY'] = CANARY
+  })
+  afterEach(() => {
+    delete process.env['REVIEW_LOOP_TEST_CANARY']
+  })
+
+  it("hides the action's processes: no /proc/$PPID/environ of the parent, no other process at all", async () => {
+    const c = await confined('required')
+    expect(c.sandboxed).toBe(true)
+    const r = await run(
+      c,
+      `cat /proc/$PPID/environ /proc/1/environ 2>/dev/null | tr '\\0' '\\n'; for p in /proc/[0-9]*; do cat $p/environ $p/cmdline 2>/dev/null; done; echo; ls /proc | grep -c '^[0-9]'`
+    )
+    expect(r.output).not.toContain(CANARY)
+    // bwrap's init, bash, and the commands of the pipeline: a handful, not the host's
+    expect(Number(r.stdout.trim().split('\n').pop())).toBeLessThan(10)
+  })
+
+  it("hides the runner's home and temp folders and shows a credential-free .git/config", async () => {
+    const c = await confined('required')
+    const r = await run(
+      c,
+      `cat ${home}/.git-credentials ${runnerTemp}/gha-creds-1.json .git/config 2>&1; ls ${runnerTemp}/_runner_file_commands 2>&1; env`
+    )
+    expect(r.output).not.toContain(CANARY)
+    expect(r.output).toContain('repositoryformatversion')
+  })
+
+  it('keeps .git read-only and the work tree writable', async () => {
+    const c = await confined('required')
+    const r = await run(
+      c,
+      'echo x > b.txt && git config core.hooksPath /tmp/evil; echo "rc=$?"; touch .git/x; echo "rc=$?"'
+    )
+    expect(r.stdout).toContain('rc=255')
+    expect(existsSync(path.join(repo, 'b.txt'))).toBe(true)
+    expect(existsSync(path.join(repo, '.git', 'x'))).toBe(false)
+    expect(git(repo, ['config', '--list'])).not.toContain('hookspath')
+  }, 30_000)
+
+  it('kills every process the command started when it ends', async () => {
+    const c = await confined('required')
+    const marker = path.join(repo, 'survivor')
+    const started = Date.now()
+    await run(
+      c,
+      `(setsid sh -c 'sleep 2; touch ${marker}' &) ; nohup sh -c 'sleep 2; touch ${marker}' >/dev/null 2>&1 & echo started`
+    )
+    await new Promise(r => setTimeout(r, 3000))
+    expect(existsSync(marker)).toBe(false)
+    expect(Date.now() - started).toBeGreaterThan(2000)
+  }, 30_000)
+
+  it('denies the network when asked: loopback only', async () => {
+    const c = await confined('required', 'deny')
+    const r = await run(c, 'cut -d: -f1 /proc/net/dev | tail -n +3')
+    expect(r.stdout.trim().split(/\s+/)).toEqual(['lo'])
+  })
+
+  it('without the sandbox, still gives only the allow-listed environment, and says so', async () => {
+    const c = await confined('off')
+    expect(c.sandboxed).toBe(false)
+    expect(c.warning).toMatch(/unsandboxed/)
+    const r = await run(c, 'env')
+    expect(r.output).not.toContain(CANARY)
+  })
+})
+
+describe('choosing the sandbox', () => {
+  const calls: string[] = []
+  const fake =
+    (answers: Record<string, number>): Exec =>
+    async (file, args) => {
+      const key = `${file} ${args.join(' ')}`
+      calls.push(key)
+      const hit = Object.entries(answers).find(([k]) => key.startsWith(k))
+      return {
+        code: hit ? hit[1] : 0,
+        output: hit && hit[1] ? 'bwrap: setting up uid map: Permission denied' : ''
+      }
+    }
+
+  it('loads the AppArmor profile with sudo when user namespaces are restricted (Ubuntu 24.04)', async () => {
+    calls.length = 0
+    let probes = 0
+    const exec: Exec = async (file, args, input) => {
+      const r = await fake({})(file, args, input)
+      if (file === 'bwrap' && args[0] !== '--version')
+        return {
+          code: probes++ === 0 ? 1 : 0,
+          output: 'bwrap: setting up uid map: Permission denied'
+        }
+      return r
+    }
+    const choice = await chooseSandbox('auto', 'allow', exec, 'linux')
+    expect(choice.kind).toBe('bwrap')
+    expect(calls).toContain('sudo -n apparmor_parser -r /etc/apparmor.d/review-loop-bwrap')
+    expect(choice.setup.join()).toMatch(/AppArmor profile/)
+  })
+
+  it('gives up with the reason where there is neither a working bwrap nor sudo', async () => {
+    const choice = await chooseSandbox(
+      'auto',
+      'allow',
+      fake({ 'sudo -n true': 1, 'bwrap --die-with-parent': 1 }),
+      'linux'
+    )
+    expect(choice).toMatchObject({ kind: 'none' })
+    expect(choice.kind === 'none' && choice.reason).toMatch(/cannot create namespaces.*uid map/)
+  })
+
+  it('fails a required sandbox with what to install', async () => {
+    const confine = createConfinement({
+      mode: 'required',
+      network: 'allow',
+      passthrough: [],
+      tempDir: path.join(runnerTemp, 'x'),
+      env: {},
+      log: fakeLog(),
+      exec: fake({ 'sudo -n true': 1, 'bwrap --version': 127 })
+    })
+    await expect(
+      confine({ root: repo, gitDir: path.join(repo, '.git'), gitConfig: '/dev/null' })
+    ).rejects.toThrow(
+      /sandbox is required but bubblewrap \(bwrap\) is not installed.*apt-get install bubblewrap/
+    )
+  })
+})
+
+describe('bwrapArgs', () => {
+  it('mounts parents before children, so the work tree inside the hidden home stays visible', () => {
+    const { hide, show } = hiddenFolders({
+      HOME: '/home/runner',
+      RUNNER_TEMP: '/home/runner/work/_temp',
+      RUNNER_WORKSPACE: '/home/runner/work/repo',
+      PATH: '/home/runner/.cargo/bin:/usr/bin'
+    })
+    expect(hide).toEqual(
+      expect.arrayContaining(['/tmp', '/home/runner', '/home/runner/work/_temp'])
+    )
+    expect(show).toEqual(['/home/runner/.cargo/bin'])
+    const args = bwrapArgs(
+      {
+        root: '/home/runner/work/repo/repo',
+        gitDir: '/home/runner/work/repo/repo/.git',
+        gitConfig: '/home/runner/work/_temp/pr-config',
+        dirs: { home: '/home/runner/work/_temp/p/home', tmp: '/home/runner/work/_temp/p/tmp' },
+        hide,
+        show,
+        mask: ['/var/run/docker.sock'],
+        network: 'allow',
+        root_user: true
+      },
+      '/home/runner/work/repo/repo',
+      'npm test'
+    )
+    const at = (...seq: string[]) => args.join('\u0000').indexOf(seq.join('\u0000'))
+    expect(at('--tmpfs', '/home/runner')).toBeLessThan(at('--bind', '/home/runner/work/repo/repo'))
+    expect(at('--bind', '/home/runner/work/repo/repo')).toBeLessThan(
+      at('--ro-bind', '/home/runner/work/repo/repo/.git')
+    )
+    expect(at('--tmpfs', '/home/runner/work/_temp')).toBeLessThan(
+      at('--bind', '/home/runner/work/_temp/p/home')
+    )
+    expect(args).toEqual(
+      expect.arrayContaining(['--unshare-pid', '--die-with-parent', '--cap-drop', 'ALL'])
+    )
+    expect(at('--ro-bind', '/dev/null', '/var/run/docker.sock')).toBeGreaterThan(0)
+    expect(args.slice(-2)).toEqual(['-c', 'npm test'])
+  })
+})

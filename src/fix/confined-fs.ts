@@ -1,0 +1,193 @@
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  writeSync
+} from 'node:fs'
+import path from 'node:path'
+
+/**
+ * Files of the workspace, opened the way a boundary must be: the path is checked for links, the file
+ * is opened without following one, and what was opened is checked again (its real path, its link
+ * count) before a byte is read or written. A process swapping a folder for a link between the check
+ * and the use gains nothing.
+ */
+
+export class Refusal extends Error {}
+
+/** `.git`, `.GIT`, `.git.` and `.git ` all name the git folder on some file system. */
+export function isGitName(part: string): boolean {
+  return part.replace(/[. ]+$/, '').toLowerCase() === '.git'
+}
+
+/** The relative path's parts, refused when absolute, climbing out, or naming the git folder. */
+export function pathParts(given: unknown): string[] {
+  if (typeof given !== 'string' || given.trim() === '')
+    throw new Refusal('path must be a non-empty string')
+  const rel = given.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '') || '.'
+  if (path.isAbsolute(rel) || /^[a-zA-Z]:/.test(rel))
+    throw new Refusal(`absolute paths are not allowed: ${given}`)
+  const parts = rel.split('/').filter(p => p !== '' && p !== '.')
+  if (parts.includes('..')) throw new Refusal(`paths may not contain '..': ${given}`)
+  if (parts.some(isGitName)) throw new Refusal('the .git folder is off limits')
+  if (parts.some(p => p.includes('\0'))) throw new Refusal('paths may not contain NUL')
+  return parts
+}
+
+/** Refuses a path that goes through a symbolic link (a dangling one too) below `root`. */
+function refuseLinks(root: string, parts: readonly string[], given: string): void {
+  let probe = root
+  for (const part of parts) {
+    probe = path.join(probe, part)
+    let stat
+    try {
+      stat = lstatSync(probe)
+    } catch {
+      return // the rest does not exist yet: nothing below can be a link
+    }
+    if (stat.isSymbolicLink())
+      throw new Refusal(`${given} goes through a symbolic link; links are not followed`)
+  }
+}
+
+/** Where an open descriptor really points (Linux), else the resolved path. */
+function realPathOf(fd: number, abs: string): string {
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`)
+  } catch {
+    return realpathSync(abs)
+  }
+}
+
+export interface Located {
+  abs: string
+  rel: string
+}
+
+export function locate(root: string, given: unknown): Located {
+  const parts = pathParts(given)
+  refuseLinks(root, parts, String(given))
+  return { abs: path.join(root, ...parts), rel: parts.join('/') || '.' }
+}
+
+/** Checks what `fd` opened: a regular file, with one link, at the path asked for. */
+function checkOpened(fd: number, root: string, where: Located): void {
+  const stat = fstatSync(fd)
+  if (!stat.isFile()) throw new Refusal(`${where.rel} is not a regular file`)
+  if (stat.nlink > 1)
+    throw new Refusal(`${where.rel} has ${stat.nlink} hard links; hard-linked files are refused`)
+  const expected = path.join(realpathSync(root), where.rel)
+  if (realPathOf(fd, where.abs) !== expected)
+    throw new Refusal(`${where.rel} resolved outside the workspace while it was opened`)
+}
+
+/** Reads a file of the workspace, or undefined when there is none. */
+export function readConfined(
+  root: string,
+  given: unknown
+): { rel: string; content: Buffer } | undefined {
+  const where = locate(root, given)
+  let fd: number
+  try {
+    fd = openSync(where.abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
+    if (code === 'ELOOP')
+      throw new Refusal(`${where.rel} is a symbolic link; links are not followed`)
+    throw e
+  }
+  try {
+    checkOpened(fd, root, where)
+    return { rel: where.rel, content: readFileSync(fd) }
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** Writes a file of the workspace, creating its folders; never through a link, never a hard link. */
+export function writeConfined(
+  root: string,
+  given: unknown,
+  content: string,
+  maxBytes: number
+): string {
+  const where = locate(root, given)
+  const bytes = Buffer.from(content, 'utf8')
+  if (bytes.length > maxBytes)
+    throw new Refusal(
+      `${where.rel}: ${bytes.length} bytes is more than the ${maxBytes}-byte limit of one write`
+    )
+  // create missing folders one by one, refusing links on the way
+  let dir = root
+  for (const part of where.rel.split('/').slice(0, -1)) {
+    dir = path.join(dir, part)
+    try {
+      mkdirSync(dir)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+    }
+    const stat = lstatSync(dir)
+    if (stat.isSymbolicLink() || !stat.isDirectory())
+      throw new Refusal(
+        `${where.rel} goes through ${path.relative(root, dir)}, which is not a folder`
+      )
+  }
+  let fd: number
+  try {
+    fd = openSync(
+      where.abs,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      0o644
+    )
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new Refusal(`${where.rel} is a symbolic link; links are not followed`)
+    throw e
+  }
+  try {
+    checkOpened(fd, root, where)
+    ftruncateSync(fd, 0)
+    let written = 0
+    while (written < bytes.length)
+      written += writeSync(fd, bytes, written, bytes.length - written, written)
+  } finally {
+    closeSync(fd)
+  }
+  return where.rel
+}
+
+/** What a path of the work tree holds, for a commit: file bytes, a link's target, or nothing. */
+export type Found =
+  | { kind: 'file'; content: Buffer; executable: boolean }
+  | { kind: 'link'; target: string }
+  | { kind: 'gone' }
+  | { kind: 'refused'; reason: string }
+
+export function inspectForCommit(root: string, rel: string): Found {
+  try {
+    const parts = pathParts(rel)
+    refuseLinks(root, parts.slice(0, -1), rel)
+    const where = { abs: path.join(root, ...parts), rel: parts.join('/') }
+    let stat
+    try {
+      stat = lstatSync(where.abs)
+    } catch {
+      return { kind: 'gone' }
+    }
+    if (stat.isSymbolicLink()) return { kind: 'link', target: readlinkSync(where.abs) }
+    if (!stat.isFile()) return { kind: 'refused', reason: 'not a regular file' }
+    const read = readConfined(root, rel)
+    if (!read) return { kind: 'gone' }
+    return { kind: 'file', content: read.content, executable: (stat.mode & 0o111) !== 0 }
+  } catch (e) {
+    return { kind: 'refused', reason: (e as Error).message }
+  }
+}

@@ -1,0 +1,324 @@
+import { execFile } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs'
+import path from 'node:path'
+import { commandEnv, type PrivateDirs } from './command-env.js'
+import { createCommandRunner, type Launch } from './command-runner.js'
+import type { Confine, Log } from '../ports/index.js'
+
+/**
+ * PR code (checks, fix commands, the fixer's run_check) runs inside bubblewrap: its own PID
+ * namespace and /proc (the action's processes and their environments are out of sight), an
+ * allow-listed environment, the repository writable but `.git` read-only with a credential-free
+ * config, the runner's home, temp and file-command folders hidden, no capabilities, and every process
+ * it started killed when the command ends (the namespace dies with its first process).
+ */
+
+export type SandboxMode = 'auto' | 'required' | 'off'
+export type NetworkMode = 'allow' | 'deny'
+
+/** One checkout, as the sandbox shows it to PR code. */
+export interface SandboxLayout {
+  /** The repository's work tree: writable. */
+  root: string
+  /** Its git folder: read-only. */
+  gitDir: string
+  /** A copy of the repository's git config without credentials, shown as `gitDir/config`. */
+  gitConfig: string
+  /** Private HOME and TMPDIR: writable, fresh for each run. */
+  dirs: PrivateDirs
+  /** Folders replaced by empty ones (the runner's home, temp and file-command folders). */
+  hide: string[]
+  /** Folders under hidden ones shown again read-only (tools on PATH, the tool cache). */
+  show: string[]
+  /** Sockets replaced by /dev/null (a Docker socket is root on the host). */
+  mask: string[]
+  network: NetworkMode
+  /** Running as root: capabilities are dropped explicitly. */
+  root_user: boolean
+}
+
+type Mount = { op: string; src?: string; dest: string }
+
+const depth = (p: string): number => p.split('/').filter(Boolean).length
+
+/** bwrap's arguments for one command; mounts are ordered parents first, so none hides another. */
+export function bwrapArgs(layout: SandboxLayout, cwd: string, command: string): string[] {
+  const mounts: Mount[] = [
+    ...layout.hide.map(dest => ({ op: '--tmpfs', dest })),
+    ...layout.show.map(dest => ({ op: '--ro-bind-try', src: dest, dest })),
+    { op: '--bind', src: layout.root, dest: layout.root },
+    { op: '--ro-bind', src: layout.gitDir, dest: layout.gitDir },
+    { op: '--ro-bind', src: layout.gitConfig, dest: path.join(layout.gitDir, 'config') },
+    { op: '--bind', src: layout.dirs.home, dest: layout.dirs.home },
+    { op: '--bind', src: layout.dirs.tmp, dest: layout.dirs.tmp }
+  ]
+  const seen = new Set<string>()
+  const ordered = mounts
+    .map((m, i) => ({ m, i }))
+    .sort((a, b) => depth(a.m.dest) - depth(b.m.dest) || a.i - b.i)
+    .map(({ m }) => m)
+    .filter(m => {
+      // a folder both hidden and shown is shown; the same mount twice is made once
+      const key = `${m.op === '--tmpfs' ? 'hide' : m.op}:${m.dest}`
+      if (seen.has(key)) return false
+      seen.add(key)
+      return !(m.op === '--tmpfs' && layout.show.includes(m.dest))
+    })
+  return [
+    '--die-with-parent',
+    '--new-session',
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+    ...(layout.network === 'deny' ? ['--unshare-net'] : []),
+    ...(layout.root_user ? ['--cap-drop', 'ALL'] : []),
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    ...ordered.flatMap(m => (m.src ? [m.op, m.src, m.dest] : [m.op, m.dest])),
+    ...layout.mask.flatMap(file => ['--ro-bind', '/dev/null', file]),
+    '--chdir',
+    cwd,
+    '--',
+    'bash',
+    '-o',
+    'pipefail',
+    '-c',
+    command
+  ]
+}
+
+/**
+ * What PR code must not see: the runner's home (credentials of CLIs, the runner's own files), its
+ * temp folder (file commands, credential files of earlier steps), and the runner's install folder.
+ * Tools on PATH and the tool cache stay visible, read-only.
+ */
+export function hiddenFolders(env: Record<string, string | undefined>): {
+  hide: string[]
+  show: string[]
+} {
+  const hide = new Set<string>()
+  const add = (p: string | undefined): void => {
+    if (p && path.isAbsolute(p) && depth(p) > 0) hide.add(path.resolve(p))
+  }
+  hide.add('/tmp')
+  add(env['HOME'])
+  add(env['RUNNER_TEMP'])
+  for (const name of [
+    'GITHUB_ENV',
+    'GITHUB_OUTPUT',
+    'GITHUB_STATE',
+    'GITHUB_PATH',
+    'GITHUB_STEP_SUMMARY',
+    'GITHUB_EVENT_PATH'
+  ]) {
+    const file = env[name]
+    if (file) add(path.dirname(file))
+  }
+  // the runner's install folder: RUNNER_WORKSPACE is <runner>/_work/<repo> (hosted: /home/runner/work/<repo>)
+  const workspace = env['RUNNER_WORKSPACE']
+  if (workspace && depth(workspace) >= 3) add(path.dirname(path.dirname(workspace)))
+  const hidden = [...hide]
+  const under = (p: string): boolean => hidden.some(h => p === h || p.startsWith(`${h}/`))
+  const show = new Set<string>()
+  for (const entry of (env['PATH'] ?? '').split(':')) {
+    if (path.isAbsolute(entry) && under(path.resolve(entry))) show.add(path.resolve(entry))
+  }
+  const toolCache = env['RUNNER_TOOL_CACHE']
+  if (toolCache && path.isAbsolute(toolCache) && under(toolCache)) show.add(path.resolve(toolCache))
+  return { hide: hidden, show: [...show] }
+}
+
+// ── Finding a sandbox that works here ───────────────────────────────────────────────────────────
+
+export type Exec = (
+  file: string,
+  args: string[],
+  input?: string
+) => Promise<{ code: number; output: string }>
+
+export const execCommand: Exec = (file, args, input) =>
+  new Promise(resolve => {
+    const child = execFile(
+      file,
+      args,
+      { timeout: 120_000, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LANG: 'C' } },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 127) : 0
+        resolve({ code, output: `${stdout}${stderr}`.trim() })
+      }
+    )
+    if (input !== undefined) child.stdin?.end(input)
+  })
+
+/**
+ * The narrow AppArmor profile Canonical recommends for bwrap on Ubuntu 24.04, where unprivileged
+ * user namespaces are restricted (kernel.apparmor_restrict_unprivileged_userns=1): it lets bwrap
+ * alone create them, unconfined otherwise. See the README's "Sandbox" section for sources.
+ */
+export const APPARMOR_PROFILE = `abi <abi/4.0>,
+include <tunables/global>
+
+profile review-loop-bwrap /usr/bin/bwrap flags=(unconfined) {
+  userns,
+
+  include if exists <local/review-loop-bwrap>
+}
+`
+
+/** Daemon sockets that give whoever reaches them the host (Docker, containerd, Podman). */
+const SOCKETS = [
+  '/var/run/docker.sock',
+  '/run/docker.sock',
+  '/run/containerd/containerd.sock',
+  '/run/podman/podman.sock'
+]
+
+export type SandboxChoice =
+  | { kind: 'bwrap'; bwrap: string; setup: string[] }
+  | { kind: 'none'; reason: string; setup: string[] }
+
+const PROBE = (network: NetworkMode): string[] => [
+  '--die-with-parent',
+  '--unshare-pid',
+  ...(network === 'deny' ? ['--unshare-net'] : []),
+  '--ro-bind',
+  '/',
+  '/',
+  '--proc',
+  '/proc',
+  '--dev',
+  '/dev',
+  'true'
+]
+
+/**
+ * Finds a working bubblewrap: installs it with passwordless sudo when missing (GitHub's hosted
+ * runners), and loads the AppArmor profile above when Ubuntu's user-namespace restriction stops it.
+ */
+export async function chooseSandbox(
+  mode: SandboxMode,
+  network: NetworkMode,
+  exec: Exec = execCommand,
+  platform: string = process.platform
+): Promise<SandboxChoice> {
+  const setup: string[] = []
+  if (mode === 'off') return { kind: 'none', reason: 'sandbox is off', setup }
+  if (platform !== 'linux')
+    return { kind: 'none', reason: `bubblewrap needs Linux; this runner is ${platform}`, setup }
+  const sudo = (await exec('sudo', ['-n', 'true'])).code === 0
+  let version = await exec('bwrap', ['--version'])
+  if (version.code !== 0 && sudo && (await exec('apt-get', ['--version'])).code === 0) {
+    let installed = await exec('sudo', ['-n', 'apt-get', 'install', '-y', '-q', 'bubblewrap'])
+    if (installed.code !== 0) {
+      await exec('sudo', ['-n', 'apt-get', 'update', '-q'])
+      installed = await exec('sudo', ['-n', 'apt-get', 'install', '-y', '-q', 'bubblewrap'])
+    }
+    setup.push(
+      installed.code === 0
+        ? 'installed bubblewrap with apt-get'
+        : `could not install bubblewrap: ${installed.output.split('\n').pop()}`
+    )
+    version = await exec('bwrap', ['--version'])
+  }
+  if (version.code !== 0)
+    return {
+      kind: 'none',
+      reason: `bubblewrap (bwrap) is not installed${sudo ? '' : ' and there is no passwordless sudo to install it'}`,
+      setup
+    }
+  let probe = await exec('bwrap', PROBE(network))
+  if (
+    probe.code !== 0 &&
+    sudo &&
+    (await exec('sudo', ['-n', 'test', '-d', '/etc/apparmor.d'])).code === 0
+  ) {
+    const file = '/etc/apparmor.d/review-loop-bwrap'
+    const wrote = await exec('sudo', ['-n', 'tee', file], APPARMOR_PROFILE)
+    const loaded =
+      wrote.code === 0 ? await exec('sudo', ['-n', 'apparmor_parser', '-r', file]) : wrote
+    setup.push(
+      loaded.code === 0
+        ? `loaded the AppArmor profile ${file} that lets bwrap create user namespaces`
+        : `could not load an AppArmor profile for bwrap: ${loaded.output.split('\n').pop()}`
+    )
+    probe = await exec('bwrap', PROBE(network))
+  }
+  if (probe.code !== 0)
+    return {
+      kind: 'none',
+      reason: `bubblewrap cannot create namespaces here (${probe.output.split('\n')[0] || `exit ${probe.code}`})`,
+      setup
+    }
+  return { kind: 'bwrap', bwrap: 'bwrap', setup }
+}
+
+/** What to do on a runner where the sandbox does not work, for `sandbox: required`. */
+export function sandboxHelp(reason: string): string {
+  return `sandbox is required but ${reason}. Install bubblewrap (apt-get install bubblewrap) on a Linux runner that allows user namespaces — on Ubuntu 24.04 with passwordless sudo the action loads an AppArmor profile for it — or set sandbox: auto to run PR code unsandboxed where it cannot work (the AI fixer then cannot run checks).`
+}
+
+// ── Confining one checkout ──────────────────────────────────────────────────────────────────────
+
+export interface ConfineOptions {
+  mode: SandboxMode
+  network: NetworkMode
+  passthrough: readonly string[]
+  /** Where the private HOME and TMPDIR are made (the runner's temp folder, hidden from PR code). */
+  tempDir: string
+  env: Record<string, string | undefined>
+  log: Log
+  exec?: Exec
+}
+
+/** Chooses the sandbox once and gives each checkout a runner confined to it. */
+export function createConfinement(options: ConfineOptions): Confine {
+  return async checkout => {
+    const choice = await chooseSandbox(options.mode, options.network, options.exec)
+    for (const step of choice.setup) options.log.info(`sandbox: ${step}`)
+    if (choice.kind === 'none' && options.mode === 'required')
+      throw new Error(sandboxHelp(choice.reason))
+    mkdirSync(options.tempDir, { recursive: true })
+    const base = mkdtempSync(path.join(options.tempDir, 'review-loop-pr-'))
+    const dirs = { home: path.join(base, 'home'), tmp: path.join(base, 'tmp') }
+    mkdirSync(dirs.home)
+    mkdirSync(dirs.tmp)
+    const env = commandEnv(options.env, options.passthrough, dirs)
+    if (choice.kind === 'none') {
+      const launch: Launch = command => ({ file: 'bash', args: ['-o', 'pipefail', '-c', command] })
+      return {
+        runner: createCommandRunner(launch),
+        env,
+        sandboxed: false,
+        warning:
+          options.mode === 'off'
+            ? "PR code ran unsandboxed (sandbox: off): it could read the job's secrets from other processes. The AI fixer was not given run_check."
+            : `PR code ran unsandboxed: ${choice.reason}. It could read the job's secrets from other processes; the AI fixer was not given run_check. See the README's "Sandbox" section.`
+      }
+    }
+    options.log.info(
+      `sandbox: PR code runs in bubblewrap (own PID namespace, allow-listed environment, .git read-only, network ${options.network === 'deny' ? 'denied' : 'allowed'})`
+    )
+    const { hide, show } = hiddenFolders(options.env)
+    const layout: SandboxLayout = {
+      ...checkout,
+      dirs,
+      hide: [...hide, path.resolve(options.tempDir)],
+      // /tmp is always private
+      show,
+      mask: SOCKETS.filter(file => existsSync(file)),
+      network: options.network,
+      root_user: process.getuid?.() === 0
+    }
+    const launch: Launch = (command, cwd) => ({
+      file: choice.bwrap,
+      args: bwrapArgs(layout, cwd, command)
+    })
+    return { runner: createCommandRunner(launch), env, sandboxed: true }
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The job's secret values, so that none of them reaches a model, a transcript, an artifact or a
+ * commit. The runner masks registered secrets in the log only; this covers everything else.
+ */
+
+/** Names whose values are treated as secrets (the action's own, and the usual secret names). */
+const SECRET_NAME =
+  /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|CREDS|PRIVATE|API_?KEY|ACCESS_?KEY|AUTH|COOKIE|SESSION|_KEY$|^KEY$|WEBHOOK|DSN|DATABASE_URL/i
+
+/** Shorter values are too likely to occur by chance (and too weak to be a real credential). */
+const MIN_LENGTH = 8
+
+/** Every secret value this job holds: the given ones, and environment values under secret names. */
+export function collectSecrets(
+  given: ReadonlyArray<string | undefined>,
+  env: Record<string, string | undefined>
+): string[] {
+  const values = new Set<string>()
+  const add = (value: string | undefined): void => {
+    const v = value?.trim()
+    if (v && v.length >= MIN_LENGTH) values.add(v)
+  }
+  for (const value of given) {
+    add(value)
+    // the form git sends it in (http.extraheader basic auth)
+    if (value) add(Buffer.from(`x-access-token:${value.trim()}`).toString('base64'))
+  }
+  for (const [name, value] of Object.entries(env)) {
+    if (SECRET_NAME.test(name) || name.startsWith('INPUT_')) {
+      if (name.startsWith('INPUT_') && !SECRET_NAME.test(name.slice(6))) continue
+      add(value)
+    }
+    // a password inside a URL (postgres://user:password@host)
+    const userinfo = value && /^[a-z][a-z0-9+.-]*:\/\/[^/@\s:]+:([^/@\s]+)@/i.exec(value)
+    if (userinfo) add(userinfo[1])
+  }
+  // longest first, so a value that contains another is masked whole
+  return [...values].sort((a, b) => b.length - a.length)
+}
+
+export function maskSecrets(text: string, secrets: readonly string[]): string {
+  let out = text
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join('***')
+  return out
+}
+
+/** The first secret that occurs in the text, for a refusal message (never the value itself). */
+export function containsSecret(text: string | Buffer, secrets: readonly string[]): boolean {
+  const haystack = typeof text === 'string' ? text : text.toString('latin1')
+  return secrets.some(s =>
+    haystack.includes(typeof text === 'string' ? s : Buffer.from(s).toString('latin1'))
+  )
+}
