@@ -3204,6 +3204,8 @@ function renderHuman(state, findings, links, extras, opt, withHistory) {
     const parts = [headline(state), '', statusLine(state, links)];
     if (state.reason)
         parts.push('', `> ${escapeMd(state.reason)}`);
+    for (const warning of extras.warnings ?? [])
+        parts.push('', `> [!WARNING]\n> ${escapeMd(warning)}`);
     if (extras.mention?.length) {
         parts.push('', `**A human is needed:** ${extras.mention.map(m => `@${m}`).join(' ')} — please take a look.`);
     }
@@ -3475,6 +3477,7 @@ async function recordPhase(deps, plan, input) {
     const write = (existing) => saveComment(github, pull.number, existing, renderComment(compactState(state), input.review.findings, repoLinks(ctx, pull.number), {
         mention: needsHuman(state.status) ? mentions(settings, ctx.owner) : undefined,
         stateKey: settings.stateKey,
+        warnings: input.warnings,
         artifact,
         artifactUrl: saved?.url
     }));
@@ -3823,7 +3826,7 @@ async function openWorkspace(deps, pull) {
         gitDir: git.gitDir,
         gitConfig: await git.configForPrCode()
     });
-    const secrets = (0,process_secrets/* collectSecrets */.qb)([deps.settings.githubToken, deps.settings.ai.apiKey], deps.env);
+    const secrets = (0,process_secrets/* collectSecrets */.qb)([deps.settings.githubToken, deps.settings.ai.apiKey, deps.settings.stateKey], deps.env);
     return { ...confined, git, cwd, secrets };
 }
 
@@ -3859,7 +3862,8 @@ async function runIteration(deps) {
         state: fixed?.state ?? decided.state,
         retrigger: fixed?.retrigger ?? false,
         files: fixed?.files ?? {},
-        notes: [...(ws.warning ? [ws.warning] : []), ...decided.notes, ...(fixed?.notes ?? [])]
+        notes: [...(ws.warning ? [ws.warning] : []), ...decided.notes, ...(fixed?.notes ?? [])],
+        warnings: ws.warning ? [ws.warning] : []
     });
     const { checkRunId } = await reportPhase(deps, plan, { review, decision, recorded });
     return {

@@ -222,4 +222,66 @@ describe('the trust boundary, attacked through dist/ with the sandbox on', () =>
     expect(report.runs.map(r => r.outputs['status'])).toEqual(['running', 'go'])
     expect(report.runs[0]!.warnings.join('\n')).toMatch(/fixer was refused/)
   }, 120_000)
+
+  it('on a runner where bwrap cannot create namespaces and there is no sudo, says so in the comment and takes run_check away', async () => {
+    // Ubuntu 24.04 without the AppArmor profile, and no passwordless sudo to load one
+    const bin = path.join(outside, 'bin')
+    mkdirSync(bin, { recursive: true })
+    const fake = (name: string, script: string) => {
+      writeFileSync(path.join(bin, name), `#!/bin/sh\n${script}\n`, { mode: 0o755 })
+    }
+    fake(
+      'bwrap',
+      '[ "$1" = --version ] && { echo "bubblewrap 0.9.0"; exit 0; }; echo "bwrap: setting up uid map: Permission denied" >&2; exit 1'
+    )
+    fake('sudo', 'echo "sudo: a password is required" >&2; exit 1')
+    try {
+      const report = await runScenario(
+        {
+          base: { 'package.json': '{ "name": "sample", "type": "module" }\n' },
+          pr: {
+            title: 'Add greeting',
+            body: 'Adds greet().',
+            commits: [{ message: 'greet', files: { 'src/greet.js': GREET } }]
+          },
+          inputs: {
+            checks: 'syntax: node --check src/greet.js',
+            'review-model': 'claude-haiku-4-5',
+            'fix-model': 'claude-sonnet-4-6'
+          },
+          env: { PATH: `${bin}:${process.env['PATH'] ?? ''}` },
+          model: {
+            replies: [
+              verdict('NO_GO'),
+              tool('edit_file', {
+                path: 'src/greet.js',
+                old_text: "'Hello, ' + name",
+                new_text: "'Hello, ' + (name ?? 'world')"
+              }),
+              { kind: 'text', text: 'done' },
+              verdict('GO')
+            ]
+          }
+        },
+        {
+          keep: async (sandbox, model) => {
+            const fixer = model!.calls.find(c => c.model === 'claude-sonnet-4-6')!
+            expect((fixer.tools as Array<{ name: string }>).map(t => t.name)).not.toContain(
+              'run_check'
+            )
+            const comment = sandbox.emulator.comments.find(c =>
+              c.body.includes('review-loop:state')
+            )!
+            expect(comment.body).toMatch(
+              /\[!WARNING\]\n> PR code ran unsandboxed: bubblewrap cannot create namespaces here \(bwrap: setting up uid map: Permission denied\)/
+            )
+          }
+        }
+      )
+      expect(report.runs[0]!.warnings.join('\n')).toMatch(/PR code ran unsandboxed/)
+      expect(report.runs.map(r => r.outputs['status'])).toEqual(['running', 'go'])
+    } finally {
+      rmSync(bin, { recursive: true, force: true })
+    }
+  }, 120_000)
 })

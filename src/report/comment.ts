@@ -30,6 +30,8 @@ export interface CommentExtras {
   artifactUrl?: string
   /** The state-key secret that signs the state, when set. */
   stateKey?: string
+  /** What the user must know about this run (PR code ran unsandboxed). */
+  warnings?: readonly string[]
 }
 
 export function headline(state: LoopState): string {
@@ -215,6 +217,8 @@ function renderHuman(
 ): string {
   const parts = [headline(state), '', statusLine(state, links)]
   if (state.reason) parts.push('', `> ${escapeMd(state.reason)}`)
+  for (const warning of extras.warnings ?? [])
+    parts.push('', `> [!WARNING]\n> ${escapeMd(warning)}`)
   if (extras.mention?.length) {
     parts.push(
       '',

@@ -71,7 +71,8 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
     state: fixed?.state ?? decided.state,
     retrigger: fixed?.retrigger ?? false,
     files: fixed?.files ?? {},
-    notes: [...(ws.warning ? [ws.warning] : []), ...decided.notes, ...(fixed?.notes ?? [])]
+    notes: [...(ws.warning ? [ws.warning] : []), ...decided.notes, ...(fixed?.notes ?? [])],
+    warnings: ws.warning ? [ws.warning] : []
   })
   const { checkRunId } = await reportPhase(deps, plan, { review, decision, recorded })
   return {

@@ -221,6 +221,8 @@ export async function recordPhase(
     retrigger: boolean
     files: Record<string, string>
     notes: string[]
+    /** Shown in the PR comment as well (PR code ran unsandboxed). */
+    warnings?: string[]
   }
 ): Promise<Recorded> {
   const { settings, ctx, github, log } = deps
@@ -237,6 +239,7 @@ export async function recordPhase(
       renderComment(compactState(state), input.review.findings, repoLinks(ctx, pull.number), {
         mention: needsHuman(state.status) ? mentions(settings, ctx.owner) : undefined,
         stateKey: settings.stateKey,
+        warnings: input.warnings,
         artifact,
         artifactUrl: saved?.url
       })

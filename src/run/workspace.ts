@@ -50,6 +50,9 @@ export async function openWorkspace(
     gitDir: git.gitDir,
     gitConfig: await git.configForPrCode()
   })
-  const secrets = collectSecrets([deps.settings.githubToken, deps.settings.ai.apiKey], deps.env)
+  const secrets = collectSecrets(
+    [deps.settings.githubToken, deps.settings.ai.apiKey, deps.settings.stateKey],
+    deps.env
+  )
   return { ...confined, git, cwd, secrets }
 }
