@@ -171,10 +171,25 @@ function writeConfined(root, given, content, maxBytes) {
     }
     return where.rel;
 }
+/** Files larger than this are not read into a commit (a check could make one to exhaust memory). */
+const MAX_COMMIT_FILE = 50 * 1024 * 1024;
 function inspectForCommit(root, rel) {
     try {
         const parts = pathParts(rel);
-        refuseLinks(root, parts.slice(0, -1), rel);
+        // a parent that is now a link, a file or gone: the path no longer holds a file of its own
+        let dir = root;
+        for (const part of parts.slice(0, -1)) {
+            dir = node_path__WEBPACK_IMPORTED_MODULE_1___default().join(dir, part);
+            let parent;
+            try {
+                parent = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.lstatSync)(dir);
+            }
+            catch {
+                return { kind: 'gone' };
+            }
+            if (parent.isSymbolicLink() || !parent.isDirectory())
+                return { kind: 'gone' };
+        }
         const where = { abs: node_path__WEBPACK_IMPORTED_MODULE_1___default().join(root, ...parts), rel: parts.join('/') };
         let stat;
         try {
@@ -185,8 +200,13 @@ function inspectForCommit(root, rel) {
         }
         if (stat.isSymbolicLink())
             return { kind: 'link', target: (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readlinkSync)(where.abs) };
+        // a file replaced by a folder: the folder's files are listed on their own
+        if (stat.isDirectory())
+            return { kind: 'gone' };
         if (!stat.isFile())
             return { kind: 'refused', reason: 'not a regular file' };
+        if (stat.size > MAX_COMMIT_FILE)
+            return { kind: 'refused', reason: `larger than ${MAX_COMMIT_FILE / 1024 / 1024} MB` };
         const read = readConfined(root, rel);
         if (!read)
             return { kind: 'gone' };
@@ -843,7 +863,12 @@ const SAFE = [
     '-c',
     'diff.external=',
     '-c',
-    'protocol.ext.allow=never'
+    'protocol.ext.allow=never',
+    // a submodule's own config (writable by PR code) would otherwise run its filters in our diff
+    '-c',
+    'diff.ignoreSubmodules=all',
+    '-c',
+    'submodule.recurse=false'
 ];
 /** Config keys PR code must not see: credentials and files that hold them. */
 const CREDENTIAL_KEY = /(^|\.)extraheader$|^credential\.|^include\.|^includeif\.|^http\..*\.?(sslkey|sslcert|sslcertpasswordprotected|cookiefile)$|^url\..*\.insteadof$/i;
@@ -937,7 +962,13 @@ async function createGit(cwd, options = {}) {
         }
         return r.stdout;
     };
-    const top = await git(['rev-parse', '--show-toplevel', '--absolute-git-dir']);
+    // the common git folder holds the config, also for a worktree whose .git is a file
+    const top = await git([
+        'rev-parse',
+        '--path-format=absolute',
+        '--show-toplevel',
+        '--git-common-dir'
+    ]);
     if (top.code !== 0) {
         throw new Error(`${cwd} is not a git checkout. Add 'actions/checkout' before review-loop (see the README's usage).`);
     }
@@ -994,6 +1025,7 @@ async function createGit(cwd, options = {}) {
                 '--no-renames',
                 '--no-ext-diff',
                 '--no-textconv',
+                '--ignore-submodules=all',
                 '-z',
                 base
             ]));
@@ -2114,13 +2146,19 @@ function bwrapArgs(layout, cwd, command) {
  * temp folder (file commands, credential files of earlier steps), and the runner's install folder.
  * Tools on PATH and the tool cache stay visible, read-only.
  */
-function hiddenFolders(env) {
+function hiddenFolders(env, options = {}) {
+    const real = options.real ?? ((p) => external_node_path_default().resolve(p));
     const hide = new Set();
     const add = (p) => {
         if (p && external_node_path_default().isAbsolute(p) && depth(p) > 0)
-            hide.add(external_node_path_default().resolve(p));
+            hide.add(real(p));
     };
-    hide.add('/tmp');
+    add('/tmp');
+    // daemon sockets (systemd, D-Bus, Docker, containerd) live here; only DNS's stub is shown again
+    add('/run');
+    const runner = /^(.*)\/externals\/node\d+\/bin\/node$/.exec(options.execPath ?? '');
+    if (runner?.[1])
+        add(runner[1]);
     add(env['HOME']);
     add(env['RUNNER_TEMP']);
     for (const name of [
@@ -2140,15 +2178,21 @@ function hiddenFolders(env) {
     if (workspace && depth(workspace) >= 3)
         add(external_node_path_default().dirname(external_node_path_default().dirname(workspace)));
     const hidden = [...hide];
-    const under = (p) => hidden.some(h => p === h || p.startsWith(`${h}/`));
+    const within = (p, dirs) => dirs.some(h => p === h || p.startsWith(`${h}/`));
     const show = new Set();
-    for (const entry of (env['PATH'] ?? '').split(':')) {
-        if (external_node_path_default().isAbsolute(entry) && under(external_node_path_default().resolve(entry)))
-            show.add(external_node_path_default().resolve(entry));
+    const writable = (options.writable ?? []).map(real);
+    for (const entry of [
+        ...(env['PATH'] ?? '').split(':'),
+        env['RUNNER_TOOL_CACHE'],
+        '/run/systemd/resolve'
+    ]) {
+        if (!entry || !external_node_path_default().isAbsolute(entry))
+            continue;
+        const p = real(entry);
+        // a folder of the work tree on PATH (node_modules/.bin) stays writable: it is not shown again
+        if (within(p, hidden) && !within(p, writable))
+            show.add(p);
     }
-    const toolCache = env['RUNNER_TOOL_CACHE'];
-    if (toolCache && external_node_path_default().isAbsolute(toolCache) && under(toolCache))
-        show.add(external_node_path_default().resolve(toolCache));
     return { hide: hidden, show: [...show] };
 }
 const execCommand = (file, args, input) => new Promise(resolve => {
@@ -2272,14 +2316,19 @@ function createConfinement(options) {
             };
         }
         options.log.info(`sandbox: PR code runs in bubblewrap (own PID namespace, allow-listed environment, .git read-only, network ${options.network === 'deny' ? 'denied' : 'allowed'})`);
-        const { hide, show } = hiddenFolders(options.env);
+        const real = (p) => ((0,external_node_fs_.existsSync)(p) ? (0,external_node_fs_.realpathSync)(p) : external_node_path_default().resolve(p));
+        const writable = [checkout.root, dirs.home, dirs.tmp];
+        const { hide, show } = hiddenFolders({ ...options.env, RUNNER_TEMP: options.env['RUNNER_TEMP'] ?? options.tempDir }, { execPath: process.execPath, writable, real });
+        const modules = external_node_path_default().join(checkout.gitDir, 'modules');
         const layout = {
-            ...checkout,
-            dirs,
-            hide: [...hide, external_node_path_default().resolve(options.tempDir)],
-            // /tmp is always private
+            root: real(checkout.root),
+            gitDir: real(checkout.gitDir),
+            gitConfig: checkout.gitConfig,
+            dirs: { home: real(dirs.home), tmp: real(dirs.tmp) },
+            // submodules' configs may hold persisted credentials too
+            hide: [...hide, real(options.tempDir), ...((0,external_node_fs_.existsSync)(modules) ? [real(modules)] : [])],
             show,
-            mask: SOCKETS.filter(file => (0,external_node_fs_.existsSync)(file)),
+            mask: SOCKETS.filter(file => (0,external_node_fs_.existsSync)(file) && !hide.some(h => real(file).startsWith(`${h}/`))),
             network: options.network,
             root_user: process.getuid?.() === 0
         };
@@ -2408,6 +2457,8 @@ function looksLikeCredential(file) {
  */
 async function commitFix(git, input) {
     const changed = await git.changedSince(input.reviewedSha, input.leftovers);
+    // a tracked .env.example or test key is edited like any file; only new ones are suspect
+    const tracked = new Set(await git.listFiles(input.reviewedSha));
     const protectedLeftOut = [];
     const leftOut = [];
     const entries = [];
@@ -2416,7 +2467,7 @@ async function commitFix(git, input) {
             protectedLeftOut.push(file);
             continue;
         }
-        if (looksLikeCredential(file)) {
+        if (!tracked.has(file) && looksLikeCredential(file)) {
             leftOut.push({ path: file, reason: 'it looks like a credential file' });
             continue;
         }
@@ -2446,9 +2497,10 @@ async function commitFix(git, input) {
     const filesChanged = await git.changedBetween(input.reviewedSha, commitSha);
     const allowed = new Set(safe.map(e => e.path));
     const stray = filesChanged.filter(f => !allowed.has(f) || (0,protected_paths/* isProtected */.b)(f, input.protectedPaths));
-    if (stray.length)
-        throw new Error(`the fix commit ${commitSha.slice(0, 7)} changes paths it should not (${stray.join(', ')}); it was not pushed`);
-    return { commitSha, filesChanged, protectedLeftOut, leftOut, secretFound };
+    const refusal = stray.length
+        ? `refused to push: the fix commit changes paths it should not (${stray.join(', ')})`
+        : undefined;
+    return { commitSha, filesChanged, protectedLeftOut, leftOut, secretFound, refusal };
 }
 /**
  * Pushes the fix commit to the PR branch, never forcing. When the branch moved since `reviewedSha`,
@@ -2466,6 +2518,8 @@ async function pushFix(git, branch, reviewedSha, fix, secrets) {
         message,
         ...(remoteSha ? { remoteSha } : {})
     });
+    if (fix.refusal)
+        return kept('push_failed', fix.refusal);
     if (fix.secretFound)
         return kept('push_failed', "refused to push: the fix contained the value of one of the job's secrets (masked as *** in the patch)");
     const remote = await git.remoteHead(branch);

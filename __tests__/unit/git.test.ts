@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createGit } from '../../src/git/git.js'
+import { commitFix, pushFix } from '../../src/fix/apply-fix.js'
 import { commitAndPush, git, writeFiles } from '../../test-support/git-fixture.js'
 
 const AUTHOR = { name: 'review-loop', email: 'bot@example.com' }
@@ -159,6 +160,79 @@ describe('createGit', () => {
       const copy = readFileSync(await g.configForPrCode(), 'utf8')
       expect(copy).not.toMatch(/extraheader|c2VjcmV0|credential|ghs_canary/)
       expect(copy).toContain('https://github.com/o/r.git')
+    })
+  })
+
+  describe('the fix commit (commitFix)', () => {
+    const fix = (g: Awaited<ReturnType<typeof createGit>>, base: string) =>
+      commitFix(g, {
+        reviewedSha: base,
+        leftovers: new Set(),
+        protectedPaths: ['.github/workflows/**'],
+        secrets: ['ghs_canary_value_1234'],
+        message: 'fix',
+        author: AUTHOR
+      })
+
+    it('keeps edits to a tracked .env.example, leaves a new credential file out', async () => {
+      writeFiles(work, { '.env.example': 'A=\n' })
+      git(work, ['add', '-A'])
+      git(work, ['commit', '-q', '-m', 'env example'])
+      const g = await createGit(work)
+      const base = await g.head()
+      writeFiles(work, { '.env.example': 'A=\nB=\n', 'gha-creds-1.json': '{}', 'a.txt': 'fixed\n' })
+      const r = await fix(g, base)
+      expect(r.filesChanged.sort()).toEqual(['.env.example', 'a.txt'])
+      expect(r.leftOut.map(l => l.path)).toEqual(['gha-creds-1.json'])
+    })
+
+    it('commits a file turned into a folder and a folder turned into a link, losing nothing', async () => {
+      const g = await createGit(work)
+      const base = await g.head()
+      rmSync(path.join(work, 'a.txt'))
+      writeFiles(work, { 'a.txt/inner.txt': 'now a folder\n' })
+      rmSync(path.join(work, 'src'), { recursive: true })
+      symlinkSync('a.txt', path.join(work, 'src'))
+      const r = await fix(g, base)
+      expect(r.refusal).toBeUndefined()
+      expect(r.filesChanged.sort()).toEqual(['a.txt', 'a.txt/inner.txt', 'src', 'src/b.txt'])
+      expect(git(work, ['cat-file', '-p', `${r.commitSha}:src`])).toBe('a.txt')
+    })
+
+    it('masks and refuses to push a fix that holds a secret value', async () => {
+      const g = await createGit(work)
+      const base = await g.head()
+      writeFiles(work, { 'a.txt': 'token ghs_canary_value_1234\n' })
+      const r = await fix(g, base)
+      expect(r.secretFound).toBe(true)
+      expect(git(work, ['show', `${r.commitSha}:a.txt`])).toBe('token ***')
+      const delivered = await pushFix(g, 'feature', base, r, ['ghs_canary_value_1234'])
+      expect(delivered).toMatchObject({ outcome: 'push_failed' })
+      expect(await g.remoteHead('feature')).toBe(base)
+    })
+
+    it("runs no submodule's filter in the action's own diff", async () => {
+      const g = await createGit(work)
+      const base = await g.head()
+      const pwned = path.join(dir, 'submodule-filter-ran')
+      // a gitlink, and a submodule repository a check made, with a filter in its own config
+      const sub = path.join(work, 'sub')
+      git(work, ['init', '-q', sub])
+      writeFiles(sub, { 'f.txt': 'x\n', '.gitattributes': '* filter=evil\n' })
+      git(sub, ['add', '-A'])
+      git(sub, ['-c', 'user.name=a', '-c', 'user.email=a@b', 'commit', '-q', '-m', 's'])
+      git(work, [
+        'update-index',
+        '--add',
+        '--cacheinfo',
+        `160000,${git(sub, ['rev-parse', 'HEAD'])},sub`
+      ])
+      git(work, ['-c', 'user.name=a', '-c', 'user.email=a@b', 'commit', '-q', '-m', 'gitlink'])
+      git(sub, ['config', 'filter.evil.clean', `sh -c 'touch ${pwned}; cat'`])
+      writeFiles(sub, { 'f.txt': 'changed\n' })
+      await g.changedSince(base)
+      await g.changedSince(await g.head())
+      expect(existsSync(pwned)).toBe(false)
     })
   })
 })

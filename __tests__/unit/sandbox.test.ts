@@ -1,5 +1,13 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -200,6 +208,33 @@ describe('choosing the sandbox', () => {
   })
 })
 
+describe('hiddenFolders', () => {
+  it('hides the runner install folder, and leaves work-tree folders on PATH writable', () => {
+    const { hide, show } = hiddenFolders(
+      { PATH: '/srv/ws/repo/node_modules/.bin:/opt/actions-runner/externals/node20/bin:/usr/bin' },
+      {
+        execPath: '/opt/actions-runner/externals/node24/bin/node',
+        writable: ['/srv/ws/repo']
+      }
+    )
+    expect(hide).toEqual(expect.arrayContaining(['/opt/actions-runner', '/run', '/tmp']))
+    expect(show).toContain('/opt/actions-runner/externals/node20/bin')
+    expect(show).not.toContain('/srv/ws/repo/node_modules/.bin')
+  })
+
+  it('hides the real folder behind a symbolic link (a work folder on another disk)', () => {
+    const disk = path.join(dir, 'disk', 'work', '_temp')
+    mkdirSync(disk, { recursive: true })
+    mkdirSync(path.join(dir, 'h'))
+    symlinkSync(path.join(dir, 'disk', 'work'), path.join(dir, 'h', 'work'))
+    const { hide } = hiddenFolders(
+      { HOME: path.join(dir, 'h'), RUNNER_TEMP: path.join(dir, 'h', 'work', '_temp') },
+      { real: p => (existsSync(p) ? realpathSync(p) : path.resolve(p)) }
+    )
+    expect(hide).toContain(disk)
+  })
+})
+
 describe('bwrapArgs', () => {
   it('mounts parents before children, so the work tree inside the hidden home stays visible', () => {
     const { hide, show } = hiddenFolders({
@@ -211,7 +246,7 @@ describe('bwrapArgs', () => {
     expect(hide).toEqual(
       expect.arrayContaining(['/tmp', '/home/runner', '/home/runner/work/_temp'])
     )
-    expect(show).toEqual(['/home/runner/.cargo/bin'])
+    expect(show).toEqual(['/home/runner/.cargo/bin', '/run/systemd/resolve'])
     const args = bwrapArgs(
       {
         root: '/home/runner/work/repo/repo',

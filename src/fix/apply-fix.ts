@@ -68,6 +68,8 @@ export interface FixCommit {
   leftOut: Array<{ path: string; reason: string }>
   /** Set when the fix held the value of one of the job's secrets: it is masked and never pushed. */
   secretFound: boolean
+  /** Set when the commit's tree holds what it should not: it is kept as a patch, never pushed. */
+  refusal?: string
 }
 
 /**
@@ -88,6 +90,8 @@ export async function commitFix(
   }
 ): Promise<FixCommit> {
   const changed = await git.changedSince(input.reviewedSha, input.leftovers)
+  // a tracked .env.example or test key is edited like any file; only new ones are suspect
+  const tracked = new Set(await git.listFiles(input.reviewedSha))
   const protectedLeftOut: string[] = []
   const leftOut: FixCommit['leftOut'] = []
   const entries: TreeEntry[] = []
@@ -96,7 +100,7 @@ export async function commitFix(
       protectedLeftOut.push(file)
       continue
     }
-    if (looksLikeCredential(file)) {
+    if (!tracked.has(file) && looksLikeCredential(file)) {
       leftOut.push({ path: file, reason: 'it looks like a credential file' })
       continue
     }
@@ -125,11 +129,10 @@ export async function commitFix(
   const filesChanged = await git.changedBetween(input.reviewedSha, commitSha)
   const allowed = new Set(safe.map(e => e.path))
   const stray = filesChanged.filter(f => !allowed.has(f) || isProtected(f, input.protectedPaths))
-  if (stray.length)
-    throw new Error(
-      `the fix commit ${commitSha.slice(0, 7)} changes paths it should not (${stray.join(', ')}); it was not pushed`
-    )
-  return { commitSha, filesChanged, protectedLeftOut, leftOut, secretFound }
+  const refusal = stray.length
+    ? `refused to push: the fix commit changes paths it should not (${stray.join(', ')})`
+    : undefined
+  return { commitSha, filesChanged, protectedLeftOut, leftOut, secretFound, refusal }
 }
 
 /** What became of the fix commit: pushed, nothing to commit, or kept as a patch. */
@@ -170,6 +173,7 @@ export async function pushFix(
     message,
     ...(remoteSha ? { remoteSha } : {})
   })
+  if (fix.refusal) return kept('push_failed', fix.refusal)
   if (fix.secretFound)
     return kept(
       'push_failed',

@@ -171,10 +171,24 @@ export type Found =
   | { kind: 'gone' }
   | { kind: 'refused'; reason: string }
 
+/** Files larger than this are not read into a commit (a check could make one to exhaust memory). */
+const MAX_COMMIT_FILE = 50 * 1024 * 1024
+
 export function inspectForCommit(root: string, rel: string): Found {
   try {
     const parts = pathParts(rel)
-    refuseLinks(root, parts.slice(0, -1), rel)
+    // a parent that is now a link, a file or gone: the path no longer holds a file of its own
+    let dir = root
+    for (const part of parts.slice(0, -1)) {
+      dir = path.join(dir, part)
+      let parent
+      try {
+        parent = lstatSync(dir)
+      } catch {
+        return { kind: 'gone' }
+      }
+      if (parent.isSymbolicLink() || !parent.isDirectory()) return { kind: 'gone' }
+    }
     const where = { abs: path.join(root, ...parts), rel: parts.join('/') }
     let stat
     try {
@@ -183,7 +197,11 @@ export function inspectForCommit(root: string, rel: string): Found {
       return { kind: 'gone' }
     }
     if (stat.isSymbolicLink()) return { kind: 'link', target: readlinkSync(where.abs) }
+    // a file replaced by a folder: the folder's files are listed on their own
+    if (stat.isDirectory()) return { kind: 'gone' }
     if (!stat.isFile()) return { kind: 'refused', reason: 'not a regular file' }
+    if (stat.size > MAX_COMMIT_FILE)
+      return { kind: 'refused', reason: `larger than ${MAX_COMMIT_FILE / 1024 / 1024} MB` }
     const read = readConfined(root, rel)
     if (!read) return { kind: 'gone' }
     return { kind: 'file', content: read.content, executable: (stat.mode & 0o111) !== 0 }

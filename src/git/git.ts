@@ -28,7 +28,12 @@ const SAFE = [
   '-c',
   'diff.external=',
   '-c',
-  'protocol.ext.allow=never'
+  'protocol.ext.allow=never',
+  // a submodule's own config (writable by PR code) would otherwise run its filters in our diff
+  '-c',
+  'diff.ignoreSubmodules=all',
+  '-c',
+  'submodule.recurse=false'
 ]
 
 /** Config keys PR code must not see: credentials and files that hold them. */
@@ -146,7 +151,13 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
     return r.stdout
   }
 
-  const top = await git(['rev-parse', '--show-toplevel', '--absolute-git-dir'])
+  // the common git folder holds the config, also for a worktree whose .git is a file
+  const top = await git([
+    'rev-parse',
+    '--path-format=absolute',
+    '--show-toplevel',
+    '--git-common-dir'
+  ])
   if (top.code !== 0) {
     throw new Error(
       `${cwd} is not a git checkout. Add 'actions/checkout' before review-loop (see the README's usage).`
@@ -208,6 +219,7 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
           '--no-renames',
           '--no-ext-diff',
           '--no-textconv',
+          '--ignore-submodules=all',
           '-z',
           base
         ])

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, realpathSync } from 'node:fs'
 import path from 'node:path'
 import { commandEnv, type PrivateDirs } from './command-env.js'
 import { createCommandRunner, type Launch } from './command-runner.js'
@@ -98,15 +98,30 @@ export function bwrapArgs(layout: SandboxLayout, cwd: string, command: string): 
  * temp folder (file commands, credential files of earlier steps), and the runner's install folder.
  * Tools on PATH and the tool cache stay visible, read-only.
  */
-export function hiddenFolders(env: Record<string, string | undefined>): {
+export function hiddenFolders(
+  env: Record<string, string | undefined>,
+  options: {
+    /** The action's node: on a runner, <runner>/externals/nodeNN/bin/node. */
+    execPath?: string
+    /** Folders PR code must be able to write (the work tree, its private folders). */
+    writable?: readonly string[]
+    /** Canonical form of a path (symbolic links resolved), so that mounts nest as they appear. */
+    real?: (p: string) => string
+  } = {}
+): {
   hide: string[]
   show: string[]
 } {
+  const real = options.real ?? ((p: string) => path.resolve(p))
   const hide = new Set<string>()
   const add = (p: string | undefined): void => {
-    if (p && path.isAbsolute(p) && depth(p) > 0) hide.add(path.resolve(p))
+    if (p && path.isAbsolute(p) && depth(p) > 0) hide.add(real(p))
   }
-  hide.add('/tmp')
+  add('/tmp')
+  // daemon sockets (systemd, D-Bus, Docker, containerd) live here; only DNS's stub is shown again
+  add('/run')
+  const runner = /^(.*)\/externals\/node\d+\/bin\/node$/.exec(options.execPath ?? '')
+  if (runner?.[1]) add(runner[1])
   add(env['HOME'])
   add(env['RUNNER_TEMP'])
   for (const name of [
@@ -124,13 +139,20 @@ export function hiddenFolders(env: Record<string, string | undefined>): {
   const workspace = env['RUNNER_WORKSPACE']
   if (workspace && depth(workspace) >= 3) add(path.dirname(path.dirname(workspace)))
   const hidden = [...hide]
-  const under = (p: string): boolean => hidden.some(h => p === h || p.startsWith(`${h}/`))
+  const within = (p: string, dirs: readonly string[]): boolean =>
+    dirs.some(h => p === h || p.startsWith(`${h}/`))
   const show = new Set<string>()
-  for (const entry of (env['PATH'] ?? '').split(':')) {
-    if (path.isAbsolute(entry) && under(path.resolve(entry))) show.add(path.resolve(entry))
+  const writable = (options.writable ?? []).map(real)
+  for (const entry of [
+    ...(env['PATH'] ?? '').split(':'),
+    env['RUNNER_TOOL_CACHE'],
+    '/run/systemd/resolve'
+  ]) {
+    if (!entry || !path.isAbsolute(entry)) continue
+    const p = real(entry)
+    // a folder of the work tree on PATH (node_modules/.bin) stays writable: it is not shown again
+    if (within(p, hidden) && !within(p, writable)) show.add(p)
   }
-  const toolCache = env['RUNNER_TOOL_CACHE']
-  if (toolCache && path.isAbsolute(toolCache) && under(toolCache)) show.add(path.resolve(toolCache))
   return { hide: hidden, show: [...show] }
 }
 
@@ -304,14 +326,24 @@ export function createConfinement(options: ConfineOptions): Confine {
     options.log.info(
       `sandbox: PR code runs in bubblewrap (own PID namespace, allow-listed environment, .git read-only, network ${options.network === 'deny' ? 'denied' : 'allowed'})`
     )
-    const { hide, show } = hiddenFolders(options.env)
+    const real = (p: string): string => (existsSync(p) ? realpathSync(p) : path.resolve(p))
+    const writable = [checkout.root, dirs.home, dirs.tmp]
+    const { hide, show } = hiddenFolders(
+      { ...options.env, RUNNER_TEMP: options.env['RUNNER_TEMP'] ?? options.tempDir },
+      { execPath: process.execPath, writable, real }
+    )
+    const modules = path.join(checkout.gitDir, 'modules')
     const layout: SandboxLayout = {
-      ...checkout,
-      dirs,
-      hide: [...hide, path.resolve(options.tempDir)],
-      // /tmp is always private
+      root: real(checkout.root),
+      gitDir: real(checkout.gitDir),
+      gitConfig: checkout.gitConfig,
+      dirs: { home: real(dirs.home), tmp: real(dirs.tmp) },
+      // submodules' configs may hold persisted credentials too
+      hide: [...hide, real(options.tempDir), ...(existsSync(modules) ? [real(modules)] : [])],
       show,
-      mask: SOCKETS.filter(file => existsSync(file)),
+      mask: SOCKETS.filter(
+        file => existsSync(file) && !hide.some(h => real(file).startsWith(`${h}/`))
+      ),
       network: options.network,
       root_user: process.getuid?.() === 0
     }
