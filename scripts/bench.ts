@@ -3,9 +3,13 @@
 //   2. GitHub API calls per iteration (pagination and annotation batches aside)
 //   3. tokens sent per review relative to the size of the diff
 //   4. share of fixer input tokens served from the prompt cache over a scripted 10-turn fix
-import { spawn } from 'node:child_process'
+//   5. what the sandbox adds to one command: `true` run directly and in bubblewrap
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
 import http from 'node:http'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { createConfinement } from '../src/process/sandbox.js'
 import { defaultNode } from '../test-support/harness.js'
 import type { ScriptedReply } from '../test-support/model-server.js'
 import { runScenario } from '../test-support/scenario.js'
@@ -174,12 +178,48 @@ async function cacheShare(): Promise<void> {
   console.log(share)
 }
 
-// `npm run bench -- startup` (or api, tokens, cache) runs one section; no argument runs them all.
+async function sandboxOverhead(reps = 30): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'rl-bench-'))
+  try {
+    execFileSync('git', ['init', '-q', dir])
+    const times: Record<string, number[]> = {}
+    for (const mode of ['off', 'required'] as const) {
+      const confine = createConfinement({
+        mode,
+        network: 'allow',
+        passthrough: [],
+        tempDir: path.join(dir, '.private'),
+        env: process.env,
+        log: {
+          info: () => {},
+          notice: () => {},
+          warning: () => {},
+          debug: () => {},
+          group: (_n, f) => f()
+        }
+      })
+      const c = await confine({ root: dir, gitDir: path.join(dir, '.git'), gitConfig: '/dev/null' })
+      const label = c.sandboxed ? 'bubblewrap' : 'direct'
+      times[label] = []
+      for (let i = 0; i < reps; i++) {
+        const r = await c.runner.run('true', { cwd: dir, env: c.env, timeoutMs: 10_000 })
+        times[label].push(r.durationMs)
+      }
+    }
+    console.log(`one command ('true'), median of ${reps} runs, ms:`)
+    console.log(Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)])))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+// `npm run bench -- startup` (or api, tokens, cache, sandbox) runs one section; none runs them all.
 const sections: Record<string, () => Promise<void>> = {
   startup: () => startup(Number(process.env['BENCH_REPS'] ?? 15)),
   api: apiCalls,
   tokens: tokensPerReview,
-  cache: cacheShare
+  cache: cacheShare,
+  sandbox: () => sandboxOverhead(Number(process.env['BENCH_REPS'] ?? 30))
 }
 const only = process.argv[2]
 if (only && !sections[only])
