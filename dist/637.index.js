@@ -871,7 +871,7 @@ const SAFE = [
     'submodule.recurse=false'
 ];
 /** Config keys PR code must not see: credentials and files that hold them. */
-const CREDENTIAL_KEY = /(^|\.)extraheader$|^credential\.|^include\.|^includeif\.|^http\..*\.?(sslkey|sslcert|sslcertpasswordprotected|cookiefile)$|^url\..*\.insteadof$/i;
+const CREDENTIAL_KEY = /(^|\.)extraheader$|^credential\.|^include\.|^includeif\.|^http\..*\.?(sslkey|sslcert|sslcertpasswordprotected|cookiefile)$|^url\..*\.(push)?insteadof$/i;
 /** The global git config as it is now, before any PR code ran (a later change is not seen). */
 function snapshotGlobal(env, scratch) {
     const target = external_node_path_default().join(scratch, 'global-config');
@@ -892,18 +892,23 @@ function snapshotGlobal(env, scratch) {
 async function credentialFreeCopy(git, pristine, scratch) {
     const copy = external_node_path_default().join(scratch, `pr-config-${(0,external_node_crypto_.randomUUID)()}`);
     (0,external_node_fs_.writeFileSync)(copy, pristine ?? '');
-    const names = (await git(['config', '--file', copy, '--name-only', '--list', '-z'])).stdout
+    // name and value of every entry, in one call: 'name\nvalue\0'
+    const entries = (await git(['config', '--file', copy, '--list', '-z'])).stdout
         .split('\0')
-        .map(n => n.trim())
-        .filter(Boolean);
-    for (const name of new Set(names.filter(n => CREDENTIAL_KEY.test(n))))
+        .filter(Boolean)
+        .map(e => {
+        const cut = e.indexOf('\n');
+        return cut < 0 ? { name: e, value: '' } : { name: e.slice(0, cut), value: e.slice(cut + 1) };
+    });
+    const withPassword = /[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i;
+    const drop = entries.filter(e => CREDENTIAL_KEY.test(e.name) || (!/^remote\./i.test(e.name) && withPassword.test(e.value)));
+    for (const name of new Set(drop.map(e => e.name)))
         await git(['config', '--file', copy, '--unset-all', name]);
-    // user:password@ in a remote URL
-    for (const name of names.filter(n => /^remote\..*\.(url|pushurl)$/i.test(n))) {
-        const value = (await git(['config', '--file', copy, '--get', name])).stdout.trim();
-        const clean = value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
-        if (clean !== value)
-            await git(['config', '--file', copy, name, clean]);
+    // user:password@ in a remote URL: the URL stays, without its credentials
+    for (const e of entries.filter(e => /^remote\..*\.(url|pushurl)$/i.test(e.name))) {
+        const clean = e.value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
+        if (clean !== e.value)
+            await git(['config', '--file', copy, e.name, clean]);
     }
     return copy;
 }

@@ -151,6 +151,12 @@ describe('createGit', () => {
     it('shows PR code a config without the persisted credentials', async () => {
       git(work, ['config', 'http.https://github.com/.extraheader', 'AUTHORIZATION: basic c2VjcmV0'])
       git(work, ['config', 'credential.helper', 'store'])
+      git(work, ['config', 'http.proxy', 'http://user:ghs_canary@proxy.internal:3128'])
+      git(work, [
+        'config',
+        'url.https://ghs_canary@github.com/.pushInsteadOf',
+        'https://github.com/'
+      ])
       git(work, [
         'config',
         'remote.origin.url',
