@@ -265,18 +265,9 @@ var protected_paths = __webpack_require__(61932);
 
 
 const DISPUTE_REASONS = ['already_satisfied', 'stale', 'out_of_scope', 'wrong'];
-
 const MAX_READ = 100_000;
 /** The most one write_file or edit_file may write. */
 const MAX_WRITE = 1_000_000;
-/**
- * Resolves a path the model gave, inside the workspace: no absolute paths, no `..`, nothing in a
- * .git folder (any case, trailing dots or spaces), and no symbolic link anywhere along the path.
- * Reads and writes then open it without following links and check what they opened.
- */
-function resolveInside(root, given) {
-    return (0,confined_fs/* locate */.x5)(root, given);
-}
 function refuseProtected(rel, ctx) {
     if ((0,protected_paths/* isProtected */.b)(rel, ctx.protectedPaths))
         throw new confined_fs/* Refusal */.P_(`${rel} is protected (protected-paths, .github/workflows/**, .github/actions/**): it may not be changed`);
@@ -402,7 +393,7 @@ function readFile(input, ctx) {
     return ok(out.length > MAX_READ ? `${out.slice(0, MAX_READ)}\n… (cut; read with offset)` : out);
 }
 function listFiles(input, ctx) {
-    const { abs } = resolveInside(ctx.root, input['path'] ?? '.');
+    const { abs } = (0,confined_fs/* locate */.x5)(ctx.root, input['path'] ?? '.');
     const out = [];
     walk(ctx.root, abs, out, 1000);
     return ok(out.join('\n') || '(no files)');
@@ -411,7 +402,7 @@ function search(input, ctx) {
     const wanted = String(input['text'] ?? '');
     if (!wanted)
         return error('text must not be empty');
-    const { abs } = resolveInside(ctx.root, input['path'] ?? '.');
+    const { abs } = (0,confined_fs/* locate */.x5)(ctx.root, input['path'] ?? '.');
     const files = [];
     walk(ctx.root, abs, files, 5000);
     const hits = [];
@@ -434,7 +425,7 @@ function search(input, ctx) {
     return ok(hits.join('\n') || 'no matches');
 }
 function editFile(input, ctx) {
-    const { rel } = resolveInside(ctx.root, input['path']);
+    const { rel } = (0,confined_fs/* locate */.x5)(ctx.root, input['path']);
     refuseProtected(rel, ctx);
     const read = (0,confined_fs/* readConfined */.Hz)(ctx.root, rel);
     if (!read)
@@ -448,7 +439,7 @@ function editFile(input, ctx) {
     return ok(`edited ${rel}`);
 }
 function writeFile(input, ctx) {
-    const { rel } = resolveInside(ctx.root, input['path']);
+    const { rel } = (0,confined_fs/* locate */.x5)(ctx.root, input['path']);
     refuseProtected(rel, ctx);
     (0,confined_fs/* writeConfined */.ic)(ctx.root, rel, String(input['content'] ?? ''), MAX_WRITE);
     return ok(`wrote ${rel}`);

@@ -2310,9 +2310,8 @@ function createConfinement(options) {
         (0,external_node_fs_.mkdirSync)(dirs.tmp);
         const env = commandEnv(options.env, options.passthrough, dirs);
         if (choice.kind === 'none') {
-            const launch = command => ({ file: 'bash', args: ['-o', 'pipefail', '-c', command] });
             return {
-                runner: createCommandRunner(launch),
+                runner: createCommandRunner(),
                 env,
                 sandboxed: false,
                 warning: options.mode === 'off'
@@ -4187,11 +4186,9 @@ function collectSecrets(given, env) {
             add(Buffer.from(`x-access-token:${value.trim()}`).toString('base64'));
     }
     for (const [name, value] of Object.entries(env)) {
-        if (SECRET_NAME.test(name) || name.startsWith('INPUT_')) {
-            if (name.startsWith('INPUT_') && !SECRET_NAME.test(name.slice(6)))
-                continue;
+        // an action input counts by its own name (INPUT_GITHUB-TOKEN, not INPUT_CHECKS)
+        if (SECRET_NAME.test(name.replace(/^INPUT_/, '')))
             add(value);
-        }
         // a password inside a URL (postgres://user:password@host)
         const userinfo = value && /^[a-z][a-z0-9+.-]*:\/\/[^/@\s:]+:([^/@\s]+)@/i.exec(value);
         if (userinfo)
@@ -4207,10 +4204,9 @@ function maskSecrets(text, secrets) {
             out = out.split(secret).join('***');
     return out;
 }
-/** The first secret that occurs in the text, for a refusal message (never the value itself). */
+/** Whether any of the secrets occurs in the text or bytes. */
 function containsSecret(text, secrets) {
-    const haystack = typeof text === 'string' ? text : text.toString('latin1');
-    return secrets.some(s => haystack.includes(typeof text === 'string' ? s : Buffer.from(s).toString('latin1')));
+    return secrets.some(s => text.includes(s));
 }
 
 

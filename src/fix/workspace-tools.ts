@@ -33,20 +33,9 @@ export interface ToolOutcome {
   refused?: string
 }
 
-export { Refusal as ToolRefusal }
-
 const MAX_READ = 100_000
 /** The most one write_file or edit_file may write. */
 export const MAX_WRITE = 1_000_000
-
-/**
- * Resolves a path the model gave, inside the workspace: no absolute paths, no `..`, nothing in a
- * .git folder (any case, trailing dots or spaces), and no symbolic link anywhere along the path.
- * Reads and writes then open it without following links and check what they opened.
- */
-export function resolveInside(root: string, given: unknown): { abs: string; rel: string } {
-  return locate(root, given)
-}
 
 function refuseProtected(rel: string, ctx: ToolContext): void {
   if (isProtected(rel, ctx.protectedPaths))
@@ -186,7 +175,7 @@ function readFile(input: Input, ctx: ToolContext): ToolOutcome {
 }
 
 function listFiles(input: Input, ctx: ToolContext): ToolOutcome {
-  const { abs } = resolveInside(ctx.root, input['path'] ?? '.')
+  const { abs } = locate(ctx.root, input['path'] ?? '.')
   const out: string[] = []
   walk(ctx.root, abs, out, 1000)
   return ok(out.join('\n') || '(no files)')
@@ -195,7 +184,7 @@ function listFiles(input: Input, ctx: ToolContext): ToolOutcome {
 function search(input: Input, ctx: ToolContext): ToolOutcome {
   const wanted = String(input['text'] ?? '')
   if (!wanted) return error('text must not be empty')
-  const { abs } = resolveInside(ctx.root, input['path'] ?? '.')
+  const { abs } = locate(ctx.root, input['path'] ?? '.')
   const files: string[] = []
   walk(ctx.root, abs, files, 5000)
   const hits: string[] = []
@@ -217,7 +206,7 @@ function search(input: Input, ctx: ToolContext): ToolOutcome {
 }
 
 function editFile(input: Input, ctx: ToolContext): ToolOutcome {
-  const { rel } = resolveInside(ctx.root, input['path'])
+  const { rel } = locate(ctx.root, input['path'])
   refuseProtected(rel, ctx)
   const read = readConfined(ctx.root, rel)
   if (!read) return error(`${rel} does not exist; use write_file to create it`)
@@ -236,7 +225,7 @@ function editFile(input: Input, ctx: ToolContext): ToolOutcome {
 }
 
 function writeFile(input: Input, ctx: ToolContext): ToolOutcome {
-  const { rel } = resolveInside(ctx.root, input['path'])
+  const { rel } = locate(ctx.root, input['path'])
   refuseProtected(rel, ctx)
   writeConfined(ctx.root, rel, String(input['content'] ?? ''), MAX_WRITE)
   return ok(`wrote ${rel}`)

@@ -312,9 +312,8 @@ export function createConfinement(options: ConfineOptions): Confine {
     mkdirSync(dirs.tmp)
     const env = commandEnv(options.env, options.passthrough, dirs)
     if (choice.kind === 'none') {
-      const launch: Launch = command => ({ file: 'bash', args: ['-o', 'pipefail', '-c', command] })
       return {
-        runner: createCommandRunner(launch),
+        runner: createCommandRunner(),
         env,
         sandboxed: false,
         warning:

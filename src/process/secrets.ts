@@ -26,10 +26,8 @@ export function collectSecrets(
     if (value) add(Buffer.from(`x-access-token:${value.trim()}`).toString('base64'))
   }
   for (const [name, value] of Object.entries(env)) {
-    if (SECRET_NAME.test(name) || name.startsWith('INPUT_')) {
-      if (name.startsWith('INPUT_') && !SECRET_NAME.test(name.slice(6))) continue
-      add(value)
-    }
+    // an action input counts by its own name (INPUT_GITHUB-TOKEN, not INPUT_CHECKS)
+    if (SECRET_NAME.test(name.replace(/^INPUT_/, ''))) add(value)
     // a password inside a URL (postgres://user:password@host)
     const userinfo = value && /^[a-z][a-z0-9+.-]*:\/\/[^/@\s:]+:([^/@\s]+)@/i.exec(value)
     if (userinfo) add(userinfo[1])
@@ -44,10 +42,7 @@ export function maskSecrets(text: string, secrets: readonly string[]): string {
   return out
 }
 
-/** The first secret that occurs in the text, for a refusal message (never the value itself). */
+/** Whether any of the secrets occurs in the text or bytes. */
 export function containsSecret(text: string | Buffer, secrets: readonly string[]): boolean {
-  const haystack = typeof text === 'string' ? text : text.toString('latin1')
-  return secrets.some(s =>
-    haystack.includes(typeof text === 'string' ? s : Buffer.from(s).toString('latin1'))
-  )
+  return secrets.some(s => text.includes(s))
 }
