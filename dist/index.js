@@ -56,8 +56,17 @@ function readPayloadFile(path) {
  * The router: one event in, one intent out. Every run starts here; the intents that follow (a
  * command, human review feedback, a check-run button) are added beside `review`.
  */
-/** pull_request actions that start an iteration. */
-const PR_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_review'];
+/**
+ * pull_request actions that start an iteration; `closed` only ends a running loop's comment as
+ * closed or merged (the plan skips a closed PR).
+ */
+const PR_ACTIONS = [
+    'opened',
+    'synchronize',
+    'reopened',
+    'ready_for_review',
+    'closed'
+];
 function onPullRequest(event) {
     if (!PR_ACTIONS.includes(event.action ?? '')) {
         return {
@@ -355,6 +364,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:string_decoder");
+
+/***/ }),
+
+/***/ 58500:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
 
 /***/ }),
 
@@ -724,6 +740,11 @@ function prNumber(env) {
         return undefined; // no readable payload: the main path reports it
     }
 }
+/** The request-timeout-seconds input, read before the input parser loads (it checks it later). */
+function requestTimeoutMs(env) {
+    const seconds = Number((env['INPUT_REQUEST-TIMEOUT-SECONDS'] ?? '').trim());
+    return Number.isInteger(seconds) && seconds >= 1 && seconds <= 600 ? seconds * 1000 : 30_000;
+}
 /**
  * Start-up: the first API call (GET the pull request) goes out at once on node:http, while the
  * action's modules (Octokit, ajv, the toolkit) load. Anything unusual is left to the main path,
@@ -755,7 +776,7 @@ function prefetchPull(env) {
                 'x-github-api-version': '2022-11-28',
                 'user-agent': 'review-loop'
             },
-            timeout: 15_000
+            timeout: requestTimeoutMs(env)
         }, res => {
             let text = '';
             res.setEncoding('utf8');
@@ -786,13 +807,13 @@ function prefetchPull(env) {
 // Start-up stays light: the first API request leaves before the action's modules are loaded.
 const prefetched = prefetchPull(process.env);
 async function fail(error) {
-    const core = await __nccwpck_require__.e(/* import() */ 838).then(__nccwpck_require__.bind(__nccwpck_require__, 33838));
+    const core = await __nccwpck_require__.e(/* import() */ 659).then(__nccwpck_require__.bind(__nccwpck_require__, 91659));
     core.setFailed(error instanceof Error ? error.message : String(error));
 }
 // Loading the modules blocks the event loop, so they load once the request is on the wire.
 // The only place that turns an outcome or an error into a failed step.
 Promise.resolve(prefetched?.sent)
-    .then(() => Promise.all(/* import() */[__nccwpck_require__.e(838), __nccwpck_require__.e(38), __nccwpck_require__.e(637)]).then(__nccwpck_require__.bind(__nccwpck_require__, 42637)))
+    .then(() => Promise.all(/* import() */[__nccwpck_require__.e(659), __nccwpck_require__.e(208), __nccwpck_require__.e(850)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9850)))
     .then(({ run }) => run(prefetched))
     .then(failure => (failure ? fail(failure) : undefined))
     .catch(fail);

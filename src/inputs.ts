@@ -29,6 +29,10 @@ export interface Settings {
   allowForks: boolean
   checkName: string
   commandTimeoutMinutes: number
+  /** Each GitHub API request gives up after this long (then it is retried within the budget). */
+  requestTimeoutSeconds: number
+  /** The longest rate-limit wait (retry-after, x-ratelimit-reset); longer fails the step. */
+  maxWaitSeconds: number
   failOn: TerminalStatus[]
   escalationLabel: string
   /** A PR label with which a human stops the loop. */
@@ -288,6 +292,8 @@ export function parseSettings(get: GetInput, env: Env = process.env): Settings {
     allowForks: boolean(get, 'allow-forks', false),
     checkName: get('check-name').trim() || 'review-loop',
     commandTimeoutMinutes: integer(get, 'command-timeout-minutes', 10, 1, 360),
+    requestTimeoutSeconds: integer(get, 'request-timeout-seconds', 30, 1, 600),
+    maxWaitSeconds: integer(get, 'max-wait-seconds', 120, 0, 3600),
     failOn: parseFailOn(get('fail-on')),
     ...parseEscalation(get),
     commitAuthor: {

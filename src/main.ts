@@ -30,6 +30,8 @@ export async function run(prefetched?: Prefetched): Promise<string | undefined> 
     repo: ctx.repo,
     baseUrl: ctx.apiUrl,
     stateAuthor: settings.stateAuthor,
+    requestTimeoutMs: settings.requestTimeoutSeconds * 1000,
+    maxWaitSeconds: settings.maxWaitSeconds,
     prefetched,
     log
   })
@@ -47,6 +49,8 @@ export async function run(prefetched?: Prefetched): Promise<string | undefined> 
       await mkdir(scratch, { recursive: true })
       return createGit(dir, {
         token: settings.githubToken,
+        // a transfer that stalls for as long as a GitHub request may take is given up and retried
+        lowSpeed: { bytesPerSecond: 1000, seconds: settings.requestTimeoutSeconds },
         scratch,
         warn: message => log.warning(message)
       })

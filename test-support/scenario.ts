@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { parse as parseYaml } from 'yaml'
 import type { FileChanges } from './git-fixture.js'
+import type { FaultSpec } from './fault.js'
+import { GitHttpServer } from './git-http-server.js'
 import {
   HUMAN_TOKEN,
+  PAT,
   Sandbox,
+  WORKFLOW_TOKEN,
   type RunRecord,
   type RunRequest,
   type SandboxOptions
@@ -36,6 +40,30 @@ export interface Scenario {
   gitConfig?: Record<string, string>
   /** Claude's scripted answers, played by the local Messages API server, in call order. */
   model?: { replies: ScriptedReply[] }
+  /** Faults the local servers inject: see "Faults" in the README. */
+  faults?: Fault[]
+  /** Re-run a run that failed (exit code not 0) once, as a person would with "Re-run jobs". */
+  rerunFailed?: boolean
+  /** SIGKILL the action `afterMs` into run N (a cancelled job, a lost runner); it is then re-run. */
+  kills?: Array<{ run: number; afterMs: number }>
+}
+
+/**
+ * One fault (test-support/fault.ts) of a scenario. `route` is a route as in the report's `calls` (GitHub), `git fetch` / `git push` (the
+ * git server; the checkout then fetches over HTTP with the token), or `POST /v1/messages` (the model
+ * server). Without `run` it applies to every run; without `attempt`, to every attempt of run N.
+ */
+export interface Fault extends FaultSpec {
+  run?: number
+  attempt?: number
+}
+
+const GIT_ROUTES = ['git fetch', 'git push']
+
+/** Which server a fault's route belongs to. */
+function faultTarget(route: string): 'git' | 'model' | 'github' {
+  if (GIT_ROUTES.includes(route)) return 'git'
+  return /^POST \/v1\//.test(route) ? 'model' : 'github'
 }
 
 export interface ScenarioReport {
@@ -47,6 +75,8 @@ export interface ScenarioReport {
     runId: number
     attempt: number
     exitCode: number
+    /** SIGKILLed by the scenario's `kills` before it ended. */
+    killed: boolean
     outputs: Record<string, string>
     calls: Record<string, number>
     callCount: number
@@ -59,6 +89,7 @@ export interface ScenarioReport {
   comments: Array<{ id: number; author: string; body: string }>
   checkRuns: Array<{
     id: number
+    externalId?: string
     headSha: string
     conclusion: string | null
     title?: string
@@ -70,7 +101,11 @@ export interface ScenarioReport {
     }>
   }>
   dispatches: Array<{ workflow: string; ref: string; inputs: Record<string, string> }>
+  /** PR reviews the action submitted. */
+  reviews: Array<{ id: number; event: string; body: string; commitId: string }>
   pushes: Array<{ run?: number; by: string; sha: string }>
+  /** Faults the servers injected, per run: route and kind. */
+  faultsApplied: Array<{ run: number; route: string; fault: string }>
   labels: string[]
   requestedReviewers: string[]
   /** Workflow artifacts uploaded to the local artifact service: name and file names. */
@@ -91,6 +126,47 @@ export interface ScenarioReport {
       cache_read_input_tokens: number
     }
   }>
+}
+
+/** Arms the faults of run `k`, attempt `attempt`, on the server each belongs to. */
+function armFaults(
+  faults: Fault[],
+  k: number,
+  attempt: number,
+  servers: { sandbox: Sandbox; model?: ModelServer; gitServer?: GitHttpServer }
+): void {
+  servers.sandbox.emulator.clearFaults()
+  servers.model?.clearFaults()
+  servers.gitServer?.clearFaults()
+  for (const { run, attempt: a, route, ...fault } of faults) {
+    if ((run !== undefined && run !== k) || (a !== undefined && a !== attempt)) continue
+    const target = faultTarget(route)
+    if (target === 'git') servers.gitServer!.addFault({ ...fault, route: route as 'git push' })
+    else if (target === 'model') {
+      if (!servers.model) throw new Error(`fault on ${route}: the scenario has no model`)
+      servers.model.addFault({ ...fault, route })
+    } else servers.sandbox.emulator.addFault({ ...fault, route })
+  }
+}
+
+/** Every injected fault, by the run it hit (requests are matched to runs by time). */
+function faultLog(
+  sandbox: Sandbox,
+  model: ModelServer | undefined,
+  gitServer: GitHttpServer | undefined
+): ScenarioReport['faultsApplied'] {
+  const hits = [
+    ...sandbox.emulator.requests.map(r => ({ at: r.at, route: r.route, fault: r.fault })),
+    ...(model?.faultsApplied ?? []),
+    ...(gitServer?.requests ?? []).map(r => ({ at: r.at, route: r.route, fault: r.fault }))
+  ].filter((h): h is { at: number; route: string; fault: string } => Boolean(h.fault))
+  return hits
+    .sort((a, b) => a.at - b.at)
+    .map(h => ({
+      run: sandbox.runs.findLastIndex(r => r.startedAt <= h.at) + 1,
+      route: h.route,
+      fault: h.fault
+    }))
 }
 
 export function loadScenario(file: string): Scenario {
@@ -141,6 +217,9 @@ export async function runScenario(
         })
       : undefined
   const pushes: ScenarioReport['pushes'] = []
+  const gitServer = scenario.faults?.some(f => faultTarget(f.route) === 'git')
+    ? await GitHttpServer.start(sandbox.bare, scenario.token === 'pat' ? PAT : WORKFLOW_TOKEN)
+    : undefined
   try {
     const inputs = model
       ? { 'anthropic-api-key': TEST_API_KEY, 'anthropic-base-url': model.url, ...scenario.inputs }
@@ -150,7 +229,8 @@ export async function runScenario(
       inputs,
       token: scenario.token,
       env: { ...scenario.env, ...(await hooks.env?.(model)) },
-      gitConfig: scenario.gitConfig
+      gitConfig: scenario.gitConfig,
+      originUrl: gitServer?.url
     }
     const start = scenario.start ?? { event: 'pull_request', action: 'opened' }
     const queue: RunRequest[] = [{ ...base, ...start }]
@@ -164,7 +244,9 @@ export async function runScenario(
       }
       if (queue.length === 0) break
       const request = queue.shift()!
-      const run = await sandbox.run(request)
+      armFaults(scenario.faults ?? [], k, request.runAttempt ?? 1, { sandbox, model, gitServer })
+      const kill = scenario.kills?.find(x => x.run === k)
+      const run = await sandbox.run({ ...request, killAfterMs: kill?.afterMs })
       hooks.onRun?.(run, sandbox)
       if (run.pushed) pushes.push({ run: k, by: run.pushed.by, sha: run.pushed.sha })
       // a dispatch starts a run; a push starts one only when made with a PAT or App token
@@ -172,13 +254,16 @@ export async function runScenario(
         queue.push({
           ...base,
           event: 'workflow_dispatch',
+          runId: d.runId,
           dispatchInputs: d.inputs,
           inputs: { ...scenario.inputs, 'pr-number': d.inputs['pr-number'] ?? '' }
         })
       }
       if (run.pushed?.by === 'pat')
         queue.push({ ...base, event: 'pull_request', action: 'synchronize' })
-      if (scenario.reruns?.some(r => r.afterRun === k)) {
+      // a killed run is re-run by a person (Re-run jobs): same run id, next attempt
+      const failedOnce = scenario.rerunFailed && run.exitCode !== 0 && run.runAttempt === 1
+      if (run.killed || failedOnce || scenario.reruns?.some(r => r.afterRun === k)) {
         queue.unshift({ ...request, runId: run.runId, runAttempt: run.runAttempt + 1 })
       }
     }
@@ -194,6 +279,7 @@ export async function runScenario(
         runId: r.runId,
         attempt: r.runAttempt,
         exitCode: r.exitCode,
+        killed: r.killed,
         outputs: r.outputs,
         calls: r.calls,
         callCount: r.callCount,
@@ -206,6 +292,7 @@ export async function runScenario(
       comments: emu.comments.map(c => ({ id: c.id, author: c.author, body: c.body })),
       checkRuns: emu.checkRuns.map(c => ({
         id: c.id,
+        externalId: c.externalId,
         headSha: c.headSha,
         conclusion: c.conclusion,
         title: c.title,
@@ -221,7 +308,14 @@ export async function runScenario(
         ref: d.ref,
         inputs: d.inputs
       })),
+      reviews: emu.reviews.map(r => ({
+        id: r.id,
+        event: r.event,
+        body: r.body,
+        commitId: r.commitId
+      })),
       pushes,
+      faultsApplied: faultLog(sandbox, model, gitServer),
       labels: pull?.labels ?? [],
       requestedReviewers: pull?.requestedReviewers ?? [],
       artifacts: artifacts.artifacts.map(a => ({
@@ -238,6 +332,7 @@ export async function runScenario(
       }))
     }
   } finally {
+    await gitServer?.close()
     await model?.close()
     await artifacts.close()
     await sandbox.close()

@@ -1,6 +1,8 @@
+import { execSync } from 'node:child_process'
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { decodeState, renderStateMarker } from '../../src/loop/state-comment.js'
 import { git } from '../../test-support/git-fixture.js'
 import { GitHttpServer } from '../../test-support/git-http-server.js'
 import { Sandbox, WORKFLOW_TOKEN } from '../../test-support/harness.js'
@@ -250,6 +252,106 @@ describe('credentials', () => {
       )
     } finally {
       await server.close()
+      await sandbox.close()
+    }
+  })
+})
+
+describe('no silent stops (through dist/)', () => {
+  it('fails the step when the dispatch keeps failing, and a re-run of the job goes on', async () => {
+    const report = await runScenario({
+      ...base,
+      faults: [
+        {
+          run: 1,
+          attempt: 1,
+          route: 'POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches',
+          status: 500,
+          times: 20
+        }
+      ],
+      rerunFailed: true
+    })
+    const [first, rerun] = report.runs
+    expect(first!.exitCode).toBe(1)
+    expect(first!.errors.join('\n')).toMatch(
+      /Could not dispatch the next iteration.*Re-run this job/
+    )
+    // the re-run reviews the pushed fix: GO, with the one iteration counted once
+    expect(rerun).toMatchObject({ attempt: 2, exitCode: 0, outputs: { status: 'go' } })
+    expect(report.pushes.filter(p => p.by !== 'human')).toHaveLength(1)
+  })
+
+  it('gives a re-run of a red run the same red, and ends a running loop once as merged', async () => {
+    const red = await runScenario({
+      ...base,
+      inputs: { checks: WS_CHECK, 'max-iterations': '1' },
+      reruns: [{ afterRun: 1 }]
+    })
+    expect(red.runs.map(r => [r.attempt, r.exitCode, r.outputs['status']])).toEqual([
+      [1, 1, 'max_iterations'],
+      [2, 1, 'max_iterations']
+    ])
+    const merged = await runScenario(base, {
+      onRun: (run, sandbox) => {
+        // a maintainer merges while the dispatched run waits in the queue
+        if (run.index === 0)
+          Object.assign(sandbox.emulator.pulls.get(7)!, { state: 'closed', merged: true })
+      }
+    })
+    expect(merged.runs.map(r => [r.exitCode, r.outputs['status']])).toEqual([
+      [0, 'running'],
+      [0, 'merged']
+    ])
+    expect(merged.finalState).toMatchObject({ status: 'merged' })
+    expect(merged.comments.filter(c => c.body.includes('review-loop:state'))).toHaveLength(1)
+  })
+
+  it('ends a command when its own process exits, and kills what it left behind', async () => {
+    const report = await runScenario({
+      ...base,
+      inputs: {
+        // a background child holding the pipes, and one that left the process group
+        checks: `bg: (sleep 97531 &); exit 0\nsetsid: setsid sleep 97532 & exit 0`,
+        'command-timeout-minutes': '1'
+      }
+    })
+    expect(report.runs[0]).toMatchObject({ exitCode: 0, outputs: { status: 'go' } })
+    const survivors = execSync('ps -eo args', { encoding: 'utf8' })
+      .split('\n')
+      .filter(l => /^sleep 9753[12]$/.test(l.trim()))
+    expect(survivors).toEqual([])
+  })
+})
+
+describe('two state comments (through dist/)', () => {
+  it('merges them: keeps the one that counts the most iterations, deletes the other, says so', async () => {
+    const sandbox = await Sandbox.create(base)
+    try {
+      const first = await sandbox.run({
+        event: 'pull_request',
+        action: 'opened',
+        inputs: base.inputs
+      })
+      expect(first.outputs['status']).toBe('running')
+      // what a second run that started at the same time leaves: a state by the bot, nothing counted
+      const [counted] = sandbox.emulator.comments
+      const decoded = decodeState(counted!.body)
+      if (decoded.kind !== 'ok') throw new Error('no state')
+      const body = renderStateMarker({ ...decoded.state, iterations: [] })
+      sandbox.emulator.comments.push({ ...counted!, id: counted!.id + 1000, body })
+      const next = await sandbox.run({
+        event: 'workflow_dispatch',
+        dispatchInputs: { 'pr-number': '7' },
+        inputs: { ...base.inputs, 'pr-number': '7' }
+      })
+      const states = sandbox.emulator.comments.filter(c =>
+        c.body.includes('<!-- review-loop:state')
+      )
+      expect(states.map(c => c.id)).toEqual([counted!.id])
+      expect(next.stdout).toContain('2 review-loop state comments where one is expected')
+      expect(next.outputs).toMatchObject({ status: 'go', 'iterations-total': '2' })
+    } finally {
       await sandbox.close()
     }
   })

@@ -393,3 +393,195 @@ describe('GitHubEmulator', () => {
     expect(() => emu.failNext('GET /nope', 500)).toThrow(/unknown route/)
   })
 })
+
+describe('GitHubEmulator faults', () => {
+  const COMMENTS = 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments'
+  const PULL = 'GET /repos/{owner}/{repo}/pulls/{pull_number}'
+
+  it('answers a status fault with GitHub-shaped rate-limit messages and headers, `times` over', async () => {
+    const reset = String(Math.floor(Date.now() / 1000) + 3600)
+    emu.addFault({
+      route: PULL,
+      status: 429,
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
+      times: 2
+    })
+    for (let i = 0; i < 2; i++) {
+      const primary = await api('GET', `${R}/pulls/1`, 'bot-token')
+      expect(primary.status).toBe(429)
+      expect(primary.headers.get('x-ratelimit-reset')).toBe(reset)
+      expect(primary.json).toMatchObject({ message: expect.stringContaining('API rate limit') })
+    }
+    expect((await api('GET', `${R}/pulls/1`, 'bot-token')).status).toBe(200)
+    expect(emu.requests.slice(-3).map(r => r.fault)).toEqual(['429', '429', undefined])
+
+    emu.addFault({ route: PULL, status: 429, headers: { 'retry-after': '10' } })
+    const secondary = await api('GET', `${R}/pulls/1`, 'bot-token')
+    expect(secondary.headers.get('retry-after')).toBe('10')
+    expect(secondary.json).toMatchObject({ message: expect.stringContaining('secondary rate') })
+
+    emu.addFault({ route: PULL, status: 500, times: 5 })
+    emu.clearFaults()
+    expect((await api('GET', `${R}/pulls/1`, 'bot-token')).status).toBe(200)
+    expect(() => emu.addFault({ route: PULL })).toThrow(/needs a status/)
+  })
+
+  it('hang never answers and reset drops the connection; neither carries the request out', async () => {
+    const before = emu.comments.length
+    emu.addFault({ route: COMMENTS, hang: true })
+    await expect(
+      fetch(`${emu.url}${R}/issues/1/comments`, {
+        method: 'POST',
+        headers: { authorization: 'token bot-token' },
+        body: JSON.stringify({ body: 'hung' }),
+        signal: AbortSignal.timeout(200)
+      })
+    ).rejects.toThrow()
+    emu.addFault({ route: COMMENTS, reset: true })
+    await expect(
+      api('POST', `${R}/issues/1/comments`, 'bot-token', { body: 'reset' })
+    ).rejects.toThrow(/fetch failed/)
+    expect(emu.comments.length).toBe(before)
+    expect(emu.requests.slice(-2).map(r => [r.fault, r.status])).toEqual([
+      ['hang', 0],
+      ['reset', 0]
+    ])
+  })
+
+  it('lost carries the request out, then answers 502 (or resets)', async () => {
+    const before = emu.comments.length
+    emu.addFault({ route: COMMENTS, lost: true })
+    const lost = await api('POST', `${R}/issues/1/comments`, 'bot-token', { body: 'lost 1' })
+    expect(lost.status).toBe(502)
+    emu.addFault({ route: COMMENTS, lost: true, reset: true })
+    await expect(
+      api('POST', `${R}/issues/1/comments`, 'bot-token', { body: 'lost 2' })
+    ).rejects.toThrow()
+    expect(emu.comments.slice(before).map(c => c.body)).toEqual(['lost 1', 'lost 2'])
+    expect(emu.requests.slice(-2).map(r => [r.fault, r.status])).toEqual([
+      ['lost→502', 502],
+      ['lost→reset', 0]
+    ])
+  })
+
+  it('close() ends while a request hangs', async () => {
+    const other = await GitHubEmulator.start({
+      owner: OWNER,
+      repo: REPO,
+      bareRepoPath: bare,
+      tokens: {}
+    })
+    other.addFault({ route: PULL, hang: true })
+    const pending = fetch(`${other.url}${R}/pulls/1`).catch((e: unknown) => e)
+    while (other.requests.length === 0) await new Promise(resolve => setTimeout(resolve, 5))
+    await other.close()
+    expect(await pending).toBeInstanceOf(Error)
+  })
+})
+
+describe('GitHubEmulator lookups', () => {
+  it('lists check runs for a ref by check_name, latest per name unless filter=all', async () => {
+    const headSha = git(bare, 'rev-parse', 'refs/heads/feature')
+    for (const id of ['a', 'b'])
+      await api('POST', `${R}/check-runs`, 'bot-token', {
+        name: 'lookup',
+        head_sha: headSha,
+        external_id: id,
+        status: 'completed',
+        conclusion: 'success'
+      })
+    const gh = octokit('bot-token')
+    const all = await gh.rest.checks.listForRef({
+      owner: OWNER,
+      repo: REPO,
+      ref: 'feature',
+      check_name: 'lookup',
+      filter: 'all'
+    })
+    expect(all.data.total_count).toBe(2)
+    expect(all.data.check_runs.map(r => r.external_id)).toEqual(['b', 'a'])
+    const latest = await api(
+      'GET',
+      `${R}/commits/${headSha}/check-runs?check_name=lookup`,
+      'bot-token'
+    )
+    expect(latest.json).toMatchObject({ total_count: 1, check_runs: [{ external_id: 'b' }] })
+    const denied = await api('GET', `${R}/commits/${headSha}/check-runs`, 'dispatch-token')
+    expect(denied.status).toBe(403)
+    expect((await api('GET', `${R}/commits/nope/check-runs`, 'bot-token')).status).toBe(422)
+  })
+
+  it('lists reviews of a pull request', async () => {
+    const gh = octokit('bot-token')
+    await gh.rest.pulls.createReview({
+      owner: OWNER,
+      repo: REPO,
+      pull_number: 2,
+      event: 'COMMENT',
+      body: 'r1'
+    })
+    const { data } = await gh.rest.pulls.listReviews({ owner: OWNER, repo: REPO, pull_number: 2 })
+    expect(data).toMatchObject([
+      { body: 'r1', state: 'COMMENTED', user: { login: 'github-actions[bot]' } }
+    ])
+    expect(data[0]?.commit_id).toBe(git(bare, 'rev-parse', 'refs/heads/feature'))
+  })
+
+  it('dispatch creates a workflow run, answers it with return_run_details, and lists it', async () => {
+    const path = `${R}/actions/workflows/review-loop.yml/dispatches`
+    const quiet = await api('POST', path, 'dispatch-token', { ref: 'main' })
+    expect(quiet.status).toBe(204)
+    const told = await api('POST', path, 'dispatch-token', {
+      ref: 'feature',
+      return_run_details: true
+    })
+    expect(told.status).toBe(200)
+    const runId = (told.json as { workflow_run_id: number }).workflow_run_id
+    expect(told.json).toMatchObject({
+      run_url: `${emu.url}${R}/actions/runs/${runId}`,
+      html_url: `https://github.com/${OWNER}/${REPO}/actions/runs/${runId}`
+    })
+    expect(emu.dispatches.at(-1)).toMatchObject({ ref: 'feature', runId })
+    const bad = await api('POST', path, 'dispatch-token', {
+      ref: 'main',
+      return_run_details: 'yes'
+    })
+    expect(bad.status).toBe(422)
+
+    const gh = octokit('dispatch-token')
+    const { data } = await gh.rest.actions.listWorkflowRuns({
+      owner: OWNER,
+      repo: REPO,
+      workflow_id: 'review-loop.yml',
+      event: 'workflow_dispatch',
+      branch: 'feature'
+    })
+    expect(data.workflow_runs[0]).toMatchObject({
+      id: runId,
+      event: 'workflow_dispatch',
+      head_branch: 'feature',
+      path: '.github/workflows/review-loop.yml',
+      head_sha: git(bare, 'rev-parse', 'refs/heads/feature')
+    })
+    expect(data.workflow_runs.every(r => r.head_branch === 'feature')).toBe(true)
+    const denied = await api('GET', `${R}/actions/workflows/review-loop.yml/runs`, 'bot-token')
+    expect(denied.status).toBe(403)
+  })
+
+  it('deletes comments with issues:write, 404 when gone', async () => {
+    const created = await api('POST', `${R}/issues/1/comments`, 'bot-token', { body: 'to delete' })
+    const id = (created.json as { id: number }).id
+    expect((await api('DELETE', `${R}/issues/comments/${id}`, 'dispatch-token')).status).toBe(403)
+    expect((await api('DELETE', `${R}/issues/comments/${id}`, 'bot-token')).status).toBe(204)
+    expect(emu.comments.some(c => c.id === id)).toBe(false)
+    expect((await api('DELETE', `${R}/issues/comments/${id}`, 'bot-token')).status).toBe(404)
+  })
+
+  it('lists only comments updated since a time', async () => {
+    const since = new Date().toISOString()
+    await new Promise(resolve => setTimeout(resolve, 5))
+    await api('POST', `${R}/issues/1/comments`, 'bot-token', { body: 'recent' })
+    const recent = await api('GET', `${R}/issues/1/comments?since=${since}`, 'bot-token')
+    expect((recent.json as Array<{ body: string }>).map(c => c.body)).toEqual(['recent'])
+  })
+})

@@ -1,9 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createCommandRunner } from '../../src/process/command-runner.js'
+import { COMMAND_ID, createCommandRunner, processesWith } from '../../src/process/command-runner.js'
 import { commandEnv, refusedPassthrough } from '../../src/process/command-env.js'
+import { alive } from '../../test-support/processes.js'
 
 describe('commandEnv', () => {
   it('keeps only the allow-list and the names passed through, with private HOME and TMPDIR', () => {
@@ -117,5 +119,104 @@ describe('createCommandRunner', () => {
     })
     expect(r.exitCode).not.toBe(0)
     expect(r.timedOut).toBe(false)
+  })
+
+  it('is done when its own process exits: a background child holding the pipes is killed, not waited for', async () => {
+    const r = await runner.run(`echo "$${COMMAND_ID}"; echo before; (sleep 98765 &); exit 0`, {
+      cwd: dir,
+      timeoutMs: 60_000,
+      env: env()
+    })
+    expect(r.exitCode).toBe(0)
+    expect(r.timedOut).toBe(false)
+    const [id, said] = r.stdout.trim().split('\n')
+    expect(id).toMatch(/^[0-9a-f]{32}$/)
+    expect(said).toBe('before')
+    expect(alive('sleep 98765')).toEqual([])
+    expect(alive(`${COMMAND_ID}=${id}`)).toEqual([])
+  })
+
+  // each waits until its child has left the process group, which the group kill alone misses
+  it.each([
+    [
+      "setsid sleep 98764 & until pgrep -xf 'sleep 98764' >/dev/null; do :; done; exit 0",
+      'sleep 98764',
+      0
+    ],
+    [
+      "setsid -f sleep 98763; until pgrep -xf 'sleep 98763' >/dev/null; do :; done",
+      'sleep 98763',
+      0
+    ],
+    [`nohup setsid sh -c 'sleep 98762 & exit 0' >/dev/null 2>&1 & wait; exit 3`, 'sleep 98762', 3]
+  ])('kills what left its process group when it exits: %s', async (command, survivor, exitCode) => {
+    const r = await runner.run(`echo "$${COMMAND_ID}"; ${command}`, {
+      cwd: dir,
+      timeoutMs: 60_000,
+      env: env()
+    })
+    expect(r.exitCode).toBe(exitCode)
+    expect(r.timedOut).toBe(false)
+    expect(alive(survivor)).toEqual([])
+    expect(alive(`${COMMAND_ID}=${r.stdout.trim()}`)).toEqual([])
+  })
+
+  it('kills a setsid child at the timeout too', async () => {
+    const r = await runner.run(`echo "$${COMMAND_ID}"; setsid -f sleep 98761; sleep 98760`, {
+      cwd: dir,
+      timeoutMs: 1000,
+      env: env()
+    })
+    expect(r.exitCode).toBe(124)
+    expect(r.timedOut).toBe(true)
+    expect(alive('sleep 98761')).toEqual([])
+    expect(alive('sleep 98760')).toEqual([])
+    expect(alive(`${COMMAND_ID}=${r.stdout.trim()}`)).toEqual([])
+  })
+
+  it("leaves another command's processes alone", async () => {
+    const stop = path.join(dir, 'stop')
+    const other = runner.run(
+      `echo "$${COMMAND_ID}"; setsid -f sleep 98759; while [ -d ${dir} ] && [ ! -e ${stop} ]; do sleep 0.05; done`,
+      { cwd: dir, timeoutMs: 60_000, env: env() }
+    )
+    try {
+      while (alive('sleep 98759').length === 0) await new Promise(r => setTimeout(r, 20))
+      const r = await runner.run('setsid -f sleep 98758', {
+        cwd: dir,
+        timeoutMs: 60_000,
+        env: env()
+      })
+      expect(r.exitCode).toBe(0)
+      expect(alive('sleep 98758')).toEqual([])
+      expect(alive('sleep 98759')).toHaveLength(1)
+    } finally {
+      writeFileSync(stop, '')
+    }
+    const o = await other
+    expect(o.exitCode).toBe(0)
+    expect(o.timedOut).toBe(false)
+    expect(alive('sleep 98759')).toEqual([])
+    expect(alive(`${COMMAND_ID}=${o.stdout.trim()}`)).toEqual([])
+  })
+})
+
+describe('processesWith', () => {
+  it('finds only the processes whose environment holds the exact marker', async () => {
+    const entry = `${COMMAND_ID}=0123456789abcdef`
+    const start = (extra: Record<string, string>) =>
+      spawn('sleep', ['98757'], { env: { PATH: process.env['PATH'], ...extra }, stdio: 'ignore' })
+    const marked = start({ [COMMAND_ID]: '0123456789abcdef' })
+    const others = [
+      start({ [COMMAND_ID]: '0123456789abcdef0' }),
+      start({ NOTE: entry }),
+      start({ [COMMAND_ID]: '0123456789abcde' })
+    ]
+    try {
+      while (alive('sleep 98757').length < 4) await new Promise(r => setTimeout(r, 20))
+      expect(processesWith(entry)).toEqual([marked.pid])
+    } finally {
+      for (const p of [marked, ...others]) p.kill('SIGKILL')
+    }
   })
 })

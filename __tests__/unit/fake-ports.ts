@@ -78,6 +78,11 @@ export class FakeGitHub implements GitHubPort {
     c.body = body
     return c
   }
+  async deleteComment(id: number) {
+    this.calls.push('deleteComment')
+    const index = this.comments.findIndex(c => c.id === id)
+    if (index >= 0) this.comments.splice(index, 1)
+  }
   async createCheckRun(input: CheckRunInput) {
     this.calls.push(`createCheckRun ${input.conclusion}`)
     this.checkRuns.push(input)
@@ -87,6 +92,7 @@ export class FakeGitHub implements GitHubPort {
     this.calls.push('dispatchWorkflow')
     if (this.failDispatch) throw new Error(this.failDispatch)
     this.dispatches.push({ workflow, ref, inputs })
+    return { runId: 9000 + this.dispatches.length }
   }
   async addLabels(_pr: number, labels: string[]) {
     this.calls.push(`addLabels ${labels.join(',')}`)

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createGit } from '../../src/git/git.js'
 import { commitFix, pushFix } from '../../src/fix/apply-fix.js'
 import { commitAndPush, git, writeFiles } from '../../test-support/git-fixture.js'
+import { GitHttpServer } from '../../test-support/git-http-server.js'
 
 const AUTHOR = { name: 'review-loop', email: 'bot@example.com' }
 
@@ -240,5 +241,140 @@ describe('createGit', () => {
       await g.changedSince(await g.head())
       expect(existsSync(pwned)).toBe(false)
     })
+  })
+})
+
+describe('fetch, ls-remote and push against a server that fails (git smart HTTP)', () => {
+  const TOKEN = 'ghs_unit_token_value_0123456789'
+  let server: GitHttpServer
+  let warnings: string[]
+
+  beforeEach(async () => {
+    server = await GitHttpServer.start(origin, TOKEN)
+    // the checkout kept no credentials: the action authenticates with its token
+    git(work, ['remote', 'set-url', 'origin', server.url])
+    warnings = []
+  })
+  afterEach(() => server.close())
+
+  const open = (options: Parameters<typeof createGit>[1] = {}) =>
+    createGit(work, {
+      token: TOKEN,
+      retryDelaysMs: [10, 10],
+      warn: m => warnings.push(m),
+      ...options
+    })
+  const fixCommit = async (g: Awaited<ReturnType<typeof createGit>>) =>
+    (await g.commitEntries(
+      await g.head(),
+      [{ path: 'a.txt', mode: '100644', content: Buffer.from('fixed\n') }],
+      'fix',
+      AUTHOR
+    ))!
+  const faults = () => server.requests.flatMap(r => (r.fault ? [`${r.route} ${r.fault}`] : []))
+
+  it('pushes after a 503 and a reset connection, saying it tries again', async () => {
+    const g = await open()
+    const fixed = await fixCommit(g)
+    server.addFault({ route: 'git push', status: 503 })
+    server.addFault({ route: 'git push', reset: true })
+    expect(await g.push('feature', fixed)).toEqual({ kind: 'pushed' })
+    expect(git(origin, ['rev-parse', 'refs/heads/feature'])).toBe(fixed)
+    expect(faults()).toEqual(['git push 503', 'git push reset'])
+    expect(warnings).toHaveLength(2)
+    expect(warnings[0]).toMatch(/git push failed \(.*returned error: 503.*\); trying again/)
+  })
+
+  it('reads the remote head after a 500', async () => {
+    const g = await open()
+    server.addFault({ route: 'git fetch', status: 500 })
+    expect(await g.remoteHead('feature')).toBe(git(origin, ['rev-parse', 'refs/heads/feature']))
+    expect(faults()).toEqual(['git fetch 500'])
+  })
+
+  it.each([
+    { name: 'a 500', lost: true },
+    { name: 'a reset connection', lost: true, reset: true }
+  ])('ends pushed when the push landed but its answer was lost ($name)', async fault => {
+    const g = await open()
+    const fixed = await fixCommit(g)
+    server.addFault({ route: 'git push', lost: fault.lost, reset: fault.reset })
+    expect(await g.push('feature', fixed)).toEqual({ kind: 'pushed' })
+    expect(git(origin, ['rev-parse', 'refs/heads/feature'])).toBe(fixed)
+    expect(faults()).toEqual([`git push lost→${fault.reset ? 'reset' : '500'}`])
+  })
+
+  it.each([401, 403])(
+    'names the github-token input and contents: write when origin answers %i, without retrying',
+    async status => {
+      const g = await open()
+      server.addFault({ route: 'git push', status })
+      const r = await g.push('feature', await fixCommit(g))
+      expect(r.kind).toBe('failed')
+      const message = 'message' in r ? r.message : ''
+      expect(message).toMatch(/`github-token` input/)
+      expect(message).toMatch(/`contents: write`.*`permissions:`/s)
+      expect(message).toMatch(/fork/)
+      expect(faults()).toEqual([`git push ${status}`])
+      expect(warnings).toEqual([])
+    }
+  )
+
+  it('says what to fix, never the token, when origin refuses the token to fetch', async () => {
+    const wrong = 'ghs_wrong_token_value_9876543210'
+    const g = await open({ token: wrong })
+    const error = await g.remoteHead('feature').then(
+      () => undefined,
+      (e: Error) => e.message
+    )
+    expect(error).toMatch(/could not read Username/)
+    expect(error).toMatch(/`github-token` input.*`contents: write`/s)
+    expect(error).not.toContain(wrong)
+    expect(server.requests.filter(r => r.authorized)).toEqual([])
+  })
+
+  it('ends failed after the retries when the server keeps answering 500', async () => {
+    const g = await open()
+    const before = git(origin, ['rev-parse', 'refs/heads/feature'])
+    server.addFault({ route: 'git push', status: 500, times: 10 })
+    const r = await g.push('feature', await fixCommit(g))
+    expect(r).toMatchObject({ kind: 'failed' })
+    expect('message' in r && r.message).toMatch(/git push failed after 3 attempts .*error: 500/)
+    expect(faults()).toEqual(['git push 500', 'git push 500', 'git push 500'])
+    expect(git(origin, ['rev-parse', 'refs/heads/feature'])).toBe(before)
+  })
+
+  it('leaves a push over a branch that moved rejected, and does not retry it', async () => {
+    const g = await open()
+    const other = path.join(dir, 'other')
+    git(dir, ['clone', '-q', origin, other])
+    commitAndPush(other, 'feature', { 'theirs.txt': 'x\n' }, 'human')
+    const r = await g.push('feature', await fixCommit(g))
+    expect(r.kind).toBe('rejected')
+    // git saw the moved branch in the ref advertisement, and asked once
+    expect(server.requests.filter(r => r.route === 'git push')).toHaveLength(1)
+    expect(warnings).toEqual([])
+  })
+
+  it('gives up on a server that stops sending (http.lowSpeedTime), and says so', async () => {
+    const g = await open({ lowSpeed: { bytesPerSecond: 1000, seconds: 1 }, retryDelaysMs: [10] })
+    server.addFault({ route: 'git fetch', hang: true, times: 10 })
+    await expect(g.remoteHead('feature')).rejects.toThrow(
+      /git ls-remote failed after 2 attempts .*Operation too slow/
+    )
+    expect(faults()).toEqual(['git fetch hang', 'git fetch hang'])
+  })
+
+  it('stops a network command at its timeout, retries it, and reports a lasting hang', async () => {
+    const g = await open({ lowSpeed: { bytesPerSecond: 1, seconds: 600 }, networkTimeoutMs: 500 })
+    const fixed = await fixCommit(g)
+    server.addFault({ route: 'git push', hang: true })
+    expect(await g.push('feature', fixed)).toEqual({ kind: 'pushed' })
+    expect(warnings[0]).toMatch(/timed out after 0.5 s/)
+
+    server.addFault({ route: 'git fetch', hang: true, times: 10 })
+    await expect(g.remoteHead('feature')).rejects.toThrow(
+      /git ls-remote failed after 3 attempts \(exit 124\): timed out after 0.5 s; git was stopped/
+    )
   })
 })

@@ -192,7 +192,7 @@ describe('nextAfterFix', () => {
 })
 
 describe('routeEvent (the router)', () => {
-  it.each(['opened', 'synchronize', 'reopened', 'ready_for_review'])(
+  it.each(['opened', 'synchronize', 'reopened', 'ready_for_review', 'closed'])(
     'runs on pull_request %s',
     action => {
       expect(routeEvent({ eventName: 'pull_request', action, eventPrNumber: 7 })).toEqual({
@@ -202,7 +202,7 @@ describe('routeEvent (the router)', () => {
     }
   )
 
-  it.each(['labeled', 'closed', 'edited', 'assigned'])(
+  it.each(['labeled', 'edited', 'assigned', 'converted_to_draft'])(
     'skips pull_request %s with a notice',
     action => {
       const plan = routeEvent({ eventName: 'pull_request', action, eventPrNumber: 7 })
@@ -324,6 +324,63 @@ describe('planPull', () => {
       expect(p.state).toMatchObject({ status: 'running', round: 2, reason: undefined })
       expect(p.state.iterations).toHaveLength(3)
     }
+  })
+
+  it('ends a running loop once as merged or closed when its PR is, and leaves an ended one be', () => {
+    const running = reviews([{ findings: [blocker('RL-1')], fix: PUSHED }])
+    const merged = plan({ state: running, pull: pull({ state: 'closed', merged: true }) })
+    expect(merged).toMatchObject({ kind: 'stop', state: { status: 'merged' } })
+    if (merged.kind === 'stop') expect(merged.notice).toContain('The loop ends as merged')
+    const closed = plan({ state: running, pull: pull({ state: 'closed' }) })
+    expect(closed).toMatchObject({ kind: 'stop', state: { status: 'closed' } })
+    // already ended (or told once): a skip that changes nothing
+    const again = plan({ state: { ...running, status: 'merged' }, pull: pull({ state: 'closed' }) })
+    expect(again.kind).toBe('skip')
+    expect(
+      plan({ state: { ...running, status: 'go' }, pull: pull({ state: 'closed' }) }).kind
+    ).toBe('skip')
+  })
+
+  it('adopts a fix written ahead as pushing when its commit is the head, as a counted iteration', () => {
+    const commit = SHA_B
+    const s = reviews([
+      { findings: [blocker('RL-1')], fix: { ...PUSHED, outcome: 'pushing', commitSha: commit } }
+    ])
+    const p = plan({ state: s, pull: pull({ headSha: commit }) })
+    expect(p).toMatchObject({ kind: 'review', iteration: 2 })
+    if (p.kind === 'review') {
+      expect(p.state.iterations[0]!.fix).toMatchObject({ outcome: 'pushed', commitSha: commit })
+      expect(p.state.lastPushedSha).toBe(commit)
+    }
+  })
+
+  it('reviews the head again, as the next counted iteration, when a push written ahead never landed', () => {
+    const s = reviews([
+      {
+        findings: [blocker('RL-1')],
+        fix: { ...PUSHED, outcome: 'pushing', commitSha: SHA_B, patch: 'fix-1.patch' }
+      }
+    ])
+    const p = plan({ state: s, pull: pull({ headSha: SHA_A }) })
+    expect(p).toMatchObject({ kind: 'review', iteration: 2 })
+    if (p.kind === 'review') {
+      expect(p.state.iterations[0]!.fix?.outcome).toBe('interrupted')
+      expect(p.state.reason).toContain('fix-1.patch')
+    }
+    // and the cap still holds: the interrupted iteration counts
+    const full = reviews([
+      { findings: [], fix: PUSHED },
+      { findings: [], fix: PUSHED },
+      { findings: [blocker('RL-1')], fix: { ...PUSHED, outcome: 'pushing', commitSha: SHA_B } }
+    ])
+    expect(plan({ state: full, pull: pull({ headSha: SHA_A }) }).kind).toBe('skip')
+  })
+
+  it('marks the skip of a head dealt with already, so a re-run ends as the first run did', () => {
+    const ended = reviews([{ findings: [blocker('RL-1')] }], { status: 'max_iterations' })
+    expect(plan({ state: ended })).toMatchObject({ kind: 'skip', repeats: true })
+    expect(plan({ pull: pull({ draft: true }) })).toMatchObject({ kind: 'skip' })
+    expect(plan({ pull: pull({ draft: true }) })).not.toHaveProperty('repeats')
   })
 
   it('does not review past the cap while the loop is still running', () => {

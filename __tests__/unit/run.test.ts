@@ -58,15 +58,27 @@ describe('runIteration: one event in, one decision out (on fake ports)', () => {
     expect(w.ran).toEqual([])
   })
 
-  it('reviews, fixes, pushes, saves the state, and only then dispatches the next run', async () => {
+  it('reviews, fixes, saves the state counting the fix, pushes, and only then dispatches the next run', async () => {
     const w = world({ checks: 'lint: fail:lint', 'fix-commands': 'touch:src/a.ts' })
+    // what the PR comment says at the moment of the push: written ahead, the fix already counted
+    let atPush: LoopState | undefined
+    const push = w.git.push.bind(w.git)
+    w.git.push = async () => {
+      atPush = savedState(w.github)
+      return push()
+    }
     const outcome = await runIteration(w.deps)
     expect(w.ran).toEqual(['fail:lint', 'touch:src/a.ts'])
     expect(w.git.pushed).toHaveLength(1)
+    expect(atPush?.iterations[0]?.fix).toMatchObject({
+      outcome: 'pushing',
+      commitSha: w.git.pushed[0]
+    })
     expect(w.github.calls).toEqual([
       'getPull 7',
       'listComments',
       'createComment',
+      'updateComment',
       'dispatchWorkflow',
       'createCheckRun failure'
     ])
@@ -78,7 +90,7 @@ describe('runIteration: one event in, one decision out (on fake ports)', () => {
     expect(state.iterations[0]).toMatchObject({
       n: 1,
       decision: 'NO_GO',
-      fix: { outcome: 'pushed' }
+      fix: { outcome: 'pushed', patch: 'fix-1.patch' }
     })
     expect(state.lastPushedSha).toBe(w.git.pushed[0])
     expect(outcome).toMatchObject({
@@ -88,6 +100,36 @@ describe('runIteration: one event in, one decision out (on fake ports)', () => {
       failure: undefined
     })
     expect(w.saved['review-loop-pr-7-iteration-1']).toHaveProperty('fix-1.json')
+    expect(w.saved['review-loop-pr-7-iteration-1']).toHaveProperty('fix-1.patch')
+  })
+
+  it('never pushes a fix whose state could not be saved first', async () => {
+    const w = world({ checks: 'lint: fail:lint', 'fix-commands': 'touch:src/a.ts' })
+    w.github.createComment = async () => {
+      throw new Error('create comment: Server Error (HTTP 500)')
+    }
+    await expect(runIteration(w.deps)).rejects.toThrow('HTTP 500')
+    expect(w.git.pushed).toEqual([])
+    expect(w.github.dispatches).toEqual([])
+    // the work is not lost: the patch went to the artifact before the state
+    expect(w.saved['review-loop-pr-7-iteration-1']).toHaveProperty('fix-1.patch')
+  })
+
+  it('leaves a pushed fix counted when the state cannot be saved after the push', async () => {
+    const w = world({ checks: 'lint: fail:lint', 'fix-commands': 'touch:src/a.ts' })
+    w.github.updateComment = async () => {
+      throw new Error('update comment: Bad Gateway (HTTP 502)')
+    }
+    await expect(runIteration(w.deps)).rejects.toThrow('HTTP 502')
+    expect(w.git.pushed).toHaveLength(1)
+    expect(w.github.dispatches).toEqual([])
+    // the next run finds the push written ahead and counts it as iteration 1
+    const state = savedState(w.github)
+    expect(state.iterations).toHaveLength(1)
+    expect(state.iterations[0]!.fix).toMatchObject({
+      outcome: 'pushing',
+      commitSha: w.git.pushed[0]
+    })
   })
 
   it('ends at GO with a successful check run and starts no further run', async () => {
@@ -110,17 +152,18 @@ describe('runIteration: one event in, one decision out (on fake ports)', () => {
     expect(tolerated.github.checkRuns[0]!.conclusion).toBe('neutral')
   })
 
-  it('says in the state why the loop cannot go on when the dispatch fails', async () => {
+  it('fails the step, saying how to go on, when the dispatch fails: the loop never stops silently', async () => {
     const w = world({ checks: 'lint: fail:lint', 'fix-commands': 'touch:src/a.ts' })
     w.github.failDispatch = 'Resource not accessible by integration'
-    await runIteration(w.deps)
-    expect(w.github.calls.slice(2, 5)).toEqual([
+    const outcome = await runIteration(w.deps)
+    expect(w.github.calls.slice(2, 6)).toEqual([
       'createComment',
+      'updateComment',
       'dispatchWorkflow',
       'updateComment'
     ])
     expect(savedState(w.github).reason).toContain('Could not dispatch the next iteration')
-    expect(w.lines.some(l => l.startsWith('warning Could not dispatch'))).toBe(true)
+    expect(outcome.failure).toMatch(/Could not dispatch the next iteration.*Re-run this job/)
   })
 
   it('keeps a fix it must not push over a moved branch as a patch, and waits for the new head', async () => {
@@ -281,23 +324,12 @@ describe('a state the loop cannot trust halts it; it never starts afresh', () =>
     expect(notices(w)[0]!.body).toContain('Unset state-key if it was set by mistake')
   })
 
-  it('halts on a state of another PR, on two state comments by the bot, and on a newer schema', async () => {
+  it('halts on a state of another PR and on a newer schema', async () => {
     const cases: Array<[string, (w: ReturnType<typeof world>) => void, RegExp]> = [
       [
         'another PR',
         w => void (stateComment(w).body = renderStateMarker(stateOf({ pr: 8 }))),
         /holds the state of PR #8, not of PR #7/
-      ],
-      [
-        'two comments',
-        w =>
-          void w.github.comments.push({
-            id: 1,
-            author: BOT,
-            htmlUrl: 'https://github.com/o/r/pull/7#issuecomment-1',
-            body: renderStateMarker(stateOf())
-          }),
-        /2 comments written by github-actions\[bot\] hold a review-loop state/
       ],
       [
         'a newer schema',
@@ -318,6 +350,46 @@ describe('a state the loop cannot trust halts it; it never starts afresh', () =>
       expect(outcome.state?.status, name).toBe('needs_discussion')
       expect(outcome.notice, name).toMatch(reason)
     }
+  })
+
+  it('merges two state comments by the bot: keeps the one counting more iterations, deletes the other', async () => {
+    const w = world(LOOPING)
+    await runIteration(w.deps)
+    const counted = savedState(w.github)
+    // a second run that started at once wrote a state with nothing counted
+    w.github.comments.push({
+      id: 1,
+      author: BOT,
+      htmlUrl: 'https://github.com/o/r/pull/7#issuecomment-1',
+      body: renderStateMarker(stateOf())
+    })
+    const outcome = await next(w, '2002')
+    expect(w.github.calls).toContain('deleteComment')
+    expect(w.github.comments.filter(c => c.body.includes(STATE_MARKER))).toHaveLength(1)
+    expect(outcome.state?.iterations).toHaveLength(counted.iterations.length + 1)
+    expect(w.lines.some(l => l.includes('Found 2 review-loop state comments'))).toBe(true)
+  })
+
+  it('ends a running loop as merged once when its PR is merged, and a re-run ends as the run did', async () => {
+    const w = world(LOOPING)
+    await runIteration(w.deps)
+    w.github.pull = { ...w.github.pull, state: 'closed', merged: true }
+    const merged = await next(w, '2002')
+    expect(merged.state?.status).toBe('merged')
+    expect(merged.failure).toBeUndefined()
+    expect(savedState(w.github).status).toBe('merged')
+    const writes = w.github.calls.filter(c => c === 'updateComment').length
+    await next(w, '2003')
+    expect(w.github.calls.filter(c => c === 'updateComment').length).toBe(writes)
+  })
+
+  it('gives a re-run of a red run the same red: the head was dealt with, the state ended in fail-on', async () => {
+    const w = world({ checks: 'lint: fail:lint' })
+    const first = await runIteration(w.deps)
+    expect(first.failure).toMatch(/ended as stalled/)
+    const rerun = await runIteration({ ...w.deps, ctx: context({ runAttempt: 2 }) })
+    expect(rerun.notice).toContain('re-running it changes nothing')
+    expect(rerun.failure).toBe(first.failure)
   })
 
   it('still ignores, with a warning, a state pasted by someone else', async () => {

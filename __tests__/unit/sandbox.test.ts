@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Confined } from '../../src/ports/index.js'
+import { COMMAND_ID } from '../../src/process/command-runner.js'
 import {
   bwrapArgs,
   chooseSandbox,
@@ -20,6 +21,7 @@ import {
   type Exec
 } from '../../src/process/sandbox.js'
 import { fakeLog } from './fake-ports.js'
+import { alive } from '../../test-support/processes.js'
 
 const CANARY = 'canary-6f1d2c9e8b7a'
 
@@ -76,6 +78,17 @@ async function run(c: Confined, command: string) {
   return c.runner.run(command, { cwd: repo, env: c.env, timeoutMs: 20_000 })
 }
 
+/** Starts processes that leave the process group, one without the marker, and waits for them. */
+const ESCAPERS = (n: number[]): string =>
+  [
+    `echo "$${COMMAND_ID}"`,
+    `(sleep ${n[0]} &)`,
+    `setsid -f sleep ${n[1]}`,
+    `nohup setsid sh -c 'sleep ${n[2]} & exit 0' >/dev/null 2>&1 & wait`,
+    `env -u ${COMMAND_ID} setsid -f sleep ${n[3]}`,
+    ...n.map(k => `until pgrep -xf 'sleep ${k}' >/dev/null; do :; done`)
+  ].join('; ')
+
 describe('the sandbox (bubblewrap) around PR code', () => {
   // the process that runs the command holds the canary, as the action holds its token
   beforeEach(() => {
@@ -131,6 +144,36 @@ describe('the sandbox (bubblewrap) around PR code', () => {
     expect(existsSync(marker)).toBe(false)
     expect(Date.now() - started).toBeGreaterThan(2000)
   }, 30_000)
+
+  it('kills setsid and double-forked children in the sandbox when the command exits, marked or not', async () => {
+    const c = await confined('required')
+    const sleeps = [98756, 98755, 98754, 98753]
+    const r = await c.runner.run(`${ESCAPERS(sleeps)}; exit 0`, {
+      cwd: repo,
+      env: c.env,
+      timeoutMs: 60_000
+    })
+    expect(r.exitCode).toBe(0)
+    expect(r.timedOut).toBe(false)
+    expect(r.stdout.trim()).toMatch(/^[0-9a-f]{32}$/)
+    // the one without the marker died with the PID namespace, when its first process ended
+    for (const k of sleeps) expect(alive(`sleep ${k}`), `sleep ${k}`).toEqual([])
+    expect(alive(`${COMMAND_ID}=${r.stdout.trim()}`)).toEqual([])
+  })
+
+  it('kills setsid children in the sandbox at the timeout too', async () => {
+    const c = await confined('required')
+    const sleeps = [98752, 98751, 98750, 98749]
+    const r = await c.runner.run(`${ESCAPERS(sleeps)}; sleep 98748`, {
+      cwd: repo,
+      env: c.env,
+      timeoutMs: 1000
+    })
+    expect(r.exitCode).toBe(124)
+    expect(r.timedOut).toBe(true)
+    for (const k of [...sleeps, 98748]) expect(alive(`sleep ${k}`), `sleep ${k}`).toEqual([])
+    expect(alive(`${COMMAND_ID}=${r.stdout.trim()}`)).toEqual([])
+  })
 
   it('denies the network when asked: loopback only', async () => {
     const c = await confined('required', 'deny')

@@ -92,11 +92,18 @@ describe('what the table promises', () => {
   })
 
   it('leaves an ended loop only by a human: a new commit (a new round) or the stop label', () => {
-    const human: LoopEvent[] = ['new_head', 'stop_label', 'head_reviewed']
+    const human: LoopEvent[] = ['new_head', 'stop_label', 'head_reviewed', 'pr_closed', 'pr_merged']
     for (const t of all.filter(t => t.status !== 'running')) {
       expect(human).toContain(t.event)
       if (t.to === 'running') expect(t.newRound).toBe(true)
+      // closing a PR whose loop has ended leaves its final word as it was
+      if (t.event === 'pr_closed' || t.event === 'pr_merged') expect(t.then).toBe('skip')
     }
+  })
+
+  it('ends a running loop as closed or merged when its PR is, without calling a human', () => {
+    expect(transition('running', 'pr_closed')).toEqual({ to: 'closed', then: 'end' })
+    expect(transition('running', 'pr_merged')).toEqual({ to: 'merged', then: 'end' })
   })
 
   it('lets no review or fix outcome happen outside a running loop', () => {

@@ -23,6 +23,12 @@ function prNumber(env: Env): number | undefined {
   }
 }
 
+/** The request-timeout-seconds input, read before the input parser loads (it checks it later). */
+function requestTimeoutMs(env: Env): number {
+  const seconds = Number((env['INPUT_REQUEST-TIMEOUT-SECONDS'] ?? '').trim())
+  return Number.isInteger(seconds) && seconds >= 1 && seconds <= 600 ? seconds * 1000 : 30_000
+}
+
 /**
  * Start-up: the first API call (GET the pull request) goes out at once on node:http, while the
  * action's modules (Octokit, ajv, the toolkit) load. Anything unusual is left to the main path,
@@ -54,7 +60,7 @@ export function prefetchPull(env: Env): Prefetched | undefined {
           'x-github-api-version': '2022-11-28',
           'user-agent': 'review-loop'
         },
-        timeout: 15_000
+        timeout: requestTimeoutMs(env)
       },
       res => {
         let text = ''

@@ -148,38 +148,62 @@ export type FixDelivery =
       remoteSha?: string
     }
 
-/**
- * Pushes the fix commit to the PR branch, never forcing. When the branch moved since `reviewedSha`,
- * the push fails, or the fix held a secret, the commit is returned as a patch so no work is lost.
- */
-export async function pushFix(
+/** A fix commit ready to go: its patch is taken before anything is pushed, so no fault loses it. */
+export type PreparedFix =
+  | { kind: 'none' }
+  /** Refused before any push (a secret, a stray path): kept as the patch only. */
+  | { kind: 'kept'; commitSha: string; filesChanged: string[]; patch: string; message: string }
+  | { kind: 'push'; commitSha: string; filesChanged: string[]; patch: string }
+
+/** The fix commit's patch (secrets masked), and whether it may be pushed. */
+export async function prepareFix(
   git: Git,
-  branch: string,
   reviewedSha: string,
   fix: FixCommit,
   secrets: readonly string[]
-): Promise<FixDelivery> {
+): Promise<PreparedFix> {
   const { commitSha, filesChanged } = fix
-  if (!commitSha) return { outcome: 'no_changes', filesChanged: [] }
-  const kept = async (
+  if (!commitSha) return { kind: 'none' }
+  const patch = maskSecrets(await git.formatPatch(reviewedSha, commitSha), secrets)
+  const refused =
+    fix.refusal ??
+    (fix.secretFound
+      ? "refused to push: the fix contained the value of one of the job's secrets (masked as *** in the patch)"
+      : undefined)
+  if (refused) return { kind: 'kept', commitSha, filesChanged, patch, message: refused }
+  return { kind: 'push', commitSha, filesChanged, patch }
+}
+
+/**
+ * Pushes a prepared fix commit to the PR branch, never forcing. When the branch moved since
+ * `reviewedSha` or the push fails, the commit is reported with its patch so no work is lost.
+ */
+export async function deliverFix(
+  git: Git,
+  branch: string,
+  reviewedSha: string,
+  fix: Extract<PreparedFix, { kind: 'push' | 'kept' }>
+): Promise<FixDelivery> {
+  const { commitSha, filesChanged, patch } = fix
+  const kept = (
     outcome: 'branch_moved' | 'push_failed',
     message: string,
     remoteSha?: string
-  ): Promise<FixDelivery> => ({
+  ): FixDelivery => ({
     outcome,
     commitSha,
     filesChanged,
-    patch: maskSecrets(await git.formatPatch(reviewedSha, commitSha), secrets),
+    patch,
     message,
     ...(remoteSha ? { remoteSha } : {})
   })
-  if (fix.refusal) return kept('push_failed', fix.refusal)
-  if (fix.secretFound)
-    return kept(
-      'push_failed',
-      "refused to push: the fix contained the value of one of the job's secrets (masked as *** in the patch)"
-    )
-  const remote = await git.remoteHead(branch)
+  if (fix.kind === 'kept') return kept('push_failed', fix.message)
+  let remote: string | undefined
+  try {
+    remote = await git.remoteHead(branch)
+  } catch (e) {
+    return kept('push_failed', (e as Error).message)
+  }
   if (remote !== reviewedSha)
     return kept(
       'branch_moved',
@@ -189,4 +213,17 @@ export async function pushFix(
   const pushed = await git.push(branch, commitSha)
   if (pushed.kind === 'pushed') return { outcome: 'pushed', commitSha, filesChanged }
   return kept(pushed.kind === 'rejected' ? 'branch_moved' : 'push_failed', pushed.message)
+}
+
+/** prepareFix, then deliverFix: the fix commit pushed, or kept as a patch. */
+export async function pushFix(
+  git: Git,
+  branch: string,
+  reviewedSha: string,
+  fix: FixCommit,
+  secrets: readonly string[]
+): Promise<FixDelivery> {
+  const prepared = await prepareFix(git, reviewedSha, fix, secrets)
+  if (prepared.kind === 'none') return { outcome: 'no_changes', filesChanged: [] }
+  return deliverFix(git, branch, reviewedSha, prepared)
 }

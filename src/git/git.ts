@@ -1,8 +1,9 @@
-import { getExecOutput } from '@actions/exec'
+import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { Git } from '../ports/index.js'
 import { gitEnv } from '../process/command-env.js'
 
@@ -12,9 +13,25 @@ export interface GitOptions {
   /** Where the action keeps its copies of the git configuration (hidden from PR code). */
   scratch?: string
   env?: Record<string, string | undefined>
-  /** Told when PR code changed the repository's git config (it is put back). */
+  /** Told when PR code changed the repository's git config (it is put back), and of each retry. */
   warn?: (message: string) => void
+  /**
+   * The waits before each retry of a network command (fetch, ls-remote, push) that failed
+   * transiently: an HTTP 5xx or 429, a dropped connection, a timeout. Default 1 s, 4 s, 10 s.
+   */
+  retryDelaysMs?: readonly number[]
+  /**
+   * A network command moving fewer than `bytesPerSecond` for `seconds` gives up (git's
+   * http.lowSpeedLimit and http.lowSpeedTime). Default 1000 bytes/s over 30 s.
+   */
+  lowSpeed?: { bytesPerSecond: number; seconds: number }
+  /** A network command still running after this long is killed. Default 300 s. */
+  networkTimeoutMs?: number
 }
+
+const RETRY_DELAYS_MS: readonly number[] = [1000, 4000, 10000]
+const LOW_SPEED = { bytesPerSecond: 1000, seconds: 30 }
+const NETWORK_TIMEOUT_MS = 300_000
 
 /**
  * Every git command of the action runs with these: no repository hooks, no fsmonitor command, no
@@ -57,7 +74,153 @@ function snapshotGlobal(env: Record<string, string | undefined>, scratch: string
   return target
 }
 
-type RunGit = (args: string[]) => Promise<{ code: number; stdout: string; stderr: string }>
+interface GitResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+type RunGit = (args: string[]) => Promise<GitResult>
+
+interface RunOptions {
+  env: Record<string, string>
+  input?: Buffer
+  /** Set for network commands: they run in their own process group, killed after this long. */
+  timeoutMs?: number
+}
+
+/** Runs one git command; one still running after `timeoutMs` is killed with all it started. */
+function runGit(
+  cwd: string,
+  args: string[],
+  { env, input, timeoutMs }: RunOptions
+): Promise<GitResult> {
+  return new Promise(resolve => {
+    const bounded = timeoutMs !== undefined
+    const child = spawn('git', args, { cwd, env, detached: bounded })
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    child.stdout.on('data', (c: Buffer) => out.push(c))
+    child.stderr.on('data', (c: Buffer) => err.push(c))
+    let timedOut = false
+    let done = false
+    // the group: git and its remote helper, which holds the connection. SIGTERM first: git then
+    // removes its lock files (a retry would find them); SIGKILL for whatever is left
+    const signal = (name: NodeJS.Signals): void => {
+      if (done) return
+      try {
+        process.kill(-child.pid!, name)
+      } catch {
+        // no such group (gone already, or no process groups here): git itself, at least
+        child.kill(name)
+      }
+    }
+    const timer = bounded
+      ? setTimeout(() => {
+          timedOut = true
+          signal('SIGTERM')
+          setTimeout(() => signal('SIGKILL'), 2000).unref()
+        }, timeoutMs)
+      : undefined
+    const finish = (code: number, extra = ''): void => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      const late = timedOut ? `\ntimed out after ${timeoutMs! / 1000} s; git was stopped` : ''
+      const stderr = Buffer.concat(err).toString('utf8') + extra + late
+      resolve({ code: timedOut ? 124 : code, stdout: Buffer.concat(out).toString('utf8'), stderr })
+    }
+    child.on('error', e => finish(127, `\n${e.message}`))
+    child.on('close', code => finish(code ?? 128))
+    // something git started that still holds its output (an ssh control master) is not waited for
+    child.on('exit', code =>
+      setTimeout(() => {
+        child.stdout.destroy()
+        child.stderr.destroy()
+        finish(code ?? 128)
+      }, 2000).unref()
+    )
+    // git may exit before it read all of its input
+    child.stdin.on('error', () => undefined)
+    child.stdin.end(input)
+  })
+}
+
+/** What git says when a network command fails, stderr then stdout (push --porcelain's ref lines). */
+const said = (r: GitResult): string => (r.stderr + r.stdout).trim()
+
+/**
+ * Why a network command failed, from what git 2.x says. Against test-support/git-http-server.ts:
+ * "The requested URL returned error: 503" (any status on the first request), "RPC failed; HTTP 500
+ * curl 22" with "unexpected disconnect" or "the remote end hung up unexpectedly" (a later one),
+ * "Recv failure: Connection reset by peer", "Operation too slow" (http.lowSpeedTime), "could not
+ * read Username … terminal prompts disabled" (401); GitHub adds "Permission to o/r.git denied".
+ */
+type Failure = 'rejected' | 'auth' | 'transient' | 'other'
+
+const AUTH =
+  /could not read (Username|Password)|Authentication failed|Invalid username or password|Permission to \S+ denied|(returned error:|HTTP) 40[13]\b/i
+const TRANSIENT =
+  /(returned error:|HTTP) (5\d\d|429)\b|RPC failed|Connection reset|Connection refused|timed out|Operation too slow|early EOF|unexpected disconnect|Could not resolve host|Empty reply from server|transfer closed|remote end hung up unexpectedly|(Recv|Send) failure/i
+
+function failureOf(message: string): Failure {
+  // "[remote rejected]" is a server refusal (protected branch, hook), not a moved branch
+  if (
+    /\[rejected\]|non-fast-forward|fetch first|stale info/i.test(message) &&
+    !/remote rejected/i.test(message)
+  )
+    return 'rejected'
+  if (AUTH.test(message)) return 'auth'
+  // any other 4xx (404 no such repository, 413 too large) would say the same again
+  if (/(returned error:|HTTP) 4(?!29)\d\d\b/.test(message)) return 'other'
+  return TRANSIENT.test(message) ? 'transient' : 'other'
+}
+
+/** Runs a network command again after each delay while it fails transiently. */
+async function withRetries(
+  attempt: () => Promise<GitResult>,
+  delays: readonly number[],
+  onRetry: (failed: GitResult, delayMs: number) => void
+): Promise<GitResult & { attempts: number }> {
+  for (let n = 0; ; n++) {
+    const r = await attempt()
+    const wait = delays[n]
+    if (r.code === 0 || wait === undefined || failureOf(said(r)) !== 'transient')
+      return { ...r, attempts: n + 1 }
+    onRetry(r, wait)
+    await sleep(wait)
+  }
+}
+
+/** What to fix when origin refused the credentials (the token itself is never in it). */
+const AUTH_HINT =
+  "origin refused the action's credentials. Check the token in the `github-token` input: fetching " +
+  'needs `contents: read` and pushing the fix needs `contents: write`, granted under `permissions:` ' +
+  "in the workflow for the workflow token, or use a PAT or GitHub App token with write access to the PR's " +
+  'branch. A pull request from a fork gets a read-only workflow token whatever `permissions:` says.'
+
+/** The message of a network command that failed for good. */
+function networkFailure(command: string, r: GitResult & { attempts: number }): string {
+  if (failureOf(said(r)) === 'auth') return `git ${command}: ${AUTH_HINT}\ngit said: ${said(r)}`
+  const tries = r.attempts > 1 ? ` after ${r.attempts} attempts` : ''
+  return `git ${command} failed${tries} (exit ${r.code}): ${said(r)}`
+}
+
+/** The output of a network command that must succeed. */
+function succeeded(command: string, r: GitResult & { attempts: number }): string {
+  if (r.code !== 0) throw new Error(networkFailure(command, r))
+  return r.stdout
+}
+
+/** Takes the token, and any password in a URL, out of what a failed command said. */
+function redact<R extends GitResult>(r: R, token: string | undefined): R {
+  const hide = (text: string): string =>
+    (token ? text.split(token).join('***') : text).replace(
+      /([a-z][a-z0-9+.-]*:\/\/[^/@\s:]*):[^/@\s]*@/gi,
+      '$1:***@'
+    )
+  return r.code === 0 ? r : { ...r, stdout: hide(r.stdout), stderr: hide(r.stderr) }
+}
 
 /** A copy of the repository's config as it was before PR code ran, without credentials. */
 async function credentialFreeCopy(
@@ -108,6 +271,36 @@ async function authentication(
   }
 }
 
+/** SAFE, and: a transfer that stalls gives up (a network command's timeout is the hard limit). */
+function safeFlags(options: GitOptions): string[] {
+  const low = options.lowSpeed ?? LOW_SPEED
+  return [
+    ...SAFE,
+    '-c',
+    `http.lowSpeedLimit=${low.bytesPerSecond}`,
+    '-c',
+    `http.lowSpeedTime=${low.seconds}`
+  ]
+}
+
+/** Fetch, ls-remote and push: authenticated, bounded in time, retried while they fail transiently. */
+function networkCommand(
+  git: (args: string[], extra: Partial<RunOptions>) => Promise<GitResult>,
+  authEnv: Record<string, string>,
+  options: GitOptions
+): (args: string[], retry?: boolean) => Promise<GitResult & { attempts: number }> {
+  const timeoutMs = options.networkTimeoutMs ?? NETWORK_TIMEOUT_MS
+  return (args, retry = true) =>
+    withRetries(
+      async () => redact(await git(args, { env: authEnv, timeoutMs }), options.token),
+      retry ? (options.retryDelaysMs ?? RETRY_DELAYS_MS) : [],
+      (failed, wait) =>
+        options.warn?.(
+          `git ${args[0]} failed (${failed.stderr.trim().replace(/\s*\n\s*/g, ' / ')}); trying again in ${wait / 1000} s.`
+        )
+    )
+}
+
 export async function createGit(cwd: string, options: GitOptions = {}): Promise<Git> {
   const scratch = mkdtempSync(path.join(options.scratch ?? tmpdir(), 'review-loop-git-'))
   const baseEnv = options.env ?? process.env
@@ -131,24 +324,14 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
     )
   }
 
-  const git = async (
-    args: string[],
-    extra: { env?: Record<string, string>; input?: Buffer } = {}
-  ): Promise<{ code: number; stdout: string; stderr: string }> => {
+  const git = async (args: string[], extra: Partial<RunOptions> = {}): Promise<GitResult> => {
     restoreConfig()
-    const r = await getExecOutput('git', [...SAFE, ...args], {
-      cwd,
-      silent: true,
-      ignoreReturnCode: true,
-      env: { ...env, ...extra.env },
-      input: extra.input
+    return runGit(cwd, [...safeFlags(options), ...args], {
+      ...extra,
+      env: { ...env, ...extra.env }
     })
-    return { code: r.exitCode, stdout: r.stdout, stderr: r.stderr }
   }
-  const ok = async (
-    args: string[],
-    extra?: { env?: Record<string, string>; input?: Buffer }
-  ): Promise<string> => {
+  const ok = async (args: string[], extra?: Partial<RunOptions>): Promise<string> => {
     const r = await git(args, extra)
     if (r.code !== 0) {
       throw new Error(
@@ -183,7 +366,8 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
     return origin
   }
   const authEnv = await authentication(git, options.token)
-  const remote = (args: string[]): Promise<string> => ok(args, { env: authEnv })
+  const network = networkCommand(git, authEnv, options)
+  const remote = async (args: string[]): Promise<string> => succeeded(args[0]!, await network(args))
 
   const untracked = async (): Promise<string[]> =>
     (await ok(['ls-files', '--others', '--exclude-standard', '-z'])).split('\0').filter(Boolean)
@@ -281,21 +465,25 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
       return nul(await ok(['diff-tree', '-r', '--no-renames', '--name-only', '-z', a, b]))
     },
     async push(branch, sha) {
-      // never --force: a branch that moved under us is left to the next run
-      const r = await git(
-        ['push', '--no-verify', '--porcelain', url(), `${sha}:refs/heads/${branch}`],
-        { env: authEnv }
-      )
+      // never --force: a branch that moved under us is left to the next run. A retry after a push
+      // that landed finds the branch at sha already: git says it is up to date.
+      const r = await network([
+        'push',
+        '--no-verify',
+        '--porcelain',
+        url(),
+        `${sha}:refs/heads/${branch}`
+      ])
       if (r.code === 0) return { kind: 'pushed' }
-      const message = (r.stderr + r.stdout).trim()
-      // "[remote rejected]" is a server refusal (protected branch, hook), not a moved branch
-      if (
-        /\[rejected\]|non-fast-forward|fetch first|stale info/i.test(message) &&
-        !/remote rejected/i.test(message)
-      ) {
-        return { kind: 'rejected', message }
-      }
-      return { kind: 'failed', message }
+      const failure = failureOf(said(r))
+      if (failure === 'rejected') return { kind: 'rejected', message: said(r) }
+      // the push may have landed with its answer lost on the way back: one look
+      const there =
+        failure === 'auth'
+          ? undefined
+          : await network(['ls-remote', url(), `refs/heads/${branch}`], false)
+      if (there?.code === 0 && there.stdout.split(/\s+/)[0] === sha) return { kind: 'pushed' }
+      return { kind: 'failed', message: networkFailure('push', r) }
     },
     async formatPatch(base, head) {
       return ok(['format-patch', '--no-ext-diff', '--no-textconv', '--stdout', `${base}..${head}`])

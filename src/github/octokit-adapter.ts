@@ -1,10 +1,20 @@
 import { getOctokit } from '@actions/github'
-import { retry } from '@octokit/plugin-retry'
+import { defaults as actionsDefaults } from '@actions/github/lib/utils'
 import { throttling } from '@octokit/plugin-throttling'
 import Bottleneck from 'bottleneck/light.js'
 import type { Prefetched } from '../action/prefetch.js'
 import type { Annotation, PrComment, PullRequest } from '../loop/types.js'
 import type { CheckRunInput, GitHubPort } from '../ports/index.js'
+import {
+  appendAnnotations,
+  createOnce,
+  findCheckRun,
+  findComment,
+  findDispatchedRun,
+  findReview,
+  type Lookup
+} from './idempotent.js'
+import { createRetryPolicy, fetchWithTimeout, isIdempotent, type RetryPolicy } from './waiting.js'
 
 export const ANNOTATIONS_PER_REQUEST = 50
 
@@ -18,12 +28,31 @@ export interface AdapterOptions {
   /** The pull request fetched at start-up, used once when it answered 200. */
   prefetched?: Prefetched
   log: { warning(message: string): void; debug(message: string): void }
+  /** Longest a request may take, answer included; default 30 000. */
+  requestTimeoutMs?: number
+  /**
+   * Longest wait for a rate limit (retry-after, x-ratelimit-reset); a longer one fails at once
+   * with the time to re-run. Default 120.
+   */
+  maxWaitSeconds?: number
+  /** Time the whole run may spend on waits and timed-out requests; default 300. */
+  retryBudgetSeconds?: number
+  /** First backoff after a 5xx, a reset or a timeout, doubling per retry; default 1000. */
+  backoffMs?: number
 }
+
+export const ADAPTER_DEFAULTS = {
+  requestTimeoutMs: 30_000,
+  maxWaitSeconds: 120,
+  retryBudgetSeconds: 300,
+  backoffMs: 1000
+} as const
 
 /** What to tell the user for a permission error: which `permissions:` scope is missing. */
 const SCOPE_FOR: Record<string, string> = {
   'create comment': 'issues: write',
   'update comment': 'issues: write',
+  'delete comment': 'issues: write',
   'create check run': 'checks: write',
   'update check run': 'checks: write',
   'dispatch workflow': 'actions: write',
@@ -48,6 +77,7 @@ export class GitHubError extends Error {
 }
 
 function wrap(operation: string, e: unknown): GitHubError {
+  if (e instanceof GitHubError) return e
   const err = e as { status?: number; message?: string; response?: { data?: { message?: string } } }
   const status = err.status ?? 0
   let message = err.response?.data?.message ?? err.message ?? String(e)
@@ -104,65 +134,71 @@ export function toGitHubAnnotation(a: Annotation): NonNullable<AnnotationOut>[nu
   }
 }
 
-export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
-  const { owner, repo, log } = options
-  const retryTwice =
-    (what: string) =>
-    (
-      retryAfter: number,
-      opts: { method: string; url: string },
-      _o: unknown,
-      count: number
-    ): boolean => {
-      log.warning(`GitHub ${what} on ${opts.method} ${opts.url}; retrying in ${retryAfter}s.`)
-      return count < 2
-    }
+type Octokit = ReturnType<typeof getOctokit>
+
+/**
+ * Octokit behind the retry policy: every request has a time limit, rate limits are waited out
+ * within bounds, transient failures of repeatable requests are retried, writes that create
+ * something are left to the port's methods (which look before they write again). The throttling
+ * plugin only paces writes; it retries nothing itself.
+ */
+function createOctokit(options: AdapterOptions, policy: RetryPolicy): Octokit {
+  const timeoutMs = options.requestTimeoutMs ?? ADAPTER_DEFAULTS.requestTimeoutMs
+  // @actions/github's own fetch goes through the runner's proxy settings; keep it, with a limit
+  const baseFetch = actionsDefaults.request?.fetch ?? globalThis.fetch
   const octokit = getOctokit(
     options.token,
     {
       baseUrl: options.baseUrl,
+      request: { ...actionsDefaults.request, fetch: fetchWithTimeout(baseFetch, timeoutMs) },
       throttle: {
-        // One iteration makes fewer than ten writes, far from GitHub's secondary limits, so writes
-        // are not paced; rate-limit answers (primary and secondary) are still waited out and retried.
+        // One iteration makes fewer than ten writes, far from GitHub's secondary limits: writes go
+        // one at a time, unpaced. Rate-limit answers are handled by the retry policy below.
         write: new Bottleneck.Group({ maxConcurrent: 1, minTime: 0 }),
         notifications: new Bottleneck.Group({ maxConcurrent: 1, minTime: 0 }),
-        onRateLimit: retryTwice('rate limit'),
-        onSecondaryRateLimit: retryTwice('secondary rate limit')
+        onRateLimit: () => false,
+        onSecondaryRateLimit: () => false
       }
     },
-    retry,
     throttling
   )
-  const repoParams = { owner, repo }
+  octokit.hook.wrap('request', (request, o) =>
+    policy.send(`${o.method} ${o.url}`, isIdempotent(o.method, o.url, o), async () => request(o))
+  )
+  return octokit
+}
 
-  const toComment = (c: {
-    id: number
-    body?: string
-    user: { login: string } | null
-    html_url: string
-  }): PrComment => ({
-    id: c.id,
-    body: c.body ?? '',
-    author: c.user?.login ?? '',
-    htmlUrl: c.html_url
+type CommentData = Awaited<ReturnType<Octokit['rest']['issues']['createComment']>>['data']
+
+const toComment = (c: CommentData): PrComment => ({
+  id: c.id,
+  body: c.body ?? '',
+  author: c.user?.login ?? '',
+  htmlUrl: c.html_url
+})
+
+export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
+  const { owner, repo, log } = options
+  const policy = createRetryPolicy({
+    requestTimeoutMs: options.requestTimeoutMs ?? ADAPTER_DEFAULTS.requestTimeoutMs,
+    maxWaitSeconds: options.maxWaitSeconds ?? ADAPTER_DEFAULTS.maxWaitSeconds,
+    retryBudgetSeconds: options.retryBudgetSeconds ?? ADAPTER_DEFAULTS.retryBudgetSeconds,
+    backoffMs: options.backoffMs ?? ADAPTER_DEFAULTS.backoffMs,
+    log
   })
+  const octokit = createOctokit(options, policy)
+  const lookup: Lookup = { octokit, owner, repo, policy, log }
+  const repoParams = { owner, repo }
+  let me: Promise<string> | undefined
+  const whoAmI = (): Promise<string> =>
+    (me ??= identify(options, octokit).catch((e: unknown) => {
+      me = undefined
+      throw e
+    }))
+  const writes = createWrites(options, octokit, lookup, whoAmI)
 
   return {
-    async whoAmI() {
-      if (options.stateAuthor) return options.stateAuthor
-      // Installation tokens (ghs_: the workflow token, App tokens) cannot read /user; the workflow
-      // token posts as github-actions[bot]. App tokens name their bot with the state-author input.
-      if (options.token.startsWith('ghs_')) return 'github-actions[bot]'
-      try {
-        const { data } = await octokit.rest.users.getAuthenticated()
-        return data.login
-      } catch (e) {
-        const status = (e as { status?: number }).status
-        // Installation tokens (the workflow token, App tokens) may not read /user.
-        if (status === 403 || status === 401) return 'github-actions[bot]'
-        throw wrap('get authenticated user', e)
-      }
-    },
+    whoAmI,
     async getPull(pr) {
       const early = options.prefetched?.pr === pr ? await options.prefetched.response : undefined
       if (early?.status === 200) return toPullRequest(early.body as PullData)
@@ -181,59 +217,19 @@ export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
       )
       return all.map(toComment)
     },
-    async createComment(pr, body) {
-      const { data } = await call('create comment', () =>
-        octokit.rest.issues.createComment({ ...repoParams, issue_number: pr, body })
-      )
-      return toComment(data)
-    },
     async updateComment(id, body) {
       const { data } = await call('update comment', () =>
         octokit.rest.issues.updateComment({ ...repoParams, comment_id: id, body })
       )
       return toComment(data)
     },
-    async createCheckRun(input: CheckRunInput) {
-      const annotations = input.annotations.map(toGitHubAnnotation)
-      const batches: Array<typeof annotations> = []
-      for (let i = 0; i < annotations.length; i += ANNOTATIONS_PER_REQUEST) {
-        batches.push(annotations.slice(i, i + ANNOTATIONS_PER_REQUEST))
+    async deleteComment(id) {
+      try {
+        await octokit.rest.issues.deleteComment({ ...repoParams, comment_id: id })
+      } catch (e) {
+        if ((e as { status?: number }).status === 404) return // already gone
+        throw wrap('delete comment', e)
       }
-      const output = { title: input.title, summary: input.summary, text: input.text }
-      const { data } = await call('create check run', () =>
-        octokit.rest.checks.create({
-          ...repoParams,
-          name: input.name,
-          head_sha: input.headSha,
-          status: 'completed',
-          conclusion: input.conclusion,
-          started_at: input.startedAt,
-          completed_at: new Date().toISOString(),
-          external_id: input.externalId,
-          details_url: input.detailsUrl,
-          output: { ...output, annotations: batches[0] ?? [] }
-        })
-      )
-      for (const batch of batches.slice(1)) {
-        await call('update check run', () =>
-          octokit.rest.checks.update({
-            ...repoParams,
-            check_run_id: data.id,
-            output: { ...output, annotations: batch }
-          })
-        )
-      }
-      return { id: data.id, htmlUrl: data.html_url ?? '' }
-    },
-    async dispatchWorkflow(workflowFile, ref, inputs) {
-      await call('dispatch workflow', () =>
-        octokit.rest.actions.createWorkflowDispatch({
-          ...repoParams,
-          workflow_id: workflowFile,
-          ref,
-          inputs
-        })
-      )
     },
     async addLabels(pr, labels) {
       await call('add labels', () =>
@@ -258,16 +254,136 @@ export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
         })
       )
     },
+    ...writes
+  }
+}
+
+/** The login the token acts as (see GitHubPort.whoAmI). */
+async function identify(options: AdapterOptions, octokit: Octokit): Promise<string> {
+  if (options.stateAuthor) return options.stateAuthor
+  // Installation tokens (ghs_: the workflow token, App tokens) cannot read /user; the workflow
+  // token posts as github-actions[bot]. App tokens name their bot with the state-author input.
+  if (options.token.startsWith('ghs_')) return 'github-actions[bot]'
+  try {
+    const { data } = await octokit.rest.users.getAuthenticated()
+    return data.login
+  } catch (e) {
+    const status = (e as { status?: number }).status
+    // Installation tokens (the workflow token, App tokens) may not read /user.
+    if (status === 403 || status === 401) return 'github-actions[bot]'
+    throw wrap('get authenticated user', e)
+  }
+}
+
+/** The writes that create something: each lands once even when GitHub's answer is lost. */
+function createWrites(
+  options: AdapterOptions,
+  octokit: Octokit,
+  lookup: Lookup,
+  whoAmI: () => Promise<string>
+): Pick<GitHubPort, 'createComment' | 'createCheckRun' | 'dispatchWorkflow' | 'createReview'> {
+  const repoParams = { owner: options.owner, repo: options.repo }
+  return {
+    async createComment(pr, body) {
+      const data = await call('create comment', () =>
+        createOnce(
+          lookup,
+          'create comment',
+          async () =>
+            (await octokit.rest.issues.createComment({ ...repoParams, issue_number: pr, body }))
+              .data,
+          async since => findComment(lookup, pr, await whoAmI(), body, since)
+        )
+      )
+      return toComment(data)
+    },
+    createCheckRun: input => call('create check run', () => createCheckRun(lookup, input)),
+    async dispatchWorkflow(workflowFile, ref, inputs) {
+      const branch = ref.replace(/^refs\/heads\//, '')
+      return call('dispatch workflow', () =>
+        createOnce(
+          lookup,
+          'dispatch workflow',
+          async () => {
+            // return_run_details (newer than Octokit's types): 200 with the run's id, else 204
+            const params = { ...repoParams, workflow_id: workflowFile, ref, inputs }
+            const withDetails = { ...params, return_run_details: true }
+            const res = await octokit.rest.actions.createWorkflowDispatch(withDetails)
+            const data = (res.status as number) === 200 ? (res.data as DispatchAnswer) : undefined
+            return {
+              runId: data?.workflow_run_id === undefined ? undefined : Number(data.workflow_run_id)
+            }
+          },
+          since => findDispatchedRun(lookup, workflowFile, branch, since)
+        )
+      )
+    },
     async createReview(pr, event, body, commitId) {
       await call('create review', () =>
-        octokit.rest.pulls.createReview({
-          ...repoParams,
-          pull_number: pr,
-          event,
-          body,
-          commit_id: commitId
-        })
+        createOnce(
+          lookup,
+          'create review',
+          async () => {
+            await octokit.rest.pulls.createReview({
+              ...repoParams,
+              pull_number: pr,
+              event,
+              body,
+              commit_id: commitId
+            })
+            return true as const
+          },
+          async since => findReview(lookup, pr, { author: await whoAmI(), body, commitId }, since)
+        )
       )
     }
   }
+}
+
+interface DispatchAnswer {
+  workflow_run_id?: number | bigint
+  run_url?: string
+  html_url?: string
+}
+
+/** Creates the check run with the first batch of annotations, then appends the rest. */
+async function createCheckRun(
+  l: Lookup,
+  input: CheckRunInput
+): Promise<{ id: number; htmlUrl: string }> {
+  const annotations = input.annotations.map(toGitHubAnnotation)
+  const first = annotations.slice(0, ANNOTATIONS_PER_REQUEST)
+  const output = { title: input.title, summary: input.summary, text: input.text }
+  const repoParams = { owner: l.owner, repo: l.repo }
+  const created = await createOnce(
+    l,
+    'create check run',
+    async () =>
+      (
+        await l.octokit.rest.checks.create({
+          ...repoParams,
+          name: input.name,
+          head_sha: input.headSha,
+          status: 'completed',
+          conclusion: input.conclusion,
+          started_at: input.startedAt,
+          completed_at: new Date().toISOString(),
+          external_id: input.externalId,
+          details_url: input.detailsUrl,
+          output: { ...output, annotations: first }
+        })
+      ).data,
+    () => findCheckRun(l, input.headSha, input.name, input.externalId)
+  )
+  const id = Number(created.id)
+  await appendAnnotations(l, id, annotations, first.length, ANNOTATIONS_PER_REQUEST, batch =>
+    call('update check run', () =>
+      l.octokit.rest.checks.update({
+        ...repoParams,
+        check_run_id: id,
+        output: { ...output, annotations: batch }
+      })
+    )
+  )
+  return { id, htmlUrl: created.html_url ?? '' }
 }

@@ -3,8 +3,17 @@
  * command, human review feedback, a check-run button) are added beside `review`.
  */
 
-/** pull_request actions that start an iteration. */
-export const PR_ACTIONS = ['opened', 'synchronize', 'reopened', 'ready_for_review'] as const
+/**
+ * pull_request actions that start an iteration; `closed` only ends a running loop's comment as
+ * closed or merged (the plan skips a closed PR).
+ */
+export const PR_ACTIONS = [
+  'opened',
+  'synchronize',
+  'reopened',
+  'ready_for_review',
+  'closed'
+] as const
 
 export type Intent =
   /** Review the head of this PR (and fix, and so on, as the rules say). */

@@ -4,7 +4,7 @@
  * and when the step fails. The state moves only through `transition` (./transitions.ts).
  */
 import { atOrAbove } from './findings.js'
-import { moveTo, stamped } from './record.js'
+import { moveTo, stamped, updateLast } from './record.js'
 import { isTerminal, newState, roundIterations } from './state.js'
 import { needsHuman, transition, type LoopEvent } from './transitions.js'
 import type {
@@ -49,7 +49,12 @@ export function blockingIds(
 // ── Whether this run reviews the head ──────────────────────────────────────────────────────────
 
 export type PullPlan =
-  | { kind: 'skip'; notice: string }
+  | {
+      kind: 'skip'
+      notice: string
+      /** The head was dealt with already (a re-run): the step ends as that run did. */
+      repeats?: boolean
+    }
   /** A human asked the loop to stop (the stop label): the state is marked stopped. */
   | { kind: 'stop'; notice: string; state?: LoopState }
   /**
@@ -104,6 +109,21 @@ function stopByLabel(input: PullPlanInput, label: string): PullPlan {
   return { kind: 'stop', notice, state: stamped(stopped, input.now) }
 }
 
+/** A PR closed or merged while its loop ran: the state says so once, instead of running for ever. */
+function closedWhileRunning(input: PullPlanInput, notice: string): PullPlan {
+  const { pull, state } = input
+  if (!state || pull.state !== 'closed' || input.untrusted) return { kind: 'skip', notice }
+  const next = transition(state.status, pull.merged ? 'pr_merged' : 'pr_closed')
+  if (next.then === 'skip') return { kind: 'skip', notice }
+  const what = pull.merged ? 'merged' : 'closed'
+  const ended = moveTo(state, next.to, `The PR was ${what} while the loop ran.`)
+  return {
+    kind: 'stop',
+    notice: `${notice} The loop ends as ${what}.`,
+    state: stamped(ended, input.now)
+  }
+}
+
 /** An untrusted state never resets the cap or the budget: the loop halts and a human decides. */
 function halt(input: PullPlanInput, why: string): PullPlan {
   const reason = `${why} The loop does not start afresh (that would reset the iteration cap and the budget); delete the state comment to reset it deliberately.`
@@ -125,6 +145,8 @@ function headEvent(state: LoopState, headSha: string, runId: string): LoopEvent 
   const reviewed = reviewedIn(state, headSha)
   if (!reviewed) return 'new_head'
   const last = state.iterations[state.iterations.length - 1]
+  if (reviewed === last && state.status === 'running' && last.fix?.outcome === 'interrupted')
+    return 'fix_interrupted'
   const beforeLast = state.iterations[state.iterations.length - 2]
   const weigh =
     reviewed === last &&
@@ -146,17 +168,38 @@ function alreadyReviewed(state: LoopState, input: PullPlanInput): string {
   return `Head ${headSha.slice(0, 7)} was already reviewed in iteration ${reviewed?.n ?? '?'} by ${by}. Status: ${state.status}.`
 }
 
+/**
+ * A fix written ahead as `pushing` by a run that did not live to confirm it: pushed when its commit
+ * is the branch's head (the push landed), else interrupted (the commit is in the patch artifact).
+ * Either way the iteration stays counted, so a kill never gives the loop an extra iteration.
+ */
+export function settlePush(state: LoopState, pull: Pick<PullRequest, 'headSha'>): LoopState {
+  const last = state.iterations[state.iterations.length - 1]
+  const fix = last?.fix
+  if (!last || fix?.outcome !== 'pushing') return state
+  if (fix.commitSha === pull.headSha) {
+    const pushed = updateLast(state, it => ({ ...it, fix: { ...fix, outcome: 'pushed' } }))
+    return { ...pushed, lastPushedSha: fix.commitSha }
+  }
+  const reason = `The run of iteration ${last.n} ended before its push was confirmed and ${fix.commitSha?.slice(0, 7) ?? 'the commit'} is not the branch's head; the fix is kept as ${fix.patch ?? 'a patch'} in that iteration's artifact.`
+  return {
+    ...updateLast(state, it => ({ ...it, fix: { ...fix, outcome: 'interrupted' } })),
+    reason
+  }
+}
+
 /** Decides, from the PR and the loop state, whether this run reviews the head and as which iteration. */
 export function planPull(input: PullPlanInput): PullPlan {
   const { pull, maxIterations } = input
   const refused = refusal(input)
-  if (refused) return { kind: 'skip', notice: refused }
+  if (refused) return closedWhileRunning(input, refused)
   if (input.stopLabel && pull.labels.includes(input.stopLabel))
     return stopByLabel(input, input.stopLabel)
   if (input.untrusted) return halt(input, input.untrusted)
-  let state = input.state ?? newState(pull.number, maxIterations, input.now)
+  let state = settlePush(input.state ?? newState(pull.number, maxIterations, input.now), pull)
   const next = transition(state.status, headEvent(state, pull.headSha, input.runId))
-  if (next.then === 'skip') return { kind: 'skip', notice: alreadyReviewed(state, input) }
+  if (next.then === 'skip')
+    return { kind: 'skip', notice: alreadyReviewed(state, input), repeats: true }
   // A human commit after the loop ended starts a new round with a fresh cap.
   if (next.newRound) state = { ...state, round: state.round + 1, reason: undefined }
   state = { ...state, status: next.to, maxIterations }
@@ -164,6 +207,7 @@ export function planPull(input: PullPlanInput): PullPlan {
   if (done >= maxIterations && transition(state.status, 'round_used_up').then === 'skip') {
     return {
       kind: 'skip',
+      repeats: true,
       notice: `The loop already used ${done} of ${maxIterations} iterations; raise max-iterations to continue.`
     }
   }
@@ -301,6 +345,10 @@ export function fixEvent(outcome: FixOutcome, disputes: DisputeRound = 'none'): 
       return 'fix_branch_moved'
     case 'push_failed':
       return 'fix_push_failed'
+    case 'pushing':
+      return 'fix_pushed'
+    case 'interrupted':
+      return 'fix_interrupted'
   }
 }
 
@@ -316,15 +364,13 @@ export function nextAfterFix(
 
 // ── How the run ends ───────────────────────────────────────────────────────────────────────────
 
-/** A human's stop is deliberate: not a failure unless asked for. */
-export const DEFAULT_FAIL_ON: readonly TerminalStatus[] = LOOP_STATUSES.filter(
-  (s): s is TerminalStatus => s !== 'running' && s !== 'go' && s !== 'stopped'
+/** The statuses `fail-on` may name: not GO, and not a PR that was closed or merged. */
+export const FAILABLE: readonly TerminalStatus[] = LOOP_STATUSES.filter(
+  (s): s is TerminalStatus => !['running', 'go', 'closed', 'merged'].includes(s)
 )
 
-/** The statuses `fail-on` may name. */
-export const FAILABLE: readonly TerminalStatus[] = LOOP_STATUSES.filter(
-  (s): s is TerminalStatus => s !== 'running' && s !== 'go'
-)
+/** A human's stop is deliberate: not a failure unless asked for. */
+export const DEFAULT_FAIL_ON: readonly TerminalStatus[] = FAILABLE.filter(s => s !== 'stopped')
 
 /**
  * success for GO; for other outcomes, failure when the loop ended in a state listed in `fail-on`

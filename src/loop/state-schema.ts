@@ -43,7 +43,9 @@ const fixRecord = {
   required: ['outcome', 'filesChanged', 'commands', 'disputes', 'revertedProtected', 'durationMs'],
   additionalProperties: false,
   properties: {
-    outcome: { enum: ['pushed', 'no_changes', 'branch_moved', 'push_failed'] },
+    outcome: {
+      enum: ['pushed', 'no_changes', 'branch_moved', 'push_failed', 'pushing', 'interrupted']
+    },
     commitSha: sha,
     filesChanged: { type: 'array', items: { type: 'string' } },
     filesOmitted: count,

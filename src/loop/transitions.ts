@@ -43,7 +43,16 @@ export const LOOP_EVENTS = [
   /** The branch moved during the run: the fix was kept as a patch, the new head comes next. */
   'fix_branch_moved',
   /** The push failed: the fix was kept as a patch. */
-  'fix_push_failed'
+  'fix_push_failed',
+  /**
+   * The previous run died before its push was confirmed and the commit is not on the branch: the
+   * head it reviewed is reviewed again, as the next counted iteration.
+   */
+  'fix_interrupted',
+  /** The PR was closed while the loop ran. */
+  'pr_closed',
+  /** The PR was merged while the loop ran. */
+  'pr_merged'
 ] as const
 export type LoopEvent = (typeof LOOP_EVENTS)[number]
 
@@ -99,7 +108,10 @@ const WHILE_RUNNING: Record<LoopEvent, Transition> = {
   fix_disputed_again: finish('needs_discussion'),
   fix_no_changes: finish('stalled'),
   fix_branch_moved: { to: 'running', then: 'wait' },
-  fix_push_failed: finish('error')
+  fix_push_failed: finish('error'),
+  fix_interrupted: { to: 'running', then: 'review' },
+  pr_closed: finish('closed'),
+  pr_merged: finish('merged')
 }
 
 /** After the loop ended only a human acts: a new head starts a new round, the label stops it. */
@@ -107,7 +119,9 @@ function afterEnd(status: TerminalStatus): Partial<Record<LoopEvent, Transition>
   return {
     stop_label: status === 'stopped' ? { to: 'stopped', then: 'skip' } : finish('stopped'),
     new_head: { to: 'running', then: 'review', newRound: true },
-    head_reviewed: { to: status, then: 'skip' }
+    head_reviewed: { to: status, then: 'skip' },
+    pr_closed: { to: status, then: 'skip' },
+    pr_merged: { to: status, then: 'skip' }
   }
 }
 

@@ -45,7 +45,10 @@ export const LOOP_STATUSES = [
   'stalled',
   'budget_exhausted',
   'stopped',
-  'error'
+  'error',
+  /** The PR was closed, or merged, while the loop ran. */
+  'closed',
+  'merged'
 ] as const
 export type LoopStatus = (typeof LOOP_STATUSES)[number]
 export type TerminalStatus = Exclude<LoopStatus, 'running'>
@@ -157,8 +160,13 @@ export interface FindingRecord {
   since: number
 }
 
-/** What became of a fix: the push result. */
-export type FixOutcome = 'pushed' | 'no_changes' | 'branch_moved' | 'push_failed'
+/**
+ * What became of a fix: the push result. `pushing` is written ahead of the push, so a run that dies
+ * while pushing leaves its iteration counted; the next run settles it as `pushed` when the commit is
+ * the branch's head, else as `interrupted` (the commit is in the iteration's patch artifact).
+ */
+export type FixOutcome =
+  'pushed' | 'no_changes' | 'branch_moved' | 'push_failed' | 'pushing' | 'interrupted'
 
 export interface FixRecord {
   outcome: FixOutcome

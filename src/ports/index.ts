@@ -35,11 +35,25 @@ export interface GitHubPort {
   whoAmI(): Promise<string>
   getPull(pr: number): Promise<PullRequest>
   listComments(pr: number): Promise<PrComment[]>
+  /**
+   * Posts a comment. Writes that create something are never sent twice blindly: after an answer
+   * that was lost (5xx, a reset, a timeout) the adapter looks for what the first attempt made.
+   */
   createComment(pr: number, body: string): Promise<PrComment>
   updateComment(id: number, body: string): Promise<PrComment>
-  /** Creates the check run with the first 50 annotations and appends the rest in batches of 50. */
+  /** Deletes a comment (one already gone is fine). */
+  deleteComment(id: number): Promise<void>
+  /**
+   * Creates the check run with the first 50 annotations and appends the rest in batches of 50;
+   * each annotation lands once even when answers are lost (found again by `externalId`).
+   */
   createCheckRun(input: CheckRunInput): Promise<{ id: number; htmlUrl: string }>
-  dispatchWorkflow(workflowFile: string, ref: string, inputs: Record<string, string>): Promise<void>
+  /** Starts the workflow on `ref`; `runId` is the run it created, when GitHub says so. */
+  dispatchWorkflow(
+    workflowFile: string,
+    ref: string,
+    inputs: Record<string, string>
+  ): Promise<{ runId?: number }>
   addLabels(pr: number, labels: string[]): Promise<void>
   removeLabel(pr: number, label: string): Promise<void>
   requestReviewers(pr: number, users: string[], teams: string[]): Promise<void>

@@ -1,12 +1,25 @@
 import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
+import type { Readable } from 'node:stream'
 import type { CommandRunner } from '../ports/index.js'
 
 const MAX_CAPTURE = 4 * 1024 * 1024
+
+/**
+ * Set in each command's environment to a random value of its own, which every process it starts
+ * inherits, whatever session or parent it ends up with: after the command, the processes carrying
+ * it are killed (prior art: Jenkins' ProcessTreeKiller and its JENKINS_NODE_COOKIE). Knowing the
+ * value gives PR code nothing: only a process started with it in its environment is killed.
+ */
+export const COMMAND_ID = 'REVIEW_LOOP_COMMAND_ID'
 
 /** How one command is started: bash directly, or bash inside a sandbox. */
 export type Launch = (command: string, cwd: string) => { file: string; args: string[] }
 
 const direct: Launch = command => ({ file: 'bash', args: ['-o', 'pipefail', '-c', command] })
+
+const pause = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
 
 /** Keeps at most `max` characters: the head and the tail, which is where failures are reported. */
 function cap(text: string, max: number): string {
@@ -25,36 +38,90 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
+/** The processes whose environment holds `entry` exactly; none where /proc cannot be read. */
+export function processesWith(entry: string): number[] {
+  let pids: number[]
+  try {
+    pids = readdirSync('/proc')
+      .filter(name => /^\d+$/.test(name))
+      .map(Number)
+  } catch {
+    return []
+  }
+  return pids.filter(pid => {
+    if (pid === process.pid) return false
+    try {
+      // a zombie's is empty; another user's cannot be read
+      return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(entry)
+    } catch {
+      return false
+    }
+  })
+}
+
+/**
+ * Kills every process carrying the command's marker — those that left its process group too
+ * (setsid, double forks) — scanning again until a pass finds none new, so that a process forking
+ * while its parent is killed is caught as well.
+ */
+async function killMarked(entry: string): Promise<void> {
+  const killed = new Set<number>()
+  for (let pass = 0; pass < 10; pass++) {
+    const found = processesWith(entry).filter(pid => !killed.has(pid))
+    if (found.length === 0 && pass > 0) return
+    for (const pid of found) {
+      killed.add(pid)
+      try {
+        process.kill(pid, 'SIGKILL')
+      } catch {
+        // gone already
+      }
+    }
+    await pause(20)
+  }
+}
+
+/** Collects stdout alone and both streams together, each capped. */
+function capture(stdout: Readable, stderr: Readable): { stdout: string; output: string } {
+  const seen = { stdout: '', output: '' }
+  const add = (text: string): void => {
+    seen.output += text
+    if (seen.output.length > 2 * MAX_CAPTURE) seen.output = cap(seen.output, MAX_CAPTURE)
+  }
+  stdout.on('data', (chunk: Buffer) => {
+    const text = chunk.toString('utf8')
+    if (seen.stdout.length < MAX_CAPTURE) seen.stdout += text
+    add(text)
+  })
+  stderr.on('data', (chunk: Buffer) => add(chunk.toString('utf8')))
+  return seen
+}
+
 export function createCommandRunner(launch: Launch = direct): CommandRunner {
   return {
     run(command, { cwd, timeoutMs, env }) {
       const started = Date.now()
       const { file, args } = launch(command, cwd)
+      const marker = randomBytes(16).toString('hex')
       return new Promise(resolve => {
         const child = spawn(file, args, {
           cwd,
-          env,
+          env: { ...env, [COMMAND_ID]: marker },
           detached: true,
           stdio: ['ignore', 'pipe', 'pipe']
         })
-        let stdout = ''
-        let output = ''
+        const seen = capture(child.stdout, child.stderr)
+        const closed = new Promise<void>(resolve => child.on('close', () => resolve()))
+        const killTree = (): Promise<void> => {
+          child.kill('SIGKILL')
+          killGroup(child.pid)
+          return killMarked(`${COMMAND_ID}=${marker}`)
+        }
         let timedOut = false
         let done = false
-        child.stdout.on('data', (chunk: Buffer) => {
-          const text = chunk.toString('utf8')
-          if (stdout.length < MAX_CAPTURE) stdout += text
-          output += text
-          if (output.length > 2 * MAX_CAPTURE) output = cap(output, MAX_CAPTURE)
-        })
-        child.stderr.on('data', (chunk: Buffer) => {
-          output += chunk.toString('utf8')
-          if (output.length > 2 * MAX_CAPTURE) output = cap(output, MAX_CAPTURE)
-        })
         const timer = setTimeout(() => {
           timedOut = true
-          killGroup(child.pid)
-          child.kill('SIGKILL')
+          void killTree()
         }, timeoutMs)
         const finish = (exitCode: number, extra = ''): void => {
           if (done) return
@@ -62,24 +129,24 @@ export function createCommandRunner(launch: Launch = direct): CommandRunner {
           clearTimeout(timer)
           resolve({
             exitCode: timedOut ? 124 : exitCode,
-            stdout,
-            output: cap(output + extra, MAX_CAPTURE),
+            stdout: seen.stdout,
+            output: cap(seen.output + extra, MAX_CAPTURE),
             timedOut,
             durationMs: Date.now() - started
           })
         }
         child.on('error', e => finish(127, `\n${e.message}`))
-        child.on('exit', (code, signal) => {
-          // what the command left running in its group ends with it
-          killGroup(child.pid)
-          // a process that left the group may still hold the pipes open: do not wait for it
-          setTimeout(() => {
-            child.stdout.destroy()
-            child.stderr.destroy()
-            finish(code ?? (signal ? 128 : 1))
-          }, 2000).unref()
+        // done when the command's own process exits, not when the last holder of its pipes does
+        child.on('exit', async (code, signal) => {
+          clearTimeout(timer)
+          // what it left running ends with it; then what it wrote is read to the end
+          await killTree()
+          // a process that escaped (a cleared environment, outside a sandbox) may hold the pipes
+          await Promise.race([closed, new Promise(resolve => setTimeout(resolve, 2000).unref())])
+          child.stdout.destroy()
+          child.stderr.destroy()
+          finish(code ?? (signal ? 128 : 1))
         })
-        child.on('close', (code, signal) => finish(code ?? (signal ? 128 : 1)))
       })
     }
   }

@@ -25,7 +25,9 @@ export const STATUS_LABEL: Record<LoopStatus, string> = {
   stalled: 'stalled',
   budget_exhausted: 'budget exhausted',
   stopped: 'stopped by a human',
-  error: 'error'
+  error: 'error',
+  closed: 'PR closed',
+  merged: 'PR merged'
 }
 
 export function short(sha: string | undefined): string {

@@ -12,6 +12,10 @@ function fixLabel(it: IterationRecord): string | undefined {
       return `fix ${it.n}: not pushed, branch moved`
     case 'push_failed':
       return `fix ${it.n}: push failed`
+    case 'pushing':
+      return `fix ${it.n}: pushing`
+    case 'interrupted':
+      return `fix ${it.n}: interrupted, not pushed`
   }
 }
 
@@ -22,7 +26,9 @@ const TERMINAL_NODE: Record<string, string> = {
   stalled: 'stalled',
   budget_exhausted: 'budget exhausted',
   stopped: 'stopped',
-  error: 'error'
+  error: 'error',
+  closed: 'PR closed',
+  merged: 'PR merged'
 }
 
 /** The path the loop took, as a Mermaid flowchart GitHub renders: review → fix → review → GO. */

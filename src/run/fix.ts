@@ -1,14 +1,16 @@
 import {
   commitFix,
-  pushFix,
+  deliverFix,
+  prepareFix,
   runFixCommands,
   type FixCommit,
-  type FixDelivery
+  type FixDelivery,
+  type PreparedFix
 } from '../fix/apply-fix.js'
 import type { Settings } from '../inputs.js'
-import { recordFix } from '../loop/record.js'
-import { disputeRound, nextAfterFix } from '../loop/rules.js'
-import type { FixRecord, LoopState, PullRequest, ReviewResult } from '../loop/types.js'
+import { recordFix, updateLast } from '../loop/record.js'
+import { disputeRound, nextAfterFix, type DisputeRound } from '../loop/rules.js'
+import type { FixRecord, LoopState, PullRequest, ReviewResult, Usage } from '../loop/types.js'
 import { zeroUsage } from '../loop/usage.js'
 import type { AiAgents, Clock, FixerOutcome, Log } from '../ports/index.js'
 import { maskSecrets } from '../process/secrets.js'
@@ -34,8 +36,8 @@ export interface Fixed {
   /** Records for the iteration's artifact. */
   files: Record<string, string>
   notes: string[]
-  /** What became of the fix, in words for the log. */
-  outcome: string
+  /** A commit to push once `state`, which counts it as `pushing`, is saved (write-ahead). */
+  pending?: PendingPush
 }
 
 /** The fix commands, then the AI fixer; the fix commit is built from the work tree afterwards. */
@@ -67,7 +69,7 @@ function fixFiles(
   n: number,
   record: FixRecord,
   fix: FixCommit,
-  delivery: FixDelivery,
+  prepared: PreparedFix,
   agent: FixerOutcome | undefined,
   secrets: readonly string[]
 ): { files: Record<string, string>; notes: string[] } {
@@ -79,13 +81,15 @@ function fixFiles(
     )
   for (const left of fix.leftOut)
     notes.push(`Left ${left.path} out of the fix commit: ${left.reason}.`)
-  if ('patch' in delivery) {
-    files[`fix-${n}.patch`] = delivery.patch
+  // every fix commit is kept as a patch before any push, so no fault after it loses the work
+  if (prepared.kind !== 'none') {
+    files[`fix-${n}.patch`] = prepared.patch
     record.patch = `fix-${n}.patch`
-    notes.push(
-      `The fix commit was not pushed (${delivery.message}); it is kept as fix-${n}.patch in the artifact.`
-    )
   }
+  if (prepared.kind === 'kept')
+    notes.push(
+      `The fix commit was not pushed (${prepared.message}); it is kept as fix-${n}.patch in the artifact.`
+    )
   if (agent) {
     files[`fix-${n}-transcript.json`] = maskSecrets(
       JSON.stringify(agent.transcript, null, 2),
@@ -99,9 +103,28 @@ function fixFiles(
   return { files, notes }
 }
 
+/** What the fix phase leaves for the push, once the state that counts it is saved. */
+export interface PendingPush {
+  prepared: Extract<PreparedFix, { kind: 'push' }>
+  record: FixRecord
+  usage: Usage
+  rounds: DisputeRound
+}
+
+/** The fix recorded in the state, and what comes next. */
+function settle(
+  state: LoopState,
+  record: FixRecord,
+  usage: Usage,
+  rounds: DisputeRound
+): { state: LoopState; retrigger: boolean } {
+  const next = nextAfterFix(record.outcome, rounds)
+  return { state: recordFix(state, record, usage, next), retrigger: next.retrigger }
+}
+
 /**
- * FIX: the fixers, protected paths reverted, then one bot commit pushed (never forced); a commit
- * that cannot be pushed is kept as a patch. The rules then say where the loop goes.
+ * FIX: the fixers, protected paths reverted, then one bot commit, kept as a patch. A commit to push
+ * is recorded as `pushing` (write-ahead): the caller saves that state, then calls `pushPhase`.
  */
 export async function fixPhase(
   deps: FixDeps,
@@ -111,7 +134,7 @@ export async function fixPhase(
 ): Promise<Fixed> {
   const { settings, log } = deps
   const { pull, n } = plan
-  const fixed = await log.group(`${plan.tag} fix`, async () => {
+  return log.group(`${plan.tag} fix`, async () => {
     const started = deps.clock.now()
     // what the gates left untracked (coverage, caches) is not the fixers' work
     const leftovers = new Set(await ws.git.untrackedPaths())
@@ -124,24 +147,57 @@ export async function fixPhase(
       message: `review-loop: address review (iteration ${n})`,
       author: settings.commitAuthor
     })
-    const delivery = await pushFix(ws.git, pull.headRef, pull.headSha, fix, ws.secrets)
+    const prepared = await prepareFix(ws.git, pull.headSha, fix, ws.secrets)
+    const outcome: FixRecord['outcome'] =
+      prepared.kind === 'none' ? 'no_changes' : prepared.kind === 'kept' ? 'push_failed' : 'pushing'
     const record: FixRecord = {
-      outcome: delivery.outcome,
-      commitSha: delivery.outcome === 'no_changes' ? undefined : delivery.commitSha,
-      filesChanged: delivery.filesChanged,
+      outcome,
+      commitSha: prepared.kind === 'none' ? undefined : prepared.commitSha,
+      filesChanged: prepared.kind === 'none' ? [] : prepared.filesChanged,
       commands,
       disputes: agent?.disputes ?? [],
       revertedProtected: fix.protectedLeftOut,
       durationMs: deps.clock.now().getTime() - started.getTime()
     }
-    const { files, notes } = fixFiles(n, record, fix, delivery, agent, ws.secrets)
+    const { files, notes } = fixFiles(n, record, fix, prepared, agent, ws.secrets)
+    const usage = agent?.usage ?? zeroUsage()
     const rounds = disputeRound(input.state, pull.headSha, record.disputes.length)
-    const next = nextAfterFix(delivery.outcome, rounds)
-    const state = recordFix(input.state, record, agent?.usage ?? zeroUsage(), next)
-    const headSha = headAfter(delivery, pull.headSha)
-    const outcome = `${delivery.outcome.replace('_', ' ')}${plural(delivery.filesChanged.length, 'file', ' (', ')')}`
-    return { state, retrigger: next.retrigger, headSha, files, notes, outcome }
+    const settled = settle(input.state, record, usage, rounds)
+    const pending = prepared.kind === 'push' ? { prepared, record, usage, rounds } : undefined
+    if (!pending) log.info(`${plan.tag} fix: ${outcome.replace('_', ' ')}`)
+    return { ...settled, headSha: pull.headSha, files, notes, pending }
   })
-  log.info(`${plan.tag} fix: ${fixed.outcome}`)
-  return fixed
+}
+
+/**
+ * PUSH, once the state that counts the fix as `pushing` is saved: the commit goes to the PR branch
+ * (never forced); the fix record is replaced by what became of it.
+ */
+export async function pushPhase(
+  deps: Pick<FixDeps, 'log'>,
+  plan: Extract<Plan, { kind: 'review' }>,
+  fixed: Fixed & { pending: PendingPush },
+  ws: Workspace
+): Promise<Fixed> {
+  const { pull, n, tag } = plan
+  const { prepared, rounds } = fixed.pending
+  const delivery = await deliverFix(ws.git, pull.headRef, pull.headSha, prepared)
+  const record: FixRecord = { ...fixed.pending.record, outcome: delivery.outcome }
+  const notes = [...fixed.notes]
+  if ('message' in delivery)
+    notes.push(
+      `The fix commit was not pushed (${delivery.message}); it is kept as fix-${n}.patch in the artifact.`
+    )
+  // the state saved ahead counted the fix's usage already: replace the record, count nothing twice
+  const before = updateLast(fixed.state, it => ({ ...it, fix: undefined }))
+  const settled = settle(before, record, zeroUsage(), rounds)
+  const files = plural(delivery.filesChanged.length, 'file', ' (', ')')
+  deps.log.info(`${tag} fix: ${delivery.outcome.replace('_', ' ')}${files}`)
+  return {
+    state: settled.state,
+    retrigger: settled.retrigger,
+    headSha: headAfter(delivery, pull.headSha),
+    files: fixed.files,
+    notes
+  }
 }

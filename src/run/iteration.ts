@@ -1,6 +1,8 @@
 import type { RunContext } from '../action/context.js'
 import type { Settings } from '../inputs.js'
+import { stamped } from '../loop/record.js'
 import { routeEvent } from '../loop/router.js'
+import { lastIteration } from '../loop/state.js'
 import { stepFailure } from '../loop/rules.js'
 import type { Decision, Finding, LoopState } from '../loop/types.js'
 import type {
@@ -14,9 +16,16 @@ import type {
   WriteSummary
 } from '../ports/index.js'
 import { decidePhase } from './decide.js'
-import { fixPhase } from './fix.js'
+import { fixPhase, pushPhase, type Fixed } from './fix.js'
 import { planPhase, type Plan } from './plan.js'
-import { recordHalt, recordPhase, recordStop } from './record.js'
+import {
+  recordHalt,
+  recordPhase,
+  recordStop,
+  retriggerPhase,
+  saveState,
+  type Recorded
+} from './record.js'
 import { reportPhase } from './report.js'
 import { reviewPhase } from './review.js'
 import { openWorkspace } from './workspace.js'
@@ -65,27 +74,50 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
       ? await fixPhase(deps, plan, { state: decided.state, review }, ws)
       : undefined
   const { decision } = decided
-  const recorded = await recordPhase(deps, plan, {
+  // the state is saved before the push: a run that dies while pushing leaves the fix counted
+  let recorded = await recordPhase(deps, plan, {
     review,
     decision,
     state: fixed?.state ?? decided.state,
-    retrigger: fixed?.retrigger ?? false,
     files: fixed?.files ?? {},
     notes: [...(ws.warning ? [ws.warning] : []), ...decided.notes, ...(fixed?.notes ?? [])],
     warnings: ws.warning ? [ws.warning] : []
   })
+  const final = fixed?.pending
+    ? await pushPhase(deps, plan, { ...fixed, pending: fixed.pending }, ws)
+    : fixed
+  if (final && fixed?.pending) recorded = await afterPush(deps, plan, recorded, final)
+  const retriggered = await retriggerPhase(deps, plan, recorded, final?.retrigger ?? false)
+  recorded = retriggered
   const { checkRunId } = await reportPhase(deps, plan, { review, decision, recorded })
   return {
     state: recorded.state,
     decision,
     findings: review.findings,
     reviewedSha: plan.pull.headSha,
-    headSha: fixed?.headSha ?? plan.pull.headSha,
+    headSha: final?.headSha ?? plan.pull.headSha,
     commentUrl: recorded.comment.htmlUrl,
     checkRunId,
     reviewJson: recorded.reviewJson,
-    failure: stepFailure(recorded.state, settings.failOn)
+    failure: retriggered.failure ?? stepFailure(recorded.state, settings.failOn)
   }
+}
+
+/**
+ * The state after the push. With retrigger: push a pushed fix is left as written ahead: the push
+ * has started the next run, which settles `pushing` itself, and a second write here could race it.
+ */
+async function afterPush(
+  deps: IterationDeps,
+  plan: Extract<Plan, { kind: 'review' }>,
+  recorded: Recorded,
+  final: Fixed
+): Promise<Recorded> {
+  const pushed = lastIteration(final.state)?.fix?.outcome === 'pushed'
+  if (pushed && deps.settings.retrigger === 'push') return recorded
+  const notes = final.notes.filter(n => !recorded.notes.includes(n))
+  const saved = await saveState(deps, plan, recorded, stamped(final.state, deps.clock.now()))
+  return { ...saved, notes: [...saved.notes, ...notes] }
 }
 
 /**
@@ -108,12 +140,15 @@ async function notReviewed(
       failure: stepFailure(plan.state, deps.settings.failOn)
     }
   }
+  // a re-run of a finished run ends as it did: a red run stays red
+  const repeats = plan.kind === 'skip' && plan.repeats && plan.state
   const outcome = {
     notice: plan.notice,
     state: plan.state,
     findings: [],
     headSha: plan.pull.headSha,
-    commentUrl: plan.comment?.htmlUrl
+    commentUrl: plan.comment?.htmlUrl,
+    failure: repeats ? stepFailure(repeats, deps.settings.failOn) : undefined
   }
   if (plan.kind === 'skip' || !plan.changed || !plan.state) return outcome
   const comment = await recordStop(deps, plan.pull, plan.state, plan.comment)

@@ -7,7 +7,15 @@ import type { Clock, GitHubPort, Log } from '../ports/index.js'
 import { loadState, type UntrustedState } from './state-store.js'
 
 export type Plan =
-  | { kind: 'skip'; notice: string; pull: PullRequest; state?: LoopState; comment?: PrComment }
+  | {
+      kind: 'skip'
+      notice: string
+      pull: PullRequest
+      state?: LoopState
+      comment?: PrComment
+      /** A re-run of a head dealt with already: the step ends as that run did. */
+      repeats?: boolean
+    }
   | {
       kind: 'stop'
       notice: string
@@ -71,7 +79,13 @@ export async function planPhase(deps: PlanDeps, pr: number): Promise<Plan> {
   })
   const found = { pull, comment: loaded.comment }
   if (plan.kind === 'skip')
-    return { ...found, kind: 'skip', notice: plan.notice, state: loaded.state }
+    return {
+      ...found,
+      kind: 'skip',
+      notice: plan.notice,
+      state: loaded.state,
+      repeats: plan.repeats
+    }
   if (plan.kind === 'halt') {
     // planPull halts only when it was told why the state is untrusted
     const { notice, state } = plan

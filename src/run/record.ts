@@ -4,7 +4,14 @@ import type { Settings } from '../inputs.js'
 import { moveTo, stamped } from '../loop/record.js'
 import { checkConclusion, needsHuman } from '../loop/rules.js'
 import { compactState } from '../loop/state-compact.js'
-import type { Decision, LoopState, PrComment, PullRequest, ReviewResult } from '../loop/types.js'
+import type {
+  Decision,
+  Finding,
+  LoopState,
+  PrComment,
+  PullRequest,
+  ReviewResult
+} from '../loop/types.js'
 import type {
   ArtifactStore,
   Clock,
@@ -37,6 +44,9 @@ export interface Recorded {
   artifactUrl?: string
   reviewJson?: string
   notes: string[]
+  /** What the comment shows besides the state. */
+  findings: Finding[]
+  warnings?: string[]
 }
 
 export function repoLinks(ctx: RunContext, pr: number): RepoLinks {
@@ -72,8 +82,6 @@ function resetAdvice(problem: UntrustedState['problem']): string {
       return `Set state-key to the secret that signed the state, or delete the state comment; ${reset}`
     case 'key_unexpected':
       return `Unset state-key if it was set by mistake, or delete the state comment; ${reset}`
-    case 'competing':
-      return `Delete the state comments listed above (all but the one to keep, or all of them); ${reset}`
     default:
       return `Delete the state comment; ${reset}`
   }
@@ -193,8 +201,9 @@ async function dispatchNext(
   ctx: RunContext,
   pull: PullRequest
 ): Promise<string | undefined> {
+  const rerun = `Re-run this job, or run the workflow by hand with pr-number ${pull.number}, to go on.`
   if (!ctx.workflowFile) {
-    return `Cannot start the next iteration: GITHUB_WORKFLOW_REF names no workflow file. Run the workflow by hand with pr-number ${pull.number}.`
+    return `Cannot start the next iteration: GITHUB_WORKFLOW_REF names no workflow file. ${rerun}`
   }
   try {
     await github.dispatchWorkflow(ctx.workflowFile, pull.headRef, {
@@ -202,14 +211,39 @@ async function dispatchNext(
     })
     return undefined
   } catch (e) {
-    return `Could not dispatch the next iteration: ${(e as Error).message}. Run the workflow by hand with pr-number ${pull.number}.`
+    return `Could not dispatch the next iteration: ${(e as Error).message}. ${rerun}`
   }
 }
 
+/** Writes the state comment with this iteration's findings, warnings and artifact links. */
+export async function saveState(
+  deps: Pick<RecordDeps, 'settings' | 'ctx' | 'github'>,
+  plan: Extract<Plan, { kind: 'review' }>,
+  recorded: Omit<Recorded, 'comment'> & { comment?: PrComment },
+  state: LoopState
+): Promise<Recorded> {
+  const { settings, ctx } = deps
+  const body = renderComment(
+    compactState(state),
+    recorded.findings,
+    repoLinks(ctx, plan.pull.number),
+    {
+      mention: needsHuman(state.status) ? mentions(settings, ctx.owner) : undefined,
+      stateKey: settings.stateKey,
+      warnings: recorded.warnings,
+      artifact: recorded.artifact,
+      artifactUrl: recorded.artifactUrl
+    }
+  )
+  const comment = await saveComment(deps.github, plan.pull.number, recorded.comment, body)
+  return { ...recorded, state, comment }
+}
+
 /**
- * RECORD. The order matters: the records, then the state comment, and only once the state is saved
- * the dispatch of the next iteration — a loop whose state was not saved must not go on, or it
- * would run without its cap and budget.
+ * RECORD. The order matters: the records (with the fix's patch), then the state comment. The
+ * caller pushes a fix only after this, and dispatches the next iteration only after the state
+ * that counts it is saved — a loop whose state was not saved must not go on, or it would run
+ * without its cap and budget.
  */
 export async function recordPhase(
   deps: RecordDeps,
@@ -218,49 +252,61 @@ export async function recordPhase(
     state: LoopState
     review: ReviewResult
     decision: Decision
-    retrigger: boolean
     files: Record<string, string>
     notes: string[]
     /** Shown in the PR comment as well (PR code ran unsandboxed). */
     warnings?: string[]
   }
 ): Promise<Recorded> {
-  const { settings, ctx, github, log } = deps
   const { pull, n } = plan
   const notes = [...input.notes]
-  let state = stamped(input.state, deps.clock.now())
+  const state = stamped(input.state, deps.clock.now())
   const saved = await saveRecords(deps, { ...input, pull, n, state }, input.files, notes)
-  const artifact = saved?.uploaded ? saved.name : saved?.directory
-  const write = (existing: PrComment | undefined): Promise<PrComment> =>
-    saveComment(
-      github,
-      pull.number,
-      existing,
-      renderComment(compactState(state), input.review.findings, repoLinks(ctx, pull.number), {
-        mention: needsHuman(state.status) ? mentions(settings, ctx.owner) : undefined,
-        stateKey: settings.stateKey,
-        warnings: input.warnings,
-        artifact,
-        artifactUrl: saved?.url
-      })
-    )
-  let comment = await write(plan.comment)
-  if (!plan.comment) await checkAuthor(github, comment)
-  if (input.retrigger && settings.retrigger === 'dispatch') {
-    const failed = await dispatchNext(github, ctx, pull)
-    if (failed) {
-      notes.push(failed)
-      state = moveTo(state, state.status, failed)
-      comment = await write(comment)
-    } else {
-      log.info(`${plan.tag} re-trigger: dispatched ${ctx.workflowFile} on ${pull.headRef}`)
-    }
-  } else if (input.retrigger && settings.retrigger === 'push') {
+  const recorded = await saveState(
+    deps,
+    plan,
+    {
+      state,
+      comment: plan.comment,
+      findings: input.review.findings,
+      warnings: input.warnings,
+      artifact: saved?.uploaded ? saved.name : saved?.directory,
+      artifactUrl: saved?.url,
+      reviewJson: saved ? path.join(saved.directory, `review-${n}.json`) : undefined,
+      notes
+    },
+    state
+  )
+  if (!plan.comment) await checkAuthor(deps.github, recorded.comment)
+  return recorded
+}
+
+/**
+ * RETRIGGER, once the state is saved: dispatch the next iteration (retrigger: dispatch), or leave it
+ * to the push. A dispatch that fails (after the adapter's retries) is saved in the state's reason
+ * and fails the step, saying how to go on: the loop never stops silently.
+ */
+export async function retriggerPhase(
+  deps: RecordDeps,
+  plan: Extract<Plan, { kind: 'review' }>,
+  recorded: Recorded,
+  retrigger: boolean
+): Promise<Recorded & { failure?: string }> {
+  const { settings, ctx, log } = deps
+  for (const note of recorded.notes) log.warning(note)
+  if (!retrigger) return recorded
+  if (settings.retrigger === 'push') {
     log.info(`${plan.tag} re-trigger: the push starts the next run (retrigger: push)`)
+    return recorded
   }
-  for (const note of notes) log.warning(note)
-  const reviewJson = saved ? path.join(saved.directory, `review-${n}.json`) : undefined
-  return { state, comment, artifact, artifactUrl: saved?.url, reviewJson, notes }
+  const failed = await dispatchNext(deps.github, ctx, plan.pull)
+  if (!failed) {
+    log.info(`${plan.tag} re-trigger: dispatched ${ctx.workflowFile} on ${plan.pull.headRef}`)
+    return recorded
+  }
+  const state = stamped(moveTo(recorded.state, recorded.state.status, failed), deps.clock.now())
+  const saved = await saveState(deps, plan, recorded, state)
+  return { ...saved, notes: [...saved.notes, failed], failure: failed }
 }
 
 /** The next run reads only states written by the identity it posts as: check that they agree. */

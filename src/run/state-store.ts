@@ -6,7 +6,7 @@ import type { GitHubPort, Log } from '../ports/index.js'
 export interface UntrustedState {
   /** The comment holding it; left as it is, as evidence. */
   comment: PrComment
-  problem: StateProblem | 'other_pr' | 'competing'
+  problem: StateProblem | 'other_pr'
   reason: string
 }
 
@@ -43,8 +43,8 @@ function distrust(
 
 /**
  * Finds the sticky comment. Only comments written by the identity the action posts as are read;
- * others are ignored with a warning (anyone can paste a marker). A state by that identity that is
- * unreadable, edited, differently keyed, of another PR or of a newer schema, or two such comments,
+ * others are ignored with a warning (anyone can paste a marker). Duplicates are merged. A state by
+ * that identity that is unreadable, edited, differently keyed, of another PR or of a newer schema
  * is reported as untrusted: the loop must not start afresh, which would reset its cap and budget.
  * `key` is the state-key secret, when set.
  */
@@ -65,21 +65,57 @@ export async function loadState(
     )
     return false
   })
-  const [first, second] = mine
-  if (!first) return { me }
-  const found = second
-    ? {
-        comment: second,
-        problem: 'competing' as const,
-        reason: `${mine.length} comments written by ${me} hold a review-loop state (${mine.map(c => c.htmlUrl).join(', ')}), where one is expected`
-      }
-    : distrust(first, pr, key)
-  if (!('comment' in found)) return { state: found, comment: first, me }
+  const read = mine.map(comment => ({ comment, found: distrust(comment, pr, key) }))
+  const bad = read.find(r => 'comment' in r.found)?.found as UntrustedState | undefined
+  const valid = read.flatMap(r => ('comment' in r.found ? [] : [{ ...r, state: r.found }]))
+  if (!bad) {
+    const [winner, ...losers] = valid.sort(
+      (a, b) =>
+        count(b.state) - count(a.state) || b.state.updatedAt.localeCompare(a.state.updatedAt)
+    )
+    if (!winner) return { me }
+    if (losers.length)
+      await mergeDuplicates(
+        github,
+        log,
+        winner.comment,
+        losers.map(l => l.comment)
+      )
+    return { state: winner.state, comment: winner.comment, me }
+  }
   log.warning(
-    `Not trusting the review-loop state in ${found.comment.htmlUrl}: ${found.reason}. The loop halts as needs_discussion instead of starting afresh; delete the state comment to reset it deliberately.`
+    `Not trusting the review-loop state in ${bad.comment.htmlUrl}: ${bad.reason}. The loop halts as needs_discussion instead of starting afresh; delete the state comment to reset it deliberately.`
   )
   const notice = comments.find(c => c.author === me && c.body.startsWith(UNTRUSTED_MARKER))
-  return { me, untrusted: found, notice }
+  return { me, untrusted: bad, notice }
+}
+
+/** Iterations a state counts: the merge keeps the one that counts most, so it never lowers the cap. */
+function count(state: LoopState): number {
+  return state.iterations.length
+}
+
+/**
+ * Two runs that started at once each created a state comment (or a create was retried after a lost
+ * answer): the state that counts the most iterations (the newest among equals) is kept, the others
+ * are deleted, with a warning.
+ */
+async function mergeDuplicates(
+  github: GitHubPort,
+  log: Log,
+  kept: PrComment,
+  others: PrComment[]
+): Promise<void> {
+  log.warning(
+    `Found ${others.length + 1} review-loop state comments where one is expected (two runs at once, or a retried write); keeping ${kept.htmlUrl}, which counts the most iterations, and deleting ${others.map(c => c.htmlUrl).join(', ')}. A concurrency group per PR prevents this (see the README).`
+  )
+  for (const other of others) {
+    try {
+      await github.deleteComment(other.id)
+    } catch (e) {
+      log.warning(`Could not delete ${other.htmlUrl}: ${(e as Error).message}`)
+    }
+  }
 }
 
 /** Writes the sticky comment: updates ours, or creates it the first time. */

@@ -1,5 +1,5 @@
-export const id = 637;
-export const ids = [637];
+export const id = 850;
+export const ids = [850];
 export const modules = {
 
 /***/ 9229:
@@ -505,7 +505,10 @@ const LOOP_STATUSES = [
     'stalled',
     'budget_exhausted',
     'stopped',
-    'error'
+    'error',
+    /** The PR was closed, or merged, while the loop ran. */
+    'closed',
+    'merged'
 ];
 const DECISIONS = ['GO', 'NO_GO', 'NEEDS_DISCUSSION'];
 
@@ -543,7 +546,7 @@ function usageSince(after, before) {
 
 /***/ }),
 
-/***/ 42637:
+/***/ 9850:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -554,8 +557,8 @@ __webpack_require__.d(__webpack_exports__, {
   run: () => (/* binding */ run)
 });
 
-// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 7 modules
-var core = __webpack_require__(33838);
+// EXTERNAL MODULE: ./node_modules/@actions/core/lib/core.js + 11 modules
+var core = __webpack_require__(91659);
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __webpack_require__(51455);
 // EXTERNAL MODULE: external "node:path"
@@ -592,7 +595,7 @@ runUrl) {
             }
             try {
                 // Loaded only when an upload happens: the artifact client is large.
-                const { DefaultArtifactClient } = await Promise.all(/* import() */[__webpack_require__.e(669), __webpack_require__.e(252)]).then(__webpack_require__.bind(__webpack_require__, 91252));
+                const { DefaultArtifactClient } = await Promise.all(/* import() */[__webpack_require__.e(669), __webpack_require__.e(645)]).then(__webpack_require__.bind(__webpack_require__, 9645));
                 const { id } = await new DefaultArtifactClient().uploadArtifact(name, paths, directory, {
                     retentionDays: 30
                 });
@@ -699,7 +702,9 @@ const STATUS_LABEL = {
     stalled: 'stalled',
     budget_exhausted: 'budget exhausted',
     stopped: 'stopped by a human',
-    error: 'error'
+    error: 'error',
+    closed: 'PR closed',
+    merged: 'PR merged'
 };
 function format_short(sha) {
     return (sha ?? '').slice(0, 7);
@@ -781,14 +786,16 @@ function setOutputs(outcome, maxIterations) {
         core.setOutput(name, value);
 }
 
-// EXTERNAL MODULE: ./node_modules/@actions/exec/lib/exec.js + 3 modules
-var exec = __webpack_require__(81260);
+// EXTERNAL MODULE: external "node:child_process"
+var external_node_child_process_ = __webpack_require__(31421);
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __webpack_require__(77598);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(73024);
 // EXTERNAL MODULE: external "node:os"
 var external_node_os_ = __webpack_require__(48161);
+// EXTERNAL MODULE: external "node:timers/promises"
+var external_node_timers_promises_ = __webpack_require__(58500);
 ;// CONCATENATED MODULE: ./src/process/command-env.ts
 /**
  * Environments by allow-list. PR code (checks, fix commands, the fixer's run_check) gets only what a
@@ -851,6 +858,10 @@ function gitEnv(env) {
 
 
 
+
+const RETRY_DELAYS_MS = [1000, 4000, 10000];
+const LOW_SPEED = { bytesPerSecond: 1000, seconds: 30 };
+const NETWORK_TIMEOUT_MS = 300_000;
 /**
  * Every git command of the action runs with these: no repository hooks, no fsmonitor command, no
  * external diff or textconv program, no `ext::` transport.
@@ -887,6 +898,109 @@ function snapshotGlobal(env, scratch) {
         .map(f => (0,external_node_fs_.readFileSync)(f, 'utf8'));
     (0,external_node_fs_.writeFileSync)(target, parts.join('\n'));
     return target;
+}
+/** Runs one git command; one still running after `timeoutMs` is killed with all it started. */
+function runGit(cwd, args, { env, input, timeoutMs }) {
+    return new Promise(resolve => {
+        const bounded = timeoutMs !== undefined;
+        const child = (0,external_node_child_process_.spawn)('git', args, { cwd, env, detached: bounded });
+        const out = [];
+        const err = [];
+        child.stdout.on('data', (c) => out.push(c));
+        child.stderr.on('data', (c) => err.push(c));
+        let timedOut = false;
+        let done = false;
+        // the group: git and its remote helper, which holds the connection. SIGTERM first: git then
+        // removes its lock files (a retry would find them); SIGKILL for whatever is left
+        const signal = (name) => {
+            if (done)
+                return;
+            try {
+                process.kill(-child.pid, name);
+            }
+            catch {
+                // no such group (gone already, or no process groups here): git itself, at least
+                child.kill(name);
+            }
+        };
+        const timer = bounded
+            ? setTimeout(() => {
+                timedOut = true;
+                signal('SIGTERM');
+                setTimeout(() => signal('SIGKILL'), 2000).unref();
+            }, timeoutMs)
+            : undefined;
+        const finish = (code, extra = '') => {
+            if (done)
+                return;
+            done = true;
+            clearTimeout(timer);
+            const late = timedOut ? `\ntimed out after ${timeoutMs / 1000} s; git was stopped` : '';
+            const stderr = Buffer.concat(err).toString('utf8') + extra + late;
+            resolve({ code: timedOut ? 124 : code, stdout: Buffer.concat(out).toString('utf8'), stderr });
+        };
+        child.on('error', e => finish(127, `\n${e.message}`));
+        child.on('close', code => finish(code ?? 128));
+        // something git started that still holds its output (an ssh control master) is not waited for
+        child.on('exit', code => setTimeout(() => {
+            child.stdout.destroy();
+            child.stderr.destroy();
+            finish(code ?? 128);
+        }, 2000).unref());
+        // git may exit before it read all of its input
+        child.stdin.on('error', () => undefined);
+        child.stdin.end(input);
+    });
+}
+/** What git says when a network command fails, stderr then stdout (push --porcelain's ref lines). */
+const said = (r) => (r.stderr + r.stdout).trim();
+const AUTH = /could not read (Username|Password)|Authentication failed|Invalid username or password|Permission to \S+ denied|(returned error:|HTTP) 40[13]\b/i;
+const TRANSIENT = /(returned error:|HTTP) (5\d\d|429)\b|RPC failed|Connection reset|Connection refused|timed out|Operation too slow|early EOF|unexpected disconnect|Could not resolve host|Empty reply from server|transfer closed|remote end hung up unexpectedly|(Recv|Send) failure/i;
+function failureOf(message) {
+    // "[remote rejected]" is a server refusal (protected branch, hook), not a moved branch
+    if (/\[rejected\]|non-fast-forward|fetch first|stale info/i.test(message) &&
+        !/remote rejected/i.test(message))
+        return 'rejected';
+    if (AUTH.test(message))
+        return 'auth';
+    // any other 4xx (404 no such repository, 413 too large) would say the same again
+    if (/(returned error:|HTTP) 4(?!29)\d\d\b/.test(message))
+        return 'other';
+    return TRANSIENT.test(message) ? 'transient' : 'other';
+}
+/** Runs a network command again after each delay while it fails transiently. */
+async function withRetries(attempt, delays, onRetry) {
+    for (let n = 0;; n++) {
+        const r = await attempt();
+        const wait = delays[n];
+        if (r.code === 0 || wait === undefined || failureOf(said(r)) !== 'transient')
+            return { ...r, attempts: n + 1 };
+        onRetry(r, wait);
+        await (0,external_node_timers_promises_.setTimeout)(wait);
+    }
+}
+/** What to fix when origin refused the credentials (the token itself is never in it). */
+const AUTH_HINT = "origin refused the action's credentials. Check the token in the `github-token` input: fetching " +
+    'needs `contents: read` and pushing the fix needs `contents: write`, granted under `permissions:` ' +
+    "in the workflow for the workflow token, or use a PAT or GitHub App token with write access to the PR's " +
+    'branch. A pull request from a fork gets a read-only workflow token whatever `permissions:` says.';
+/** The message of a network command that failed for good. */
+function networkFailure(command, r) {
+    if (failureOf(said(r)) === 'auth')
+        return `git ${command}: ${AUTH_HINT}\ngit said: ${said(r)}`;
+    const tries = r.attempts > 1 ? ` after ${r.attempts} attempts` : '';
+    return `git ${command} failed${tries} (exit ${r.code}): ${said(r)}`;
+}
+/** The output of a network command that must succeed. */
+function succeeded(command, r) {
+    if (r.code !== 0)
+        throw new Error(networkFailure(command, r));
+    return r.stdout;
+}
+/** Takes the token, and any password in a URL, out of what a failed command said. */
+function redact(r, token) {
+    const hide = (text) => (token ? text.split(token).join('***') : text).replace(/([a-z][a-z0-9+.-]*:\/\/[^/@\s:]*):[^/@\s]*@/gi, '$1:***@');
+    return r.code === 0 ? r : { ...r, stdout: hide(r.stdout), stderr: hide(r.stderr) };
 }
 /** A copy of the repository's config as it was before PR code ran, without credentials. */
 async function credentialFreeCopy(git, pristine, scratch) {
@@ -928,6 +1042,22 @@ async function authentication(git, token) {
         GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`
     };
 }
+/** SAFE, and: a transfer that stalls gives up (a network command's timeout is the hard limit). */
+function safeFlags(options) {
+    const low = options.lowSpeed ?? LOW_SPEED;
+    return [
+        ...SAFE,
+        '-c',
+        `http.lowSpeedLimit=${low.bytesPerSecond}`,
+        '-c',
+        `http.lowSpeedTime=${low.seconds}`
+    ];
+}
+/** Fetch, ls-remote and push: authenticated, bounded in time, retried while they fail transiently. */
+function networkCommand(git, authEnv, options) {
+    const timeoutMs = options.networkTimeoutMs ?? NETWORK_TIMEOUT_MS;
+    return (args, retry = true) => withRetries(async () => redact(await git(args, { env: authEnv, timeoutMs }), options.token), retry ? (options.retryDelaysMs ?? RETRY_DELAYS_MS) : [], (failed, wait) => options.warn?.(`git ${args[0]} failed (${failed.stderr.trim().replace(/\s*\n\s*/g, ' / ')}); trying again in ${wait / 1000} s.`));
+}
 async function createGit(cwd, options = {}) {
     const scratch = (0,external_node_fs_.mkdtempSync)(external_node_path_default().join(options.scratch ?? (0,external_node_os_.tmpdir)(), 'review-loop-git-'));
     const baseEnv = options.env ?? process.env;
@@ -951,14 +1081,10 @@ async function createGit(cwd, options = {}) {
     };
     const git = async (args, extra = {}) => {
         restoreConfig();
-        const r = await (0,exec/* getExecOutput */.H)('git', [...SAFE, ...args], {
-            cwd,
-            silent: true,
-            ignoreReturnCode: true,
-            env: { ...env, ...extra.env },
-            input: extra.input
+        return runGit(cwd, [...safeFlags(options), ...args], {
+            ...extra,
+            env: { ...env, ...extra.env }
         });
-        return { code: r.exitCode, stdout: r.stdout, stderr: r.stderr };
     };
     const ok = async (args, extra) => {
         const r = await git(args, extra);
@@ -991,7 +1117,8 @@ async function createGit(cwd, options = {}) {
         return origin;
     };
     const authEnv = await authentication(git, options.token);
-    const remote = (args) => ok(args, { env: authEnv });
+    const network = networkCommand(git, authEnv, options);
+    const remote = async (args) => succeeded(args[0], await network(args));
     const untracked = async () => (await ok(['ls-files', '--others', '--exclude-standard', '-z'])).split('\0').filter(Boolean);
     const nul = (text) => text.split('\0').filter(Boolean);
     const self = {
@@ -1082,17 +1209,27 @@ async function createGit(cwd, options = {}) {
             return nul(await ok(['diff-tree', '-r', '--no-renames', '--name-only', '-z', a, b]));
         },
         async push(branch, sha) {
-            // never --force: a branch that moved under us is left to the next run
-            const r = await git(['push', '--no-verify', '--porcelain', url(), `${sha}:refs/heads/${branch}`], { env: authEnv });
+            // never --force: a branch that moved under us is left to the next run. A retry after a push
+            // that landed finds the branch at sha already: git says it is up to date.
+            const r = await network([
+                'push',
+                '--no-verify',
+                '--porcelain',
+                url(),
+                `${sha}:refs/heads/${branch}`
+            ]);
             if (r.code === 0)
                 return { kind: 'pushed' };
-            const message = (r.stderr + r.stdout).trim();
-            // "[remote rejected]" is a server refusal (protected branch, hook), not a moved branch
-            if (/\[rejected\]|non-fast-forward|fetch first|stale info/i.test(message) &&
-                !/remote rejected/i.test(message)) {
-                return { kind: 'rejected', message };
-            }
-            return { kind: 'failed', message };
+            const failure = failureOf(said(r));
+            if (failure === 'rejected')
+                return { kind: 'rejected', message: said(r) };
+            // the push may have landed with its answer lost on the way back: one look
+            const there = failure === 'auth'
+                ? undefined
+                : await network(['ls-remote', url(), `refs/heads/${branch}`], false);
+            if (there?.code === 0 && there.stdout.split(/\s+/)[0] === sha)
+                return { kind: 'pushed' };
+            return { kind: 'failed', message: networkFailure('push', r) };
         },
         async formatPatch(base, head) {
             return ok(['format-patch', '--no-ext-diff', '--no-textconv', '--stdout', `${base}..${head}`]);
@@ -1143,23 +1280,410 @@ async function createGit(cwd, options = {}) {
 
 // EXTERNAL MODULE: ./node_modules/@actions/github/lib/github.js
 var github = __webpack_require__(61351);
-// EXTERNAL MODULE: ./node_modules/@octokit/plugin-retry/dist-bundle/index.js
-var dist_bundle = __webpack_require__(49735);
+// EXTERNAL MODULE: ./node_modules/@actions/github/lib/utils.js + 19 modules
+var utils = __webpack_require__(85555);
 // EXTERNAL MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
-var plugin_throttling_dist_bundle = __webpack_require__(86856);
+var dist_bundle = __webpack_require__(86856);
 // EXTERNAL MODULE: ./node_modules/bottleneck/light.js
 var light = __webpack_require__(63251);
 var light_default = /*#__PURE__*/__webpack_require__.n(light);
+;// CONCATENATED MODULE: ./src/github/waiting.ts
+/**
+ * Bounded waiting for GitHub requests: a time limit on every request, rate limits waited out only
+ * as long as GitHub asks and never longer than `maxWaitSeconds`, transient failures of requests
+ * that are safe to repeat retried with backoff, and all of it drawn from one budget per run.
+ */
+
+/** Retries of a request that is safe to repeat, after a 5xx, a reset or a timeout. */
+const MAX_TRANSIENT_RETRIES = 3;
+/** Rate-limit waits for one request before it fails. */
+const MAX_RATE_LIMIT_WAITS = 4;
+/** GitHub: without retry-after or x-ratelimit-reset, wait at least a minute (then longer). */
+const SECONDARY_WAIT_SECONDS = 60;
+/** GitHub asked for a wait longer than the action will wait: the user re-runs later. */
+class RetryLaterError extends Error {
+    status;
+    constructor(status, message) {
+        super(message);
+        this.status = status;
+        this.name = 'RetryLaterError';
+    }
+}
+/** Time spent on waits and on timed-out requests, against the run's allowance. */
+class RetryBudget {
+    totalMs;
+    spentMs = 0;
+    constructor(totalMs) {
+        this.totalMs = totalMs;
+    }
+    spend(ms) {
+        this.spentMs += Math.max(0, ms);
+    }
+    leftMs() {
+        return Math.max(0, this.totalMs - this.spentMs);
+    }
+}
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+/**
+ * `fetch` with a time limit covering the answer's body too (a body that stalls is a timeout, not
+ * an empty answer). A timeout becomes an error named TimeoutError that says how long it waited.
+ */
+function fetchWithTimeout(base, timeoutMs) {
+    return async (input, init = {}) => {
+        const timeout = AbortSignal.timeout(timeoutMs);
+        const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+        try {
+            const res = await base(input, { ...init, signal });
+            const body = NULL_BODY_STATUSES.has(res.status) ? null : await res.arrayBuffer();
+            const copy = new Response(body, {
+                status: res.status,
+                statusText: res.statusText,
+                headers: res.headers
+            });
+            Object.defineProperty(copy, 'url', { value: res.url });
+            return copy;
+        }
+        catch (e) {
+            if (!timeout.aborted)
+                throw e;
+            const error = new Error(`no answer from GitHub within ${seconds(timeoutMs / 1000)}`);
+            error.name = 'TimeoutError';
+            throw error;
+        }
+    };
+}
+/** True for requests that may be sent again without changing the outcome. */
+function isIdempotent(method, url, params = {}) {
+    const path = url.split('?')[0] ?? '';
+    switch (method.toUpperCase()) {
+        case 'GET':
+        case 'HEAD':
+        case 'OPTIONS':
+        case 'PUT':
+        case 'DELETE':
+            return true;
+        case 'PATCH': {
+            // updating a check run appends its annotations: sent twice, they land twice
+            const output = params['output'];
+            return !(/\/check-runs\/[^/]+$/.test(path) && (output?.annotations?.length ?? 0) > 0);
+        }
+        case 'POST':
+            // adding labels and requesting reviewers twice leaves the same labels and reviewers
+            return /\/labels$|\/requested_reviewers$/.test(path);
+        default:
+            return false;
+    }
+}
+/** A failure after which GitHub may or may not have acted: a 5xx, a reset, a timeout. */
+function isAmbiguous(e) {
+    if (e instanceof RetryLaterError)
+        return false;
+    const status = e?.status;
+    return status === undefined || status === 0 || status >= 500;
+}
+function isTimeout(e) {
+    const cause = e.cause;
+    return e.name === 'TimeoutError' || cause?.name === 'TimeoutError';
+}
+function header(e, name) {
+    const value = e.response?.headers?.[name];
+    return value === undefined ? undefined : String(value);
+}
+/** Seconds from a retry-after header: a number of seconds or an HTTP date. */
+function retryAfterSeconds(e) {
+    const raw = header(e, 'retry-after');
+    if (raw === undefined || raw.trim() === '')
+        return undefined;
+    const n = Number(raw);
+    if (Number.isFinite(n))
+        return Math.max(0, Math.ceil(n));
+    const at = Date.parse(raw);
+    return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+function messageOf(e) {
+    const data = e.response?.data;
+    return data?.message ?? e.message ?? String(e);
+}
+/**
+ * How GitHub asks to be waited for (docs: "Handle rate limit errors appropriately"): retry-after
+ * says how long; with x-ratelimit-remaining 0, until x-ratelimit-reset; otherwise at least a
+ * minute, doubling for repeated secondary limits. 429 is always a rate limit, 403 only with one
+ * of these signs (otherwise it is a permission error).
+ */
+function classify(e, earlierRateLimits = 0) {
+    const f = (e ?? {});
+    const status = f.status ?? 0;
+    if (status === 403 || status === 429) {
+        const after = retryAfterSeconds(f);
+        const exhausted = header(f, 'x-ratelimit-remaining') === '0';
+        const said = /rate limit/i.test(messageOf(f));
+        if (status === 403 && after === undefined && !exhausted && !said)
+            return { kind: 'final' };
+        if (after !== undefined)
+            return { kind: 'rate-limit', waitSeconds: after, what: 'rate limit' };
+        const reset = Number(header(f, 'x-ratelimit-reset'));
+        if (exhausted && Number.isFinite(reset) && reset > 0) {
+            // one second more, to retry after the reset, not at it
+            const waitSeconds = Math.max(0, Math.ceil(reset - Date.now() / 1000)) + 1;
+            return { kind: 'rate-limit', waitSeconds, what: 'rate limit', resetAt: reset * 1000 };
+        }
+        const waitSeconds = SECONDARY_WAIT_SECONDS * 2 ** earlierRateLimits;
+        return { kind: 'rate-limit', waitSeconds, what: 'secondary rate limit' };
+    }
+    if (e instanceof RetryLaterError || (status > 0 && status < 500))
+        return { kind: 'final' };
+    return { kind: 'transient', waitSeconds: retryAfterSeconds(f), timedOut: isTimeout(f) };
+}
+/** '300 ms', '45 s', '12 min', '1 h 5 min'. */
+function seconds(s) {
+    if (s < 1)
+        return `${Math.max(0, Math.round(s * 1000))} ms`;
+    const whole = Math.round(s);
+    if (whole < 90)
+        return `${whole} s`;
+    const minutes = Math.round(whole / 60);
+    if (minutes < 90)
+        return `${minutes} min`;
+    return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+/** The error for a wait the action will not make: when GitHub will answer again, and why not wait. */
+function retryLater(e, verdict, why) {
+    const f = (e ?? {});
+    const until = verdict.resetAt ?? Date.now() + verdict.waitSeconds * 1000;
+    const at = new Date(until).toISOString().replace(/\.\d+Z$/, 'Z');
+    const said = messageOf(f).replace(/\s*$/, '');
+    const left = seconds((until - Date.now()) / 1000);
+    return new RetryLaterError(f.status ?? 0, `${said} GitHub asks to wait until ${at} (UTC), ${left} from now; ${why}. ` +
+        `Re-run the workflow after ${at}.`);
+}
+function transientWhy(e, timedOut) {
+    if (timedOut)
+        return 'no answer';
+    if (e.response === undefined)
+        return `connection failed (${e.message ?? 'unknown error'})`;
+    return `HTTP ${e.status ?? 0}`;
+}
+function createRetryPolicy(options) {
+    const budget = new RetryBudget(options.retryBudgetSeconds * 1000);
+    const { log } = options;
+    const wait = async (ms) => {
+        budget.spend(ms);
+        await (0,external_node_timers_promises_.setTimeout)(ms);
+    };
+    /** How long to wait before the next attempt, or the error to fail with. */
+    const next = (e, verdict, counts, idempotent) => {
+        if (verdict.kind === 'final')
+            return { fail: e };
+        if (verdict.kind === 'rate-limit') {
+            const ms = verdict.waitSeconds * 1000;
+            if (verdict.waitSeconds > options.maxWaitSeconds)
+                return {
+                    fail: retryLater(e, verdict, `review-loop waits at most ${seconds(options.maxWaitSeconds)}`)
+                };
+            if (ms > budget.leftMs() || counts.rateLimits > MAX_RATE_LIMIT_WAITS)
+                return {
+                    fail: retryLater(e, verdict, `this run's retry budget (${seconds(options.retryBudgetSeconds)}) is spent`)
+                };
+            return { ms, why: verdict.what };
+        }
+        // a 5xx, a reset or a timeout: GitHub may have acted, so only a repeatable request is re-sent
+        if (!idempotent || counts.attempt > MAX_TRANSIENT_RETRIES)
+            return { fail: e };
+        const ms = (verdict.waitSeconds ?? 0) * 1000 || options.backoffMs * 2 ** (counts.attempt - 1);
+        if (ms > options.maxWaitSeconds * 1000 || ms > budget.leftMs())
+            return { fail: e };
+        return { ms, why: transientWhy(e, verdict.timedOut) };
+    };
+    return {
+        budget,
+        async send(what, idempotent, request) {
+            const counts = { attempt: 0, rateLimits: 0 };
+            for (;;) {
+                counts.attempt++;
+                const started = Date.now();
+                try {
+                    return await request();
+                }
+                catch (e) {
+                    const verdict = classify(e, counts.rateLimits);
+                    if (verdict.kind === 'transient' && verdict.timedOut)
+                        budget.spend(Date.now() - started);
+                    if (verdict.kind === 'rate-limit')
+                        counts.rateLimits++;
+                    const step = next(e, verdict, counts, idempotent);
+                    if ('fail' in step)
+                        throw step.fail;
+                    log.warning(`GitHub: ${step.why} on ${what}; retrying in ${seconds(step.ms / 1000)}.`);
+                    await wait(step.ms);
+                }
+            }
+        },
+        async pause(attempt, what) {
+            const ms = options.backoffMs * 2 ** (attempt - 1);
+            if (attempt > MAX_TRANSIENT_RETRIES || ms > budget.leftMs())
+                return false;
+            log.warning(`Trying ${what} again in ${seconds(ms / 1000)}.`);
+            await wait(ms);
+            return true;
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/github/idempotent.ts
+
+/** Attempts at one write, counting the first. */
+const MAX_WRITE_ATTEMPTS = 3;
+/**
+ * What a lost write made is looked for among what was created since just before its first
+ * attempt; GitHub's times have whole seconds and the runner's clock may be a little off.
+ */
+const CLOCK_SLACK_MS = 5000;
+/**
+ * Runs `create`; when its answer is lost, `find` looks for what it made (given the time just
+ * before the first attempt) and only when nothing is found is it sent again.
+ */
+async function createOnce(l, what, create, find) {
+    const since = Date.now() - CLOCK_SLACK_MS;
+    for (let attempt = 1;; attempt++) {
+        try {
+            return await create();
+        }
+        catch (e) {
+            if (!isAmbiguous(e))
+                throw e;
+            l.log.warning(`The answer to '${what}' was lost (${e.message}); looking for it.`);
+            let found;
+            try {
+                found = await find(since);
+            }
+            catch (lookupError) {
+                l.log.warning(`Could not look: ${lookupError.message}.`);
+                throw e;
+            }
+            if (found !== undefined) {
+                l.log.warning(`'${what}' had been carried out; not sending it again.`);
+                return found;
+            }
+            if (attempt >= MAX_WRITE_ATTEMPTS || !(await l.policy.pause(attempt, what)))
+                throw e;
+        }
+    }
+}
+const createdSince = (at, since) => at !== null && at !== undefined && Date.parse(at) >= since;
+/** The newest comment on `pr` by `author` with exactly `body`, created since `since`. */
+async function findComment(l, pr, author, body, since) {
+    const comments = await l.octokit.paginate(l.octokit.rest.issues.listComments, {
+        owner: l.owner,
+        repo: l.repo,
+        issue_number: pr,
+        since: new Date(Math.floor(since / 1000) * 1000).toISOString().replace('.000Z', 'Z'),
+        per_page: 100
+    });
+    return comments
+        .filter(c => c.user?.login === author && c.body === body && createdSince(c.created_at, since))
+        .at(-1);
+}
+/** The check run named `name` on `headSha` with `externalId`, if one was created. */
+async function findCheckRun(l, headSha, name, externalId) {
+    const runs = await l.octokit.paginate(l.octokit.rest.checks.listForRef, {
+        owner: l.owner,
+        repo: l.repo,
+        ref: headSha,
+        check_name: name,
+        filter: 'all',
+        per_page: 100
+    });
+    const run = runs.find(r => r.external_id === externalId);
+    return run && { id: Number(run.id), html_url: run.html_url };
+}
+/** The id of a run of `workflowFile` dispatched on `branch` since `since`, if there is one. */
+async function findDispatchedRun(l, workflowFile, branch, since) {
+    const { data } = await l.octokit.rest.actions.listWorkflowRuns({
+        owner: l.owner,
+        repo: l.repo,
+        workflow_id: workflowFile,
+        event: 'workflow_dispatch',
+        branch,
+        per_page: 30
+    });
+    const run = data.workflow_runs.find(r => createdSince(r.created_at, since));
+    return run && { runId: Number(run.id) };
+}
+/** Whether `author` left a review with `body` on `commitId` of `pr` since `since`. */
+async function findReview(l, pr, review, since) {
+    const reviews = await l.octokit.paginate(l.octokit.rest.pulls.listReviews, {
+        owner: l.owner,
+        repo: l.repo,
+        pull_number: pr,
+        per_page: 100
+    });
+    const found = reviews.some(r => r.user?.login === review.author &&
+        r.body === review.body &&
+        r.commit_id === review.commitId &&
+        (r.submitted_at === undefined || createdSince(r.submitted_at, since)));
+    return found || undefined;
+}
+/** How many annotations the check run has. */
+async function countAnnotations(l, checkRunId) {
+    const all = await l.octokit.paginate(l.octokit.rest.checks.listAnnotations, {
+        owner: l.owner,
+        repo: l.repo,
+        check_run_id: checkRunId,
+        per_page: 100
+    });
+    return all.length;
+}
+/**
+ * Appends `annotations` from index `landed` on in batches of `perRequest`. Each update appends
+ * what it carries, so after a lost answer the annotations are counted and only what is missing is
+ * sent again.
+ */
+async function appendAnnotations(l, checkRunId, annotations, landed, perRequest, send) {
+    let failures = 0;
+    while (landed < annotations.length) {
+        const batch = annotations.slice(landed, landed + perRequest);
+        try {
+            await send(batch);
+            landed += batch.length;
+            failures = 0;
+        }
+        catch (e) {
+            if (!isAmbiguous(e))
+                throw e;
+            failures++;
+            l.log.warning(`The answer to an annotation batch was lost (${e.message}).`);
+            const count = await countAnnotations(l, checkRunId).catch(() => undefined);
+            if (count === undefined)
+                throw e;
+            if (count > landed) {
+                landed = count;
+                continue;
+            }
+            if (failures >= MAX_WRITE_ATTEMPTS || !(await l.policy.pause(failures, 'the annotations')))
+                throw e;
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/github/octokit-adapter.ts
 
 
 
 
+
+
 const ANNOTATIONS_PER_REQUEST = 50;
+const ADAPTER_DEFAULTS = {
+    requestTimeoutMs: 30_000,
+    maxWaitSeconds: 120,
+    retryBudgetSeconds: 300,
+    backoffMs: 1000
+};
 /** What to tell the user for a permission error: which `permissions:` scope is missing. */
 const SCOPE_FOR = {
     'create comment': 'issues: write',
     'update comment': 'issues: write',
+    'delete comment': 'issues: write',
     'create check run': 'checks: write',
     'update check run': 'checks: write',
     'dispatch workflow': 'actions: write',
@@ -1182,6 +1706,8 @@ class GitHubError extends Error {
     }
 }
 function wrap(operation, e) {
+    if (e instanceof GitHubError)
+        return e;
     const err = e;
     const status = err.status ?? 0;
     let message = err.response?.data?.message ?? err.message ?? String(e);
@@ -1229,50 +1755,57 @@ function toGitHubAnnotation(a) {
         raw_details: a.details
     };
 }
-function createGitHubAdapter(options) {
-    const { owner, repo, log } = options;
-    const retryTwice = (what) => (retryAfter, opts, _o, count) => {
-        log.warning(`GitHub ${what} on ${opts.method} ${opts.url}; retrying in ${retryAfter}s.`);
-        return count < 2;
-    };
+/**
+ * Octokit behind the retry policy: every request has a time limit, rate limits are waited out
+ * within bounds, transient failures of repeatable requests are retried, writes that create
+ * something are left to the port's methods (which look before they write again). The throttling
+ * plugin only paces writes; it retries nothing itself.
+ */
+function createOctokit(options, policy) {
+    const timeoutMs = options.requestTimeoutMs ?? ADAPTER_DEFAULTS.requestTimeoutMs;
+    // @actions/github's own fetch goes through the runner's proxy settings; keep it, with a limit
+    const baseFetch = utils/* defaults */.NT.request?.fetch ?? globalThis.fetch;
     const octokit = (0,github/* getOctokit */.Q)(options.token, {
         baseUrl: options.baseUrl,
+        request: { ...utils/* defaults */.NT.request, fetch: fetchWithTimeout(baseFetch, timeoutMs) },
         throttle: {
-            // One iteration makes fewer than ten writes, far from GitHub's secondary limits, so writes
-            // are not paced; rate-limit answers (primary and secondary) are still waited out and retried.
+            // One iteration makes fewer than ten writes, far from GitHub's secondary limits: writes go
+            // one at a time, unpaced. Rate-limit answers are handled by the retry policy below.
             write: new (light_default()).Group({ maxConcurrent: 1, minTime: 0 }),
             notifications: new (light_default()).Group({ maxConcurrent: 1, minTime: 0 }),
-            onRateLimit: retryTwice('rate limit'),
-            onSecondaryRateLimit: retryTwice('secondary rate limit')
+            onRateLimit: () => false,
+            onSecondaryRateLimit: () => false
         }
-    }, dist_bundle/* retry */.L, plugin_throttling_dist_bundle/* throttling */.A);
-    const repoParams = { owner, repo };
-    const toComment = (c) => ({
-        id: c.id,
-        body: c.body ?? '',
-        author: c.user?.login ?? '',
-        htmlUrl: c.html_url
+    }, dist_bundle/* throttling */.A);
+    octokit.hook.wrap('request', (request, o) => policy.send(`${o.method} ${o.url}`, isIdempotent(o.method, o.url, o), async () => request(o)));
+    return octokit;
+}
+const toComment = (c) => ({
+    id: c.id,
+    body: c.body ?? '',
+    author: c.user?.login ?? '',
+    htmlUrl: c.html_url
+});
+function createGitHubAdapter(options) {
+    const { owner, repo, log } = options;
+    const policy = createRetryPolicy({
+        requestTimeoutMs: options.requestTimeoutMs ?? ADAPTER_DEFAULTS.requestTimeoutMs,
+        maxWaitSeconds: options.maxWaitSeconds ?? ADAPTER_DEFAULTS.maxWaitSeconds,
+        retryBudgetSeconds: options.retryBudgetSeconds ?? ADAPTER_DEFAULTS.retryBudgetSeconds,
+        backoffMs: options.backoffMs ?? ADAPTER_DEFAULTS.backoffMs,
+        log
     });
+    const octokit = createOctokit(options, policy);
+    const lookup = { octokit, owner, repo, policy, log };
+    const repoParams = { owner, repo };
+    let me;
+    const whoAmI = () => (me ??= identify(options, octokit).catch((e) => {
+        me = undefined;
+        throw e;
+    }));
+    const writes = createWrites(options, octokit, lookup, whoAmI);
     return {
-        async whoAmI() {
-            if (options.stateAuthor)
-                return options.stateAuthor;
-            // Installation tokens (ghs_: the workflow token, App tokens) cannot read /user; the workflow
-            // token posts as github-actions[bot]. App tokens name their bot with the state-author input.
-            if (options.token.startsWith('ghs_'))
-                return 'github-actions[bot]';
-            try {
-                const { data } = await octokit.rest.users.getAuthenticated();
-                return data.login;
-            }
-            catch (e) {
-                const status = e.status;
-                // Installation tokens (the workflow token, App tokens) may not read /user.
-                if (status === 403 || status === 401)
-                    return 'github-actions[bot]';
-                throw wrap('get authenticated user', e);
-            }
-        },
+        whoAmI,
         async getPull(pr) {
             const early = options.prefetched?.pr === pr ? await options.prefetched.response : undefined;
             if (early?.status === 200)
@@ -1288,49 +1821,19 @@ function createGitHubAdapter(options) {
             }));
             return all.map(toComment);
         },
-        async createComment(pr, body) {
-            const { data } = await call('create comment', () => octokit.rest.issues.createComment({ ...repoParams, issue_number: pr, body }));
-            return toComment(data);
-        },
         async updateComment(id, body) {
             const { data } = await call('update comment', () => octokit.rest.issues.updateComment({ ...repoParams, comment_id: id, body }));
             return toComment(data);
         },
-        async createCheckRun(input) {
-            const annotations = input.annotations.map(toGitHubAnnotation);
-            const batches = [];
-            for (let i = 0; i < annotations.length; i += ANNOTATIONS_PER_REQUEST) {
-                batches.push(annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
+        async deleteComment(id) {
+            try {
+                await octokit.rest.issues.deleteComment({ ...repoParams, comment_id: id });
             }
-            const output = { title: input.title, summary: input.summary, text: input.text };
-            const { data } = await call('create check run', () => octokit.rest.checks.create({
-                ...repoParams,
-                name: input.name,
-                head_sha: input.headSha,
-                status: 'completed',
-                conclusion: input.conclusion,
-                started_at: input.startedAt,
-                completed_at: new Date().toISOString(),
-                external_id: input.externalId,
-                details_url: input.detailsUrl,
-                output: { ...output, annotations: batches[0] ?? [] }
-            }));
-            for (const batch of batches.slice(1)) {
-                await call('update check run', () => octokit.rest.checks.update({
-                    ...repoParams,
-                    check_run_id: data.id,
-                    output: { ...output, annotations: batch }
-                }));
+            catch (e) {
+                if (e.status === 404)
+                    return; // already gone
+                throw wrap('delete comment', e);
             }
-            return { id: data.id, htmlUrl: data.html_url ?? '' };
-        },
-        async dispatchWorkflow(workflowFile, ref, inputs) {
-            await call('dispatch workflow', () => octokit.rest.actions.createWorkflowDispatch({
-                ...repoParams,
-                workflow_id: workflowFile,
-                ref,
-                inputs
-            }));
         },
         async addLabels(pr, labels) {
             await call('add labels', () => octokit.rest.issues.addLabels({ ...repoParams, issue_number: pr, labels }));
@@ -1353,16 +1856,91 @@ function createGitHubAdapter(options) {
                 team_reviewers: teams
             }));
         },
+        ...writes
+    };
+}
+/** The login the token acts as (see GitHubPort.whoAmI). */
+async function identify(options, octokit) {
+    if (options.stateAuthor)
+        return options.stateAuthor;
+    // Installation tokens (ghs_: the workflow token, App tokens) cannot read /user; the workflow
+    // token posts as github-actions[bot]. App tokens name their bot with the state-author input.
+    if (options.token.startsWith('ghs_'))
+        return 'github-actions[bot]';
+    try {
+        const { data } = await octokit.rest.users.getAuthenticated();
+        return data.login;
+    }
+    catch (e) {
+        const status = e.status;
+        // Installation tokens (the workflow token, App tokens) may not read /user.
+        if (status === 403 || status === 401)
+            return 'github-actions[bot]';
+        throw wrap('get authenticated user', e);
+    }
+}
+/** The writes that create something: each lands once even when GitHub's answer is lost. */
+function createWrites(options, octokit, lookup, whoAmI) {
+    const repoParams = { owner: options.owner, repo: options.repo };
+    return {
+        async createComment(pr, body) {
+            const data = await call('create comment', () => createOnce(lookup, 'create comment', async () => (await octokit.rest.issues.createComment({ ...repoParams, issue_number: pr, body }))
+                .data, async (since) => findComment(lookup, pr, await whoAmI(), body, since)));
+            return toComment(data);
+        },
+        createCheckRun: input => call('create check run', () => createCheckRun(lookup, input)),
+        async dispatchWorkflow(workflowFile, ref, inputs) {
+            const branch = ref.replace(/^refs\/heads\//, '');
+            return call('dispatch workflow', () => createOnce(lookup, 'dispatch workflow', async () => {
+                // return_run_details (newer than Octokit's types): 200 with the run's id, else 204
+                const params = { ...repoParams, workflow_id: workflowFile, ref, inputs };
+                const withDetails = { ...params, return_run_details: true };
+                const res = await octokit.rest.actions.createWorkflowDispatch(withDetails);
+                const data = res.status === 200 ? res.data : undefined;
+                return {
+                    runId: data?.workflow_run_id === undefined ? undefined : Number(data.workflow_run_id)
+                };
+            }, since => findDispatchedRun(lookup, workflowFile, branch, since)));
+        },
         async createReview(pr, event, body, commitId) {
-            await call('create review', () => octokit.rest.pulls.createReview({
-                ...repoParams,
-                pull_number: pr,
-                event,
-                body,
-                commit_id: commitId
-            }));
+            await call('create review', () => createOnce(lookup, 'create review', async () => {
+                await octokit.rest.pulls.createReview({
+                    ...repoParams,
+                    pull_number: pr,
+                    event,
+                    body,
+                    commit_id: commitId
+                });
+                return true;
+            }, async (since) => findReview(lookup, pr, { author: await whoAmI(), body, commitId }, since)));
         }
     };
+}
+/** Creates the check run with the first batch of annotations, then appends the rest. */
+async function createCheckRun(l, input) {
+    const annotations = input.annotations.map(toGitHubAnnotation);
+    const first = annotations.slice(0, ANNOTATIONS_PER_REQUEST);
+    const output = { title: input.title, summary: input.summary, text: input.text };
+    const repoParams = { owner: l.owner, repo: l.repo };
+    const created = await createOnce(l, 'create check run', async () => (await l.octokit.rest.checks.create({
+        ...repoParams,
+        name: input.name,
+        head_sha: input.headSha,
+        status: 'completed',
+        conclusion: input.conclusion,
+        started_at: input.startedAt,
+        completed_at: new Date().toISOString(),
+        external_id: input.externalId,
+        details_url: input.detailsUrl,
+        output: { ...output, annotations: first }
+    })).data, () => findCheckRun(l, input.headSha, input.name, input.externalId));
+    const id = Number(created.id);
+    await appendAnnotations(l, id, annotations, first.length, ANNOTATIONS_PER_REQUEST, batch => call('update check run', () => l.octokit.rest.checks.update({
+        ...repoParams,
+        check_run_id: id,
+        output: { ...output, annotations: batch }
+    })));
+    return { id, htmlUrl: created.html_url ?? '' };
 }
 
 // EXTERNAL MODULE: ./src/action/input-error.ts
@@ -1494,7 +2072,16 @@ const LOOP_EVENTS = (/* unused pure expression or super */ null && ([
     /** The branch moved during the run: the fix was kept as a patch, the new head comes next. */
     'fix_branch_moved',
     /** The push failed: the fix was kept as a patch. */
-    'fix_push_failed'
+    'fix_push_failed',
+    /**
+     * The previous run died before its push was confirmed and the commit is not on the branch: the
+     * head it reviewed is reviewed again, as the next counted iteration.
+     */
+    'fix_interrupted',
+    /** The PR was closed while the loop ran. */
+    'pr_closed',
+    /** The PR was merged while the loop ran. */
+    'pr_merged'
 ]));
 /**
  * What the run does after the transition: `review` the head, `fix` it, `retrigger` (save, then
@@ -1536,14 +2123,19 @@ const WHILE_RUNNING = {
     fix_disputed_again: finish('needs_discussion'),
     fix_no_changes: finish('stalled'),
     fix_branch_moved: { to: 'running', then: 'wait' },
-    fix_push_failed: finish('error')
+    fix_push_failed: finish('error'),
+    fix_interrupted: { to: 'running', then: 'review' },
+    pr_closed: finish('closed'),
+    pr_merged: finish('merged')
 };
 /** After the loop ended only a human acts: a new head starts a new round, the label stops it. */
 function afterEnd(status) {
     return {
         stop_label: status === 'stopped' ? { to: 'stopped', then: 'skip' } : finish('stopped'),
         new_head: { to: 'running', then: 'review', newRound: true },
-        head_reviewed: { to: status, then: 'skip' }
+        head_reviewed: { to: status, then: 'skip' },
+        pr_closed: { to: status, then: 'skip' },
+        pr_merged: { to: status, then: 'skip' }
     };
 }
 const TRANSITIONS = Object.fromEntries(types/* LOOP_STATUSES */.gw.map(s => [s, s === 'running' ? WHILE_RUNNING : afterEnd(s)]));
@@ -1604,6 +2196,22 @@ function stopByLabel(input, label) {
     const stopped = moveTo(current, next.to, `Stopped by a human (label '${label}').`);
     return { kind: 'stop', notice, state: stamped(stopped, input.now) };
 }
+/** A PR closed or merged while its loop ran: the state says so once, instead of running for ever. */
+function closedWhileRunning(input, notice) {
+    const { pull, state } = input;
+    if (!state || pull.state !== 'closed' || input.untrusted)
+        return { kind: 'skip', notice };
+    const next = transition(state.status, pull.merged ? 'pr_merged' : 'pr_closed');
+    if (next.then === 'skip')
+        return { kind: 'skip', notice };
+    const what = pull.merged ? 'merged' : 'closed';
+    const ended = moveTo(state, next.to, `The PR was ${what} while the loop ran.`);
+    return {
+        kind: 'stop',
+        notice: `${notice} The loop ends as ${what}.`,
+        state: stamped(ended, input.now)
+    };
+}
 /** An untrusted state never resets the cap or the budget: the loop halts and a human decides. */
 function halt(input, why) {
     const reason = `${why} The loop does not start afresh (that would reset the iteration cap and the budget); delete the state comment to reset it deliberately.`;
@@ -1624,6 +2232,8 @@ function headEvent(state, headSha, runId) {
     if (!reviewed)
         return 'new_head';
     const last = state.iterations[state.iterations.length - 1];
+    if (reviewed === last && state.status === 'running' && last.fix?.outcome === 'interrupted')
+        return 'fix_interrupted';
     const beforeLast = state.iterations[state.iterations.length - 2];
     const weigh = reviewed === last &&
         reviewed.runId !== runId &&
@@ -1641,20 +2251,40 @@ function alreadyReviewed(state, input) {
         : `run ${reviewed?.runId ?? '?'}`;
     return `Head ${headSha.slice(0, 7)} was already reviewed in iteration ${reviewed?.n ?? '?'} by ${by}. Status: ${state.status}.`;
 }
+/**
+ * A fix written ahead as `pushing` by a run that did not live to confirm it: pushed when its commit
+ * is the branch's head (the push landed), else interrupted (the commit is in the patch artifact).
+ * Either way the iteration stays counted, so a kill never gives the loop an extra iteration.
+ */
+function settlePush(state, pull) {
+    const last = state.iterations[state.iterations.length - 1];
+    const fix = last?.fix;
+    if (!last || fix?.outcome !== 'pushing')
+        return state;
+    if (fix.commitSha === pull.headSha) {
+        const pushed = updateLast(state, it => ({ ...it, fix: { ...fix, outcome: 'pushed' } }));
+        return { ...pushed, lastPushedSha: fix.commitSha };
+    }
+    const reason = `The run of iteration ${last.n} ended before its push was confirmed and ${fix.commitSha?.slice(0, 7) ?? 'the commit'} is not the branch's head; the fix is kept as ${fix.patch ?? 'a patch'} in that iteration's artifact.`;
+    return {
+        ...updateLast(state, it => ({ ...it, fix: { ...fix, outcome: 'interrupted' } })),
+        reason
+    };
+}
 /** Decides, from the PR and the loop state, whether this run reviews the head and as which iteration. */
 function planPull(input) {
     const { pull, maxIterations } = input;
     const refused = refusal(input);
     if (refused)
-        return { kind: 'skip', notice: refused };
+        return closedWhileRunning(input, refused);
     if (input.stopLabel && pull.labels.includes(input.stopLabel))
         return stopByLabel(input, input.stopLabel);
     if (input.untrusted)
         return halt(input, input.untrusted);
-    let state = input.state ?? (0,loop_state/* newState */.om)(pull.number, maxIterations, input.now);
+    let state = settlePush(input.state ?? (0,loop_state/* newState */.om)(pull.number, maxIterations, input.now), pull);
     const next = transition(state.status, headEvent(state, pull.headSha, input.runId));
     if (next.then === 'skip')
-        return { kind: 'skip', notice: alreadyReviewed(state, input) };
+        return { kind: 'skip', notice: alreadyReviewed(state, input), repeats: true };
     // A human commit after the loop ended starts a new round with a fresh cap.
     if (next.newRound)
         state = { ...state, round: state.round + 1, reason: undefined };
@@ -1663,6 +2293,7 @@ function planPull(input) {
     if (done >= maxIterations && transition(state.status, 'round_used_up').then === 'skip') {
         return {
             kind: 'skip',
+            repeats: true,
             notice: `The loop already used ${done} of ${maxIterations} iterations; raise max-iterations to continue.`
         };
     }
@@ -1764,6 +2395,10 @@ function fixEvent(outcome, disputes = 'none') {
             return 'fix_branch_moved';
         case 'push_failed':
             return 'fix_push_failed';
+        case 'pushing':
+            return 'fix_pushed';
+        case 'interrupted':
+            return 'fix_interrupted';
     }
 }
 /** After the fix: what the loop's status becomes, and whether to re-trigger. */
@@ -1773,10 +2408,10 @@ function nextAfterFix(outcome, disputes = 'none') {
     return { status: next.to, reason: FIX_REASONS[event], retrigger: next.then === 'retrigger' };
 }
 // ── How the run ends ───────────────────────────────────────────────────────────────────────────
+/** The statuses `fail-on` may name: not GO, and not a PR that was closed or merged. */
+const FAILABLE = types/* LOOP_STATUSES */.gw.filter((s) => !['running', 'go', 'closed', 'merged'].includes(s));
 /** A human's stop is deliberate: not a failure unless asked for. */
-const DEFAULT_FAIL_ON = types/* LOOP_STATUSES */.gw.filter((s) => s !== 'running' && s !== 'go' && s !== 'stopped');
-/** The statuses `fail-on` may name. */
-const FAILABLE = types/* LOOP_STATUSES */.gw.filter((s) => s !== 'running' && s !== 'go');
+const DEFAULT_FAIL_ON = FAILABLE.filter(s => s !== 'stopped');
 /**
  * success for GO; for other outcomes, failure when the loop ended in a state listed in `fail-on`
  * or the iteration is not GO while the loop goes on, else neutral.
@@ -1979,6 +2614,8 @@ function parseSettings(get, env = process.env) {
         allowForks: inputs_boolean(get, 'allow-forks', false),
         checkName: get('check-name').trim() || 'review-loop',
         commandTimeoutMinutes: integer(get, 'command-timeout-minutes', 10, 1, 360),
+        requestTimeoutSeconds: integer(get, 'request-timeout-seconds', 30, 1, 600),
+        maxWaitSeconds: integer(get, 'max-wait-seconds', 120, 0, 3600),
         failOn: parseFailOn(get('fail-on')),
         ...parseEscalation(get),
         commitAuthor: {
@@ -1999,12 +2636,20 @@ function parseSettings(get, env = process.env) {
     return settings;
 }
 
-// EXTERNAL MODULE: external "node:child_process"
-var external_node_child_process_ = __webpack_require__(31421);
 ;// CONCATENATED MODULE: ./src/process/command-runner.ts
 
+
+
 const MAX_CAPTURE = 4 * 1024 * 1024;
+/**
+ * Set in each command's environment to a random value of its own, which every process it starts
+ * inherits, whatever session or parent it ends up with: after the command, the processes carrying
+ * it are killed (prior art: Jenkins' ProcessTreeKiller and its JENKINS_NODE_COOKIE). Knowing the
+ * value gives PR code nothing: only a process started with it in its environment is killed.
+ */
+const COMMAND_ID = 'REVIEW_LOOP_COMMAND_ID';
 const direct = command => ({ file: 'bash', args: ['-o', 'pipefail', '-c', command] });
+const pause = (ms) => new Promise(resolve => setTimeout(resolve, ms));
 /** Keeps at most `max` characters: the head and the tail, which is where failures are reported. */
 function cap(text, max) {
     if (text.length <= max)
@@ -2023,39 +2668,94 @@ function killGroup(pid) {
         // the group is gone already
     }
 }
+/** The processes whose environment holds `entry` exactly; none where /proc cannot be read. */
+function processesWith(entry) {
+    let pids;
+    try {
+        pids = (0,external_node_fs_.readdirSync)('/proc')
+            .filter(name => /^\d+$/.test(name))
+            .map(Number);
+    }
+    catch {
+        return [];
+    }
+    return pids.filter(pid => {
+        if (pid === process.pid)
+            return false;
+        try {
+            // a zombie's is empty; another user's cannot be read
+            return (0,external_node_fs_.readFileSync)(`/proc/${pid}/environ`, 'latin1').split('\0').includes(entry);
+        }
+        catch {
+            return false;
+        }
+    });
+}
+/**
+ * Kills every process carrying the command's marker — those that left its process group too
+ * (setsid, double forks) — scanning again until a pass finds none new, so that a process forking
+ * while its parent is killed is caught as well.
+ */
+async function killMarked(entry) {
+    const killed = new Set();
+    for (let pass = 0; pass < 10; pass++) {
+        const found = processesWith(entry).filter(pid => !killed.has(pid));
+        if (found.length === 0 && pass > 0)
+            return;
+        for (const pid of found) {
+            killed.add(pid);
+            try {
+                process.kill(pid, 'SIGKILL');
+            }
+            catch {
+                // gone already
+            }
+        }
+        await pause(20);
+    }
+}
+/** Collects stdout alone and both streams together, each capped. */
+function capture(stdout, stderr) {
+    const seen = { stdout: '', output: '' };
+    const add = (text) => {
+        seen.output += text;
+        if (seen.output.length > 2 * MAX_CAPTURE)
+            seen.output = cap(seen.output, MAX_CAPTURE);
+    };
+    stdout.on('data', (chunk) => {
+        const text = chunk.toString('utf8');
+        if (seen.stdout.length < MAX_CAPTURE)
+            seen.stdout += text;
+        add(text);
+    });
+    stderr.on('data', (chunk) => add(chunk.toString('utf8')));
+    return seen;
+}
 function createCommandRunner(launch = direct) {
     return {
         run(command, { cwd, timeoutMs, env }) {
             const started = Date.now();
             const { file, args } = launch(command, cwd);
+            const marker = (0,external_node_crypto_.randomBytes)(16).toString('hex');
             return new Promise(resolve => {
                 const child = (0,external_node_child_process_.spawn)(file, args, {
                     cwd,
-                    env,
+                    env: { ...env, [COMMAND_ID]: marker },
                     detached: true,
                     stdio: ['ignore', 'pipe', 'pipe']
                 });
-                let stdout = '';
-                let output = '';
+                const seen = capture(child.stdout, child.stderr);
+                const closed = new Promise(resolve => child.on('close', () => resolve()));
+                const killTree = () => {
+                    child.kill('SIGKILL');
+                    killGroup(child.pid);
+                    return killMarked(`${COMMAND_ID}=${marker}`);
+                };
                 let timedOut = false;
                 let done = false;
-                child.stdout.on('data', (chunk) => {
-                    const text = chunk.toString('utf8');
-                    if (stdout.length < MAX_CAPTURE)
-                        stdout += text;
-                    output += text;
-                    if (output.length > 2 * MAX_CAPTURE)
-                        output = cap(output, MAX_CAPTURE);
-                });
-                child.stderr.on('data', (chunk) => {
-                    output += chunk.toString('utf8');
-                    if (output.length > 2 * MAX_CAPTURE)
-                        output = cap(output, MAX_CAPTURE);
-                });
                 const timer = setTimeout(() => {
                     timedOut = true;
-                    killGroup(child.pid);
-                    child.kill('SIGKILL');
+                    void killTree();
                 }, timeoutMs);
                 const finish = (exitCode, extra = '') => {
                     if (done)
@@ -2064,24 +2764,24 @@ function createCommandRunner(launch = direct) {
                     clearTimeout(timer);
                     resolve({
                         exitCode: timedOut ? 124 : exitCode,
-                        stdout,
-                        output: cap(output + extra, MAX_CAPTURE),
+                        stdout: seen.stdout,
+                        output: cap(seen.output + extra, MAX_CAPTURE),
                         timedOut,
                         durationMs: Date.now() - started
                     });
                 };
                 child.on('error', e => finish(127, `\n${e.message}`));
-                child.on('exit', (code, signal) => {
-                    // what the command left running in its group ends with it
-                    killGroup(child.pid);
-                    // a process that left the group may still hold the pipes open: do not wait for it
-                    setTimeout(() => {
-                        child.stdout.destroy();
-                        child.stderr.destroy();
-                        finish(code ?? (signal ? 128 : 1));
-                    }, 2000).unref();
+                // done when the command's own process exits, not when the last holder of its pipes does
+                child.on('exit', async (code, signal) => {
+                    clearTimeout(timer);
+                    // what it left running ends with it; then what it wrote is read to the end
+                    await killTree();
+                    // a process that escaped (a cleared environment, outside a sandbox) may hold the pipes
+                    await Promise.race([closed, new Promise(resolve => setTimeout(resolve, 2000).unref())]);
+                    child.stdout.destroy();
+                    child.stderr.destroy();
+                    finish(code ?? (signal ? 128 : 1));
                 });
-                child.on('close', (code, signal) => finish(code ?? (signal ? 128 : 1)));
             });
         }
     };
@@ -2506,33 +3206,56 @@ async function commitFix(git, input) {
         : undefined;
     return { commitSha, filesChanged, protectedLeftOut, leftOut, secretFound, refusal };
 }
-/**
- * Pushes the fix commit to the PR branch, never forcing. When the branch moved since `reviewedSha`,
- * the push fails, or the fix held a secret, the commit is returned as a patch so no work is lost.
- */
-async function pushFix(git, branch, reviewedSha, fix, secrets) {
+/** The fix commit's patch (secrets masked), and whether it may be pushed. */
+async function prepareFix(git, reviewedSha, fix, secrets) {
     const { commitSha, filesChanged } = fix;
     if (!commitSha)
-        return { outcome: 'no_changes', filesChanged: [] };
-    const kept = async (outcome, message, remoteSha) => ({
+        return { kind: 'none' };
+    const patch = (0,process_secrets/* maskSecrets */.QU)(await git.formatPatch(reviewedSha, commitSha), secrets);
+    const refused = fix.refusal ??
+        (fix.secretFound
+            ? "refused to push: the fix contained the value of one of the job's secrets (masked as *** in the patch)"
+            : undefined);
+    if (refused)
+        return { kind: 'kept', commitSha, filesChanged, patch, message: refused };
+    return { kind: 'push', commitSha, filesChanged, patch };
+}
+/**
+ * Pushes a prepared fix commit to the PR branch, never forcing. When the branch moved since
+ * `reviewedSha` or the push fails, the commit is reported with its patch so no work is lost.
+ */
+async function deliverFix(git, branch, reviewedSha, fix) {
+    const { commitSha, filesChanged, patch } = fix;
+    const kept = (outcome, message, remoteSha) => ({
         outcome,
         commitSha,
         filesChanged,
-        patch: (0,process_secrets/* maskSecrets */.QU)(await git.formatPatch(reviewedSha, commitSha), secrets),
+        patch,
         message,
         ...(remoteSha ? { remoteSha } : {})
     });
-    if (fix.refusal)
-        return kept('push_failed', fix.refusal);
-    if (fix.secretFound)
-        return kept('push_failed', "refused to push: the fix contained the value of one of the job's secrets (masked as *** in the patch)");
-    const remote = await git.remoteHead(branch);
+    if (fix.kind === 'kept')
+        return kept('push_failed', fix.message);
+    let remote;
+    try {
+        remote = await git.remoteHead(branch);
+    }
+    catch (e) {
+        return kept('push_failed', e.message);
+    }
     if (remote !== reviewedSha)
         return kept('branch_moved', `origin/${branch} is at ${remote?.slice(0, 7) ?? '(deleted)'}, not the reviewed ${reviewedSha.slice(0, 7)}`, remote);
     const pushed = await git.push(branch, commitSha);
     if (pushed.kind === 'pushed')
         return { outcome: 'pushed', commitSha, filesChanged };
     return kept(pushed.kind === 'rejected' ? 'branch_moved' : 'push_failed', pushed.message);
+}
+/** prepareFix, then deliverFix: the fix commit pushed, or kept as a patch. */
+async function pushFix(git, branch, reviewedSha, fix, secrets) {
+    const prepared = await prepareFix(git, reviewedSha, fix, secrets);
+    if (prepared.kind === 'none')
+        return { outcome: 'no_changes', filesChanged: [] };
+    return deliverFix(git, branch, reviewedSha, prepared);
 }
 
 ;// CONCATENATED MODULE: ./src/run/fix.ts
@@ -2564,18 +3287,20 @@ function headAfter(delivery, reviewedSha) {
     return reviewedSha;
 }
 /** The patch, the transcript and the record for the artifact, and what the user should know. */
-function fixFiles(n, record, fix, delivery, agent, secrets) {
+function fixFiles(n, record, fix, prepared, agent, secrets) {
     const files = {};
     const notes = [];
     if (record.revertedProtected.length)
         notes.push(`Left the fixers' changes to protected paths out of the fix commit: ${record.revertedProtected.join(', ')}`);
     for (const left of fix.leftOut)
         notes.push(`Left ${left.path} out of the fix commit: ${left.reason}.`);
-    if ('patch' in delivery) {
-        files[`fix-${n}.patch`] = delivery.patch;
+    // every fix commit is kept as a patch before any push, so no fault after it loses the work
+    if (prepared.kind !== 'none') {
+        files[`fix-${n}.patch`] = prepared.patch;
         record.patch = `fix-${n}.patch`;
-        notes.push(`The fix commit was not pushed (${delivery.message}); it is kept as fix-${n}.patch in the artifact.`);
     }
+    if (prepared.kind === 'kept')
+        notes.push(`The fix commit was not pushed (${prepared.message}); it is kept as fix-${n}.patch in the artifact.`);
     if (agent) {
         files[`fix-${n}-transcript.json`] = (0,process_secrets/* maskSecrets */.QU)(JSON.stringify(agent.transcript, null, 2), secrets);
         for (const refusal of agent.refusals)
@@ -2586,14 +3311,19 @@ function fixFiles(n, record, fix, delivery, agent, secrets) {
     files[`fix-${n}.json`] = JSON.stringify(record, null, 2);
     return { files, notes };
 }
+/** The fix recorded in the state, and what comes next. */
+function settle(state, record, usage, rounds) {
+    const next = nextAfterFix(record.outcome, rounds);
+    return { state: recordFix(state, record, usage, next), retrigger: next.retrigger };
+}
 /**
- * FIX: the fixers, protected paths reverted, then one bot commit pushed (never forced); a commit
- * that cannot be pushed is kept as a patch. The rules then say where the loop goes.
+ * FIX: the fixers, protected paths reverted, then one bot commit, kept as a patch. A commit to push
+ * is recorded as `pushing` (write-ahead): the caller saves that state, then calls `pushPhase`.
  */
 async function fixPhase(deps, plan, input, ws) {
     const { settings, log } = deps;
     const { pull, n } = plan;
-    const fixed = await log.group(`${plan.tag} fix`, async () => {
+    return log.group(`${plan.tag} fix`, async () => {
         const started = deps.clock.now();
         // what the gates left untracked (coverage, caches) is not the fixers' work
         const leftovers = new Set(await ws.git.untrackedPaths());
@@ -2606,26 +3336,51 @@ async function fixPhase(deps, plan, input, ws) {
             message: `review-loop: address review (iteration ${n})`,
             author: settings.commitAuthor
         });
-        const delivery = await pushFix(ws.git, pull.headRef, pull.headSha, fix, ws.secrets);
+        const prepared = await prepareFix(ws.git, pull.headSha, fix, ws.secrets);
+        const outcome = prepared.kind === 'none' ? 'no_changes' : prepared.kind === 'kept' ? 'push_failed' : 'pushing';
         const record = {
-            outcome: delivery.outcome,
-            commitSha: delivery.outcome === 'no_changes' ? undefined : delivery.commitSha,
-            filesChanged: delivery.filesChanged,
+            outcome,
+            commitSha: prepared.kind === 'none' ? undefined : prepared.commitSha,
+            filesChanged: prepared.kind === 'none' ? [] : prepared.filesChanged,
             commands,
             disputes: agent?.disputes ?? [],
             revertedProtected: fix.protectedLeftOut,
             durationMs: deps.clock.now().getTime() - started.getTime()
         };
-        const { files, notes } = fixFiles(n, record, fix, delivery, agent, ws.secrets);
+        const { files, notes } = fixFiles(n, record, fix, prepared, agent, ws.secrets);
+        const usage = agent?.usage ?? (0,loop_usage/* zeroUsage */.My)();
         const rounds = disputeRound(input.state, pull.headSha, record.disputes.length);
-        const next = nextAfterFix(delivery.outcome, rounds);
-        const state = recordFix(input.state, record, agent?.usage ?? (0,loop_usage/* zeroUsage */.My)(), next);
-        const headSha = headAfter(delivery, pull.headSha);
-        const outcome = `${delivery.outcome.replace('_', ' ')}${plural(delivery.filesChanged.length, 'file', ' (', ')')}`;
-        return { state, retrigger: next.retrigger, headSha, files, notes, outcome };
+        const settled = settle(input.state, record, usage, rounds);
+        const pending = prepared.kind === 'push' ? { prepared, record, usage, rounds } : undefined;
+        if (!pending)
+            log.info(`${plan.tag} fix: ${outcome.replace('_', ' ')}`);
+        return { ...settled, headSha: pull.headSha, files, notes, pending };
     });
-    log.info(`${plan.tag} fix: ${fixed.outcome}`);
-    return fixed;
+}
+/**
+ * PUSH, once the state that counts the fix as `pushing` is saved: the commit goes to the PR branch
+ * (never forced); the fix record is replaced by what became of it.
+ */
+async function pushPhase(deps, plan, fixed, ws) {
+    const { pull, n, tag } = plan;
+    const { prepared, rounds } = fixed.pending;
+    const delivery = await deliverFix(ws.git, pull.headRef, pull.headSha, prepared);
+    const record = { ...fixed.pending.record, outcome: delivery.outcome };
+    const notes = [...fixed.notes];
+    if ('message' in delivery)
+        notes.push(`The fix commit was not pushed (${delivery.message}); it is kept as fix-${n}.patch in the artifact.`);
+    // the state saved ahead counted the fix's usage already: replace the record, count nothing twice
+    const before = updateLast(fixed.state, it => ({ ...it, fix: undefined }));
+    const settled = settle(before, record, (0,loop_usage/* zeroUsage */.My)(), rounds);
+    const files = plural(delivery.filesChanged.length, 'file', ' (', ')');
+    deps.log.info(`${tag} fix: ${delivery.outcome.replace('_', ' ')}${files}`);
+    return {
+        state: settled.state,
+        retrigger: settled.retrigger,
+        headSha: headAfter(delivery, pull.headSha),
+        files: fixed.files,
+        notes
+    };
 }
 
 // EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
@@ -2671,7 +3426,9 @@ const fixRecord = {
     required: ['outcome', 'filesChanged', 'commands', 'disputes', 'revertedProtected', 'durationMs'],
     additionalProperties: false,
     properties: {
-        outcome: { enum: ['pushed', 'no_changes', 'branch_moved', 'push_failed'] },
+        outcome: {
+            enum: ['pushed', 'no_changes', 'branch_moved', 'push_failed', 'pushing', 'interrupted']
+        },
         commitSha: sha,
         filesChanged: { type: 'array', items: { type: 'string' } },
         filesOmitted: count,
@@ -2907,8 +3664,8 @@ function distrust(comment, pr, key) {
 }
 /**
  * Finds the sticky comment. Only comments written by the identity the action posts as are read;
- * others are ignored with a warning (anyone can paste a marker). A state by that identity that is
- * unreadable, edited, differently keyed, of another PR or of a newer schema, or two such comments,
+ * others are ignored with a warning (anyone can paste a marker). Duplicates are merged. A state by
+ * that identity that is unreadable, edited, differently keyed, of another PR or of a newer schema
  * is reported as untrusted: the loop must not start afresh, which would reset its cap and budget.
  * `key` is the state-key secret, when set.
  */
@@ -2924,21 +3681,40 @@ async function loadState(github, pr, log, key) {
         log.warning(`Ignoring a review-loop state in comment ${comment.htmlUrl} written by ${comment.author}: only states written by ${me} are trusted.`);
         return false;
     });
-    const [first, second] = mine;
-    if (!first)
-        return { me };
-    const found = second
-        ? {
-            comment: second,
-            problem: 'competing',
-            reason: `${mine.length} comments written by ${me} hold a review-loop state (${mine.map(c => c.htmlUrl).join(', ')}), where one is expected`
-        }
-        : distrust(first, pr, key);
-    if (!('comment' in found))
-        return { state: found, comment: first, me };
-    log.warning(`Not trusting the review-loop state in ${found.comment.htmlUrl}: ${found.reason}. The loop halts as needs_discussion instead of starting afresh; delete the state comment to reset it deliberately.`);
+    const read = mine.map(comment => ({ comment, found: distrust(comment, pr, key) }));
+    const bad = read.find(r => 'comment' in r.found)?.found;
+    const valid = read.flatMap(r => ('comment' in r.found ? [] : [{ ...r, state: r.found }]));
+    if (!bad) {
+        const [winner, ...losers] = valid.sort((a, b) => state_store_count(b.state) - state_store_count(a.state) || b.state.updatedAt.localeCompare(a.state.updatedAt));
+        if (!winner)
+            return { me };
+        if (losers.length)
+            await mergeDuplicates(github, log, winner.comment, losers.map(l => l.comment));
+        return { state: winner.state, comment: winner.comment, me };
+    }
+    log.warning(`Not trusting the review-loop state in ${bad.comment.htmlUrl}: ${bad.reason}. The loop halts as needs_discussion instead of starting afresh; delete the state comment to reset it deliberately.`);
     const notice = comments.find(c => c.author === me && c.body.startsWith(UNTRUSTED_MARKER));
-    return { me, untrusted: found, notice };
+    return { me, untrusted: bad, notice };
+}
+/** Iterations a state counts: the merge keeps the one that counts most, so it never lowers the cap. */
+function state_store_count(state) {
+    return state.iterations.length;
+}
+/**
+ * Two runs that started at once each created a state comment (or a create was retried after a lost
+ * answer): the state that counts the most iterations (the newest among equals) is kept, the others
+ * are deleted, with a warning.
+ */
+async function mergeDuplicates(github, log, kept, others) {
+    log.warning(`Found ${others.length + 1} review-loop state comments where one is expected (two runs at once, or a retried write); keeping ${kept.htmlUrl}, which counts the most iterations, and deleting ${others.map(c => c.htmlUrl).join(', ')}. A concurrency group per PR prevents this (see the README).`);
+    for (const other of others) {
+        try {
+            await github.deleteComment(other.id);
+        }
+        catch (e) {
+            log.warning(`Could not delete ${other.htmlUrl}: ${e.message}`);
+        }
+    }
 }
 /** Writes the sticky comment: updates ours, or creates it the first time. */
 async function saveComment(github, pr, existing, body) {
@@ -2971,7 +3747,13 @@ async function planPhase(deps, pr) {
     });
     const found = { pull, comment: loaded.comment };
     if (plan.kind === 'skip')
-        return { ...found, kind: 'skip', notice: plan.notice, state: loaded.state };
+        return {
+            ...found,
+            kind: 'skip',
+            notice: plan.notice,
+            state: loaded.state,
+            repeats: plan.repeats
+        };
     if (plan.kind === 'halt') {
         // planPull halts only when it was told why the state is untrusted
         const { notice, state } = plan;
@@ -3078,6 +3860,10 @@ function fixLabel(it) {
             return `fix ${it.n}: not pushed, branch moved`;
         case 'push_failed':
             return `fix ${it.n}: push failed`;
+        case 'pushing':
+            return `fix ${it.n}: pushing`;
+        case 'interrupted':
+            return `fix ${it.n}: interrupted, not pushed`;
     }
 }
 const TERMINAL_NODE = {
@@ -3087,7 +3873,9 @@ const TERMINAL_NODE = {
     stalled: 'stalled',
     budget_exhausted: 'budget exhausted',
     stopped: 'stopped',
-    error: 'error'
+    error: 'error',
+    closed: 'PR closed',
+    merged: 'PR merged'
 };
 /** The path the loop took, as a Mermaid flowchart GitHub renders: review → fix → review → GO. */
 function renderMermaid(state, maxNodes = 40) {
@@ -3417,8 +4205,6 @@ function resetAdvice(problem) {
             return `Set state-key to the secret that signed the state, or delete the state comment; ${reset}`;
         case 'key_unexpected':
             return `Unset state-key if it was set by mistake, or delete the state comment; ${reset}`;
-        case 'competing':
-            return `Delete the state comments listed above (all but the one to keep, or all of them); ${reset}`;
         default:
             return `Delete the state comment; ${reset}`;
     }
@@ -3507,8 +4293,9 @@ async function saveRecords(deps, input, files, notes) {
 }
 /** Dispatches this workflow on the PR branch; returns what went wrong, for the user. */
 async function dispatchNext(github, ctx, pull) {
+    const rerun = `Re-run this job, or run the workflow by hand with pr-number ${pull.number}, to go on.`;
     if (!ctx.workflowFile) {
-        return `Cannot start the next iteration: GITHUB_WORKFLOW_REF names no workflow file. Run the workflow by hand with pr-number ${pull.number}.`;
+        return `Cannot start the next iteration: GITHUB_WORKFLOW_REF names no workflow file. ${rerun}`;
     }
     try {
         await github.dispatchWorkflow(ctx.workflowFile, pull.headRef, {
@@ -3517,49 +4304,70 @@ async function dispatchNext(github, ctx, pull) {
         return undefined;
     }
     catch (e) {
-        return `Could not dispatch the next iteration: ${e.message}. Run the workflow by hand with pr-number ${pull.number}.`;
+        return `Could not dispatch the next iteration: ${e.message}. ${rerun}`;
     }
 }
-/**
- * RECORD. The order matters: the records, then the state comment, and only once the state is saved
- * the dispatch of the next iteration — a loop whose state was not saved must not go on, or it
- * would run without its cap and budget.
- */
-async function recordPhase(deps, plan, input) {
-    const { settings, ctx, github, log } = deps;
-    const { pull, n } = plan;
-    const notes = [...input.notes];
-    let state = stamped(input.state, deps.clock.now());
-    const saved = await saveRecords(deps, { ...input, pull, n, state }, input.files, notes);
-    const artifact = saved?.uploaded ? saved.name : saved?.directory;
-    const write = (existing) => saveComment(github, pull.number, existing, renderComment(compactState(state), input.review.findings, repoLinks(ctx, pull.number), {
+/** Writes the state comment with this iteration's findings, warnings and artifact links. */
+async function saveState(deps, plan, recorded, state) {
+    const { settings, ctx } = deps;
+    const body = renderComment(compactState(state), recorded.findings, repoLinks(ctx, plan.pull.number), {
         mention: needsHuman(state.status) ? mentions(settings, ctx.owner) : undefined,
         stateKey: settings.stateKey,
+        warnings: recorded.warnings,
+        artifact: recorded.artifact,
+        artifactUrl: recorded.artifactUrl
+    });
+    const comment = await saveComment(deps.github, plan.pull.number, recorded.comment, body);
+    return { ...recorded, state, comment };
+}
+/**
+ * RECORD. The order matters: the records (with the fix's patch), then the state comment. The
+ * caller pushes a fix only after this, and dispatches the next iteration only after the state
+ * that counts it is saved — a loop whose state was not saved must not go on, or it would run
+ * without its cap and budget.
+ */
+async function recordPhase(deps, plan, input) {
+    const { pull, n } = plan;
+    const notes = [...input.notes];
+    const state = stamped(input.state, deps.clock.now());
+    const saved = await saveRecords(deps, { ...input, pull, n, state }, input.files, notes);
+    const recorded = await saveState(deps, plan, {
+        state,
+        comment: plan.comment,
+        findings: input.review.findings,
         warnings: input.warnings,
-        artifact,
-        artifactUrl: saved?.url
-    }));
-    let comment = await write(plan.comment);
+        artifact: saved?.uploaded ? saved.name : saved?.directory,
+        artifactUrl: saved?.url,
+        reviewJson: saved ? external_node_path_default().join(saved.directory, `review-${n}.json`) : undefined,
+        notes
+    }, state);
     if (!plan.comment)
-        await checkAuthor(github, comment);
-    if (input.retrigger && settings.retrigger === 'dispatch') {
-        const failed = await dispatchNext(github, ctx, pull);
-        if (failed) {
-            notes.push(failed);
-            state = moveTo(state, state.status, failed);
-            comment = await write(comment);
-        }
-        else {
-            log.info(`${plan.tag} re-trigger: dispatched ${ctx.workflowFile} on ${pull.headRef}`);
-        }
-    }
-    else if (input.retrigger && settings.retrigger === 'push') {
-        log.info(`${plan.tag} re-trigger: the push starts the next run (retrigger: push)`);
-    }
-    for (const note of notes)
+        await checkAuthor(deps.github, recorded.comment);
+    return recorded;
+}
+/**
+ * RETRIGGER, once the state is saved: dispatch the next iteration (retrigger: dispatch), or leave it
+ * to the push. A dispatch that fails (after the adapter's retries) is saved in the state's reason
+ * and fails the step, saying how to go on: the loop never stops silently.
+ */
+async function retriggerPhase(deps, plan, recorded, retrigger) {
+    const { settings, ctx, log } = deps;
+    for (const note of recorded.notes)
         log.warning(note);
-    const reviewJson = saved ? external_node_path_default().join(saved.directory, `review-${n}.json`) : undefined;
-    return { state, comment, artifact, artifactUrl: saved?.url, reviewJson, notes };
+    if (!retrigger)
+        return recorded;
+    if (settings.retrigger === 'push') {
+        log.info(`${plan.tag} re-trigger: the push starts the next run (retrigger: push)`);
+        return recorded;
+    }
+    const failed = await dispatchNext(deps.github, ctx, plan.pull);
+    if (!failed) {
+        log.info(`${plan.tag} re-trigger: dispatched ${ctx.workflowFile} on ${plan.pull.headRef}`);
+        return recorded;
+    }
+    const state = stamped(moveTo(recorded.state, recorded.state.status, failed), deps.clock.now());
+    const saved = await saveState(deps, plan, recorded, state);
+    return { ...saved, notes: [...saved.notes, failed], failure: failed };
 }
 /** The next run reads only states written by the identity it posts as: check that they agree. */
 async function checkAuthor(github, comment) {
@@ -3898,6 +4706,8 @@ async function openWorkspace(deps, pull) {
 
 
 
+
+
 /** One iteration: event → intent → plan → review → decide → fix → record → report. */
 async function runIteration(deps) {
     const { settings, ctx } = deps;
@@ -3914,27 +4724,46 @@ async function runIteration(deps) {
         ? await fixPhase(deps, plan, { state: decided.state, review }, ws)
         : undefined;
     const { decision } = decided;
-    const recorded = await recordPhase(deps, plan, {
+    // the state is saved before the push: a run that dies while pushing leaves the fix counted
+    let recorded = await recordPhase(deps, plan, {
         review,
         decision,
         state: fixed?.state ?? decided.state,
-        retrigger: fixed?.retrigger ?? false,
         files: fixed?.files ?? {},
         notes: [...(ws.warning ? [ws.warning] : []), ...decided.notes, ...(fixed?.notes ?? [])],
         warnings: ws.warning ? [ws.warning] : []
     });
+    const final = fixed?.pending
+        ? await pushPhase(deps, plan, { ...fixed, pending: fixed.pending }, ws)
+        : fixed;
+    if (final && fixed?.pending)
+        recorded = await afterPush(deps, plan, recorded, final);
+    const retriggered = await retriggerPhase(deps, plan, recorded, final?.retrigger ?? false);
+    recorded = retriggered;
     const { checkRunId } = await reportPhase(deps, plan, { review, decision, recorded });
     return {
         state: recorded.state,
         decision,
         findings: review.findings,
         reviewedSha: plan.pull.headSha,
-        headSha: fixed?.headSha ?? plan.pull.headSha,
+        headSha: final?.headSha ?? plan.pull.headSha,
         commentUrl: recorded.comment.htmlUrl,
         checkRunId,
         reviewJson: recorded.reviewJson,
-        failure: stepFailure(recorded.state, settings.failOn)
+        failure: retriggered.failure ?? stepFailure(recorded.state, settings.failOn)
     };
+}
+/**
+ * The state after the push. With retrigger: push a pushed fix is left as written ahead: the push
+ * has started the next run, which settles `pushing` itself, and a second write here could race it.
+ */
+async function afterPush(deps, plan, recorded, final) {
+    const pushed = (0,loop_state/* lastIteration */.SU)(final.state)?.fix?.outcome === 'pushed';
+    if (pushed && deps.settings.retrigger === 'push')
+        return recorded;
+    const notes = final.notes.filter(n => !recorded.notes.includes(n));
+    const saved = await saveState(deps, plan, recorded, stamped(final.state, deps.clock.now()));
+    return { ...saved, notes: [...saved.notes, ...notes] };
 }
 /**
  * A PR this run does not review: skipped with a notice, stopped by the label, or halted on a state
@@ -3953,12 +4782,15 @@ async function notReviewed(deps, plan) {
             failure: stepFailure(plan.state, deps.settings.failOn)
         };
     }
+    // a re-run of a finished run ends as it did: a red run stays red
+    const repeats = plan.kind === 'skip' && plan.repeats && plan.state;
     const outcome = {
         notice: plan.notice,
         state: plan.state,
         findings: [],
         headSha: plan.pull.headSha,
-        commentUrl: plan.comment?.htmlUrl
+        commentUrl: plan.comment?.htmlUrl,
+        failure: repeats ? stepFailure(repeats, deps.settings.failOn) : undefined
     };
     if (plan.kind === 'skip' || !plan.changed || !plan.state)
         return outcome;
@@ -3999,6 +4831,8 @@ async function run(prefetched) {
         repo: ctx.repo,
         baseUrl: ctx.apiUrl,
         stateAuthor: settings.stateAuthor,
+        requestTimeoutMs: settings.requestTimeoutSeconds * 1000,
+        maxWaitSeconds: settings.maxWaitSeconds,
         prefetched,
         log
     });
@@ -4016,6 +4850,8 @@ async function run(prefetched) {
             await (0,promises_.mkdir)(scratch, { recursive: true });
             return createGit(dir, {
                 token: settings.githubToken,
+                // a transfer that stalls for as long as a GitHub request may take is given up and retried
+                lowSpeed: { bytesPerSecond: 1000, seconds: settings.requestTimeoutSeconds },
                 scratch,
                 warn: message => log.warning(message)
             });

@@ -1,0 +1,34 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import { HTTP_KINDS, runCell, table, type CellResult } from '../../test-support/fault-matrix.js'
+
+/**
+ * The fault matrix, part 1: every write the action makes in the fix lifecycle × every fault kind,
+ * through the built dist/ on the local emulators. Each cell must end with no uncounted push, no
+ * duplicate object, no lost fix, runs that end by themselves, and a loop that still reaches GO.
+ */
+const ROUTES = [
+  'POST /repos/{owner}/{repo}/issues/{issue_number}/comments',
+  'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}',
+  'POST /repos/{owner}/{repo}/check-runs',
+  'PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}',
+  'POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches'
+]
+
+const cells: CellResult[] = []
+afterAll(() => console.log(`\nFault matrix (writes)\n${table(cells)}\n`))
+
+describe('faults on every write never break the cap, duplicate an object or lose a fix', () => {
+  for (const route of ROUTES)
+    for (const kind of HTTP_KINDS)
+      it(`${route} × ${kind}`, { timeout: 180_000 }, async () => {
+        const cell = await runCell('fix', route, kind)
+        cells.push(cell)
+        expect(cell.faultsApplied, 'the fault was injected').toBeGreaterThan(0)
+        expect(cell.uncountedPushes).toBe(0)
+        expect(cell.duplicates).toEqual([])
+        expect(cell.lostFixes).toBe(0)
+        expect(cell.finalStatus).toBe('go')
+        expect(cell.exitCodes.at(-1)).toBe(0)
+        expect(cell.iterations).toBeLessThanOrEqual(3)
+      })
+})

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest'
+import { git } from '../../test-support/git-fixture.js'
+import { runScenario, type Scenario } from '../../test-support/scenario.js'
+
+/**
+ * Kill the action at random moments (SIGKILL: a cancelled job, a lost runner), re-run it as a
+ * person would, and count what the bot pushed. The loop never passes its cap: with max-iterations 2
+ * only iteration 1 may push a fix, and every bot commit on the branch is counted in the state.
+ */
+
+/** A small seeded generator (mulberry32), so a failing trial can be replayed from its seed. */
+function random(seed: number): () => number {
+  let a = seed
+  return () => {
+    a = (a + 0x6d2b79f5) | 0
+    let t = Math.imul(a ^ (a >>> 15), 1 | a)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+// a check that never passes and a fix command that always changes something: the loop runs to its cap
+const never: Scenario = {
+  base: { 'README.md': '# sample\n' },
+  pr: { commits: [{ message: 'work', files: { 'src/a.js': 'run()\n' } }] },
+  inputs: {
+    checks: 'never: exit 1',
+    'fix-commands': 'date +%s%N >> src/a.js',
+    'max-iterations': '2'
+  },
+  maxRuns: 8
+}
+
+interface Trial {
+  seed: number
+  kills: Array<{ run: number; afterMs: number }>
+  /** Whether the kill came before the run ended on its own. */
+  landed: boolean
+  botPushes: number
+  uncounted: number
+  iterations: number
+  status: string
+}
+
+async function trial(seed: number, variant: Partial<Scenario>): Promise<Trial> {
+  const next = random(seed)
+  // a run takes about a second here: kill somewhere inside run 1 or run 2
+  const kills = [{ run: 1 + Math.floor(next() * 2), afterMs: 100 + Math.floor(next() * 1200) }]
+  let commits: string[] = []
+  const report = await runScenario(
+    { ...never, ...variant, inputs: { ...never.inputs, ...variant.inputs }, kills },
+    {
+      keep: async sandbox => {
+        commits = git(sandbox.bare, ['log', '--format=%H %an', 'main..feature'])
+          .split('\n')
+          .filter(l => l.endsWith(' github-actions[bot]'))
+          .map(l => l.split(' ')[0]!)
+      }
+    }
+  )
+  const iterations = (report.finalState?.['iterations'] ?? []) as Array<{
+    fix?: { commitSha?: string }
+  }>
+  const counted = new Set(iterations.map(i => i.fix?.commitSha))
+  return {
+    seed,
+    kills,
+    landed: report.runs.some(r => r.killed),
+    botPushes: commits.length,
+    uncounted: commits.filter(c => !counted.has(c)).length,
+    iterations: iterations.length,
+    status: String(report.finalState?.['status'] ?? 'none')
+  }
+}
+
+describe('random kills never take the loop past its cap', () => {
+  for (const [name, variant] of [
+    ['retrigger: dispatch', {}],
+    ['retrigger: push (PAT)', { token: 'pat' as const, inputs: { retrigger: 'push' } }]
+  ] as const)
+    it(`${name}: 20 random kills`, { timeout: 300_000 }, async () => {
+      const trials: Trial[] = []
+      for (let seed = 1; seed <= 20; seed++) trials.push(await trial(seed, variant))
+      console.log(
+        `\nRandom kills (${name})\n| seed | kill | landed | bot pushes | uncounted | iterations | final |\n|---|---|---|---|---|---|---|\n${trials
+          .map(
+            t =>
+              `| ${t.seed} | run ${t.kills[0]!.run} at ${t.kills[0]!.afterMs} ms | ${t.landed ? 'yes' : 'no'} | ${t.botPushes} | ${t.uncounted} | ${t.iterations} | ${t.status} |`
+          )
+          .join('\n')}\n`
+      )
+      for (const t of trials) {
+        expect(t.botPushes, `seed ${t.seed}`).toBeLessThanOrEqual(1)
+        expect(t.uncounted, `seed ${t.seed}`).toBe(0)
+        expect(t.iterations, `seed ${t.seed}`).toBeLessThanOrEqual(2)
+        expect(t.status, `seed ${t.seed}`).toBe('max_iterations')
+      }
+    })
+})
