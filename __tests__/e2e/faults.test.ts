@@ -325,7 +325,7 @@ describe('no silent stops (through dist/)', () => {
 })
 
 describe('two state comments (through dist/)', () => {
-  it('merges them: keeps the one that counts the most iterations, deletes the other, says so', async () => {
+  it('merges them: keeps the one that got furthest, deletes the other, says so', async () => {
     const sandbox = await Sandbox.create(base)
     try {
       const first = await sandbox.run({

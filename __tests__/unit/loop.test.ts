@@ -376,6 +376,24 @@ describe('planPull', () => {
     expect(plan({ state: full, pull: pull({ headSha: SHA_A }) }).kind).toBe('skip')
   })
 
+  it('lets a re-run of the run that disputed weigh the disputes, when its dispatch failed', () => {
+    const disputed = reviews([
+      {
+        findings: [blocker('RL-1')],
+        fix: {
+          ...PUSHED,
+          outcome: 'no_changes',
+          commitSha: undefined,
+          filesChanged: [],
+          disputes: [{ id: 'RL-1', reason: 'by design' }]
+        }
+      }
+    ])
+    const same = { ...disputed, iterations: [{ ...disputed.iterations[0]!, runId: '2002' }] }
+    expect(plan({ state: same, runAttempt: 1 }).kind).toBe('skip')
+    expect(plan({ state: same, runAttempt: 2 })).toMatchObject({ kind: 'review', iteration: 2 })
+  })
+
   it('marks the skip of a head dealt with already, so a re-run ends as the first run did', () => {
     const ended = reviews([{ findings: [blocker('RL-1')] }], { status: 'max_iterations' })
     expect(plan({ state: ended })).toMatchObject({ kind: 'skip', repeats: true })

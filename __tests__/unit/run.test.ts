@@ -166,6 +166,34 @@ describe('runIteration: one event in, one decision out (on fake ports)', () => {
     expect(outcome.failure).toMatch(/Could not dispatch the next iteration.*Re-run this job/)
   })
 
+  it('starts no next run with retrigger: none, even after a pushed fix', async () => {
+    const w = world({
+      checks: 'lint: fail:lint',
+      'fix-commands': 'touch:src/a.ts',
+      retrigger: 'none'
+    })
+    await runIteration(w.deps)
+    expect(w.git.pushed).toHaveLength(1)
+    expect(w.github.dispatches).toEqual([])
+  })
+
+  it('creates the state comment again when it was deleted while the run worked', async () => {
+    const w = world({ checks: 'lint: fail:lint', 'fix-commands': 'touch:src/a.ts' })
+    const update = w.github.updateComment.bind(w.github)
+    w.github.updateComment = async (id, body) => {
+      if (w.github.comments.some(c => c.id === id)) return update(id, body)
+      throw Object.assign(new Error('update comment: Not Found (HTTP 404)'), { status: 404 })
+    }
+    // another run merged this run's comment away right after the write-ahead
+    w.git.push = async () => {
+      w.github.comments = []
+      return { kind: 'pushed' }
+    }
+    await runIteration(w.deps)
+    expect(w.github.comments).toHaveLength(1)
+    expect(savedState(w.github).iterations[0]!.fix?.outcome).toBe('pushed')
+  })
+
   it('keeps a fix it must not push over a moved branch as a patch, and waits for the new head', async () => {
     const w = world(
       { checks: 'lint: fail:lint', 'fix-commands': 'touch:src/a.ts' },
@@ -336,7 +364,7 @@ describe('a state the loop cannot trust halts it; it never starts afresh', () =>
         w =>
           void (stateComment(w).body = renderStateMarker({
             ...stateOf(),
-            schema: 2
+            schema: 3
           } as unknown as LoopState)),
         /written by a newer review-loop; upgrade the action/
       ]
@@ -363,7 +391,12 @@ describe('a state the loop cannot trust halts it; it never starts afresh', () =>
       htmlUrl: 'https://github.com/o/r/pull/7#issuecomment-1',
       body: renderStateMarker(stateOf())
     })
+    // the other state spent more (two runs at once each reviewed): the budget keeps the larger spend
+    w.github.comments[1]!.body = renderStateMarker(
+      stateOf({ totals: { ...counted.totals, costUsd: 9.5 } })
+    )
     const outcome = await next(w, '2002')
+    expect(outcome.state?.totals.costUsd).toBeGreaterThanOrEqual(9.5)
     expect(w.github.calls).toContain('deleteComment')
     expect(w.github.comments.filter(c => c.body.includes(STATE_MARKER))).toHaveLength(1)
     expect(outcome.state?.iterations).toHaveLength(counted.iterations.length + 1)

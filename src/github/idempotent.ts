@@ -99,23 +99,31 @@ export async function findCheckRun(
   return run && { id: Number(run.id), html_url: run.html_url }
 }
 
-/** The id of a run of `workflowFile` dispatched on `branch` since `since`, if there is one. */
+/**
+ * The id of a run of `workflowFile` dispatched on `branch` since `since`, if there is one. A run
+ * shows in the list a moment after its dispatch, so the list is read a few times, backing off
+ * within the retry budget, before the dispatch counts as not made.
+ */
 export async function findDispatchedRun(
   l: Lookup,
   workflowFile: string,
   branch: string,
   since: number
 ): Promise<{ runId: number } | undefined> {
-  const { data } = await l.octokit.rest.actions.listWorkflowRuns({
-    owner: l.owner,
-    repo: l.repo,
-    workflow_id: workflowFile,
-    event: 'workflow_dispatch',
-    branch,
-    per_page: 30
-  })
-  const run = data.workflow_runs.find(r => createdSince(r.created_at, since))
-  return run && { runId: Number(run.id) }
+  for (let look = 1; ; look++) {
+    const { data } = await l.octokit.rest.actions.listWorkflowRuns({
+      owner: l.owner,
+      repo: l.repo,
+      workflow_id: workflowFile,
+      event: 'workflow_dispatch',
+      branch,
+      per_page: 30
+    })
+    const run = data.workflow_runs.find(r => createdSince(r.created_at, since))
+    if (run) return { runId: Number(run.id) }
+    if (look >= 3 || !(await l.policy.pause(look, 'looking for the dispatched run')))
+      return undefined
+  }
 }
 
 /** Whether `author` left a review with `body` on `commitId` of `pr` since `since`. */

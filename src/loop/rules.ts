@@ -141,7 +141,11 @@ function reviewedIn(state: LoopState, headSha: string): IterationRecord | undefi
  * What the head is to this state: new, reviewed already, or reviewed with disputes to weigh (the
  * one re-review of a head after the fixer disputed findings without changing code).
  */
-function headEvent(state: LoopState, headSha: string, runId: string): LoopEvent {
+function headEvent(
+  state: LoopState,
+  headSha: string,
+  run: { runId: string; runAttempt: number }
+): LoopEvent {
   const reviewed = reviewedIn(state, headSha)
   if (!reviewed) return 'new_head'
   const last = state.iterations[state.iterations.length - 1]
@@ -150,7 +154,8 @@ function headEvent(state: LoopState, headSha: string, runId: string): LoopEvent 
   const beforeLast = state.iterations[state.iterations.length - 2]
   const weigh =
     reviewed === last &&
-    reviewed.runId !== runId &&
+    // another run, or a re-run of this one (its dispatch failed): not the run that disputed
+    (reviewed.runId !== run.runId || reviewed.runAttempt !== run.runAttempt) &&
     state.status === 'running' &&
     reviewed.fix?.outcome === 'no_changes' &&
     reviewed.fix.disputes.length > 0 &&
@@ -197,7 +202,7 @@ export function planPull(input: PullPlanInput): PullPlan {
     return stopByLabel(input, input.stopLabel)
   if (input.untrusted) return halt(input, input.untrusted)
   let state = settlePush(input.state ?? newState(pull.number, maxIterations, input.now), pull)
-  const next = transition(state.status, headEvent(state, pull.headSha, input.runId))
+  const next = transition(state.status, headEvent(state, pull.headSha, input))
   if (next.then === 'skip')
     return { kind: 'skip', notice: alreadyReviewed(state, input), repeats: true }
   // A human commit after the loop ended starts a new round with a fresh cap.

@@ -117,5 +117,5 @@ export function decodeState(body: string, stateKey?: string): DecodedState {
     )
   const checked = checkState(parsed)
   if ('error' in checked) return invalid('schema', `the state fails its schema: ${checked.error}`)
-  return { kind: 'ok', state: checked.state }
+  return { kind: 'ok', state: { ...checked.state, schema: STATE_SCHEMA } }
 }

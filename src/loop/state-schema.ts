@@ -1,8 +1,12 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import { CATEGORIES, DECISIONS, LOOP_STATUSES, SEVERITIES, type LoopState } from './types.js'
 
-/** The state format this version writes and reads; a higher number comes from a newer review-loop. */
-export const STATE_SCHEMA = 1
+/**
+ * The state format this version writes; it reads this one and the one before. A higher number
+ * comes from a newer review-loop. 2 added the fix outcomes `pushing` and `interrupted` and the
+ * statuses `closed` and `merged`: an older version meeting them says to upgrade.
+ */
+export const STATE_SCHEMA = 2
 
 const nonNegative = { type: 'number', minimum: 0 } as const
 const count = { type: 'integer', minimum: 0 } as const
@@ -140,7 +144,7 @@ export const stateSchema = {
   ],
   additionalProperties: false,
   properties: {
-    schema: { const: STATE_SCHEMA },
+    schema: { enum: [1, STATE_SCHEMA] },
     pr: { type: 'integer', minimum: 1 },
     status: { enum: LOOP_STATUSES },
     round: { type: 'integer', minimum: 1 },

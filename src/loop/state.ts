@@ -1,9 +1,10 @@
+import { STATE_SCHEMA } from './state-schema.js'
 import { zeroUsage } from './usage.js'
 import type { FixRecord, IterationRecord, LoopState, LoopStatus, TerminalStatus } from './types.js'
 
 export function newState(pr: number, maxIterations: number, now: Date): LoopState {
   return {
-    schema: 1,
+    schema: STATE_SCHEMA,
     pr,
     status: 'running',
     round: 1,

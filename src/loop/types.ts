@@ -207,7 +207,8 @@ export interface IterationRecord {
 }
 
 export interface LoopState {
-  schema: 1
+  /** 1 is read and written again as 2 (see STATE_SCHEMA). */
+  schema: 1 | 2
   pr: number
   status: LoopStatus
   /** A round starts when the PR is opened, and again when a human pushes after a terminal state. */

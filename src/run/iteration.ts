@@ -113,9 +113,17 @@ async function afterPush(
   recorded: Recorded,
   final: Fixed
 ): Promise<Recorded> {
-  const pushed = lastIteration(final.state)?.fix?.outcome === 'pushed'
-  if (pushed && deps.settings.retrigger === 'push') return recorded
+  const fix = lastIteration(final.state)?.fix
+  if (fix?.outcome === 'pushed' && deps.settings.retrigger === 'push') return recorded
   const notes = final.notes.filter(n => !recorded.notes.includes(n))
+  const patch = fix?.patch && final.files[fix.patch]
+  if (fix?.outcome !== 'pushed' && patch && !recorded.uploaded) {
+    // the artifact could not be uploaded: the job's log keeps the fix instead
+    notes.push(
+      `The artifact was not uploaded, so ${fix.patch} is printed in the log (group "${fix.patch}").`
+    )
+    await deps.log.group(fix.patch!, async () => deps.log.info(patch))
+  }
   const saved = await saveState(deps, plan, recorded, stamped(final.state, deps.clock.now()))
   return { ...saved, notes: [...saved.notes, ...notes] }
 }

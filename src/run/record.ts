@@ -42,6 +42,8 @@ export interface Recorded {
   /** The artifact's name when uploaded, else the folder holding the records. */
   artifact?: string
   artifactUrl?: string
+  /** The records went to the workflow run's artifacts (not only to a folder on the runner). */
+  uploaded: boolean
   reviewJson?: string
   notes: string[]
   /** What the comment shows besides the state. */
@@ -272,6 +274,7 @@ export async function recordPhase(
       warnings: input.warnings,
       artifact: saved?.uploaded ? saved.name : saved?.directory,
       artifactUrl: saved?.url,
+      uploaded: saved?.uploaded ?? false,
       reviewJson: saved ? path.join(saved.directory, `review-${n}.json`) : undefined,
       notes
     },
@@ -299,6 +302,7 @@ export async function retriggerPhase(
     log.info(`${plan.tag} re-trigger: the push starts the next run (retrigger: push)`)
     return recorded
   }
+  if (settings.retrigger !== 'dispatch') return recorded
   const failed = await dispatchNext(deps.github, ctx, plan.pull)
   if (!failed) {
     log.info(`${plan.tag} re-trigger: dispatched ${ctx.workflowFile} on ${plan.pull.headRef}`)

@@ -74,14 +74,16 @@ export async function loadState(
         count(b.state) - count(a.state) || b.state.updatedAt.localeCompare(a.state.updatedAt)
     )
     if (!winner) return { me }
-    if (losers.length)
-      await mergeDuplicates(
-        github,
-        log,
-        winner.comment,
-        losers.map(l => l.comment)
-      )
-    return { state: winner.state, comment: winner.comment, me }
+    if (!losers.length) return { state: winner.state, comment: winner.comment, me }
+    await mergeDuplicates(
+      github,
+      log,
+      winner.comment,
+      losers.map(l => l.comment)
+    )
+    // the spend of a run that wrote the other state is not lost from the budget
+    const totals = valid.map(v => v.state.totals).sort((a, b) => b.costUsd - a.costUsd)[0]!
+    return { state: { ...winner.state, totals }, comment: winner.comment, me }
   }
   log.warning(
     `Not trusting the review-loop state in ${bad.comment.htmlUrl}: ${bad.reason}. The loop halts as needs_discussion instead of starting afresh; delete the state comment to reset it deliberately.`
@@ -90,15 +92,18 @@ export async function loadState(
   return { me, untrusted: bad, notice }
 }
 
-/** Iterations a state counts: the merge keeps the one that counts most, so it never lowers the cap. */
+/**
+ * How far a state got: its round, then the number (over the whole PR) of its last iteration, which
+ * compaction never lowers. The merge keeps the furthest, so it never lowers the cap's count.
+ */
 function count(state: LoopState): number {
-  return state.iterations.length
+  return state.round * 1_000_000 + (state.iterations.at(-1)?.n ?? 0)
 }
 
 /**
  * Two runs that started at once each created a state comment (or a create was retried after a lost
- * answer): the state that counts the most iterations (the newest among equals) is kept, the others
- * are deleted, with a warning.
+ * answer): the state that got furthest (the newest among equals) is kept with the larger spend, the
+ * others are deleted, with a warning.
  */
 async function mergeDuplicates(
   github: GitHubPort,
@@ -107,7 +112,7 @@ async function mergeDuplicates(
   others: PrComment[]
 ): Promise<void> {
   log.warning(
-    `Found ${others.length + 1} review-loop state comments where one is expected (two runs at once, or a retried write); keeping ${kept.htmlUrl}, which counts the most iterations, and deleting ${others.map(c => c.htmlUrl).join(', ')}. A concurrency group per PR prevents this (see the README).`
+    `Found ${others.length + 1} review-loop state comments where one is expected (two runs at once, or a retried write); keeping ${kept.htmlUrl}, which got furthest, and deleting ${others.map(c => c.htmlUrl).join(', ')}. A concurrency group per PR prevents this (see the README).`
   )
   for (const other of others) {
     try {
@@ -118,12 +123,21 @@ async function mergeDuplicates(
   }
 }
 
-/** Writes the sticky comment: updates ours, or creates it the first time. */
+/**
+ * Writes the sticky comment: updates ours, or creates it the first time, or again when it is gone
+ * (another run merged it away, or someone deleted it while this run worked).
+ */
 export async function saveComment(
   github: GitHubPort,
   pr: number,
   existing: PrComment | undefined,
   body: string
 ): Promise<PrComment> {
-  return existing ? github.updateComment(existing.id, body) : github.createComment(pr, body)
+  if (!existing) return github.createComment(pr, body)
+  try {
+    return await github.updateComment(existing.id, body)
+  } catch (e) {
+    if ((e as { status?: number }).status !== 404) throw e
+    return github.createComment(pr, body)
+  }
 }

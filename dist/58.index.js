@@ -1,5 +1,5 @@
-export const id = 850;
-export const ids = [850];
+export const id = 58;
+export const ids = [58];
 export const modules = {
 
 /***/ 9229:
@@ -427,6 +427,186 @@ function fingerprint(input) {
 
 /***/ }),
 
+/***/ 50659:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   KW: () => (/* binding */ STATE_SCHEMA),
+/* harmony export */   We: () => (/* binding */ checkState)
+/* harmony export */ });
+/* unused harmony export stateSchema */
+/* harmony import */ var ajv__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(42463);
+/* harmony import */ var ajv__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(ajv__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _types_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(96539);
+
+
+/**
+ * The state format this version writes; it reads this one and the one before. A higher number
+ * comes from a newer review-loop. 2 added the fix outcomes `pushing` and `interrupted` and the
+ * statuses `closed` and `merged`: an older version meeting them says to upgrade.
+ */
+const STATE_SCHEMA = 2;
+const nonNegative = { type: 'number', minimum: 0 };
+const count = { type: 'integer', minimum: 0 };
+const sha = { type: 'string', pattern: '^[0-9a-f]{7,64}$' };
+const usage = {
+    type: 'object',
+    required: ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens', 'costUsd'],
+    additionalProperties: false,
+    properties: {
+        inputTokens: count,
+        outputTokens: count,
+        cacheReadTokens: count,
+        cacheWriteTokens: count,
+        costUsd: nonNegative
+    }
+};
+const findingRecord = {
+    type: 'object',
+    required: ['id', 'severity', 'status', 'since'],
+    additionalProperties: false,
+    properties: {
+        id: { type: 'string', maxLength: 64 },
+        severity: { enum: _types_js__WEBPACK_IMPORTED_MODULE_0__/* .SEVERITIES */ .oC },
+        category: { enum: _types_js__WEBPACK_IMPORTED_MODULE_0__/* .CATEGORIES */ .R6 },
+        title: { type: 'string', maxLength: 1000 },
+        file: { type: 'string', maxLength: 1000 },
+        line: { type: 'integer', minimum: 0 },
+        source: { type: 'string', maxLength: 200 },
+        status: { enum: ['open', 'fixed', 'disputed'] },
+        since: { type: 'integer', minimum: 1 }
+    }
+};
+const fixRecord = {
+    type: 'object',
+    required: ['outcome', 'filesChanged', 'commands', 'disputes', 'revertedProtected', 'durationMs'],
+    additionalProperties: false,
+    properties: {
+        outcome: {
+            enum: ['pushed', 'no_changes', 'branch_moved', 'push_failed', 'pushing', 'interrupted']
+        },
+        commitSha: sha,
+        filesChanged: { type: 'array', items: { type: 'string' } },
+        filesOmitted: count,
+        commands: {
+            type: 'array',
+            items: {
+                type: 'object',
+                required: ['command', 'exitCode', 'durationMs'],
+                additionalProperties: false,
+                properties: {
+                    command: { type: 'string' },
+                    exitCode: { type: 'integer' },
+                    durationMs: count
+                }
+            }
+        },
+        disputes: {
+            type: 'array',
+            items: {
+                type: 'object',
+                required: ['id', 'reason'],
+                additionalProperties: false,
+                properties: { id: { type: 'string' }, reason: { type: 'string' } }
+            }
+        },
+        revertedProtected: { type: 'array', items: { type: 'string' } },
+        patch: { type: 'string' },
+        durationMs: count
+    }
+};
+const iterationRecord = {
+    type: 'object',
+    required: [
+        'n',
+        'round',
+        'reviewedSha',
+        'baseSha',
+        'runId',
+        'runAttempt',
+        'decision',
+        'summary',
+        'findings',
+        'resolved',
+        'gates',
+        'usage',
+        'startedAt',
+        'durationMs'
+    ],
+    additionalProperties: false,
+    properties: {
+        n: { type: 'integer', minimum: 1 },
+        round: { type: 'integer', minimum: 1 },
+        reviewedSha: sha,
+        baseSha: sha,
+        runId: { type: 'string', maxLength: 40 },
+        runAttempt: { type: 'integer', minimum: 1 },
+        decision: { enum: _types_js__WEBPACK_IMPORTED_MODULE_0__/* .DECISIONS */ .Yv },
+        summary: { type: 'string', maxLength: 4000 },
+        findings: { type: 'array', items: findingRecord },
+        omitted: count,
+        resolved: { type: 'array', items: { type: 'string' } },
+        resolvedOmitted: count,
+        gates: {
+            type: 'array',
+            items: {
+                type: 'object',
+                required: ['name', 'passed', 'durationMs'],
+                additionalProperties: false,
+                properties: { name: { type: 'string' }, passed: { type: 'boolean' }, durationMs: count }
+            }
+        },
+        fix: fixRecord,
+        usage,
+        startedAt: { type: 'string' },
+        durationMs: count
+    }
+};
+const stateSchema = {
+    $id: 'https://github.com/review-loop/state.json',
+    type: 'object',
+    required: [
+        'schema',
+        'pr',
+        'status',
+        'round',
+        'maxIterations',
+        'iterations',
+        'totals',
+        'updatedAt'
+    ],
+    additionalProperties: false,
+    properties: {
+        schema: { enum: [1, STATE_SCHEMA] },
+        pr: { type: 'integer', minimum: 1 },
+        status: { enum: _types_js__WEBPACK_IMPORTED_MODULE_0__/* .LOOP_STATUSES */ .gw },
+        round: { type: 'integer', minimum: 1 },
+        maxIterations: { type: 'integer', minimum: 1 },
+        iterations: { type: 'array', items: iterationRecord },
+        lastReviewedSha: sha,
+        lastPushedSha: sha,
+        totals: usage,
+        reason: { type: 'string', maxLength: 4000 },
+        updatedAt: { type: 'string' }
+    }
+};
+let compiled;
+/** Validates a parsed state against the schema; the error is one readable line. */
+function checkState(value) {
+    // Compiled on first use: ajv compilation is kept off the start-up path.
+    compiled ??= new ajv__WEBPACK_IMPORTED_MODULE_1__.Ajv({ allErrors: true }).compile(stateSchema);
+    if (compiled(value))
+        return { state: value };
+    const error = (compiled.errors ?? [])
+        .slice(0, 5)
+        .map(e => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`)
+        .join('; ');
+    return { error };
+}
+
+
+/***/ }),
+
 /***/ 59431:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -438,17 +618,19 @@ function fingerprint(input) {
 /* harmony export */   om: () => (/* binding */ newState),
 /* harmony export */   rG: () => (/* binding */ filesChangedCount)
 /* harmony export */ });
-/* harmony import */ var _usage_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(89553);
+/* harmony import */ var _state_schema_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(50659);
+/* harmony import */ var _usage_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(89553);
+
 
 function newState(pr, maxIterations, now) {
     return {
-        schema: 1,
+        schema: _state_schema_js__WEBPACK_IMPORTED_MODULE_0__/* .STATE_SCHEMA */ .KW,
         pr,
         status: 'running',
         round: 1,
         maxIterations,
         iterations: [],
-        totals: (0,_usage_js__WEBPACK_IMPORTED_MODULE_0__/* .zeroUsage */ .My)(),
+        totals: (0,_usage_js__WEBPACK_IMPORTED_MODULE_1__/* .zeroUsage */ .My)(),
         updatedAt: now.toISOString()
     };
 }
@@ -546,7 +728,7 @@ function usageSince(after, before) {
 
 /***/ }),
 
-/***/ 9850:
+/***/ 49058:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -1596,18 +1778,27 @@ async function findCheckRun(l, headSha, name, externalId) {
     const run = runs.find(r => r.external_id === externalId);
     return run && { id: Number(run.id), html_url: run.html_url };
 }
-/** The id of a run of `workflowFile` dispatched on `branch` since `since`, if there is one. */
+/**
+ * The id of a run of `workflowFile` dispatched on `branch` since `since`, if there is one. A run
+ * shows in the list a moment after its dispatch, so the list is read a few times, backing off
+ * within the retry budget, before the dispatch counts as not made.
+ */
 async function findDispatchedRun(l, workflowFile, branch, since) {
-    const { data } = await l.octokit.rest.actions.listWorkflowRuns({
-        owner: l.owner,
-        repo: l.repo,
-        workflow_id: workflowFile,
-        event: 'workflow_dispatch',
-        branch,
-        per_page: 30
-    });
-    const run = data.workflow_runs.find(r => createdSince(r.created_at, since));
-    return run && { runId: Number(run.id) };
+    for (let look = 1;; look++) {
+        const { data } = await l.octokit.rest.actions.listWorkflowRuns({
+            owner: l.owner,
+            repo: l.repo,
+            workflow_id: workflowFile,
+            event: 'workflow_dispatch',
+            branch,
+            per_page: 30
+        });
+        const run = data.workflow_runs.find(r => createdSince(r.created_at, since));
+        if (run)
+            return { runId: Number(run.id) };
+        if (look >= 3 || !(await l.policy.pause(look, 'looking for the dispatched run')))
+            return undefined;
+    }
 }
 /** Whether `author` left a review with `body` on `commitId` of `pr` since `since`. */
 async function findReview(l, pr, review, since) {
@@ -2227,7 +2418,7 @@ function reviewedIn(state, headSha) {
  * What the head is to this state: new, reviewed already, or reviewed with disputes to weigh (the
  * one re-review of a head after the fixer disputed findings without changing code).
  */
-function headEvent(state, headSha, runId) {
+function headEvent(state, headSha, run) {
     const reviewed = reviewedIn(state, headSha);
     if (!reviewed)
         return 'new_head';
@@ -2236,7 +2427,8 @@ function headEvent(state, headSha, runId) {
         return 'fix_interrupted';
     const beforeLast = state.iterations[state.iterations.length - 2];
     const weigh = reviewed === last &&
-        reviewed.runId !== runId &&
+        // another run, or a re-run of this one (its dispatch failed): not the run that disputed
+        (reviewed.runId !== run.runId || reviewed.runAttempt !== run.runAttempt) &&
         state.status === 'running' &&
         reviewed.fix?.outcome === 'no_changes' &&
         reviewed.fix.disputes.length > 0 &&
@@ -2282,7 +2474,7 @@ function planPull(input) {
     if (input.untrusted)
         return halt(input, input.untrusted);
     let state = settlePush(input.state ?? (0,loop_state/* newState */.om)(pull.number, maxIterations, input.now), pull);
-    const next = transition(state.status, headEvent(state, pull.headSha, input.runId));
+    const next = transition(state.status, headEvent(state, pull.headSha, input));
     if (next.then === 'skip')
         return { kind: 'skip', notice: alreadyReviewed(state, input), repeats: true };
     // A human commit after the loop ended starts a new round with a fresh cap.
@@ -3383,171 +3575,8 @@ async function pushPhase(deps, plan, fixed, ws) {
     };
 }
 
-// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
-var ajv = __webpack_require__(42463);
-;// CONCATENATED MODULE: ./src/loop/state-schema.ts
-
-
-/** The state format this version writes and reads; a higher number comes from a newer review-loop. */
-const STATE_SCHEMA = 1;
-const nonNegative = { type: 'number', minimum: 0 };
-const count = { type: 'integer', minimum: 0 };
-const sha = { type: 'string', pattern: '^[0-9a-f]{7,64}$' };
-const usage = {
-    type: 'object',
-    required: ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens', 'costUsd'],
-    additionalProperties: false,
-    properties: {
-        inputTokens: count,
-        outputTokens: count,
-        cacheReadTokens: count,
-        cacheWriteTokens: count,
-        costUsd: nonNegative
-    }
-};
-const findingRecord = {
-    type: 'object',
-    required: ['id', 'severity', 'status', 'since'],
-    additionalProperties: false,
-    properties: {
-        id: { type: 'string', maxLength: 64 },
-        severity: { enum: types/* SEVERITIES */.oC },
-        category: { enum: types/* CATEGORIES */.R6 },
-        title: { type: 'string', maxLength: 1000 },
-        file: { type: 'string', maxLength: 1000 },
-        line: { type: 'integer', minimum: 0 },
-        source: { type: 'string', maxLength: 200 },
-        status: { enum: ['open', 'fixed', 'disputed'] },
-        since: { type: 'integer', minimum: 1 }
-    }
-};
-const fixRecord = {
-    type: 'object',
-    required: ['outcome', 'filesChanged', 'commands', 'disputes', 'revertedProtected', 'durationMs'],
-    additionalProperties: false,
-    properties: {
-        outcome: {
-            enum: ['pushed', 'no_changes', 'branch_moved', 'push_failed', 'pushing', 'interrupted']
-        },
-        commitSha: sha,
-        filesChanged: { type: 'array', items: { type: 'string' } },
-        filesOmitted: count,
-        commands: {
-            type: 'array',
-            items: {
-                type: 'object',
-                required: ['command', 'exitCode', 'durationMs'],
-                additionalProperties: false,
-                properties: {
-                    command: { type: 'string' },
-                    exitCode: { type: 'integer' },
-                    durationMs: count
-                }
-            }
-        },
-        disputes: {
-            type: 'array',
-            items: {
-                type: 'object',
-                required: ['id', 'reason'],
-                additionalProperties: false,
-                properties: { id: { type: 'string' }, reason: { type: 'string' } }
-            }
-        },
-        revertedProtected: { type: 'array', items: { type: 'string' } },
-        patch: { type: 'string' },
-        durationMs: count
-    }
-};
-const iterationRecord = {
-    type: 'object',
-    required: [
-        'n',
-        'round',
-        'reviewedSha',
-        'baseSha',
-        'runId',
-        'runAttempt',
-        'decision',
-        'summary',
-        'findings',
-        'resolved',
-        'gates',
-        'usage',
-        'startedAt',
-        'durationMs'
-    ],
-    additionalProperties: false,
-    properties: {
-        n: { type: 'integer', minimum: 1 },
-        round: { type: 'integer', minimum: 1 },
-        reviewedSha: sha,
-        baseSha: sha,
-        runId: { type: 'string', maxLength: 40 },
-        runAttempt: { type: 'integer', minimum: 1 },
-        decision: { enum: types/* DECISIONS */.Yv },
-        summary: { type: 'string', maxLength: 4000 },
-        findings: { type: 'array', items: findingRecord },
-        omitted: count,
-        resolved: { type: 'array', items: { type: 'string' } },
-        resolvedOmitted: count,
-        gates: {
-            type: 'array',
-            items: {
-                type: 'object',
-                required: ['name', 'passed', 'durationMs'],
-                additionalProperties: false,
-                properties: { name: { type: 'string' }, passed: { type: 'boolean' }, durationMs: count }
-            }
-        },
-        fix: fixRecord,
-        usage,
-        startedAt: { type: 'string' },
-        durationMs: count
-    }
-};
-const stateSchema = {
-    $id: 'https://github.com/review-loop/state.json',
-    type: 'object',
-    required: [
-        'schema',
-        'pr',
-        'status',
-        'round',
-        'maxIterations',
-        'iterations',
-        'totals',
-        'updatedAt'
-    ],
-    additionalProperties: false,
-    properties: {
-        schema: { const: STATE_SCHEMA },
-        pr: { type: 'integer', minimum: 1 },
-        status: { enum: types/* LOOP_STATUSES */.gw },
-        round: { type: 'integer', minimum: 1 },
-        maxIterations: { type: 'integer', minimum: 1 },
-        iterations: { type: 'array', items: iterationRecord },
-        lastReviewedSha: sha,
-        lastPushedSha: sha,
-        totals: usage,
-        reason: { type: 'string', maxLength: 4000 },
-        updatedAt: { type: 'string' }
-    }
-};
-let compiled;
-/** Validates a parsed state against the schema; the error is one readable line. */
-function checkState(value) {
-    // Compiled on first use: ajv compilation is kept off the start-up path.
-    compiled ??= new ajv.Ajv({ allErrors: true }).compile(stateSchema);
-    if (compiled(value))
-        return { state: value };
-    const error = (compiled.errors ?? [])
-        .slice(0, 5)
-        .map(e => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`)
-        .join('; ');
-    return { error };
-}
-
+// EXTERNAL MODULE: ./src/loop/state-schema.ts
+var state_schema = __webpack_require__(50659);
 ;// CONCATENATED MODULE: ./src/loop/state-comment.ts
 
 
@@ -3607,7 +3636,7 @@ function algorithmProblem(algorithm, key) {
 /** A state of a schema above the one this version reads. */
 function newerSchema(parsed) {
     const schema = parsed?.schema;
-    return typeof schema === 'number' && schema > STATE_SCHEMA ? schema : undefined;
+    return typeof schema === 'number' && schema > state_schema/* STATE_SCHEMA */.KW ? schema : undefined;
 }
 /**
  * Reads the state out of a comment body, checking its digest with `key` (the state-key secret, if
@@ -3638,11 +3667,11 @@ function decodeState(body, stateKey) {
     }
     const newer = newerSchema(parsed);
     if (newer !== undefined)
-        return invalid('newer_schema', `the state has schema ${newer}, newer than the schema ${STATE_SCHEMA} this version reads: it was written by a newer review-loop; upgrade the action`);
-    const checked = checkState(parsed);
+        return invalid('newer_schema', `the state has schema ${newer}, newer than the schema ${state_schema/* STATE_SCHEMA */.KW} this version reads: it was written by a newer review-loop; upgrade the action`);
+    const checked = (0,state_schema/* checkState */.We)(parsed);
     if ('error' in checked)
         return invalid('schema', `the state fails its schema: ${checked.error}`);
-    return { kind: 'ok', state: checked.state };
+    return { kind: 'ok', state: { ...checked.state, schema: state_schema/* STATE_SCHEMA */.KW } };
 }
 
 ;// CONCATENATED MODULE: ./src/run/state-store.ts
@@ -3685,28 +3714,34 @@ async function loadState(github, pr, log, key) {
     const bad = read.find(r => 'comment' in r.found)?.found;
     const valid = read.flatMap(r => ('comment' in r.found ? [] : [{ ...r, state: r.found }]));
     if (!bad) {
-        const [winner, ...losers] = valid.sort((a, b) => state_store_count(b.state) - state_store_count(a.state) || b.state.updatedAt.localeCompare(a.state.updatedAt));
+        const [winner, ...losers] = valid.sort((a, b) => count(b.state) - count(a.state) || b.state.updatedAt.localeCompare(a.state.updatedAt));
         if (!winner)
             return { me };
-        if (losers.length)
-            await mergeDuplicates(github, log, winner.comment, losers.map(l => l.comment));
-        return { state: winner.state, comment: winner.comment, me };
+        if (!losers.length)
+            return { state: winner.state, comment: winner.comment, me };
+        await mergeDuplicates(github, log, winner.comment, losers.map(l => l.comment));
+        // the spend of a run that wrote the other state is not lost from the budget
+        const totals = valid.map(v => v.state.totals).sort((a, b) => b.costUsd - a.costUsd)[0];
+        return { state: { ...winner.state, totals }, comment: winner.comment, me };
     }
     log.warning(`Not trusting the review-loop state in ${bad.comment.htmlUrl}: ${bad.reason}. The loop halts as needs_discussion instead of starting afresh; delete the state comment to reset it deliberately.`);
     const notice = comments.find(c => c.author === me && c.body.startsWith(UNTRUSTED_MARKER));
     return { me, untrusted: bad, notice };
 }
-/** Iterations a state counts: the merge keeps the one that counts most, so it never lowers the cap. */
-function state_store_count(state) {
-    return state.iterations.length;
+/**
+ * How far a state got: its round, then the number (over the whole PR) of its last iteration, which
+ * compaction never lowers. The merge keeps the furthest, so it never lowers the cap's count.
+ */
+function count(state) {
+    return state.round * 1_000_000 + (state.iterations.at(-1)?.n ?? 0);
 }
 /**
  * Two runs that started at once each created a state comment (or a create was retried after a lost
- * answer): the state that counts the most iterations (the newest among equals) is kept, the others
- * are deleted, with a warning.
+ * answer): the state that got furthest (the newest among equals) is kept with the larger spend, the
+ * others are deleted, with a warning.
  */
 async function mergeDuplicates(github, log, kept, others) {
-    log.warning(`Found ${others.length + 1} review-loop state comments where one is expected (two runs at once, or a retried write); keeping ${kept.htmlUrl}, which counts the most iterations, and deleting ${others.map(c => c.htmlUrl).join(', ')}. A concurrency group per PR prevents this (see the README).`);
+    log.warning(`Found ${others.length + 1} review-loop state comments where one is expected (two runs at once, or a retried write); keeping ${kept.htmlUrl}, which got furthest, and deleting ${others.map(c => c.htmlUrl).join(', ')}. A concurrency group per PR prevents this (see the README).`);
     for (const other of others) {
         try {
             await github.deleteComment(other.id);
@@ -3716,9 +3751,21 @@ async function mergeDuplicates(github, log, kept, others) {
         }
     }
 }
-/** Writes the sticky comment: updates ours, or creates it the first time. */
+/**
+ * Writes the sticky comment: updates ours, or creates it the first time, or again when it is gone
+ * (another run merged it away, or someone deleted it while this run worked).
+ */
 async function saveComment(github, pr, existing, body) {
-    return existing ? github.updateComment(existing.id, body) : github.createComment(pr, body);
+    if (!existing)
+        return github.createComment(pr, body);
+    try {
+        return await github.updateComment(existing.id, body);
+    }
+    catch (e) {
+        if (e.status !== 404)
+            throw e;
+        return github.createComment(pr, body);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/run/plan.ts
@@ -4338,6 +4385,7 @@ async function recordPhase(deps, plan, input) {
         warnings: input.warnings,
         artifact: saved?.uploaded ? saved.name : saved?.directory,
         artifactUrl: saved?.url,
+        uploaded: saved?.uploaded ?? false,
         reviewJson: saved ? external_node_path_default().join(saved.directory, `review-${n}.json`) : undefined,
         notes
     }, state);
@@ -4360,6 +4408,8 @@ async function retriggerPhase(deps, plan, recorded, retrigger) {
         log.info(`${plan.tag} re-trigger: the push starts the next run (retrigger: push)`);
         return recorded;
     }
+    if (settings.retrigger !== 'dispatch')
+        return recorded;
     const failed = await dispatchNext(deps.github, ctx, plan.pull);
     if (!failed) {
         log.info(`${plan.tag} re-trigger: dispatched ${ctx.workflowFile} on ${plan.pull.headRef}`);
@@ -4758,10 +4808,16 @@ async function runIteration(deps) {
  * has started the next run, which settles `pushing` itself, and a second write here could race it.
  */
 async function afterPush(deps, plan, recorded, final) {
-    const pushed = (0,loop_state/* lastIteration */.SU)(final.state)?.fix?.outcome === 'pushed';
-    if (pushed && deps.settings.retrigger === 'push')
+    const fix = (0,loop_state/* lastIteration */.SU)(final.state)?.fix;
+    if (fix?.outcome === 'pushed' && deps.settings.retrigger === 'push')
         return recorded;
     const notes = final.notes.filter(n => !recorded.notes.includes(n));
+    const patch = fix?.patch && final.files[fix.patch];
+    if (fix?.outcome !== 'pushed' && patch && !recorded.uploaded) {
+        // the artifact could not be uploaded: the job's log keeps the fix instead
+        notes.push(`The artifact was not uploaded, so ${fix.patch} is printed in the log (group "${fix.patch}").`);
+        await deps.log.group(fix.patch, async () => deps.log.info(patch));
+    }
     const saved = await saveState(deps, plan, recorded, stamped(final.state, deps.clock.now()));
     return { ...saved, notes: [...saved.notes, ...notes] };
 }
