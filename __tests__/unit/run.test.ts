@@ -108,7 +108,9 @@ describe('runIteration: one event in, one decision out (on fake ports)', () => {
     w.github.createComment = async () => {
       throw new Error('create comment: Server Error (HTTP 500)')
     }
-    await expect(runIteration(w.deps)).rejects.toThrow('HTTP 500')
+    await expect(runIteration(w.deps)).rejects.toThrow(
+      /Could not save the loop state \(.*HTTP 500\)\), so the fix was not pushed; it is kept as fix-1.patch.*Re-run the job/
+    )
     expect(w.git.pushed).toEqual([])
     expect(w.github.dispatches).toEqual([])
     // the work is not lost: the patch went to the artifact before the state
@@ -120,7 +122,9 @@ describe('runIteration: one event in, one decision out (on fake ports)', () => {
     w.github.updateComment = async () => {
       throw new Error('update comment: Bad Gateway (HTTP 502)')
     }
-    await expect(runIteration(w.deps)).rejects.toThrow('HTTP 502')
+    await expect(runIteration(w.deps)).rejects.toThrow(
+      /Could not save the loop state \(.*HTTP 502\)\), after the fix was pushed; the next run counts the fix/
+    )
     expect(w.git.pushed).toHaveLength(1)
     expect(w.github.dispatches).toEqual([])
     // the next run finds the push written ahead and counts it as iteration 1

@@ -75,18 +75,26 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
       : undefined
   const { decision } = decided
   // the state is saved before the push: a run that dies while pushing leaves the fix counted
-  let recorded = await recordPhase(deps, plan, {
-    review,
-    decision,
-    state: fixed?.state ?? decided.state,
-    files: fixed?.files ?? {},
-    notes: [...(ws.warning ? [ws.warning] : []), ...decided.notes, ...(fixed?.notes ?? [])],
-    warnings: ws.warning ? [ws.warning] : []
-  })
+  let recorded = await explained(
+    recordPhase(deps, plan, {
+      review,
+      decision,
+      state: fixed?.state ?? decided.state,
+      files: fixed?.files ?? {},
+      notes: [...(ws.warning ? [ws.warning] : []), ...decided.notes, ...(fixed?.notes ?? [])],
+      warnings: ws.warning ? [ws.warning] : []
+    }),
+    fixed?.pending &&
+      `so the fix was not pushed; it is kept as fix-${plan.n}.patch in the run's artifact. Re-run the job to go on.`
+  )
   const final = fixed?.pending
     ? await pushPhase(deps, plan, { ...fixed, pending: fixed.pending }, ws)
     : fixed
-  if (final && fixed?.pending) recorded = await afterPush(deps, plan, recorded, final)
+  if (final && fixed?.pending)
+    recorded = await explained(
+      afterPush(deps, plan, recorded, final),
+      'after the fix was pushed; the next run counts the fix. Re-run the job to go on.'
+    )
   const retriggered = await retriggerPhase(deps, plan, recorded, final?.retrigger ?? false)
   recorded = retriggered
   const { checkRunId } = await reportPhase(deps, plan, { review, decision, recorded })
@@ -100,6 +108,16 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
     checkRunId,
     reviewJson: recorded.reviewJson,
     failure: retriggered.failure ?? stepFailure(recorded.state, settings.failOn)
+  }
+}
+
+/** A failed state save, said with what became of the fix and what to do. */
+async function explained<T>(saving: Promise<T>, what: string | false | undefined): Promise<T> {
+  try {
+    return await saving
+  } catch (e) {
+    if (!what) throw e
+    throw new Error(`Could not save the loop state (${(e as Error).message}), ${what}`)
   }
 }
 
