@@ -3583,7 +3583,7 @@ var state_schema = __webpack_require__(50659);
 /**
  * The sticky comment starts with a machine part and continues with the human part:
  *
- *   <!-- review-loop:state sha256:0123456789abcdef {"schema":1,...} -->
+ *   <!-- review-loop:state sha256:0123456789abcdef {"schema":2,...} -->
  *   ## Review loop: NO_GO — iteration 2 of 5
  *
  * `<`, `>` and `&` inside the JSON are written as \u escapes, so no finding text can close the HTML
