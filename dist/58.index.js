@@ -1980,7 +1980,6 @@ const toComment = (c) => ({
 function createGitHubAdapter(options) {
     const { owner, repo, log } = options;
     const policy = createRetryPolicy({
-        requestTimeoutMs: options.requestTimeoutMs ?? ADAPTER_DEFAULTS.requestTimeoutMs,
         maxWaitSeconds: options.maxWaitSeconds ?? ADAPTER_DEFAULTS.maxWaitSeconds,
         retryBudgetSeconds: options.retryBudgetSeconds ?? ADAPTER_DEFAULTS.retryBudgetSeconds,
         backoffMs: options.backoffMs ?? ADAPTER_DEFAULTS.backoffMs,
@@ -3543,7 +3542,7 @@ async function fixPhase(deps, plan, input, ws) {
         const usage = agent?.usage ?? (0,loop_usage/* zeroUsage */.My)();
         const rounds = disputeRound(input.state, pull.headSha, record.disputes.length);
         const settled = settle(input.state, record, usage, rounds);
-        const pending = prepared.kind === 'push' ? { prepared, record, usage, rounds } : undefined;
+        const pending = prepared.kind === 'push' ? { prepared, record, rounds } : undefined;
         if (!pending)
             log.info(`${plan.tag} fix: ${outcome.replace('_', ' ')}`);
         return { ...settled, headSha: pull.headSha, files, notes, pending };
@@ -3562,8 +3561,7 @@ async function pushPhase(deps, plan, fixed, ws) {
     if ('message' in delivery)
         notes.push(`The fix commit was not pushed (${delivery.message}); it is kept as fix-${n}.patch in the artifact.`);
     // the state saved ahead counted the fix's usage already: replace the record, count nothing twice
-    const before = updateLast(fixed.state, it => ({ ...it, fix: undefined }));
-    const settled = settle(before, record, (0,loop_usage/* zeroUsage */.My)(), rounds);
+    const settled = settle(fixed.state, record, (0,loop_usage/* zeroUsage */.My)(), rounds);
     const files = plural(delivery.filesChanged.length, 'file', ' (', ')');
     deps.log.info(`${tag} fix: ${delivery.outcome.replace('_', ' ')}${files}`);
     return {

@@ -180,7 +180,6 @@ const toComment = (c: CommentData): PrComment => ({
 export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
   const { owner, repo, log } = options
   const policy = createRetryPolicy({
-    requestTimeoutMs: options.requestTimeoutMs ?? ADAPTER_DEFAULTS.requestTimeoutMs,
     maxWaitSeconds: options.maxWaitSeconds ?? ADAPTER_DEFAULTS.maxWaitSeconds,
     retryBudgetSeconds: options.retryBudgetSeconds ?? ADAPTER_DEFAULTS.retryBudgetSeconds,
     backoffMs: options.backoffMs ?? ADAPTER_DEFAULTS.backoffMs,
@@ -342,8 +341,6 @@ function createWrites(
 
 interface DispatchAnswer {
   workflow_run_id?: number | bigint
-  run_url?: string
-  html_url?: string
 }
 
 /** Creates the check run with the first batch of annotations, then appends the rest. */

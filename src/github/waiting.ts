@@ -6,8 +6,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 
 export interface WaitingOptions {
-  /** Longest a request may take, answer body included. */
-  requestTimeoutMs: number
   /** Longest single wait for a rate limit; a longer one fails at once, saying when to re-run. */
   maxWaitSeconds: number
   /** Time a run may spend on waits and on requests that timed out, all requests together. */

@@ -8,7 +8,7 @@ import {
   type PreparedFix
 } from '../fix/apply-fix.js'
 import type { Settings } from '../inputs.js'
-import { recordFix, updateLast } from '../loop/record.js'
+import { recordFix } from '../loop/record.js'
 import { disputeRound, nextAfterFix, type DisputeRound } from '../loop/rules.js'
 import type { FixRecord, LoopState, PullRequest, ReviewResult, Usage } from '../loop/types.js'
 import { zeroUsage } from '../loop/usage.js'
@@ -107,7 +107,6 @@ function fixFiles(
 export interface PendingPush {
   prepared: Extract<PreparedFix, { kind: 'push' }>
   record: FixRecord
-  usage: Usage
   rounds: DisputeRound
 }
 
@@ -163,7 +162,7 @@ export async function fixPhase(
     const usage = agent?.usage ?? zeroUsage()
     const rounds = disputeRound(input.state, pull.headSha, record.disputes.length)
     const settled = settle(input.state, record, usage, rounds)
-    const pending = prepared.kind === 'push' ? { prepared, record, usage, rounds } : undefined
+    const pending = prepared.kind === 'push' ? { prepared, record, rounds } : undefined
     if (!pending) log.info(`${plan.tag} fix: ${outcome.replace('_', ' ')}`)
     return { ...settled, headSha: pull.headSha, files, notes, pending }
   })
@@ -189,8 +188,7 @@ export async function pushPhase(
       `The fix commit was not pushed (${delivery.message}); it is kept as fix-${n}.patch in the artifact.`
     )
   // the state saved ahead counted the fix's usage already: replace the record, count nothing twice
-  const before = updateLast(fixed.state, it => ({ ...it, fix: undefined }))
-  const settled = settle(before, record, zeroUsage(), rounds)
+  const settled = settle(fixed.state, record, zeroUsage(), rounds)
   const files = plural(delivery.filesChanged.length, 'file', ' (', ')')
   deps.log.info(`${tag} fix: ${delivery.outcome.replace('_', ' ')}${files}`)
   return {
