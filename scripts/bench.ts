@@ -79,15 +79,15 @@ async function apiCalls(): Promise<void> {
 }
 
 const go: ScriptedReply = {
-  kind: 'tool_use',
-  name: 'submit_review',
-  input: {
+  kind: 'json',
+  value: {
     decision: 'GO',
     summary: 'ok',
     findings: [],
     failedCriteria: [],
     passedCriteria: [],
-    requiredRework: []
+    requiredRework: [],
+    earlierFindings: []
   }
 }
 

@@ -214,7 +214,7 @@ type ModelChoice = Pick<
 /** Which model, where, and for how much; the provider is resolved against the environment. */
 function parseModelChoice(get: GetInput, env: Env): ModelChoice {
   const apiKey = get('anthropic-api-key').trim()
-  const reviewModel = get('review-model').trim() || 'claude-sonnet-4-6'
+  const reviewModel = get('review-model').trim() || 'claude-sonnet-5-5'
   const maxCostUsd = decimal(get, 'max-cost-usd')
   const baseUrl = get('anthropic-base-url').trim() || undefined
   const provider = resolveProvider(

@@ -40,15 +40,15 @@ const WS_CHECK = "whitespace: grep -rnE ' +$' src && exit 1 || exit 0"
 const WS_FIX = "sed -i -E 's/ +$//' src/*.js"
 const BOT = 'github-actions[bot]'
 const GO: ScriptedReply = {
-  kind: 'tool_use',
-  name: 'submit_review',
-  input: {
+  kind: 'json',
+  value: {
     decision: 'GO',
     summary: 'Looks right.',
     findings: [],
     failedCriteria: [],
     passedCriteria: [],
-    requiredRework: []
+    requiredRework: [],
+    earlierFindings: []
   }
 }
 

@@ -18,6 +18,15 @@
  *
  * Every request, including rejected ones, is recorded in `calls`.
  *
+ * For a model in the table of `model-rules.ts` (by family: Bedrock, Vertex and dated ids count as
+ * their family; other models get none of this), the request must also suit the model, as the model
+ * pages say: forced tool_choice, thinking modes, sampling parameters, the max_tokens ceiling, prefill,
+ * structured outputs and strict tools on the route (400 otherwise, before the script is touched). A
+ * model that thinks starts its answer with a `thinking` block whose `signature` is an HMAC over the
+ * model and the conversation the answer was produced for; replayed blocks are checked against it, and
+ * a tool loop must pass the blocks back unchanged. Schemas sent as `output_config.format.schema` or in
+ * a `strict` tool must stay within the structured-outputs JSON Schema subset, whatever the model.
+ *
  * Besides the Anthropic route it speaks the two cloud routes the provider SDKs rewrite the request to,
  * with the same validation, script and usage accounting:
  * - Amazon Bedrock (`@anthropic-ai/bedrock-sdk`): `POST /model/{modelId}/invoke`. The model is in the
@@ -36,7 +45,7 @@
  *   credentials file (the kind google-github-actions/auth writes) whose `token_url` points here, so
  *   google-auth-library obtains the token without reaching Google.
  */
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -44,7 +53,10 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { Sha256 } from '@aws-crypto/sha256-js'
 import { SignatureV4 } from '@smithy/signature-v4'
+import { Ajv, type ValidateFunction } from 'ajv'
 import type { FaultSpec } from './fault.js'
+import { rulesFor, structuredOutputsOn } from './model-rules.js'
+import type { ModelRules } from './model-rules.js'
 
 export interface Usage {
   input_tokens: number
@@ -67,6 +79,10 @@ export interface RecordedCall {
   tools: unknown[]
   toolChoice: unknown
   maxTokens: number
+  /** the request's `output_config` (effort, structured-output format) */
+  outputConfig: unknown
+  /** the request's `thinking` */
+  thinking: unknown
   /** request headers, names lower-cased (multi-valued headers joined with ', ') */
   headers: Record<string, string>
   /** the parsed JSON body (or the raw text when it was not valid JSON) */
@@ -79,18 +95,62 @@ export interface RecordedCall {
   at: number
 }
 
+/**
+ * What every answer kind may add about its thinking block. A model that thinks (see `ModelRules` in
+ * model-rules.ts: by default on the 5.x models, on request on the others) starts its answer with one
+ * `thinking` block; the real API counts its tokens toward `max_tokens` ("`max_tokens` remains a hard
+ * limit on total output, thinking plus response text").
+ */
+export interface ThinkingExtras {
+  /**
+   * output tokens the thinking block takes, default 0; at or above max_tokens the answer is the
+   * thinking block alone, stop_reason 'max_tokens'
+   */
+  thinkingTokens?: number
+  /**
+   * the thinking text, returned only with `display: 'summarized'` (the 4.x default; default text
+   * 'Considering the request.'); '' with `display: 'omitted'` (the 5.x and Opus 4.7+ default)
+   */
+  thinking?: string
+}
+
 export type ScriptedReply =
   /** assistant replies with (an optional text block and) one tool_use block; stop_reason 'tool_use' */
-  | { kind: 'tool_use'; name: string; input: unknown; text?: string; outputTokens?: number }
+  | ({
+      kind: 'tool_use'
+      name: string
+      input: unknown
+      text?: string
+      outputTokens?: number
+    } & ThinkingExtras)
   /** several tool_use blocks in one turn; stop_reason 'tool_use' */
-  | {
+  | ({
       kind: 'tool_uses'
       calls: Array<{ name: string; input: unknown }>
       text?: string
       outputTokens?: number
-    }
-  /** a plain text answer; stop_reason 'end_turn' */
-  | { kind: 'text'; text: string; outputTokens?: number }
+    } & ThinkingExtras)
+  /**
+   * a plain text answer; stop_reason 'end_turn'. With `output_config.format` in the request the text
+   * must be JSON valid against the schema (the API guarantees it) unless max_tokens truncates it.
+   */
+  | ({ kind: 'text'; text: string; outputTokens?: number } & ThinkingExtras)
+  /**
+   * a structured-output answer: the text block is `JSON.stringify(value)`; the request must carry
+   * `output_config.format`, and `value` must match its schema (else a script bug).
+   */
+  | ({ kind: 'json'; value: unknown; outputTokens?: number } & ThinkingExtras)
+  /**
+   * the model declines: HTTP 200, stop_reason 'refusal' with `stop_details` (billed; "The output may
+   * not match your schema"), a text block if `text` is given
+   */
+  | ({
+      kind: 'refusal'
+      text?: string
+      category?: 'cyber' | 'bio' | 'frontier_llm' | 'reasoning_extraction' | 'general_harms'
+      explanation?: string
+      outputTokens?: number
+    } & ThinkingExtras)
   /**
    * an API error, e.g. 429 rate_limit_error, 529 overloaded_error, 401 authentication_error,
    * 404 not_found_error. `retryAfter` (seconds) is sent as `retry-after` (and as `retry-after-ms`,
@@ -503,6 +563,100 @@ function contentBlocks(message: unknown): unknown[] {
   return Array.isArray(message.content) ? message.content : []
 }
 
+/**
+ * JSON Schema keywords that structured outputs and strict tools reject: "Numerical constraints (such
+ * as `minimum`, `maximum`, `multipleOf`)", "String constraints (`minLength`, `maxLength`)", "Array
+ * constraints beyond `minItems` of 0 or 1"
+ * (https://platform.claude.com/docs/en/build-with-claude/structured-outputs#json-schema-limitations).
+ */
+const UNSUPPORTED_SCHEMA_KEYWORDS = [
+  'minLength',
+  'maxLength',
+  'maxItems',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf'
+]
+
+/** subschemas to walk into: keyword -> how its value holds schemas */
+const SUBSCHEMA_MAPS = ['properties', '$defs', 'definitions', 'patternProperties']
+const SUBSCHEMA_LISTS = ['anyOf', 'allOf', 'oneOf', 'prefixItems']
+const SUBSCHEMA_SINGLES = ['items', 'not', 'if', 'then', 'else', 'contains']
+
+function pointerPart(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1')
+}
+
+/**
+ * The first part of `schema` outside the JSON Schema subset that structured outputs and strict tools
+ * support ("Both JSON outputs and strict tool use share these limitations"), as "'keyword' ... (at
+ * #/json/pointer)"; undefined when the schema is within it. Checked: the numeric, string and array
+ * constraints above; `minItems` other than 0 or 1; objects whose `additionalProperties` is not
+ * `false` ("must be set to `false` for objects"); external `$ref` (only internal references are
+ * supported); non-primitive `enum` values ("complex types in enums").
+ */
+export function unsupportedSchemaFeature(schema: unknown, at = '#'): string | undefined {
+  if (!isObject(schema)) return undefined
+  for (const keyword of UNSUPPORTED_SCHEMA_KEYWORDS) {
+    if (keyword in schema) return `property '${keyword}' is not supported (at ${at})`
+  }
+  if ('minItems' in schema && schema.minItems !== 0 && schema.minItems !== 1) {
+    return `property 'minItems' is supported only with the values 0 and 1, not ${JSON.stringify(schema.minItems)} (at ${at})`
+  }
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type]
+  if (
+    (types.includes('object') || isObject(schema.properties)) &&
+    schema.additionalProperties !== false
+  ) {
+    return `objects must set 'additionalProperties' to false (at ${at})`
+  }
+  if (typeof schema.$ref === 'string' && !schema.$ref.startsWith('#')) {
+    return `external '$ref' is not supported, only references within the schema ('${schema.$ref}' at ${at})`
+  }
+  if (Array.isArray(schema.enum) && schema.enum.some(v => typeof v === 'object' && v !== null)) {
+    return `'enum' supports primitive values only (at ${at})`
+  }
+  for (const keyword of SUBSCHEMA_MAPS) {
+    const map = schema[keyword]
+    if (!isObject(map)) continue
+    for (const [key, sub] of Object.entries(map)) {
+      const found = unsupportedSchemaFeature(sub, `${at}/${keyword}/${pointerPart(key)}`)
+      if (found) return found
+    }
+  }
+  for (const keyword of SUBSCHEMA_LISTS) {
+    const list = schema[keyword]
+    if (!Array.isArray(list)) continue
+    for (let i = 0; i < list.length; i++) {
+      const found = unsupportedSchemaFeature(list[i], `${at}/${keyword}/${i}`)
+      if (found) return found
+    }
+  }
+  for (const keyword of SUBSCHEMA_SINGLES) {
+    const found = Array.isArray(schema[keyword])
+      ? (schema[keyword] as unknown[])
+          .map((sub, i) => unsupportedSchemaFeature(sub, `${at}/${keyword}/${i}`))
+          .find(f => f !== undefined)
+      : unsupportedSchemaFeature(schema[keyword], `${at}/${keyword}`)
+    if (found) return found
+  }
+  return undefined
+}
+
+/** "A maximum of 20 strict tools" (structured outputs' complexity limits) */
+const MAX_STRICT_TOOLS = 20
+
+function outputFormat(body: Json): Json | undefined {
+  const config = body.output_config
+  return isObject(config) && isObject(config.format) ? config.format : undefined
+}
+
+function thinkingType(body: Json): string | undefined {
+  return isObject(body.thinking) ? String(body.thinking.type) : undefined
+}
+
 function validate(body: Json): void {
   if (body.model === undefined) throw invalid('model: Field required')
   if (typeof body.model !== 'string' || body.model === '') {
@@ -537,7 +691,17 @@ function validate(body: Json): void {
     }
     if (seen.has(tool.name)) throw invalid('tools: Tool names must be unique.')
     seen.add(tool.name)
+    if (tool.strict === true) {
+      const problem = unsupportedSchemaFeature(tool.input_schema)
+      if (problem) throw invalid(`tools.${i}.custom.input_schema: ${problem}`)
+    }
   })
+  const strictTools = tools.filter(t => isObject(t) && t.strict === true).length
+  if (strictTools > MAX_STRICT_TOOLS) {
+    throw invalid(
+      `tools: Schema is too complex for compilation: ${strictTools} strict tools, at most ${MAX_STRICT_TOOLS} are supported`
+    )
+  }
 
   // tool_choice
   if (body.tool_choice !== undefined) {
@@ -646,11 +810,268 @@ function validate(body: Json): void {
       }
     }
 
+  // thinking: the shape every model checks; what a model accepts is in checkModelRules
+  if (body.thinking !== undefined) {
+    const thinking = body.thinking
+    const type = isObject(thinking) ? thinking.type : undefined
+    if (
+      !isObject(thinking) ||
+      !['adaptive', 'between_tools', 'disabled', 'enabled'].includes(String(type))
+    ) {
+      throw invalid(
+        "thinking.type: Input should be 'adaptive', 'between_tools', 'disabled' or 'enabled'"
+      )
+    }
+    if (type === 'enabled') {
+      const budget = thinking.budget_tokens
+      if (typeof budget !== 'number' || !Number.isInteger(budget)) {
+        throw invalid('thinking.enabled.budget_tokens: Field required')
+      }
+      if (budget < 1024) {
+        throw invalid(
+          'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024'
+        )
+      }
+      if (budget >= (body.max_tokens as number)) {
+        throw invalid('`max_tokens` must be greater than `thinking.budget_tokens`.')
+      }
+    }
+    if (type === 'between_tools') {
+      // "`between_tools` takes no other field: `display`, `budget_tokens`, or `block_binding` sent
+      // with it returns a 400 error." (https://platform.claude.com/docs/en/models/sonnet-5-5/whats-new-sonnet-5-5)
+      const extra = Object.keys(thinking).find(k => k !== 'type')
+      if (extra !== undefined) {
+        throw invalid(`thinking.between_tools.${extra}: Extra inputs are not permitted`)
+      }
+    }
+  }
+
+  // output_config: effort and the structured-output format
+  if (body.output_config !== undefined) {
+    const config = body.output_config
+    if (!isObject(config)) throw invalid('output_config: Input should be a valid dictionary')
+    if (
+      config.effort !== undefined &&
+      config.effort !== null &&
+      !['low', 'medium', 'high', 'xhigh', 'max'].includes(String(config.effort))
+    ) {
+      throw invalid(
+        "output_config.effort: Input should be 'low', 'medium', 'high', 'xhigh' or 'max'"
+      )
+    }
+    if (config.format !== undefined && config.format !== null) {
+      const format = config.format
+      if (!isObject(format) || format.type !== 'json_schema') {
+        throw invalid("output_config.format.type: Input should be 'json_schema'")
+      }
+      if (!isObject(format.schema)) throw invalid('output_config.format.schema: Field required')
+      const problem = unsupportedSchemaFeature(format.schema)
+      if (problem) throw invalid(`output_config.format.schema: ${problem}`)
+      // structured outputs are "Incompatible with ... prefill"
+      if ((messages[messages.length - 1] as Json).role === 'assistant') {
+        throw invalid(
+          'output_config.format: structured outputs cannot be used with a prefilled assistant message; the conversation must end with a user message.'
+        )
+      }
+    }
+  }
+
   // cache_control breakpoints
   const breakpoints = promptParts(body).filter(p => p.ttl !== undefined).length
   if (breakpoints > 4) {
     throw invalid(`A maximum of 4 blocks with cache_control may be provided. Found ${breakpoints}.`)
   }
+}
+
+const FORCED_TOOL_CHOICE = 'tool_choice: type "tool" and "any" are not supported for this model.'
+const PREFILL =
+  'This model does not support assistant message prefill. The conversation must end with a user message.'
+
+function thinkingNotSupported(type: 'disabled' | 'enabled'): string {
+  return `"thinking.type.${type}" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.`
+}
+
+/**
+ * What the request's model accepts (model-rules.ts, which cites the model pages), checked as the API
+ * does: 400 invalid_request_error before any answer. Models missing from the table get none of these
+ * checks.
+ */
+function checkModelParams(rules: ModelRules, provider: Provider, body: Json): void {
+  const model = String(body.model)
+  const tc = isObject(body.tool_choice) ? body.tool_choice.type : undefined
+  const forced = tc === 'tool' || tc === 'any'
+  const effort = isObject(body.output_config) ? body.output_config.effort : undefined
+
+  // Forced tool use: "`tool_choice` set to `{"type": "any"}` or `{"type": "tool", "name": "..."}`
+  // returns a 400 `invalid_request_error`" with this message (Sonnet 5.5, Opus 5.5, Fable 5.1, Mythos 5.1;
+  // https://platform.claude.com/docs/en/api/errors)
+  if (forced && !rules.forcedToolChoice) throw invalid(FORCED_TOOL_CHOICE)
+
+  // thinking modes (https://platform.claude.com/docs/en/api/errors,
+  // https://platform.claude.com/docs/en/models/sonnet-5-5/whats-new-sonnet-5-5)
+  const type = thinkingType(body)
+  if (type === 'disabled' && !rules.thinkingDisabled) {
+    // Sonnet 5.5: "returns a 400 `invalid_request_error` whose message points to `between_tools`"
+    throw invalid(
+      rules.betweenTools
+        ? '"thinking.type.disabled" is not supported for this model. Use "thinking.type.between_tools" to turn off thinking before the first tool call, or "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.'
+        : thinkingNotSupported('disabled')
+    )
+  }
+  if (
+    type === 'disabled' &&
+    rules.disabledOnlyUpToHighEffort &&
+    (effort === 'xhigh' || effort === 'max')
+  ) {
+    // Opus 5, Haiku 5.5: disabled "is accepted at effort `high` or below"
+    throw invalid(
+      `"thinking.type.disabled" is not supported at effort "${String(effort)}" for this model. Use effort "high" or below, or omit "thinking".`
+    )
+  }
+  if (type === 'between_tools' && (effort === 'xhigh' || effort === 'max')) {
+    // "At `xhigh` or `max` effort, a request with `between_tools` returns a 400 error."
+    throw invalid(
+      `"thinking.type.between_tools" is not supported at effort "${String(effort)}". Omit "thinking" or use "thinking.type.adaptive" at this effort.`
+    )
+  }
+  if (type === 'enabled' && !rules.manualThinking) throw invalid(thinkingNotSupported('enabled'))
+  if (type === 'adaptive' && !rules.adaptiveThinking) {
+    throw invalid('adaptive thinking is not supported on this model')
+  }
+  // "Tool use with thinking only supports `tool_choice: {"type": "auto"}` ... or `none`"
+  // (https://platform.claude.com/docs/en/build-with-claude/extended-thinking#extended-thinking-with-tool-use);
+  // the 5.x models that accept a forced tool answer it without thinking instead
+  if (forced && !rules.emitsThinking && (type === 'enabled' || type === 'adaptive')) {
+    throw invalid('Thinking may not be enabled when tool_choice forces tool use.')
+  }
+
+  // sampling parameters
+  checkSampling(rules, body)
+
+  // "max_tokens: 16000 > 8192, which is the maximum allowed number of output tokens for <model>"
+  const maxTokens = body.max_tokens as number
+  if (maxTokens > rules.maxOutputTokens) {
+    throw invalid(
+      `max_tokens: ${maxTokens} > ${rules.maxOutputTokens}, which is the maximum allowed number of output tokens for ${model}`
+    )
+  }
+
+  // prefill (https://platform.claude.com/docs/en/api/errors: "Claude 4.6 and later models ... do not
+  // support prefilling assistant messages")
+  const messages = body.messages as Json[]
+  if (!rules.prefill && messages[messages.length - 1]?.role === 'assistant') throw invalid(PREFILL)
+
+  // structured outputs and strict tools where the route offers them
+  if (!structuredOutputsOn(provider, model)) {
+    const where = provider === 'bedrock' ? ' on Amazon Bedrock' : ''
+    if (outputFormat(body)) {
+      throw invalid(
+        `output_config.format: structured outputs are not supported for ${model}${where}. Use a tool instead.`
+      )
+    }
+    const tools = Array.isArray(body.tools) ? body.tools : []
+    const strict = tools.findIndex(t => isObject(t) && t.strict === true)
+    if (strict >= 0) {
+      throw invalid(
+        `tools.${strict}.strict: strict tool use is not supported for ${model}${where}.`
+      )
+    }
+  }
+}
+
+/** `temperature`, `top_p`, `top_k` per `ModelRules.sampling` (see model-rules.ts for the sources). */
+function checkSampling(rules: ModelRules, body: Json): void {
+  const { temperature, top_p: topP, top_k: topK } = body
+  const has = (value: unknown): boolean => value !== undefined && value !== null
+  switch (rules.sampling) {
+    case 'any':
+      return
+    case 'one-of':
+      if (has(temperature) && has(topP)) {
+        throw invalid(
+          '`temperature` and `top_p` cannot both be specified for this model. Please use only one.'
+        )
+      }
+      return
+    case 'default-only':
+      // "A value of 1.0 will be accepted for backwards compatibility"; top_p "A value >= 0.99 will be
+      // accepted"; top_k: "any value will be rejected" (https://platform.claude.com/docs/en/api/messages/create)
+      if (has(temperature) && temperature !== 1) {
+        throw invalid(
+          '`temperature` is deprecated for this model: only the default value 1.0 is accepted. Omit `temperature`.'
+        )
+      }
+      if (has(topP) && !(typeof topP === 'number' && topP >= 0.99)) {
+        throw invalid(
+          '`top_p` is deprecated for this model: only values >= 0.99 are accepted. Omit `top_p`.'
+        )
+      }
+      if (has(topK)) throw invalid('`top_k` is not supported for this model. Omit `top_k`.')
+      return
+    case 'haiku-5-5':
+      // "If a request includes `temperature`, it must be `1`. If it includes `top_p`, it must be
+      // `0.99` ... So does any `top_k` value, and so does a request that includes both"
+      if (has(temperature) && has(topP)) {
+        throw invalid('`temperature` and `top_p` cannot both be specified for this model.')
+      }
+      if (has(temperature) && temperature !== 1) {
+        throw invalid('`temperature` must be 1 for this model. Omit `temperature`.')
+      }
+      if (has(topP) && topP !== 0.99) {
+        throw invalid('`top_p` must be 0.99 (its default) for this model. Omit `top_p`.')
+      }
+      if (has(topK)) throw invalid('`top_k` is not supported for this model. Omit `top_k`.')
+      return
+  }
+}
+
+/** `thinking` and `redacted_thinking` blocks as compared in tool loops */
+function thinkingKey(block: Json): string {
+  return block.type === 'redacted_thinking'
+    ? JSON.stringify(['redacted_thinking', block.data])
+    : JSON.stringify(['thinking', block.thinking, block.signature])
+}
+
+function isThinkingBlock(block: unknown): block is Json {
+  return isObject(block) && (block.type === 'thinking' || block.type === 'redacted_thinking')
+}
+
+function withoutCacheControlDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutCacheControlDeep)
+  if (!isObject(value)) return value
+  const out: Json = {}
+  for (const [key, v] of Object.entries(value)) {
+    if (key !== 'cache_control') out[key] = withoutCacheControlDeep(v)
+  }
+  return out
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex')
+}
+
+/**
+ * The schema validators of structured outputs and strict tools (one Ajv per schema, so `$id`s never
+ * clash).
+ */
+const validators = new Map<string, ValidateFunction>()
+
+function schemaErrors(schema: Json, value: unknown): string | undefined {
+  const key = JSON.stringify(schema)
+  let check = validators.get(key)
+  if (!check) {
+    check = new Ajv({ strict: false, validateFormats: false, allErrors: true }).compile(schema)
+    validators.set(key, check)
+  }
+  return check(value) ? undefined : new Ajv().errorsText(check.errors)
+}
+
+/** What the server remembers of a thinking block's signature. */
+interface SignatureClaims {
+  /** the model family that produced the block */
+  family: string
+  /** the hash of the conversation prefix the answer was produced for */
+  prefix: string
 }
 
 export class ModelServer {
@@ -671,6 +1092,11 @@ export class ModelServer {
   private requestCounter = 0
   private messageCounter = 0
   private toolUseCounter = 0
+  private thinkingCounter = 0
+  /** the key thinking-block signatures are MACed with; never leaves the server */
+  private readonly signingKey = randomBytes(32)
+  /** tool_use id -> the thinking blocks of the answer that made the call, for the tool-loop check */
+  private readonly thinkingByToolUse = new Map<string, { family: string; blocks: Json[] }>()
 
   private constructor(
     private readonly server: Server,
@@ -810,6 +1236,8 @@ export class ModelServer {
       tools: Array.isArray(json.tools) ? json.tools : [],
       toolChoice: json.tool_choice,
       maxTokens: typeof json.max_tokens === 'number' ? json.max_tokens : 0,
+      outputConfig: json.output_config,
+      thinking: json.thinking,
       headers: headerRecord(req),
       body,
       status: 0,
@@ -845,7 +1273,9 @@ export class ModelServer {
         )
       }
       checkCloudBody(route.provider, json)
-      validate(route.model === undefined ? json : { ...json, model: route.model })
+      const request = route.model === undefined ? json : { ...json, model: route.model }
+      validate(request)
+      this.checkModelRules(route.provider, request)
       if (this.validModels && !this.validModels.has(call.model)) {
         throw new ApiError(404, 'not_found_error', `model: ${call.model}`)
       }
@@ -936,6 +1366,142 @@ export class ModelServer {
     )
   }
 
+  /**
+   * The per-model rules (model-rules.ts) and the thinking-block rules, for a model in the table:
+   * - request parameters the model does not accept (`checkModelParams`);
+   * - every `thinking` block replayed in an assistant message must carry a signature this server
+   *   issued. A block produced by another model is dropped before the model sees it, so the request
+   *   succeeds ("Unreadable blocks are dropped, not rejected"). A block of this model whose
+   *   conversation prefix (system, tools, the messages before its assistant message) changed since it
+   *   was produced is a 400 on the models that run the check: "If the `system` prompt, the `tools`,
+   *   or an earlier message changed since a block was produced, a request that replays that block
+   *   returns 400", whose message says "The block is bound to a different conversation"
+   *   (https://platform.claude.com/docs/en/models/sonnet-5-5/whats-new-sonnet-5-5,
+   *   https://platform.claude.com/docs/en/models/fable-5-1/whats-new-fable-5-1);
+   * - tool loops: the assistant message that carries a tool_use must carry the thinking blocks of the
+   *   answer that made the call "complete and unmodified ... the API rejects edited, reordered, or
+   *   partially dropped thinking blocks with a 400 error"
+   *   (https://platform.claude.com/docs/en/models/opus-5-5/migration-guide).
+   */
+  private checkModelRules(provider: Provider, body: Json): void {
+    const rules = rulesFor(String(body.model))
+    if (!rules) return
+    checkModelParams(rules, provider, body)
+    const { family } = rules
+    const messages = body.messages as Json[]
+    const prefixes = this.conversationPrefixes(body, family)
+    messages.forEach((message, i) => {
+      if (message.role !== 'assistant') return
+      const blocks = contentBlocks(message).filter(isObject)
+      blocks.forEach((block, j) => {
+        if (block.type !== 'thinking') return
+        const claims = this.readSignature(block.signature)
+        if (!claims) {
+          throw invalid(
+            `messages.${i}.content.${j}: Invalid \`signature\` in \`thinking\` block. The block is bound to a different conversation, or it was modified after it was returned.`
+          )
+        }
+        if (claims.family !== family) return // another model's block: dropped, not rejected
+        if (rules.thinkingPrefixCheck && claims.prefix !== prefixes[i]) {
+          throw invalid(
+            `messages.${i}.content.${j}: The block is bound to a different conversation: the system prompt, the tools or a message before it changed since the block was produced. Keep the history append-only, or strip the thinking blocks from the edited turn on.`
+          )
+        }
+      })
+      const uses = blocks.filter(b => b.type === 'tool_use').map(b => String(b.id))
+      const expected = uses
+        .map(id => ({ id, entry: this.thinkingByToolUse.get(id) }))
+        .find(u => u.entry !== undefined && u.entry.family === family && u.entry.blocks.length > 0)
+      if (!expected?.entry) return
+      const firstUse = blocks.findIndex(b => b.type === 'tool_use')
+      const carried = blocks.filter(isThinkingBlock)
+      const allBefore = blocks.every((b, k) => !isThinkingBlock(b) || k < firstUse)
+      const same =
+        JSON.stringify(carried.map(thinkingKey)) ===
+        JSON.stringify(expected.entry.blocks.map(thinkingKey))
+      if (!allBefore || !same) {
+        const n = expected.entry.blocks.length
+        throw invalid(
+          `messages.${i}: thinking blocks must be passed back unchanged in tool loops: the assistant message with tool_use ${expected.id} must carry the ${n} thinking block${n === 1 ? '' : 's'} of the response that made the call, complete and unmodified, in the same order and before its tool_use blocks (the API rejects edited, reordered, or partially dropped thinking blocks).`
+        )
+      }
+    })
+  }
+
+  /**
+   * Hashes of the conversation prefixes: element i identifies the model family, the system prompt,
+   * the tools and messages[0..i-1] (cache_control stripped, string content as one text block); the
+   * last element is the prefix a new answer is produced for. A replayed thinking block counts by its
+   * signature alone (its text is ignored, as the API ignores the text of an omitted block); another
+   * model's block does not count (the API drops it).
+   */
+  private conversationPrefixes(body: Json, family: string): string[] {
+    const asBlocks = (content: unknown): unknown =>
+      typeof content === 'string'
+        ? content === ''
+          ? []
+          : [{ type: 'text', text: content }]
+        : content
+    let hash = sha256(
+      JSON.stringify({
+        family,
+        system: withoutCacheControlDeep(asBlocks(body.system ?? '')),
+        tools: withoutCacheControlDeep(Array.isArray(body.tools) ? body.tools : [])
+      })
+    )
+    const hashes = [hash]
+    for (const message of body.messages as Json[]) {
+      const content = asBlocks(message.content)
+      const blocks = (Array.isArray(content) ? content : [])
+        .filter(
+          b =>
+            !(
+              isObject(b) &&
+              b.type === 'thinking' &&
+              this.readSignature(b.signature)?.family !== family
+            )
+        )
+        .map(b =>
+          isObject(b) && b.type === 'thinking'
+            ? { type: 'thinking', signature: b.signature }
+            : withoutCacheControlDeep(b)
+        )
+      hash = sha256(hash + JSON.stringify([message.role, blocks]))
+      hashes.push(hash)
+    }
+    return hashes
+  }
+
+  /** An opaque signature binding a thinking block to the model family and the conversation prefix. */
+  private sign(family: string, prefix: string): string {
+    const claims = JSON.stringify({ f: family, p: prefix, n: ++this.thinkingCounter })
+    const mac = createHmac('sha256', this.signingKey).update(claims).digest('base64url')
+    return Buffer.from(`${claims}.${mac}`).toString('base64')
+  }
+
+  /** The claims of a signature this server issued, unchanged; undefined for anything else. */
+  private readSignature(signature: unknown): SignatureClaims | undefined {
+    if (typeof signature !== 'string' || signature === '') return undefined
+    const decoded = Buffer.from(signature, 'base64')
+    if (decoded.toString('base64') !== signature) return undefined
+    const text = decoded.toString('utf8')
+    const dot = text.lastIndexOf('.')
+    if (dot < 0) return undefined
+    const claims = text.slice(0, dot)
+    const mac = Buffer.from(text.slice(dot + 1))
+    const expected = Buffer.from(
+      createHmac('sha256', this.signingKey).update(claims).digest('base64url')
+    )
+    if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) return undefined
+    const parsed = JSON.parse(claims) as { f: string; p: string }
+    return { family: parsed.f, prefix: parsed.p }
+  }
+
+  /**
+   * The answer to a valid request. A model that thinks (`thinkingWanted`) starts with one `thinking`
+   * block whose signature binds it to the model and to this request's conversation; its
+   * `thinkingTokens` count toward max_tokens first, the text and tool calls get what is left.
+   */
   private buildMessage(
     body: Json,
     call: RecordedCall,
@@ -943,6 +1509,7 @@ export class ModelServer {
   ): Json {
     const offered = toolNames(body)
     const tc = isObject(body.tool_choice) ? body.tool_choice : undefined
+    const format = outputFormat(body)
     const uses =
       reply.kind === 'tool_use'
         ? [{ name: reply.name, input: reply.input }]
@@ -952,22 +1519,37 @@ export class ModelServer {
     if (reply.kind === 'tool_uses' && uses.length === 0) {
       throw scriptBug("a 'tool_uses' reply needs at least one call")
     }
+    if (reply.kind === 'json' && !format) {
+      throw scriptBug("a 'json' reply needs output_config.format in the request")
+    }
     for (const use of uses) {
       if (!offered.includes(use.name)) {
         throw scriptBug(
           `scripted tool_use '${use.name}' is not among the request's tools [${offered.join(', ')}]`
         )
       }
+      // strict tools: "Tool `input` strictly follows the `input_schema`"
+      const tool = (body.tools as unknown[]).find(t => isObject(t) && t.name === use.name) as Json
+      if (tool.strict === true && isObject(tool.input_schema)) {
+        const errors = schemaErrors(tool.input_schema, use.input)
+        if (errors) {
+          throw scriptBug(
+            `scripted tool_use '${use.name}' does not match the strict tool's input_schema: ${errors}`
+          )
+        }
+      }
     }
-    if (tc?.type === 'tool' && (uses.length === 0 || uses.some(u => u.name !== tc.name))) {
-      throw scriptBug(
-        `the request forces tool '${String(tc.name)}' (tool_choice) but the scripted reply is ${describe(reply)}`
-      )
-    }
-    if (tc?.type === 'any' && uses.length === 0) {
-      throw scriptBug(
-        'the request forces a tool call (tool_choice any) but the scripted reply is text'
-      )
+    if (reply.kind !== 'refusal') {
+      if (tc?.type === 'tool' && (uses.length === 0 || uses.some(u => u.name !== tc.name))) {
+        throw scriptBug(
+          `the request forces tool '${String(tc.name)}' (tool_choice) but the scripted reply is ${describe(reply)}`
+        )
+      }
+      if (tc?.type === 'any' && uses.length === 0) {
+        throw scriptBug(
+          `the request forces a tool call (tool_choice any) but the scripted reply is ${describe(reply)}`
+        )
+      }
     }
     if (tc?.type === 'none' && uses.length > 0) {
       throw scriptBug(
@@ -980,35 +1562,84 @@ export class ModelServer {
       )
     }
 
-    let text: string | undefined = reply.text
+    // the thinking block, if the model thinks for this request
+    const rules = rulesFor(call.model)
+    let thinkingBlock: Json | undefined
+    if (rules && thinkingWanted(rules, body)) {
+      const display =
+        isObject(body.thinking) && typeof body.thinking.display === 'string'
+          ? body.thinking.display
+          : rules.defaultDisplay
+      const prefixes = this.conversationPrefixes(body, rules.family)
+      thinkingBlock = {
+        type: 'thinking',
+        thinking: display === 'summarized' ? (reply.thinking ?? 'Considering the request.') : '',
+        signature: this.sign(rules.family, prefixes[prefixes.length - 1] ?? '')
+      }
+    }
+    const thinkingTokens = thinkingBlock ? Math.max(0, reply.thinkingTokens ?? 0) : 0
+
+    let text: string | undefined = reply.kind === 'json' ? JSON.stringify(reply.value) : reply.text
     const estimatedOutput =
       (text !== undefined ? estimateTokens(text) : 0) +
       uses.reduce((sum, u) => sum + estimateTokens({ name: u.name, input: u.input }), 0)
     let outputTokens = reply.outputTokens ?? Math.max(1, estimatedOutput)
-    let stopReason = uses.length > 0 ? 'tool_use' : 'end_turn'
+    let stopReason =
+      reply.kind === 'refusal' ? 'refusal' : uses.length > 0 ? 'tool_use' : 'end_turn'
     let toolUses = uses
-    if (outputTokens > call.maxTokens) {
+    const budget = call.maxTokens - thinkingTokens
+    if (thinkingBlock && budget <= 0) {
+      // "a request with a small `max_tokens` can stop with `stop_reason: "max_tokens"` after a
+      // `thinking` block and before any text" (https://platform.claude.com/docs/en/models/haiku-5-5/whats-new-haiku-5-5)
+      stopReason = 'max_tokens'
+      outputTokens = 0
+      text = undefined
+      toolUses = []
+    } else if (outputTokens > budget) {
       // the model ran out of max_tokens: truncated text, no (incomplete) tool calls
       stopReason = 'max_tokens'
-      outputTokens = call.maxTokens
-      text = text?.slice(0, call.maxTokens * 4)
+      outputTokens = budget
+      text = text?.slice(0, budget * 4)
       toolUses = []
+    }
+    // structured outputs: "Valid JSON matching your schema in the response's text content block",
+    // unless max_tokens cut it ("output may be incomplete and not match your schema") or it is a refusal
+    if (format && stopReason !== 'max_tokens' && (reply.kind === 'text' || reply.kind === 'json')) {
+      let value: unknown
+      try {
+        value = JSON.parse(text ?? '')
+      } catch {
+        throw scriptBug(
+          `the request asks for structured output (output_config.format) but the scripted text is not JSON: ${JSON.stringify((text ?? '').slice(0, 80))}`
+        )
+      }
+      const errors = schemaErrors(format.schema as Json, value)
+      if (errors) {
+        throw scriptBug(
+          `the scripted ${reply.kind} reply does not match output_config.format.schema: ${errors}`
+        )
+      }
     }
 
     const content: Json[] = []
+    if (thinkingBlock) content.push(thinkingBlock)
     if (text !== undefined && text !== '') content.push({ type: 'text', text, citations: null })
     for (const use of toolUses) {
+      const id = `toolu_${++this.toolUseCounter}`
       content.push({
         type: 'tool_use',
-        id: `toolu_${++this.toolUseCounter}`,
+        id,
         name: use.name,
         input: use.input,
         caller: { type: 'direct' }
       })
+      if (thinkingBlock && rules) {
+        this.thinkingByToolUse.set(id, { family: rules.family, blocks: [thinkingBlock] })
+      }
     }
 
     const { usage, cacheCreation } = this.accountInput(body, call.model)
-    usage.output_tokens = outputTokens
+    usage.output_tokens = Math.min(call.maxTokens, thinkingTokens + outputTokens)
     call.usage = usage
     return {
       id: `msg_test_${String(++this.messageCounter).padStart(6, '0')}`,
@@ -1018,6 +1649,14 @@ export class ModelServer {
       content,
       stop_reason: stopReason,
       stop_sequence: null,
+      stop_details:
+        reply.kind === 'refusal'
+          ? {
+              type: 'refusal',
+              category: reply.category ?? null,
+              explanation: reply.explanation ?? null
+            }
+          : null,
       usage: { ...usage, cache_creation: cacheCreation, service_tier: 'standard' }
     }
   }
@@ -1103,6 +1742,26 @@ export class ModelServer {
   }
 }
 
+/**
+ * Whether the answer starts with a thinking block: not with a forced tool ("the response starts with
+ * the tool call and has no `thinking` block", Haiku 5.5) or `disabled`; with `enabled` or `adaptive`;
+ * with `between_tools` only after a tool result ("Turn off up-front thinking"); else as the model's
+ * default.
+ */
+function thinkingWanted(rules: ModelRules, body: Json): boolean {
+  const tc = isObject(body.tool_choice) ? body.tool_choice.type : undefined
+  if (tc === 'tool' || tc === 'any') return false
+  const type = thinkingType(body)
+  if (type === 'disabled') return false
+  if (type === 'enabled' || type === 'adaptive') return true
+  if (type === 'between_tools') {
+    const messages = body.messages as Json[]
+    const last = messages[messages.length - 1]
+    return contentBlocks(last).some(b => isObject(b) && b.type === 'tool_result')
+  }
+  return rules.emitsThinking
+}
+
 function describe(reply: ScriptedReply): string {
   switch (reply.kind) {
     case 'tool_use':
@@ -1111,6 +1770,10 @@ function describe(reply: ScriptedReply): string {
       return `tool_uses [${reply.calls.map(c => c.name).join(', ')}]`
     case 'text':
       return 'text'
+    case 'json':
+      return 'json'
+    case 'refusal':
+      return 'refusal'
     case 'error':
       return `error ${reply.status}`
   }

@@ -119,6 +119,9 @@ export interface ScenarioReport {
     model: string
     status: number
     toolChoice: unknown
+    /** output_config (structured outputs), as sent */
+    outputConfig: unknown
+    maxTokens: number
     usage?: {
       input_tokens: number
       output_tokens: number
@@ -328,6 +331,8 @@ export async function runScenario(
         model: c.model,
         status: c.status,
         toolChoice: c.toolChoice,
+        outputConfig: c.outputConfig,
+        maxTokens: c.maxTokens,
         usage: c.usage
       }))
     }

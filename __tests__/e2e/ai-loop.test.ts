@@ -18,15 +18,15 @@ function verdict(
   findings: unknown[] = []
 ): ScriptedReply {
   return {
-    kind: 'tool_use',
-    name: 'submit_review',
-    input: {
+    kind: 'json',
+    value: {
       decision,
       summary: decision === 'GO' ? 'Looks good.' : 'greet mishandles empty names.',
       findings,
       failedCriteria: decision === 'GO' ? [] : ['empty input handled'],
       passedCriteria: ['style'],
-      requiredRework: decision === 'GO' ? [] : ['default the name']
+      requiredRework: decision === 'GO' ? [] : ['default the name'],
+      earlierFindings: []
     }
   }
 }
@@ -90,7 +90,9 @@ describe('Claude as reviewer and fixer, through dist/ against the local Messages
       'claude-sonnet-4-6',
       'claude-haiku-4-5'
     ])
-    expect(report.modelCalls[0]!.toolChoice).toEqual({ type: 'tool', name: 'submit_review' })
+    // structured outputs carry the verdict: no forced tool choice, which the 5.5 models reject
+    expect(report.modelCalls[0]!.toolChoice).toBeUndefined()
+    expect(report.modelCalls[0]!.outputConfig).toMatchObject({ format: { type: 'json_schema' } })
     // the pushed fix holds the fixer's edit
     const state = report.finalState as {
       totals: { costUsd: number; inputTokens: number }
@@ -125,17 +127,25 @@ describe('Claude as reviewer and fixer, through dist/ against the local Messages
   })
 
   it('repairs a malformed verdict once, and otherwise fails closed as NEEDS_DISCUSSION, never GO', async () => {
+    // a model without structured outputs answers through the submit_review tool, which can be malformed
+    const old = { 'review-model': 'claude-3-5-haiku-20241022' }
     const bad: ScriptedReply = {
       kind: 'tool_use',
       name: 'submit_review',
       input: { decision: 'LGTM', summary: '' }
     }
-    const repaired = await runScenario(aiScenario([bad, verdict('GO')]))
+    const goTool: ScriptedReply = {
+      kind: 'tool_use',
+      name: 'submit_review',
+      input: (verdict('GO') as { value: unknown }).value
+    }
+    const repaired = await runScenario(aiScenario([bad, goTool], old))
     expect(repaired.runs[0]!.outputs['verdict']).toBe('GO')
     expect(repaired.modelCalls).toHaveLength(2)
+    expect(repaired.modelCalls[0]!.toolChoice).toEqual({ type: 'auto' })
 
     const closed = await runScenario(
-      aiScenario([bad, { kind: 'tool_use', name: 'submit_review', input: { decision: 'GO' } }])
+      aiScenario([bad, { kind: 'tool_use', name: 'submit_review', input: { decision: 'GO' } }], old)
     )
     const run = closed.runs[0]!
     expect(run.outputs['verdict']).toBe('NEEDS_DISCUSSION')
@@ -266,30 +276,42 @@ describe('Claude as reviewer and fixer, through dist/ against the local Messages
     expect(Number(last.outputs['total-cost-usd'])).toBeLessThanOrEqual(0.4)
   })
 
-  it('ends as stalled when a blocker survives two fix attempts', async () => {
+  it('ends as stalled when a blocker is raised again after a fix attempt, re-raised in the comment', async () => {
     const edit = (n: number): ScriptedReply => ({
       kind: 'tool_use',
       name: 'write_file',
       input: { path: `src/note${n}.txt`, content: `attempt ${n}\n` }
     })
+    // reworded and at another line the second time: still the same problem, keeping its id
+    const again = {
+      ...EMPTY_NAME,
+      title: 'greet() prints "Hello, undefined" with no name',
+      line: 1
+    }
     const report = await runScenario(
       aiScenario(
         [
           verdict('NO_GO', [EMPTY_NAME]),
           edit(1),
           { kind: 'text', text: 'tried' },
-          verdict('NO_GO', [EMPTY_NAME]),
-          edit(2),
-          { kind: 'text', text: 'tried again' },
-          verdict('NO_GO', [EMPTY_NAME])
+          verdict('NO_GO', [again])
         ],
         { 'max-iterations': '5' }
       )
     )
     const last = report.runs[report.runs.length - 1]!
-    expect(report.runs).toHaveLength(3)
+    expect(report.runs).toHaveLength(2)
     expect(last.outputs['status']).toBe('stalled')
-    expect(report.comments[0]!.body).toContain('survived two fix attempts')
+    const state = report.finalState as {
+      iterations: Array<{ findings: Array<{ id: string; reraised?: boolean }> }>
+    }
+    const [first, second] = state.iterations
+    expect(second!.findings[0]!.id).toBe(first!.findings[0]!.id)
+    expect(second!.findings[0]!.reraised).toBe(true)
+    const body = report.comments[0]!.body
+    expect(body).toContain('was raised again after a fix attempt')
+    expect(body).toContain('**re-raised** after a fix')
+    expect(body).toContain('tried')
   })
 })
 

@@ -135,15 +135,15 @@ describe('faults never lose work or let the loop run uncapped', () => {
 
   it('lets the next review weigh disputes when the fixer disputes instead of changing code', async () => {
     const verdict = (decision: string, findings: unknown[]): ScriptedReply => ({
-      kind: 'tool_use',
-      name: 'submit_review',
-      input: {
+      kind: 'json',
+      value: {
         decision,
         summary: 's',
         findings,
         failedCriteria: [],
         passedCriteria: [],
-        requiredRework: []
+        requiredRework: [],
+        earlierFindings: []
       }
     })
     let secondPrompt = ''
@@ -181,15 +181,15 @@ describe('faults never lose work or let the loop run uncapped', () => {
 
   it('asks a human when the fixer disputes again what the reviewer kept, instead of looping', async () => {
     const verdict: ScriptedReply = {
-      kind: 'tool_use',
-      name: 'submit_review',
-      input: {
+      kind: 'json',
+      value: {
         decision: 'NO_GO',
         summary: 's',
         findings: [RUN_MAY_THROW],
         failedCriteria: [],
         passedCriteria: [],
-        requiredRework: []
+        requiredRework: [],
+        earlierFindings: []
       }
     }
     const dispute = (call: { messages: unknown[] }): ScriptedReply => ({

@@ -73,15 +73,15 @@ describe('what people see', () => {
       description: `${'Long explanation. '.repeat(330)}END-${i + 1}`
     }))
     const verdict: ScriptedReply = {
-      kind: 'tool_use',
-      name: 'submit_review',
-      input: {
+      kind: 'json',
+      value: {
         decision: 'NO_GO',
         summary: 'Many problems.',
         findings,
         failedCriteria: [],
         passedCriteria: [],
-        requiredRework: []
+        requiredRework: [],
+        earlierFindings: []
       }
     }
     let reviewMd = ''

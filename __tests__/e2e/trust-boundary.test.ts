@@ -48,9 +48,8 @@ exit 0
 const GREET = "export function greet(name) {\n  return 'Hello, ' + name\n}\n"
 
 const verdict = (decision: 'GO' | 'NO_GO'): ScriptedReply => ({
-  kind: 'tool_use',
-  name: 'submit_review',
-  input: {
+  kind: 'json',
+  value: {
     decision,
     summary: decision === 'GO' ? 'Looks good.' : 'greet mishandles empty names.',
     findings:
@@ -69,7 +68,8 @@ const verdict = (decision: 'GO' | 'NO_GO'): ScriptedReply => ({
           ],
     failedCriteria: [],
     passedCriteria: [],
-    requiredRework: []
+    requiredRework: [],
+    earlierFindings: []
   }
 })
 

@@ -1,7 +1,8 @@
 import Anthropic, { APIError } from '@anthropic-ai/sdk'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ModelServer, estimateTokens } from '../../test-support/model-server.js'
-import type { ModelServerOptions } from '../../test-support/model-server.js'
+import type { ModelServerOptions, ScriptedReply } from '../../test-support/model-server.js'
+import { modelFamily, rulesFor, structuredOutputsOn } from '../../test-support/model-rules.js'
 
 const MODEL = 'claude-test-1'
 const KEY = 'sk-test-key'
@@ -406,5 +407,633 @@ describe('ModelServer with the real Anthropic SDK', () => {
     // the pushed reply was not consumed by the rejected calls
     const last = await client.messages.create(params)
     expect(last.content).toMatchObject([{ type: 'text', text: 'unused' }])
+  })
+})
+
+describe('model rules table', () => {
+  it('normalises Bedrock, Vertex and dated ids to the family', () => {
+    expect(modelFamily('anthropic.claude-sonnet-5-5')).toBe('claude-sonnet-5-5')
+    expect(modelFamily('us.anthropic.claude-sonnet-4-6-v1:0')).toBe('claude-sonnet-4-6')
+    expect(modelFamily('global.anthropic.claude-haiku-4-5-20251001-v1:0')).toBe('claude-haiku-4-5')
+    expect(modelFamily('us-gov.anthropic.claude-opus-5-5-v1:0')).toBe('claude-opus-5-5')
+    expect(modelFamily('claude-sonnet-4-5@20250929')).toBe('claude-sonnet-4-5')
+    expect(modelFamily('claude-haiku-4-5-20251001')).toBe('claude-haiku-4-5')
+    expect(rulesFor('eu.anthropic.claude-fable-5-1-v1:0')?.family).toBe('claude-fable-5-1')
+    expect(rulesFor('claude-test-1')).toBeUndefined()
+    expect(rulesFor('claude-fable-5-2')).toBeUndefined()
+  })
+
+  it('says which models accept forced tool use, thinking modes and structured outputs where', () => {
+    const forced = (m: string) => rulesFor(m)?.forcedToolChoice
+    for (const m of [
+      'claude-sonnet-5-5',
+      'claude-opus-5-5',
+      'claude-fable-5-1',
+      'claude-mythos-5-1'
+    ]) {
+      expect(forced(m), m).toBe(false)
+    }
+    for (const m of [
+      'claude-haiku-5-5',
+      'claude-sonnet-5',
+      'claude-opus-5',
+      'claude-fable-5',
+      'claude-opus-4-8',
+      'claude-opus-4-7',
+      'claude-opus-4-6',
+      'claude-opus-4-5',
+      'claude-sonnet-4-6',
+      'claude-sonnet-4-5',
+      'claude-haiku-4-5'
+    ]) {
+      expect(forced(m), m).toBe(true)
+    }
+    expect(rulesFor('claude-haiku-4-5')).toMatchObject({
+      emitsThinking: false,
+      manualThinking: true,
+      maxOutputTokens: 64_000,
+      prefill: true
+    })
+    expect(rulesFor('claude-sonnet-5-5')).toMatchObject({
+      emitsThinking: true,
+      thinkingDisabled: false,
+      manualThinking: false,
+      sampling: 'default-only',
+      prefill: false,
+      maxOutputTokens: 128_000
+    })
+    expect(rulesFor('claude-haiku-5-5')?.sampling).toBe('haiku-5-5')
+    expect(structuredOutputsOn('anthropic', 'claude-sonnet-5-5')).toBe(true)
+    expect(structuredOutputsOn('vertex', 'claude-sonnet-5-5')).toBe(true)
+    expect(structuredOutputsOn('bedrock', 'us.anthropic.claude-sonnet-5-5')).toBe(false)
+    expect(structuredOutputsOn('bedrock', 'us.anthropic.claude-sonnet-4-6-v1:0')).toBe(true)
+    expect(structuredOutputsOn('bedrock', 'claude-test-1')).toBeUndefined()
+  })
+})
+
+/**
+ * The SDK's 1.12 request type no longer lists the sampling parameters, which the 5.x models reject;
+ * the SDK still sends whatever the params object holds.
+ */
+type Params = Partial<Anthropic.MessageCreateParamsNonStreaming> & {
+  temperature?: number
+  top_p?: number
+  top_k?: number
+}
+
+describe('ModelServer per-model rules', () => {
+  const FORCED = 'tool_choice: type "tool" and "any" are not supported for this model.'
+  const ask = (model: string, extra: Params = {}) =>
+    ({
+      model,
+      max_tokens: 1024,
+      messages: [{ role: 'user', content: 'Review this diff' }],
+      ...extra
+    }) as Anthropic.MessageCreateParamsNonStreaming
+
+  it('rejects forced tool_choice on Sonnet 5.5, Opus 5.5 and Fable 5.1 without using the script', async () => {
+    const { server, client } = await start({
+      script: [{ kind: 'tool_use', name: 'submit_verdict', input: { verdict: 'GO' } }]
+    })
+    for (const model of ['claude-sonnet-5-5', 'claude-opus-5-5', 'claude-fable-5-1']) {
+      for (const tool_choice of [
+        { type: 'any' as const },
+        { type: 'tool' as const, name: 'submit_verdict' }
+      ]) {
+        const err = await expectApiError(
+          client.messages.create(ask(model, { tools: [verdictTool], tool_choice }))
+        )
+        expect(err).toBeInstanceOf(Anthropic.BadRequestError)
+        expect(err.type).toBe('invalid_request_error')
+        expect(err.apiMessage).toBe(FORCED)
+      }
+    }
+    // auto is fine, and the scripted reply was not consumed by the rejected calls
+    const ok = await client.messages.create(
+      ask('claude-sonnet-5-5', { tools: [verdictTool], tool_choice: { type: 'auto' } })
+    )
+    expect(ok.stop_reason).toBe('tool_use')
+    expect(server.calls.map(c => c.status)).toEqual([400, 400, 400, 400, 400, 400, 200])
+  })
+
+  it('accepts forced tool_choice on Haiku 4.5, Sonnet 4.6 and Haiku 5.5 (answered without thinking)', async () => {
+    const { client } = await start({
+      responder: () => ({ kind: 'tool_use', name: 'submit_verdict', input: { verdict: 'GO' } })
+    })
+    for (const model of ['claude-haiku-4-5', 'claude-sonnet-4-6', 'claude-haiku-5-5']) {
+      const msg = await client.messages.create(
+        ask(model, { tools: [verdictTool], tool_choice: { type: 'tool', name: 'submit_verdict' } })
+      )
+      expect(
+        msg.content.map(b => b.type),
+        model
+      ).toEqual(['tool_use'])
+    }
+  })
+
+  it('checks the thinking modes each model accepts', async () => {
+    const { client } = await start({ responder: () => ({ kind: 'text', text: 'ok' }) })
+    const alwaysOn =
+      '"thinking.type.disabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.'
+    const noManual =
+      '"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.'
+    const disabled = { thinking: { type: 'disabled' as const } }
+    const enabled = {
+      thinking: { type: 'enabled' as const, budget_tokens: 2048 },
+      max_tokens: 4096
+    }
+
+    for (const model of ['claude-opus-5-5', 'claude-fable-5-1']) {
+      const err = await expectApiError(client.messages.create(ask(model, disabled)))
+      expect(err.apiMessage, model).toBe(alwaysOn)
+    }
+    const sonnet = await expectApiError(client.messages.create(ask('claude-sonnet-5-5', disabled)))
+    expect(sonnet.status).toBe(400)
+    expect(sonnet.apiMessage).toContain('"thinking.type.disabled" is not supported for this model')
+    expect(sonnet.apiMessage).toContain('between_tools')
+    for (const model of [
+      'claude-sonnet-5-5',
+      'claude-opus-5-5',
+      'claude-sonnet-5',
+      'claude-opus-4-7'
+    ]) {
+      const err = await expectApiError(client.messages.create(ask(model, enabled)))
+      expect(err.apiMessage, model).toBe(noManual)
+    }
+    // disabled is accepted on Sonnet 5 and Haiku 5.5 (not at xhigh on Haiku 5.5): no thinking block
+    for (const model of ['claude-sonnet-5', 'claude-haiku-5-5']) {
+      const msg = await client.messages.create(ask(model, disabled))
+      expect(
+        msg.content.map(b => b.type),
+        model
+      ).toEqual(['text'])
+    }
+    const xhigh = await expectApiError(
+      client.messages.create(
+        ask('claude-haiku-5-5', { ...disabled, output_config: { effort: 'xhigh' } })
+      )
+    )
+    expect(xhigh.apiMessage).toContain('effort "xhigh"')
+    // the 5.x models think by default; display "omitted" leaves the text empty
+    const thinking = await client.messages.create(ask('claude-sonnet-5-5'))
+    expect(thinking.content.map(b => b.type)).toEqual(['thinking', 'text'])
+    expect(thinking.content[0]).toMatchObject({ type: 'thinking', thinking: '' })
+    // Haiku 4.5: manual thinking only, off by default, not with a forced tool
+    const plain = await client.messages.create(ask('claude-haiku-4-5'))
+    expect(plain.content.map(b => b.type)).toEqual(['text'])
+    const manual = await client.messages.create(ask('claude-haiku-4-5', enabled))
+    expect(manual.content.map(b => b.type)).toEqual(['thinking', 'text'])
+    expect(manual.content[0]).toMatchObject({ thinking: 'Considering the request.' })
+    const adaptive = await expectApiError(
+      client.messages.create(ask('claude-haiku-4-5', { thinking: { type: 'adaptive' } }))
+    )
+    expect(adaptive.apiMessage).toBe('adaptive thinking is not supported on this model')
+    const forcedThinking = await expectApiError(
+      client.messages.create(
+        ask('claude-haiku-4-5', {
+          ...enabled,
+          tools: [verdictTool],
+          tool_choice: { type: 'any' }
+        })
+      )
+    )
+    expect(forcedThinking.apiMessage).toBe(
+      'Thinking may not be enabled when tool_choice forces tool use.'
+    )
+  })
+
+  it('checks sampling parameters per model', async () => {
+    const { client } = await start({ responder: () => ({ kind: 'text', text: 'ok' }) })
+    const rejected: Array<[string, Params, string]> = [
+      ['claude-sonnet-5-5', { temperature: 0 }, '`temperature` is deprecated for this model'],
+      ['claude-opus-4-7', { top_p: 0.9 }, '`top_p` is deprecated for this model'],
+      ['claude-opus-5-5', { top_k: 40 }, '`top_k` is not supported for this model'],
+      ['claude-haiku-5-5', { top_p: 1 }, '`top_p` must be 0.99'],
+      ['claude-haiku-5-5', { temperature: 0.5 }, '`temperature` must be 1'],
+      ['claude-haiku-5-5', { temperature: 1, top_p: 0.99 }, 'cannot both be specified'],
+      ['claude-haiku-4-5', { temperature: 0.2, top_p: 0.9 }, 'cannot both be specified']
+    ]
+    for (const [model, extra, message] of rejected) {
+      const err = await expectApiError(client.messages.create(ask(model, extra)))
+      expect(err.status, model).toBe(400)
+      expect(err.apiMessage, model).toContain(message)
+    }
+    const accepted: Array<[string, Params]> = [
+      ['claude-sonnet-5-5', { temperature: 1 }],
+      ['claude-opus-5-5', { top_p: 0.99 }],
+      ['claude-haiku-5-5', { top_p: 0.99 }],
+      ['claude-haiku-4-5', { temperature: 0 }],
+      ['claude-sonnet-4-6', { temperature: 0, top_k: 5 }],
+      ['claude-test-1', { temperature: 0, top_p: 0.5, top_k: 5 }]
+    ]
+    for (const [model, extra] of accepted) {
+      const msg = await client.messages.create(ask(model, extra))
+      expect(msg.stop_reason, model).toBe('end_turn')
+    }
+  })
+
+  it('rejects max_tokens above the model maximum and a prefill where it is not accepted', async () => {
+    const { client } = await start({ responder: () => ({ kind: 'text', text: 'ok' }) })
+    // the SDK refuses a large non-streaming max_tokens unless the request sets its own timeout
+    const long = { timeout: 60_000 }
+    const over = await expectApiError(
+      client.messages.create(ask('claude-sonnet-5-5', { max_tokens: 200_000 }), long)
+    )
+    expect(over.apiMessage).toBe(
+      'max_tokens: 200000 > 128000, which is the maximum allowed number of output tokens for claude-sonnet-5-5'
+    )
+    const haiku = await expectApiError(
+      client.messages.create(ask('claude-haiku-4-5-20251001', { max_tokens: 64_001 }), long)
+    )
+    expect(haiku.apiMessage).toBe(
+      'max_tokens: 64001 > 64000, which is the maximum allowed number of output tokens for claude-haiku-4-5-20251001'
+    )
+    expect(
+      (await client.messages.create(ask('claude-haiku-4-5', { max_tokens: 64_000 }), long))
+        .stop_reason
+    ).toBe('end_turn')
+
+    const prefilled: Anthropic.MessageParam[] = [
+      { role: 'user', content: 'Answer in JSON' },
+      { role: 'assistant', content: '{' }
+    ]
+    for (const model of ['claude-sonnet-5-5', 'claude-sonnet-4-6', 'claude-opus-4-6']) {
+      const err = await expectApiError(client.messages.create(ask(model, { messages: prefilled })))
+      expect(err.apiMessage, model).toBe(
+        'This model does not support assistant message prefill. The conversation must end with a user message.'
+      )
+    }
+    const ok = await client.messages.create(ask('claude-haiku-4-5', { messages: prefilled }))
+    expect(ok.content).toMatchObject([{ type: 'text', text: 'ok' }])
+  })
+
+  const verdictSchema = {
+    type: 'object',
+    properties: {
+      verdict: { type: 'string', enum: ['GO', 'NO_GO'] },
+      summary: { type: 'string' }
+    },
+    required: ['verdict', 'summary'],
+    additionalProperties: false
+  }
+  const structured = (schema: Record<string, unknown> = verdictSchema) => ({
+    output_config: { format: { type: 'json_schema' as const, schema } }
+  })
+
+  it('answers structured outputs as a text block after the thinking block', async () => {
+    const { server, client } = await start({
+      script: [{ kind: 'json', value: { verdict: 'GO', summary: 'fine' }, thinkingTokens: 30 }]
+    })
+    const msg = await client.messages.create(ask('claude-sonnet-5-5', structured()))
+    expect(msg.stop_reason).toBe('end_turn')
+    expect(msg.content.map(b => b.type)).toEqual(['thinking', 'text'])
+    const text = msg.content.find(b => b.type === 'text')
+    expect(JSON.parse(text?.type === 'text' ? text.text : '')).toEqual({
+      verdict: 'GO',
+      summary: 'fine'
+    })
+    expect(msg.usage.output_tokens).toBe(
+      30 + estimateTokens(JSON.stringify({ verdict: 'GO', summary: 'fine' }))
+    )
+    expect(server.calls[0]!.outputConfig).toEqual(structured().output_config)
+    expect(server.calls[0]!.thinking).toBeUndefined()
+  })
+
+  it('rejects schemas outside the supported subset, naming the keyword and where', async () => {
+    const { server, client } = await start({ responder: () => ({ kind: 'text', text: '{}' }) })
+    const withMaxLength = {
+      ...verdictSchema,
+      properties: { ...verdictSchema.properties, summary: { type: 'string', maxLength: 200 } }
+    }
+    const err = await expectApiError(
+      client.messages.create(ask('claude-test-1', structured(withMaxLength)))
+    )
+    expect(err.status).toBe(400)
+    expect(err.apiMessage).toBe(
+      "output_config.format.schema: property 'maxLength' is not supported (at #/properties/summary)"
+    )
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [
+        { type: 'object', properties: {} },
+        "objects must set 'additionalProperties' to false (at #)"
+      ],
+      [
+        { ...verdictSchema, properties: { n: { type: 'integer', minimum: 0 } } },
+        "'minimum' is not supported (at #/properties/n)"
+      ],
+      [
+        {
+          ...verdictSchema,
+          properties: { list: { type: 'array', items: { type: 'string' }, minItems: 2 } }
+        },
+        "'minItems' is supported only with the values 0 and 1"
+      ],
+      [
+        { ...verdictSchema, properties: { a: { type: 'array', maxItems: 3, items: {} } } },
+        "'maxItems' is not supported (at #/properties/a)"
+      ],
+      [
+        { ...verdictSchema, properties: { r: { $ref: 'https://example.com/s.json' } } },
+        "external '$ref' is not supported"
+      ]
+    ]
+    for (const [schema, message] of cases) {
+      const bad = await expectApiError(
+        client.messages.create(ask('claude-sonnet-5-5', structured(schema)))
+      )
+      expect(bad.apiMessage).toContain('output_config.format.schema: ')
+      expect(bad.apiMessage).toContain(message)
+    }
+    // strict tools share the limits
+    const strictTool: Anthropic.Tool = {
+      ...verdictTool,
+      strict: true,
+      input_schema: {
+        type: 'object',
+        properties: { n: { type: 'number', maximum: 3 } },
+        additionalProperties: false
+      }
+    }
+    const strictErr = await expectApiError(
+      client.messages.create(ask('claude-sonnet-5-5', { tools: [strictTool] }))
+    )
+    expect(strictErr.apiMessage).toBe(
+      "tools.0.custom.input_schema: property 'maximum' is not supported (at #/properties/n)"
+    )
+    expect(server.calls.every(c => c.status === 400)).toBe(true)
+  })
+
+  it('treats a scripted answer that breaks the schema as a script bug, and truncates at max_tokens', async () => {
+    const { client, server } = await start({
+      script: [
+        { kind: 'json', value: { verdict: 'MAYBE', summary: 'x' } },
+        { kind: 'text', text: 'not json' },
+        { kind: 'json', value: { verdict: 'GO', summary: 'a'.repeat(400) } },
+        { kind: 'json', value: { verdict: 'GO' } }
+      ]
+    })
+    const bug = await expectApiError(client.messages.create(ask('claude-sonnet-5-5', structured())))
+    expect(bug).toBeInstanceOf(Anthropic.InternalServerError)
+    expect(bug.apiMessage).toContain(
+      'test server script bug: the scripted json reply does not match'
+    )
+    const notJson = await expectApiError(
+      client.messages.create(ask('claude-sonnet-5-5', structured()))
+    )
+    expect(notJson.apiMessage).toContain('is not JSON')
+
+    const truncated = await client.messages.create(
+      ask('claude-sonnet-5-5', { ...structured(), max_tokens: 20 })
+    )
+    expect(truncated.stop_reason).toBe('max_tokens')
+    const text = truncated.content.find(b => b.type === 'text')
+    expect(text?.type === 'text' && text.text).toBe(
+      JSON.stringify({ verdict: 'GO', summary: 'a'.repeat(400) }).slice(0, 80)
+    )
+    expect(truncated.usage.output_tokens).toBe(20)
+
+    const noFormat = await expectApiError(client.messages.create(ask('claude-sonnet-5-5')))
+    expect(noFormat.apiMessage).toContain("a 'json' reply needs output_config.format")
+    expect(server.calls.map(c => c.status)).toEqual([500, 500, 200, 500])
+  })
+
+  it('checks a strict tool call against its input_schema', async () => {
+    const strictTool: Anthropic.Tool = {
+      ...verdictTool,
+      strict: true,
+      input_schema: {
+        type: 'object',
+        properties: { verdict: { type: 'string', enum: ['GO', 'NO_GO'] } },
+        required: ['verdict'],
+        additionalProperties: false
+      }
+    }
+    const { client } = await start({
+      script: [
+        { kind: 'tool_use', name: 'submit_verdict', input: { verdict: 'YES' } },
+        { kind: 'tool_use', name: 'submit_verdict', input: { verdict: 'GO' } }
+      ]
+    })
+    const bug = await expectApiError(
+      client.messages.create(ask('claude-sonnet-5-5', { tools: [strictTool] }))
+    )
+    expect(bug.apiMessage).toContain("does not match the strict tool's input_schema")
+    const ok = await client.messages.create(ask('claude-sonnet-5-5', { tools: [strictTool] }))
+    expect(ok.content.map(b => b.type)).toEqual(['thinking', 'tool_use'])
+  })
+
+  it('refuses structured outputs and strict tools on Bedrock for the 5.x models', async () => {
+    const { server } = await start({
+      responder: () => ({ kind: 'text', text: '{"verdict":"GO","summary":"x"}' })
+    })
+    const invoke = (model: string, body: Record<string, unknown>) =>
+      fetch(`${server.url}/model/${encodeURIComponent(model)}/invoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer bedrock-api-key' },
+        body: JSON.stringify({
+          anthropic_version: 'bedrock-2023-05-31',
+          max_tokens: 100,
+          messages: [{ role: 'user', content: 'hi' }],
+          ...body
+        })
+      })
+    const refused = await invoke('us.anthropic.claude-sonnet-5-5', structured())
+    expect(refused.status).toBe(400)
+    expect(await refused.json()).toMatchObject({
+      error: {
+        type: 'invalid_request_error',
+        message:
+          'output_config.format: structured outputs are not supported for us.anthropic.claude-sonnet-5-5 on Amazon Bedrock. Use a tool instead.'
+      }
+    })
+    const strict = await invoke('us.anthropic.claude-opus-5-5-v1:0', {
+      tools: [
+        {
+          ...verdictTool,
+          strict: true,
+          input_schema: { ...verdictTool.input_schema, additionalProperties: false }
+        }
+      ]
+    })
+    expect(strict.status).toBe(400)
+    expect(((await strict.json()) as { error: { message: string } }).error.message).toContain(
+      'tools.0.strict: strict tool use is not supported'
+    )
+    const forced = await invoke('global.anthropic.claude-fable-5-1-v1:0', {
+      tools: [verdictTool],
+      tool_choice: { type: 'any' }
+    })
+    expect(forced.status).toBe(400)
+    expect(((await forced.json()) as { error: { message: string } }).error.message).toBe(FORCED)
+    const ok = await invoke('us.anthropic.claude-sonnet-4-6-v1:0', structured())
+    expect(ok.status).toBe(200)
+  })
+
+  it('answers with thinking tokens counted toward max_tokens', async () => {
+    const { client } = await start({
+      script: [
+        { kind: 'text', text: 'never shown', thinkingTokens: 100 },
+        { kind: 'text', text: 'b'.repeat(200), thinkingTokens: 60 }
+      ]
+    })
+    const onlyThinking = await client.messages.create(ask('claude-haiku-5-5', { max_tokens: 100 }))
+    expect(onlyThinking.stop_reason).toBe('max_tokens')
+    expect(onlyThinking.content.map(b => b.type)).toEqual(['thinking'])
+    expect(onlyThinking.usage.output_tokens).toBe(100)
+    const cut = await client.messages.create(ask('claude-haiku-5-5', { max_tokens: 100 }))
+    expect(cut.stop_reason).toBe('max_tokens')
+    expect(cut.content).toMatchObject([
+      { type: 'thinking' },
+      { type: 'text', text: 'b'.repeat(160) }
+    ])
+    expect(cut.usage.output_tokens).toBe(100)
+  })
+
+  it('answers a refusal with stop_reason refusal and HTTP 200', async () => {
+    const { server, client } = await start({
+      script: [{ kind: 'refusal', text: 'I cannot help with that.', category: 'cyber' }]
+    })
+    const msg = await client.messages.create(ask('claude-sonnet-5-5', structured()))
+    expect(msg.stop_reason).toBe('refusal')
+    expect(msg.stop_details).toEqual({ type: 'refusal', category: 'cyber', explanation: null })
+    expect(msg.content).toMatchObject([
+      { type: 'thinking' },
+      { type: 'text', text: 'I cannot help with that.' }
+    ])
+    expect(server.calls[0]!.status).toBe(200)
+  })
+})
+
+describe('ModelServer thinking blocks in tool loops', () => {
+  const system = 'You review pull requests.'
+  const tools = [readTool]
+  const firstUser: Anthropic.MessageParam = { role: 'user', content: 'Review a.ts' }
+
+  /** turn 1 of a tool loop: the model reads a file; returns the history to send back */
+  async function firstTurn(model = 'claude-sonnet-5-5') {
+    const { server, client } = await start({
+      responder: (call): ScriptedReply =>
+        call.messages.length === 1
+          ? { kind: 'tool_use', name: 'read_file', input: { path: 'a.ts' } }
+          : { kind: 'text', text: 'Looks fine.' }
+    })
+    const first = await client.messages.create({
+      model,
+      max_tokens: 1024,
+      system,
+      tools,
+      messages: [firstUser]
+    })
+    expect(first.content.map(b => b.type)).toEqual(['thinking', 'tool_use'])
+    const use = first.content.find(b => b.type === 'tool_use')!
+    const result: Anthropic.MessageParam = {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: use.type === 'tool_use' ? use.id : '', content: 'ok' }
+      ]
+    }
+    const send = (
+      messages: Anthropic.MessageParam[],
+      extra: Partial<Anthropic.MessageCreateParamsNonStreaming> = {}
+    ) => client.messages.create({ model, max_tokens: 1024, system, tools, messages, ...extra })
+    return { server, client, first, result, send }
+  }
+
+  it('continues when the thinking blocks are passed back as received', async () => {
+    const { first, result, send } = await firstTurn()
+    const second = await send([firstUser, { role: 'assistant', content: first.content }, result])
+    expect(second.content.map(b => b.type)).toEqual(['thinking', 'text'])
+    const signature = (m: Anthropic.Message) =>
+      m.content[0]?.type === 'thinking' ? m.content[0].signature : ''
+    expect(signature(second)).not.toBe(signature(first))
+  })
+
+  it('rejects a tool loop that drops, edits or reorders the thinking block', async () => {
+    const { server, first, result, send } = await firstTurn()
+    const thinking = first.content[0]!
+    const toolUse = first.content[1]!
+    const variants: Anthropic.ContentBlockParam[][] = [
+      [toolUse],
+      [{ ...thinking, thinking: 'I edited this.' } as Anthropic.ThinkingBlockParam, toolUse],
+      [toolUse, thinking]
+    ]
+    for (const content of variants) {
+      const err = await expectApiError(send([firstUser, { role: 'assistant', content }, result]))
+      expect(err.status).toBe(400)
+      expect(err.apiMessage).toContain(
+        'messages.1: thinking blocks must be passed back unchanged in tool loops'
+      )
+      expect(err.apiMessage).toContain(
+        'the API rejects edited, reordered, or partially dropped thinking blocks'
+      )
+    }
+    // an edited signature is not one the server issued
+    const forged = { ...thinking, signature: `x${(thinking as Anthropic.ThinkingBlock).signature}` }
+    const err = await expectApiError(
+      send([
+        firstUser,
+        { role: 'assistant', content: [forged as Anthropic.ThinkingBlockParam, toolUse] },
+        result
+      ])
+    )
+    expect(err.apiMessage).toContain(
+      'messages.1.content.0: Invalid `signature` in `thinking` block'
+    )
+    expect(err.apiMessage).toContain('The block is bound to a different conversation')
+    expect(server.calls.map(c => c.status)).toEqual([200, 400, 400, 400, 400])
+  })
+
+  it('rejects replaying a block after an earlier message, the system prompt or the tools changed', async () => {
+    const { first, result, send } = await firstTurn()
+    const edited: Anthropic.MessageParam = { role: 'user', content: 'Review b.ts' }
+    const history = (user: Anthropic.MessageParam) => [
+      user,
+      { role: 'assistant' as const, content: first.content },
+      result
+    ]
+    const changes: Array<[Anthropic.MessageParam[], Params]> = [
+      [history(edited), {}],
+      [history(firstUser), { system: 'You are terse.' }],
+      [history(firstUser), { tools: [readTool, verdictTool] }]
+    ]
+    for (const [messages, extra] of changes) {
+      const err = await expectApiError(send(messages, extra))
+      expect(err.status).toBe(400)
+      expect(err.apiMessage).toContain(
+        'messages.1.content.0: The block is bound to a different conversation'
+      )
+    }
+    // cache_control does not change the prefix
+    const cached = await send([
+      {
+        role: 'user',
+        content: [{ type: 'text', text: 'Review a.ts', cache_control: { type: 'ephemeral' } }]
+      },
+      { role: 'assistant', content: first.content },
+      result
+    ])
+    expect(cached.stop_reason).toBe('end_turn')
+  })
+
+  it("drops another model's thinking blocks instead of rejecting them, and Mythos 5.1 runs no prefix check", async () => {
+    const { first, result, send } = await firstTurn('claude-haiku-5-5')
+    // the Haiku 5.5 block replayed to Sonnet 5.5 in an edited conversation: dropped, not checked
+    const other = await send(
+      [
+        { role: 'user', content: 'Review b.ts' },
+        { role: 'assistant', content: first.content },
+        result
+      ],
+      { model: 'claude-sonnet-5-5' }
+    )
+    expect(other.stop_reason).toBe('end_turn')
+
+    const mythos = await firstTurn('claude-mythos-5-1')
+    const edited = await mythos.send([
+      { role: 'user', content: 'Review b.ts' },
+      { role: 'assistant', content: mythos.first.content },
+      mythos.result
+    ])
+    expect(edited.stop_reason).toBe('end_turn')
   })
 })

@@ -24,7 +24,7 @@ const REQUEST: ModelRequest = {
       input_schema: { type: 'object', properties: { decision: { type: 'string' } } }
     }
   ],
-  toolChoice: { type: 'tool', name: 'submit_review' }
+  toolChoice: { type: 'auto' }
 }
 const VERDICT: ScriptedReply = {
   kind: 'tool_use',

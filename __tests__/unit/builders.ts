@@ -45,7 +45,7 @@ export function iteration(overrides: Partial<IterationRecord> = {}): IterationRe
 
 export function state(overrides: Partial<LoopState> = {}): LoopState {
   return {
-    schema: 2,
+    schema: 3,
     pr: 7,
     status: 'running',
     round: 1,

@@ -128,6 +128,9 @@ export class FakeGit implements Git {
   async revParse(ref: string) {
     return ref
   }
+  async treeOf(): Promise<string | undefined> {
+    return undefined
+  }
   async checkoutPullHead(_branch: string, sha: string) {
     this.current = sha
   }

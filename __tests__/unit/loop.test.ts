@@ -113,47 +113,103 @@ describe('nextAfterReview', () => {
     })
   })
 
-  it('stalls when one blocker survived three reviews with pushed fixes between them', () => {
-    const s = reviews(
-      [
-        { findings: [blocker('RL-1'), blocker('RL-2')], fix: PUSHED },
-        { findings: [blocker('RL-1'), blocker('RL-3')], fix: PUSHED },
-        { findings: [blocker('RL-1')] }
-      ],
-      { maxIterations: 5 }
-    )
+  /** Reviews appended as the action does, each with a pushed fix after it but the last. */
+  function appended(
+    specs: Array<{
+      ids: string[]
+      severity?: FindingRecord['severity']
+      tree?: string
+      fix?: FixRecord
+    }>,
+    maxIterations = 5
+  ): LoopState {
+    let s = state({ maxIterations, status: 'running' })
+    const shas = [SHA_A, SHA_B, SHA_C, SHA_D]
+    specs.forEach((spec, i) => {
+      s = appendReview(s, {
+        n: i + 1,
+        reviewedSha: shas[i]!,
+        baseSha: BASE,
+        runId: String(1000 + i),
+        runAttempt: 1,
+        decision: 'NO_GO',
+        summary: 's',
+        findings: spec.ids.map(id => finding({ id, severity: spec.severity ?? 'high' })),
+        gates: [],
+        usage: zeroUsage(),
+        startedAt: NOW,
+        durationMs: 1,
+        ...(spec.tree ? { tree: spec.tree } : {})
+      })
+      if (i < specs.length - 1) s = updateLast(s, it => ({ ...it, fix: spec.fix ?? PUSHED }))
+    })
+    return s
+  }
+
+  it('stalls when a blocker is raised again after a pushed fix: its second sighting, under the default cap', () => {
+    const s = appended([{ ids: ['RL-1', 'RL-2'] }, { ids: ['RL-1', 'RL-3'] }], 3)
+    expect(s.iterations[1]!.findings.map(f => [f.id, f.reraised ?? false])).toEqual([
+      ['RL-1', true],
+      ['RL-3', false]
+    ])
     const next = nextAfterReview(s, 'NO_GO', 'medium', true)
     expect(next).toMatchObject({ kind: 'finish', status: 'stalled' })
-    if (next.kind === 'finish') expect(next.reason).toContain('RL-1')
+    if (next.kind === 'finish') expect(next.reason).toContain('RL-1 was raised again after a fix')
   })
 
-  it('keeps fixing when the repeated finding is below the threshold or changed between reviews', () => {
-    const belowThreshold = reviews(
-      [
-        { findings: [blocker('RL-1', 'low'), blocker('RL-9')], fix: PUSHED },
-        { findings: [blocker('RL-1', 'low'), blocker('RL-8')], fix: PUSHED },
-        { findings: [blocker('RL-1', 'low'), blocker('RL-7')] }
-      ],
-      { maxIterations: 5 }
-    )
-    expect(nextAfterReview(belowThreshold, 'NO_GO', 'medium', true)).toEqual({ kind: 'fix' })
-    const gapInTheMiddle = reviews(
-      [
-        { findings: [blocker('RL-1')], fix: PUSHED },
-        { findings: [blocker('RL-2')], fix: PUSHED },
-        { findings: [blocker('RL-1')] }
-      ],
-      { maxIterations: 5 }
-    )
-    expect(nextAfterReview(gapInTheMiddle, 'NO_GO', 'medium', true)).toEqual({ kind: 'fix' })
+  it('keeps fixing when the repeated finding is below the threshold, or no fix was pushed between', () => {
+    const low = appended([
+      { ids: ['RL-1'], severity: 'low' },
+      { ids: ['RL-1'], severity: 'low' }
+    ])
+    expect(nextAfterReview(low, 'NO_GO', 'medium', true)).toEqual({ kind: 'fix' })
+    const disputed = appended([
+      { ids: ['RL-1'], fix: { ...PUSHED, outcome: 'no_changes', commitSha: undefined } },
+      { ids: ['RL-1'] }
+    ])
+    expect(disputed.iterations[1]!.findings[0]!.reraised).toBeUndefined()
+    expect(nextAfterReview(disputed, 'NO_GO', 'medium', true)).toEqual({ kind: 'fix' })
+  })
+
+  it('marks a finding that comes back after it was settled as re-raised', () => {
+    const s = appended([{ ids: ['RL-1'] }, { ids: ['RL-2'] }, { ids: ['RL-2', 'RL-1'] }])
+    expect(s.iterations[1]!.gone).toEqual(['RL-1'])
+    expect(s.iterations[2]!.findings.find(f => f.id === 'RL-1')).toMatchObject({
+      reraised: true,
+      since: 1
+    })
+  })
+
+  it('stalls when the fixes go round in circles: a tree reviewed before under another commit', () => {
+    const s = appended([
+      { ids: ['RL-1'], tree: 'a'.repeat(40) },
+      { ids: ['RL-2'], tree: 'b'.repeat(40) },
+      { ids: ['RL-3'], tree: 'a'.repeat(40) }
+    ])
+    const next = nextAfterReview(s, 'NO_GO', 'medium', true)
+    expect(next).toMatchObject({ kind: 'finish', status: 'stalled' })
+    if (next.kind === 'finish') expect(next.reason).toContain('same as in iteration 1')
+    // the same commit reviewed again (a dispute re-review) is not a circle
+    const rereview = reviews([
+      { findings: [blocker('RL-1')], fix: { ...PUSHED, outcome: 'no_changes' } },
+      { findings: [blocker('RL-2')] }
+    ])
+    const same = {
+      ...rereview,
+      iterations: rereview.iterations.map(it => ({
+        ...it,
+        reviewedSha: SHA_A,
+        tree: 'c'.repeat(40)
+      }))
+    }
+    expect(nextAfterReview(same, 'NO_GO', 'medium', true)).toEqual({ kind: 'fix' })
   })
 
   it('counts only the current round towards the cap and the stall', () => {
     const s = reviews(
       [
         { findings: [blocker('RL-1')], fix: PUSHED, round: 1 },
-        { findings: [blocker('RL-1')], fix: PUSHED, round: 1 },
-        { findings: [blocker('RL-1')], round: 1 },
+        { findings: [{ ...blocker('RL-1'), reraised: true }], fix: PUSHED, round: 1 },
         { findings: [blocker('RL-1')], round: 2 }
       ],
       { round: 2, maxIterations: 3, status: 'running' }
@@ -445,9 +501,15 @@ describe('appendReview', () => {
     expect(s.iterations[1]!.resolved).toEqual([])
 
     s = updateLast(s, it => ({ ...it, fix: PUSHED }))
-    s = appendReview(s, review(3, SHA_C, ['RL-C']))
+    // the reviewer confirmed RL-A fixed; the fix changed other lines, so RL-B is only no longer raised
+    s = appendReview(s, {
+      ...review(3, SHA_C, ['RL-C']),
+      answers: [{ id: 'RL-A', status: 'fixed', note: 'checked' }],
+      changedLines: { 'src/a.ts': [[9, 12]] }
+    })
     const third = s.iterations[2]!
-    expect(third.resolved).toEqual(['RL-A', 'RL-B'])
+    expect(third.resolved).toEqual(['RL-A'])
+    expect(third.gone).toEqual(['RL-B'])
     expect(third.findings.map(f => [f.id, f.since])).toEqual([['RL-C', 2]])
     expect(s.lastReviewedSha).toBe(SHA_C)
     expect(s.totals.inputTokens).toBe(300)

@@ -383,6 +383,10 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
       const r = await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])
       return r.code === 0 ? r.stdout.trim() : undefined
     },
+    async treeOf(sha) {
+      const r = await git(['rev-parse', '--verify', '--quiet', `${sha}^{tree}`])
+      return r.code === 0 ? r.stdout.trim() : undefined
+    },
     async checkoutPullHead(branch, sha) {
       if ((await self.revParse(sha)) === undefined) {
         await remote([

@@ -1,5 +1,7 @@
 import { lastIteration } from './state.js'
 import type {
+  DroppedFinding,
+  EarlierAnswer,
   Finding,
   FindingRecord,
   FixRecord,
@@ -22,36 +24,76 @@ export type ReviewedIteration = Pick<
   | 'gates'
   | 'usage'
   | 'durationMs'
+  | 'tree'
+  | 'error'
 > & {
   findings: readonly Finding[]
   startedAt: Date
+  failedCriteria?: readonly string[]
+  dropped?: readonly DroppedFinding[]
+  answers?: readonly EarlierAnswer[]
+  /**
+   * Lines (of the previously reviewed version, per file) that the pushed fix since then changed:
+   * a finding gone from there was fixed; gone from elsewhere it is only no longer raised.
+   */
+  changedLines?: Readonly<Record<string, ReadonlyArray<readonly [number, number]>>>
 }
 
+/** The fix changed the lines of the finding (a finding without a line: its file). */
+function touched(f: FindingRecord, changed: ReviewedIteration['changedLines']): boolean {
+  const ranges = f.file ? changed?.[f.file] : undefined
+  if (!ranges?.length) return false
+  if (f.line === undefined) return true
+  return ranges.some(([a, b]) => a <= f.line! + 2 && b >= f.line! - 2)
+}
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
+
 /**
- * Appends a review to the state. Findings keep the iteration they were first seen in (`since`) when
- * the previous iteration had them open; ids open before and gone now are `resolved`.
+ * Appends a review to the state. Findings keep the iteration they were first seen in (`since`); a
+ * finding open before a pushed fix and raised again is `reraised`, as is one that was settled earlier
+ * in the round and is back. Ids open before and gone now are `resolved` (fixed: the fix changed their
+ * lines, or the reviewer confirmed it) or `gone` (no longer raised).
  */
 export function appendReview(state: LoopState, r: ReviewedIteration): LoopState {
   const previous = lastIteration(state)
+  const round = state.iterations.filter(it => it.round === state.round)
   const previousOpen = new Map(
     (previous?.round === state.round ? previous.findings : [])
       .filter(f => f.status !== 'fixed')
       .map(f => [f.id, f])
   )
+  const firstSeen = new Map<string, number>()
+  for (const it of round)
+    for (const f of it.findings) if (!firstSeen.has(f.id)) firstSeen.set(f.id, f.since)
+  const settledBefore = new Set(round.flatMap(it => [...it.resolved, ...(it.gone ?? [])]))
+  const attempted = previous?.round === state.round && previous.fix?.outcome === 'pushed'
   const disputed = new Set(previous?.fix?.disputes.map(d => d.id) ?? [])
-  const findings: FindingRecord[] = r.findings.map(f => ({
-    id: f.id,
-    severity: f.severity,
-    category: f.category,
-    // clipped to the state schema's limits: a state over them is unreadable by the next run
-    title: f.title.slice(0, 1000),
-    file: f.file?.slice(0, 1000),
-    line: f.line,
-    source: f.source.slice(0, 200),
-    status: disputed.has(f.id) ? 'disputed' : 'open',
-    since: previousOpen.get(f.id)?.since ?? r.n
-  }))
+  const findings: FindingRecord[] = r.findings.map(f => {
+    const reraised =
+      (attempted && previousOpen.has(f.id)) || (!previousOpen.has(f.id) && settledBefore.has(f.id))
+    return {
+      id: f.id,
+      severity: f.severity,
+      category: f.category,
+      // clipped to the state schema's limits: a state over them is unreadable by the next run
+      title: f.title.slice(0, 1000),
+      file: f.file?.slice(0, 1000),
+      line: f.line,
+      source: f.source.slice(0, 200),
+      status: disputed.has(f.id) ? 'disputed' : 'open',
+      since: previousOpen.get(f.id)?.since ?? firstSeen.get(f.id) ?? r.n,
+      ...(reraised ? { reraised: true } : {})
+    }
+  })
   const current = new Set(findings.map(f => f.id))
+  const confirmed = new Set((r.answers ?? []).filter(a => a.status === 'fixed').map(a => a.id))
+  const left = [...previousOpen.values()].filter(f => !current.has(f.id))
+  const fixed = left.filter(f => confirmed.has(f.id) || touched(f, r.changedLines))
+  const answers = (r.answers ?? [])
+    .filter(a => previousOpen.has(a.id) || current.has(a.id))
+    .slice(0, 30)
+    .map(a => ({ ...a, note: clip(a.note, 500) }))
   const record: IterationRecord = {
     n: r.n,
     round: state.round,
@@ -62,11 +104,30 @@ export function appendReview(state: LoopState, r: ReviewedIteration): LoopState 
     decision: r.decision,
     summary: r.summary.slice(0, 4000),
     findings,
-    resolved: [...previousOpen.keys()].filter(id => !current.has(id)),
+    resolved: fixed.map(f => f.id),
     gates: r.gates,
     usage: r.usage,
     startedAt: r.startedAt.toISOString(),
-    durationMs: r.durationMs
+    durationMs: r.durationMs,
+    ...(left.length > fixed.length
+      ? { gone: left.filter(f => !fixed.includes(f)).map(f => f.id) }
+      : {}),
+    ...(r.tree ? { tree: r.tree } : {}),
+    ...(r.failedCriteria?.length
+      ? { failedCriteria: r.failedCriteria.slice(0, 20).map(c => clip(c, 300)) }
+      : {}),
+    ...(r.error ? { error: clip(r.error, 1000) } : {}),
+    ...(r.dropped?.length
+      ? {
+          dropped: r.dropped.slice(0, 20).map(d => ({
+            ...d,
+            title: clip(d.title, 300),
+            why: clip(d.why, 300),
+            ...(d.file ? { file: clip(d.file, 500) } : {})
+          }))
+        }
+      : {}),
+    ...(answers.length ? { answers } : {})
   }
   return {
     ...state,

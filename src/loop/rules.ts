@@ -239,21 +239,32 @@ export interface Spending {
 
 export type NextStep = { kind: 'finish'; status: TerminalStatus; reason: string } | { kind: 'fix' }
 
-/** A blocking id open in this review and in the two before it, with a pushed fix after each of those. */
+/**
+ * A blocking finding raised again after a fix attempt: its second sighting, with a pushed fix in
+ * between (or back after it was settled). One failed attempt is enough to call a human, and under
+ * the default cap of 3 it is reported as what it is rather than as the cap.
+ */
 export function repeatedBlocker(state: LoopState, threshold: Severity): string | undefined {
+  const last = roundIterations(state).at(-1)
+  return last?.findings.find(f => f.reraised && atOrAbove(f.severity, threshold))?.id
+}
+
+/**
+ * The tree of this review was reviewed before in this round under another commit: the fixes go round
+ * in circles (A → B → A). The same commit reviewed again (a dispute re-review) is not a circle.
+ */
+export function oscillation(state: LoopState): IterationRecord | undefined {
   const round = roundIterations(state)
-  if (round.length < 3) return undefined
-  const [a, b, c] = round.slice(-3) as [(typeof round)[0], (typeof round)[0], (typeof round)[0]]
-  if (a.fix?.outcome !== 'pushed' || b.fix?.outcome !== 'pushed') return undefined
-  const inB = new Set(blockingIds(b.findings, threshold))
-  const inA = new Set(blockingIds(a.findings, threshold))
-  return blockingIds(c.findings, threshold).find(id => inA.has(id) && inB.has(id))
+  const last = round.at(-1)
+  if (!last?.tree) return undefined
+  return round.slice(0, -1).find(it => it.tree === last.tree && it.reviewedSha !== last.reviewedSha)
 }
 
 /**
  * What the review means for the loop, with the reason in words. The order is the rule: GO, then the
  * budget, a human's call, the cap (which wins over a stall at the last iteration, because that is
- * where the loop ends anyway), a repeated blocker, the budget again, and whether anything can fix.
+ * where the loop ends anyway), a blocker raised again after a fix, the same code reviewed again
+ * (oscillation), the budget again, and whether anything can fix.
  */
 export function reviewEvent(
   state: LoopState,
@@ -280,7 +291,13 @@ export function reviewEvent(
   if (repeated)
     return {
       event: 'no_go_repeated_blocker',
-      reason: `Finding ${repeated} survived two fix attempts; a human should look at it.`
+      reason: `Finding ${repeated} was raised again after a fix attempt; a human should look at it.`
+    }
+  const circle = oscillation(state)
+  if (circle)
+    return {
+      event: 'no_go_oscillating',
+      reason: `The code reviewed in iteration ${n} is the same as in iteration ${circle.n} (${circle.reviewedSha.slice(0, 7)}): the fixes go round in circles; a human should look at it.`
     }
   if (budget?.maxUsd !== undefined && budget.spentUsd >= budget.maxUsd)
     return {
@@ -331,12 +348,19 @@ const FIX_REASONS: Partial<Record<LoopEvent, string>> = {
   fix_disputed_again:
     'The reviewer kept findings the fixer disputes again without changing code; a human should decide.',
   fix_no_changes: 'The fixers changed nothing; more iterations would not help.',
+  fix_budget_spent:
+    'The max-cost-usd budget stopped the AI fixer before it changed anything; raise max-cost-usd to go on.',
   fix_branch_moved:
     'The branch moved during this run; the fix was not pushed and the new head is reviewed next.',
   fix_push_failed: 'The fix could not be pushed; it is kept as a patch artifact.'
 }
 
-export function fixEvent(outcome: FixOutcome, disputes: DisputeRound = 'none'): LoopEvent {
+export function fixEvent(
+  outcome: FixOutcome,
+  disputes: DisputeRound = 'none',
+  budgetStopped = false
+): LoopEvent {
+  if (outcome === 'no_changes' && budgetStopped) return 'fix_budget_spent'
   switch (outcome) {
     case 'pushed':
       return 'fix_pushed'
@@ -360,9 +384,10 @@ export function fixEvent(outcome: FixOutcome, disputes: DisputeRound = 'none'): 
 /** After the fix: what the loop's status becomes, and whether to re-trigger. */
 export function nextAfterFix(
   outcome: FixOutcome,
-  disputes: DisputeRound = 'none'
+  disputes: DisputeRound = 'none',
+  budgetStopped = false
 ): { status: LoopStatus; reason?: string; retrigger: boolean } {
-  const event = fixEvent(outcome, disputes)
+  const event = fixEvent(outcome, disputes, budgetStopped)
   const next = transition('running', event)
   return { status: next.to, reason: FIX_REASONS[event], retrigger: next.then === 'retrigger' }
 }

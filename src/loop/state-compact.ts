@@ -14,13 +14,17 @@ function trimIteration(it: IterationRecord, keep: number, slim: boolean): Iterat
   const sorted = [...it.findings].sort(
     (a, b) => severityRank(a.severity) - severityRank(b.severity)
   )
-  const kept = sorted
-    .slice(0, keep)
-    .map((f): FindingRecord =>
-      slim
-        ? { id: f.id, severity: f.severity, status: f.status, since: f.since }
-        : { ...f, title: f.title?.slice(0, 120), file: f.file?.slice(0, 200) }
-    )
+  const kept = sorted.slice(0, keep).map((f): FindingRecord =>
+    slim
+      ? {
+          id: f.id,
+          severity: f.severity,
+          status: f.status,
+          since: f.since,
+          ...(f.reraised ? { reraised: true } : {})
+        }
+      : { ...f, title: f.title?.slice(0, 120), file: f.file?.slice(0, 200) }
+  )
   const resolved = it.resolved.slice(0, slim ? 50 : 200)
   const fix = it.fix
   return {
@@ -31,9 +35,14 @@ function trimIteration(it: IterationRecord, keep: number, slim: boolean): Iterat
     resolved,
     resolvedOmitted:
       (it.resolvedOmitted ?? 0) + (it.resolved.length - resolved.length) || undefined,
+    gone: it.gone?.slice(0, slim ? 50 : 200),
+    dropped: slim ? undefined : it.dropped,
+    answers: slim ? undefined : it.answers,
+    failedCriteria: it.failedCriteria?.slice(0, slim ? 3 : 20),
     gates: it.gates.slice(0, 30).map(g => ({ ...g, name: g.name.slice(0, 100) })),
     fix: fix && {
       ...fix,
+      ...(fix.summary ? { summary: fix.summary.slice(0, slim ? 200 : 2000) } : {}),
       filesChanged: fix.filesChanged.slice(0, slim ? 20 : 100),
       filesOmitted:
         (fix.filesOmitted ?? 0) +

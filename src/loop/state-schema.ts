@@ -4,9 +4,11 @@ import { CATEGORIES, DECISIONS, LOOP_STATUSES, SEVERITIES, type LoopState } from
 /**
  * The state format this version writes; it reads this one and the one before. A higher number
  * comes from a newer review-loop. 2 added the fix outcomes `pushing` and `interrupted` and the
- * statuses `closed` and `merged`: an older version meeting them says to upgrade.
+ * statuses `closed` and `merged`; 3 added re-raised findings, findings no longer raised (`gone`), the
+ * reviewed tree, the reviewer's failed criteria, answers and dropped findings, and the fixer's
+ * summary. An older version meeting them says to upgrade.
  */
-export const STATE_SCHEMA = 2
+export const STATE_SCHEMA = 3
 
 const nonNegative = { type: 'number', minimum: 0 } as const
 const count = { type: 'integer', minimum: 0 } as const
@@ -38,7 +40,8 @@ const findingRecord = {
     line: { type: 'integer', minimum: 0 },
     source: { type: 'string', maxLength: 200 },
     status: { enum: ['open', 'fixed', 'disputed'] },
-    since: { type: 'integer', minimum: 1 }
+    since: { type: 'integer', minimum: 1 },
+    reraised: { type: 'boolean' }
   }
 } as const
 
@@ -77,7 +80,9 @@ const fixRecord = {
     },
     revertedProtected: { type: 'array', items: { type: 'string' } },
     patch: { type: 'string' },
-    durationMs: count
+    durationMs: count,
+    summary: { type: 'string', maxLength: 2000 },
+    stopReason: { type: 'string', maxLength: 40 }
   }
 } as const
 
@@ -113,6 +118,40 @@ const iterationRecord = {
     omitted: count,
     resolved: { type: 'array', items: { type: 'string' } },
     resolvedOmitted: count,
+    gone: { type: 'array', items: { type: 'string' } },
+    tree: sha,
+    failedCriteria: { type: 'array', maxItems: 20, items: { type: 'string', maxLength: 300 } },
+    error: { type: 'string', maxLength: 1000 },
+    dropped: {
+      type: 'array',
+      maxItems: 20,
+      items: {
+        type: 'object',
+        required: ['severity', 'title', 'why'],
+        additionalProperties: false,
+        properties: {
+          severity: { enum: SEVERITIES },
+          title: { type: 'string', maxLength: 300 },
+          file: { type: 'string', maxLength: 500 },
+          line: { type: 'integer', minimum: 0 },
+          why: { type: 'string', maxLength: 300 }
+        }
+      }
+    },
+    answers: {
+      type: 'array',
+      maxItems: 30,
+      items: {
+        type: 'object',
+        required: ['id', 'status', 'note'],
+        additionalProperties: false,
+        properties: {
+          id: { type: 'string', maxLength: 64 },
+          status: { enum: ['fixed', 'still_open', 'dispute_accepted', 'dispute_rejected'] },
+          note: { type: 'string', maxLength: 500 }
+        }
+      }
+    },
     gates: {
       type: 'array',
       items: {
@@ -144,7 +183,7 @@ export const stateSchema = {
   ],
   additionalProperties: false,
   properties: {
-    schema: { enum: [1, STATE_SCHEMA] },
+    schema: { enum: [1, 2, STATE_SCHEMA] },
     pr: { type: 'integer', minimum: 1 },
     status: { enum: LOOP_STATUSES },
     round: { type: 'integer', minimum: 1 },

@@ -24,8 +24,10 @@ export const LOOP_EVENTS = [
   'review_unaffordable',
   /** NO_GO at the last iteration of the round. */
   'no_go_at_cap',
-  /** NO_GO with a blocker that survived two pushed fixes. */
+  /** NO_GO with a blocker raised again after a fix attempt (its second sighting). */
   'no_go_repeated_blocker',
+  /** NO_GO on a tree the loop reviewed before: the fixes go round in circles. */
+  'no_go_oscillating',
   /** NO_GO with the budget spent. */
   'no_go_budget_spent',
   /** NO_GO and nothing can fix (no fixer, or a fork PR). */
@@ -40,6 +42,8 @@ export const LOOP_EVENTS = [
   'fix_disputed_again',
   /** The fixers changed nothing. */
   'fix_no_changes',
+  /** The budget stopped the AI fixer before it changed anything. */
+  'fix_budget_spent',
   /** The branch moved during the run: the fix was kept as a patch, the new head comes next. */
   'fix_branch_moved',
   /** The push failed: the fix was kept as a patch. */
@@ -100,6 +104,7 @@ const WHILE_RUNNING: Record<LoopEvent, Transition> = {
   review_unaffordable: finish('budget_exhausted'),
   no_go_at_cap: finish('max_iterations'),
   no_go_repeated_blocker: finish('stalled'),
+  no_go_oscillating: finish('stalled'),
   no_go_budget_spent: finish('budget_exhausted'),
   no_go_no_fixer: finish('stalled'),
   no_go: { to: 'running', then: 'fix' },
@@ -107,6 +112,7 @@ const WHILE_RUNNING: Record<LoopEvent, Transition> = {
   fix_disputed: { to: 'running', then: 'retrigger' },
   fix_disputed_again: finish('needs_discussion'),
   fix_no_changes: finish('stalled'),
+  fix_budget_spent: finish('budget_exhausted'),
   fix_branch_moved: { to: 'running', then: 'wait' },
   fix_push_failed: finish('error'),
   fix_interrupted: { to: 'running', then: 'review' },

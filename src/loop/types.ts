@@ -121,6 +121,22 @@ export interface Dispute {
   reason: string
 }
 
+/** A finding the action could not place: its file or line is not in the reviewed tree, or it has none. */
+export interface DroppedFinding {
+  severity: Severity
+  title: string
+  file?: string
+  line?: number
+  why: string
+}
+
+/** The reviewer's word on a finding of an earlier iteration. */
+export interface EarlierAnswer {
+  id: string
+  status: 'fixed' | 'still_open' | 'dispute_accepted' | 'dispute_rejected'
+  note: string
+}
+
 /** What the AI reviewer returns, when there is one. */
 export interface ReviewerVerdict {
   decision: Decision
@@ -132,6 +148,9 @@ export interface ReviewerVerdict {
   usage: Usage
   /** Findings dropped because their file or line does not exist in the reviewed tree. */
   dropped: number
+  droppedFindings?: DroppedFinding[]
+  /** What the reviewer said about earlier findings. */
+  earlier?: EarlierAnswer[]
   /** Set when the verdict failed closed (invalid answer, API error). */
   error?: string
   /** Set when the budget did not allow the review call. */
@@ -144,6 +163,10 @@ export interface ReviewResult {
   verdict?: ReviewerVerdict
   findings: Finding[]
   usage: Usage
+  /** The git tree of the reviewed head. */
+  tree?: string
+  /** Lines of the previously reviewed version that the pushed fix since then changed, per file. */
+  changedLines?: Record<string, Array<[number, number]>>
 }
 
 /** A finding as remembered in the state: small, because the state lives in a PR comment. */
@@ -158,6 +181,8 @@ export interface FindingRecord {
   status: FindingStatus
   /** Iteration (1-based, over the whole PR) in which this id was first seen open. */
   since: number
+  /** Raised again after a fix attempt: the fix did not settle it. */
+  reraised?: boolean
 }
 
 /**
@@ -180,6 +205,10 @@ export interface FixRecord {
   /** Artifact or path holding the patch when the commit could not be pushed. */
   patch?: string
   durationMs: number
+  /** The AI fixer's closing summary of what it changed and why. */
+  summary?: string
+  /** Why the AI fixer stopped, when not because it was done (budget, max_tokens, timeout, ...). */
+  stopReason?: string
 }
 
 export interface IterationRecord {
@@ -199,6 +228,21 @@ export interface IterationRecord {
   resolved: string[]
   /** Resolved ids left out of `resolved` to keep the comment small. */
   resolvedOmitted?: number
+  /**
+   * Ids open before and not raised now that no fix touched and the reviewer did not confirm fixed:
+   * no longer raised, which is not the same as fixed. `resolved` holds the fixed ones.
+   */
+  gone?: string[]
+  /** The git tree reviewed: the same tree reviewed again under another commit is an oscillation. */
+  tree?: string
+  /** The reviewer's failed criteria, for the comment. */
+  failedCriteria?: string[]
+  /** Why the review failed closed, or why its verdict was not taken as given. */
+  error?: string
+  /** Findings the action could not place in the reviewed tree. */
+  dropped?: DroppedFinding[]
+  /** The reviewer's answers on earlier findings: confirmed fixes, kept or accepted disputes. */
+  answers?: EarlierAnswer[]
   gates: Array<{ name: string; passed: boolean; durationMs: number }>
   fix?: FixRecord
   usage: Usage
@@ -207,8 +251,8 @@ export interface IterationRecord {
 }
 
 export interface LoopState {
-  /** 1 is read and written again as 2 (see STATE_SCHEMA). */
-  schema: 1 | 2
+  /** 1 and 2 are read and written again as 3 (see STATE_SCHEMA). */
+  schema: 1 | 2 | 3
   pr: number
   status: LoopStatus
   /** A round starts when the PR is opened, and again when a human pushes after a terminal state. */

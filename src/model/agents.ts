@@ -4,7 +4,7 @@ import { usageSince } from '../loop/usage.js'
 import type { AiAgents, Log, ModelClient } from '../ports/index.js'
 import { aiReview } from '../review/ai-reviewer.js'
 import { Budget } from './budget.js'
-import { priceOf } from './pricing.js'
+import { priceWarning } from './pricing.js'
 import { describeProvider, type ProviderConfig } from './provider.js'
 import { createModelClient } from './providers.js'
 
@@ -12,10 +12,8 @@ import { createModelClient } from './providers.js'
 export function createAiAgents(settings: Settings, log: Log, client?: ModelClient): AiAgents {
   const { ai } = settings
   for (const model of new Set([ai.reviewModel, ai.fixModel])) {
-    if (!priceOf(model).known)
-      log.warning(
-        `No published price is known for '${model}'; costs are counted at the highest listed price.`
-      )
+    const warning = priceWarning(model)
+    if (warning) log.warning(warning)
   }
   const provider: ProviderConfig = ai.provider ?? {
     name: 'anthropic',
@@ -43,7 +41,7 @@ export function createAiAgents(settings: Settings, log: Log, client?: ModelClien
         { pull, state, git, gates }
       )
     },
-    async fix({ review, workspace }) {
+    async fix({ pull, review, workspace }) {
       budget ??= new Budget(0, ai.maxCostUsd)
       const before = budget.usage
       const result = await aiFix(
@@ -56,6 +54,7 @@ export function createAiAgents(settings: Settings, log: Log, client?: ModelClien
           now: () => Date.now()
         },
         {
+          pull: { title: pull.title, body: pull.body },
           findings: review.findings,
           requiredRework: review.verdict?.requiredRework ?? [],
           tools: {
@@ -81,7 +80,8 @@ export function createAiAgents(settings: Settings, log: Log, client?: ModelClien
         usage: usageSince(budget.usage, before),
         transcript: result.transcript,
         stopReason: result.stopReason,
-        error: result.error
+        error: result.error,
+        summary: result.summary
       }
     }
   }

@@ -111,8 +111,11 @@ export function messagesClient(
             max_tokens: req.maxTokens,
             system: req.system,
             messages: req.messages as Anthropic.MessageParam[],
-            tools: req.tools as Anthropic.Tool[],
-            ...(req.toolChoice ? { tool_choice: req.toolChoice } : {})
+            ...(req.tools.length ? { tools: req.tools as Anthropic.Tool[] } : {}),
+            ...(req.toolChoice ? { tool_choice: req.toolChoice } : {}),
+            ...(req.outputSchema
+              ? { output_config: { format: { type: 'json_schema', schema: req.outputSchema } } }
+              : {})
           },
           { signal: req.signal }
         )
@@ -121,6 +124,11 @@ export function messagesClient(
           if (block.type === 'text') content.push({ type: 'text', text: block.text })
           else if (block.type === 'tool_use')
             content.push({ type: 'tool_use', id: block.id, name: block.name, input: block.input })
+          // kept exactly as received, to be sent back unchanged
+          else if (block.type === 'thinking')
+            content.push({ type: 'thinking', thinking: block.thinking, signature: block.signature })
+          else if (block.type === 'redacted_thinking')
+            content.push({ type: 'redacted_thinking', data: block.data })
         }
         return {
           content,
@@ -128,6 +136,11 @@ export function messagesClient(
           usage: toUsage(req.model, response.usage)
         }
       } catch (e) {
+        // the caller's deadline (review-timeout-minutes, fix-timeout-minutes) ended the call and its retries
+        if (req.signal?.aborted)
+          throw new Error(
+            `${SERVICE[provider]} did not answer within the time limit, retries included; raise review-timeout-minutes or fix-timeout-minutes, or re-run.`
+          )
         throw explainModelError(e, req.model, provider)
       }
     }

@@ -1,11 +1,14 @@
 import type { Usage } from '../loop/types.js'
 import { addUsage, zeroUsage } from '../loop/usage.js'
 import { roughTokens } from './client.js'
-import { priceOf } from './pricing.js'
+import { priceOf, tierOf } from './pricing.js'
 
 /**
- * The loop's cumulative budget (max-cost-usd). Checked before every call with the dearest the call
- * could cost, so the loop stops before the budget is exceeded, not after.
+ * The loop's cumulative budget (max-cost-usd). Before every call the budget reserves what the call
+ * is likely to cost: its whole prompt as a cache write (the dearest way to send it) and a realistic
+ * output (`outputReserve`, not the whole `max_tokens`, which would stop loops at a fraction of the
+ * cap). A call that outgrows its reserve can pass the cap, but only that one call: the next is
+ * refused.
  */
 export class Budget {
   private used: Usage = zeroUsage()
@@ -23,15 +26,20 @@ export class Budget {
     return this.spentBefore + this.used.costUsd
   }
 
-  /** Worst-case cost of a call: all input uncached, all max_tokens of output. */
-  static worstCase(model: string, promptChars: number, maxTokens: number): number {
-    const { price } = priceOf(model)
-    return (roughTokens(promptChars) * price.cacheWrite + maxTokens * price.output) / 1_000_000
+  get limitUsd(): number | undefined {
+    return this.maxUsd
   }
 
-  allows(model: string, promptChars: number, maxTokens: number): boolean {
+  /** What a call is reserved at: the prompt as a cache write, plus `outputReserve` output tokens. */
+  static reserve(model: string, promptChars: number, outputReserve: number): number {
+    const tokens = roughTokens(promptChars)
+    const price = tierOf(priceOf(model).price, tokens)
+    return (tokens * price.cacheWrite + outputReserve * price.output) / 1_000_000
+  }
+
+  allows(model: string, promptChars: number, outputReserve: number): boolean {
     if (this.maxUsd === undefined) return true
-    return this.spentUsd + Budget.worstCase(model, promptChars, maxTokens) <= this.maxUsd
+    return this.spentUsd + Budget.reserve(model, promptChars, outputReserve) <= this.maxUsd
   }
 
   record(usage: Usage): void {

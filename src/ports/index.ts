@@ -87,6 +87,8 @@ export interface Git {
   readonly gitDir: string
   head(): Promise<string>
   revParse(ref: string): Promise<string | undefined>
+  /** The tree of commit `sha`: the same tree under two commits is the same code. */
+  treeOf(sha: string): Promise<string | undefined>
   /** Puts the work tree on local branch `branch` at `sha`, fetching it from origin when needed. */
   checkoutPullHead(branch: string, sha: string): Promise<void>
   /** The sha of `branch` on origin now, or undefined when it is gone. */
@@ -210,9 +212,16 @@ export interface CacheControl {
   type: 'ephemeral'
 }
 
-/** The slice of the Messages API the reviewer and fixer use, as plain data. */
+/**
+ * The slice of the Messages API the reviewer and fixer use, as plain data. Thinking blocks are
+ * carried as received and sent back unchanged: on the 5.x models they are bound to the model and the
+ * conversation, and "the API rejects edited, reordered, or partially dropped thinking blocks with a
+ * 400 error" (https://platform.claude.com/docs/en/models/opus-5-5/migration-guide).
+ */
 export type ContentBlock =
   | { type: 'text'; text: string; cache_control?: CacheControl }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string }
   | { type: 'tool_use'; id: string; name: string; input: unknown; cache_control?: CacheControl }
   | {
       type: 'tool_result'
@@ -231,6 +240,8 @@ export interface ToolSpec {
   name: string
   description: string
   input_schema: Record<string, unknown>
+  /** The input is held to the schema (strict tool use). */
+  strict?: boolean
   cache_control?: CacheControl
 }
 
@@ -240,12 +251,17 @@ export interface ModelRequest {
   system: Array<{ type: 'text'; text: string; cache_control?: CacheControl }>
   messages: Message[]
   tools: ToolSpec[]
-  toolChoice?: { type: 'auto' } | { type: 'any' } | { type: 'tool'; name: string }
+  /** Never a forced tool: the 5.5 models answer a forced tool_choice with 400. */
+  toolChoice?: { type: 'auto' } | { type: 'none' }
+  /** Structured outputs: the answer's text is JSON matching this schema. */
+  outputSchema?: Record<string, unknown>
+  /** Ends the call (and the SDK's retries) at this signal. */
   signal?: AbortSignal
 }
 
 export interface ModelResponse {
   content: ContentBlock[]
+  /** end_turn, tool_use, max_tokens, refusal, pause_turn, stop_sequence */
   stopReason: string
   usage: Usage
 }
@@ -264,6 +280,8 @@ export interface FixerOutcome {
   transcript: unknown
   stopReason: string
   error?: string
+  /** The fixer's closing summary. */
+  summary?: string
 }
 
 /** The AI reviewer and fixer (src/model/agents.ts), present when a model provider is configured. */

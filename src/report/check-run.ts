@@ -7,7 +7,7 @@ import {
   type LoopState,
   type Severity
 } from '../loop/types.js'
-import { renderFindings, renderTimeline, statusLine } from './comment.js'
+import { renderFindings, renderLatestReview, renderTimeline, statusLine } from './comment.js'
 import { escapeMd, SEVERITY_ICON, type RepoLinks } from './format.js'
 import { renderMermaid } from './mermaid.js'
 
@@ -22,8 +22,11 @@ const LEVEL: Record<Severity, Annotation['level']> = {
   suggestion: 'notice'
 }
 
-/** Every located finding as an annotation on the diff. */
-export function toAnnotations(findings: readonly Finding[]): Annotation[] {
+/** Every located finding as an annotation on the diff; `reraised` ids say so in the title. */
+export function toAnnotations(
+  findings: readonly Finding[],
+  reraised: ReadonlySet<string> = new Set()
+): Annotation[] {
   return [...findings]
     .sort(bySeverity)
     .filter(f => f.file && f.line && f.line > 0)
@@ -32,7 +35,7 @@ export function toAnnotations(findings: readonly Finding[]): Annotation[] {
       startLine: f.line!,
       endLine: f.endLine && f.endLine >= f.line! ? f.endLine : f.line!,
       level: LEVEL[f.severity],
-      title: `[${f.severity}] ${f.title}`.slice(0, 255),
+      title: `[${f.severity}]${reraised.has(f.id) ? ' [re-raised]' : ''} ${f.title}`.slice(0, 255),
       message: (f.description || f.title).slice(0, 60_000),
       details: f.suggestedFix ? `Suggested fix:\n${f.suggestedFix}`.slice(0, 60_000) : undefined
     }))
@@ -59,6 +62,8 @@ export function checkRunSummary(
       renderMermaid(state),
       '',
       renderTimeline(state, links),
+      '',
+      renderLatestReview(state),
       '',
       renderFindings(state, findings, links, {
         maxFindings: 100,

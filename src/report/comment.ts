@@ -81,10 +81,11 @@ export function renderTimeline(state: LoopState, links: RepoLinks, maxRows = 30)
   }
   for (const [i, it] of iterations.entries()) {
     const open = it.findings.filter(f => f.status === 'open')
+    const gone = it.gone?.length ? ` (+${it.gone.length} no longer raised)` : ''
     const disputed =
       it.findings.filter(f => f.status === 'disputed').length + (it.fix?.disputes.length ?? 0)
     rows.push(
-      `| ${it.n}${it.round > 1 && it.round !== iterations[i - 1]?.round ? ` (round ${it.round})` : ''} | ${commitLink(links, it.reviewedSha)} | ${it.decision} | ${severityCounts(open)}${it.omitted ? ` +${it.omitted}` : ''} | ${resolvedCount(it)} | ${disputed} | ${fixCell(links, it)} | ${tokens(it.usage).toLocaleString('en-US')} | ${usd(it.usage.costUsd)} | ${duration(it.durationMs + (it.fix?.durationMs ?? 0))} |`
+      `| ${it.n}${it.round > 1 && it.round !== iterations[i - 1]?.round ? ` (round ${it.round})` : ''} | ${commitLink(links, it.reviewedSha)} | ${it.decision} | ${severityCounts(open)}${it.omitted ? ` +${it.omitted}` : ''} | ${resolvedCount(it)}${gone} | ${disputed} | ${fixCell(links, it)} | ${tokens(it.usage).toLocaleString('en-US')} | ${usd(it.usage.costUsd)} | ${duration(it.durationMs + (it.fix?.durationMs ?? 0))} |`
     )
   }
   return rows.join('\n')
@@ -106,6 +107,7 @@ export function renderFindings(
   const last = lastIteration(state)
   if (!last || findings.length === 0) return ''
   const since = new Map(last.findings.map(f => [f.id, f.since]))
+  const reraised = new Set(last.findings.filter(f => f.reraised).map(f => f.id))
   const sorted = [...findings].sort(bySeverity)
   const shown = sorted.slice(0, opt.maxFindings)
   const out = [`### Open findings (${findings.length})`]
@@ -122,7 +124,7 @@ export function renderFindings(
         : 'no location'
       const age = last.n - (since.get(f.id) ?? last.n) + 1
       out.push(
-        `- **${escapeMd(f.title)}** — ${where} · \`${escapeMd(f.source)}\` · \`${f.id}\` · open for ${age} iteration${age === 1 ? '' : 's'}`
+        `- **${escapeMd(f.title)}** — ${where} · \`${escapeMd(f.source)}\` · \`${f.id}\` · ${reraised.has(f.id) ? '**re-raised** after a fix · ' : ''}open for ${age} iteration${age === 1 ? '' : 's'}`
       )
       if (opt.details && (f.description || f.suggestedFix)) {
         const body = [f.description, f.suggestedFix ? `**Suggested fix:** ${f.suggestedFix}` : '']
@@ -157,12 +159,16 @@ export function renderHistory(state: LoopState, maxRows = 60): string {
         severity: f.severity,
         first: prev?.first ?? it.n,
         last: it.n,
-        status: f.status
+        status: f.reraised ? `${f.status} (re-raised)` : f.status
       })
     }
     for (const id of it.resolved) {
       const prev = seen.get(id)
       if (prev) prev.status = 'fixed'
+    }
+    for (const id of it.gone ?? []) {
+      const prev = seen.get(id)
+      if (prev) prev.status = 'no longer raised'
     }
   }
   const rows = [...seen.entries()].slice(0, maxRows)
@@ -179,6 +185,57 @@ export function renderHistory(state: LoopState, maxRows = 60): string {
     seen.size > rows.length ? `\n… ${seen.size - rows.length} more in the artifacts.` : '',
     '</details>'
   ].join('\n')
+}
+
+/** What the latest review said: why it failed closed, its summary, failed criteria, dropped findings. */
+export function renderLatestReview(state: LoopState): string {
+  const last = lastIteration(state)
+  if (!last) return ''
+  const out = ['### Latest review', '']
+  if (last.error) out.push(`> [!CAUTION]\n> ${escapeMd(last.error)}`, '')
+  out.push(escapeMd(last.summary).slice(0, 1500))
+  if (last.failedCriteria?.length)
+    out.push('', '**Failed criteria:**', ...last.failedCriteria.map(c => `- ${escapeMd(c)}`))
+  if (last.dropped?.length)
+    out.push(
+      '',
+      `**Dropped findings (${last.dropped.length}):** the action could not place them in ${last.reviewedSha.slice(0, 7)}, so they are not on the PR's lines.`,
+      ...last.dropped.map(
+        d => `- ${SEVERITY_ICON[d.severity]} ${escapeMd(d.title)} — ${escapeMd(d.why)}`
+      )
+    )
+  return out.join('\n')
+}
+
+/** The fixer's disputes with its reasons and the reviewer's answers, and its closing summary. */
+export function renderFixerVoice(state: LoopState): string {
+  const round = roundIterations(state)
+  const out: string[] = []
+  const disputed = round.filter(it => it.fix?.disputes.length).slice(-3)
+  for (const it of disputed) {
+    const next = round.find(r => r.n === it.n + 1)
+    out.push('', `**Disputes of iteration ${it.n}:**`)
+    for (const d of it.fix!.disputes.slice(0, 10)) {
+      const answer = next?.answers?.find(a => a.id === d.id)
+      const reply = answer
+        ? ` — reviewer: ${answer.status.replace('_', ' ')}${answer.note ? `: ${escapeMd(answer.note)}` : ''}`
+        : next
+          ? next.findings.some(f => f.id === d.id)
+            ? ' — reviewer: kept it'
+            : ' — reviewer: dropped it'
+          : ' — the next review weighs it'
+      out.push(`- \`${d.id}\`: ${escapeMd(d.reason).slice(0, 500)}${reply}`)
+    }
+  }
+  const summarised = round.findLast(it => it.fix?.summary)
+  if (summarised)
+    out.push(
+      '',
+      `**Fixer's summary (iteration ${summarised.n}${summarised.fix!.stopReason ? `, stopped: ${summarised.fix!.stopReason}` : ''}):**`,
+      '',
+      safeBlock(summarised.fix!.summary!, 1500)
+    )
+  return out.length ? ['### The fixer', ...out].join('\n') : ''
 }
 
 /** The whole sticky comment: machine part, then the part for people, fitted under the size budget. */
@@ -226,8 +283,12 @@ function renderHuman(
     )
   }
   parts.push('', renderMermaid(state), '', '### Timeline', '', renderTimeline(state, links))
+  const latest = renderLatestReview(state)
+  if (latest) parts.push('', latest)
   const open = renderFindings(state, findings, links, opt)
   if (open) parts.push('', open)
+  const fixer = renderFixerVoice(state)
+  if (fixer) parts.push('', fixer)
   if (withHistory && state.status !== 'running' && state.status !== 'go')
     parts.push('', renderHistory(state))
   const footer = [

@@ -1,20 +1,38 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import { CATEGORIES, DECISIONS, SEVERITIES, type Decision, type Finding } from '../loop/types.js'
 
-/** The reviewer's answer, as the forced `submit_review` tool call carries it. */
+/** What the reviewer says about a finding of an earlier iteration. */
+export const EARLIER_STATUSES = [
+  'fixed',
+  'still_open',
+  'dispute_accepted',
+  'dispute_rejected'
+] as const
+export type EarlierStatus = (typeof EARLIER_STATUSES)[number]
+
+/** The reviewer's answer, as the structured output (or its `submit_review` tool call) carries it. */
 export interface VerdictInput {
   decision: Decision
   summary: string
-  /** A finding as the reviewer states it: the id and source are ours to add. */
-  findings: Array<Omit<Finding, 'id' | 'source'>>
+  /**
+   * A finding as the reviewer states it: the id and source are ours to add. `previousId` names the
+   * earlier finding it raises again.
+   */
+  findings: Array<Omit<Finding, 'id' | 'source'> & { previousId?: string }>
   failedCriteria: string[]
   passedCriteria: string[]
   requiredRework: string[]
+  /** The reviewer's word on earlier findings: fixed, still open, a dispute accepted or rejected. */
+  earlierFindings: Array<{ id: string; status: EarlierStatus; note: string }>
 }
 
 const strings = { type: 'array', items: { type: 'string', maxLength: 2000 }, maxItems: 50 } as const
 
-/** Also the tool's input_schema, so the model is held to exactly what we validate. */
+/**
+ * The verdict's schema, validated with ajv. The model is sent `wireSchema(verdictSchema)`: the same
+ * shape without the length and count limits structured outputs do not support (they answer 400 for
+ * minLength, maxLength, maxItems, minimum; https://platform.claude.com/docs/en/build-with-claude/structured-outputs).
+ */
 export const verdictSchema = {
   type: 'object',
   additionalProperties: false,
@@ -24,12 +42,14 @@ export const verdictSchema = {
     'findings',
     'failedCriteria',
     'passedCriteria',
-    'requiredRework'
+    'requiredRework',
+    'earlierFindings'
   ],
   properties: {
     decision: {
       enum: DECISIONS,
-      description: 'GO only when nothing at or above the blocking severity remains.'
+      description:
+        'GO only when nothing at or above the blocking severity remains, no criterion failed and no rework is required.'
     },
     summary: { type: 'string', minLength: 1, maxLength: 4000 },
     findings: {
@@ -56,17 +76,83 @@ export const verdictSchema = {
           endLine: { type: 'integer', minimum: 1 },
           title: { type: 'string', minLength: 1, maxLength: 300 },
           description: { type: 'string', minLength: 1, maxLength: 8000 },
-          suggestedFix: { type: 'string', maxLength: 8000 }
+          suggestedFix: { type: 'string', maxLength: 8000 },
+          previousId: {
+            type: 'string',
+            maxLength: 40,
+            description:
+              'The id (RL-...) of the earlier finding this one raises again, when it is the same problem.'
+          }
         }
       }
     },
     failedCriteria: strings,
     passedCriteria: strings,
-    requiredRework: strings
+    requiredRework: strings,
+    earlierFindings: {
+      type: 'array',
+      maxItems: 200,
+      description:
+        'One entry per finding of the earlier iterations: fixed, still_open, or your answer to a dispute.',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'status', 'note'],
+        properties: {
+          id: { type: 'string', maxLength: 40 },
+          status: { enum: EARLIER_STATUSES },
+          note: { type: 'string', maxLength: 2000 }
+        }
+      }
+    }
   }
 } as const
 
+const UNSUPPORTED = new Set([
+  'minLength',
+  'maxLength',
+  'maxItems',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf'
+])
+
+/** A schema without the keywords structured outputs and strict tools reject; ajv still checks them. */
+export function wireSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(wireSchema)
+  if (typeof schema !== 'object' || schema === null) return schema
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(schema)) {
+    if (UNSUPPORTED.has(key) && typeof value === 'number') continue
+    out[key] = key === 'enum' ? value : wireSchema(value)
+  }
+  return out
+}
+
 export type VerdictCheck = { ok: true; verdict: VerdictInput } | { ok: false; errors: string[] }
+
+/** Enum values in another case ("go", "High"): structured outputs do not guarantee their case. */
+function normaliseCase(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value
+  const v = value as Record<string, unknown>
+  const upper = (x: unknown) => (typeof x === 'string' ? x.toUpperCase() : x)
+  const lower = (x: unknown) => (typeof x === 'string' ? x.toLowerCase() : x)
+  return {
+    ...v,
+    decision: upper(v.decision),
+    ...(Array.isArray(v.findings)
+      ? {
+          findings: v.findings.map(f =>
+            typeof f === 'object' && f !== null
+              ? { ...f, severity: lower(f.severity), category: lower(f.category) }
+              : f
+          )
+        }
+      : {})
+  }
+}
 
 export function createVerdictValidator(): (value: unknown) => VerdictCheck {
   const validate: ValidateFunction<VerdictInput> = new Ajv({
@@ -74,7 +160,8 @@ export function createVerdictValidator(): (value: unknown) => VerdictCheck {
     strict: false
   }).compile<VerdictInput>(verdictSchema)
   return value => {
-    if (validate(value)) return { ok: true, verdict: value }
+    const normalised = normaliseCase(value)
+    if (validate(normalised)) return { ok: true, verdict: normalised }
     return {
       ok: false,
       errors: (validate.errors ?? [])

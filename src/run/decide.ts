@@ -59,6 +59,12 @@ export function decidePhase(
     findings: review.findings,
     gates: review.gates.map(g => ({ name: g.name, passed: g.passed, durationMs: g.durationMs })),
     usage: review.usage,
+    tree: review.tree,
+    changedLines: review.changedLines,
+    error: review.verdict?.error,
+    failedCriteria: review.verdict?.failedCriteria,
+    dropped: review.verdict?.droppedFindings,
+    answers: review.verdict?.earlier,
     startedAt: plan.started,
     durationMs: deps.clock.now().getTime() - plan.started.getTime()
   })

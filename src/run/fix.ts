@@ -98,6 +98,8 @@ function fixFiles(
     for (const refusal of agent.refusals) notes.push(`The fixer was refused: ${refusal}`)
     if (agent.error)
       notes.push(`The fixer stopped early (${agent.error}); its changes so far were kept.`)
+    else if (agent.stopReason === 'budget')
+      notes.push('The max-cost-usd budget stopped the fixer; its changes so far were kept.')
   }
   files[`fix-${n}.json`] = JSON.stringify(record, null, 2)
   return { files, notes }
@@ -115,9 +117,10 @@ function settle(
   state: LoopState,
   record: FixRecord,
   usage: Usage,
-  rounds: DisputeRound
+  rounds: DisputeRound,
+  budgetStopped = false
 ): { state: LoopState; retrigger: boolean } {
-  const next = nextAfterFix(record.outcome, rounds)
+  const next = nextAfterFix(record.outcome, rounds, budgetStopped)
   return { state: recordFix(state, record, usage, next), retrigger: next.retrigger }
 }
 
@@ -156,12 +159,14 @@ export async function fixPhase(
       commands,
       disputes: agent?.disputes ?? [],
       revertedProtected: fix.protectedLeftOut,
-      durationMs: deps.clock.now().getTime() - started.getTime()
+      durationMs: deps.clock.now().getTime() - started.getTime(),
+      ...(agent?.summary ? { summary: agent.summary.slice(0, 2000) } : {}),
+      ...(agent && agent.stopReason !== 'done' ? { stopReason: agent.stopReason } : {})
     }
     const { files, notes } = fixFiles(n, record, fix, prepared, agent, ws.secrets)
     const usage = agent?.usage ?? zeroUsage()
     const rounds = disputeRound(input.state, pull.headSha, record.disputes.length)
-    const settled = settle(input.state, record, usage, rounds)
+    const settled = settle(input.state, record, usage, rounds, agent?.stopReason === 'budget')
     const pending = prepared.kind === 'push' ? { prepared, record, rounds } : undefined
     if (!pending) log.info(`${plan.tag} fix: ${outcome.replace('_', ' ')}`)
     return { ...settled, headSha: pull.headSha, files, notes, pending }

@@ -1,3 +1,4 @@
+import { lastIteration } from '../loop/state.js'
 import type { RunContext } from '../action/context.js'
 import type { Settings } from '../inputs.js'
 import { checkConclusion } from '../loop/rules.js'
@@ -35,7 +36,10 @@ export async function reportPhase(
     title: checkTitle(decision, review.findings),
     summary: checkRunSummary(state, review.findings, links),
     text: unlocatedText(review.findings),
-    annotations: toAnnotations(review.findings),
+    annotations: toAnnotations(
+      review.findings,
+      new Set((lastIteration(state)?.findings ?? []).filter(f => f.reraised).map(f => f.id))
+    ),
     externalId: `${pull.number}:${n}:${ctx.runId}:${ctx.runAttempt}`,
     detailsUrl: recorded.comment.htmlUrl,
     startedAt: plan.started.toISOString()

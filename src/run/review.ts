@@ -1,9 +1,12 @@
 import { runGates } from '../gates/run-gates.js'
 import type { Settings } from '../inputs.js'
 import { mergeFindings } from '../loop/findings.js'
-import type { ReviewResult } from '../loop/types.js'
+import parseDiff from 'parse-diff'
+import { keepEarlierIds } from '../loop/matching.js'
+import { lastIteration } from '../loop/state.js'
+import type { LoopState, ReviewResult } from '../loop/types.js'
 import { zeroUsage } from '../loop/usage.js'
-import type { AiAgents, Log } from '../ports/index.js'
+import type { AiAgents, Git, Log } from '../ports/index.js'
 import type { Plan } from './plan.js'
 import type { Workspace } from './workspace.js'
 
@@ -29,14 +32,46 @@ export async function reviewPhase(
       timeoutMs: deps.settings.commandTimeoutMinutes * 60_000
     })
     const verdict = deps.ai ? await deps.ai.review({ pull, state, git: ws.git, gates }) : undefined
+    const merged = mergeFindings(
+      gates.flatMap(g => g.findings),
+      verdict?.findings ?? []
+    )
     return {
       gates,
       verdict,
-      findings: mergeFindings(
-        gates.flatMap(g => g.findings),
-        verdict?.findings ?? []
-      ),
-      usage: verdict?.usage ?? zeroUsage()
+      // a finding raised again keeps its id, though the fix changed the line it cites
+      findings: keepEarlierIds(merged, state),
+      usage: verdict?.usage ?? zeroUsage(),
+      tree: await ws.git.treeOf(pull.headSha),
+      changedLines: await fixedLines(ws.git, state, pull.headSha)
     }
   })
+}
+
+/**
+ * The lines (old side) the pushed fix of the previous iteration changed in the files its open
+ * findings cite: a finding gone from there was fixed, gone from elsewhere only no longer raised.
+ */
+async function fixedLines(
+  git: Git,
+  state: LoopState,
+  headSha: string
+): Promise<Record<string, Array<[number, number]>> | undefined> {
+  const previous = lastIteration(state)
+  if (!previous || previous.round !== state.round || previous.fix?.outcome !== 'pushed')
+    return undefined
+  const files = [...new Set(previous.findings.flatMap(f => (f.file ? [f.file] : [])))]
+  if (files.length === 0) return undefined
+  const ranges: Record<string, Array<[number, number]>> = {}
+  for (const file of parseDiff(await git.diff(previous.reviewedSha, headSha, files))) {
+    const path = file.from && file.from !== '/dev/null' ? file.from : file.to
+    if (!path) continue
+    for (const chunk of file.chunks) {
+      // the old side's lines the hunk replaced; a pure insertion touches the line before it
+      const start = Math.max(1, chunk.oldStart)
+      const end = Math.max(start, chunk.oldStart + chunk.oldLines - 1)
+      ;(ranges[path] ??= []).push([start, end])
+    }
+  }
+  return ranges
 }

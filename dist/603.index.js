@@ -1,5 +1,5 @@
-export const id = 58;
-export const ids = [58];
+export const id = 603;
+export const ids = [603];
 export const modules = {
 
 /***/ 9229:
@@ -386,9 +386,10 @@ function mergeFindings(...sources) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   BU: () => (/* binding */ normaliseTitle),
 /* harmony export */   Rj: () => (/* binding */ fingerprint)
 /* harmony export */ });
-/* unused harmony exports normaliseTitle, normaliseAnchor */
+/* unused harmony export normaliseAnchor */
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(77598);
 /* harmony import */ var node_crypto__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_crypto__WEBPACK_IMPORTED_MODULE_0__);
 
@@ -443,9 +444,11 @@ function fingerprint(input) {
 /**
  * The state format this version writes; it reads this one and the one before. A higher number
  * comes from a newer review-loop. 2 added the fix outcomes `pushing` and `interrupted` and the
- * statuses `closed` and `merged`: an older version meeting them says to upgrade.
+ * statuses `closed` and `merged`; 3 added re-raised findings, findings no longer raised (`gone`), the
+ * reviewed tree, the reviewer's failed criteria, answers and dropped findings, and the fixer's
+ * summary. An older version meeting them says to upgrade.
  */
-const STATE_SCHEMA = 2;
+const STATE_SCHEMA = 3;
 const nonNegative = { type: 'number', minimum: 0 };
 const count = { type: 'integer', minimum: 0 };
 const sha = { type: 'string', pattern: '^[0-9a-f]{7,64}$' };
@@ -474,7 +477,8 @@ const findingRecord = {
         line: { type: 'integer', minimum: 0 },
         source: { type: 'string', maxLength: 200 },
         status: { enum: ['open', 'fixed', 'disputed'] },
-        since: { type: 'integer', minimum: 1 }
+        since: { type: 'integer', minimum: 1 },
+        reraised: { type: 'boolean' }
     }
 };
 const fixRecord = {
@@ -512,7 +516,9 @@ const fixRecord = {
         },
         revertedProtected: { type: 'array', items: { type: 'string' } },
         patch: { type: 'string' },
-        durationMs: count
+        durationMs: count,
+        summary: { type: 'string', maxLength: 2000 },
+        stopReason: { type: 'string', maxLength: 40 }
     }
 };
 const iterationRecord = {
@@ -547,6 +553,40 @@ const iterationRecord = {
         omitted: count,
         resolved: { type: 'array', items: { type: 'string' } },
         resolvedOmitted: count,
+        gone: { type: 'array', items: { type: 'string' } },
+        tree: sha,
+        failedCriteria: { type: 'array', maxItems: 20, items: { type: 'string', maxLength: 300 } },
+        error: { type: 'string', maxLength: 1000 },
+        dropped: {
+            type: 'array',
+            maxItems: 20,
+            items: {
+                type: 'object',
+                required: ['severity', 'title', 'why'],
+                additionalProperties: false,
+                properties: {
+                    severity: { enum: _types_js__WEBPACK_IMPORTED_MODULE_0__/* .SEVERITIES */ .oC },
+                    title: { type: 'string', maxLength: 300 },
+                    file: { type: 'string', maxLength: 500 },
+                    line: { type: 'integer', minimum: 0 },
+                    why: { type: 'string', maxLength: 300 }
+                }
+            }
+        },
+        answers: {
+            type: 'array',
+            maxItems: 30,
+            items: {
+                type: 'object',
+                required: ['id', 'status', 'note'],
+                additionalProperties: false,
+                properties: {
+                    id: { type: 'string', maxLength: 64 },
+                    status: { enum: ['fixed', 'still_open', 'dispute_accepted', 'dispute_rejected'] },
+                    note: { type: 'string', maxLength: 500 }
+                }
+            }
+        },
         gates: {
             type: 'array',
             items: {
@@ -577,7 +617,7 @@ const stateSchema = {
     ],
     additionalProperties: false,
     properties: {
-        schema: { enum: [1, STATE_SCHEMA] },
+        schema: { enum: [1, 2, STATE_SCHEMA] },
         pr: { type: 'integer', minimum: 1 },
         status: { enum: _types_js__WEBPACK_IMPORTED_MODULE_0__/* .LOOP_STATUSES */ .gw },
         round: { type: 'integer', minimum: 1 },
@@ -728,7 +768,7 @@ function usageSince(after, before) {
 
 /***/ }),
 
-/***/ 49058:
+/***/ 16603:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -1311,6 +1351,10 @@ async function createGit(cwd, options = {}) {
         },
         async revParse(ref) {
             const r = await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+            return r.code === 0 ? r.stdout.trim() : undefined;
+        },
+        async treeOf(sha) {
+            const r = await git(['rev-parse', '--verify', '--quiet', `${sha}^{tree}`]);
             return r.code === 0 ? r.stdout.trim() : undefined;
         },
         async checkoutPullHead(branch, sha) {
@@ -2142,29 +2186,60 @@ var loop_usage = __webpack_require__(89553);
 ;// CONCATENATED MODULE: ./src/loop/record.ts
 
 
+/** The fix changed the lines of the finding (a finding without a line: its file). */
+function touched(f, changed) {
+    const ranges = f.file ? changed?.[f.file] : undefined;
+    if (!ranges?.length)
+        return false;
+    if (f.line === undefined)
+        return true;
+    return ranges.some(([a, b]) => a <= f.line + 2 && b >= f.line - 2);
+}
+const clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 /**
- * Appends a review to the state. Findings keep the iteration they were first seen in (`since`) when
- * the previous iteration had them open; ids open before and gone now are `resolved`.
+ * Appends a review to the state. Findings keep the iteration they were first seen in (`since`); a
+ * finding open before a pushed fix and raised again is `reraised`, as is one that was settled earlier
+ * in the round and is back. Ids open before and gone now are `resolved` (fixed: the fix changed their
+ * lines, or the reviewer confirmed it) or `gone` (no longer raised).
  */
 function appendReview(state, r) {
     const previous = (0,loop_state/* lastIteration */.SU)(state);
+    const round = state.iterations.filter(it => it.round === state.round);
     const previousOpen = new Map((previous?.round === state.round ? previous.findings : [])
         .filter(f => f.status !== 'fixed')
         .map(f => [f.id, f]));
+    const firstSeen = new Map();
+    for (const it of round)
+        for (const f of it.findings)
+            if (!firstSeen.has(f.id))
+                firstSeen.set(f.id, f.since);
+    const settledBefore = new Set(round.flatMap(it => [...it.resolved, ...(it.gone ?? [])]));
+    const attempted = previous?.round === state.round && previous.fix?.outcome === 'pushed';
     const disputed = new Set(previous?.fix?.disputes.map(d => d.id) ?? []);
-    const findings = r.findings.map(f => ({
-        id: f.id,
-        severity: f.severity,
-        category: f.category,
-        // clipped to the state schema's limits: a state over them is unreadable by the next run
-        title: f.title.slice(0, 1000),
-        file: f.file?.slice(0, 1000),
-        line: f.line,
-        source: f.source.slice(0, 200),
-        status: disputed.has(f.id) ? 'disputed' : 'open',
-        since: previousOpen.get(f.id)?.since ?? r.n
-    }));
+    const findings = r.findings.map(f => {
+        const reraised = (attempted && previousOpen.has(f.id)) || (!previousOpen.has(f.id) && settledBefore.has(f.id));
+        return {
+            id: f.id,
+            severity: f.severity,
+            category: f.category,
+            // clipped to the state schema's limits: a state over them is unreadable by the next run
+            title: f.title.slice(0, 1000),
+            file: f.file?.slice(0, 1000),
+            line: f.line,
+            source: f.source.slice(0, 200),
+            status: disputed.has(f.id) ? 'disputed' : 'open',
+            since: previousOpen.get(f.id)?.since ?? firstSeen.get(f.id) ?? r.n,
+            ...(reraised ? { reraised: true } : {})
+        };
+    });
     const current = new Set(findings.map(f => f.id));
+    const confirmed = new Set((r.answers ?? []).filter(a => a.status === 'fixed').map(a => a.id));
+    const left = [...previousOpen.values()].filter(f => !current.has(f.id));
+    const fixed = left.filter(f => confirmed.has(f.id) || touched(f, r.changedLines));
+    const answers = (r.answers ?? [])
+        .filter(a => previousOpen.has(a.id) || current.has(a.id))
+        .slice(0, 30)
+        .map(a => ({ ...a, note: clip(a.note, 500) }));
     const record = {
         n: r.n,
         round: state.round,
@@ -2175,11 +2250,30 @@ function appendReview(state, r) {
         decision: r.decision,
         summary: r.summary.slice(0, 4000),
         findings,
-        resolved: [...previousOpen.keys()].filter(id => !current.has(id)),
+        resolved: fixed.map(f => f.id),
         gates: r.gates,
         usage: r.usage,
         startedAt: r.startedAt.toISOString(),
-        durationMs: r.durationMs
+        durationMs: r.durationMs,
+        ...(left.length > fixed.length
+            ? { gone: left.filter(f => !fixed.includes(f)).map(f => f.id) }
+            : {}),
+        ...(r.tree ? { tree: r.tree } : {}),
+        ...(r.failedCriteria?.length
+            ? { failedCriteria: r.failedCriteria.slice(0, 20).map(c => clip(c, 300)) }
+            : {}),
+        ...(r.error ? { error: clip(r.error, 1000) } : {}),
+        ...(r.dropped?.length
+            ? {
+                dropped: r.dropped.slice(0, 20).map(d => ({
+                    ...d,
+                    title: clip(d.title, 300),
+                    why: clip(d.why, 300),
+                    ...(d.file ? { file: clip(d.file, 500) } : {})
+                }))
+            }
+            : {}),
+        ...(answers.length ? { answers } : {})
     };
     return {
         ...state,
@@ -2243,8 +2337,10 @@ const LOOP_EVENTS = (/* unused pure expression or super */ null && ([
     'review_unaffordable',
     /** NO_GO at the last iteration of the round. */
     'no_go_at_cap',
-    /** NO_GO with a blocker that survived two pushed fixes. */
+    /** NO_GO with a blocker raised again after a fix attempt (its second sighting). */
     'no_go_repeated_blocker',
+    /** NO_GO on a tree the loop reviewed before: the fixes go round in circles. */
+    'no_go_oscillating',
     /** NO_GO with the budget spent. */
     'no_go_budget_spent',
     /** NO_GO and nothing can fix (no fixer, or a fork PR). */
@@ -2259,6 +2355,8 @@ const LOOP_EVENTS = (/* unused pure expression or super */ null && ([
     'fix_disputed_again',
     /** The fixers changed nothing. */
     'fix_no_changes',
+    /** The budget stopped the AI fixer before it changed anything. */
+    'fix_budget_spent',
     /** The branch moved during the run: the fix was kept as a patch, the new head comes next. */
     'fix_branch_moved',
     /** The push failed: the fix was kept as a patch. */
@@ -2305,6 +2403,7 @@ const WHILE_RUNNING = {
     review_unaffordable: finish('budget_exhausted'),
     no_go_at_cap: finish('max_iterations'),
     no_go_repeated_blocker: finish('stalled'),
+    no_go_oscillating: finish('stalled'),
     no_go_budget_spent: finish('budget_exhausted'),
     no_go_no_fixer: finish('stalled'),
     no_go: { to: 'running', then: 'fix' },
@@ -2312,6 +2411,7 @@ const WHILE_RUNNING = {
     fix_disputed: { to: 'running', then: 'retrigger' },
     fix_disputed_again: finish('needs_discussion'),
     fix_no_changes: finish('stalled'),
+    fix_budget_spent: finish('budget_exhausted'),
     fix_branch_moved: { to: 'running', then: 'wait' },
     fix_push_failed: finish('error'),
     fix_interrupted: { to: 'running', then: 'review' },
@@ -2359,7 +2459,7 @@ function decide(outcome, threshold) {
     return 'GO';
 }
 function blockingIds(findings, threshold) {
-    return findings.filter(f => (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold)).map(f => f.id);
+    return findings.filter(f => atOrAbove(f.severity, threshold)).map(f => f.id);
 }
 function isFork(pull) {
     return pull.headRepoFullName !== pull.baseRepoFullName;
@@ -2495,22 +2595,31 @@ function planPull(input) {
 function canFix(input) {
     return !isFork(input.pull) && (input.fixCommands > 0 || input.aiFixer);
 }
-/** A blocking id open in this review and in the two before it, with a pushed fix after each of those. */
+/**
+ * A blocking finding raised again after a fix attempt: its second sighting, with a pushed fix in
+ * between (or back after it was settled). One failed attempt is enough to call a human, and under
+ * the default cap of 3 it is reported as what it is rather than as the cap.
+ */
 function repeatedBlocker(state, threshold) {
+    const last = (0,loop_state/* roundIterations */.je)(state).at(-1);
+    return last?.findings.find(f => f.reraised && (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold))?.id;
+}
+/**
+ * The tree of this review was reviewed before in this round under another commit: the fixes go round
+ * in circles (A → B → A). The same commit reviewed again (a dispute re-review) is not a circle.
+ */
+function oscillation(state) {
     const round = (0,loop_state/* roundIterations */.je)(state);
-    if (round.length < 3)
+    const last = round.at(-1);
+    if (!last?.tree)
         return undefined;
-    const [a, b, c] = round.slice(-3);
-    if (a.fix?.outcome !== 'pushed' || b.fix?.outcome !== 'pushed')
-        return undefined;
-    const inB = new Set(blockingIds(b.findings, threshold));
-    const inA = new Set(blockingIds(a.findings, threshold));
-    return blockingIds(c.findings, threshold).find(id => inA.has(id) && inB.has(id));
+    return round.slice(0, -1).find(it => it.tree === last.tree && it.reviewedSha !== last.reviewedSha);
 }
 /**
  * What the review means for the loop, with the reason in words. The order is the rule: GO, then the
  * budget, a human's call, the cap (which wins over a stall at the last iteration, because that is
- * where the loop ends anyway), a repeated blocker, the budget again, and whether anything can fix.
+ * where the loop ends anyway), a blocker raised again after a fix, the same code reviewed again
+ * (oscillation), the budget again, and whether anything can fix.
  */
 function reviewEvent(state, decision, threshold, fixable, budget) {
     const n = (0,loop_state/* roundIterations */.je)(state).length;
@@ -2532,7 +2641,13 @@ function reviewEvent(state, decision, threshold, fixable, budget) {
     if (repeated)
         return {
             event: 'no_go_repeated_blocker',
-            reason: `Finding ${repeated} survived two fix attempts; a human should look at it.`
+            reason: `Finding ${repeated} was raised again after a fix attempt; a human should look at it.`
+        };
+    const circle = oscillation(state);
+    if (circle)
+        return {
+            event: 'no_go_oscillating',
+            reason: `The code reviewed in iteration ${n} is the same as in iteration ${circle.n} (${circle.reviewedSha.slice(0, 7)}): the fixes go round in circles; a human should look at it.`
         };
     if (budget?.maxUsd !== undefined && budget.spentUsd >= budget.maxUsd)
         return {
@@ -2569,10 +2684,13 @@ const FIX_REASONS = {
     fix_disputed: 'The fixer disputed findings instead of changing code; the next review weighs the disputes.',
     fix_disputed_again: 'The reviewer kept findings the fixer disputes again without changing code; a human should decide.',
     fix_no_changes: 'The fixers changed nothing; more iterations would not help.',
+    fix_budget_spent: 'The max-cost-usd budget stopped the AI fixer before it changed anything; raise max-cost-usd to go on.',
     fix_branch_moved: 'The branch moved during this run; the fix was not pushed and the new head is reviewed next.',
     fix_push_failed: 'The fix could not be pushed; it is kept as a patch artifact.'
 };
-function fixEvent(outcome, disputes = 'none') {
+function fixEvent(outcome, disputes = 'none', budgetStopped = false) {
+    if (outcome === 'no_changes' && budgetStopped)
+        return 'fix_budget_spent';
     switch (outcome) {
         case 'pushed':
             return 'fix_pushed';
@@ -2593,8 +2711,8 @@ function fixEvent(outcome, disputes = 'none') {
     }
 }
 /** After the fix: what the loop's status becomes, and whether to re-trigger. */
-function nextAfterFix(outcome, disputes = 'none') {
-    const event = fixEvent(outcome, disputes);
+function nextAfterFix(outcome, disputes = 'none', budgetStopped = false) {
+    const event = fixEvent(outcome, disputes, budgetStopped);
     const next = transition('running', event);
     return { status: next.to, reason: FIX_REASONS[event], retrigger: next.then === 'retrigger' };
 }
@@ -2745,7 +2863,7 @@ function parsePassthrough(raw) {
 /** Which model, where, and for how much; the provider is resolved against the environment. */
 function parseModelChoice(get, env) {
     const apiKey = get('anthropic-api-key').trim();
-    const reviewModel = get('review-model').trim() || 'claude-sonnet-4-6';
+    const reviewModel = get('review-model').trim() || 'claude-sonnet-5-5';
     const maxCostUsd = decimal(get, 'max-cost-usd');
     const baseUrl = get('anthropic-base-url').trim() || undefined;
     const provider = (0,model_provider/* resolveProvider */.Kd)({
@@ -3270,6 +3388,12 @@ function decidePhase(deps, plan, review) {
         findings: review.findings,
         gates: review.gates.map(g => ({ name: g.name, passed: g.passed, durationMs: g.durationMs })),
         usage: review.usage,
+        tree: review.tree,
+        changedLines: review.changedLines,
+        error: review.verdict?.error,
+        failedCriteria: review.verdict?.failedCriteria,
+        dropped: review.verdict?.droppedFindings,
+        answers: review.verdict?.earlier,
         startedAt: plan.started,
         durationMs: deps.clock.now().getTime() - plan.started.getTime()
     });
@@ -3498,13 +3622,15 @@ function fixFiles(n, record, fix, prepared, agent, secrets) {
             notes.push(`The fixer was refused: ${refusal}`);
         if (agent.error)
             notes.push(`The fixer stopped early (${agent.error}); its changes so far were kept.`);
+        else if (agent.stopReason === 'budget')
+            notes.push('The max-cost-usd budget stopped the fixer; its changes so far were kept.');
     }
     files[`fix-${n}.json`] = JSON.stringify(record, null, 2);
     return { files, notes };
 }
 /** The fix recorded in the state, and what comes next. */
-function settle(state, record, usage, rounds) {
-    const next = nextAfterFix(record.outcome, rounds);
+function settle(state, record, usage, rounds, budgetStopped = false) {
+    const next = nextAfterFix(record.outcome, rounds, budgetStopped);
     return { state: recordFix(state, record, usage, next), retrigger: next.retrigger };
 }
 /**
@@ -3536,12 +3662,14 @@ async function fixPhase(deps, plan, input, ws) {
             commands,
             disputes: agent?.disputes ?? [],
             revertedProtected: fix.protectedLeftOut,
-            durationMs: deps.clock.now().getTime() - started.getTime()
+            durationMs: deps.clock.now().getTime() - started.getTime(),
+            ...(agent?.summary ? { summary: agent.summary.slice(0, 2000) } : {}),
+            ...(agent && agent.stopReason !== 'done' ? { stopReason: agent.stopReason } : {})
         };
         const { files, notes } = fixFiles(n, record, fix, prepared, agent, ws.secrets);
         const usage = agent?.usage ?? (0,loop_usage/* zeroUsage */.My)();
         const rounds = disputeRound(input.state, pull.headSha, record.disputes.length);
-        const settled = settle(input.state, record, usage, rounds);
+        const settled = settle(input.state, record, usage, rounds, agent?.stopReason === 'budget');
         const pending = prepared.kind === 'push' ? { prepared, record, rounds } : undefined;
         if (!pending)
             log.info(`${plan.tag} fix: ${outcome.replace('_', ' ')}`);
@@ -3833,10 +3961,14 @@ function size(state) {
 }
 function trimIteration(it, keep, slim) {
     const sorted = [...it.findings].sort((a, b) => (0,loop_findings/* severityRank */.qs)(a.severity) - (0,loop_findings/* severityRank */.qs)(b.severity));
-    const kept = sorted
-        .slice(0, keep)
-        .map((f) => slim
-        ? { id: f.id, severity: f.severity, status: f.status, since: f.since }
+    const kept = sorted.slice(0, keep).map((f) => slim
+        ? {
+            id: f.id,
+            severity: f.severity,
+            status: f.status,
+            since: f.since,
+            ...(f.reraised ? { reraised: true } : {})
+        }
         : { ...f, title: f.title?.slice(0, 120), file: f.file?.slice(0, 200) });
     const resolved = it.resolved.slice(0, slim ? 50 : 200);
     const fix = it.fix;
@@ -3847,9 +3979,14 @@ function trimIteration(it, keep, slim) {
         omitted: (it.omitted ?? 0) + (it.findings.length - kept.length) || undefined,
         resolved,
         resolvedOmitted: (it.resolvedOmitted ?? 0) + (it.resolved.length - resolved.length) || undefined,
+        gone: it.gone?.slice(0, slim ? 50 : 200),
+        dropped: slim ? undefined : it.dropped,
+        answers: slim ? undefined : it.answers,
+        failedCriteria: it.failedCriteria?.slice(0, slim ? 3 : 20),
         gates: it.gates.slice(0, 30).map(g => ({ ...g, name: g.name.slice(0, 100) })),
         fix: fix && {
             ...fix,
+            ...(fix.summary ? { summary: fix.summary.slice(0, slim ? 200 : 2000) } : {}),
             filesChanged: fix.filesChanged.slice(0, slim ? 20 : 100),
             filesOmitted: (fix.filesOmitted ?? 0) +
                 (fix.filesChanged.length - Math.min(fix.filesChanged.length, slim ? 20 : 100)) ||
@@ -3998,8 +4135,9 @@ function renderTimeline(state, links, maxRows = 30) {
     }
     for (const [i, it] of iterations.entries()) {
         const open = it.findings.filter(f => f.status === 'open');
+        const gone = it.gone?.length ? ` (+${it.gone.length} no longer raised)` : '';
         const disputed = it.findings.filter(f => f.status === 'disputed').length + (it.fix?.disputes.length ?? 0);
-        rows.push(`| ${it.n}${it.round > 1 && it.round !== iterations[i - 1]?.round ? ` (round ${it.round})` : ''} | ${commitLink(links, it.reviewedSha)} | ${it.decision} | ${severityCounts(open)}${it.omitted ? ` +${it.omitted}` : ''} | ${(0,loop_state/* resolvedCount */.mq)(it)} | ${disputed} | ${fixCell(links, it)} | ${tokens(it.usage).toLocaleString('en-US')} | ${usd(it.usage.costUsd)} | ${duration(it.durationMs + (it.fix?.durationMs ?? 0))} |`);
+        rows.push(`| ${it.n}${it.round > 1 && it.round !== iterations[i - 1]?.round ? ` (round ${it.round})` : ''} | ${commitLink(links, it.reviewedSha)} | ${it.decision} | ${severityCounts(open)}${it.omitted ? ` +${it.omitted}` : ''} | ${(0,loop_state/* resolvedCount */.mq)(it)}${gone} | ${disputed} | ${fixCell(links, it)} | ${tokens(it.usage).toLocaleString('en-US')} | ${usd(it.usage.costUsd)} | ${duration(it.durationMs + (it.fix?.durationMs ?? 0))} |`);
     }
     return rows.join('\n');
 }
@@ -4009,6 +4147,7 @@ function renderFindings(state, findings, links, opt) {
     if (!last || findings.length === 0)
         return '';
     const since = new Map(last.findings.map(f => [f.id, f.since]));
+    const reraised = new Set(last.findings.filter(f => f.reraised).map(f => f.id));
     const sorted = [...findings].sort(loop_findings/* bySeverity */.Np);
     const shown = sorted.slice(0, opt.maxFindings);
     const out = [`### Open findings (${findings.length})`];
@@ -4022,7 +4161,7 @@ function renderFindings(state, findings, links, opt) {
                 ? fileLink(links, last.reviewedSha, f.file, f.line, f.endLine)
                 : 'no location';
             const age = last.n - (since.get(f.id) ?? last.n) + 1;
-            out.push(`- **${escapeMd(f.title)}** — ${where} · \`${escapeMd(f.source)}\` · \`${f.id}\` · open for ${age} iteration${age === 1 ? '' : 's'}`);
+            out.push(`- **${escapeMd(f.title)}** — ${where} · \`${escapeMd(f.source)}\` · \`${f.id}\` · ${reraised.has(f.id) ? '**re-raised** after a fix · ' : ''}open for ${age} iteration${age === 1 ? '' : 's'}`);
             if (opt.details && (f.description || f.suggestedFix)) {
                 const body = [f.description, f.suggestedFix ? `**Suggested fix:** ${f.suggestedFix}` : '']
                     .filter(Boolean)
@@ -4049,13 +4188,18 @@ function renderHistory(state, maxRows = 60) {
                 severity: f.severity,
                 first: prev?.first ?? it.n,
                 last: it.n,
-                status: f.status
+                status: f.reraised ? `${f.status} (re-raised)` : f.status
             });
         }
         for (const id of it.resolved) {
             const prev = seen.get(id);
             if (prev)
                 prev.status = 'fixed';
+        }
+        for (const id of it.gone ?? []) {
+            const prev = seen.get(id);
+            if (prev)
+                prev.status = 'no longer raised';
         }
     }
     const rows = [...seen.entries()].slice(0, maxRows);
@@ -4070,6 +4214,46 @@ function renderHistory(state, maxRows = 60) {
         seen.size > rows.length ? `\n… ${seen.size - rows.length} more in the artifacts.` : '',
         '</details>'
     ].join('\n');
+}
+/** What the latest review said: why it failed closed, its summary, failed criteria, dropped findings. */
+function renderLatestReview(state) {
+    const last = (0,loop_state/* lastIteration */.SU)(state);
+    if (!last)
+        return '';
+    const out = ['### Latest review', ''];
+    if (last.error)
+        out.push(`> [!CAUTION]\n> ${escapeMd(last.error)}`, '');
+    out.push(escapeMd(last.summary).slice(0, 1500));
+    if (last.failedCriteria?.length)
+        out.push('', '**Failed criteria:**', ...last.failedCriteria.map(c => `- ${escapeMd(c)}`));
+    if (last.dropped?.length)
+        out.push('', `**Dropped findings (${last.dropped.length}):** the action could not place them in ${last.reviewedSha.slice(0, 7)}, so they are not on the PR's lines.`, ...last.dropped.map(d => `- ${SEVERITY_ICON[d.severity]} ${escapeMd(d.title)} — ${escapeMd(d.why)}`));
+    return out.join('\n');
+}
+/** The fixer's disputes with its reasons and the reviewer's answers, and its closing summary. */
+function renderFixerVoice(state) {
+    const round = (0,loop_state/* roundIterations */.je)(state);
+    const out = [];
+    const disputed = round.filter(it => it.fix?.disputes.length).slice(-3);
+    for (const it of disputed) {
+        const next = round.find(r => r.n === it.n + 1);
+        out.push('', `**Disputes of iteration ${it.n}:**`);
+        for (const d of it.fix.disputes.slice(0, 10)) {
+            const answer = next?.answers?.find(a => a.id === d.id);
+            const reply = answer
+                ? ` — reviewer: ${answer.status.replace('_', ' ')}${answer.note ? `: ${escapeMd(answer.note)}` : ''}`
+                : next
+                    ? next.findings.some(f => f.id === d.id)
+                        ? ' — reviewer: kept it'
+                        : ' — reviewer: dropped it'
+                    : ' — the next review weighs it';
+            out.push(`- \`${d.id}\`: ${escapeMd(d.reason).slice(0, 500)}${reply}`);
+        }
+    }
+    const summarised = round.findLast(it => it.fix?.summary);
+    if (summarised)
+        out.push('', `**Fixer's summary (iteration ${summarised.n}${summarised.fix.stopReason ? `, stopped: ${summarised.fix.stopReason}` : ''}):**`, '', safeBlock(summarised.fix.summary, 1500));
+    return out.length ? ['### The fixer', ...out].join('\n') : '';
 }
 /** The whole sticky comment: machine part, then the part for people, fitted under the size budget. */
 function renderComment(state, findings, links, extras = {}, budget = COMMENT_BUDGET) {
@@ -4101,9 +4285,15 @@ function renderHuman(state, findings, links, extras, opt, withHistory) {
         parts.push('', `**A human is needed:** ${extras.mention.map(m => `@${m}`).join(' ')} — please take a look.`);
     }
     parts.push('', renderMermaid(state), '', '### Timeline', '', renderTimeline(state, links));
+    const latest = renderLatestReview(state);
+    if (latest)
+        parts.push('', latest);
     const open = renderFindings(state, findings, links, opt);
     if (open)
         parts.push('', open);
+    const fixer = renderFixerVoice(state);
+    if (fixer)
+        parts.push('', fixer);
     if (withHistory && state.status !== 'running' && state.status !== 'go')
         parts.push('', renderHistory(state));
     const footer = [
@@ -4440,8 +4630,8 @@ const LEVEL = {
     low: 'warning',
     suggestion: 'notice'
 };
-/** Every located finding as an annotation on the diff. */
-function toAnnotations(findings) {
+/** Every located finding as an annotation on the diff; `reraised` ids say so in the title. */
+function toAnnotations(findings, reraised = new Set()) {
     return [...findings]
         .sort(loop_findings/* bySeverity */.Np)
         .filter(f => f.file && f.line && f.line > 0)
@@ -4450,7 +4640,7 @@ function toAnnotations(findings) {
         startLine: f.line,
         endLine: f.endLine && f.endLine >= f.line ? f.endLine : f.line,
         level: LEVEL[f.severity],
-        title: `[${f.severity}] ${f.title}`.slice(0, 255),
+        title: `[${f.severity}]${reraised.has(f.id) ? ' [re-raised]' : ''} ${f.title}`.slice(0, 255),
         message: (f.description || f.title).slice(0, 60_000),
         details: f.suggestedFix ? `Suggested fix:\n${f.suggestedFix}`.slice(0, 60_000) : undefined
     }));
@@ -4471,6 +4661,8 @@ function checkRunSummary(state, findings, links) {
         renderMermaid(state),
         '',
         renderTimeline(state, links),
+        '',
+        renderLatestReview(state),
         '',
         renderFindings(state, findings, links, {
             maxFindings: 100,
@@ -4545,6 +4737,7 @@ function renderJobSummary(input) {
 
 
 
+
 /** REPORT: the check run on the reviewed head, escalation to a human, the job summary. */
 async function reportPhase(deps, plan, input) {
     const { settings, ctx, github } = deps;
@@ -4559,7 +4752,7 @@ async function reportPhase(deps, plan, input) {
         title: checkTitle(decision, review.findings),
         summary: checkRunSummary(state, review.findings, links),
         text: unlocatedText(review.findings),
-        annotations: toAnnotations(review.findings),
+        annotations: toAnnotations(review.findings, new Set(((0,loop_state/* lastIteration */.SU)(state)?.findings ?? []).filter(f => f.reraised).map(f => f.id))),
         externalId: `${pull.number}:${n}:${ctx.runId}:${ctx.runAttempt}`,
         detailsUrl: recorded.comment.htmlUrl,
         startedAt: plan.started.toISOString()
@@ -4687,7 +4880,90 @@ async function runGates(gates, runner, options) {
     return results;
 }
 
+// EXTERNAL MODULE: ./node_modules/parse-diff/index.js
+var parse_diff = __webpack_require__(82673);
+var parse_diff_default = /*#__PURE__*/__webpack_require__.n(parse_diff);
+;// CONCATENATED MODULE: ./src/loop/matching.ts
+
+
+/** How far a re-raised finding's line may have moved (a fix above it shifts it). */
+const LINE_SLACK = 15;
+/** Share of title words two findings must have in common to be the same problem. */
+const TITLE_SIMILARITY = 0.5;
+function words(title) {
+    return new Set((0,fingerprint/* normaliseTitle */.BU)(title)
+        .split(/[^a-z0-9_]+/)
+        .filter(w => w.length > 2));
+}
+/** Jaccard similarity of the titles' words. */
+function titleSimilarity(a, b) {
+    const x = words(a);
+    const y = words(b);
+    if (x.size === 0 || y.size === 0)
+        return (0,fingerprint/* normaliseTitle */.BU)(a) === (0,fingerprint/* normaliseTitle */.BU)(b) ? 1 : 0;
+    let both = 0;
+    for (const w of x)
+        if (y.has(w))
+            both++;
+    return both / (x.size + y.size - both);
+}
+/**
+ * The earlier finding `f` raises again, if any: same source, same file, same category, a line within
+ * reach (or neither has one), and a similar title. A fix changes the cited line, and with it the
+ * fingerprint; this keeps the problem's id.
+ */
+function sameProblem(f, earlier) {
+    if ((earlier.source ?? 'ai') !== f.source)
+        return false;
+    if ((earlier.file ?? '') !== (f.file ?? ''))
+        return false;
+    if (earlier.category !== undefined && earlier.category !== f.category)
+        return false;
+    if ((earlier.line === undefined) !== (f.line === undefined))
+        return false;
+    if (earlier.line !== undefined && f.line !== undefined) {
+        const end = Math.max(f.endLine ?? f.line, f.line);
+        if (earlier.line < f.line - LINE_SLACK || earlier.line > end + LINE_SLACK)
+            return false;
+    }
+    return titleSimilarity(f.title, earlier.title ?? '') >= TITLE_SIMILARITY;
+}
+/**
+ * The review's findings with the ids of the earlier findings of this round they raise again. A
+ * finding whose id is already an earlier one (its fingerprint, or the reviewer's `previousId`) keeps
+ * it; the others are matched by `sameProblem`, each earlier id given to one finding at most, the most
+ * recent records first. Findings that end up with the same id are merged (the first stays).
+ */
+function keepEarlierIds(findings, state) {
+    const latest = new Map();
+    for (const it of (0,loop_state/* roundIterations */.je)(state))
+        for (const r of it.findings)
+            latest.set(r.id, r);
+    const records = [...latest.values()].reverse();
+    const taken = new Set(findings.map(f => f.id).filter(id => latest.has(id)));
+    const out = [];
+    const ids = new Set();
+    for (const f of findings) {
+        let id = f.id;
+        if (!latest.has(id)) {
+            const match = records.find(r => !taken.has(r.id) && sameProblem(f, r));
+            if (match) {
+                id = match.id;
+                taken.add(id);
+            }
+        }
+        if (ids.has(id))
+            continue;
+        ids.add(id);
+        out.push(id === f.id ? f : { ...f, id });
+    }
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./src/run/review.ts
+
+
+
 
 
 
@@ -4702,13 +4978,42 @@ async function reviewPhase(deps, plan, ws) {
             timeoutMs: deps.settings.commandTimeoutMinutes * 60_000
         });
         const verdict = deps.ai ? await deps.ai.review({ pull, state, git: ws.git, gates }) : undefined;
+        const merged = (0,loop_findings/* mergeFindings */.DF)(gates.flatMap(g => g.findings), verdict?.findings ?? []);
         return {
             gates,
             verdict,
-            findings: (0,loop_findings/* mergeFindings */.DF)(gates.flatMap(g => g.findings), verdict?.findings ?? []),
-            usage: verdict?.usage ?? (0,loop_usage/* zeroUsage */.My)()
+            // a finding raised again keeps its id, though the fix changed the line it cites
+            findings: keepEarlierIds(merged, state),
+            usage: verdict?.usage ?? (0,loop_usage/* zeroUsage */.My)(),
+            tree: await ws.git.treeOf(pull.headSha),
+            changedLines: await fixedLines(ws.git, state, pull.headSha)
         };
     });
+}
+/**
+ * The lines (old side) the pushed fix of the previous iteration changed in the files its open
+ * findings cite: a finding gone from there was fixed, gone from elsewhere only no longer raised.
+ */
+async function fixedLines(git, state, headSha) {
+    const previous = (0,loop_state/* lastIteration */.SU)(state);
+    if (!previous || previous.round !== state.round || previous.fix?.outcome !== 'pushed')
+        return undefined;
+    const files = [...new Set(previous.findings.flatMap(f => (f.file ? [f.file] : [])))];
+    if (files.length === 0)
+        return undefined;
+    const ranges = {};
+    for (const file of parse_diff_default()(await git.diff(previous.reviewedSha, headSha, files))) {
+        const path = file.from && file.from !== '/dev/null' ? file.from : file.to;
+        if (!path)
+            continue;
+        for (const chunk of file.chunks) {
+            // the old side's lines the hunk replaced; a pure insertion touches the line before it
+            const start = Math.max(1, chunk.oldStart);
+            const end = Math.max(start, chunk.oldStart + chunk.oldLines - 1);
+            (ranges[path] ??= []).push([start, end]);
+        }
+    }
+    return ranges;
 }
 
 ;// CONCATENATED MODULE: ./src/run/workspace.ts
@@ -4904,7 +5209,7 @@ async function run(prefetched) {
     });
     // The model SDK is loaded only when a model provider is configured.
     const ai = settings.ai.provider
-        ? (await Promise.all(/* import() */[__webpack_require__.e(416), __webpack_require__.e(206)]).then(__webpack_require__.bind(__webpack_require__, 83206))).createAiAgents(settings, log)
+        ? (await Promise.all(/* import() */[__webpack_require__.e(968), __webpack_require__.e(935)]).then(__webpack_require__.bind(__webpack_require__, 1935))).createAiAgents(settings, log)
         : undefined;
     const artifactsDir = settings.artifactsDir ?? external_node_path_default().join(ctx.tempDir, 'review-loop');
     const outcome = await runIteration({
