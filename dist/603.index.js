@@ -4890,10 +4890,12 @@ var parse_diff_default = /*#__PURE__*/__webpack_require__.n(parse_diff);
 const LINE_SLACK = 15;
 /** Share of title words two findings must have in common to be the same problem. */
 const TITLE_SIMILARITY = 0.5;
+/** Words that say nothing about which problem a title names. */
+const FILLER = new Set('the and for with without not its this that from are was has have does into after before still when then than can may should must also only'.split(' '));
 function words(title) {
     return new Set((0,fingerprint/* normaliseTitle */.BU)(title)
         .split(/[^a-z0-9_]+/)
-        .filter(w => w.length > 2));
+        .filter(w => w.length > 2 && !FILLER.has(w)));
 }
 /** Jaccard similarity of the titles' words. */
 function titleSimilarity(a, b) {

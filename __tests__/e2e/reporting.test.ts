@@ -22,11 +22,13 @@ function timelineRows(body: string): string[] {
 
 describe('what people see', () => {
   it('keeps exactly one PR comment whose timeline has a row per iteration after a 3-iteration loop', async () => {
+    // each fix turns the TODO into another one: a new finding each time, so the loop runs to its cap
+    // (the same finding raised again after a fix would stall it at the second review)
     const report = await runScenario(
       base({
         inputs: {
           checks: TODO_CHECK,
-          'fix-commands': 'date +%s%N >> src/stamp.txt',
+          'fix-commands': 'sed -i "s/TODO.*/TODO $(date +%s%N)/" src/a.js',
           'max-iterations': '3'
         }
       })
@@ -42,7 +44,9 @@ describe('what people see', () => {
     expect(body).toMatch(
       /\[`src\/a\.js:2`\]\(https:\/\/github\.com\/acme\/widgets\/blob\/[0-9a-f]{40}\/src\/a\.js#L2\)/
     )
-    expect(body).toContain('open for 3 iterations')
+    expect(body).toContain('open for 1 iteration')
+    // the fix changed each earlier finding's line: fixed, not just no longer raised
+    expect(timelineRows(body).map(r => r.split(' | ')[4])).toEqual(['0', '1', '1'])
     expect(report.checkRuns).toHaveLength(3)
     expect(report.checkRuns.map(c => c.title)).toEqual(Array(3).fill('NO_GO: 1 finding (1 high)'))
   })

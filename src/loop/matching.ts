@@ -7,11 +7,18 @@ const LINE_SLACK = 15
 /** Share of title words two findings must have in common to be the same problem. */
 const TITLE_SIMILARITY = 0.5
 
+/** Words that say nothing about which problem a title names. */
+const FILLER = new Set(
+  'the and for with without not its this that from are was has have does into after before still when then than can may should must also only'.split(
+    ' '
+  )
+)
+
 function words(title: string): Set<string> {
   return new Set(
     normaliseTitle(title)
       .split(/[^a-z0-9_]+/)
-      .filter(w => w.length > 2)
+      .filter(w => w.length > 2 && !FILLER.has(w))
   )
 }
 
