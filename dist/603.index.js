@@ -2196,6 +2196,26 @@ function touched(f, changed) {
     return ranges.some(([a, b]) => a <= f.line + 2 && b >= f.line - 2);
 }
 const clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+/** The review's tree, error, failed criteria and dropped findings, clipped to the state schema's limits. */
+function reviewerNotes(r) {
+    return {
+        ...(r.tree ? { tree: r.tree } : {}),
+        ...(r.failedCriteria?.length
+            ? { failedCriteria: r.failedCriteria.slice(0, 20).map(c => clip(c, 300)) }
+            : {}),
+        ...(r.error ? { error: clip(r.error, 1000) } : {}),
+        ...(r.dropped?.length
+            ? {
+                dropped: r.dropped.slice(0, 20).map(d => ({
+                    ...d,
+                    title: clip(d.title, 300),
+                    why: clip(d.why, 300),
+                    ...(d.file ? { file: clip(d.file, 500) } : {})
+                }))
+            }
+            : {})
+    };
+}
 /**
  * Appends a review to the state. Findings keep the iteration they were first seen in (`since`); a
  * finding open before a pushed fix and raised again is `reraised`, as is one that was settled earlier
@@ -2214,10 +2234,15 @@ function appendReview(state, r) {
             if (!firstSeen.has(f.id))
                 firstSeen.set(f.id, f.since);
     const settledBefore = new Set(round.flatMap(it => [...it.resolved, ...(it.gone ?? [])]));
-    const attempted = previous?.round === state.round && previous.fix?.outcome === 'pushed';
     const disputed = new Set(previous?.fix?.disputes.map(d => d.id) ?? []);
+    const fix = previous?.round === state.round ? previous.fix : undefined;
+    // a fix attempted it: the pushed fix changed its lines, or the fixers ran to the end without disputing it
+    const attempted = (f) => fix?.outcome === 'pushed' &&
+        !disputed.has(f.id) &&
+        (touched(f, r.changedLines) || fix.stopReason === undefined);
     const findings = r.findings.map(f => {
-        const reraised = (attempted && previousOpen.has(f.id)) || (!previousOpen.has(f.id) && settledBefore.has(f.id));
+        const before = previousOpen.get(f.id);
+        const reraised = before ? attempted(before) : settledBefore.has(f.id);
         return {
             id: f.id,
             severity: f.severity,
@@ -2258,21 +2283,7 @@ function appendReview(state, r) {
         ...(left.length > fixed.length
             ? { gone: left.filter(f => !fixed.includes(f)).map(f => f.id) }
             : {}),
-        ...(r.tree ? { tree: r.tree } : {}),
-        ...(r.failedCriteria?.length
-            ? { failedCriteria: r.failedCriteria.slice(0, 20).map(c => clip(c, 300)) }
-            : {}),
-        ...(r.error ? { error: clip(r.error, 1000) } : {}),
-        ...(r.dropped?.length
-            ? {
-                dropped: r.dropped.slice(0, 20).map(d => ({
-                    ...d,
-                    title: clip(d.title, 300),
-                    why: clip(d.why, 300),
-                    ...(d.file ? { file: clip(d.file, 500) } : {})
-                }))
-            }
-            : {}),
+        ...reviewerNotes(r),
         ...(answers.length ? { answers } : {})
     };
     return {
@@ -3980,9 +3991,14 @@ function trimIteration(it, keep, slim) {
         resolved,
         resolvedOmitted: (it.resolvedOmitted ?? 0) + (it.resolved.length - resolved.length) || undefined,
         gone: it.gone?.slice(0, slim ? 50 : 200),
-        dropped: slim ? undefined : it.dropped,
-        answers: slim ? undefined : it.answers,
-        failedCriteria: it.failedCriteria?.slice(0, slim ? 3 : 20),
+        // what people read in the comment shrinks with the findings kept; the full text is in the artifact
+        dropped: slim ? undefined : it.dropped?.slice(0, Math.min(20, Math.ceil(keep / 10))),
+        answers: slim
+            ? undefined
+            : it.answers
+                ?.slice(0, Math.min(30, Math.ceil(keep / 10)))
+                .map(a => ({ ...a, note: a.note.slice(0, keep >= 100 ? 500 : 150) })),
+        failedCriteria: it.failedCriteria?.slice(0, slim ? 3 : Math.min(20, Math.ceil(keep / 5))),
         gates: it.gates.slice(0, 30).map(g => ({ ...g, name: g.name.slice(0, 100) })),
         fix: fix && {
             ...fix,
@@ -4886,10 +4902,14 @@ var parse_diff_default = /*#__PURE__*/__webpack_require__.n(parse_diff);
 ;// CONCATENATED MODULE: ./src/loop/matching.ts
 
 
+
 /** How far a re-raised finding's line may have moved (a fix above it shifts it). */
 const LINE_SLACK = 15;
-/** Share of title words two findings must have in common to be the same problem. */
-const TITLE_SIMILARITY = 0.5;
+/** Share of title words two findings must have in common to be the same problem... */
+const TITLE_SIMILARITY = 0.7;
+/** ...or, a few lines apart at most, this share. Sibling findings ("for email", "for phone") differ. */
+const NEAR_SIMILARITY = 0.5;
+const NEAR_LINES = 3;
 /** Words that say nothing about which problem a title names. */
 const FILLER = new Set('the and for with without not its this that from are was has have does into after before still when then than can may should must also only'.split(' '));
 function words(title) {
@@ -4909,10 +4929,17 @@ function titleSimilarity(a, b) {
             both++;
     return both / (x.size + y.size - both);
 }
+/** Lines between an earlier finding's line and a new finding's range; 0 for neither having one. */
+function distance(f, earlier) {
+    if (earlier.line === undefined || f.line === undefined)
+        return 0;
+    const end = Math.max(f.endLine ?? f.line, f.line);
+    return earlier.line < f.line ? f.line - earlier.line : Math.max(0, earlier.line - end);
+}
 /**
  * The earlier finding `f` raises again, if any: same source, same file, same category, a line within
- * reach (or neither has one), and a similar title. A fix changes the cited line, and with it the
- * fingerprint; this keeps the problem's id.
+ * reach (or neither has one), and a similar title — very similar, or similar a few lines apart. A fix
+ * changes the cited line, and with it the fingerprint; this keeps the problem's id.
  */
 function sameProblem(f, earlier) {
     if ((earlier.source ?? 'ai') !== f.source)
@@ -4923,43 +4950,52 @@ function sameProblem(f, earlier) {
         return false;
     if ((earlier.line === undefined) !== (f.line === undefined))
         return false;
-    if (earlier.line !== undefined && f.line !== undefined) {
-        const end = Math.max(f.endLine ?? f.line, f.line);
-        if (earlier.line < f.line - LINE_SLACK || earlier.line > end + LINE_SLACK)
-            return false;
+    const lines = distance(f, earlier);
+    if (lines > LINE_SLACK)
+        return false;
+    const similarity = titleSimilarity(f.title, earlier.title ?? '');
+    return similarity >= TITLE_SIMILARITY || (similarity >= NEAR_SIMILARITY && lines <= NEAR_LINES);
+}
+/** Findings of this round that are open still, or were only no longer raised: the ones a new finding may raise again. */
+function matchable(state, settled) {
+    const latest = new Map();
+    for (const it of (0,loop_state/* roundIterations */.je)(state)) {
+        for (const r of it.findings)
+            latest.set(r.id, r);
+        // fixed (the fix changed its lines, or the reviewer confirmed it): a similar finding is another one
+        for (const id of it.resolved)
+            latest.delete(id);
     }
-    return titleSimilarity(f.title, earlier.title ?? '') >= TITLE_SIMILARITY;
+    for (const id of settled)
+        latest.delete(id);
+    return latest;
 }
 /**
  * The review's findings with the ids of the earlier findings of this round they raise again. A
  * finding whose id is already an earlier one (its fingerprint, or the reviewer's `previousId`) keeps
- * it; the others are matched by `sameProblem`, each earlier id given to one finding at most, the most
- * recent records first. Findings that end up with the same id are merged (the first stays).
+ * it; the others are matched by `sameProblem` against earlier findings not settled (fixed, or
+ * answered fixed or dispute accepted in `settled`), each earlier id given to one finding at most, the
+ * most recent records first. Findings that end up with one id are merged: the most severe stays.
  */
-function keepEarlierIds(findings, state) {
-    const latest = new Map();
-    for (const it of (0,loop_state/* roundIterations */.je)(state))
-        for (const r of it.findings)
-            latest.set(r.id, r);
+function keepEarlierIds(findings, state, settled = new Set()) {
+    const latest = matchable(state, settled);
     const records = [...latest.values()].reverse();
     const taken = new Set(findings.map(f => f.id).filter(id => latest.has(id)));
-    const out = [];
-    const ids = new Set();
+    const byId = new Map();
     for (const f of findings) {
         let id = f.id;
-        if (!latest.has(id)) {
+        if (!latest.has(id) && !byId.has(id)) {
             const match = records.find(r => !taken.has(r.id) && sameProblem(f, r));
             if (match) {
                 id = match.id;
                 taken.add(id);
             }
         }
-        if (ids.has(id))
-            continue;
-        ids.add(id);
-        out.push(id === f.id ? f : { ...f, id });
+        const kept = byId.get(id);
+        if (!kept || (0,loop_findings/* severityRank */.qs)(f.severity) < (0,loop_findings/* severityRank */.qs)(kept.severity))
+            byId.set(id, id === f.id ? f : { ...f, id });
     }
-    return out;
+    return [...byId.values()];
 }
 
 ;// CONCATENATED MODULE: ./src/run/review.ts
@@ -4985,7 +5021,9 @@ async function reviewPhase(deps, plan, ws) {
             gates,
             verdict,
             // a finding raised again keeps its id, though the fix changed the line it cites
-            findings: keepEarlierIds(merged, state),
+            findings: keepEarlierIds(merged, state, new Set((verdict?.earlier ?? [])
+                .filter(a => a.status === 'fixed' || a.status === 'dispute_accepted')
+                .map(a => a.id))),
             usage: verdict?.usage ?? (0,loop_usage/* zeroUsage */.My)(),
             tree: await ws.git.treeOf(pull.headSha),
             changedLines: await fixedLines(ws.git, state, pull.headSha)
@@ -5063,6 +5101,7 @@ async function openWorkspace(deps, pull) {
 
 
 
+
 /** One iteration: event → intent → plan → review → decide → fix → record → report. */
 async function runIteration(deps) {
     const { settings, ctx } = deps;
@@ -5073,10 +5112,10 @@ async function runIteration(deps) {
     if (plan.kind !== 'review')
         return notReviewed(deps, plan);
     const ws = await openWorkspace({ ...deps, workspace: ctx.workspace }, plan.pull);
-    const review = await reviewPhase(deps, plan, ws);
+    const review = await keepingSpend(deps, plan, reviewPhase(deps, plan, ws));
     const decided = decidePhase({ ...deps, run: ctx, aiFixer: Boolean(deps.ai) }, plan, review);
     const fixed = decided.next.kind === 'fix'
-        ? await fixPhase(deps, plan, { state: decided.state, review }, ws)
+        ? await keepingSpend(deps, plan, fixPhase(deps, plan, { state: decided.state, review }, ws))
         : undefined;
     const { decision } = decided;
     // the state is saved before the push: a run that dies while pushing leaves the fix counted
@@ -5108,6 +5147,24 @@ async function runIteration(deps) {
         reviewJson: recorded.reviewJson,
         failure: retriggered.failure ?? stepFailure(recorded.state, settings.failOn)
     };
+}
+/**
+ * A review or fix that failed after paying for model calls (the fixer could not start, a call timed
+ * out): the state is saved as it was, plus what was spent, so re-runs cannot spend past max-cost-usd
+ * unseen. The failure is then raised as it was.
+ */
+async function keepingSpend(deps, plan, phase) {
+    try {
+        return await phase;
+    }
+    catch (e) {
+        const spent = deps.ai?.spent?.();
+        if (spent && spent.costUsd > 0) {
+            const state = stamped({ ...plan.state, totals: (0,loop_usage/* addUsage */.vk)(plan.state.totals, spent) }, deps.clock.now());
+            await saveState(deps, plan, { state, findings: [], notes: [], uploaded: false, comment: plan.comment }, state).catch((saving) => deps.log.warning(`Could not keep this run's model spend in the state: ${saving.message}`));
+        }
+        throw e;
+    }
 }
 /** A failed state save, said with what became of the fix and what to do. */
 async function explained(saving, what) {

@@ -50,21 +50,41 @@ const PRICES = {
     'claude-sonnet-4-5': price(3, 15),
     'claude-sonnet-4-0': price(3, 15),
     'claude-haiku-4-5': price(1, 5),
-    'claude-3-5-haiku': price(0.8, 4)
+    'claude-3-7-sonnet': price(3, 15),
+    'claude-3-5-sonnet': price(3, 15),
+    'claude-3-5-haiku': price(0.8, 4),
+    'claude-3-opus': price(15, 75),
+    'claude-3-sonnet': price(3, 15),
+    'claude-3-haiku': price(0.25, 1.25)
 };
+const FAMILIES = ['fable', 'mythos', 'opus', 'sonnet', 'haiku'];
+/** The listed id of `ids` with the dearest output, then input, then cache read. */
+function dearest(ids) {
+    const rank = (id) => {
+        const p = PRICES[id];
+        return [p.output, p.input, p.cacheRead];
+    };
+    return [...ids].sort((a, b) => {
+        const [x, y] = [rank(a), rank(b)];
+        return y[0] - x[0] || y[1] - x[1] || y[2] - x[2] || a.localeCompare(b);
+    })[0];
+}
 /**
- * For an id the table does not list: the newest model of its family. A new Haiku is priced as a
- * Haiku, not as the dearest model, so a modest max-cost-usd still buys a review.
+ * For an id the table does not list: the dearest listed model of its family. A new Haiku is priced
+ * as a Haiku, not as the dearest model, so a modest max-cost-usd still buys a review; an old one is
+ * never priced below what it may cost.
  */
-const FAMILY = [
-    ['fable', 'claude-fable-5-1'],
-    ['mythos', 'claude-mythos-5-1'],
-    ['opus', 'claude-opus-5-5'],
-    ['sonnet', 'claude-sonnet-5-5'],
-    ['haiku', 'claude-haiku-5-5']
-];
+const FAMILY = FAMILIES.map(name => [
+    name,
+    dearest(Object.keys(PRICES).filter(id => id.includes(`-${name}`)))
+]);
 /** With no family either, the dearest current model: the budget errs on the safe side. */
-const DEAREST = 'claude-fable-5-1';
+const DEAREST = dearest([
+    'claude-fable-5-1',
+    'claude-opus-5-5',
+    'claude-sonnet-5-5',
+    'claude-haiku-5-5'
+]);
 /**
  * The id a model is priced and known by: the Bedrock form (`anthropic.claude-sonnet-4-6-v1:0`, with a
  * cross-region prefix such as `us.`, `eu.`, `apac.`, `jp.`, `us-gov.` or `global.`), the Vertex form
@@ -99,7 +119,7 @@ function priceWarning(model) {
         return undefined;
     const at = `$${p.input}/$${p.output} per million input/output tokens`;
     return source.kind === 'family'
-        ? `No published price is listed for '${model}'; its cost is counted at the price of ${source.id} (${at}), the newest of its family.`
+        ? `No published price is listed for '${model}'; its cost is counted at the price of ${source.id} (${at}), the dearest listed model of its family.`
         : `No published price is listed for '${model}' and its family is unknown; its cost is counted at the dearest current price (${source.id}, ${at}).`;
 }
 /** The price that applies to a request of `promptTokens` (tiered prices switch for the whole request). */
@@ -307,19 +327,27 @@ function systemPrompt(name, vars, options = {}) {
 ;// CONCATENATED MODULE: ./src/model/models.ts
 
 const OLD = /^claude-(3-|instant|2)|^claude-(opus|sonnet)-4-0$|^claude-opus-4-1$/;
+/** Output limits of the models before the 5.x ones, longest prefix first; later ones have 64K or 128K. */
+const OLDER_LIMITS = [
+    ['claude-3-7-sonnet', 64_000],
+    ['claude-3-5-sonnet', 8192],
+    ['claude-3-5-haiku', 8192],
+    ['claude-3-opus', 4096],
+    ['claude-3-haiku', 4096],
+    ['claude-3-sonnet', 4096],
+    ['claude-opus-4-0', 32_000],
+    ['claude-opus-4-1', 32_000],
+    ['claude-sonnet-4-0', 64_000],
+    ['claude-opus-4-6', 128_000],
+    ['claude-opus-4-7', 128_000],
+    ['claude-opus-4-8', 128_000]
+];
 function traitsOf(model, provider = 'anthropic') {
     const id = modelFamilyId(model);
     const old = OLD.test(id);
     const fiveX = /^claude-[a-z]+-5(-|$)/.test(id);
-    const maxOutputTokens = fiveX
-        ? 128_000
-        : /^claude-3-5-haiku|^claude-3-haiku/.test(id)
-            ? 8192
-            : old
-                ? 32_000
-                : /^claude-opus-4-[678]/.test(id)
-                    ? 128_000
-                    : 64_000;
+    const older = OLDER_LIMITS.find(([prefix]) => id.startsWith(prefix))?.[1];
+    const maxOutputTokens = fiveX ? 128_000 : (older ?? (old ? 4096 : 64_000));
     // Bedrock offers structured outputs for a few 4.x models only; its tools work everywhere
     const bedrockStructured = /^claude-(opus-4-[56]|sonnet-4-[56]|haiku-4-5)$/.test(id);
     const structuredOutputs = !old && (provider !== 'bedrock' || bedrockStructured);
@@ -673,8 +701,8 @@ function closingWords(messages) {
  * The fixer agent: tools confined to the workspace, until it says it is done, or max-turns, the
  * timeout, the budget, a cut-off or an API error stops it. Whatever it changed stays in the work tree
  * for the caller to commit: work is never thrown away. Its answers go back to the model as received,
- * thinking blocks unchanged (the 5.x models reject a tool loop without them). A model error at the
- * first turn throws FixerUnavailableError.
+ * thinking blocks unchanged (the 5.x models reject a tool loop without them). A model error before it
+ * changed anything throws FixerUnavailableError.
  */
 async function aiFix(deps, input) {
     const { ai, client, budget } = deps;
@@ -682,6 +710,7 @@ async function aiFix(deps, input) {
     const { system, specs, messages } = fixerPrompt(deps, input);
     const maxTokens = Math.min(FIX_MAX_TOKENS, traitsOf(ai.fixModel, ai.provider?.name).maxOutputTokens);
     const found = { disputes: [], refusals: [] };
+    let edited = false;
     const stop = (stopReason, turns, error) => ({
         ...found,
         turns,
@@ -708,9 +737,7 @@ async function aiFix(deps, input) {
             });
         }
         catch (e) {
-            const message = e.message;
-            if (turn === 1 && deps.now() < deadline)
-                throw new FixerUnavailableError(`The AI fixer could not start: ${message} Nothing was changed and the loop state is as it was; re-run the workflow to resume.`);
+            const message = unavailable(e, turn, edited, deps.now() >= deadline);
             deps.log.warning(`fixer stopped at turn ${turn}: ${message}`);
             return stop(deps.now() >= deadline ? 'timeout' : 'error', turn - 1, message);
         }
@@ -727,9 +754,24 @@ async function aiFix(deps, input) {
             deps.log.warning(`fixer stopped at turn ${turn}: ${why}`);
             return stop('max_tokens', turn, why);
         }
-        messages.push({ role: 'user', content: await runCalls(calls, input, found, deps.log) });
+        const results = await runCalls(calls, input, found, deps.log);
+        edited ||= calls.some((c, i) => WRITES.has(c.name) && !results[i].is_error);
+        messages.push({ role: 'user', content: results });
     }
     return stop('max_turns', ai.maxTurns);
+}
+/** The fixer's tools that change the work tree. */
+const WRITES = new Set(['edit_file', 'write_file']);
+/**
+ * A model error before the fixer changed anything fails the step (FixerUnavailableError): the state
+ * stays as it was and a re-run resumes, instead of the loop ending as stalled. After a change, the
+ * message, for the record.
+ */
+function unavailable(e, turn, edited, timedOut) {
+    const message = e.message;
+    if (!edited && !timedOut)
+        throw new FixerUnavailableError(`The AI fixer ${turn === 1 ? 'could not start' : `failed at turn ${turn} before it changed anything`}: ${message} Nothing was changed and the loop state is as it was; re-run the workflow to resume.`);
+    return message;
 }
 
 // EXTERNAL MODULE: ./src/loop/fingerprint.ts
@@ -739,21 +781,30 @@ var loop_state = __webpack_require__(59431);
 ;// CONCATENATED MODULE: ./src/review/contradictions.ts
 
 /**
- * Why a verdict cannot stand as it is: a GO that its own findings, criteria or rework contradict, or
- * several different verdicts in one answer. Empty when it can stand. Pure: the reviewer asks once for
- * a repair naming these, then settles with `settleContradiction`.
+ * Why a verdict cannot stand as it is: several verdicts in one answer; an earlier blocking finding
+ * the reviewer calls still open but does not raise; a NO_GO whose blockers could not be placed; a GO
+ * that its own findings, criteria or rework contradict. Empty when it can stand. Pure: the reviewer
+ * asks once for a repair naming these, then settles with `settleContradiction`.
  */
-function contradictions(verdict, located, dropped, threshold, others = []) {
+function contradictions(verdict, located, dropped, threshold, others = [], stillOpen = []) {
     const out = [];
-    const differing = others.filter(d => d !== verdict.decision);
-    if (differing.length)
+    if (others.length)
         out.push(`The answer holds ${others.length + 1} verdicts (${[verdict.decision, ...others].join(', ')}); give exactly one.`);
+    for (const e of stillOpen.filter(e => (0,loop_findings/* atOrAbove */.kU)(e.severity, threshold)).slice(0, 5))
+        if (!located.some(f => f.id === e.id))
+            out.push(`Earlier finding ${e.id} ("${e.title}", ${e.severity}) is ${e.status} by your own answer but is not in findings: raise it again with previousId ${e.id}, or answer fixed.`);
+    const blocking = located.filter(f => (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold));
+    const droppedBlocking = dropped.filter(f => (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold));
+    if (verdict.decision === 'NO_GO' && blocking.length === 0 && droppedBlocking.length)
+        out.push(`The decision is NO_GO but none of its blocking findings could be placed (${droppedBlocking
+            .slice(0, 3)
+            .map(d => `"${d.title}" ${d.why}`)
+            .join('; ')}): the fixer has nothing to act on; cite files and lines of the current head.`);
     if (verdict.decision !== 'GO')
         return out;
-    const blocking = located.filter(f => (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold));
     for (const f of blocking.slice(0, 5))
         out.push(`The decision is GO but the finding "${f.title}" is ${f.severity}, at or above the blocking severity ${threshold}.`);
-    for (const d of dropped.filter(f => (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold)).slice(0, 5))
+    for (const d of droppedBlocking.slice(0, 5))
         out.push(`The decision is GO but the ${d.severity} finding "${d.title}" ${d.why}; cite a file and line of the current head, or lower its severity if it does not block.`);
     if (verdict.failedCriteria.length)
         out.push(`The decision is GO but ${verdict.failedCriteria.length} criteria failed (${verdict.failedCriteria.slice(0, 3).join('; ')}).`);
@@ -1051,7 +1102,11 @@ const CONTEXT_BUDGET = 40_000;
 const REVIEW_MAX_TOKENS = 32_000;
 /** Prose a model wrote or a check printed, bounded elsewhere: cleaned, not cut. */
 const ai_reviewer_prose = (text) => sanitizeUntrusted(text, Infinity);
-/** Earlier iterations as metadata only: ids, titles, locations, statuses, and the fixer's disputes. */
+/**
+ * Earlier iterations as metadata only: ids, titles, locations, statuses (re-raised, fixed, no longer
+ * raised), the fixer's disputes and the reviewer's own answers. The reviewer answers each in
+ * `earlierFindings` and reuses an id as `previousId` when it raises the problem again.
+ */
 function earlierRounds(state) {
     const round = (0,loop_state/* roundIterations */.je)(state);
     if (round.length === 0)
@@ -1060,10 +1115,15 @@ function earlierRounds(state) {
     for (const it of round) {
         lines.push(`Iteration ${it.n} reviewed ${it.reviewedSha.slice(0, 7)}: ${it.decision}`);
         for (const f of it.findings) {
-            lines.push(`  - ${f.id} [${f.severity}] ${ai_reviewer_prose(f.title ?? '')}${f.file ? ` (${f.file}${f.line ? `:${f.line}` : ''})` : ''}: ${f.status}`);
+            const status = f.reraised ? `${f.status}, re-raised after a fix attempt` : f.status;
+            lines.push(`  - ${f.id} [${f.severity}] ${ai_reviewer_prose(f.title ?? '')}${f.file ? ` (${f.file}${f.line ? `:${f.line}` : ''})` : ''}: ${status}`);
         }
         for (const id of it.resolved)
             lines.push(`  - ${id}: fixed since the previous iteration`);
+        for (const id of it.gone ?? [])
+            lines.push(`  - ${id}: no longer raised (not confirmed fixed)`);
+        for (const a of it.answers ?? [])
+            lines.push(`  - your answer on ${a.id}: ${a.status}${a.note ? ` (${ai_reviewer_prose(a.note)})` : ''}`);
         for (const d of it.fix?.disputes ?? [])
             lines.push(`  - fixer disputed ${d.id}: ${ai_reviewer_prose(d.reason)}`);
         if (it.fix)
@@ -1102,9 +1162,25 @@ async function surroundingCode(git, sha, files, budget) {
     }
     return parts.join('\n\n');
 }
-/** Ids of this round's earlier findings: a re-raised finding may name one as its `previousId`. */
-function earlierIds(state) {
-    return new Set((0,loop_state/* roundIterations */.je)(state).flatMap(it => it.findings.map(f => f.id)));
+/** This round's earlier findings by id (the latest record): a re-raised finding may name one as its `previousId`. */
+function earlierRecords(state) {
+    return new Map((0,loop_state/* roundIterations */.je)(state).flatMap(it => it.findings.map(f => [f.id, f])));
+}
+/** The earlier findings the verdict says are still open, or whose dispute it rejects. */
+function stillOpen(verdict, earlier) {
+    return verdict.earlierFindings.flatMap(a => {
+        const record = earlier.get(a.id);
+        return record && (a.status === 'still_open' || a.status === 'dispute_rejected')
+            ? [
+                {
+                    id: a.id,
+                    severity: record.severity,
+                    title: record.title ?? a.id,
+                    status: a.status.replace('_', ' ')
+                }
+            ]
+            : [];
+    });
 }
 /**
  * Turns the verdict's findings into findings with ids. A finding that names an earlier finding as its
@@ -1337,7 +1413,7 @@ async function accepted(deps, input, verdict, located, decision, why) {
 async function judge(deps, input, answer, repaired, earlier) {
     const { verdict } = answer;
     const located = await locate(verdict, input.git, input.pull.headSha, deps.threshold, earlier);
-    const problems = contradictions(verdict, located.findings, located.dropped, deps.threshold, answer.others);
+    const problems = contradictions(verdict, located.findings, located.dropped, deps.threshold, answer.others, stillOpen(verdict, earlier));
     if (problems.length === 0)
         return accepted(deps, input, verdict, located, verdict.decision);
     if (repaired) {
@@ -1388,7 +1464,7 @@ async function aiReview(deps, input) {
     const prompt = await reviewPrompt(deps, input, shape);
     const { messages } = prompt;
     const validate = createVerdictValidator();
-    const earlier = earlierIds(input.state);
+    const earlier = earlierRecords(input.state);
     let maxTokens = Math.min(REVIEW_MAX_TOKENS, traits.maxOutputTokens);
     let problems = [];
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -1631,6 +1707,7 @@ function createAiAgents(settings, log, client) {
         createModelClient(provider, Math.max(ai.reviewTimeoutMinutes, ai.fixTimeoutMinutes) * 60_000);
     let budget;
     return {
+        spent: () => budget?.usage ?? (0,loop_usage/* zeroUsage */.My)(),
         async review({ pull, state, git, gates }) {
             budget = new Budget(state.totals.costUsd, ai.maxCostUsd);
             return aiReview({ client: model, ai, threshold: settings.severityThreshold, budget, log }, { pull, state, git, gates });

@@ -136,7 +136,7 @@ async function cacheShare(): Promise<void> {
   }
   const nogo: ScriptedReply = {
     ...go,
-    input: { ...(go as { input: object }).input, decision: 'NO_GO', findings: [finding] }
+    value: { ...(go as { value: object }).value, decision: 'NO_GO', findings: [finding] }
   } as ScriptedReply
   const turns: ScriptedReply[] = [
     { kind: 'tool_use', name: 'list_files', input: {} },

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { runScenario, type Scenario, type ScenarioReport } from '../../test-support/scenario.js'
 import type { ScriptedReply } from '../../test-support/model-server.js'
 import { fingerprint } from '../../src/loop/fingerprint.js'
+import { costOf } from '../../src/model/pricing.js'
 
 const GREET = "export function greet(name) {\n  return 'Hello, ' + name\n}\n"
 
@@ -122,6 +123,18 @@ interface Case {
 }
 
 const OLD = { 'review-model': 'claude-3-5-haiku-20241022' }
+/** The id the action gives EMPTY_NAME on the PR's head. */
+const EMPTY_ID = fingerprint({
+  title: EMPTY_NAME.title,
+  file: 'src/greet.js',
+  anchor: "  return 'Hello, ' + name"
+})
+const edit = (content: string): ScriptedReply => ({
+  kind: 'tool_use',
+  name: 'write_file',
+  input: { path: 'src/greet.js', content }
+})
+const done = (text = 'Changed greet.'): ScriptedReply => ({ kind: 'text', text })
 const twice = (r: ScriptedReply): ScriptedReply[] => [r, r]
 
 const CASES: Case[] = [
@@ -242,6 +255,33 @@ const CASES: Case[] = [
     inputs: OLD
   },
   {
+    name: 'two submit_review calls that agree on GO, the second with a critical finding; twice',
+    replies: twice({
+      kind: 'tool_uses',
+      calls: [
+        { name: 'submit_review', input: body({ decision: 'GO' }) },
+        { name: 'submit_review', input: body({ decision: 'GO', findings: [critical()] }) }
+      ]
+    }),
+    inputs: OLD
+  },
+  {
+    name: 'a GO whose own answer keeps an earlier blocker open, after a fix; twice',
+    replies: [
+      json({ decision: 'NO_GO', findings: [EMPTY_NAME] }),
+      edit(`${GREET}// touched\n`),
+      done(),
+      ...twice(
+        json({
+          decision: 'GO',
+          earlierFindings: [{ id: EMPTY_ID, status: 'still_open', note: 'still prints undefined' }]
+        })
+      )
+    ],
+    inputs: { 'max-iterations': '3' },
+    says: /is still open by your own answer|not GO/
+  },
+  {
     name: 'GO with a critical finding beyond the end, through the tool, twice',
     replies: twice(tool(body({ decision: 'GO', findings: [critical({ line: 77 })] }))),
     inputs: OLD
@@ -277,7 +317,7 @@ describe('malformed and contradictory verdicts never become GO', () => {
 
   it.each(CASES.map(c => [c.name, c] as const))('%s', async (_name, c) => {
     const report = await runScenario(scenario(c.replies, c.inputs))
-    const run = report.runs[0]!
+    const run = report.runs.at(-1)!
     table.push({
       name: c.name,
       verdict: run.outputs['verdict'] ?? '?',
@@ -286,7 +326,7 @@ describe('malformed and contradictory verdicts never become GO', () => {
     })
     expect(run.outputs['verdict']).not.toBe('GO')
     expect(run.outputs['status']).not.toBe('go')
-    expect(report.checkRuns[0]!.conclusion).not.toBe('success')
+    expect(report.checkRuns.at(-1)!.conclusion).not.toBe('success')
     // every repair request met the API's rules (a tool_result for every tool_use)
     expect(rejected(report)).toBe(0)
     if (c.says) expect(report.comments[0]!.body).toMatch(c.says)
@@ -317,13 +357,6 @@ describe('malformed and contradictory verdicts never become GO', () => {
     expect(repairText).toContain('The decision is GO but 1 criteria failed')
   })
 })
-
-const edit = (content: string): ScriptedReply => ({
-  kind: 'tool_use',
-  name: 'write_file',
-  input: { path: 'src/greet.js', content }
-})
-const done = (text = 'Changed greet.'): ScriptedReply => ({ kind: 'text', text })
 
 interface StateShape {
   status: string
@@ -572,5 +605,21 @@ describe('a model outage at the fixer fails the step and the re-run resumes', ()
     expect(rerun!.attempt).toBe(2)
     expect(report.runs.at(-1)!.outputs['status']).toBe('go')
     expect(report.runs.map(r => r.outputs['status'])).not.toContain('stalled')
+    // the review of the failed run was paid for, and the state counts it
+    const paid = report.modelCalls
+      .filter(c => c.status === 200)
+      .reduce(
+        (sum, c) =>
+          sum +
+          costOf(c.model, {
+            inputTokens: c.usage!.input_tokens,
+            outputTokens: c.usage!.output_tokens,
+            cacheReadTokens: c.usage!.cache_read_input_tokens,
+            cacheWriteTokens: c.usage!.cache_creation_input_tokens
+          }),
+        0
+      )
+    const totals = (report.finalState as { totals: { costUsd: number } }).totals
+    expect(totals.costUsd).toBeCloseTo(paid, 5)
   })
 })

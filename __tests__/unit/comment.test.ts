@@ -153,3 +153,121 @@ describe('the sticky comment', () => {
     expect(human).not.toContain('Close </details>')
   })
 })
+
+describe('what the reviewer and the fixer said, in the comment', () => {
+  function reviewed(over: Partial<Parameters<typeof appendReview>[1]> = {}): LoopState {
+    return appendReview(newState(7, 3, NOW), {
+      n: 1,
+      reviewedSha: 'a'.repeat(40),
+      baseSha: BASE,
+      runId: '1',
+      runAttempt: 1,
+      decision: 'NEEDS_DISCUSSION',
+      summary: 'The review could not be trusted.',
+      findings: [],
+      gates: [],
+      usage: zeroUsage(),
+      startedAt: NOW,
+      durationMs: 1,
+      ...over
+    })
+  }
+
+  it('says why the review failed closed, with its summary, failed criteria and dropped findings', () => {
+    const body = renderComment(
+      reviewed({
+        error: 'the verdict still contradicted itself after one repair',
+        failedCriteria: ['empty names are handled'],
+        dropped: [
+          {
+            severity: 'critical',
+            title: 'SQL from input',
+            why: 'cites src/x.js, which is not in aaaaaaa'
+          }
+        ]
+      }),
+      [],
+      LINKS
+    )
+    expect(body).toContain('> [!CAUTION]\n> the verdict still contradicted itself after one repair')
+    expect(body).toContain('The review could not be trusted.')
+    expect(body).toContain('**Failed criteria:**\n- empty names are handled')
+    expect(body).toContain('**Dropped findings (1):**')
+    expect(body).toContain('SQL from input — cites src/x.js, which is not in aaaaaaa')
+  })
+
+  it("shows the fixer's disputes with the reviewer's answers, and its closing summary", () => {
+    let s = reviewed({ decision: 'NO_GO', findings: [finding({ id: 'RL-1' })] })
+    s = updateLast(s, it => ({
+      ...it,
+      fix: {
+        outcome: 'no_changes',
+        filesChanged: [],
+        commands: [],
+        disputes: [{ id: 'RL-1', reason: 'only ever called with a name' }],
+        revertedProtected: [],
+        durationMs: 1,
+        summary: 'Disputed RL-1; changed nothing.'
+      }
+    }))
+    expect(renderComment(s, [], LINKS)).toContain(
+      '- `RL-1`: only ever called with a name — the next review weighs it'
+    )
+    s = appendReview(s, {
+      n: 2,
+      reviewedSha: 'a'.repeat(40),
+      baseSha: BASE,
+      runId: '2',
+      runAttempt: 1,
+      decision: 'NO_GO',
+      summary: 's',
+      findings: [finding({ id: 'RL-1' })],
+      gates: [],
+      usage: zeroUsage(),
+      startedAt: NOW,
+      durationMs: 1,
+      answers: [{ id: 'RL-1', status: 'dispute_rejected', note: 'the README calls greet()' }]
+    })
+    const body = renderComment(s, [], LINKS)
+    expect(body).toContain(
+      '- `RL-1`: only ever called with a name — reviewer: dispute rejected: the README calls greet()'
+    )
+    expect(body).toContain("**Fixer's summary (iteration 1):**\n\nDisputed RL-1; changed nothing.")
+  })
+})
+
+describe("the reviewer's notes never push the state over its budget", () => {
+  it('fits 30 long answers, 20 dropped findings and 20 failed criteria full of markup', () => {
+    const noisy = (n: number) => '<T>&'.repeat(Math.ceil(n / 4)).slice(0, n)
+    let s = newState(7, 3, NOW)
+    for (let n = 1; n <= 3; n++)
+      s = appendReview(s, {
+        n,
+        reviewedSha: String(n).repeat(40),
+        baseSha: BASE,
+        runId: String(n),
+        runAttempt: 1,
+        decision: 'NO_GO',
+        summary: noisy(4000),
+        findings: manyFindings(30).map(f => ({ ...f, title: noisy(1000) })),
+        gates: [],
+        usage: zeroUsage(),
+        startedAt: NOW,
+        durationMs: 1,
+        failedCriteria: Array.from({ length: 20 }, () => noisy(300)),
+        dropped: Array.from({ length: 20 }, () => ({
+          severity: 'high' as const,
+          title: noisy(300),
+          why: noisy(300)
+        })),
+        answers: manyFindings(30).map(f => ({
+          id: f.id,
+          status: 'still_open' as const,
+          note: noisy(500)
+        }))
+      })
+    const body = renderComment(compactState(s), [], LINKS)
+    expect(body.length).toBeLessThan(COMMENT_LIMIT)
+    expect(decodeState(body)).toEqual({ kind: 'ok', state: compactState(s) })
+  })
+})

@@ -171,6 +171,47 @@ describe('nextAfterReview', () => {
     expect(nextAfterReview(disputed, 'NO_GO', 'medium', true)).toEqual({ kind: 'fix' })
   })
 
+  it('counts a finding as attempted only when the fix changed its lines or the fixers ran to the end', () => {
+    const cutShort = appended([
+      { ids: ['RL-1'], fix: { ...PUSHED, stopReason: 'max_turns' } },
+      { ids: ['RL-1'] }
+    ])
+    expect(cutShort.iterations[1]!.findings[0]!.reraised).toBeUndefined()
+    expect(nextAfterReview(cutShort, 'NO_GO', 'medium', true)).toEqual({ kind: 'fix' })
+    let touched = state({ maxIterations: 5, status: 'running' })
+    touched = appendReview(touched, {
+      n: 1,
+      reviewedSha: SHA_A,
+      baseSha: BASE,
+      runId: '1',
+      runAttempt: 1,
+      decision: 'NO_GO',
+      summary: 's',
+      findings: [finding({ id: 'RL-1' })],
+      gates: [],
+      usage: zeroUsage(),
+      startedAt: NOW,
+      durationMs: 1
+    })
+    touched = updateLast(touched, it => ({ ...it, fix: { ...PUSHED, stopReason: 'max_turns' } }))
+    touched = appendReview(touched, {
+      n: 2,
+      reviewedSha: SHA_B,
+      baseSha: BASE,
+      runId: '2',
+      runAttempt: 1,
+      decision: 'NO_GO',
+      summary: 's',
+      findings: [finding({ id: 'RL-1' })],
+      gates: [],
+      usage: zeroUsage(),
+      startedAt: NOW,
+      durationMs: 1,
+      changedLines: { 'src/a.ts': [[2, 4]] }
+    })
+    expect(touched.iterations[1]!.findings[0]!.reraised).toBe(true)
+  })
+
   it('marks a finding that comes back after it was settled as re-raised', () => {
     const s = appended([{ ids: ['RL-1'] }, { ids: ['RL-2'] }, { ids: ['RL-2', 'RL-1'] }])
     expect(s.iterations[1]!.gone).toEqual(['RL-1'])

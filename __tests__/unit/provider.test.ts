@@ -258,11 +258,14 @@ describe('the price table', () => {
     for (const id of unlisted) expect(priceOf(id).source.kind).toBe('family')
   })
 
-  it('prices an unlisted Haiku as a Haiku, with a warning naming the price used', () => {
+  it('prices an unlisted Haiku as the dearest listed Haiku, with a warning naming the price used', () => {
     const { price, source } = priceOf('claude-haiku-6')
-    expect(source).toEqual({ kind: 'family', id: 'claude-haiku-5-5' })
-    expect(price.output).toBe(0.5)
-    expect(priceWarning('claude-haiku-6')).toContain('claude-haiku-5-5 ($0.1/$0.5')
+    expect(source).toEqual({ kind: 'family', id: 'claude-haiku-4-5' })
+    expect(price.output).toBe(5)
+    expect(priceWarning('claude-haiku-6')).toContain('claude-haiku-4-5 ($1/$5')
+    // an unlisted Opus is never priced below the dearest Opus
+    expect(priceOf('claude-opus-3-9').price.output).toBe(75)
+    expect(priceOf('anthropic.claude-3-opus-20240229-v1:0').price.output).toBe(75)
   })
 
   it('charges Haiku 5.5 prompts over 100K tokens at the dearer tier for the whole request', () => {

@@ -106,6 +106,47 @@ describe('re-raised findings keep their id', () => {
     expect(kept.map(f => f.id)).toEqual(['RL-old', 'RL-new2'])
     const merged = keepEarlierIds([{ ...raised, id: 'RL-old' }, raised], s)
     expect(merged.map(f => f.id)).toEqual(['RL-old', 'RL-new'])
+    // two findings naming one earlier id (previousId twice): the most severe stays
+    const twice = keepEarlierIds(
+      [
+        { ...raised, id: 'RL-old', severity: 'low' },
+        { ...raised, id: 'RL-old', severity: 'critical' }
+      ],
+      s
+    )
+    expect(twice.map(f => [f.id, f.severity])).toEqual([['RL-old', 'critical']])
+  })
+
+  it('tells sibling findings apart, and never revives a fixed one', () => {
+    const email = {
+      ...earlier,
+      id: 'RL-email',
+      title: 'Missing input validation for email',
+      line: 10
+    }
+    const phone = finding({
+      id: 'RL-phone',
+      category: 'logic',
+      file: 'src/greet.js',
+      line: 20,
+      title: 'Missing input validation for phone'
+    })
+    expect(sameProblem(phone, email)).toBe(false)
+    // a few lines apart, the same words mostly: the same problem moved by a fix above it
+    expect(sameProblem({ ...phone, line: 12 }, email)).toBe(true)
+    const fixed = state({
+      iterations: [
+        iteration({ n: 1, findings: [email] }),
+        iteration({ n: 2, findings: [], resolved: ['RL-email'] })
+      ]
+    })
+    expect(keepEarlierIds([{ ...phone, line: 12 }], fixed)[0]!.id).toBe('RL-phone')
+    // the reviewer answered it fixed in this very review
+    const open = state({ iterations: [iteration({ findings: [email] })] })
+    expect(keepEarlierIds([{ ...phone, line: 12 }], open, new Set(['RL-email']))[0]!.id).toBe(
+      'RL-phone'
+    )
+    expect(keepEarlierIds([{ ...phone, line: 12 }], open)[0]!.id).toBe('RL-email')
   })
 })
 

@@ -164,8 +164,8 @@ function closingWords(messages: readonly Message[]): string | undefined {
  * The fixer agent: tools confined to the workspace, until it says it is done, or max-turns, the
  * timeout, the budget, a cut-off or an API error stops it. Whatever it changed stays in the work tree
  * for the caller to commit: work is never thrown away. Its answers go back to the model as received,
- * thinking blocks unchanged (the 5.x models reject a tool loop without them). A model error at the
- * first turn throws FixerUnavailableError.
+ * thinking blocks unchanged (the 5.x models reject a tool loop without them). A model error before it
+ * changed anything throws FixerUnavailableError.
  */
 export async function aiFix(deps: FixerDeps, input: FixerInput): Promise<FixerResult> {
   const { ai, client, budget } = deps
@@ -176,6 +176,7 @@ export async function aiFix(deps: FixerDeps, input: FixerInput): Promise<FixerRe
     traitsOf(ai.fixModel, ai.provider?.name).maxOutputTokens
   )
   const found = { disputes: [] as Dispute[], refusals: [] as string[] }
+  let edited = false
   const stop = (stopReason: FixerResult['stopReason'], turns: number, error?: string) =>
     ({
       ...found,
@@ -207,11 +208,7 @@ export async function aiFix(deps: FixerDeps, input: FixerInput): Promise<FixerRe
         signal: AbortSignal.timeout(remaining)
       })
     } catch (e) {
-      const message = (e as Error).message
-      if (turn === 1 && deps.now() < deadline)
-        throw new FixerUnavailableError(
-          `The AI fixer could not start: ${message} Nothing was changed and the loop state is as it was; re-run the workflow to resume.`
-        )
+      const message = unavailable(e, turn, edited, deps.now() >= deadline)
       deps.log.warning(`fixer stopped at turn ${turn}: ${message}`)
       return stop(deps.now() >= deadline ? 'timeout' : 'error', turn - 1, message)
     }
@@ -229,7 +226,28 @@ export async function aiFix(deps: FixerDeps, input: FixerInput): Promise<FixerRe
       deps.log.warning(`fixer stopped at turn ${turn}: ${why}`)
       return stop('max_tokens', turn, why)
     }
-    messages.push({ role: 'user', content: await runCalls(calls, input, found, deps.log) })
+    const results = await runCalls(calls, input, found, deps.log)
+    edited ||= calls.some(
+      (c, i) => WRITES.has(c.name) && !(results[i] as { is_error?: boolean }).is_error
+    )
+    messages.push({ role: 'user', content: results })
   }
   return stop('max_turns', ai.maxTurns)
+}
+
+/** The fixer's tools that change the work tree. */
+const WRITES = new Set(['edit_file', 'write_file'])
+
+/**
+ * A model error before the fixer changed anything fails the step (FixerUnavailableError): the state
+ * stays as it was and a re-run resumes, instead of the loop ending as stalled. After a change, the
+ * message, for the record.
+ */
+function unavailable(e: unknown, turn: number, edited: boolean, timedOut: boolean): string {
+  const message = (e as Error).message
+  if (!edited && !timedOut)
+    throw new FixerUnavailableError(
+      `The AI fixer ${turn === 1 ? 'could not start' : `failed at turn ${turn} before it changed anything`}: ${message} Nothing was changed and the loop state is as it was; re-run the workflow to resume.`
+    )
+  return message
 }

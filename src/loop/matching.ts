@@ -1,11 +1,15 @@
+import { severityRank } from './findings.js'
 import { normaliseTitle } from './fingerprint.js'
 import { roundIterations } from './state.js'
 import type { Finding, FindingRecord, LoopState } from './types.js'
 
 /** How far a re-raised finding's line may have moved (a fix above it shifts it). */
 const LINE_SLACK = 15
-/** Share of title words two findings must have in common to be the same problem. */
-const TITLE_SIMILARITY = 0.5
+/** Share of title words two findings must have in common to be the same problem... */
+const TITLE_SIMILARITY = 0.7
+/** ...or, a few lines apart at most, this share. Sibling findings ("for email", "for phone") differ. */
+const NEAR_SIMILARITY = 0.5
+const NEAR_LINES = 3
 
 /** Words that say nothing about which problem a title names. */
 const FILLER = new Set(
@@ -32,48 +36,69 @@ export function titleSimilarity(a: string, b: string): number {
   return both / (x.size + y.size - both)
 }
 
+/** Lines between an earlier finding's line and a new finding's range; 0 for neither having one. */
+function distance(f: Finding, earlier: FindingRecord): number {
+  if (earlier.line === undefined || f.line === undefined) return 0
+  const end = Math.max(f.endLine ?? f.line, f.line)
+  return earlier.line < f.line ? f.line - earlier.line : Math.max(0, earlier.line - end)
+}
+
 /**
  * The earlier finding `f` raises again, if any: same source, same file, same category, a line within
- * reach (or neither has one), and a similar title. A fix changes the cited line, and with it the
- * fingerprint; this keeps the problem's id.
+ * reach (or neither has one), and a similar title — very similar, or similar a few lines apart. A fix
+ * changes the cited line, and with it the fingerprint; this keeps the problem's id.
  */
 export function sameProblem(f: Finding, earlier: FindingRecord): boolean {
   if ((earlier.source ?? 'ai') !== f.source) return false
   if ((earlier.file ?? '') !== (f.file ?? '')) return false
   if (earlier.category !== undefined && earlier.category !== f.category) return false
   if ((earlier.line === undefined) !== (f.line === undefined)) return false
-  if (earlier.line !== undefined && f.line !== undefined) {
-    const end = Math.max(f.endLine ?? f.line, f.line)
-    if (earlier.line < f.line - LINE_SLACK || earlier.line > end + LINE_SLACK) return false
+  const lines = distance(f, earlier)
+  if (lines > LINE_SLACK) return false
+  const similarity = titleSimilarity(f.title, earlier.title ?? '')
+  return similarity >= TITLE_SIMILARITY || (similarity >= NEAR_SIMILARITY && lines <= NEAR_LINES)
+}
+
+/** Findings of this round that are open still, or were only no longer raised: the ones a new finding may raise again. */
+function matchable(state: LoopState, settled: ReadonlySet<string>): Map<string, FindingRecord> {
+  const latest = new Map<string, FindingRecord>()
+  for (const it of roundIterations(state)) {
+    for (const r of it.findings) latest.set(r.id, r)
+    // fixed (the fix changed its lines, or the reviewer confirmed it): a similar finding is another one
+    for (const id of it.resolved) latest.delete(id)
   }
-  return titleSimilarity(f.title, earlier.title ?? '') >= TITLE_SIMILARITY
+  for (const id of settled) latest.delete(id)
+  return latest
 }
 
 /**
  * The review's findings with the ids of the earlier findings of this round they raise again. A
  * finding whose id is already an earlier one (its fingerprint, or the reviewer's `previousId`) keeps
- * it; the others are matched by `sameProblem`, each earlier id given to one finding at most, the most
- * recent records first. Findings that end up with the same id are merged (the first stays).
+ * it; the others are matched by `sameProblem` against earlier findings not settled (fixed, or
+ * answered fixed or dispute accepted in `settled`), each earlier id given to one finding at most, the
+ * most recent records first. Findings that end up with one id are merged: the most severe stays.
  */
-export function keepEarlierIds(findings: readonly Finding[], state: LoopState): Finding[] {
-  const latest = new Map<string, FindingRecord>()
-  for (const it of roundIterations(state)) for (const r of it.findings) latest.set(r.id, r)
+export function keepEarlierIds(
+  findings: readonly Finding[],
+  state: LoopState,
+  settled: ReadonlySet<string> = new Set()
+): Finding[] {
+  const latest = matchable(state, settled)
   const records = [...latest.values()].reverse()
   const taken = new Set(findings.map(f => f.id).filter(id => latest.has(id)))
-  const out: Finding[] = []
-  const ids = new Set<string>()
+  const byId = new Map<string, Finding>()
   for (const f of findings) {
     let id = f.id
-    if (!latest.has(id)) {
+    if (!latest.has(id) && !byId.has(id)) {
       const match = records.find(r => !taken.has(r.id) && sameProblem(f, r))
       if (match) {
         id = match.id
         taken.add(id)
       }
     }
-    if (ids.has(id)) continue
-    ids.add(id)
-    out.push(id === f.id ? f : { ...f, id })
+    const kept = byId.get(id)
+    if (!kept || severityRank(f.severity) < severityRank(kept.severity))
+      byId.set(id, id === f.id ? f : { ...f, id })
   }
-  return out
+  return [...byId.values()]
 }

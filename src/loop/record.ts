@@ -49,6 +49,29 @@ function touched(f: FindingRecord, changed: ReviewedIteration['changedLines']): 
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
 
+/** The review's tree, error, failed criteria and dropped findings, clipped to the state schema's limits. */
+function reviewerNotes(
+  r: ReviewedIteration
+): Pick<IterationRecord, 'tree' | 'error' | 'failedCriteria' | 'dropped'> {
+  return {
+    ...(r.tree ? { tree: r.tree } : {}),
+    ...(r.failedCriteria?.length
+      ? { failedCriteria: r.failedCriteria.slice(0, 20).map(c => clip(c, 300)) }
+      : {}),
+    ...(r.error ? { error: clip(r.error, 1000) } : {}),
+    ...(r.dropped?.length
+      ? {
+          dropped: r.dropped.slice(0, 20).map(d => ({
+            ...d,
+            title: clip(d.title, 300),
+            why: clip(d.why, 300),
+            ...(d.file ? { file: clip(d.file, 500) } : {})
+          }))
+        }
+      : {})
+  }
+}
+
 /**
  * Appends a review to the state. Findings keep the iteration they were first seen in (`since`); a
  * finding open before a pushed fix and raised again is `reraised`, as is one that was settled earlier
@@ -67,11 +90,16 @@ export function appendReview(state: LoopState, r: ReviewedIteration): LoopState 
   for (const it of round)
     for (const f of it.findings) if (!firstSeen.has(f.id)) firstSeen.set(f.id, f.since)
   const settledBefore = new Set(round.flatMap(it => [...it.resolved, ...(it.gone ?? [])]))
-  const attempted = previous?.round === state.round && previous.fix?.outcome === 'pushed'
   const disputed = new Set(previous?.fix?.disputes.map(d => d.id) ?? [])
+  const fix = previous?.round === state.round ? previous.fix : undefined
+  // a fix attempted it: the pushed fix changed its lines, or the fixers ran to the end without disputing it
+  const attempted = (f: FindingRecord) =>
+    fix?.outcome === 'pushed' &&
+    !disputed.has(f.id) &&
+    (touched(f, r.changedLines) || fix.stopReason === undefined)
   const findings: FindingRecord[] = r.findings.map(f => {
-    const reraised =
-      (attempted && previousOpen.has(f.id)) || (!previousOpen.has(f.id) && settledBefore.has(f.id))
+    const before = previousOpen.get(f.id)
+    const reraised = before ? attempted(before) : settledBefore.has(f.id)
     return {
       id: f.id,
       severity: f.severity,
@@ -112,21 +140,7 @@ export function appendReview(state: LoopState, r: ReviewedIteration): LoopState 
     ...(left.length > fixed.length
       ? { gone: left.filter(f => !fixed.includes(f)).map(f => f.id) }
       : {}),
-    ...(r.tree ? { tree: r.tree } : {}),
-    ...(r.failedCriteria?.length
-      ? { failedCriteria: r.failedCriteria.slice(0, 20).map(c => clip(c, 300)) }
-      : {}),
-    ...(r.error ? { error: clip(r.error, 1000) } : {}),
-    ...(r.dropped?.length
-      ? {
-          dropped: r.dropped.slice(0, 20).map(d => ({
-            ...d,
-            title: clip(d.title, 300),
-            why: clip(d.why, 300),
-            ...(d.file ? { file: clip(d.file, 500) } : {})
-          }))
-        }
-      : {}),
+    ...reviewerNotes(r),
     ...(answers.length ? { answers } : {})
   }
   return {

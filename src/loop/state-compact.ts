@@ -36,9 +36,14 @@ function trimIteration(it: IterationRecord, keep: number, slim: boolean): Iterat
     resolvedOmitted:
       (it.resolvedOmitted ?? 0) + (it.resolved.length - resolved.length) || undefined,
     gone: it.gone?.slice(0, slim ? 50 : 200),
-    dropped: slim ? undefined : it.dropped,
-    answers: slim ? undefined : it.answers,
-    failedCriteria: it.failedCriteria?.slice(0, slim ? 3 : 20),
+    // what people read in the comment shrinks with the findings kept; the full text is in the artifact
+    dropped: slim ? undefined : it.dropped?.slice(0, Math.min(20, Math.ceil(keep / 10))),
+    answers: slim
+      ? undefined
+      : it.answers
+          ?.slice(0, Math.min(30, Math.ceil(keep / 10)))
+          .map(a => ({ ...a, note: a.note.slice(0, keep >= 100 ? 500 : 150) })),
+    failedCriteria: it.failedCriteria?.slice(0, slim ? 3 : Math.min(20, Math.ceil(keep / 5))),
     gates: it.gates.slice(0, 30).map(g => ({ ...g, name: g.name.slice(0, 100) })),
     fix: fix && {
       ...fix,

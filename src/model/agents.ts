@@ -1,6 +1,6 @@
 import { aiFix } from '../fix/ai-fixer.js'
 import type { Settings } from '../inputs.js'
-import { usageSince } from '../loop/usage.js'
+import { usageSince, zeroUsage } from '../loop/usage.js'
 import type { AiAgents, Log, ModelClient } from '../ports/index.js'
 import { aiReview } from '../review/ai-reviewer.js'
 import { Budget } from './budget.js'
@@ -34,6 +34,7 @@ export function createAiAgents(settings: Settings, log: Log, client?: ModelClien
     createModelClient(provider, Math.max(ai.reviewTimeoutMinutes, ai.fixTimeoutMinutes) * 60_000)
   let budget: Budget | undefined
   return {
+    spent: () => budget?.usage ?? zeroUsage(),
     async review({ pull, state, git, gates }) {
       budget = new Budget(state.totals.costUsd, ai.maxCostUsd)
       return aiReview(

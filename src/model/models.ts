@@ -22,19 +22,28 @@ export interface ModelTraits {
 
 const OLD = /^claude-(3-|instant|2)|^claude-(opus|sonnet)-4-0$|^claude-opus-4-1$/
 
+/** Output limits of the models before the 5.x ones, longest prefix first; later ones have 64K or 128K. */
+const OLDER_LIMITS: ReadonlyArray<[prefix: string, tokens: number]> = [
+  ['claude-3-7-sonnet', 64_000],
+  ['claude-3-5-sonnet', 8192],
+  ['claude-3-5-haiku', 8192],
+  ['claude-3-opus', 4096],
+  ['claude-3-haiku', 4096],
+  ['claude-3-sonnet', 4096],
+  ['claude-opus-4-0', 32_000],
+  ['claude-opus-4-1', 32_000],
+  ['claude-sonnet-4-0', 64_000],
+  ['claude-opus-4-6', 128_000],
+  ['claude-opus-4-7', 128_000],
+  ['claude-opus-4-8', 128_000]
+]
+
 export function traitsOf(model: string, provider: ProviderName = 'anthropic'): ModelTraits {
   const id = modelFamilyId(model)
   const old = OLD.test(id)
   const fiveX = /^claude-[a-z]+-5(-|$)/.test(id)
-  const maxOutputTokens = fiveX
-    ? 128_000
-    : /^claude-3-5-haiku|^claude-3-haiku/.test(id)
-      ? 8192
-      : old
-        ? 32_000
-        : /^claude-opus-4-[678]/.test(id)
-          ? 128_000
-          : 64_000
+  const older = OLDER_LIMITS.find(([prefix]) => id.startsWith(prefix))?.[1]
+  const maxOutputTokens = fiveX ? 128_000 : (older ?? (old ? 4096 : 64_000))
   // Bedrock offers structured outputs for a few 4.x models only; its tools work everywhere
   const bedrockStructured = /^claude-(opus-4-[56]|sonnet-4-[56]|haiku-4-5)$/.test(id)
   const structuredOutputs = !old && (provider !== 'bedrock' || bedrockStructured)

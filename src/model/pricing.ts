@@ -53,23 +53,45 @@ export const PRICES: Readonly<Record<string, ModelPrice>> = {
   'claude-sonnet-4-5': price(3, 15),
   'claude-sonnet-4-0': price(3, 15),
   'claude-haiku-4-5': price(1, 5),
-  'claude-3-5-haiku': price(0.8, 4)
+  'claude-3-7-sonnet': price(3, 15),
+  'claude-3-5-sonnet': price(3, 15),
+  'claude-3-5-haiku': price(0.8, 4),
+  'claude-3-opus': price(15, 75),
+  'claude-3-sonnet': price(3, 15),
+  'claude-3-haiku': price(0.25, 1.25)
+}
+
+const FAMILIES = ['fable', 'mythos', 'opus', 'sonnet', 'haiku'] as const
+
+/** The listed id of `ids` with the dearest output, then input, then cache read. */
+function dearest(ids: readonly string[]): string {
+  const rank = (id: string) => {
+    const p = PRICES[id]!
+    return [p.output, p.input, p.cacheRead]
+  }
+  return [...ids].sort((a, b) => {
+    const [x, y] = [rank(a), rank(b)]
+    return y[0]! - x[0]! || y[1]! - x[1]! || y[2]! - x[2]! || a.localeCompare(b)
+  })[0]!
 }
 
 /**
- * For an id the table does not list: the newest model of its family. A new Haiku is priced as a
- * Haiku, not as the dearest model, so a modest max-cost-usd still buys a review.
+ * For an id the table does not list: the dearest listed model of its family. A new Haiku is priced
+ * as a Haiku, not as the dearest model, so a modest max-cost-usd still buys a review; an old one is
+ * never priced below what it may cost.
  */
-const FAMILY: ReadonlyArray<[family: string, id: string]> = [
-  ['fable', 'claude-fable-5-1'],
-  ['mythos', 'claude-mythos-5-1'],
-  ['opus', 'claude-opus-5-5'],
-  ['sonnet', 'claude-sonnet-5-5'],
-  ['haiku', 'claude-haiku-5-5']
-]
+const FAMILY: ReadonlyArray<[family: string, id: string]> = FAMILIES.map(name => [
+  name,
+  dearest(Object.keys(PRICES).filter(id => id.includes(`-${name}`)))
+])
 
 /** With no family either, the dearest current model: the budget errs on the safe side. */
-const DEAREST = 'claude-fable-5-1'
+const DEAREST = dearest([
+  'claude-fable-5-1',
+  'claude-opus-5-5',
+  'claude-sonnet-5-5',
+  'claude-haiku-5-5'
+])
 
 /**
  * The id a model is priced and known by: the Bedrock form (`anthropic.claude-sonnet-4-6-v1:0`, with a
@@ -107,7 +129,7 @@ export function priceWarning(model: string): string | undefined {
   if (source.kind === 'exact') return undefined
   const at = `$${p.input}/$${p.output} per million input/output tokens`
   return source.kind === 'family'
-    ? `No published price is listed for '${model}'; its cost is counted at the price of ${source.id} (${at}), the newest of its family.`
+    ? `No published price is listed for '${model}'; its cost is counted at the price of ${source.id} (${at}), the dearest listed model of its family.`
     : `No published price is listed for '${model}' and its family is unknown; its cost is counted at the dearest current price (${source.id}, ${at}).`
 }
 

@@ -286,6 +286,8 @@ export interface FixerOutcome {
 
 /** The AI reviewer and fixer (src/model/agents.ts), present when a model provider is configured. */
 export interface AiAgents {
+  /** What this run's model calls cost so far: kept in the state when the run fails after paying. */
+  spent?(): Usage
   review(input: {
     pull: PullRequest
     state: LoopState

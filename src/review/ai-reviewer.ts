@@ -5,6 +5,7 @@ import { filesChangedCount, roundIterations } from '../loop/state.js'
 import type {
   Decision,
   Finding,
+  FindingRecord,
   GateResult,
   LoopState,
   PullRequest,
@@ -23,7 +24,12 @@ import type {
   ModelResponse,
   ToolSpec
 } from '../ports/index.js'
-import { contradictions, settleContradiction, type DroppedFinding } from './contradictions.js'
+import {
+  contradictions,
+  settleContradiction,
+  type DroppedFinding,
+  type StillOpen
+} from './contradictions.js'
 import { selectDiff } from './diff-budget.js'
 import { loadGuidelines } from './guidelines.js'
 import {
@@ -59,7 +65,11 @@ export interface ReviewerInput {
 /** Prose a model wrote or a check printed, bounded elsewhere: cleaned, not cut. */
 const prose = (text: string): string => sanitizeUntrusted(text, Infinity)
 
-/** Earlier iterations as metadata only: ids, titles, locations, statuses, and the fixer's disputes. */
+/**
+ * Earlier iterations as metadata only: ids, titles, locations, statuses (re-raised, fixed, no longer
+ * raised), the fixer's disputes and the reviewer's own answers. The reviewer answers each in
+ * `earlierFindings` and reuses an id as `previousId` when it raises the problem again.
+ */
 export function earlierRounds(state: LoopState): string {
   const round = roundIterations(state)
   if (round.length === 0) return 'This is the first review of this PR.'
@@ -67,11 +77,15 @@ export function earlierRounds(state: LoopState): string {
   for (const it of round) {
     lines.push(`Iteration ${it.n} reviewed ${it.reviewedSha.slice(0, 7)}: ${it.decision}`)
     for (const f of it.findings) {
+      const status = f.reraised ? `${f.status}, re-raised after a fix attempt` : f.status
       lines.push(
-        `  - ${f.id} [${f.severity}] ${prose(f.title ?? '')}${f.file ? ` (${f.file}${f.line ? `:${f.line}` : ''})` : ''}: ${f.status}`
+        `  - ${f.id} [${f.severity}] ${prose(f.title ?? '')}${f.file ? ` (${f.file}${f.line ? `:${f.line}` : ''})` : ''}: ${status}`
       )
     }
     for (const id of it.resolved) lines.push(`  - ${id}: fixed since the previous iteration`)
+    for (const id of it.gone ?? []) lines.push(`  - ${id}: no longer raised (not confirmed fixed)`)
+    for (const a of it.answers ?? [])
+      lines.push(`  - your answer on ${a.id}: ${a.status}${a.note ? ` (${prose(a.note)})` : ''}`)
     for (const d of it.fix?.disputes ?? [])
       lines.push(`  - fixer disputed ${d.id}: ${prose(d.reason)}`)
     if (it.fix) lines.push(`  fix: ${it.fix.outcome}, ${filesChangedCount(it.fix)} file(s) changed`)
@@ -114,9 +128,29 @@ async function surroundingCode(
   return parts.join('\n\n')
 }
 
-/** Ids of this round's earlier findings: a re-raised finding may name one as its `previousId`. */
-function earlierIds(state: LoopState): Set<string> {
-  return new Set(roundIterations(state).flatMap(it => it.findings.map(f => f.id)))
+/** This round's earlier findings by id (the latest record): a re-raised finding may name one as its `previousId`. */
+function earlierRecords(state: LoopState): Map<string, FindingRecord> {
+  return new Map(roundIterations(state).flatMap(it => it.findings.map(f => [f.id, f] as const)))
+}
+
+/** The earlier findings the verdict says are still open, or whose dispute it rejects. */
+function stillOpen(
+  verdict: VerdictInput,
+  earlier: ReadonlyMap<string, FindingRecord>
+): StillOpen[] {
+  return verdict.earlierFindings.flatMap(a => {
+    const record = earlier.get(a.id)
+    return record && (a.status === 'still_open' || a.status === 'dispute_rejected')
+      ? [
+          {
+            id: a.id,
+            severity: record.severity,
+            title: record.title ?? a.id,
+            status: a.status.replace('_', ' ')
+          }
+        ]
+      : []
+  })
 }
 
 /**
@@ -129,7 +163,7 @@ async function locate(
   git: Git,
   sha: string,
   threshold: Severity,
-  earlier: ReadonlySet<string>
+  earlier: ReadonlyMap<string, FindingRecord>
 ): Promise<{ findings: Finding[]; dropped: DroppedFinding[] }> {
   const tree = new Set(await git.listFiles(sha))
   const contents = new Map<string, string[]>()
@@ -408,7 +442,7 @@ async function judge(
   input: ReviewerInput,
   answer: Extract<Answer, { kind: 'verdict' }>,
   repaired: boolean,
-  earlier: ReadonlySet<string>
+  earlier: ReadonlyMap<string, FindingRecord>
 ): Promise<ReviewerVerdict | { problems: string[] }> {
   const { verdict } = answer
   const located = await locate(verdict, input.git, input.pull.headSha, deps.threshold, earlier)
@@ -417,7 +451,8 @@ async function judge(
     located.findings,
     located.dropped,
     deps.threshold,
-    answer.others
+    answer.others,
+    stillOpen(verdict, earlier)
   )
   if (problems.length === 0) return accepted(deps, input, verdict, located, verdict.decision)
   if (repaired) {
@@ -478,7 +513,7 @@ export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promis
   const prompt = await reviewPrompt(deps, input, shape)
   const { messages } = prompt
   const validate = createVerdictValidator()
-  const earlier = earlierIds(input.state)
+  const earlier = earlierRecords(input.state)
   let maxTokens = Math.min(REVIEW_MAX_TOKENS, traits.maxOutputTokens)
   let problems: string[] = []
   for (let attempt = 0; attempt < 2; attempt++) {

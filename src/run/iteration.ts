@@ -1,6 +1,7 @@
 import type { RunContext } from '../action/context.js'
 import type { Settings } from '../inputs.js'
 import { stamped } from '../loop/record.js'
+import { addUsage } from '../loop/usage.js'
 import { routeEvent } from '../loop/router.js'
 import { lastIteration } from '../loop/state.js'
 import { stepFailure } from '../loop/rules.js'
@@ -67,11 +68,11 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
   const plan = await planPhase(deps, intent.pr)
   if (plan.kind !== 'review') return notReviewed(deps, plan)
   const ws = await openWorkspace({ ...deps, workspace: ctx.workspace }, plan.pull)
-  const review = await reviewPhase(deps, plan, ws)
+  const review = await keepingSpend(deps, plan, reviewPhase(deps, plan, ws))
   const decided = decidePhase({ ...deps, run: ctx, aiFixer: Boolean(deps.ai) }, plan, review)
   const fixed =
     decided.next.kind === 'fix'
-      ? await fixPhase(deps, plan, { state: decided.state, review }, ws)
+      ? await keepingSpend(deps, plan, fixPhase(deps, plan, { state: decided.state, review }, ws))
       : undefined
   const { decision } = decided
   // the state is saved before the push: a run that dies while pushing leaves the fix counted
@@ -108,6 +109,40 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
     checkRunId,
     reviewJson: recorded.reviewJson,
     failure: retriggered.failure ?? stepFailure(recorded.state, settings.failOn)
+  }
+}
+
+/**
+ * A review or fix that failed after paying for model calls (the fixer could not start, a call timed
+ * out): the state is saved as it was, plus what was spent, so re-runs cannot spend past max-cost-usd
+ * unseen. The failure is then raised as it was.
+ */
+async function keepingSpend<T>(
+  deps: IterationDeps,
+  plan: Extract<Plan, { kind: 'review' }>,
+  phase: Promise<T>
+): Promise<T> {
+  try {
+    return await phase
+  } catch (e) {
+    const spent = deps.ai?.spent?.()
+    if (spent && spent.costUsd > 0) {
+      const state = stamped(
+        { ...plan.state, totals: addUsage(plan.state.totals, spent) },
+        deps.clock.now()
+      )
+      await saveState(
+        deps,
+        plan,
+        { state, findings: [], notes: [], uploaded: false, comment: plan.comment },
+        state
+      ).catch((saving: unknown) =>
+        deps.log.warning(
+          `Could not keep this run's model spend in the state: ${(saving as Error).message}`
+        )
+      )
+    }
+    throw e
   }
 }
 

@@ -40,7 +40,15 @@ export async function reviewPhase(
       gates,
       verdict,
       // a finding raised again keeps its id, though the fix changed the line it cites
-      findings: keepEarlierIds(merged, state),
+      findings: keepEarlierIds(
+        merged,
+        state,
+        new Set(
+          (verdict?.earlier ?? [])
+            .filter(a => a.status === 'fixed' || a.status === 'dispute_accepted')
+            .map(a => a.id)
+        )
+      ),
       usage: verdict?.usage ?? zeroUsage(),
       tree: await ws.git.treeOf(pull.headSha),
       changedLines: await fixedLines(ws.git, state, pull.headSha)
