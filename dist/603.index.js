@@ -582,7 +582,7 @@ const iterationRecord = {
                 additionalProperties: false,
                 properties: {
                     id: { type: 'string', maxLength: 64 },
-                    status: { enum: ['fixed', 'still_open', 'dispute_accepted', 'dispute_rejected'] },
+                    status: { enum: _types_js__WEBPACK_IMPORTED_MODULE_0__/* .EARLIER_STATUSES */ .WF },
                     note: { type: 'string', maxLength: 500 }
                 }
             }
@@ -653,6 +653,7 @@ function checkState(value) {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   Hd: () => (/* binding */ isTerminal),
 /* harmony export */   SU: () => (/* binding */ lastIteration),
+/* harmony export */   YL: () => (/* binding */ latestRecords),
 /* harmony export */   je: () => (/* binding */ roundIterations),
 /* harmony export */   mq: () => (/* binding */ resolvedCount),
 /* harmony export */   om: () => (/* binding */ newState),
@@ -680,6 +681,10 @@ function isTerminal(status) {
 function roundIterations(state) {
     return state.iterations.filter(i => i.round === state.round);
 }
+/** This round's findings by id, each as last recorded. */
+function latestRecords(state) {
+    return new Map(roundIterations(state).flatMap(it => it.findings.map(f => [f.id, f])));
+}
 function lastIteration(state) {
     return state.iterations[state.iterations.length - 1];
 }
@@ -700,6 +705,7 @@ function resolvedCount(it) {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   R6: () => (/* binding */ CATEGORIES),
+/* harmony export */   WF: () => (/* binding */ EARLIER_STATUSES),
 /* harmony export */   Yv: () => (/* binding */ DECISIONS),
 /* harmony export */   gw: () => (/* binding */ LOOP_STATUSES),
 /* harmony export */   oC: () => (/* binding */ SEVERITIES)
@@ -733,6 +739,13 @@ const LOOP_STATUSES = [
     'merged'
 ];
 const DECISIONS = ['GO', 'NO_GO', 'NEEDS_DISCUSSION'];
+/** What the reviewer says about a finding of an earlier iteration. */
+const EARLIER_STATUSES = [
+    'fixed',
+    'still_open',
+    'dispute_accepted',
+    'dispute_rejected'
+];
 
 
 /***/ }),
@@ -4239,7 +4252,7 @@ function renderLatestReview(state) {
     const out = ['### Latest review', ''];
     if (last.error)
         out.push(`> [!CAUTION]\n> ${escapeMd(last.error)}`, '');
-    out.push(escapeMd(last.summary).slice(0, 1500));
+    out.push(escapeMd(last.summary.slice(0, 1500)));
     if (last.failedCriteria?.length)
         out.push('', '**Failed criteria:**', ...last.failedCriteria.map(c => `- ${escapeMd(c)}`));
     if (last.dropped?.length)

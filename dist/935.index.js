@@ -179,9 +179,6 @@ class Budget {
     get spentUsd() {
         return this.spentBefore + this.used.costUsd;
     }
-    get limitUsd() {
-        return this.maxUsd;
-    }
     /** What a call is reserved at: the prompt as a cache write, plus `outputReserve` output tokens. */
     static reserve(model, promptChars, outputReserve) {
         const tokens = roughTokens(promptChars);
@@ -609,8 +606,8 @@ const FIX_MAX_TOKENS = 32_000;
 /** Output tokens reserved in the budget for one fixer turn. */
 const FIX_TURN_RESERVE = 4000;
 /**
- * The model failed at the fixer's first turn, before anything changed: the step fails and the state
- * stays as it was, so a re-run resumes (a model outage is not a stalled loop).
+ * The model failed before the fixer changed anything: the step fails and the state stays as it was,
+ * so a re-run resumes (a model outage is not a stalled loop).
  */
 class FixerUnavailableError extends Error {
 }
@@ -938,13 +935,6 @@ var types = __webpack_require__(96539);
 ;// CONCATENATED MODULE: ./src/review/verdict-schema.ts
 
 
-/** What the reviewer says about a finding of an earlier iteration. */
-const EARLIER_STATUSES = [
-    'fixed',
-    'still_open',
-    'dispute_accepted',
-    'dispute_rejected'
-];
 const strings = { type: 'array', items: { type: 'string', maxLength: 2000 }, maxItems: 50 };
 /**
  * The verdict's schema, validated with ajv. The model is sent `wireSchema(verdictSchema)`: the same
@@ -1015,7 +1005,7 @@ const verdictSchema = {
                 required: ['id', 'status', 'note'],
                 properties: {
                     id: { type: 'string', maxLength: 40 },
-                    status: { enum: EARLIER_STATUSES },
+                    status: { enum: types/* EARLIER_STATUSES */.WF },
                     note: { type: 'string', maxLength: 2000 }
                 }
             }
@@ -1161,10 +1151,6 @@ async function surroundingCode(git, sha, files, budget) {
         parts.push(`=== ${file} (head, with line numbers) ===\n${numbered}`);
     }
     return parts.join('\n\n');
-}
-/** This round's earlier findings by id (the latest record): a re-raised finding may name one as its `previousId`. */
-function earlierRecords(state) {
-    return new Map((0,loop_state/* roundIterations */.je)(state).flatMap(it => it.findings.map(f => [f.id, f])));
 }
 /** The earlier findings the verdict says are still open, or whose dispute it rejects. */
 function stillOpen(verdict, earlier) {
@@ -1464,7 +1450,8 @@ async function aiReview(deps, input) {
     const prompt = await reviewPrompt(deps, input, shape);
     const { messages } = prompt;
     const validate = createVerdictValidator();
-    const earlier = earlierRecords(input.state);
+    // a re-raised finding may name one of these as its previousId
+    const earlier = (0,loop_state/* latestRecords */.YL)(input.state);
     let maxTokens = Math.min(REVIEW_MAX_TOKENS, traits.maxOutputTokens);
     let problems = [];
     for (let attempt = 0; attempt < 2; attempt++) {

@@ -1,3 +1,4 @@
+import type { ReviewedIteration } from '../../src/loop/record.js'
 import type { Finding, IterationRecord, LoopState, PullRequest } from '../../src/loop/types.js'
 import { zeroUsage } from '../../src/loop/usage.js'
 
@@ -74,6 +75,26 @@ export function pull(overrides: Partial<PullRequest> = {}): PullRequest {
     headRepoFullName: 'o/r',
     baseRepoFullName: 'o/r',
     labels: [],
+    ...overrides
+  }
+}
+
+/** A review as `appendReview` takes it: iteration `n` of a NO_GO with no findings unless given. */
+export function reviewed(overrides: Partial<ReviewedIteration> = {}): ReviewedIteration {
+  const n = overrides.n ?? 1
+  return {
+    n,
+    reviewedSha: SHA_A,
+    baseSha: BASE,
+    runId: String(n),
+    runAttempt: 1,
+    decision: 'NO_GO',
+    summary: 's',
+    findings: [],
+    gates: [],
+    usage: zeroUsage(),
+    startedAt: NOW,
+    durationMs: 1,
     ...overrides
   }
 }

@@ -7,7 +7,7 @@ import { SEVERITIES, type Finding, type LoopState } from '../../src/loop/types.j
 import { zeroUsage } from '../../src/loop/usage.js'
 import { COMMENT_BUDGET, COMMENT_LIMIT, renderComment } from '../../src/report/comment.js'
 import type { RepoLinks } from '../../src/report/format.js'
-import { BASE, finding, NOW } from './builders.js'
+import { BASE, finding, NOW, reviewed } from './builders.js'
 
 const LINKS: RepoLinks = {
   serverUrl: 'https://github.com',
@@ -155,27 +155,20 @@ describe('the sticky comment', () => {
 })
 
 describe('what the reviewer and the fixer said, in the comment', () => {
-  function reviewed(over: Partial<Parameters<typeof appendReview>[1]> = {}): LoopState {
-    return appendReview(newState(7, 3, NOW), {
-      n: 1,
-      reviewedSha: 'a'.repeat(40),
-      baseSha: BASE,
-      runId: '1',
-      runAttempt: 1,
-      decision: 'NEEDS_DISCUSSION',
-      summary: 'The review could not be trusted.',
-      findings: [],
-      gates: [],
-      usage: zeroUsage(),
-      startedAt: NOW,
-      durationMs: 1,
-      ...over
-    })
+  function reviewedState(over: Parameters<typeof reviewed>[0] = {}): LoopState {
+    return appendReview(
+      newState(7, 3, NOW),
+      reviewed({
+        decision: 'NEEDS_DISCUSSION',
+        summary: 'The review could not be trusted.',
+        ...over
+      })
+    )
   }
 
   it('says why the review failed closed, with its summary, failed criteria and dropped findings', () => {
     const body = renderComment(
-      reviewed({
+      reviewedState({
         error: 'the verdict still contradicted itself after one repair',
         failedCriteria: ['empty names are handled'],
         dropped: [
@@ -197,7 +190,7 @@ describe('what the reviewer and the fixer said, in the comment', () => {
   })
 
   it("shows the fixer's disputes with the reviewer's answers, and its closing summary", () => {
-    let s = reviewed({ decision: 'NO_GO', findings: [finding({ id: 'RL-1' })] })
+    let s = reviewedState({ decision: 'NO_GO', findings: [finding({ id: 'RL-1' })] })
     s = updateLast(s, it => ({
       ...it,
       fix: {
@@ -213,21 +206,14 @@ describe('what the reviewer and the fixer said, in the comment', () => {
     expect(renderComment(s, [], LINKS)).toContain(
       '- `RL-1`: only ever called with a name — the next review weighs it'
     )
-    s = appendReview(s, {
-      n: 2,
-      reviewedSha: 'a'.repeat(40),
-      baseSha: BASE,
-      runId: '2',
-      runAttempt: 1,
-      decision: 'NO_GO',
-      summary: 's',
-      findings: [finding({ id: 'RL-1' })],
-      gates: [],
-      usage: zeroUsage(),
-      startedAt: NOW,
-      durationMs: 1,
-      answers: [{ id: 'RL-1', status: 'dispute_rejected', note: 'the README calls greet()' }]
-    })
+    s = appendReview(
+      s,
+      reviewed({
+        n: 2,
+        findings: [finding({ id: 'RL-1' })],
+        answers: [{ id: 'RL-1', status: 'dispute_rejected', note: 'the README calls greet()' }]
+      })
+    )
     const body = renderComment(s, [], LINKS)
     expect(body).toContain(
       '- `RL-1`: only ever called with a name — reviewer: dispute rejected: the README calls greet()'
@@ -242,18 +228,9 @@ describe("the reviewer's notes never push the state over its budget", () => {
     let s = newState(7, 3, NOW)
     for (let n = 1; n <= 3; n++)
       s = appendReview(s, {
-        n,
-        reviewedSha: String(n).repeat(40),
-        baseSha: BASE,
-        runId: String(n),
-        runAttempt: 1,
-        decision: 'NO_GO',
+        ...reviewed({ n, reviewedSha: String(n).repeat(40) }),
         summary: noisy(4000),
         findings: manyFindings(30).map(f => ({ ...f, title: noisy(1000) })),
-        gates: [],
-        usage: zeroUsage(),
-        startedAt: NOW,
-        durationMs: 1,
         failedCriteria: Array.from({ length: 20 }, () => noisy(300)),
         dropped: Array.from({ length: 20 }, () => ({
           severity: 'high' as const,

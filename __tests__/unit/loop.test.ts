@@ -16,6 +16,7 @@ import {
   iteration,
   NOW,
   pull,
+  reviewed,
   SHA_A,
   SHA_B,
   SHA_C,
@@ -126,21 +127,15 @@ describe('nextAfterReview', () => {
     let s = state({ maxIterations, status: 'running' })
     const shas = [SHA_A, SHA_B, SHA_C, SHA_D]
     specs.forEach((spec, i) => {
-      s = appendReview(s, {
-        n: i + 1,
-        reviewedSha: shas[i]!,
-        baseSha: BASE,
-        runId: String(1000 + i),
-        runAttempt: 1,
-        decision: 'NO_GO',
-        summary: 's',
-        findings: spec.ids.map(id => finding({ id, severity: spec.severity ?? 'high' })),
-        gates: [],
-        usage: zeroUsage(),
-        startedAt: NOW,
-        durationMs: 1,
-        ...(spec.tree ? { tree: spec.tree } : {})
-      })
+      s = appendReview(
+        s,
+        reviewed({
+          n: i + 1,
+          reviewedSha: shas[i]!,
+          findings: spec.ids.map(id => finding({ id, severity: spec.severity ?? 'high' })),
+          ...(spec.tree ? { tree: spec.tree } : {})
+        })
+      )
       if (i < specs.length - 1) s = updateLast(s, it => ({ ...it, fix: spec.fix ?? PUSHED }))
     })
     return s
@@ -179,36 +174,17 @@ describe('nextAfterReview', () => {
     expect(cutShort.iterations[1]!.findings[0]!.reraised).toBeUndefined()
     expect(nextAfterReview(cutShort, 'NO_GO', 'medium', true)).toEqual({ kind: 'fix' })
     let touched = state({ maxIterations: 5, status: 'running' })
-    touched = appendReview(touched, {
-      n: 1,
-      reviewedSha: SHA_A,
-      baseSha: BASE,
-      runId: '1',
-      runAttempt: 1,
-      decision: 'NO_GO',
-      summary: 's',
-      findings: [finding({ id: 'RL-1' })],
-      gates: [],
-      usage: zeroUsage(),
-      startedAt: NOW,
-      durationMs: 1
-    })
+    touched = appendReview(touched, reviewed({ findings: [finding({ id: 'RL-1' })] }))
     touched = updateLast(touched, it => ({ ...it, fix: { ...PUSHED, stopReason: 'max_turns' } }))
-    touched = appendReview(touched, {
-      n: 2,
-      reviewedSha: SHA_B,
-      baseSha: BASE,
-      runId: '2',
-      runAttempt: 1,
-      decision: 'NO_GO',
-      summary: 's',
-      findings: [finding({ id: 'RL-1' })],
-      gates: [],
-      usage: zeroUsage(),
-      startedAt: NOW,
-      durationMs: 1,
-      changedLines: { 'src/a.ts': [[2, 4]] }
-    })
+    touched = appendReview(
+      touched,
+      reviewed({
+        n: 2,
+        reviewedSha: SHA_B,
+        findings: [finding({ id: 'RL-1' })],
+        changedLines: { 'src/a.ts': [[2, 4]] }
+      })
+    )
     expect(touched.iterations[1]!.findings[0]!.reraised).toBe(true)
   })
 

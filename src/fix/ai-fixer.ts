@@ -11,7 +11,7 @@ import { runTool, toolSpecs, type ToolContext } from './workspace-tools.js'
 /** Room for thinking and one turn's tool calls, up to the model's maximum. */
 const FIX_MAX_TOKENS = 32_000
 /** Output tokens reserved in the budget for one fixer turn. */
-export const FIX_TURN_RESERVE = 4000
+const FIX_TURN_RESERVE = 4000
 
 export interface FixerDeps {
   client: ModelClient
@@ -35,8 +35,8 @@ export interface FixerResult {
 }
 
 /**
- * The model failed at the fixer's first turn, before anything changed: the step fails and the state
- * stays as it was, so a re-run resumes (a model outage is not a stalled loop).
+ * The model failed before the fixer changed anything: the step fails and the state stays as it was,
+ * so a re-run resumes (a model outage is not a stalled loop).
  */
 export class FixerUnavailableError extends Error {}
 

@@ -1,5 +1,12 @@
 import { Ajv, type ValidateFunction } from 'ajv'
-import { CATEGORIES, DECISIONS, LOOP_STATUSES, SEVERITIES, type LoopState } from './types.js'
+import {
+  CATEGORIES,
+  DECISIONS,
+  EARLIER_STATUSES,
+  LOOP_STATUSES,
+  SEVERITIES,
+  type LoopState
+} from './types.js'
 
 /**
  * The state format this version writes; it reads this one and the one before. A higher number
@@ -147,7 +154,7 @@ const iterationRecord = {
         additionalProperties: false,
         properties: {
           id: { type: 'string', maxLength: 64 },
-          status: { enum: ['fixed', 'still_open', 'dispute_accepted', 'dispute_rejected'] },
+          status: { enum: EARLIER_STATUSES },
           note: { type: 'string', maxLength: 500 }
         }
       }

@@ -1,6 +1,13 @@
 import { STATE_SCHEMA } from './state-schema.js'
 import { zeroUsage } from './usage.js'
-import type { FixRecord, IterationRecord, LoopState, LoopStatus, TerminalStatus } from './types.js'
+import type {
+  FindingRecord,
+  FixRecord,
+  IterationRecord,
+  LoopState,
+  LoopStatus,
+  TerminalStatus
+} from './types.js'
 
 export function newState(pr: number, maxIterations: number, now: Date): LoopState {
   return {
@@ -21,6 +28,11 @@ export function isTerminal(status: LoopStatus): status is TerminalStatus {
 
 export function roundIterations(state: LoopState): IterationRecord[] {
   return state.iterations.filter(i => i.round === state.round)
+}
+
+/** This round's findings by id, each as last recorded. */
+export function latestRecords(state: LoopState): Map<string, FindingRecord> {
+  return new Map(roundIterations(state).flatMap(it => it.findings.map(f => [f.id, f] as const)))
 }
 
 export function lastIteration(state: LoopState): IterationRecord | undefined {

@@ -130,10 +130,18 @@ export interface DroppedFinding {
   why: string
 }
 
+/** What the reviewer says about a finding of an earlier iteration. */
+export const EARLIER_STATUSES = [
+  'fixed',
+  'still_open',
+  'dispute_accepted',
+  'dispute_rejected'
+] as const
+
 /** The reviewer's word on a finding of an earlier iteration. */
 export interface EarlierAnswer {
   id: string
-  status: 'fixed' | 'still_open' | 'dispute_accepted' | 'dispute_rejected'
+  status: (typeof EARLIER_STATUSES)[number]
   note: string
 }
 

@@ -26,10 +26,6 @@ export class Budget {
     return this.spentBefore + this.used.costUsd
   }
 
-  get limitUsd(): number | undefined {
-    return this.maxUsd
-  }
-
   /** What a call is reserved at: the prompt as a cache write, plus `outputReserve` output tokens. */
   static reserve(model: string, promptChars: number, outputReserve: number): number {
     const tokens = roughTokens(promptChars)

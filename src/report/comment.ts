@@ -193,7 +193,7 @@ export function renderLatestReview(state: LoopState): string {
   if (!last) return ''
   const out = ['### Latest review', '']
   if (last.error) out.push(`> [!CAUTION]\n> ${escapeMd(last.error)}`, '')
-  out.push(escapeMd(last.summary).slice(0, 1500))
+  out.push(escapeMd(last.summary.slice(0, 1500)))
   if (last.failedCriteria?.length)
     out.push('', '**Failed criteria:**', ...last.failedCriteria.map(c => `- ${escapeMd(c)}`))
   if (last.dropped?.length)

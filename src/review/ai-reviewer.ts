@@ -1,9 +1,10 @@
 import type { AiSettings } from '../inputs.js'
 import { fingerprint } from '../loop/fingerprint.js'
 import { atOrAbove } from '../loop/findings.js'
-import { filesChangedCount, roundIterations } from '../loop/state.js'
+import { filesChangedCount, latestRecords, roundIterations } from '../loop/state.js'
 import type {
   Decision,
+  DroppedFinding,
   Finding,
   FindingRecord,
   GateResult,
@@ -24,12 +25,7 @@ import type {
   ModelResponse,
   ToolSpec
 } from '../ports/index.js'
-import {
-  contradictions,
-  settleContradiction,
-  type DroppedFinding,
-  type StillOpen
-} from './contradictions.js'
+import { contradictions, settleContradiction, type StillOpen } from './contradictions.js'
 import { selectDiff } from './diff-budget.js'
 import { loadGuidelines } from './guidelines.js'
 import {
@@ -126,11 +122,6 @@ async function surroundingCode(
     parts.push(`=== ${file} (head, with line numbers) ===\n${numbered}`)
   }
   return parts.join('\n\n')
-}
-
-/** This round's earlier findings by id (the latest record): a re-raised finding may name one as its `previousId`. */
-function earlierRecords(state: LoopState): Map<string, FindingRecord> {
-  return new Map(roundIterations(state).flatMap(it => it.findings.map(f => [f.id, f] as const)))
 }
 
 /** The earlier findings the verdict says are still open, or whose dispute it rejects. */
@@ -495,7 +486,7 @@ async function ask(
 }
 
 /** Output tokens reserved in the budget for one review call (thinking included). */
-export const REVIEW_OUTPUT_RESERVE = 8000
+const REVIEW_OUTPUT_RESERVE = 8000
 
 /**
  * The AI review: one call, its answer validated with ajv and checked for contradictions. An invalid
@@ -513,7 +504,8 @@ export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promis
   const prompt = await reviewPrompt(deps, input, shape)
   const { messages } = prompt
   const validate = createVerdictValidator()
-  const earlier = earlierRecords(input.state)
+  // a re-raised finding may name one of these as its previousId
+  const earlier = latestRecords(input.state)
   let maxTokens = Math.min(REVIEW_MAX_TOKENS, traits.maxOutputTokens)
   let problems: string[] = []
   for (let attempt = 0; attempt < 2; attempt++) {

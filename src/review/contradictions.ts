@@ -1,8 +1,6 @@
 import { atOrAbove } from '../loop/findings.js'
 import type { Decision, DroppedFinding, Finding, Severity } from '../loop/types.js'
 
-export type { DroppedFinding }
-
 export interface StatedVerdict {
   decision: Decision
   failedCriteria: readonly string[]

@@ -1,14 +1,13 @@
 import { Ajv, type ValidateFunction } from 'ajv'
-import { CATEGORIES, DECISIONS, SEVERITIES, type Decision, type Finding } from '../loop/types.js'
-
-/** What the reviewer says about a finding of an earlier iteration. */
-export const EARLIER_STATUSES = [
-  'fixed',
-  'still_open',
-  'dispute_accepted',
-  'dispute_rejected'
-] as const
-export type EarlierStatus = (typeof EARLIER_STATUSES)[number]
+import {
+  CATEGORIES,
+  DECISIONS,
+  EARLIER_STATUSES,
+  SEVERITIES,
+  type Decision,
+  type EarlierAnswer,
+  type Finding
+} from '../loop/types.js'
 
 /** The reviewer's answer, as the structured output (or its `submit_review` tool call) carries it. */
 export interface VerdictInput {
@@ -23,7 +22,7 @@ export interface VerdictInput {
   passedCriteria: string[]
   requiredRework: string[]
   /** The reviewer's word on earlier findings: fixed, still open, a dispute accepted or rejected. */
-  earlierFindings: Array<{ id: string; status: EarlierStatus; note: string }>
+  earlierFindings: EarlierAnswer[]
 }
 
 const strings = { type: 'array', items: { type: 'string', maxLength: 2000 }, maxItems: 50 } as const
