@@ -18,6 +18,8 @@ export interface Settings {
   githubToken: string
   maxIterations: number
   severityThreshold: Severity
+  /** The severity of a human review's comments when it requests changes (human-review-severity). */
+  humanReviewSeverity: Severity
   /** The `checks` input: repository commands that review (gates), by name. */
   gates: Array<{ name: string; command: string }>
   fixCommands: string[]
@@ -28,6 +30,8 @@ export interface Settings {
   reviewDrafts: boolean
   allowForks: boolean
   checkName: string
+  /** Retry / Continue / Approve anyway / Stop buttons on the check run (check-run-buttons). */
+  checkRunButtons: boolean
   commandTimeoutMinutes: number
   /** Each GitHub API request gives up after this long (then it is retried within the budget). */
   requestTimeoutSeconds: number
@@ -282,6 +286,7 @@ export function parseSettings(get: GetInput, env: Env = process.env): Settings {
     githubToken,
     maxIterations: integer(get, 'max-iterations', 3, 1, 20),
     severityThreshold: oneOf(get, 'severity-threshold', SEVERITIES, 'medium'),
+    humanReviewSeverity: oneOf(get, 'human-review-severity', SEVERITIES, 'high'),
     gates: parseGates(get('checks')),
     fixCommands: lines(get('fix-commands')),
     retrigger: oneOf(get, 'retrigger', ['dispatch', 'push', 'none'] as const, 'dispatch'),
@@ -291,6 +296,7 @@ export function parseSettings(get: GetInput, env: Env = process.env): Settings {
     reviewDrafts: boolean(get, 'review-drafts', false),
     allowForks: boolean(get, 'allow-forks', false),
     checkName: get('check-name').trim() || 'review-loop',
+    checkRunButtons: boolean(get, 'check-run-buttons', false),
     commandTimeoutMinutes: integer(get, 'command-timeout-minutes', 10, 1, 360),
     requestTimeoutSeconds: integer(get, 'request-timeout-seconds', 30, 1, 600),
     maxWaitSeconds: integer(get, 'max-wait-seconds', 120, 0, 3600),

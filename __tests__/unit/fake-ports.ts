@@ -6,7 +6,13 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { RunContext } from '../../src/action/context.js'
 import { parseSettings, type Settings } from '../../src/inputs.js'
-import type { PrComment, PullRequest } from '../../src/loop/types.js'
+import type {
+  HumanReview,
+  PrComment,
+  PullRequest,
+  RepoRole,
+  ReviewComment
+} from '../../src/loop/types.js'
 import type {
   ArtifactStore,
   CheckRunInput,
@@ -15,7 +21,8 @@ import type {
   Git,
   TreeEntry,
   GitHubPort,
-  Log
+  Log,
+  ReactionTarget
 } from '../../src/ports/index.js'
 import { NOW, pull as pullBuilder } from './builders.js'
 
@@ -105,6 +112,34 @@ export class FakeGitHub implements GitHubPort {
   }
   async createReview(_pr: number, event: string) {
     this.calls.push(`createReview ${event}`)
+  }
+  roles: Record<string, RepoRole> = {}
+  async roleOf(login: string): Promise<RepoRole> {
+    return this.roles[login] ?? 'read'
+  }
+  reactions: string[] = []
+  async react(target: ReactionTarget, content: string) {
+    const key = `${target.kind}:${target.id}:${content}`
+    if (this.reactions.includes(key)) return false
+    this.reactions.push(key)
+    return true
+  }
+  reviews: HumanReview[] = []
+  reviewComments: ReviewComment[] = []
+  async listReviews() {
+    return this.reviews
+  }
+  async listReviewComments() {
+    return this.reviewComments
+  }
+  replies: Array<{ commentId: number; body: string }> = []
+  async replyToReviewComment(_pr: number, commentId: number, body: string) {
+    this.replies.push({ commentId, body })
+  }
+  resolved: number[] = []
+  async resolveThreads(_pr: number, ids: readonly number[]) {
+    this.resolved.push(...ids)
+    return ids.length
   }
 }
 

@@ -310,7 +310,7 @@ describe('routeEvent (the router)', () => {
     expect(plan).toEqual({
       kind: 'skip',
       notice:
-        "review-loop does nothing on 'push' events; trigger it on pull_request or workflow_dispatch."
+        "review-loop does nothing on 'push' events; trigger it on pull_request, pull_request_target, workflow_dispatch, issue_comment, pull_request_review, pull_request_review_comment, check_run."
     })
   })
 })

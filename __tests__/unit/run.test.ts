@@ -368,7 +368,7 @@ describe('a state the loop cannot trust halts it; it never starts afresh', () =>
         w =>
           void (stateComment(w).body = renderStateMarker({
             ...stateOf(),
-            schema: 4
+            schema: 5
           } as unknown as LoopState)),
         /written by a newer review-loop; upgrade the action/
       ]

@@ -91,8 +91,19 @@ describe('what the table promises', () => {
     for (const t of all) if (t.then === 'skip') expect(t.to).toBe(t.status)
   })
 
-  it('leaves an ended loop only by a human: a new commit (a new round) or the stop label', () => {
-    const human: LoopEvent[] = ['new_head', 'stop_label', 'head_reviewed', 'pr_closed', 'pr_merged']
+  it('leaves an ended loop only by a human: a new commit or a command (a new round), or the stop label', () => {
+    const human: LoopEvent[] = [
+      'new_head',
+      'stop_label',
+      'head_reviewed',
+      'pr_closed',
+      'pr_merged',
+      'human_retry',
+      'human_continue',
+      'human_fix',
+      'human_feedback',
+      'human_approve'
+    ]
     for (const t of all.filter(t => t.status !== 'running')) {
       expect(human).toContain(t.event)
       if (t.to === 'running') expect(t.newRound).toBe(true)

@@ -14,6 +14,7 @@ import {
   findReview,
   type Lookup
 } from './idempotent.js'
+import { createConversation } from './conversation.js'
 import { createRetryPolicy, fetchWithTimeout, isIdempotent, type RetryPolicy } from './waiting.js'
 
 export const ANNOTATIONS_PER_REQUEST = 50
@@ -61,7 +62,13 @@ const SCOPE_FOR: Record<string, string> = {
   'request reviewers': 'pull-requests: write',
   'create review': 'pull-requests: write',
   'get pull request': 'pull-requests: read',
-  'list comments': 'issues: read'
+  'list comments': 'issues: read',
+  'create reaction': 'issues: write',
+  'list reviews': 'pull-requests: read',
+  'list review comments': 'pull-requests: read',
+  'reply to review comment': 'pull-requests: write',
+  'list review threads': 'pull-requests: read',
+  'resolve review thread': 'pull-requests: write'
 }
 
 /** An HTTP error from GitHub, reduced to what the loop acts on. */
@@ -253,7 +260,8 @@ export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
         })
       )
     },
-    ...writes
+    ...writes,
+    ...createConversation(octokit, repoParams, call)
   }
 }
 
@@ -367,6 +375,7 @@ async function createCheckRun(
           completed_at: new Date().toISOString(),
           external_id: input.externalId,
           details_url: input.detailsUrl,
+          ...(input.actions?.length ? { actions: input.actions } : {}),
           output: { ...output, annotations: first }
         })
       ).data,

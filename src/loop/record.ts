@@ -26,6 +26,7 @@ export type ReviewedIteration = Pick<
   | 'durationMs'
   | 'tree'
   | 'error'
+  | 'trigger'
 > & {
   findings: readonly Finding[]
   startedAt: Date
@@ -99,7 +100,8 @@ export function appendReview(state: LoopState, r: ReviewedIteration): LoopState 
     (touched(f, r.changedLines) || fix.stopReason === undefined)
   const findings: FindingRecord[] = r.findings.map(f => {
     const before = previousOpen.get(f.id)
-    const reraised = before ? attempted(before) : settledBefore.has(f.id)
+    // a review carried into a human's fix raises nothing again: nobody reviewed anew
+    const reraised = !r.trigger?.carried && (before ? attempted(before) : settledBefore.has(f.id))
     return {
       id: f.id,
       severity: f.severity,
@@ -141,7 +143,8 @@ export function appendReview(state: LoopState, r: ReviewedIteration): LoopState 
       ? { gone: left.filter(f => !fixed.includes(f)).map(f => f.id) }
       : {}),
     ...reviewerNotes(r),
-    ...(answers.length ? { answers } : {})
+    ...(answers.length ? { answers } : {}),
+    ...(r.trigger ? { trigger: r.trigger } : {})
   }
   return {
     ...state,

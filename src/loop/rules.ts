@@ -63,7 +63,14 @@ export type PullPlan =
    * only; it is never saved.
    */
   | { kind: 'halt'; notice: string; state: LoopState }
-  | { kind: 'review'; state: LoopState; iteration: number; newRound: boolean }
+  | {
+      kind: 'review'
+      state: LoopState
+      iteration: number
+      newRound: boolean
+      /** Review the head, or (a human asked) fix the latest review without reviewing again. */
+      then: 'review' | 'fix'
+    }
 
 export interface PullPlanInput {
   pull: PullRequest
@@ -80,7 +87,29 @@ export interface PullPlanInput {
   untrusted?: string
   /** The event that started the run (GITHUB_EVENT_NAME). */
   eventName?: string
+  /** A human's request that replaces what the head alone would mean (retry, continue, fix). */
+  human?: HumanEvent
+  /** With `human_continue`: the new round's cap. */
+  roundCap?: number
 }
+
+/** The loop events a human's request brings that plan an iteration. */
+export type HumanEvent = Extract<
+  LoopEvent,
+  'human_retry' | 'human_continue' | 'human_fix' | 'human_feedback'
+>
+
+/**
+ * Events whose runs hold the base repository's write token and secrets even for a fork's PR: fork
+ * code never runs in them. (pull_request, pull_request_review and pull_request_review_comment runs
+ * of a fork's PR get a read-only token and no secrets.)
+ */
+export const PRIVILEGED_EVENTS: readonly string[] = [
+  'pull_request_target',
+  'issue_comment',
+  'check_run',
+  'workflow_dispatch'
+]
 
 export function isFork(pull: PullRequest): boolean {
   return pull.headRepoFullName !== pull.baseRepoFullName
@@ -93,8 +122,8 @@ function refusal(input: PullPlanInput): string | undefined {
     return `PR #${pull.number} is ${pull.merged ? 'merged' : 'closed'}: nothing to review.`
   if (pull.draft && !input.reviewDrafts)
     return `PR #${pull.number} is a draft: it is reviewed when marked ready for review (or set review-drafts: true).`
-  if (isFork(pull) && input.eventName === 'pull_request_target')
-    return `PR #${pull.number} comes from the fork ${pull.headRepoFullName || '(deleted)'} and this run is pull_request_target, which holds a write token and the repository's secrets: review-loop never runs fork code there, whatever allow-forks says. Review forks from a pull_request workflow.`
+  if (isFork(pull) && PRIVILEGED_EVENTS.includes(input.eventName ?? ''))
+    return `PR #${pull.number} comes from the fork ${pull.headRepoFullName || '(deleted)'} and this run is ${input.eventName}, which holds a write token and the repository's secrets: review-loop never runs fork code there, whatever allow-forks says. Review forks from a pull_request workflow.`
   if (isFork(pull) && !input.allowForks)
     return `PR #${pull.number} comes from the fork ${pull.headRepoFullName || '(deleted)'}: review-loop does not run or push fork code unless a maintainer sets allow-forks: true.`
   return undefined
@@ -146,6 +175,8 @@ function headEvent(
   headSha: string,
   run: { runId: string; runAttempt: number }
 ): LoopEvent {
+  // a head a human approved as is was dealt with, as a reviewed one is
+  if (state.status === 'go' && state.override?.sha === headSha) return 'head_reviewed'
   const reviewed = reviewedIn(state, headSha)
   if (!reviewed) return 'new_head'
   const last = state.iterations[state.iterations.length - 1]
@@ -193,6 +224,11 @@ export function settlePush(state: LoopState, pull: Pick<PullRequest, 'headSha'>)
   }
 }
 
+/** The cap of the state's current round: one a human gave it, or max-iterations. */
+export function roundCapOf(state: LoopState, maxIterations: number): number {
+  return state.roundCap?.round === state.round ? state.roundCap.max : maxIterations
+}
+
 /** Decides, from the PR and the loop state, whether this run reviews the head and as which iteration. */
 export function planPull(input: PullPlanInput): PullPlan {
   const { pull, maxIterations } = input
@@ -202,21 +238,27 @@ export function planPull(input: PullPlanInput): PullPlan {
     return stopByLabel(input, input.stopLabel)
   if (input.untrusted) return halt(input, input.untrusted)
   let state = settlePush(input.state ?? newState(pull.number, maxIterations, input.now), pull)
-  const next = transition(state.status, headEvent(state, pull.headSha, input))
+  const next = transition(state.status, input.human ?? headEvent(state, pull.headSha, input))
   if (next.then === 'skip')
     return { kind: 'skip', notice: alreadyReviewed(state, input), repeats: true }
-  // A human commit after the loop ended starts a new round with a fresh cap.
-  if (next.newRound) state = { ...state, round: state.round + 1, reason: undefined }
-  state = { ...state, status: next.to, maxIterations }
+  // A human commit or request after the loop ended starts a new round with a fresh cap.
+  if (next.newRound) {
+    const { override: _approval, ...rest } = state
+    state = { ...rest, round: state.round + 1, reason: undefined }
+    if (input.roundCap) state.roundCap = { round: state.round, max: input.roundCap }
+  }
+  const cap = roundCapOf(state, maxIterations)
+  state = { ...state, status: next.to, maxIterations: cap }
   const done = roundIterations(state).length
-  if (done >= maxIterations && transition(state.status, 'round_used_up').then === 'skip') {
+  if (done >= cap && transition(state.status, 'round_used_up').then === 'skip') {
     return {
       kind: 'skip',
-      repeats: true,
-      notice: `The loop already used ${done} of ${maxIterations} iterations; raise max-iterations to continue.`
+      repeats: !input.human,
+      notice: `The loop already used ${done} of ${cap} iterations; raise max-iterations to continue.`
     }
   }
-  return { kind: 'review', state, iteration: done + 1, newRound: next.newRound === true }
+  const then = next.then === 'fix' ? 'fix' : 'review'
+  return { kind: 'review', state, iteration: done + 1, newRound: next.newRound === true, then }
 }
 
 // ── After the review ───────────────────────────────────────────────────────────────────────────

@@ -13,10 +13,16 @@ import {
  * comes from a newer review-loop. 2 added the fix outcomes `pushing` and `interrupted` and the
  * statuses `closed` and `merged`; 3 added re-raised findings, findings no longer raised (`gone`), the
  * reviewed tree, the reviewer's failed criteria, answers and dropped findings, and the fixer's
- * summary. An older version meeting them says to upgrade.
+ * summary; 4 added what humans did: commands processed, an approval, dismissed findings, a round's
+ * own cap, the human review feedback seen and who started an iteration. An older version meeting
+ * them says to upgrade.
  */
-export const STATE_SCHEMA = 3
+export const STATE_SCHEMA = 4
 
+/** Human actions remembered as processed; older ones cannot come again (see `processed`). */
+export const PROCESSED_KEPT = 200
+
+const login = { type: 'string', maxLength: 100 } as const
 const nonNegative = { type: 'number', minimum: 0 } as const
 const count = { type: 'integer', minimum: 0 } as const
 const sha = { type: 'string', pattern: '^[0-9a-f]{7,64}$' } as const
@@ -169,6 +175,17 @@ const iterationRecord = {
       }
     },
     fix: fixRecord,
+    trigger: {
+      type: 'object',
+      required: ['by', 'command'],
+      additionalProperties: false,
+      properties: {
+        by: login,
+        command: { enum: ['retry', 'continue', 'fix', 'feedback'] },
+        instructions: { type: 'string', maxLength: 2000 },
+        carried: { type: 'integer', minimum: 1 }
+      }
+    },
     usage,
     startedAt: { type: 'string' },
     durationMs: count
@@ -190,7 +207,7 @@ export const stateSchema = {
   ],
   additionalProperties: false,
   properties: {
-    schema: { enum: [1, 2, STATE_SCHEMA] },
+    schema: { enum: [1, 2, 3, STATE_SCHEMA] },
     pr: { type: 'integer', minimum: 1 },
     status: { enum: LOOP_STATUSES },
     round: { type: 'integer', minimum: 1 },
@@ -200,6 +217,49 @@ export const stateSchema = {
     lastPushedSha: sha,
     totals: usage,
     reason: { type: 'string', maxLength: 4000 },
+    roundCap: {
+      type: 'object',
+      required: ['round', 'max'],
+      additionalProperties: false,
+      properties: { round: { type: 'integer', minimum: 1 }, max: { type: 'integer', minimum: 1 } }
+    },
+    override: {
+      type: 'object',
+      required: ['by', 'at', 'reason', 'sha'],
+      additionalProperties: false,
+      properties: {
+        by: login,
+        at: { type: 'string' },
+        reason: { type: 'string', maxLength: 500 },
+        sha
+      }
+    },
+    dismissed: {
+      type: 'array',
+      maxItems: 100,
+      items: {
+        type: 'object',
+        required: ['id', 'by', 'at'],
+        additionalProperties: false,
+        properties: {
+          id: { type: 'string', maxLength: 64 },
+          by: login,
+          at: { type: 'string' },
+          reason: { type: 'string', maxLength: 500 }
+        }
+      }
+    },
+    processed: {
+      type: 'array',
+      maxItems: PROCESSED_KEPT,
+      items: { type: 'string', pattern: '^[crb][0-9]{1,20}$' }
+    },
+    feedbackSeen: {
+      type: 'object',
+      required: ['review', 'comment'],
+      additionalProperties: false,
+      properties: { review: count, comment: count }
+    },
     updatedAt: { type: 'string' }
   }
 } as const

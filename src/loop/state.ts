@@ -1,6 +1,7 @@
 import { STATE_SCHEMA } from './state-schema.js'
 import { zeroUsage } from './usage.js'
 import type {
+  Finding,
   FindingRecord,
   FixRecord,
   IterationRecord,
@@ -47,4 +48,28 @@ export function filesChangedCount(fix: FixRecord): number {
 /** How many findings an iteration resolved, including those the state left out. */
 export function resolvedCount(it: IterationRecord): number {
   return it.resolved.length + (it.resolvedOmitted ?? 0)
+}
+
+/**
+ * The latest iteration's findings that are not fixed, as findings again (for a fix a human asked
+ * for without a new review). Their descriptions are in the artifacts; the state keeps the titles.
+ */
+export function recordedFindings(state: LoopState): Finding[] {
+  return (lastIteration(state)?.findings ?? [])
+    .filter(f => f.status !== 'fixed')
+    .map(f => ({
+      id: f.id,
+      severity: f.severity,
+      category: f.category ?? 'logic',
+      file: f.file,
+      line: f.line,
+      title: f.title ?? f.id,
+      description: f.title ?? '',
+      source: f.source ?? 'ai'
+    }))
+}
+
+/** The ids humans dismissed (won't fix): they no longer block. */
+export function dismissedIds(state: LoopState): Set<string> {
+  return new Set((state.dismissed ?? []).map(d => d.id))
 }

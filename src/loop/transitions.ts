@@ -56,7 +56,17 @@ export const LOOP_EVENTS = [
   /** The PR was closed while the loop ran. */
   'pr_closed',
   /** The PR was merged while the loop ran. */
-  'pr_merged'
+  'pr_merged',
+  /** A maintainer asked to review the head again now (`retry`, or the Retry button). */
+  'human_retry',
+  /** A maintainer gave the ended loop more iterations (`continue [N]`, or the Continue button). */
+  'human_continue',
+  /** A maintainer asked for one fix of the latest review (`fix [instructions]`). */
+  'human_fix',
+  /** A maintainer's review asked for changes: its comments are fixed next. */
+  'human_feedback',
+  /** A maintainer approved as is (`approve [reason]`, or the Approve anyway button). */
+  'human_approve'
 ] as const
 export type LoopEvent = (typeof LOOP_EVENTS)[number]
 
@@ -92,8 +102,8 @@ const finish = (to: TerminalStatus): Transition => ({
   then: needsHuman(to) ? 'escalate' : 'end'
 })
 
-/** While the loop runs, every event can come. */
-const WHILE_RUNNING: Record<LoopEvent, Transition> = {
+/** While the loop runs every event can come, but a `continue`: the loop has not stopped. */
+const WHILE_RUNNING: Partial<Record<LoopEvent, Transition>> = {
   stop_label: finish('stopped'),
   new_head: { to: 'running', then: 'review' },
   head_reviewed: { to: 'running', then: 'skip' },
@@ -117,18 +127,48 @@ const WHILE_RUNNING: Record<LoopEvent, Transition> = {
   fix_push_failed: finish('error'),
   fix_interrupted: { to: 'running', then: 'review' },
   pr_closed: finish('closed'),
-  pr_merged: finish('merged')
+  pr_merged: finish('merged'),
+  human_retry: { to: 'running', then: 'review' },
+  human_fix: { to: 'running', then: 'fix' },
+  human_feedback: { to: 'running', then: 'fix' },
+  human_approve: finish('go')
 }
+
+/** The ends a maintainer may `continue` from: the loop stopped short of GO without an error. */
+export const CONTINUABLE: readonly TerminalStatus[] = [
+  'max_iterations',
+  'stalled',
+  'needs_discussion',
+  'budget_exhausted',
+  'stopped'
+]
 
 /** After the loop ended only a human acts: a new head starts a new round, the label stops it. */
 function afterEnd(status: TerminalStatus): Partial<Record<LoopEvent, Transition>> {
+  const gone = status === 'closed' || status === 'merged'
+  const again = { to: 'running', newRound: true } as const
   return {
     stop_label: status === 'stopped' ? { to: 'stopped', then: 'skip' } : finish('stopped'),
-    new_head: { to: 'running', then: 'review', newRound: true },
+    new_head: { ...again, then: 'review' },
     head_reviewed: { to: status, then: 'skip' },
     pr_closed: { to: status, then: 'skip' },
-    pr_merged: { to: status, then: 'skip' }
+    pr_merged: { to: status, then: 'skip' },
+    // a human answers the ended loop; a closed or merged PR has nothing left to answer
+    ...(gone
+      ? {}
+      : {
+          human_retry: { ...again, then: 'review' },
+          human_fix: { ...again, then: 'fix' },
+          human_feedback: { ...again, then: 'fix' },
+          ...(status === 'go' ? {} : { human_approve: finish('go') }),
+          ...(CONTINUABLE.includes(status) ? { human_continue: { ...again, then: 'review' } } : {})
+        })
   }
+}
+
+/** Whether `event` can happen while the loop is `status` (a human's command may not fit). */
+export function allowed(status: LoopStatus, event: LoopEvent): boolean {
+  return TRANSITIONS[status][event] !== undefined
 }
 
 export const TRANSITIONS: Record<

@@ -92,6 +92,33 @@ export interface PrComment {
   htmlUrl: string
 }
 
+/** A person's role in the repository (GitHub's `role_name`); write and above may command the loop. */
+export type RepoRole = 'admin' | 'maintain' | 'write' | 'triage' | 'read' | 'none'
+
+/** A submitted review on the pull request. */
+export interface HumanReview {
+  id: number
+  author: string
+  authorType: string
+  /** GitHub's review state, upper case: CHANGES_REQUESTED, COMMENTED, APPROVED, DISMISSED, PENDING. */
+  state: string
+  body: string
+}
+
+/** An inline review comment (the first of a thread, or a reply in it). */
+export interface ReviewComment {
+  id: number
+  reviewId?: number
+  author: string
+  authorType: string
+  path: string
+  /** The line on the PR's head it is on; none when the line is outdated. */
+  line?: number
+  body: string
+  /** The thread's first comment, for a reply. */
+  inReplyTo?: number
+}
+
 /** A finding placed on a line of the diff, in the loop's words; the GitHub adapter maps it. */
 export interface Annotation {
   file: string
@@ -219,6 +246,35 @@ export interface FixRecord {
   stopReason?: string
 }
 
+/** Who asked for an iteration that a human started (a command, a review, a button). */
+export interface HumanTrigger {
+  /** The GitHub login that asked. */
+  by: string
+  /** What was asked: retry, continue, fix, feedback (a human review's comments). */
+  command: 'retry' | 'continue' | 'fix' | 'feedback'
+  /** The `fix` command's instructions, as given (untrusted text). */
+  instructions?: string
+  /** A fix iteration carries the review of this earlier iteration instead of reviewing again. */
+  carried?: number
+}
+
+/** A human's override of the loop to GO (`/review-loop approve`), recorded with who, when and why. */
+export interface Override {
+  by: string
+  at: string
+  reason: string
+  /** The head the human approved. */
+  sha: string
+}
+
+/** A finding a human settled as won't-fix (`/review-loop dismiss`): it no longer blocks. */
+export interface Dismissal {
+  id: string
+  by: string
+  at: string
+  reason?: string
+}
+
 export interface IterationRecord {
   /** 1-based over the whole PR. */
   n: number
@@ -253,14 +309,16 @@ export interface IterationRecord {
   answers?: EarlierAnswer[]
   gates: Array<{ name: string; passed: boolean; durationMs: number }>
   fix?: FixRecord
+  /** Set when a human started this iteration. */
+  trigger?: HumanTrigger
   usage: Usage
   startedAt: string
   durationMs: number
 }
 
 export interface LoopState {
-  /** 1 and 2 are read and written again as 3 (see STATE_SCHEMA). */
-  schema: 1 | 2 | 3
+  /** 1 to 3 are read and written again as 4 (see STATE_SCHEMA). */
+  schema: 1 | 2 | 3 | 4
   pr: number
   status: LoopStatus
   /** A round starts when the PR is opened, and again when a human pushes after a terminal state. */
@@ -273,5 +331,18 @@ export interface LoopState {
   totals: Usage
   /** Why the loop ended, in words, for terminal states. */
   reason?: string
+  /** A cap a human gave this round (`/review-loop continue N`), instead of max-iterations. */
+  roundCap?: { round: number; max: number }
+  /** The human approval that ended the loop as GO, when one did. */
+  override?: Override
+  /** Findings humans settled as won't-fix. */
+  dismissed?: Dismissal[]
+  /**
+   * What humans said that the loop has acted on, so nothing is processed twice (re-runs included):
+   * `c<id>` a conversation comment, `r<id>` a review, `b<run id>` a check-run button.
+   */
+  processed?: string[]
+  /** The newest human review and review comment turned into findings (GitHub ids only grow). */
+  feedbackSeen?: { review: number; comment: number }
   updatedAt: string
 }

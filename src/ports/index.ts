@@ -7,9 +7,12 @@ import type {
   Annotation,
   Dispute,
   GateResult,
+  HumanReview,
   LoopState,
   PrComment,
   PullRequest,
+  RepoRole,
+  ReviewComment,
   ReviewResult,
   ReviewerVerdict,
   Usage
@@ -28,9 +31,31 @@ export interface CheckRunInput {
   externalId: string
   detailsUrl?: string
   startedAt: string
+  /** Buttons on the check run (GitHub allows three); a click comes as check_run requested_action. */
+  actions?: Array<{ label: string; description: string; identifier: string }>
 }
 
-export interface GitHubPort {
+/** What the loop reacts on: a conversation comment or an inline review comment. */
+export interface ReactionTarget {
+  kind: 'comment' | 'review_comment'
+  id: number
+}
+
+/** The human side of a PR: who may command, reactions, reviews and their threads. */
+export interface ConversationPort {
+  /** The person's role in the repository (`none` when GitHub does not know them). */
+  roleOf(login: string): Promise<RepoRole>
+  /** Adds the action's reaction; false when it was there already (the comment was taken before). */
+  react(target: ReactionTarget, content: 'eyes' | 'rocket' | 'confused'): Promise<boolean>
+  listReviews(pr: number): Promise<HumanReview[]>
+  listReviewComments(pr: number): Promise<ReviewComment[]>
+  /** Replies in the thread of review comment `commentId`. */
+  replyToReviewComment(pr: number, commentId: number, body: string): Promise<void>
+  /** Resolves the threads that start with these review comments; returns how many it resolved. */
+  resolveThreads(pr: number, commentIds: readonly number[]): Promise<number>
+}
+
+export interface GitHubPort extends ConversationPort {
   /** Login of the identity the token acts as (`github-actions[bot]` for the workflow token). */
   whoAmI(): Promise<string>
   getPull(pr: number): Promise<PullRequest>

@@ -1,3 +1,4 @@
+import { BUTTONS, buttonsFor } from '../loop/commands.js'
 import { bySeverity, countBySeverity } from '../loop/findings.js'
 import {
   SEVERITIES,
@@ -94,4 +95,11 @@ export function unlocatedText(findings: readonly Finding[]): string | undefined 
 
 export function fit(text: string, limit = CHECK_TEXT_LIMIT - 100): string {
   return text.length <= limit ? text : `${text.slice(0, limit)}\n\n… (cut; see the review artifact)`
+}
+
+/** The buttons that fit the loop's state, in GitHub's words (at most three). */
+export function checkRunActions(
+  status: LoopState['status']
+): Array<{ label: string; description: string; identifier: string }> {
+  return buttonsFor(status).map(id => ({ identifier: id, ...BUTTONS[id] }))
 }

@@ -1,3 +1,4 @@
+import { commandsFor } from '../loop/commands.js'
 import { bySeverity, countBySeverity } from '../loop/findings.js'
 import { renderStateMarker } from '../loop/state-comment.js'
 import { filesChangedCount, lastIteration, resolvedCount, roundIterations } from '../loop/state.js'
@@ -108,6 +109,7 @@ export function renderFindings(
   if (!last || findings.length === 0) return ''
   const since = new Map(last.findings.map(f => [f.id, f.since]))
   const reraised = new Set(last.findings.filter(f => f.reraised).map(f => f.id))
+  const dismissed = new Map((state.dismissed ?? []).map(d => [d.id, d]))
   const sorted = [...findings].sort(bySeverity)
   const shown = sorted.slice(0, opt.maxFindings)
   const out = [`### Open findings (${findings.length})`]
@@ -123,8 +125,12 @@ export function renderFindings(
         ? fileLink(links, last.reviewedSha, f.file, f.line, f.endLine)
         : 'no location'
       const age = last.n - (since.get(f.id) ?? last.n) + 1
+      const settled = dismissed.get(f.id)
+      const status = settled
+        ? `**dismissed** by @${settled.by}${settled.reason ? `: ${escapeMd(settled.reason)}` : ''} (does not block)`
+        : `open for ${age} iteration${age === 1 ? '' : 's'}`
       out.push(
-        `- **${escapeMd(f.title)}** — ${where} · \`${escapeMd(f.source)}\` · \`${f.id}\` · ${reraised.has(f.id) ? '**re-raised** after a fix · ' : ''}open for ${age} iteration${age === 1 ? '' : 's'}`
+        `- **${escapeMd(f.title)}** — ${where} · \`${escapeMd(f.source)}\` · \`${f.id}\` · ${reraised.has(f.id) ? '**re-raised** after a fix · ' : ''}${status}`
       )
       if (opt.details && (f.description || f.suggestedFix)) {
         const body = [f.description, f.suggestedFix ? `**Suggested fix:** ${f.suggestedFix}` : '']
@@ -238,6 +244,28 @@ export function renderFixerVoice(state: LoopState): string {
   return out.length ? ['### The fixer', ...out].join('\n') : ''
 }
 
+/** The commands that fit the loop's state, as one line for people. */
+export function whatYouCanDo(state: LoopState | undefined): string {
+  const can = commandsFor(state)
+  if (can.length === 0) return ''
+  return `**What you can do:** comment ${can.map(c => `\`/review-loop ${c}\``).join(' · ')}`
+}
+
+/** The answer to `/review-loop status`: where the loop stands and what can be done. */
+export function statusText(state: LoopState | undefined): string {
+  if (!state) return `there is no review on this PR yet.\n\n${whatYouCanDo(undefined)}`
+  const last = lastIteration(state)
+  const open = (last?.findings ?? []).filter(f => f.status === 'open').length
+  const round = state.round > 1 ? ` of round ${state.round}` : ''
+  const lines = [
+    `the loop is \`${state.status}\`: iteration ${roundIterations(state).length} of ${state.maxIterations}${round}, verdict ${last?.decision ?? 'pending'}, ${open} open finding${open === 1 ? '' : 's'}, ${usd(state.totals.costUsd)} spent.`
+  ]
+  if (state.reason) lines.push('', `> ${escapeMd(state.reason)}`)
+  const can = whatYouCanDo(state)
+  if (can) lines.push('', can)
+  return lines.join('\n')
+}
+
 /** The whole sticky comment: machine part, then the part for people, fitted under the size budget. */
 export function renderComment(
   state: LoopState,
@@ -289,6 +317,8 @@ function renderHuman(
   if (open) parts.push('', open)
   const fixer = renderFixerVoice(state)
   if (fixer) parts.push('', fixer)
+  const can = whatYouCanDo(state)
+  if (can) parts.push('', can)
   if (withHistory && state.status !== 'running' && state.status !== 'go')
     parts.push('', renderHistory(state))
   const footer = [

@@ -1,7 +1,9 @@
 import type { Settings } from '../inputs.js'
-import { appendReview, moveTo } from '../loop/record.js'
+import { atOrAbove } from '../loop/findings.js'
+import { appendReview, moveTo, type ReviewedIteration } from '../loop/record.js'
 import { canFix, decide, isFork, nextAfterReview, type NextStep } from '../loop/rules.js'
-import type { Decision, LoopState, ReviewResult } from '../loop/types.js'
+import { dismissedIds } from '../loop/state.js'
+import type { Decision, HumanTrigger, LoopState, ReviewResult } from '../loop/types.js'
 import type { Clock, Log } from '../ports/index.js'
 import { plural } from '../report/format.js'
 import type { Plan } from './plan.js'
@@ -22,38 +24,21 @@ export function gatesSummary(review: ReviewResult): string {
     : `All ${review.gates.length} checks pass.`
 }
 
-/** DECIDE: the verdict, the review recorded in the state, and what comes next (the rules say). */
-export function decidePhase(
-  deps: {
-    settings: Settings
-    run: { runId: string; runAttempt: number }
-    log: Log
-    clock: Clock
-    /** An AI fixer is configured. */
-    aiFixer: boolean
-  },
+/** The review as the iteration record takes it. */
+function reviewedIteration(
+  deps: { run: { runId: string; runAttempt: number }; clock: Clock },
   plan: Extract<Plan, { kind: 'review' }>,
-  review: ReviewResult
-): Decided {
-  const { settings, run } = deps
+  review: ReviewResult,
+  decision: Decision,
+  trigger?: HumanTrigger
+): ReviewedIteration {
   const { pull } = plan
-  const decision = decide(
-    {
-      reviewerDecision: review.verdict?.decision,
-      findings: review.findings,
-      gatesPassed: review.gates.every(g => g.passed)
-    },
-    settings.severityThreshold
-  )
-  deps.log.info(
-    `${plan.tag} review: ${decision} (${plural(review.findings.length, 'finding') || 'no findings'})`
-  )
-  let state = appendReview(plan.state, {
+  return {
     n: plan.n,
     reviewedSha: pull.headSha,
     baseSha: pull.baseSha,
-    runId: run.runId,
-    runAttempt: run.runAttempt,
+    runId: deps.run.runId,
+    runAttempt: deps.run.runAttempt,
     decision,
     summary: review.verdict?.summary ?? gatesSummary(review),
     findings: review.findings,
@@ -66,8 +51,63 @@ export function decidePhase(
     dropped: review.verdict?.droppedFindings,
     answers: review.verdict?.earlier,
     startedAt: plan.started,
-    durationMs: deps.clock.now().getTime() - plan.started.getTime()
-  })
+    durationMs: deps.clock.now().getTime() - plan.started.getTime(),
+    ...(trigger ? { trigger } : {})
+  }
+}
+
+/**
+ * The verdict with the findings humans dismissed left out: they no longer block. The reviewer's own
+ * NO_GO stands unless every blocker it raised was dismissed and it failed no criterion.
+ */
+export function verdictOf(
+  review: ReviewResult,
+  state: LoopState,
+  threshold: Settings['severityThreshold']
+): Decision {
+  const dismissed = dismissedIds(state)
+  const findings = review.findings.filter(f => !dismissed.has(f.id))
+  const blockers = review.findings.filter(f => atOrAbove(f.severity, threshold))
+  const allDismissed =
+    blockers.length > 0 &&
+    blockers.every(f => dismissed.has(f.id)) &&
+    !review.verdict?.failedCriteria.length
+  const said = review.verdict?.decision
+  return decide(
+    {
+      reviewerDecision: said === 'NO_GO' && allDismissed ? 'GO' : said,
+      findings,
+      gatesPassed: review.gates.every(g => g.passed)
+    },
+    threshold
+  )
+}
+
+/** DECIDE: the verdict, the review recorded in the state, and what comes next (the rules say). */
+export function decidePhase(
+  deps: {
+    settings: Settings
+    run: { runId: string; runAttempt: number }
+    log: Log
+    clock: Clock
+    /** An AI fixer is configured. */
+    aiFixer: boolean
+    /** A human asked for this review (retry, continue). */
+    trigger?: HumanTrigger
+  },
+  plan: Extract<Plan, { kind: 'review' }>,
+  review: ReviewResult
+): Decided {
+  const { settings } = deps
+  const { pull } = plan
+  const decision = verdictOf(review, plan.state, settings.severityThreshold)
+  deps.log.info(
+    `${plan.tag} review: ${decision} (${plural(review.findings.length, 'finding') || 'no findings'})`
+  )
+  let state = appendReview(
+    plan.state,
+    reviewedIteration(deps, plan, review, decision, deps.trigger)
+  )
   const fixable = canFix({
     pull,
     fixCommands: settings.fixCommands.length,
@@ -83,4 +123,43 @@ export function decidePhase(
     notes.push('Fork PRs are reviewed but not fixed: the action does not push to forks.')
   if (next.kind === 'finish') state = moveTo(state, next.status, next.reason)
   return { decision, state, next, notes }
+}
+
+/**
+ * A fix a human asked for (`fix`, or a review's comments), on the latest review carried over: the
+ * iteration is NO_GO with those findings, and the fixers run unless nothing can fix or the budget
+ * is spent.
+ */
+export function decideHumanFix(
+  deps: {
+    settings: Settings
+    run: { runId: string; runAttempt: number }
+    clock: Clock
+    aiFixer: boolean
+  },
+  plan: Extract<Plan, { kind: 'review' }>,
+  review: ReviewResult,
+  trigger: HumanTrigger
+): Decided {
+  const { settings } = deps
+  const state = appendReview(plan.state, reviewedIteration(deps, plan, review, 'NO_GO', trigger))
+  const spent = state.totals.costUsd
+  const max = settings.ai.maxCostUsd
+  const finish = (status: 'stalled' | 'budget_exhausted', reason: string): Decided => ({
+    decision: 'NO_GO',
+    state: moveTo(state, status, reason),
+    next: { kind: 'finish', status, reason },
+    notes: []
+  })
+  if (!canFix({ pull: plan.pull, fixCommands: settings.fixCommands.length, aiFixer: deps.aiFixer }))
+    return finish(
+      'stalled',
+      `@${trigger.by} asked for a fix, but nothing can fix here (a fork's PR, or no fix-commands and no model): the findings are listed for a human.`
+    )
+  if (max !== undefined && spent >= max)
+    return finish(
+      'budget_exhausted',
+      `@${trigger.by} asked for a fix, but $${spent.toFixed(2)} of the $${max.toFixed(2)} budget (max-cost-usd) is spent.`
+    )
+  return { decision: 'NO_GO', state, next: { kind: 'fix' }, notes: [] }
 }

@@ -5,7 +5,8 @@ import { addUsage } from '../loop/usage.js'
 import { routeEvent } from '../loop/router.js'
 import { lastIteration } from '../loop/state.js'
 import { stepFailure } from '../loop/rules.js'
-import type { Decision, Finding, LoopState } from '../loop/types.js'
+import type { Decision, Finding, HumanTrigger, LoopState, ReviewResult } from '../loop/types.js'
+import { zeroUsage } from '../loop/usage.js'
 import type {
   AiAgents,
   ArtifactStore,
@@ -16,20 +17,21 @@ import type {
   Log,
   WriteSummary
 } from '../ports/index.js'
-import { decidePhase } from './decide.js'
+import { decideHumanFix, decidePhase, type Decided } from './decide.js'
+import { answerHuman, type HumanAsk, type ReviewPlan } from './human.js'
 import { fixPhase, pushPhase, type Fixed } from './fix.js'
 import { planPhase, type Plan } from './plan.js'
 import {
   recordHalt,
   recordPhase,
-  recordStop,
+  writeState,
   retriggerPhase,
   saveState,
   type Recorded
 } from './record.js'
 import { reportPhase } from './report.js'
 import { reviewPhase } from './review.js'
-import { openWorkspace } from './workspace.js'
+import { openWorkspace, type Workspace } from './workspace.js'
 
 export interface IterationDeps {
   settings: Settings
@@ -60,16 +62,69 @@ export interface IterationOutcome {
   failure?: string
 }
 
-/** One iteration: event → intent → plan → review → decide → fix → record → report. */
+/**
+ * One run: event → intent. A PR event or a dispatch plans a review; a human's comment, review or
+ * button is answered (answerHuman), which may plan an iteration of its own.
+ */
 export async function runIteration(deps: IterationDeps): Promise<IterationOutcome> {
   const { settings, ctx } = deps
   const intent = routeEvent({ ...ctx, inputPrNumber: settings.prNumber })
   if (intent.kind === 'skip') return { notice: intent.notice, findings: [] }
+  if (intent.kind !== 'review')
+    return answerHuman(deps, intent, (plan, human) => iterate(deps, plan, human))
   const plan = await planPhase(deps, intent.pr)
   if (plan.kind !== 'review') return notReviewed(deps, plan)
-  const ws = await openWorkspace({ ...deps, workspace: ctx.workspace }, plan.pull)
+  return iterate(deps, plan)
+}
+
+/** The review of the head, or the latest review carried into a fix a human asked for. */
+async function reviewOrCarry(
+  deps: IterationDeps,
+  plan: ReviewPlan,
+  ws: Workspace,
+  human?: HumanAsk
+): Promise<{ review: ReviewResult; decided: Decided }> {
+  const run = { ...deps, run: deps.ctx, aiFixer: Boolean(deps.ai) }
+  if (human?.findings) {
+    const review = carriedReview(human.trigger, human.findings, human.rework ?? [])
+    return { review, decided: decideHumanFix(run, plan, review, human.trigger) }
+  }
   const review = await keepingSpend(deps, plan, reviewPhase(deps, plan, ws))
-  const decided = decidePhase({ ...deps, run: ctx, aiFixer: Boolean(deps.ai) }, plan, review)
+  return { review, decided: decidePhase({ ...run, trigger: human?.trigger }, plan, review) }
+}
+
+/** The latest review's findings (and a human's instructions) as the review a human's fix works on. */
+function carriedReview(trigger: HumanTrigger, findings: Finding[], rework: string[]): ReviewResult {
+  const summary =
+    trigger.command === 'feedback'
+      ? `@${trigger.by}'s review asked for changes: fixed without another review.`
+      : `@${trigger.by} asked for a fix of the latest review${trigger.instructions ? `: ${trigger.instructions}` : ''}.`
+  return {
+    gates: [],
+    findings,
+    usage: zeroUsage(),
+    verdict: {
+      decision: 'NO_GO',
+      summary,
+      findings,
+      failedCriteria: [],
+      passedCriteria: [],
+      requiredRework: rework,
+      usage: zeroUsage(),
+      dropped: 0
+    }
+  }
+}
+
+/** One iteration on a plan: review (or carry) → decide → fix → record → push → retrigger → report. */
+export async function iterate(
+  deps: IterationDeps,
+  plan: ReviewPlan,
+  human?: HumanAsk
+): Promise<IterationOutcome> {
+  const { settings, ctx } = deps
+  const ws = await openWorkspace({ ...deps, workspace: ctx.workspace }, plan.pull)
+  const { review, decided } = await reviewOrCarry(deps, plan, ws, human)
   const fixed =
     decided.next.kind === 'fix'
       ? await keepingSpend(deps, plan, fixPhase(deps, plan, { state: decided.state, review }, ws))
@@ -212,6 +267,6 @@ async function notReviewed(
     failure: repeats ? stepFailure(repeats, deps.settings.failOn) : undefined
   }
   if (plan.kind === 'skip' || !plan.changed || !plan.state) return outcome
-  const comment = await recordStop(deps, plan.pull, plan.state, plan.comment)
+  const comment = await writeState(deps, plan.pull, plan.state, plan.comment)
   return { ...outcome, commentUrl: comment.htmlUrl }
 }

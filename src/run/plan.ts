@@ -1,10 +1,10 @@
 import type { RunContext } from '../action/context.js'
 import type { Settings } from '../inputs.js'
 import { lastIteration } from '../loop/state.js'
-import { planPull } from '../loop/rules.js'
+import { planPull, type HumanEvent } from '../loop/rules.js'
 import type { LoopState, PrComment, PullRequest } from '../loop/types.js'
 import type { Clock, GitHubPort, Log } from '../ports/index.js'
-import { loadState, type UntrustedState } from './state-store.js'
+import { loadState, type LoadedState, type UntrustedState } from './state-store.js'
 
 export type Plan =
   | {
@@ -46,6 +46,8 @@ export type Plan =
       /** `[iteration/cap]`, the prefix of this run's log lines. */
       tag: string
       started: Date
+      /** A human asked to fix the latest review without reviewing again. */
+      then: 'review' | 'fix'
     }
 
 export interface PlanDeps {
@@ -57,10 +59,14 @@ export interface PlanDeps {
 }
 
 /** PLAN: the PR and its loop state, and whether this run reviews the head (the rules decide). */
-export async function planPhase(deps: PlanDeps, pr: number): Promise<Plan> {
+export async function planPhase(
+  deps: PlanDeps,
+  pr: number,
+  human?: { event: HumanEvent; roundCap?: number; loaded?: LoadedState; pull?: PullRequest }
+): Promise<Plan> {
   const { settings, ctx, github, log } = deps
-  const pull = await github.getPull(pr)
-  const loaded = await loadState(github, pull.number, log, settings.stateKey)
+  const pull = human?.pull ?? (await github.getPull(pr))
+  const loaded = human?.loaded ?? (await loadState(github, pull.number, log, settings.stateKey))
   const { untrusted } = loaded
   const started = deps.clock.now()
   const plan = planPull({
@@ -73,6 +79,9 @@ export async function planPhase(deps: PlanDeps, pr: number): Promise<Plan> {
     runAttempt: ctx.runAttempt,
     now: started,
     stopLabel: settings.stopLabel,
+    eventName: ctx.eventName,
+    human: human?.event,
+    roundCap: human?.roundCap,
     untrusted:
       untrusted &&
       `The review-loop state in ${untrusted.comment.htmlUrl} cannot be trusted: ${untrusted.reason}.`
@@ -102,9 +111,9 @@ export async function planPhase(deps: PlanDeps, pr: number): Promise<Plan> {
     const state = plan.state ?? loaded.state
     return { ...found, kind: 'stop', notice: plan.notice, state, changed: Boolean(plan.state) }
   }
-  const tag = `[${plan.iteration}/${settings.maxIterations}]`
+  const tag = `[${plan.iteration}/${plan.state.maxIterations}]`
   if (plan.newRound)
     log.info(`${tag} a new commit after the loop ended: starting round ${plan.state.round}`)
   const n = (lastIteration(plan.state)?.n ?? 0) + 1
-  return { ...found, kind: 'review', state: plan.state, n, tag, started }
+  return { ...found, kind: 'review', state: plan.state, n, tag, started, then: plan.then }
 }

@@ -4,6 +4,7 @@ import type { Settings } from '../inputs.js'
 import { moveTo, stamped } from '../loop/record.js'
 import { checkConclusion, needsHuman } from '../loop/rules.js'
 import { compactState } from '../loop/state-compact.js'
+import { recordedFindings } from '../loop/state.js'
 import type {
   Decision,
   Finding,
@@ -61,17 +62,52 @@ export function repoLinks(ctx: RunContext, pr: number): RepoLinks {
   }
 }
 
-/** The stop label turned the loop to stopped: the comment says so. */
-export async function recordStop(
+/**
+ * The state comment written outside a review (the stop label, a human's command), with the latest
+ * iteration's findings as the state remembers them.
+ */
+export async function writeState(
   deps: Pick<RecordDeps, 'settings' | 'ctx' | 'github'>,
   pull: PullRequest,
   state: LoopState,
   existing: PrComment | undefined
 ): Promise<PrComment> {
-  const body = renderComment(compactState(state), [], repoLinks(deps.ctx, pull.number), {
-    stateKey: deps.settings.stateKey
-  })
+  const body = renderComment(
+    compactState(state),
+    recordedFindings(state),
+    repoLinks(deps.ctx, pull.number),
+    { stateKey: deps.settings.stateKey }
+  )
   return saveComment(deps.github, pull.number, existing, body)
+}
+
+/**
+ * A human's approval: the state (GO, with the override) is saved first, then the check run on the
+ * head turns green saying who approved and why, and the escalation label comes off.
+ */
+export async function approvePhase(
+  deps: Pick<RecordDeps, 'settings' | 'ctx' | 'github' | 'log' | 'clock'>,
+  pull: PullRequest,
+  state: LoopState,
+  existing: PrComment | undefined
+): Promise<{ state: LoopState; findings: []; commentUrl: string; checkRunId: number }> {
+  const { settings, ctx, github } = deps
+  const comment = await writeState(deps, pull, state, existing)
+  const by = state.override
+  const title = `Approved by @${by?.by ?? '?'}: ${by?.reason ?? ''}`
+  const check = await github.createCheckRun({
+    name: settings.checkName,
+    headSha: pull.headSha,
+    conclusion: 'success',
+    title: title.length > 200 ? `${title.slice(0, 199)}…` : title,
+    summary: `${title}\n\nA human approved this head as it is, without another review (\`/review-loop approve\`). ${state.reason ?? ''}`,
+    annotations: [],
+    externalId: `${pull.number}:approve:${ctx.runId}:${ctx.runAttempt}`,
+    detailsUrl: comment.htmlUrl,
+    startedAt: deps.clock.now().toISOString()
+  })
+  await escalate(github, pull, 'go', pull.headSha, `review-loop: ${title}`, settings, deps.log)
+  return { state, findings: [], commentUrl: comment.htmlUrl, checkRunId: check.id }
 }
 
 /** How a maintainer resets the loop deliberately, for each way a state can be untrusted. */

@@ -4,7 +4,13 @@ import type { Settings } from '../inputs.js'
 import { checkConclusion } from '../loop/rules.js'
 import type { Decision, ReviewResult } from '../loop/types.js'
 import type { GitHubPort, Log, WriteSummary } from '../ports/index.js'
-import { checkRunSummary, checkTitle, toAnnotations, unlocatedText } from '../report/check-run.js'
+import {
+  checkRunActions,
+  checkRunSummary,
+  checkTitle,
+  toAnnotations,
+  unlocatedText
+} from '../report/check-run.js'
 import { renderJobSummary } from '../report/summary.js'
 import { escalate } from './escalate.js'
 import type { Plan } from './plan.js'
@@ -42,7 +48,8 @@ export async function reportPhase(
     ),
     externalId: `${pull.number}:${n}:${ctx.runId}:${ctx.runAttempt}`,
     detailsUrl: recorded.comment.htmlUrl,
-    startedAt: plan.started.toISOString()
+    startedAt: plan.started.toISOString(),
+    ...(settings.checkRunButtons ? { actions: checkRunActions(state.status) } : {})
   })
   const reviewBody = `review-loop: ${state.status} — ${state.reason ?? decision}`
   const escalated = await escalate(

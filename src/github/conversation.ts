@@ -1,0 +1,166 @@
+import type { getOctokit } from '@actions/github'
+import type { HumanReview, RepoRole, ReviewComment } from '../loop/types.js'
+import type { ConversationPort } from '../ports/index.js'
+
+type Octokit = ReturnType<typeof getOctokit>
+type Call = <T>(operation: string, fn: () => Promise<T>) => Promise<T>
+
+const ROLES: readonly RepoRole[] = ['admin', 'maintain', 'write', 'triage', 'read', 'none']
+
+/** The threads of a PR with their first comment, to find the one a review comment starts. */
+const THREADS = `query($owner: String!, $name: String!, $number: Int!, $after: String) {
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      reviewThreads(first: 100, after: $after) {
+        nodes { id isResolved comments(first: 1) { nodes { databaseId } } }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+}`
+
+const RESOLVE = `mutation($threadId: ID!) {
+  resolveReviewThread(input: { threadId: $threadId }) { thread { id isResolved } }
+}`
+
+interface ThreadPage {
+  repository?: {
+    pullRequest?: {
+      reviewThreads: {
+        nodes: Array<{
+          id: string
+          isResolved: boolean
+          comments: { nodes: Array<{ databaseId?: number }> }
+        }>
+        pageInfo: { hasNextPage: boolean; endCursor?: string }
+      }
+    }
+  }
+}
+
+/** The thread ids (unresolved ones) that start with each of `commentIds`. */
+async function threadsOf(
+  octokit: Octokit,
+  repo: { owner: string; repo: string },
+  pr: number,
+  commentIds: readonly number[]
+): Promise<string[]> {
+  const wanted = new Set(commentIds)
+  const found: string[] = []
+  let after: string | undefined
+  for (let page = 0; page < 10; page++) {
+    const data = await octokit.graphql<ThreadPage>(THREADS, {
+      owner: repo.owner,
+      name: repo.repo,
+      number: pr,
+      after
+    })
+    const threads = data.repository?.pullRequest?.reviewThreads
+    for (const t of threads?.nodes ?? []) {
+      const first = t.comments.nodes[0]?.databaseId
+      if (!t.isResolved && first !== undefined && wanted.has(first)) found.push(t.id)
+    }
+    if (!threads?.pageInfo.hasNextPage) break
+    after = threads.pageInfo.endCursor
+  }
+  return found
+}
+
+/** The human side of the PR over REST and GraphQL (see ConversationPort). */
+export function createConversation(
+  octokit: Octokit,
+  repo: { owner: string; repo: string },
+  call: Call
+): ConversationPort {
+  return {
+    async roleOf(login) {
+      try {
+        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+          ...repo,
+          username: login
+        })
+        // role_name may be a custom role's name: its base permission says what it may do
+        const known = (r: string): r is RepoRole => (ROLES as readonly string[]).includes(r)
+        return known(data.role_name)
+          ? data.role_name
+          : known(data.permission)
+            ? data.permission
+            : 'none'
+      } catch (e) {
+        if ((e as { status?: number }).status === 404) return 'none'
+        return call('get collaborator permission', () => Promise.reject(e))
+      }
+    },
+    async react(target, content) {
+      const res = await call('create reaction', () =>
+        target.kind === 'comment'
+          ? octokit.rest.reactions.createForIssueComment({
+              ...repo,
+              comment_id: target.id,
+              content
+            })
+          : octokit.rest.reactions.createForPullRequestReviewComment({
+              ...repo,
+              comment_id: target.id,
+              content
+            })
+      )
+      // GitHub answers 200 with the reaction the same person made before, 201 for a new one
+      return (res.status as number) === 201
+    },
+    async listReviews(pr) {
+      const all = await call('list reviews', () =>
+        octokit.paginate(octokit.rest.pulls.listReviews, {
+          ...repo,
+          pull_number: pr,
+          per_page: 100
+        })
+      )
+      return all.map((r): HumanReview => ({
+        id: r.id,
+        author: r.user?.login ?? '',
+        authorType: r.user?.type ?? 'User',
+        state: r.state.toUpperCase(),
+        body: r.body ?? ''
+      }))
+    },
+    async listReviewComments(pr) {
+      const all = await call('list review comments', () =>
+        octokit.paginate(octokit.rest.pulls.listReviewComments, {
+          ...repo,
+          pull_number: pr,
+          per_page: 100
+        })
+      )
+      return all.map((c): ReviewComment => ({
+        id: c.id,
+        reviewId: c.pull_request_review_id ?? undefined,
+        author: c.user?.login ?? '',
+        authorType: c.user?.type ?? 'User',
+        path: c.path,
+        line: c.line ?? undefined,
+        body: c.body,
+        inReplyTo: c.in_reply_to_id ?? undefined
+      }))
+    },
+    async replyToReviewComment(pr, commentId, body) {
+      await call('reply to review comment', () =>
+        octokit.rest.pulls.createReplyForReviewComment({
+          ...repo,
+          pull_number: pr,
+          comment_id: commentId,
+          body
+        })
+      )
+    },
+    async resolveThreads(pr, commentIds) {
+      if (commentIds.length === 0) return 0
+      const threads = await call('list review threads', () =>
+        threadsOf(octokit, repo, pr, commentIds)
+      )
+      for (const threadId of threads)
+        await call('resolve review thread', () => octokit.graphql(RESOLVE, { threadId }))
+      return threads.length
+    }
+  }
+}

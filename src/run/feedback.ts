@@ -1,0 +1,217 @@
+import { createHash } from 'node:crypto'
+import { allowed } from '../loop/transitions.js'
+import { parseCommand } from '../loop/commands.js'
+import { isFork } from '../loop/rules.js'
+import { dismissedIds, lastIteration, recordedFindings } from '../loop/state.js'
+import type {
+  Finding,
+  HumanReview,
+  LoopState,
+  RepoRole,
+  ReviewComment,
+  Severity
+} from '../loop/types.js'
+import type { GitHubPort } from '../ports/index.js'
+import type { FeedbackIntent, Iterate } from './human.js'
+import { MAY_COMMAND } from './human.js'
+import type { IterationDeps, IterationOutcome } from './iteration.js'
+import { planPhase } from './plan.js'
+import { loadState } from './state-store.js'
+
+const said = (notice: string, state?: LoopState): IterationOutcome => ({
+  notice,
+  state,
+  findings: []
+})
+
+/** A finding's title: the comment's first line, short. */
+function titleOf(body: string): string {
+  const line = body.trim().split(/\r?\n/)[0]?.trim() ?? ''
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line || '(empty comment)'
+}
+
+/** A stable id for a human's finding: the same comment is the same finding on every run. */
+function humanId(kind: 'review' | 'thread', id: number): string {
+  return `RL-${createHash('sha256').update(`human:${kind}:${id}`).digest('hex').slice(0, 10)}`
+}
+
+/**
+ * A question rather than a request for a change: it ends with a question mark and asks nothing to
+ * be changed. The loop does not change code on it; a person answers.
+ */
+export function isQuestion(body: string): boolean {
+  const text = body.trim()
+  if (!text.endsWith('?')) return false
+  return !/\b(please|should|must|need to|needs to|change|fix|rename|remove|add|use|handle)\b/i.test(
+    text
+  )
+}
+
+/** What people with write access said since the loop last looked, as findings and questions. */
+export interface Feedback {
+  findings: Finding[]
+  /** Review comments that start a thread the loop answers once the fix is pushed, by finding id. */
+  threads: Map<string, number>
+  questions: ReviewComment[]
+  seen: { review: number; comment: number }
+}
+
+function maxId(items: ReadonlyArray<{ id: number }>, floor: number): number {
+  return items.reduce((m, x) => Math.max(m, x.id), floor)
+}
+
+/** Turns the reviews and review comments GitHub lists into the feedback not yet seen. */
+export async function gatherFeedback(
+  github: GitHubPort,
+  pr: number,
+  state: LoopState | undefined,
+  severity: Severity
+): Promise<Feedback> {
+  const seen = state?.feedbackSeen ?? { review: 0, comment: 0 }
+  const me = await github.whoAmI()
+  const roles = new Map<string, Promise<RepoRole>>()
+  const may = async (login: string, type: string): Promise<boolean> => {
+    if (!login || login === me || type === 'Bot') return false
+    if (!roles.has(login)) roles.set(login, github.roleOf(login))
+    return MAY_COMMAND.includes(await roles.get(login)!)
+  }
+  const reviews = (await github.listReviews(pr)).filter(r => r.id > seen.review)
+  const comments = (await github.listReviewComments(pr)).filter(c => c.id > seen.comment)
+  const stateOf = new Map(reviews.map(r => [r.id, r.state]))
+  const findings: Finding[] = []
+  const threads = new Map<string, number>()
+  const questions: ReviewComment[] = []
+  for (const r of reviews) {
+    if (r.state !== 'CHANGES_REQUESTED' || !r.body.trim() || parseCommand(r.body)) continue
+    if (await may(r.author, r.authorType)) findings.push(reviewFinding(r, severity))
+  }
+  for (const c of comments) {
+    if (!(await may(c.author, c.authorType))) continue
+    if (isQuestion(c.body)) {
+      questions.push(c)
+      continue
+    }
+    const thread = c.inReplyTo ?? c.id
+    const level = stateOf.get(c.reviewId ?? -1) === 'CHANGES_REQUESTED' ? severity : 'medium'
+    const f = commentFinding(c, thread, level)
+    findings.push(f)
+    threads.set(f.id, thread)
+  }
+  return {
+    findings,
+    threads,
+    questions,
+    seen: { review: maxId(reviews, seen.review), comment: maxId(comments, seen.comment) }
+  }
+}
+
+function reviewFinding(r: HumanReview, severity: Severity): Finding {
+  return {
+    id: humanId('review', r.id),
+    severity,
+    category: 'logic',
+    title: titleOf(r.body),
+    description: r.body.slice(0, 4000),
+    source: 'human'
+  }
+}
+
+function commentFinding(c: ReviewComment, thread: number, severity: Severity): Finding {
+  return {
+    id: humanId('thread', thread),
+    severity,
+    category: 'logic',
+    file: c.path,
+    ...(c.line ? { line: c.line } : {}),
+    title: titleOf(c.body),
+    description: `@${c.author} on ${c.path}${c.line ? `:${c.line}` : ''}: ${c.body.slice(0, 4000)}`,
+    source: 'human'
+  }
+}
+
+/**
+ * A human review or review comment: what people with write access asked since the loop last looked
+ * becomes findings (`source: human`), fixed in one iteration with the latest review's open findings;
+ * once the fix is pushed, each thread is answered and resolved. Marks of what was seen go into the
+ * state with the iteration, so nothing is processed twice, re-runs included.
+ */
+export async function takeFeedback(
+  deps: IterationDeps,
+  intent: FeedbackIntent,
+  iterate: Iterate
+): Promise<IterationOutcome> {
+  const { github, settings, log } = deps
+  const pull = await github.getPull(intent.pr)
+  if (isFork(pull))
+    return said(`PR #${pull.number} comes from a fork: review-loop does not push fixes to forks.`)
+  const loaded = await loadState(github, pull.number, log, settings.stateKey)
+  const state = loaded.state
+  if (loaded.untrusted)
+    return said(`The loop state cannot be trusted (${loaded.untrusted.reason}); feedback waits.`)
+  if (state && !allowed(state.status, 'human_feedback'))
+    return said(`The PR is ${state.status}: review feedback is not fixed.`, state)
+  const feedback = await gatherFeedback(github, pull.number, state, settings.humanReviewSeverity)
+  for (const q of feedback.questions)
+    log.notice(
+      `A question for a person, not a change, from @${q.author} on ${q.path}: ${titleOf(q.body)}`
+    )
+  if (feedback.findings.length === 0)
+    return said('No new review feedback from people with write access to fix.', state)
+  const plan = await planPhase(deps, pull.number, { event: 'human_feedback', loaded, pull })
+  if (plan.kind !== 'review') return said(plan.notice, state)
+  const dismissed = state ? dismissedIds(state) : new Set<string>()
+  const carried = state ? recordedFindings(state).filter(f => !dismissed.has(f.id)) : []
+  const ids = new Set(feedback.findings.map(f => f.id))
+  const outcome = await iterate(
+    { ...plan, state: { ...plan.state, feedbackSeen: feedback.seen } },
+    {
+      trigger: {
+        by: intent.from.login,
+        command: 'feedback',
+        carried: (state && lastIteration(state)?.n) || undefined
+      },
+      findings: [...feedback.findings, ...carried.filter(f => !ids.has(f.id))]
+    }
+  )
+  await answerThreads(deps, pull.number, outcome, feedback.threads)
+  return outcome
+}
+
+/**
+ * Once the fix is pushed: "Addressed in <sha>: <one line>" in each thread, which is then resolved;
+ * a finding the fixer disputed gets its reason instead and stays open. Best effort: a reply that
+ * fails is a warning, never a failed run (the fix is pushed and counted).
+ */
+async function answerThreads(
+  deps: IterationDeps,
+  pr: number,
+  outcome: IterationOutcome,
+  threads: ReadonlyMap<string, number>
+): Promise<void> {
+  const fix = outcome.state && lastIteration(outcome.state)?.fix
+  const sha = fix?.commitSha
+  if (!fix || !sha || outcome.headSha !== sha || threads.size === 0) return
+  const line =
+    fix.summary?.trim().split(/\r?\n/)[0]?.slice(0, 200) ||
+    (fix.commands.length ? `ran ${fix.commands.map(c => c.command).join('; ')}` : 'fixed')
+  const resolve: number[] = []
+  for (const [id, thread] of threads) {
+    const dispute = fix.disputes.find(d => d.id === id)
+    const body = dispute
+      ? `Not changed in ${sha.slice(0, 7)}: the fixer disputes it: ${dispute.reason.slice(0, 500)}`
+      : `Addressed in ${sha}: ${line}`
+    try {
+      await deps.github.replyToReviewComment(pr, thread, body)
+      if (!dispute) resolve.push(thread)
+    } catch (e) {
+      deps.log.warning(`Could not reply in review thread ${thread}: ${(e as Error).message}`)
+    }
+  }
+  try {
+    await deps.github.resolveThreads(pr, resolve)
+  } catch (e) {
+    deps.log.warning(
+      `Could not resolve the review threads (${(e as Error).message}); GitHub lets the workflow token resolve them with contents: write and pull-requests: write.`
+    )
+  }
+}

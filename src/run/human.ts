@@ -1,0 +1,331 @@
+import { allowed, transition } from '../loop/transitions.js'
+import { CONTINUABLE } from '../loop/transitions.js'
+import { helpText, type Command } from '../loop/commands.js'
+import { moveTo, stamped } from '../loop/record.js'
+import type { Intent } from '../loop/router.js'
+import { lastIteration, newState, recordedFindings } from '../loop/state.js'
+import { PROCESSED_KEPT } from '../loop/state-schema.js'
+import type { Finding, HumanTrigger, LoopState, PullRequest, RepoRole } from '../loop/types.js'
+import { statusText } from '../report/comment.js'
+import { approvePhase, writeState } from './record.js'
+import type { IterationDeps, IterationOutcome } from './iteration.js'
+import { planPhase, type Plan } from './plan.js'
+import { loadState, type LoadedState } from './state-store.js'
+import { takeFeedback } from './feedback.js'
+
+export type CommandIntent = Extract<Intent, { kind: 'command' }>
+export type FeedbackIntent = Extract<Intent, { kind: 'feedback' }>
+export type ReviewPlan = Extract<Plan, { kind: 'review' }>
+
+/** What a human asked an iteration for: who and why, and for a fix the findings and instructions. */
+export interface HumanAsk {
+  trigger: HumanTrigger
+  /** Set for a fix without a new review: the findings the fixers address. */
+  findings?: Finding[]
+  /** The human's instructions, as the fixer's required rework. */
+  rework?: string[]
+}
+
+/** Runs an iteration on a plan: a review, or (with findings) a fix a human asked for. */
+export type Iterate = (plan: ReviewPlan, human: HumanAsk) => Promise<IterationOutcome>
+
+/** Roles that may command the loop and whose reviews it fixes. */
+export const MAY_COMMAND: readonly RepoRole[] = ['admin', 'maintain', 'write']
+
+const said = (notice: string, state?: LoopState): IterationOutcome => ({
+  notice,
+  state,
+  findings: []
+})
+
+/** How the loop answers one command: reactions on a comment, and words only when needed. */
+interface Speaker {
+  /** 👀 on the comment; false when it was there already (the comment was taken before). */
+  take(): Promise<boolean>
+  /** 🚀, and the words when there are any. */
+  done(words?: string, state?: LoopState): Promise<IterationOutcome>
+  /** 😕 and the words. */
+  refuse(words: string, state?: LoopState): Promise<IterationOutcome>
+}
+
+function speaker(deps: IterationDeps, intent: CommandIntent): Speaker {
+  const { github } = deps
+  const target = intent.commentId ? { kind: 'comment' as const, id: intent.commentId } : undefined
+  const react = async (content: 'eyes' | 'rocket' | 'confused'): Promise<boolean> => {
+    if (!target) return true
+    try {
+      return await github.react(target, content)
+    } catch (e) {
+      deps.log.warning(`Could not react to the comment: ${(e as Error).message}`)
+      return true
+    }
+  }
+  const reply = async (words: string): Promise<void> => {
+    await github.createComment(intent.pr, `@${intent.from.login} ${words}`)
+  }
+  return {
+    take: () => react('eyes'),
+    async done(words, state) {
+      if (words) await reply(words)
+      await react('rocket')
+      return said(words?.split('\n')[0] ?? `Done: /review-loop ${intent.command.name}.`, state)
+    },
+    async refuse(words, state) {
+      await reply(words)
+      await react('confused')
+      return said(words.split('\n')[0]!, state)
+    }
+  }
+}
+
+/** The command's key added to the state's processed list (the newest kept). */
+export function processed(state: LoopState, key: string): LoopState {
+  const keys = (state.processed ?? []).filter(k => k !== key)
+  return { ...state, processed: [...keys, key].slice(-PROCESSED_KEPT) }
+}
+
+/** Commands that change nothing: a re-run may only repeat their answer, so 👀 guards them. */
+const ANSWER_ONLY: ReadonlyArray<Command['name']> = ['status', 'help', 'invalid']
+
+/**
+ * A human spoke to the loop. Bots and the loop itself are never heard; people without write access
+ * get one short reply at most (a comment) and nothing happens; a command already processed (its
+ * key is in the state) is not processed again.
+ */
+export async function answerHuman(
+  deps: IterationDeps,
+  intent: CommandIntent | FeedbackIntent,
+  iterate: Iterate
+): Promise<IterationOutcome> {
+  const { github } = deps
+  const login = intent.from.login
+  if (!login || login === (await github.whoAmI())) return said('The loop does not answer itself.')
+  const role = await github.roleOf(login)
+  if (!MAY_COMMAND.includes(role)) return outsider(deps, intent, role)
+  if (intent.kind === 'feedback') return takeFeedback(deps, intent, iterate)
+  const speak = speaker(deps, intent)
+  const fresh = await speak.take()
+  const pull = await github.getPull(intent.pr)
+  const loaded = await loadState(github, pull.number, deps.log, deps.settings.stateKey)
+  if (loaded.untrusted)
+    return speak.refuse(
+      `the review-loop state on this PR cannot be trusted (${loaded.untrusted.reason}), so commands wait until a maintainer resets it: ${loaded.untrusted.comment.htmlUrl}`
+    )
+  const state = loaded.state
+  if (
+    state?.processed?.includes(intent.key) ||
+    (!fresh && ANSWER_ONLY.includes(intent.command.name))
+  )
+    return said(
+      `This ${intent.via}'s /review-loop ${intent.command.name} was processed already.`,
+      state
+    )
+  return runCommand({ deps, intent, pull, loaded, speak, iterate })
+}
+
+/** Someone without write access: at most one short reply (on a comment), and nothing happens. */
+async function outsider(
+  deps: IterationDeps,
+  intent: CommandIntent | FeedbackIntent,
+  role: RepoRole
+): Promise<IterationOutcome> {
+  const who = `@${intent.from.login} (${role})`
+  if (intent.kind === 'feedback')
+    return said(`${who} has no write access: review-loop does not fix from their review.`)
+  const commentId = intent.commentId
+  const first =
+    commentId !== undefined &&
+    (await deps.github.react({ kind: 'comment', id: commentId }, 'confused').catch(() => false))
+  if (first)
+    await deps.github.createComment(
+      intent.pr,
+      `@${intent.from.login} review-loop takes commands from people with write access to this repository only.`
+    )
+  return said(`${who} has no write access: /review-loop ${intent.command.name} was ignored.`)
+}
+
+interface CommandRun {
+  deps: IterationDeps
+  intent: CommandIntent
+  pull: PullRequest
+  loaded: LoadedState
+  speak: Speaker
+  iterate: Iterate
+}
+
+function runCommand(run: CommandRun): Promise<IterationOutcome> {
+  const { command } = run.intent
+  const state = run.loaded.state
+  switch (command.name) {
+    case 'help':
+      return run.speak.done(helpText())
+    case 'status':
+      return run.speak.done(statusText(state))
+    case 'invalid':
+      return run.speak.refuse(`${command.error} \`/review-loop help\` lists the commands.`)
+    case 'stop':
+      return stop(run)
+    case 'approve':
+      return approve(run, command.reason)
+    case 'dismiss':
+      return dismiss(run, command.id, command.reason)
+    case 'retry':
+    case 'continue':
+      return again(run, command)
+    case 'fix':
+      return fixNow(run, command.instructions)
+  }
+}
+
+/** `stop`: the stop label goes on (so later runs stop too) and the loop is stopped. */
+async function stop(run: CommandRun): Promise<IterationOutcome> {
+  const { deps, pull, intent } = run
+  const label = deps.settings.stopLabel
+  if (label && !pull.labels.includes(label)) await deps.github.addLabels(pull.number, [label])
+  const state = run.loaded.state
+  const next = state && transition(state.status, 'stop_label')
+  if (!state || !next || next.then === 'skip')
+    return run.speak.done(
+      state ? `the loop is ${state.status} already.` : undefined,
+      state && processed(state, intent.key)
+    )
+  const stopped = moveTo(state, next.to, `Stopped by @${intent.from.login} (/review-loop stop).`)
+  const saved = processed(stamped(stopped, deps.clock.now()), intent.key)
+  await writeState(deps, pull, saved, run.loaded.comment)
+  return run.speak.done(undefined, saved)
+}
+
+/** `approve [reason]`: GO as is, recorded with who, when and why; the check on the head is green. */
+async function approve(run: CommandRun, reason: string): Promise<IterationOutcome> {
+  const { deps, pull, intent } = run
+  const now = deps.clock.now()
+  const state = run.loaded.state ?? newState(pull.number, deps.settings.maxIterations, now)
+  if (!allowed(state.status, 'human_approve'))
+    return run.speak.refuse(`the loop is ${state.status}: there is nothing to approve.`)
+  const by = intent.from.login
+  const why = reason || 'no reason given'
+  const approved: LoopState = processed(
+    stamped(
+      {
+        ...moveTo(
+          state,
+          transition(state.status, 'human_approve').to,
+          `Approved as is by @${by}: ${why}.`
+        ),
+        override: { by, at: now.toISOString(), reason: why.slice(0, 500), sha: pull.headSha }
+      },
+      now
+    ),
+    intent.key
+  )
+  const outcome = await approvePhase(deps, pull, approved, run.loaded.comment)
+  await run.speak.done(undefined, approved)
+  return { ...outcome, notice: `Approved as is by @${by}: ${why}.` }
+}
+
+/** `dismiss RL-… [reason]`: the finding is settled as won't-fix; it no longer blocks. */
+async function dismiss(run: CommandRun, id: string, reason: string): Promise<IterationOutcome> {
+  const { deps, pull, intent } = run
+  const state = run.loaded.state
+  const known = state?.iterations.some(it => it.findings.some(f => f.id === id))
+  if (!state || !known)
+    return run.speak.refuse(
+      `there is no finding ${id} on this PR; the ids are in the review-loop comment.`
+    )
+  if (state.dismissed?.some(d => d.id === id))
+    return run.speak.done(`${id} was dismissed already.`, processed(state, intent.key))
+  const now = deps.clock.now()
+  const dismissal = {
+    id,
+    by: intent.from.login,
+    at: now.toISOString(),
+    ...(reason ? { reason: reason.slice(0, 500) } : {})
+  }
+  const saved = processed(
+    stamped({ ...state, dismissed: [...(state.dismissed ?? []), dismissal].slice(-100) }, now),
+    intent.key
+  )
+  await writeState(deps, pull, saved, run.loaded.comment)
+  return run.speak.done(
+    `dismissed ${id}: it no longer blocks GO. The next review takes it into account (push, or \`/review-loop retry\`).`,
+    saved
+  )
+}
+
+/** The stop label comes off when a maintainer asks the loop to go on. */
+async function liftStop(run: CommandRun): Promise<PullRequest> {
+  const label = run.deps.settings.stopLabel
+  if (!label || !run.pull.labels.includes(label)) return run.pull
+  await run.deps.github.removeLabel(run.pull.number, label)
+  return { ...run.pull, labels: run.pull.labels.filter(l => l !== label) }
+}
+
+/** `retry` and `continue [N]`: the head is reviewed now, continue as a new round with its cap. */
+async function again(
+  run: CommandRun,
+  command: Extract<Command, { name: 'retry' | 'continue' }>
+): Promise<IterationOutcome> {
+  const state = run.loaded.state
+  const event = command.name === 'retry' ? 'human_retry' : 'human_continue'
+  if (event === 'human_continue' && (!state || !allowed(state.status, event)))
+    return run.speak.refuse(
+      `\`continue\` is for a loop that stopped short of GO (${CONTINUABLE.join(', ')}); this one is ${state?.status ?? 'not started'}. \`/review-loop retry\` reviews the head again.`
+    )
+  if (state && !allowed(state.status, event))
+    return run.speak.refuse(`the PR is ${state.status}: there is nothing to review.`)
+  const roundCap = command.name === 'continue' ? command.iterations : undefined
+  const pull = await liftStop(run)
+  return planned(run, pull, { event, roundCap }, { trigger: trigger(run, command.name) })
+}
+
+function trigger(run: CommandRun, command: HumanTrigger['command']): HumanTrigger {
+  return { by: run.intent.from.login, command }
+}
+
+/** Plans the iteration a human asked for and runs it; what cannot be planned is refused in words. */
+async function planned(
+  run: CommandRun,
+  pull: PullRequest,
+  asked: { event: 'human_retry' | 'human_continue' | 'human_fix'; roundCap?: number },
+  human: HumanAsk
+): Promise<IterationOutcome> {
+  const plan = await planPhase(run.deps, pull.number, { ...asked, loaded: run.loaded, pull })
+  if (plan.kind !== 'review') return run.speak.refuse(plan.notice)
+  const outcome = await run.iterate(
+    { ...plan, state: processed(plan.state, run.intent.key) },
+    human
+  )
+  await run.speak.done()
+  return outcome
+}
+
+/** `fix [instructions]`: one fix of the latest review, with the instructions for the AI fixer. */
+async function fixNow(run: CommandRun, instructions: string): Promise<IterationOutcome> {
+  const state = run.loaded.state
+  const last = state && lastIteration(state)
+  if (!state || !last)
+    return run.speak.refuse('no review on this PR yet — comment `/review-loop retry` first.')
+  if (!allowed(state.status, 'human_fix'))
+    return run.speak.refuse(`the PR is ${state.status}: there is nothing to fix.`)
+  const { settings, ai } = run.deps
+  if (!settings.fixCommands.length && !ai)
+    return run.speak.refuse(
+      'nothing can fix here: set fix-commands or a model (anthropic-api-key) in the workflow.'
+    )
+  const by = run.intent.from.login
+  const pull = await liftStop(run)
+  return planned(
+    run,
+    pull,
+    { event: 'human_fix' },
+    {
+      trigger: {
+        ...trigger(run, 'fix'),
+        carried: last.n,
+        ...(instructions ? { instructions } : {})
+      },
+      findings: recordedFindings(state),
+      rework: instructions ? [`@${by} asks: ${instructions}`] : []
+    }
+  )
+}
