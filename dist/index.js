@@ -44,6 +44,178 @@ function readPayloadFile(path) {
 
 /***/ }),
 
+/***/ 57378:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Au: () => (/* binding */ commandsFor),
+/* harmony export */   BK: () => (/* binding */ helpText),
+/* harmony export */   D3: () => (/* binding */ buttonsFor),
+/* harmony export */   RM: () => (/* binding */ parseCommand),
+/* harmony export */   eP: () => (/* binding */ buttonCommand),
+/* harmony export */   en: () => (/* binding */ BUTTONS)
+/* harmony export */ });
+/* unused harmony exports COMMAND_NAMES, MAX_CONTINUE */
+/* harmony import */ var _transitions_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(56274);
+/**
+ * What a human can tell the loop: `/review-loop <command>` at the start of a line of a PR
+ * conversation comment or a review body (case-insensitive), or a button of the loop's check run.
+ * Pure: parsing, and which commands fit the loop's state.
+ */
+
+const COMMAND_NAMES = (/* unused pure expression or super */ null && ([
+    'status',
+    'retry',
+    'continue',
+    'stop',
+    'approve',
+    'fix',
+    'dismiss',
+    'help'
+]));
+/** The most iterations one `continue` may add. */
+const MAX_CONTINUE = 20;
+/** The reason or instructions kept from a command (the state keeps them short). */
+const MAX_TEXT = 500;
+const PREFIX = /^[ \t]*\/review-loop(?=\s|$)(.*)$/i;
+function clipText(text) {
+    const one = text.replace(/\s+/g, ' ').trim();
+    return one.length > MAX_TEXT ? `${one.slice(0, MAX_TEXT - 1)}…` : one;
+}
+/** One command line's words after `/review-loop`. */
+function parseWords(rest) {
+    const [word = 'help', ...more] = rest.trim().split(/\s+/).filter(Boolean);
+    const text = clipText(more.join(' '));
+    switch (word.toLowerCase()) {
+        case 'retry':
+            return { name: 'retry' };
+        case 'status':
+        case 'stop':
+        case 'help':
+            return { name: word.toLowerCase() };
+        case 'continue': {
+            if (!text)
+                return { name: 'continue' };
+            const n = /^\d+$/.test(more[0] ?? '') ? Number(more[0]) : NaN;
+            if (n >= 1 && n <= MAX_CONTINUE)
+                return { name: 'continue', iterations: n };
+            return {
+                name: 'invalid',
+                error: `\`continue\` takes a number of iterations from 1 to ${MAX_CONTINUE}, as in \`/review-loop continue 2\`, or none for the cap.`
+            };
+        }
+        case 'approve':
+            return { name: 'approve', reason: text };
+        case 'fix':
+            return { name: 'fix', instructions: text };
+        case 'dismiss': {
+            const id = (more[0] ?? '').toUpperCase();
+            if (!/^RL-[0-9A-Z]{1,60}$/.test(id))
+                return {
+                    name: 'invalid',
+                    error: '`dismiss` needs the id of a finding, as shown in the review-loop comment: `/review-loop dismiss RL-0123456789 reason`.'
+                };
+            return {
+                name: 'dismiss',
+                id: `RL-${id.slice(3).toLowerCase()}`,
+                reason: clipText(more.slice(1).join(' '))
+            };
+        }
+        default:
+            return {
+                name: 'invalid',
+                error: `\`${word.slice(0, 40).replace(/`/g, "'")}\` is not a review-loop command.`
+            };
+    }
+}
+/**
+ * The first `/review-loop` command of a comment or review body: a line that starts with it, outside
+ * code blocks and quotes. Undefined when there is none.
+ */
+function parseCommand(body) {
+    let fenced = false;
+    for (const line of body.split(/\r?\n/)) {
+        if (/^[ \t]*(```|~~~)/.test(line))
+            fenced = !fenced;
+        if (fenced)
+            continue;
+        const match = PREFIX.exec(line);
+        if (match)
+            return parseWords(match[1] ?? '');
+    }
+    return undefined;
+}
+/** Identifiers of the check run's buttons (at most 20 characters, GitHub's limit). */
+const BUTTONS = {
+    retry: { label: 'Retry', description: 'Review the head again now' },
+    continue: { label: 'Continue', description: 'More iterations, as a new round' },
+    approve: { label: 'Approve anyway', description: 'GO as is, recorded as your call' },
+    stop: { label: 'Stop', description: 'Stop the loop (as the stop label)' }
+};
+/** A check-run button as the command it stands for. */
+function buttonCommand(identifier, login) {
+    switch (identifier) {
+        case 'retry':
+            return { name: 'retry' };
+        case 'stop':
+            return { name: 'stop' };
+        case 'continue':
+            return { name: 'continue' };
+        case 'approve':
+            return { name: 'approve', reason: `approved with the check run's button by @${login}` };
+        default:
+            return undefined;
+    }
+}
+/** The buttons that fit the loop's state (GitHub shows at most three). */
+function buttonsFor(status) {
+    if (status === 'running')
+        return ['stop'];
+    if (status === 'go' || status === 'closed' || status === 'merged')
+        return [];
+    return _transitions_js__WEBPACK_IMPORTED_MODULE_0__/* .CONTINUABLE */ .t0.includes(status) ? ['retry', 'continue', 'approve'] : ['retry', 'approve'];
+}
+/** The commands that fit the loop's state, for the comment's "What you can do" line. */
+function commandsFor(state) {
+    const status = state?.status;
+    if (status === 'closed' || status === 'merged')
+        return [];
+    const reviewed = Boolean(state?.iterations.length);
+    const can = ['status'];
+    if (!status || (0,_transitions_js__WEBPACK_IMPORTED_MODULE_0__/* .allowed */ .TQ)(status, 'human_retry'))
+        can.push('retry');
+    if (status && _transitions_js__WEBPACK_IMPORTED_MODULE_0__/* .CONTINUABLE */ .t0.includes(status))
+        can.push('continue [N]');
+    if (status && status !== 'stopped')
+        can.push('stop');
+    if (!status || (0,_transitions_js__WEBPACK_IMPORTED_MODULE_0__/* .allowed */ .TQ)(status, 'human_approve'))
+        can.push('approve [reason]');
+    if (reviewed)
+        can.push('fix [instructions]', 'dismiss RL-… [reason]');
+    can.push('help');
+    return can;
+}
+/** The text of `/review-loop help`. */
+function helpText() {
+    return [
+        'Commands (people with write access; at the start of a line of a comment or review):',
+        '',
+        '- `/review-loop status`: where the loop stands and what you can do',
+        '- `/review-loop retry`: review the current head again now',
+        `- \`/review-loop continue [N]\`: N more iterations (default the cap, at most ${MAX_CONTINUE}) as a new round, after the loop stopped short of GO`,
+        '- `/review-loop stop`: stop the loop (adds the stop label)',
+        '- `/review-loop approve [reason]`: end the loop as GO as it is, recorded as your call',
+        '- `/review-loop fix [instructions]`: one fix of the latest review, with your instructions',
+        '- `/review-loop dismiss RL-… [reason]`: settle a finding as won’t-fix; it no longer blocks',
+        '- `/review-loop help`: this list',
+        '',
+        'A review that requests changes is fixed in the next iteration, and its threads are answered.'
+    ].join('\n');
+}
+
+
+/***/ }),
+
 /***/ 82045:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -52,10 +224,12 @@ function readPayloadFile(path) {
 /* harmony export */   sy: () => (/* binding */ ROUTED_EVENTS)
 /* harmony export */ });
 /* unused harmony export PR_ACTIONS */
+/* harmony import */ var _commands_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(57378);
 /**
- * The router: one event in, one intent out. Every run starts here; the intents that follow (a
- * command, human review feedback, a check-run button) are added beside `review`.
+ * The router: one event in, one intent out. Every run starts here: a PR event or a dispatch asks
+ * for a review; a comment, a review or a check-run button is a human speaking to the loop.
  */
+
 /**
  * pull_request actions that start an iteration; `closed` only ends a running loop's comment as
  * closed or merged (the plan skips a closed PR).
@@ -67,6 +241,15 @@ const PR_ACTIONS = [
     'ready_for_review',
     'closed'
 ];
+const obj = (v) => (typeof v === 'object' && v !== null ? v : {});
+const num = (v) => typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined;
+const str = (v) => (typeof v === 'string' ? v : '');
+function requester(user) {
+    const u = obj(user);
+    return { login: str(u['login']), type: str(u['type']) || 'User' };
+}
+const skip = (notice) => ({ kind: 'skip', notice });
+const botNotice = (who) => skip(`${who.login || 'The sender'} is a bot: review-loop takes commands and reviews from people only.`);
 function onPullRequest(event) {
     if (!PR_ACTIONS.includes(event.action ?? '')) {
         return {
@@ -88,12 +271,81 @@ function onDispatch(event) {
         notice: "workflow_dispatch without a pull request: give the workflow a 'pr-number' input and pass it to the action (pr-number: ${{ inputs.pr-number }})."
     };
 }
+/** A comment on the PR's conversation: a command, or nothing. Edited comments never count again. */
+function onIssueComment(event) {
+    const p = obj(event.payload);
+    const issue = obj(p['issue']);
+    const comment = obj(p['comment']);
+    if (event.action !== 'created')
+        return skip(`A ${event.action ?? 'changed'} comment does not trigger review-loop again; post a new one.`);
+    const pr = num(issue['number']);
+    if (!pr || !issue['pull_request'])
+        return skip('The comment is on an issue, not a pull request.');
+    const command = (0,_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .parseCommand */ .RM)(str(comment['body']));
+    const id = num(comment['id']);
+    if (!command || !id)
+        return skip('The comment holds no /review-loop command.');
+    const from = requester(comment['user']);
+    if (from.type === 'Bot')
+        return botNotice(from);
+    return { kind: 'command', pr, command, from, via: 'comment', key: `c${id}`, commentId: id };
+}
+/** A submitted review: a command in its body, or feedback to fix. */
+function onReview(event) {
+    const p = obj(event.payload);
+    const review = obj(p['review']);
+    const pr = num(obj(p['pull_request'])['number']);
+    if (event.action !== 'submitted' || !pr)
+        return skip(`review-loop acts on submitted reviews; '${event.action ?? 'unknown'}' is not one.`);
+    const from = requester(review['user']);
+    if (from.type === 'Bot')
+        return botNotice(from);
+    const command = (0,_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .parseCommand */ .RM)(str(review['body']));
+    const id = num(review['id']);
+    if (command && id)
+        return { kind: 'command', pr, command, from, via: 'review', key: `r${id}` };
+    if (str(review['state']).toLowerCase() === 'approved')
+        return skip('An approving review asks for no change.');
+    return { kind: 'feedback', pr, from };
+}
+/** A new inline review comment: feedback to fix (replies in a thread included). */
+function onReviewComment(event) {
+    const p = obj(event.payload);
+    const pr = num(obj(p['pull_request'])['number']);
+    if (event.action !== 'created' || !pr)
+        return skip(`review-loop acts on new review comments; '${event.action ?? 'unknown'}' is not one.`);
+    const from = requester(obj(p['comment'])['user']);
+    if (from.type === 'Bot')
+        return botNotice(from);
+    return { kind: 'feedback', pr, from };
+}
+/** A click on one of the check run's buttons (`requested_action`). */
+function onCheckRun(event) {
+    const p = obj(event.payload);
+    if (event.action !== 'requested_action')
+        return skip(`review-loop acts on check_run requested_action; '${event.action ?? 'unknown'}' is not one.`);
+    const run = obj(p['check_run']);
+    const pulls = Array.isArray(run['pull_requests']) ? run['pull_requests'] : [];
+    // a fork's PR is not listed in pull_requests; the loop's external id starts with the PR number
+    const pr = num(obj(pulls[0])['number']) ?? num(Number(/^(\d+):/.exec(str(run['external_id']))?.[1]));
+    const from = requester(p['sender']);
+    const command = (0,_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .buttonCommand */ .eP)(str(obj(p['requested_action'])['identifier']), from.login);
+    if (!pr || !command)
+        return skip('The check run button names no pull request or no action review-loop knows.');
+    if (from.type === 'Bot')
+        return botNotice(from);
+    return { kind: 'command', pr, command, from, via: 'button', key: `b${event.runId ?? '0'}` };
+}
 const ROUTES = {
     pull_request: onPullRequest,
     pull_request_target: onPullRequest,
-    workflow_dispatch: onDispatch
+    workflow_dispatch: onDispatch,
+    issue_comment: onIssueComment,
+    pull_request_review: onReview,
+    pull_request_review_comment: onReviewComment,
+    check_run: onCheckRun
 };
-/** The events the action acts on; the start-up prefetch reads the PR for these alone. */
+/** The events the action acts on. */
 const ROUTED_EVENTS = Object.keys(ROUTES);
 function routeEvent(event) {
     const route = Object.hasOwn(ROUTES, event.eventName) ? ROUTES[event.eventName] : undefined;
@@ -101,9 +353,236 @@ function routeEvent(event) {
         return route(event);
     return {
         kind: 'skip',
-        notice: `review-loop does nothing on '${event.eventName || 'unknown'}' events; trigger it on pull_request or workflow_dispatch.`
+        notice: `review-loop does nothing on '${event.eventName || 'unknown'}' events; trigger it on ${ROUTED_EVENTS.join(', ')}.`
     };
 }
+
+
+/***/ }),
+
+/***/ 56274:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   TQ: () => (/* binding */ allowed),
+/* harmony export */   kY: () => (/* binding */ transition),
+/* harmony export */   t0: () => (/* binding */ CONTINUABLE),
+/* harmony export */   tv: () => (/* binding */ needsHuman)
+/* harmony export */ });
+/* unused harmony exports LOOP_EVENTS, ACTIONS, TRANSITIONS */
+/* harmony import */ var _types_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(96539);
+
+/**
+ * The loop's transition table: state × event → next state and what the run does next. It is the
+ * one place that says where the loop goes; `src/loop/README.md` shows it as a table
+ * (`npm run docs` writes it there) and a test checks every cell against the code.
+ */
+const LOOP_EVENTS = (/* unused pure expression or super */ null && ([
+    /** A human put the stop label on the PR. */
+    'stop_label',
+    /** A head this round has not reviewed yet (a push, a dispatch, a human commit). */
+    'new_head',
+    /** The head was reviewed already (a re-run, a duplicate trigger). */
+    'head_reviewed',
+    /** The fixer disputed findings without changing code: the same head gets one re-review. */
+    'disputes_to_weigh',
+    /** The round used every iteration of its cap before this head came. */
+    'round_used_up',
+    /** The review said GO. */
+    'review_go',
+    /** The reviewer needs a human to decide. */
+    'review_needs_discussion',
+    /** The budget allowed no review call. */
+    'review_unaffordable',
+    /** NO_GO at the last iteration of the round. */
+    'no_go_at_cap',
+    /** NO_GO with a blocker raised again after a fix attempt (its second sighting). */
+    'no_go_repeated_blocker',
+    /** NO_GO on a tree the loop reviewed before: the fixes go round in circles. */
+    'no_go_oscillating',
+    /** NO_GO with the budget spent. */
+    'no_go_budget_spent',
+    /** NO_GO and nothing can fix (no fixer, or a fork PR). */
+    'no_go_no_fixer',
+    /** NO_GO: the fixers get their turn. */
+    'no_go',
+    /** The fix was pushed. */
+    'fix_pushed',
+    /** The fixer disputed findings and changed nothing, for the first time on this head. */
+    'fix_disputed',
+    /** The fixer disputed again on a head that was re-reviewed for its disputes. */
+    'fix_disputed_again',
+    /** The fixers changed nothing. */
+    'fix_no_changes',
+    /** The budget stopped the AI fixer before it changed anything. */
+    'fix_budget_spent',
+    /** The branch moved during the run: the fix was kept as a patch, the new head comes next. */
+    'fix_branch_moved',
+    /** The push failed: the fix was kept as a patch. */
+    'fix_push_failed',
+    /**
+     * The previous run died before its push was confirmed and the commit is not on the branch: the
+     * head it reviewed is reviewed again, as the next counted iteration.
+     */
+    'fix_interrupted',
+    /** The PR was closed while the loop ran. */
+    'pr_closed',
+    /** The PR was merged while the loop ran. */
+    'pr_merged',
+    /** A maintainer asked to review the head again now (`retry`, or the Retry button). */
+    'human_retry',
+    /** A maintainer gave the ended loop more iterations (`continue [N]`, or the Continue button). */
+    'human_continue',
+    /** A maintainer asked for one fix of the latest review (`fix [instructions]`). */
+    'human_fix',
+    /** A maintainer's review asked for changes: its comments are fixed next. */
+    'human_feedback',
+    /** A maintainer approved as is (`approve [reason]`, or the Approve anyway button). */
+    'human_approve'
+]));
+/**
+ * What the run does after the transition: `review` the head, `fix` it, `retrigger` (save, then
+ * start the next iteration), `wait` (save; the next push starts it), `escalate` (end and call a
+ * human), `end` (end, no human needed), `skip` (nothing to do: a notice).
+ */
+const ACTIONS = (/* unused pure expression or super */ null && (['review', 'fix', 'retrigger', 'wait', 'escalate', 'end', 'skip']));
+/** Ending in these statuses calls a human: the label, the reviewers, the mention. */
+const NEEDS_HUMAN = [
+    'max_iterations',
+    'needs_discussion',
+    'stalled',
+    'budget_exhausted'
+];
+function needsHuman(status) {
+    return NEEDS_HUMAN.includes(status);
+}
+const finish = (to) => ({
+    to,
+    then: needsHuman(to) ? 'escalate' : 'end'
+});
+/** While the loop runs every event can come, but a `continue`: the loop has not stopped. */
+const WHILE_RUNNING = {
+    stop_label: finish('stopped'),
+    new_head: { to: 'running', then: 'review' },
+    head_reviewed: { to: 'running', then: 'skip' },
+    disputes_to_weigh: { to: 'running', then: 'review' },
+    round_used_up: { to: 'running', then: 'skip' },
+    review_go: finish('go'),
+    review_needs_discussion: finish('needs_discussion'),
+    review_unaffordable: finish('budget_exhausted'),
+    no_go_at_cap: finish('max_iterations'),
+    no_go_repeated_blocker: finish('stalled'),
+    no_go_oscillating: finish('stalled'),
+    no_go_budget_spent: finish('budget_exhausted'),
+    no_go_no_fixer: finish('stalled'),
+    no_go: { to: 'running', then: 'fix' },
+    fix_pushed: { to: 'running', then: 'retrigger' },
+    fix_disputed: { to: 'running', then: 'retrigger' },
+    fix_disputed_again: finish('needs_discussion'),
+    fix_no_changes: finish('stalled'),
+    fix_budget_spent: finish('budget_exhausted'),
+    fix_branch_moved: { to: 'running', then: 'wait' },
+    fix_push_failed: finish('error'),
+    fix_interrupted: { to: 'running', then: 'review' },
+    pr_closed: finish('closed'),
+    pr_merged: finish('merged'),
+    human_retry: { to: 'running', then: 'review' },
+    human_fix: { to: 'running', then: 'fix' },
+    human_feedback: { to: 'running', then: 'fix' },
+    human_approve: finish('go')
+};
+/** The ends a maintainer may `continue` from: the loop stopped short of GO without an error. */
+const CONTINUABLE = [
+    'max_iterations',
+    'stalled',
+    'needs_discussion',
+    'budget_exhausted',
+    'stopped'
+];
+/** After the loop ended only a human acts: a new head starts a new round, the label stops it. */
+function afterEnd(status) {
+    const gone = status === 'closed' || status === 'merged';
+    const again = { to: 'running', newRound: true };
+    return {
+        stop_label: status === 'stopped' ? { to: 'stopped', then: 'skip' } : finish('stopped'),
+        new_head: { ...again, then: 'review' },
+        head_reviewed: { to: status, then: 'skip' },
+        pr_closed: { to: status, then: 'skip' },
+        pr_merged: { to: status, then: 'skip' },
+        // a human answers the ended loop; a closed or merged PR has nothing left to answer
+        ...(gone
+            ? {}
+            : {
+                human_retry: { ...again, then: 'review' },
+                human_fix: { ...again, then: 'fix' },
+                human_feedback: { ...again, then: 'fix' },
+                ...(status === 'go' ? {} : { human_approve: finish('go') }),
+                ...(CONTINUABLE.includes(status) ? { human_continue: { ...again, then: 'review' } } : {})
+            })
+    };
+}
+/** Whether `event` can happen while the loop is `status` (a human's command may not fit). */
+function allowed(status, event) {
+    return TRANSITIONS[status][event] !== undefined;
+}
+const TRANSITIONS = Object.fromEntries(_types_js__WEBPACK_IMPORTED_MODULE_0__/* .LOOP_STATUSES */ .gw.map(s => [s, s === 'running' ? WHILE_RUNNING : afterEnd(s)]));
+/** The next state; an event that cannot happen in `status` is a bug, not a user error. */
+function transition(status, event) {
+    const next = TRANSITIONS[status][event];
+    if (!next)
+        throw new Error(`review-loop bug: '${event}' cannot happen while the loop is ${status}`);
+    return next;
+}
+
+
+/***/ }),
+
+/***/ 96539:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   R6: () => (/* binding */ CATEGORIES),
+/* harmony export */   WF: () => (/* binding */ EARLIER_STATUSES),
+/* harmony export */   Yv: () => (/* binding */ DECISIONS),
+/* harmony export */   gw: () => (/* binding */ LOOP_STATUSES),
+/* harmony export */   oC: () => (/* binding */ SEVERITIES)
+/* harmony export */ });
+/**
+ * The loop's own types: what the core reasons about. Adapters map GitHub's, git's and the model
+ * API's shapes to these; nothing here knows an SDK or a wire format.
+ */
+/** The one finding schema shared by every source: AI reviewer, gates and human review comments. */
+const SEVERITIES = ['critical', 'high', 'medium', 'low', 'suggestion'];
+const CATEGORIES = [
+    'security',
+    'architecture',
+    'logic',
+    'style',
+    'performance',
+    'testing',
+    'documentation'
+];
+const LOOP_STATUSES = [
+    'running',
+    'go',
+    'max_iterations',
+    'needs_discussion',
+    'stalled',
+    'budget_exhausted',
+    'stopped',
+    'error',
+    /** The PR was closed, or merged, while the loop ran. */
+    'closed',
+    'merged'
+];
+const DECISIONS = ['GO', 'NO_GO', 'NEEDS_DISCUSSION'];
+/** What the reviewer says about a finding of an earlier iteration. */
+const EARLIER_STATUSES = [
+    'fixed',
+    'still_open',
+    'dispute_accepted',
+    'dispute_rejected'
+];
 
 
 /***/ }),
@@ -813,7 +1292,7 @@ async function fail(error) {
 // Loading the modules blocks the event loop, so they load once the request is on the wire.
 // The only place that turns an outcome or an error into a failed step.
 Promise.resolve(prefetched?.sent)
-    .then(() => Promise.all(/* import() */[__nccwpck_require__.e(659), __nccwpck_require__.e(700), __nccwpck_require__.e(603)]).then(__nccwpck_require__.bind(__nccwpck_require__, 16603)))
+    .then(() => Promise.all(/* import() */[__nccwpck_require__.e(659), __nccwpck_require__.e(700), __nccwpck_require__.e(424)]).then(__nccwpck_require__.bind(__nccwpck_require__, 92424)))
     .then(({ run }) => run(prefetched))
     .then(failure => (failure ? fail(failure) : undefined))
     .catch(fail);

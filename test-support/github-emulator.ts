@@ -4,14 +4,19 @@
  * Serves the handful of endpoints review-loop uses on 127.0.0.1 (random port), enforces the
  * token permissions and the documented size/validation limits, and records every request.
  * Pull request head/base SHAs are read from a real bare git repository at request time.
+ *
+ * A test can also seed what people do (addIssueComment, addReview with inline comments, and
+ * setPermission / `collaborators` for their roles), which the REST routes and the small GraphQL
+ * endpoint (review threads, resolveReviewThread: github-graphql.ts) then show.
  */
-import { execFile } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { createServer, STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
 import type { Socket } from 'node:net'
 import { promisify } from 'node:util'
 import type { components } from '@octokit/openapi-types'
 import type { FaultSpec } from './fault.js'
+import { executeGraphql, type GraphqlStore } from './github-graphql.js'
 
 type Schemas = components['schemas']
 
@@ -24,6 +29,8 @@ export interface TokenSpec {
   /** missing = 'none' */
   permissions: Partial<Record<Scope, Permission>>
 }
+/** A collaborator's role on the repository, as GitHub names the base roles */
+export type CollaboratorRole = 'admin' | 'maintain' | 'write' | 'triage' | 'read'
 export interface EmulatorOptions {
   owner: string
   repo: string
@@ -37,6 +44,11 @@ export interface EmulatorOptions {
   allowActionsToApprove?: boolean
   /** html_url base, default 'https://github.com' */
   serverUrl?: string
+  /**
+   * login -> role. Unlisted: the repository owner is admin, a user whose token may write
+   * something has write, anyone else read (the repository is public)
+   */
+  collaborators?: Record<string, CollaboratorRole>
 }
 export interface RecordedRequest {
   method: string
@@ -89,10 +101,14 @@ export interface EmulatedCheckRun {
   text?: string
   /** accumulated over create + all updates */
   annotations: Annotation[]
+  /** the requested-action buttons; an update that sends `actions` replaces them */
+  actions: CheckRunAction[]
   externalId?: string
   detailsUrl?: string
   createdAt: string
   completedAt?: string
+  /** login of the token that created it (GitHub starts no workflow for GitHub Actions' own) */
+  createdBy?: string
 }
 export interface EmulatedDispatch {
   workflowId: string
@@ -118,13 +134,71 @@ export interface EmulatedWorkflowRun {
   /** nothing runs it: it stays queued */
   status: 'queued'
 }
+/** A button on a check run (POST/PATCH .../check-runs `actions`) */
+export interface CheckRunAction {
+  label: string
+  description: string
+  identifier: string
+}
+export type ReviewState = 'APPROVED' | 'CHANGES_REQUESTED' | 'COMMENTED' | 'PENDING'
 export interface EmulatedReview {
   id: number
   pullNumber: number
+  /** the event it was submitted with: APPROVE, REQUEST_CHANGES, COMMENT, or PENDING when none */
   event: string
   body: string
   commitId: string
   author: string
+  state: ReviewState
+  /** unset while PENDING */
+  submittedAt?: string
+}
+/** An inline comment on a pull request's diff (a "review comment") */
+export interface EmulatedReviewComment {
+  id: number
+  pullNumber: number
+  /** every review comment GitHub stores belongs to a review, replies included */
+  reviewId?: number
+  path: string
+  /** line in the head version of `path` (side RIGHT) */
+  line: number
+  body: string
+  author: string
+  authorType: 'Bot' | 'User'
+  /** the thread's top-level comment; unset on that comment */
+  inReplyToId?: number
+  commitId: string
+  createdAt: string
+  /** GraphQL node id of its review thread */
+  threadId: string
+}
+export interface EmulatedReviewThread {
+  /** GraphQL node id, e.g. for resolveReviewThread */
+  id: string
+  pullNumber: number
+  isResolved: boolean
+  resolvedBy?: string
+  /** oldest first: [0] is the top-level comment */
+  commentIds: number[]
+}
+export const REACTION_CONTENTS = [
+  '+1',
+  '-1',
+  'laugh',
+  'confused',
+  'heart',
+  'hooray',
+  'rocket',
+  'eyes'
+] as const
+export type ReactionContent = (typeof REACTION_CONTENTS)[number]
+export interface EmulatedReaction {
+  id: number
+  subject: 'issue_comment' | 'review_comment'
+  subjectId: number
+  content: ReactionContent
+  login: string
+  createdAt: string
 }
 
 const DOCS = 'https://docs.github.com/rest'
@@ -132,6 +206,19 @@ const MAX_COMMENT_LENGTH = 65536
 const MAX_OUTPUT_LENGTH = 65535
 const MAX_ANNOTATIONS_PER_REQUEST = 50
 const MAX_DISPATCH_INPUTS = 25
+const MAX_CHECK_RUN_ACTIONS = 3
+/** documented maximum lengths of a check-run action's fields */
+const CHECK_RUN_ACTION_LIMITS = { label: 20, description: 40, identifier: 20 } as const
+/** weakest first */
+const ROLES: readonly CollaboratorRole[] = ['read', 'triage', 'write', 'maintain', 'admin']
+/** the legacy base permission of each role: maintain counts as write, triage as read */
+const ROLE_PERMISSION: Record<CollaboratorRole, 'admin' | 'write' | 'read'> = {
+  admin: 'admin',
+  maintain: 'write',
+  write: 'write',
+  triage: 'read',
+  read: 'read'
+}
 const RATE_LIMIT = 5000
 const CHECK_STATUSES = ['queued', 'in_progress', 'completed'] as const
 const CHECK_CONCLUSIONS = [
@@ -144,7 +231,7 @@ const CHECK_CONCLUSIONS = [
   'action_required'
 ] as const
 const ANNOTATION_LEVELS = ['notice', 'warning', 'failure']
-const REVIEW_STATES: Record<string, string> = {
+const REVIEW_STATES: Record<string, ReviewState> = {
   APPROVE: 'APPROVED',
   REQUEST_CHANGES: 'CHANGES_REQUESTED',
   COMMENT: 'COMMENTED'
@@ -213,6 +300,59 @@ async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = []
   for await (const chunk of req) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
   return Buffer.concat(chunks).toString('utf8')
+}
+
+/**
+ * A check run's `actions` (undefined when not sent): at most 3, each with a label of at most 20
+ * characters, a description of at most 40 and an identifier of at most 20, as documented.
+ */
+function checkRunActions(raw: unknown): CheckRunAction[] | undefined {
+  const CR = 'CheckRun'
+  if (raw === undefined || raw === null) return undefined
+  if (!Array.isArray(raw)) throw invalid(CR, 'actions', 'actions must be an array', 'invalid')
+  if (raw.length > MAX_CHECK_RUN_ACTIONS)
+    throw invalid(
+      CR,
+      'actions',
+      `Only ${MAX_CHECK_RUN_ACTIONS} actions may be sent (got ${raw.length})`
+    )
+  return raw.map((a: unknown, i) => {
+    if (!isRecord(a)) throw invalid(CR, `actions[${i}]`, 'an action must be an object', 'invalid')
+    const action: CheckRunAction = { label: '', description: '', identifier: '' }
+    for (const [key, max] of Object.entries(CHECK_RUN_ACTION_LIMITS) as [
+      keyof CheckRunAction,
+      number
+    ][]) {
+      const v = a[key]
+      const field = `actions[${i}].${key}`
+      if (typeof v !== 'string' || v === '')
+        throw invalid(CR, field, `${key} wasn't supplied`, 'missing_field')
+      if (v.length > max)
+        throw invalid(CR, field, `${key} is too long (maximum is ${max} characters)`)
+      action[key] = v
+    }
+    return action
+  })
+}
+
+/** The lines of a unified diff's hunk that holds new-side `line`, from its @@ header to it. */
+function hunkUpTo(diff: string, line: number): string | undefined {
+  let hunk: string[] = []
+  let next = 0
+  for (const l of diff.split('\n')) {
+    const header = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(l)
+    if (header) {
+      hunk = [l]
+      next = Number(header[1])
+      continue
+    }
+    if (hunk.length === 0 || l.startsWith('\\')) continue
+    hunk.push(l)
+    if (l.startsWith('-')) continue
+    if (next === line) return hunk.join('\n')
+    next++
+  }
+  return undefined
 }
 
 // ---------------------------------------------------------------- routing
@@ -312,8 +452,16 @@ export class GitHubEmulator {
   readonly dispatches: EmulatedDispatch[] = []
   readonly workflowRuns: EmulatedWorkflowRun[] = []
   readonly reviews: EmulatedReview[] = []
+  readonly reviewComments: EmulatedReviewComment[] = []
+  readonly reviewThreads: EmulatedReviewThread[] = []
+  readonly reactions: EmulatedReaction[] = []
 
   private readonly routes: Route[]
+  /** lowercased login -> role */
+  private readonly roles = new Map<string, CollaboratorRole>()
+  /** `${commit}:${path}:${line}` -> diff_hunk */
+  private readonly hunks = new Map<string, string>()
+  private readonly graphql: GraphqlStore
   private readonly faults: Fault[] = []
   private readonly labelIds = new Map<string, number>()
   private readonly pullCreatedAt = new Map<number, string>()
@@ -329,6 +477,17 @@ export class GitHubEmulator {
     readonly url: string
   ) {
     this.serverUrl = (opts.serverUrl ?? 'https://github.com').replace(/\/$/, '')
+    for (const [login, role] of Object.entries(opts.collaborators ?? {}))
+      this.setPermission(login, role)
+    this.graphql = {
+      owner: opts.owner,
+      repo: opts.repo,
+      pulls: this.pulls,
+      reviewComments: this.reviewComments,
+      reviewThreads: this.reviewThreads,
+      actorType: login => this.typeOf(login),
+      commentUrl: c => this.reviewCommentHtmlUrl(c)
+    }
     const R = '/repos/{owner}/{repo}'
     this.routes = [
       route('GET /user', '', c => this.getUser(c)),
@@ -374,7 +533,44 @@ export class GitHubEmulator {
       ),
       route(`POST ${R}/pulls/{pull_number}/reviews`, 'pull_requests:write', c =>
         this.createReview(c)
-      )
+      ),
+      ...this.conversationRoutes(R)
+    ]
+  }
+
+  /** Collaborator permissions, review comments and their replies, reactions, GraphQL. */
+  private conversationRoutes(R: string): Route[] {
+    const issueComment = 'issue_comment'
+    const reviewComment = 'review_comment'
+    return [
+      route(`GET ${R}/collaborators/{username}/permission`, '', c => this.getPermission(c)),
+      route(`GET ${R}/pulls/{pull_number}/comments`, 'pull_requests:read', c =>
+        this.listReviewComments(c)
+      ),
+      route(
+        `POST ${R}/pulls/{pull_number}/comments/{comment_id}/replies`,
+        'pull_requests:write',
+        c => this.replyToReviewComment(c)
+      ),
+      route(
+        `GET ${R}/issues/comments/{comment_id}/reactions`,
+        'issues:read|pull_requests:read',
+        c => this.listReactions(c, issueComment)
+      ),
+      route(
+        `POST ${R}/issues/comments/{comment_id}/reactions`,
+        'issues:write|pull_requests:write',
+        c => this.createReaction(c, issueComment)
+      ),
+      route(`GET ${R}/pulls/comments/{comment_id}/reactions`, 'pull_requests:read', c =>
+        this.listReactions(c, reviewComment)
+      ),
+      route(`POST ${R}/pulls/comments/{comment_id}/reactions`, 'pull_requests:write', c =>
+        this.createReaction(c, reviewComment)
+      ),
+      // queries need pull_requests:read and mutations pull_requests:write; GitHub answers a
+      // missing permission inside a 200 (see github-graphql.ts)
+      route('POST /graphql', '', c => executeGraphql(this.graphql, c.token, c.body))
     ]
   }
 
@@ -435,6 +631,70 @@ export class GitHubEmulator {
     this.pulls.set(p.number, pull)
     this.pullCreatedAt.set(p.number, now())
     return pull
+  }
+
+  /** Gives `login` a role on the repository (GET .../collaborators/{username}/permission). */
+  setPermission(login: string, role: CollaboratorRole): void {
+    if (!ROLES.includes(role)) throw new Error(`emulator: unknown role '${String(role)}'`)
+    this.roles.set(login.toLowerCase(), role)
+  }
+
+  /** A conversation comment by someone other than the action, e.g. a human answering it. */
+  addIssueComment(p: {
+    issueNumber: number
+    body: string
+    author: string
+    authorType?: 'User' | 'Bot'
+  }): EmulatedComment {
+    if (!this.pulls.has(p.issueNumber))
+      throw new Error(`emulator: no pull request #${p.issueNumber}`)
+    const at = now()
+    const comment: EmulatedComment = {
+      id: this.nextId++,
+      issueNumber: p.issueNumber,
+      body: p.body,
+      author: p.author,
+      authorType: p.authorType ?? this.typeOf(p.author),
+      createdAt: at,
+      updatedAt: at
+    }
+    this.comments.push(comment)
+    return comment
+  }
+
+  /**
+   * A submitted review by someone other than the action; each inline comment starts its own
+   * review thread. `commitId` defaults to the pull request's head.
+   */
+  addReview(p: {
+    pullNumber: number
+    author: string
+    state: 'CHANGES_REQUESTED' | 'COMMENTED' | 'APPROVED'
+    body: string
+    commitId?: string
+    comments?: Array<{ path: string; line: number; body: string }>
+  }): { review: EmulatedReview; comments: EmulatedReviewComment[] } {
+    const pull = this.pulls.get(p.pullNumber)
+    if (!pull) throw new Error(`emulator: no pull request #${p.pullNumber}`)
+    if (p.state !== 'COMMENTED' && p.author.toLowerCase() === pull.author.toLowerCase())
+      throw new Error(`emulator: ${p.author} cannot ${p.state} their own pull request`)
+    const event = Object.keys(REVIEW_STATES).find(e => REVIEW_STATES[e] === p.state) ?? 'COMMENT'
+    const commitId = p.commitId ?? this.headShaSync(pull)
+    const review = this.pushReview(pull.number, event, p.body, commitId, p.author)
+    const authorType = this.typeOf(p.author)
+    const comments = (p.comments ?? []).map(c =>
+      this.pushReviewComment({
+        pullNumber: pull.number,
+        reviewId: review.id,
+        path: c.path,
+        line: c.line,
+        body: c.body,
+        author: p.author,
+        authorType,
+        commitId
+      })
+    )
+    return { review, comments }
   }
 
   /** Adds a fault for the next `times` requests on a route (see FaultSpec). */
@@ -614,12 +874,32 @@ export class GitHubEmulator {
     return (await this.git('rev-parse', '--verify', '--quiet', `${ref}^{commit}`)) || undefined
   }
 
-  private async shas(p: EmulatedPull): Promise<{ head: string; base: string }> {
-    const fork = this.isFork(p)
+  /** Where a pull request's head is looked up, in order: a fork's pull ref first. */
+  private headRefs(p: EmulatedPull): [string, string] {
     const own = `refs/heads/${p.headRef}`
     const pullRef = `refs/pull/${p.number}/head`
-    const head =
-      (await this.revParse(fork ? pullRef : own)) ?? (await this.revParse(fork ? own : pullRef))
+    return this.isFork(p) ? [pullRef, own] : [own, pullRef]
+  }
+
+  /** The head SHA now, synchronously (for the seeding methods). */
+  private headShaSync(p: EmulatedPull): string {
+    for (const ref of this.headRefs(p)) {
+      try {
+        const args = ['-C', this.opts.bareRepoPath, 'rev-parse', '--verify', '--quiet']
+        return execFileSync('git', [...args, `${ref}^{commit}`], {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore']
+        }).trim()
+      } catch {
+        // not there: try the next ref
+      }
+    }
+    throw new Error(`emulator: cannot resolve ${p.headRef} in bare repo`)
+  }
+
+  private async shas(p: EmulatedPull): Promise<{ head: string; base: string }> {
+    const [first, second] = this.headRefs(p)
+    const head = (await this.revParse(first)) ?? (await this.revParse(second))
     const base = await this.revParse(`refs/heads/${p.baseRef}`)
     if (!head || !base)
       throw apiError(500, `emulator: cannot resolve ${head ? p.baseRef : p.headRef} in bare repo`)
@@ -636,9 +916,31 @@ export class GitHubEmulator {
     return token?.type ?? (login.endsWith('[bot]') ? 'Bot' : 'User')
   }
 
+  private tokenUser(login: string): TokenSpec | undefined {
+    return Object.values(this.opts.tokens).find(
+      t => t.type === 'User' && t.login.toLowerCase() === login.toLowerCase()
+    )
+  }
+
+  /**
+   * `login`'s role: as set, else admin for the repository owner, write for a user whose token
+   * may write something (a token never has more than its user), else read: the repository is
+   * public. An App's bot is no collaborator: it reads, like anyone.
+   */
+  private roleOf(login: string): CollaboratorRole {
+    const set = this.roles.get(login.toLowerCase())
+    if (set) return set
+    if (login.toLowerCase() === this.opts.owner.toLowerCase()) return 'admin'
+    const token = this.tokenUser(login)
+    return token && Object.values(token.permissions).includes('write') ? 'write' : 'read'
+  }
+
+  /** OWNER, COLLABORATOR for a listed collaborator or a token's user, else NONE. */
   private association(login: string): Schemas['author-association'] {
     if (login.toLowerCase() === this.opts.owner.toLowerCase()) return 'OWNER'
-    return this.typeOf(login) === 'Bot' ? 'NONE' : 'COLLABORATOR'
+    if (this.typeOf(login) === 'Bot') return 'NONE'
+    const known = this.roles.has(login.toLowerCase()) || this.tokenUser(login) !== undefined
+    return known ? 'COLLABORATOR' : 'NONE'
   }
 
   /**
@@ -781,41 +1083,8 @@ export class GitHubEmulator {
         'conclusion is required when status is completed',
         'missing_field'
       )
-    let output:
-      { title?: string; summary?: string; text?: string; annotations: Annotation[] } | undefined
-    if (b.output !== undefined && b.output !== null) {
-      if (!isRecord(b.output)) throw invalid(CR, 'output', 'output must be an object', 'invalid')
-      const o = b.output
-      const title = creating ? reqString(o, 'title', CR) : optString(o, 'title', CR)
-      const summary = reqString(o, 'summary', CR)
-      const text = optString(o, 'text', CR)
-      for (const [field, value] of [
-        ['summary', summary],
-        ['text', text]
-      ] as const) {
-        if (value !== undefined && value.length > MAX_OUTPUT_LENGTH)
-          throw invalid(
-            CR,
-            `output.${field}`,
-            `${field} is too long (maximum is ${MAX_OUTPUT_LENGTH} characters)`
-          )
-      }
-      const raw = o.annotations ?? []
-      if (!Array.isArray(raw))
-        throw invalid(CR, 'output.annotations', 'annotations must be an array', 'invalid')
-      if (raw.length > MAX_ANNOTATIONS_PER_REQUEST)
-        throw invalid(
-          CR,
-          'output.annotations',
-          `Only ${MAX_ANNOTATIONS_PER_REQUEST} annotations may be sent in one request (got ${raw.length})`
-        )
-      output = {
-        title,
-        summary,
-        text,
-        annotations: raw.map((a, i) => this.annotation(a, i, run.headSha))
-      }
-    }
+    const output = this.checkRunOutput(b, run.headSha, creating)
+    const actions = checkRunActions(b.actions)
     // everything validated: apply
     if (name !== undefined) run.name = name
     if (status !== undefined) run.status = status
@@ -830,6 +1099,43 @@ export class GitHubEmulator {
       run.text = output.text ?? run.text
       run.annotations.push(...output.annotations)
     }
+    if (actions) run.actions = actions
+  }
+
+  /** The `output` of a check-run create/update, validated (undefined when not sent). */
+  private checkRunOutput(
+    b: Record<string, unknown>,
+    headSha: string,
+    creating: boolean
+  ): { title?: string; summary?: string; text?: string; annotations: Annotation[] } | undefined {
+    const CR = 'CheckRun'
+    if (b.output === undefined || b.output === null) return undefined
+    if (!isRecord(b.output)) throw invalid(CR, 'output', 'output must be an object', 'invalid')
+    const o = b.output
+    const title = creating ? reqString(o, 'title', CR) : optString(o, 'title', CR)
+    const summary = reqString(o, 'summary', CR)
+    const text = optString(o, 'text', CR)
+    for (const [field, value] of [
+      ['summary', summary],
+      ['text', text]
+    ] as const) {
+      if (value !== undefined && value.length > MAX_OUTPUT_LENGTH)
+        throw invalid(
+          CR,
+          `output.${field}`,
+          `${field} is too long (maximum is ${MAX_OUTPUT_LENGTH} characters)`
+        )
+    }
+    const raw = o.annotations ?? []
+    if (!Array.isArray(raw))
+      throw invalid(CR, 'output.annotations', 'annotations must be an array', 'invalid')
+    if (raw.length > MAX_ANNOTATIONS_PER_REQUEST)
+      throw invalid(
+        CR,
+        'output.annotations',
+        `Only ${MAX_ANNOTATIONS_PER_REQUEST} annotations may be sent in one request (got ${raw.length})`
+      )
+    return { title, summary, text, annotations: raw.map((a, i) => this.annotation(a, i, headSha)) }
   }
 
   private annotation(a: unknown, i: number, headSha: string): Annotation {
@@ -885,7 +1191,9 @@ export class GitHubEmulator {
       status: 'queued',
       conclusion: null,
       annotations: [],
-      createdAt: now()
+      actions: [],
+      createdAt: now(),
+      createdBy: ctx.token.login
     }
     await this.applyCheckRun(ctx, run, true)
     this.checkRuns.push(run)
@@ -1040,16 +1348,211 @@ export class GitHubEmulator {
     if ((event === 'REQUEST_CHANGES' || event === 'COMMENT') && body.trim() === '')
       throw unprocessable(`Review body is required for ${event} events`)
     const commitId = optString(b, 'commit_id', 'PullRequestReview') ?? (await this.shas(pull)).head
+    const review = this.pushReview(pull.number, event ?? 'PENDING', body, commitId, ctx.token.login)
+    return { status: 200, body: this.reviewObject(review) }
+  }
+
+  private pushReview(
+    pullNumber: number,
+    event: string,
+    body: string,
+    commitId: string,
+    author: string
+  ): EmulatedReview {
+    const state = REVIEW_STATES[event] ?? 'PENDING'
     const review: EmulatedReview = {
       id: this.nextId++,
-      pullNumber: pull.number,
-      event: event ?? 'PENDING',
+      pullNumber,
+      event,
       body,
       commitId,
-      author: ctx.token.login
+      author,
+      state,
+      ...(state === 'PENDING' ? {} : { submittedAt: now() })
     }
     this.reviews.push(review)
-    return { status: 200, body: this.reviewObject(review) }
+    return review
+  }
+
+  /** Stores a review comment: a reply (`inReplyToId`) joins its thread, any other starts one. */
+  private pushReviewComment(
+    c: Omit<EmulatedReviewComment, 'id' | 'createdAt' | 'threadId'>
+  ): EmulatedReviewComment {
+    const id = this.nextId++
+    let thread = this.reviewThreads.find(
+      t => c.inReplyToId !== undefined && t.commentIds.includes(c.inReplyToId)
+    )
+    if (!thread) {
+      thread = {
+        id: `PRRT_${Buffer.from(`thread:${id}`).toString('base64url')}`,
+        pullNumber: c.pullNumber,
+        isResolved: false,
+        commentIds: []
+      }
+      this.reviewThreads.push(thread)
+    }
+    const comment: EmulatedReviewComment = { ...c, id, createdAt: now(), threadId: thread.id }
+    thread.commentIds.push(id)
+    this.reviewComments.push(comment)
+    return comment
+  }
+
+  private getPermission(ctx: Ctx): Reply {
+    const login = ctx.params.username ?? ''
+    const role = this.roleOf(login)
+    const body: Schemas['repository-collaborator-permission'] = {
+      permission: ROLE_PERMISSION[role],
+      role_name: role,
+      user: this.collaborator(login, role)
+    }
+    return { status: 200, body }
+  }
+
+  /**
+   * GET .../pulls/{n}/comments: by id (= creation) ascending; `direction=desc` reverses when a
+   * `sort` is given (GitHub ignores it otherwise); `since` keeps what changed at or after it.
+   */
+  private async listReviewComments(ctx: Ctx): Promise<Reply> {
+    const pull = this.findPull(ctx)
+    const since = this.sinceQuery(ctx)
+    const sort = ctx.query.get('sort')
+    const direction = ctx.query.get('direction')
+    if (sort !== null && sort !== 'created' && sort !== 'updated')
+      throw invalid(
+        'PullRequestReviewComment',
+        'sort',
+        'sort must be created or updated',
+        'invalid'
+      )
+    if (direction !== null && direction !== 'asc' && direction !== 'desc')
+      throw invalid(
+        'PullRequestReviewComment',
+        'direction',
+        'direction must be asc or desc',
+        'invalid'
+      )
+    const items = this.reviewComments.filter(
+      c => c.pullNumber === pull.number && (since === undefined || Date.parse(c.createdAt) >= since)
+    )
+    if (sort !== null && direction === 'desc') items.reverse()
+    const reply = this.paginate(ctx, items)
+    const page = reply.body as EmulatedReviewComment[]
+    return { ...reply, body: await Promise.all(page.map(c => this.reviewCommentObject(c))) }
+  }
+
+  /**
+   * POST .../pulls/{n}/comments/{id}/replies. GitHub documents replies to replies as not
+   * supported: a reply to one joins the same thread, answering the thread's top-level comment,
+   * as GitHub threads them. Like on GitHub, each reply comes in a review of its own (COMMENTED,
+   * no body), which GET .../reviews lists.
+   */
+  private async replyToReviewComment(ctx: Ctx): Promise<Reply> {
+    const pull = this.findPull(ctx)
+    const id = Number(ctx.params.comment_id)
+    const parent = this.reviewComments.find(c => c.id === id && c.pullNumber === pull.number)
+    if (!parent) throw notFound()
+    const body = this.reviewCommentBody(ctx)
+    const thread = this.reviewThreads.find(t => t.id === parent.threadId)
+    const rootId = thread?.commentIds[0] ?? parent.id
+    const root = this.reviewComments.find(c => c.id === rootId) ?? parent
+    const head = (await this.shas(pull)).head
+    const review = this.pushReview(pull.number, 'COMMENT', '', head, ctx.token.login)
+    const reply = this.pushReviewComment({
+      pullNumber: pull.number,
+      reviewId: review.id,
+      path: root.path,
+      line: root.line,
+      body,
+      author: ctx.token.login,
+      authorType: ctx.token.type,
+      inReplyToId: root.id,
+      commitId: root.commitId
+    })
+    const object = await this.reviewCommentObject(reply)
+    return { status: 201, body: object, headers: { location: object.url } }
+  }
+
+  private reviewCommentBody(ctx: Ctx): string {
+    const RC = 'PullRequestReviewComment'
+    const raw = isRecord(ctx.body) ? optString(ctx.body, 'body', RC) : undefined
+    if (raw === undefined || raw.trim() === '')
+      throw invalid(
+        RC,
+        'body',
+        raw === undefined ? "body wasn't supplied" : "body can't be blank",
+        'missing_field'
+      )
+    if (raw.length > MAX_COMMENT_LENGTH)
+      throw invalid(RC, 'body', `body is too long (maximum is ${MAX_COMMENT_LENGTH} characters)`)
+    return raw
+  }
+
+  /** The id of the comment a reactions route names (404 unless it exists). */
+  private reactionSubject(ctx: Ctx, subject: EmulatedReaction['subject']): number {
+    const id = Number(ctx.params.comment_id)
+    const store = subject === 'issue_comment' ? this.comments : this.reviewComments
+    if (!store.some(c => c.id === id)) throw notFound()
+    return id
+  }
+
+  /** 201 with a new reaction; 200 with the one the user already made with that content. */
+  private createReaction(ctx: Ctx, subject: EmulatedReaction['subject']): Reply {
+    const subjectId = this.reactionSubject(ctx, subject)
+    const content = isRecord(ctx.body) ? ctx.body.content : undefined
+    if (!isOneOf(REACTION_CONTENTS, content))
+      throw invalid(
+        'Reaction',
+        'content',
+        content === undefined ? "content wasn't supplied" : 'content is not included in the list',
+        content === undefined ? 'missing_field' : 'invalid'
+      )
+    const login = ctx.token.login
+    const same = this.reactions.find(
+      r =>
+        r.subject === subject &&
+        r.subjectId === subjectId &&
+        r.content === content &&
+        r.login === login
+    )
+    if (same) return { status: 200, body: this.reactionObject(same) }
+    const reaction: EmulatedReaction = {
+      id: this.nextId++,
+      subject,
+      subjectId,
+      content,
+      login,
+      createdAt: now()
+    }
+    this.reactions.push(reaction)
+    return { status: 201, body: this.reactionObject(reaction) }
+  }
+
+  /** Oldest first; `content` keeps one kind. */
+  private listReactions(ctx: Ctx, subject: EmulatedReaction['subject']): Reply {
+    const subjectId = this.reactionSubject(ctx, subject)
+    const content = ctx.query.get('content')
+    if (content !== null && !isOneOf(REACTION_CONTENTS, content))
+      throw invalid('Reaction', 'content', 'content is not included in the list', 'invalid')
+    const items = this.reactions.filter(
+      r =>
+        r.subject === subject &&
+        r.subjectId === subjectId &&
+        (content === null || r.content === content)
+    )
+    return this.paginate(ctx, items, r => this.reactionObject(r))
+  }
+
+  /** The diff hunk GitHub shows with a review comment: its hunk, up to the commented line. */
+  private async diffHunk(c: EmulatedReviewComment): Promise<string> {
+    const key = `${c.commitId}:${c.path}:${c.line}`
+    const known = this.hunks.get(key)
+    if (known !== undefined) return known
+    const pull = this.pulls.get(c.pullNumber)
+    const base = pull ? (await this.shas(pull)).base : undefined
+    const diff = base ? await this.git('diff', `${base}...${c.commitId}`, '--', c.path) : undefined
+    const hunk = hunkUpTo(diff ?? '', c.line) ?? `@@ -${c.line},1 +${c.line},1 @@`
+    if (diff !== undefined) this.hunks.set(key, hunk)
+    return hunk
   }
 
   // -------------------------------------------------------------- response builders
@@ -1290,7 +1793,7 @@ export class GitHubEmulator {
       mergeable_state: p.draft ? 'draft' : 'clean',
       merged_by: null,
       comments: this.comments.filter(c => c.issueNumber === p.number).length,
-      review_comments: 0,
+      review_comments: this.reviewComments.filter(c => c.pullNumber === p.number).length,
       maintainer_can_modify: fork,
       commits,
       additions,
@@ -1331,11 +1834,104 @@ export class GitHubEmulator {
       updated_at: c.updatedAt,
       issue_url: `${this.url}/repos/${owner}/${repo}/issues/${c.issueNumber}`,
       author_association: this.association(c.author),
-      performed_via_github_app: null
+      performed_via_github_app: null,
+      reactions: this.rollup('issue_comment', c.id)
     }
   }
 
-  private checkRunObject(r: EmulatedCheckRun): Schemas['check-run'] {
+  private reviewCommentHtmlUrl(c: EmulatedReviewComment): string {
+    const { owner, repo } = this.opts
+    return `${this.serverUrl}/${owner}/${repo}/pull/${c.pullNumber}#discussion_r${c.id}`
+  }
+
+  /** A single-line comment on the head side (RIGHT); a reply carries in_reply_to_id. */
+  private async reviewCommentObject(
+    c: EmulatedReviewComment
+  ): Promise<Schemas['pull-request-review-comment']> {
+    const api = `${this.url}/repos/${this.opts.owner}/${this.opts.repo}`
+    const url = `${api}/pulls/comments/${c.id}`
+    const html = this.reviewCommentHtmlUrl(c)
+    const pullUrl = `${api}/pulls/${c.pullNumber}`
+    return {
+      url,
+      pull_request_review_id: c.reviewId ?? null,
+      id: c.id,
+      node_id: nodeId('PRRC_', c.id),
+      diff_hunk: await this.diffHunk(c),
+      path: c.path,
+      commit_id: c.commitId,
+      original_commit_id: c.commitId,
+      ...(c.inReplyToId === undefined ? {} : { in_reply_to_id: c.inReplyToId }),
+      user: this.simpleUser(c.author, c.authorType),
+      body: c.body,
+      created_at: c.createdAt,
+      updated_at: c.createdAt,
+      html_url: html,
+      pull_request_url: pullUrl,
+      author_association: this.association(c.author),
+      _links: { self: { href: url }, html: { href: html }, pull_request: { href: pullUrl } },
+      start_line: null,
+      original_start_line: null,
+      start_side: null,
+      line: c.line,
+      original_line: c.line,
+      side: 'RIGHT',
+      subject_type: 'line',
+      reactions: this.rollup('review_comment', c.id)
+    }
+  }
+
+  private reactionObject(r: EmulatedReaction): Schemas['reaction'] {
+    return {
+      id: r.id,
+      node_id: nodeId('REA_', r.id),
+      user: this.simpleUser(r.login),
+      content: r.content,
+      created_at: r.createdAt
+    }
+  }
+
+  /** The reaction counts GitHub embeds in a comment. */
+  private rollup(subject: EmulatedReaction['subject'], id: number): Schemas['reaction-rollup'] {
+    const { owner, repo } = this.opts
+    const kind = subject === 'issue_comment' ? 'issues' : 'pulls'
+    const mine = this.reactions.filter(r => r.subject === subject && r.subjectId === id)
+    const count = (content: ReactionContent): number =>
+      mine.filter(r => r.content === content).length
+    return {
+      url: `${this.url}/repos/${owner}/${repo}/${kind}/comments/${id}/reactions`,
+      total_count: mine.length,
+      '+1': count('+1'),
+      '-1': count('-1'),
+      laugh: count('laugh'),
+      confused: count('confused'),
+      heart: count('heart'),
+      hooray: count('hooray'),
+      eyes: count('eyes'),
+      rocket: count('rocket')
+    }
+  }
+
+  /** A collaborator as GET .../collaborators/{username}/permission shows them. */
+  private collaborator(login: string, role: CollaboratorRole): Schemas['collaborator'] {
+    const rank = ROLES.indexOf(role)
+    return {
+      ...this.simpleUser(login),
+      permissions: {
+        pull: rank >= ROLES.indexOf('read'),
+        triage: rank >= ROLES.indexOf('triage'),
+        push: rank >= ROLES.indexOf('write'),
+        maintain: rank >= ROLES.indexOf('maintain'),
+        admin: rank >= ROLES.indexOf('admin')
+      },
+      role_name: role
+    }
+  }
+
+  /** `actions` (only when it has some) is not in the check-run schema, which allows more. */
+  private checkRunObject(
+    r: EmulatedCheckRun
+  ): Schemas['check-run'] & { actions?: CheckRunAction[] } {
     const { owner, repo } = this.opts
     const api = `${this.url}/repos/${owner}/${repo}/check-runs/${r.id}`
     const html = `${this.serverUrl}/${owner}/${repo}/runs/${r.id}`
@@ -1361,7 +1957,8 @@ export class GitHubEmulator {
       name: r.name,
       check_suite: { id: stableId(`suite/${r.headSha}`) },
       app: null,
-      pull_requests: []
+      pull_requests: [],
+      ...(r.actions.length > 0 ? { actions: r.actions.map(a => ({ ...a })) } : {})
     }
   }
 
@@ -1412,17 +2009,16 @@ export class GitHubEmulator {
     const { owner, repo } = this.opts
     const html = `${this.serverUrl}/${owner}/${repo}/pull/${r.pullNumber}#pullrequestreview-${r.id}`
     const pullUrl = `${this.url}/repos/${owner}/${repo}/pulls/${r.pullNumber}`
-    const pending = r.event === 'PENDING'
     return {
       id: r.id,
       node_id: nodeId('PRR_', r.id),
       user: this.simpleUser(r.author),
       body: r.body,
-      state: REVIEW_STATES[r.event] ?? 'PENDING',
+      state: r.state,
       html_url: html,
       pull_request_url: pullUrl,
       _links: { html: { href: html }, pull_request: { href: pullUrl } },
-      submitted_at: pending ? undefined : now(),
+      submitted_at: r.submittedAt,
       commit_id: r.commitId,
       author_association: this.association(r.author)
     }

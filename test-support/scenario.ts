@@ -10,8 +10,10 @@ import {
   WORKFLOW_TOKEN,
   type RunRecord,
   type RunRequest,
-  type SandboxOptions
+  type SandboxOptions,
+  type TokenKind
 } from './harness.js'
+import { humanRuns, type HumanEvent, type IgnoredEvent } from './human-events.js'
 import { ArtifactService } from './artifact-service.js'
 import { ModelServer, type ModelServerOptions, type ScriptedReply } from './model-server.js'
 
@@ -24,14 +26,19 @@ export interface Scenario {
   pr: SandboxOptions['pr']
   /** Action inputs (the `with:` of the workflow step). */
   inputs?: Record<string, string>
-  /** What the workflow passes as github-token: the workflow token (default) or a PAT. */
-  token?: 'workflow' | 'pat'
+  /**
+   * What the workflow passes as github-token: the workflow token (default), a PAT, or a GitHub App's
+   * installation token (then set state-author to `review-loop-app[bot]`).
+   */
+  token?: TokenKind
   /** The event that starts the first run; default pull_request opened. */
   start?: { event: string; action?: string; dispatchInputs?: Record<string, string> }
   /** Cap on runs; default 10. */
   maxRuns?: number
   /** A human pushes before run N (1-based); GitHub then starts a pull_request synchronize run. */
   humanPushes?: Array<{ beforeRun: number; message: string; files: FileChanges }>
+  /** After run N a human comments, reviews or clicks a button; GitHub starts the runs it triggers. */
+  humanEvents?: HumanEvent[]
   /** Re-run run N (same run id, next attempt) right after it finishes. */
   reruns?: Array<{ afterRun: number }>
   /** Environment for every run. */
@@ -93,6 +100,8 @@ export interface ScenarioReport {
     headSha: string
     conclusion: string | null
     title?: string
+    /** The buttons' identifiers. */
+    actions: string[]
     annotations: Array<{
       path: string
       start_line: number
@@ -108,6 +117,20 @@ export interface ScenarioReport {
   faultsApplied: Array<{ run: number; route: string; fault: string }>
   labels: string[]
   requestedReviewers: string[]
+  /** Human events that started no run, and why. */
+  ignoredEvents: IgnoredEvent[]
+  /** Reactions on comments: who reacted with what. */
+  reactions: Array<{ subject: string; subjectId: number; content: string; login: string }>
+  /** Review comments (inline), humans' and the loop's replies. */
+  reviewComments: Array<{
+    id: number
+    author: string
+    path: string
+    body: string
+    inReplyToId?: number
+  }>
+  /** Review threads and whether they are resolved. */
+  reviewThreads: Array<{ id: string; isResolved: boolean; commentIds: number[] }>
   /** Workflow artifacts uploaded to the local artifact service: name and file names. */
   artifacts: Array<{ name: string; files: string[] }>
   /** Calls to the Messages API server (AI scenarios only). */
@@ -220,6 +243,7 @@ export async function runScenario(
         })
       : undefined
   const pushes: ScenarioReport['pushes'] = []
+  const ignoredEvents: IgnoredEvent[] = []
   const gitServer = scenario.faults?.some(f => faultTarget(f.route) === 'git')
     ? await GitHttpServer.start(sandbox.bare, scenario.token === 'pat' ? PAT : WORKFLOW_TOKEN)
     : undefined
@@ -262,7 +286,9 @@ export async function runScenario(
           inputs: { ...scenario.inputs, 'pr-number': d.inputs['pr-number'] ?? '' }
         })
       }
-      if (run.pushed?.by === 'pat')
+      for (const h of scenario.humanEvents?.filter(e => e.afterRun === k) ?? [])
+        queue.push(...humanRuns(sandbox, base, h, ignoredEvents))
+      if (run.pushed?.by === 'pat' || run.pushed?.by === 'app')
         queue.push({ ...base, event: 'pull_request', action: 'synchronize' })
       // a killed run is re-run by a person (Re-run jobs): same run id, next attempt
       const failedOnce = scenario.rerunFailed && run.exitCode !== 0 && run.runAttempt === 1
@@ -295,6 +321,7 @@ export async function runScenario(
       comments: emu.comments.map(c => ({ id: c.id, author: c.author, body: c.body })),
       checkRuns: emu.checkRuns.map(c => ({
         id: c.id,
+        actions: (c.actions ?? []).map(a => a.identifier),
         externalId: c.externalId,
         headSha: c.headSha,
         conclusion: c.conclusion,
@@ -321,6 +348,25 @@ export async function runScenario(
       faultsApplied: faultLog(sandbox, model, gitServer),
       labels: pull?.labels ?? [],
       requestedReviewers: pull?.requestedReviewers ?? [],
+      ignoredEvents,
+      reactions: emu.reactions.map(r => ({
+        subject: r.subject,
+        subjectId: r.subjectId,
+        content: r.content,
+        login: r.login
+      })),
+      reviewComments: emu.reviewComments.map(c => ({
+        id: c.id,
+        author: c.author,
+        path: c.path,
+        body: c.body,
+        inReplyToId: c.inReplyToId
+      })),
+      reviewThreads: emu.reviewThreads.map(t => ({
+        id: t.id,
+        isResolved: t.isResolved,
+        commentIds: t.commentIds
+      })),
       artifacts: artifacts.artifacts.map(a => ({
         name: a.name,
         files: Object.keys(a.files).sort()

@@ -1,5 +1,5 @@
 import * as core from '@actions/core'
-import { roundIterations } from '../loop/state.js'
+import { roundIterations, roundReviews } from '../loop/state.js'
 import { tokens } from '../report/format.js'
 import type { IterationOutcome } from '../run/iteration.js'
 
@@ -11,7 +11,7 @@ export function setOutputs(outcome: IterationOutcome, maxIterations: number): vo
     status: state?.status ?? 'skipped',
     skipped: outcome.decision ? 'false' : 'true',
     verdict: outcome.decision ?? round[round.length - 1]?.decision ?? '',
-    iteration: String(round.length),
+    iteration: String(state ? roundReviews(state) : 0),
     'max-iterations': String(state?.maxIterations ?? maxIterations),
     findings: JSON.stringify(outcome.findings),
     'findings-count': String(outcome.findings.length),

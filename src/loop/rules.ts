@@ -5,7 +5,7 @@
  */
 import { atOrAbove } from './findings.js'
 import { moveTo, stamped, updateLast } from './record.js'
-import { isTerminal, newState, roundIterations } from './state.js'
+import { isTerminal, newState, roundIterations, roundReviews } from './state.js'
 import { needsHuman, transition, type LoopEvent } from './transitions.js'
 import type {
   Decision,
@@ -249,7 +249,7 @@ export function planPull(input: PullPlanInput): PullPlan {
   }
   const cap = roundCapOf(state, maxIterations)
   state = { ...state, status: next.to, maxIterations: cap }
-  const done = roundIterations(state).length
+  const done = roundReviews(state)
   if (done >= cap && transition(state.status, 'round_used_up').then === 'skip') {
     return {
       kind: 'skip',
@@ -315,7 +315,7 @@ export function reviewEvent(
   fixable: boolean,
   budget?: Spending
 ): { event: LoopEvent; reason?: string } {
-  const n = roundIterations(state).length
+  const n = roundReviews(state)
   if (decision === 'GO') return { event: 'review_go', reason: 'The review passed: GO.' }
   if (budget?.exhausted)
     return {

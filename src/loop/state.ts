@@ -36,6 +36,14 @@ export function latestRecords(state: LoopState): Map<string, FindingRecord> {
   return new Map(roundIterations(state).flatMap(it => it.findings.map(f => [f.id, f] as const)))
 }
 
+/**
+ * The reviews this round counts towards its cap: a fix a human asked for on a carried review is an
+ * iteration of its own but reviews nothing, so it takes no review from the cap.
+ */
+export function roundReviews(state: LoopState): number {
+  return roundIterations(state).filter(it => !it.trigger?.carried).length
+}
+
 export function lastIteration(state: LoopState): IterationRecord | undefined {
   return state.iterations[state.iterations.length - 1]
 }

@@ -1,7 +1,13 @@
 import { commandsFor } from '../loop/commands.js'
 import { bySeverity, countBySeverity } from '../loop/findings.js'
 import { renderStateMarker } from '../loop/state-comment.js'
-import { filesChangedCount, lastIteration, resolvedCount, roundIterations } from '../loop/state.js'
+import {
+  filesChangedCount,
+  lastIteration,
+  resolvedCount,
+  roundIterations,
+  roundReviews
+} from '../loop/state.js'
 import { SEVERITIES, type Finding, type IterationRecord, type LoopState } from '../loop/types.js'
 import {
   commitLink,
@@ -37,7 +43,7 @@ export interface CommentExtras {
 
 export function headline(state: LoopState): string {
   const last = lastIteration(state)
-  const n = roundIterations(state).length
+  const n = roundReviews(state)
   const verdict = last?.decision ?? 'pending'
   const round = state.round > 1 ? ` (round ${state.round})` : ''
   return `## Review loop: ${state.status === 'running' ? verdict : STATUS_LABEL[state.status]} — iteration ${n} of ${state.maxIterations}${round}`
@@ -258,7 +264,7 @@ export function statusText(state: LoopState | undefined): string {
   const open = (last?.findings ?? []).filter(f => f.status === 'open').length
   const round = state.round > 1 ? ` of round ${state.round}` : ''
   const lines = [
-    `the loop is \`${state.status}\`: iteration ${roundIterations(state).length} of ${state.maxIterations}${round}, verdict ${last?.decision ?? 'pending'}, ${open} open finding${open === 1 ? '' : 's'}, ${usd(state.totals.costUsd)} spent.`
+    `the loop is \`${state.status}\`: iteration ${roundReviews(state)} of ${state.maxIterations}${round}, verdict ${last?.decision ?? 'pending'}, ${open} open finding${open === 1 ? '' : 's'}, ${usd(state.totals.costUsd)} spent.`
   ]
   if (state.reason) lines.push('', `> ${escapeMd(state.reason)}`)
   const can = whatYouCanDo(state)

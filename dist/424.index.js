@@ -1,5 +1,5 @@
-export const id = 603;
-export const ids = [603];
+export const id = 424;
+export const ids = [424];
 export const modules = {
 
 /***/ 9229:
@@ -432,6 +432,7 @@ function fingerprint(input) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   IZ: () => (/* binding */ PROCESSED_KEPT),
 /* harmony export */   KW: () => (/* binding */ STATE_SCHEMA),
 /* harmony export */   We: () => (/* binding */ checkState)
 /* harmony export */ });
@@ -446,9 +447,14 @@ function fingerprint(input) {
  * comes from a newer review-loop. 2 added the fix outcomes `pushing` and `interrupted` and the
  * statuses `closed` and `merged`; 3 added re-raised findings, findings no longer raised (`gone`), the
  * reviewed tree, the reviewer's failed criteria, answers and dropped findings, and the fixer's
- * summary. An older version meeting them says to upgrade.
+ * summary; 4 added what humans did: commands processed, an approval, dismissed findings, a round's
+ * own cap, the human review feedback seen and who started an iteration. An older version meeting
+ * them says to upgrade.
  */
-const STATE_SCHEMA = 3;
+const STATE_SCHEMA = 4;
+/** Human actions remembered as processed; older ones cannot come again (see `processed`). */
+const PROCESSED_KEPT = 200;
+const login = { type: 'string', maxLength: 100 };
 const nonNegative = { type: 'number', minimum: 0 };
 const count = { type: 'integer', minimum: 0 };
 const sha = { type: 'string', pattern: '^[0-9a-f]{7,64}$' };
@@ -597,6 +603,17 @@ const iterationRecord = {
             }
         },
         fix: fixRecord,
+        trigger: {
+            type: 'object',
+            required: ['by', 'command'],
+            additionalProperties: false,
+            properties: {
+                by: login,
+                command: { enum: ['retry', 'continue', 'fix', 'feedback'] },
+                instructions: { type: 'string', maxLength: 2000 },
+                carried: { type: 'integer', minimum: 1 }
+            }
+        },
         usage,
         startedAt: { type: 'string' },
         durationMs: count
@@ -617,7 +634,7 @@ const stateSchema = {
     ],
     additionalProperties: false,
     properties: {
-        schema: { enum: [1, 2, STATE_SCHEMA] },
+        schema: { enum: [1, 2, 3, STATE_SCHEMA] },
         pr: { type: 'integer', minimum: 1 },
         status: { enum: _types_js__WEBPACK_IMPORTED_MODULE_0__/* .LOOP_STATUSES */ .gw },
         round: { type: 'integer', minimum: 1 },
@@ -627,6 +644,49 @@ const stateSchema = {
         lastPushedSha: sha,
         totals: usage,
         reason: { type: 'string', maxLength: 4000 },
+        roundCap: {
+            type: 'object',
+            required: ['round', 'max'],
+            additionalProperties: false,
+            properties: { round: { type: 'integer', minimum: 1 }, max: { type: 'integer', minimum: 1 } }
+        },
+        override: {
+            type: 'object',
+            required: ['by', 'at', 'reason', 'sha'],
+            additionalProperties: false,
+            properties: {
+                by: login,
+                at: { type: 'string' },
+                reason: { type: 'string', maxLength: 500 },
+                sha
+            }
+        },
+        dismissed: {
+            type: 'array',
+            maxItems: 100,
+            items: {
+                type: 'object',
+                required: ['id', 'by', 'at'],
+                additionalProperties: false,
+                properties: {
+                    id: { type: 'string', maxLength: 64 },
+                    by: login,
+                    at: { type: 'string' },
+                    reason: { type: 'string', maxLength: 500 }
+                }
+            }
+        },
+        processed: {
+            type: 'array',
+            maxItems: PROCESSED_KEPT,
+            items: { type: 'string', pattern: '^[crb][0-9]{1,20}$' }
+        },
+        feedbackSeen: {
+            type: 'object',
+            required: ['review', 'comment'],
+            additionalProperties: false,
+            properties: { review: count, comment: count }
+        },
         updatedAt: { type: 'string' }
     }
 };
@@ -654,10 +714,13 @@ function checkState(value) {
 /* harmony export */   Hd: () => (/* binding */ isTerminal),
 /* harmony export */   SU: () => (/* binding */ lastIteration),
 /* harmony export */   YL: () => (/* binding */ latestRecords),
+/* harmony export */   dR: () => (/* binding */ recordedFindings),
 /* harmony export */   je: () => (/* binding */ roundIterations),
+/* harmony export */   mO: () => (/* binding */ dismissedIds),
 /* harmony export */   mq: () => (/* binding */ resolvedCount),
 /* harmony export */   om: () => (/* binding */ newState),
-/* harmony export */   rG: () => (/* binding */ filesChangedCount)
+/* harmony export */   rG: () => (/* binding */ filesChangedCount),
+/* harmony export */   sv: () => (/* binding */ roundReviews)
 /* harmony export */ });
 /* harmony import */ var _state_schema_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(50659);
 /* harmony import */ var _usage_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(89553);
@@ -685,6 +748,13 @@ function roundIterations(state) {
 function latestRecords(state) {
     return new Map(roundIterations(state).flatMap(it => it.findings.map(f => [f.id, f])));
 }
+/**
+ * The reviews this round counts towards its cap: a fix a human asked for on a carried review is an
+ * iteration of its own but reviews nothing, so it takes no review from the cap.
+ */
+function roundReviews(state) {
+    return roundIterations(state).filter(it => !it.trigger?.carried).length;
+}
 function lastIteration(state) {
     return state.iterations[state.iterations.length - 1];
 }
@@ -696,56 +766,28 @@ function filesChangedCount(fix) {
 function resolvedCount(it) {
     return it.resolved.length + (it.resolvedOmitted ?? 0);
 }
-
-
-/***/ }),
-
-/***/ 96539:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   R6: () => (/* binding */ CATEGORIES),
-/* harmony export */   WF: () => (/* binding */ EARLIER_STATUSES),
-/* harmony export */   Yv: () => (/* binding */ DECISIONS),
-/* harmony export */   gw: () => (/* binding */ LOOP_STATUSES),
-/* harmony export */   oC: () => (/* binding */ SEVERITIES)
-/* harmony export */ });
 /**
- * The loop's own types: what the core reasons about. Adapters map GitHub's, git's and the model
- * API's shapes to these; nothing here knows an SDK or a wire format.
+ * The latest iteration's findings that are not fixed, as findings again (for a fix a human asked
+ * for without a new review). Their descriptions are in the artifacts; the state keeps the titles.
  */
-/** The one finding schema shared by every source: AI reviewer, gates and human review comments. */
-const SEVERITIES = ['critical', 'high', 'medium', 'low', 'suggestion'];
-const CATEGORIES = [
-    'security',
-    'architecture',
-    'logic',
-    'style',
-    'performance',
-    'testing',
-    'documentation'
-];
-const LOOP_STATUSES = [
-    'running',
-    'go',
-    'max_iterations',
-    'needs_discussion',
-    'stalled',
-    'budget_exhausted',
-    'stopped',
-    'error',
-    /** The PR was closed, or merged, while the loop ran. */
-    'closed',
-    'merged'
-];
-const DECISIONS = ['GO', 'NO_GO', 'NEEDS_DISCUSSION'];
-/** What the reviewer says about a finding of an earlier iteration. */
-const EARLIER_STATUSES = [
-    'fixed',
-    'still_open',
-    'dispute_accepted',
-    'dispute_rejected'
-];
+function recordedFindings(state) {
+    return (lastIteration(state)?.findings ?? [])
+        .filter(f => f.status !== 'fixed')
+        .map(f => ({
+        id: f.id,
+        severity: f.severity,
+        category: f.category ?? 'logic',
+        file: f.file,
+        line: f.line,
+        title: f.title ?? f.id,
+        description: f.title ?? '',
+        source: f.source ?? 'ai'
+    }));
+}
+/** The ids humans dismissed (won't fix): they no longer block. */
+function dismissedIds(state) {
+    return new Set((state.dismissed ?? []).map(d => d.id));
+}
 
 
 /***/ }),
@@ -781,7 +823,7 @@ function usageSince(after, before) {
 
 /***/ }),
 
-/***/ 16603:
+/***/ 92424:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -1003,7 +1045,7 @@ function setOutputs(outcome, maxIterations) {
         status: state?.status ?? 'skipped',
         skipped: outcome.decision ? 'false' : 'true',
         verdict: outcome.decision ?? round[round.length - 1]?.decision ?? '',
-        iteration: String(round.length),
+        iteration: String(state ? (0,loop_state/* roundReviews */.sv)(state) : 0),
         'max-iterations': String(state?.maxIterations ?? maxIterations),
         findings: JSON.stringify(outcome.findings),
         'findings-count': String(outcome.findings.length),
@@ -1913,7 +1955,136 @@ async function appendAnnotations(l, checkRunId, annotations, landed, perRequest,
     }
 }
 
+;// CONCATENATED MODULE: ./src/github/conversation.ts
+const ROLES = ['admin', 'maintain', 'write', 'triage', 'read', 'none'];
+/** The threads of a PR with their first comment, to find the one a review comment starts. */
+const THREADS = `query($owner: String!, $name: String!, $number: Int!, $after: String) {
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      reviewThreads(first: 100, after: $after) {
+        nodes { id isResolved comments(first: 1) { nodes { databaseId } } }
+        pageInfo { hasNextPage endCursor }
+      }
+    }
+  }
+}`;
+const RESOLVE = `mutation($threadId: ID!) {
+  resolveReviewThread(input: { threadId: $threadId }) { thread { id isResolved } }
+}`;
+/** The thread ids (unresolved ones) that start with each of `commentIds`. */
+async function threadsOf(octokit, repo, pr, commentIds) {
+    const wanted = new Set(commentIds);
+    const found = [];
+    let after;
+    for (let page = 0; page < 10; page++) {
+        const data = await octokit.graphql(THREADS, {
+            owner: repo.owner,
+            name: repo.repo,
+            number: pr,
+            after
+        });
+        const threads = data.repository?.pullRequest?.reviewThreads;
+        for (const t of threads?.nodes ?? []) {
+            const first = t.comments.nodes[0]?.databaseId;
+            if (!t.isResolved && first !== undefined && wanted.has(first))
+                found.push(t.id);
+        }
+        if (!threads?.pageInfo.hasNextPage)
+            break;
+        after = threads.pageInfo.endCursor;
+    }
+    return found;
+}
+/** The human side of the PR over REST and GraphQL (see ConversationPort). */
+function createConversation(octokit, repo, call) {
+    return {
+        async roleOf(login) {
+            try {
+                const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
+                    ...repo,
+                    username: login
+                });
+                // role_name may be a custom role's name: its base permission says what it may do
+                const known = (r) => ROLES.includes(r);
+                return known(data.role_name)
+                    ? data.role_name
+                    : known(data.permission)
+                        ? data.permission
+                        : 'none';
+            }
+            catch (e) {
+                if (e.status === 404)
+                    return 'none';
+                return call('get collaborator permission', () => Promise.reject(e));
+            }
+        },
+        async react(target, content) {
+            const res = await call('create reaction', () => target.kind === 'comment'
+                ? octokit.rest.reactions.createForIssueComment({
+                    ...repo,
+                    comment_id: target.id,
+                    content
+                })
+                : octokit.rest.reactions.createForPullRequestReviewComment({
+                    ...repo,
+                    comment_id: target.id,
+                    content
+                }));
+            // GitHub answers 200 with the reaction the same person made before, 201 for a new one
+            return res.status === 201;
+        },
+        async listReviews(pr) {
+            const all = await call('list reviews', () => octokit.paginate(octokit.rest.pulls.listReviews, {
+                ...repo,
+                pull_number: pr,
+                per_page: 100
+            }));
+            return all.map((r) => ({
+                id: r.id,
+                author: r.user?.login ?? '',
+                authorType: r.user?.type ?? 'User',
+                state: r.state.toUpperCase(),
+                body: r.body ?? ''
+            }));
+        },
+        async listReviewComments(pr) {
+            const all = await call('list review comments', () => octokit.paginate(octokit.rest.pulls.listReviewComments, {
+                ...repo,
+                pull_number: pr,
+                per_page: 100
+            }));
+            return all.map((c) => ({
+                id: c.id,
+                reviewId: c.pull_request_review_id ?? undefined,
+                author: c.user?.login ?? '',
+                authorType: c.user?.type ?? 'User',
+                path: c.path,
+                line: c.line ?? undefined,
+                body: c.body,
+                inReplyTo: c.in_reply_to_id ?? undefined
+            }));
+        },
+        async replyToReviewComment(pr, commentId, body) {
+            await call('reply to review comment', () => octokit.rest.pulls.createReplyForReviewComment({
+                ...repo,
+                pull_number: pr,
+                comment_id: commentId,
+                body
+            }));
+        },
+        async resolveThreads(pr, commentIds) {
+            if (commentIds.length === 0)
+                return 0;
+            const threads = await call('list review threads', () => threadsOf(octokit, repo, pr, commentIds));
+            for (const threadId of threads)
+                await call('resolve review thread', () => octokit.graphql(RESOLVE, { threadId }));
+            return threads.length;
+        }
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/github/octokit-adapter.ts
+
 
 
 
@@ -1940,7 +2111,13 @@ const SCOPE_FOR = {
     'request reviewers': 'pull-requests: write',
     'create review': 'pull-requests: write',
     'get pull request': 'pull-requests: read',
-    'list comments': 'issues: read'
+    'list comments': 'issues: read',
+    'create reaction': 'issues: write',
+    'list reviews': 'pull-requests: read',
+    'list review comments': 'pull-requests: read',
+    'reply to review comment': 'pull-requests: write',
+    'list review threads': 'pull-requests: read',
+    'resolve review thread': 'pull-requests: write'
 };
 /** An HTTP error from GitHub, reduced to what the loop acts on. */
 class GitHubError extends Error {
@@ -2103,7 +2280,8 @@ function createGitHubAdapter(options) {
                 team_reviewers: teams
             }));
         },
-        ...writes
+        ...writes,
+        ...createConversation(octokit, repoParams, call)
     };
 }
 /** The login the token acts as (see GitHubPort.whoAmI). */
@@ -2179,6 +2357,7 @@ async function createCheckRun(l, input) {
         completed_at: new Date().toISOString(),
         external_id: input.externalId,
         details_url: input.detailsUrl,
+        ...(input.actions?.length ? { actions: input.actions } : {}),
         output: { ...output, annotations: first }
     })).data, () => findCheckRun(l, input.headSha, input.name, input.externalId));
     const id = Number(created.id);
@@ -2255,7 +2434,8 @@ function appendReview(state, r) {
         (touched(f, r.changedLines) || fix.stopReason === undefined);
     const findings = r.findings.map(f => {
         const before = previousOpen.get(f.id);
-        const reraised = before ? attempted(before) : settledBefore.has(f.id);
+        // a review carried into a human's fix raises nothing again: nobody reviewed anew
+        const reraised = !r.trigger?.carried && (before ? attempted(before) : settledBefore.has(f.id));
         return {
             id: f.id,
             severity: f.severity,
@@ -2297,7 +2477,8 @@ function appendReview(state, r) {
             ? { gone: left.filter(f => !fixed.includes(f)).map(f => f.id) }
             : {}),
         ...reviewerNotes(r),
-        ...(answers.length ? { answers } : {})
+        ...(answers.length ? { answers } : {}),
+        ...(r.trigger ? { trigger: r.trigger } : {})
     };
     return {
         ...state,
@@ -2333,134 +2514,10 @@ function moveTo(state, status, reason) {
     return { ...state, status, reason };
 }
 
+// EXTERNAL MODULE: ./src/loop/transitions.ts
+var transitions = __webpack_require__(56274);
 // EXTERNAL MODULE: ./src/loop/types.ts
 var types = __webpack_require__(96539);
-;// CONCATENATED MODULE: ./src/loop/transitions.ts
-
-/**
- * The loop's transition table: state × event → next state and what the run does next. It is the
- * one place that says where the loop goes; `src/loop/README.md` shows it as a table
- * (`npm run docs` writes it there) and a test checks every cell against the code.
- */
-const LOOP_EVENTS = (/* unused pure expression or super */ null && ([
-    /** A human put the stop label on the PR. */
-    'stop_label',
-    /** A head this round has not reviewed yet (a push, a dispatch, a human commit). */
-    'new_head',
-    /** The head was reviewed already (a re-run, a duplicate trigger). */
-    'head_reviewed',
-    /** The fixer disputed findings without changing code: the same head gets one re-review. */
-    'disputes_to_weigh',
-    /** The round used every iteration of its cap before this head came. */
-    'round_used_up',
-    /** The review said GO. */
-    'review_go',
-    /** The reviewer needs a human to decide. */
-    'review_needs_discussion',
-    /** The budget allowed no review call. */
-    'review_unaffordable',
-    /** NO_GO at the last iteration of the round. */
-    'no_go_at_cap',
-    /** NO_GO with a blocker raised again after a fix attempt (its second sighting). */
-    'no_go_repeated_blocker',
-    /** NO_GO on a tree the loop reviewed before: the fixes go round in circles. */
-    'no_go_oscillating',
-    /** NO_GO with the budget spent. */
-    'no_go_budget_spent',
-    /** NO_GO and nothing can fix (no fixer, or a fork PR). */
-    'no_go_no_fixer',
-    /** NO_GO: the fixers get their turn. */
-    'no_go',
-    /** The fix was pushed. */
-    'fix_pushed',
-    /** The fixer disputed findings and changed nothing, for the first time on this head. */
-    'fix_disputed',
-    /** The fixer disputed again on a head that was re-reviewed for its disputes. */
-    'fix_disputed_again',
-    /** The fixers changed nothing. */
-    'fix_no_changes',
-    /** The budget stopped the AI fixer before it changed anything. */
-    'fix_budget_spent',
-    /** The branch moved during the run: the fix was kept as a patch, the new head comes next. */
-    'fix_branch_moved',
-    /** The push failed: the fix was kept as a patch. */
-    'fix_push_failed',
-    /**
-     * The previous run died before its push was confirmed and the commit is not on the branch: the
-     * head it reviewed is reviewed again, as the next counted iteration.
-     */
-    'fix_interrupted',
-    /** The PR was closed while the loop ran. */
-    'pr_closed',
-    /** The PR was merged while the loop ran. */
-    'pr_merged'
-]));
-/**
- * What the run does after the transition: `review` the head, `fix` it, `retrigger` (save, then
- * start the next iteration), `wait` (save; the next push starts it), `escalate` (end and call a
- * human), `end` (end, no human needed), `skip` (nothing to do: a notice).
- */
-const ACTIONS = (/* unused pure expression or super */ null && (['review', 'fix', 'retrigger', 'wait', 'escalate', 'end', 'skip']));
-/** Ending in these statuses calls a human: the label, the reviewers, the mention. */
-const NEEDS_HUMAN = [
-    'max_iterations',
-    'needs_discussion',
-    'stalled',
-    'budget_exhausted'
-];
-function needsHuman(status) {
-    return NEEDS_HUMAN.includes(status);
-}
-const finish = (to) => ({
-    to,
-    then: needsHuman(to) ? 'escalate' : 'end'
-});
-/** While the loop runs, every event can come. */
-const WHILE_RUNNING = {
-    stop_label: finish('stopped'),
-    new_head: { to: 'running', then: 'review' },
-    head_reviewed: { to: 'running', then: 'skip' },
-    disputes_to_weigh: { to: 'running', then: 'review' },
-    round_used_up: { to: 'running', then: 'skip' },
-    review_go: finish('go'),
-    review_needs_discussion: finish('needs_discussion'),
-    review_unaffordable: finish('budget_exhausted'),
-    no_go_at_cap: finish('max_iterations'),
-    no_go_repeated_blocker: finish('stalled'),
-    no_go_oscillating: finish('stalled'),
-    no_go_budget_spent: finish('budget_exhausted'),
-    no_go_no_fixer: finish('stalled'),
-    no_go: { to: 'running', then: 'fix' },
-    fix_pushed: { to: 'running', then: 'retrigger' },
-    fix_disputed: { to: 'running', then: 'retrigger' },
-    fix_disputed_again: finish('needs_discussion'),
-    fix_no_changes: finish('stalled'),
-    fix_budget_spent: finish('budget_exhausted'),
-    fix_branch_moved: { to: 'running', then: 'wait' },
-    fix_push_failed: finish('error'),
-    fix_interrupted: { to: 'running', then: 'review' },
-    pr_closed: finish('closed'),
-    pr_merged: finish('merged')
-};
-/** After the loop ended only a human acts: a new head starts a new round, the label stops it. */
-function afterEnd(status) {
-    return {
-        stop_label: status === 'stopped' ? { to: 'stopped', then: 'skip' } : finish('stopped'),
-        new_head: { to: 'running', then: 'review', newRound: true },
-        head_reviewed: { to: status, then: 'skip' },
-        pr_closed: { to: status, then: 'skip' },
-        pr_merged: { to: status, then: 'skip' }
-    };
-}
-const TRANSITIONS = Object.fromEntries(types/* LOOP_STATUSES */.gw.map(s => [s, s === 'running' ? WHILE_RUNNING : afterEnd(s)]));
-/** The next state; an event that cannot happen in `status` is a bug, not a user error. */
-function transition(status, event) {
-    const next = TRANSITIONS[status][event];
-    if (!next)
-        throw new Error(`review-loop bug: '${event}' cannot happen while the loop is ${status}`);
-    return next;
-}
-
 ;// CONCATENATED MODULE: ./src/loop/rules.ts
 /**
  * Every rule of the loop, as pure functions: whether a head is reviewed, the verdict, whether the
@@ -2485,6 +2542,17 @@ function decide(outcome, threshold) {
 function blockingIds(findings, threshold) {
     return findings.filter(f => atOrAbove(f.severity, threshold)).map(f => f.id);
 }
+/**
+ * Events whose runs hold the base repository's write token and secrets even for a fork's PR: fork
+ * code never runs in them. (pull_request, pull_request_review and pull_request_review_comment runs
+ * of a fork's PR get a read-only token and no secrets.)
+ */
+const PRIVILEGED_EVENTS = [
+    'pull_request_target',
+    'issue_comment',
+    'check_run',
+    'workflow_dispatch'
+];
 function isFork(pull) {
     return pull.headRepoFullName !== pull.baseRepoFullName;
 }
@@ -2495,8 +2563,8 @@ function refusal(input) {
         return `PR #${pull.number} is ${pull.merged ? 'merged' : 'closed'}: nothing to review.`;
     if (pull.draft && !input.reviewDrafts)
         return `PR #${pull.number} is a draft: it is reviewed when marked ready for review (or set review-drafts: true).`;
-    if (isFork(pull) && input.eventName === 'pull_request_target')
-        return `PR #${pull.number} comes from the fork ${pull.headRepoFullName || '(deleted)'} and this run is pull_request_target, which holds a write token and the repository's secrets: review-loop never runs fork code there, whatever allow-forks says. Review forks from a pull_request workflow.`;
+    if (isFork(pull) && PRIVILEGED_EVENTS.includes(input.eventName ?? ''))
+        return `PR #${pull.number} comes from the fork ${pull.headRepoFullName || '(deleted)'} and this run is ${input.eventName}, which holds a write token and the repository's secrets: review-loop never runs fork code there, whatever allow-forks says. Review forks from a pull_request workflow.`;
     if (isFork(pull) && !input.allowForks)
         return `PR #${pull.number} comes from the fork ${pull.headRepoFullName || '(deleted)'}: review-loop does not run or push fork code unless a maintainer sets allow-forks: true.`;
     return undefined;
@@ -2504,7 +2572,7 @@ function refusal(input) {
 function stopByLabel(input, label) {
     const notice = `PR #${input.pull.number} has the label '${label}': the loop is stopped. Remove the label and push (or re-run) to go on.`;
     const current = input.state;
-    const next = current && transition(current.status, 'stop_label');
+    const next = current && (0,transitions/* transition */.kY)(current.status, 'stop_label');
     if (!current || !next || next.then === 'skip')
         return { kind: 'stop', notice };
     const stopped = moveTo(current, next.to, `Stopped by a human (label '${label}').`);
@@ -2515,7 +2583,7 @@ function closedWhileRunning(input, notice) {
     const { pull, state } = input;
     if (!state || pull.state !== 'closed' || input.untrusted)
         return { kind: 'skip', notice };
-    const next = transition(state.status, pull.merged ? 'pr_merged' : 'pr_closed');
+    const next = (0,transitions/* transition */.kY)(state.status, pull.merged ? 'pr_merged' : 'pr_closed');
     if (next.then === 'skip')
         return { kind: 'skip', notice };
     const what = pull.merged ? 'merged' : 'closed';
@@ -2542,6 +2610,9 @@ function reviewedIn(state, headSha) {
  * one re-review of a head after the fixer disputed findings without changing code).
  */
 function headEvent(state, headSha, run) {
+    // a head a human approved as is was dealt with, as a reviewed one is
+    if (state.status === 'go' && state.override?.sha === headSha)
+        return 'head_reviewed';
     const reviewed = reviewedIn(state, headSha);
     if (!reviewed)
         return 'new_head';
@@ -2586,6 +2657,10 @@ function settlePush(state, pull) {
         reason
     };
 }
+/** The cap of the state's current round: one a human gave it, or max-iterations. */
+function roundCapOf(state, maxIterations) {
+    return state.roundCap?.round === state.round ? state.roundCap.max : maxIterations;
+}
 /** Decides, from the PR and the loop state, whether this run reviews the head and as which iteration. */
 function planPull(input) {
     const { pull, maxIterations } = input;
@@ -2597,22 +2672,28 @@ function planPull(input) {
     if (input.untrusted)
         return halt(input, input.untrusted);
     let state = settlePush(input.state ?? (0,loop_state/* newState */.om)(pull.number, maxIterations, input.now), pull);
-    const next = transition(state.status, headEvent(state, pull.headSha, input));
+    const next = (0,transitions/* transition */.kY)(state.status, input.human ?? headEvent(state, pull.headSha, input));
     if (next.then === 'skip')
         return { kind: 'skip', notice: alreadyReviewed(state, input), repeats: true };
-    // A human commit after the loop ended starts a new round with a fresh cap.
-    if (next.newRound)
-        state = { ...state, round: state.round + 1, reason: undefined };
-    state = { ...state, status: next.to, maxIterations };
-    const done = (0,loop_state/* roundIterations */.je)(state).length;
-    if (done >= maxIterations && transition(state.status, 'round_used_up').then === 'skip') {
+    // A human commit or request after the loop ended starts a new round with a fresh cap.
+    if (next.newRound) {
+        const { override: _approval, ...rest } = state;
+        state = { ...rest, round: state.round + 1, reason: undefined };
+        if (input.roundCap)
+            state.roundCap = { round: state.round, max: input.roundCap };
+    }
+    const cap = roundCapOf(state, maxIterations);
+    state = { ...state, status: next.to, maxIterations: cap };
+    const done = (0,loop_state/* roundReviews */.sv)(state);
+    if (done >= cap && (0,transitions/* transition */.kY)(state.status, 'round_used_up').then === 'skip') {
         return {
             kind: 'skip',
-            repeats: true,
-            notice: `The loop already used ${done} of ${maxIterations} iterations; raise max-iterations to continue.`
+            repeats: !input.human,
+            notice: `The loop already used ${done} of ${cap} iterations; raise max-iterations to continue.`
         };
     }
-    return { kind: 'review', state, iteration: done + 1, newRound: next.newRound === true };
+    const then = next.then === 'fix' ? 'fix' : 'review';
+    return { kind: 'review', state, iteration: done + 1, newRound: next.newRound === true, then };
 }
 // ── After the review ───────────────────────────────────────────────────────────────────────────
 /** The loop can fix when something fixes (fix commands or the AI fixer) and the PR is not a fork. */
@@ -2646,7 +2727,7 @@ function oscillation(state) {
  * (oscillation), the budget again, and whether anything can fix.
  */
 function reviewEvent(state, decision, threshold, fixable, budget) {
-    const n = (0,loop_state/* roundIterations */.je)(state).length;
+    const n = (0,loop_state/* roundReviews */.sv)(state);
     if (decision === 'GO')
         return { event: 'review_go', reason: 'The review passed: GO.' };
     if (budget?.exhausted)
@@ -2689,7 +2770,7 @@ function reviewEvent(state, decision, threshold, fixable, budget) {
 function nextAfterReview(state, decision, threshold, fixable, budget) {
     const { event, reason } = reviewEvent(state, decision, threshold, fixable, budget);
     // a head is reviewed only while the loop runs (planPull makes it so)
-    const next = transition('running', event);
+    const next = (0,transitions/* transition */.kY)('running', event);
     if (next.then === 'fix' || !(0,loop_state/* isTerminal */.Hd)(next.to))
         return { kind: 'fix' };
     return { kind: 'finish', status: next.to, reason: reason ?? '' };
@@ -2737,7 +2818,7 @@ function fixEvent(outcome, disputes = 'none', budgetStopped = false) {
 /** After the fix: what the loop's status becomes, and whether to re-trigger. */
 function nextAfterFix(outcome, disputes = 'none', budgetStopped = false) {
     const event = fixEvent(outcome, disputes, budgetStopped);
-    const next = transition('running', event);
+    const next = (0,transitions/* transition */.kY)('running', event);
     return { status: next.to, reason: FIX_REASONS[event], retrigger: next.then === 'retrigger' };
 }
 // ── How the run ends ───────────────────────────────────────────────────────────────────────────
@@ -2937,6 +3018,7 @@ function parseSettings(get, env = process.env) {
         githubToken,
         maxIterations: integer(get, 'max-iterations', 3, 1, 20),
         severityThreshold: oneOf(get, 'severity-threshold', types/* SEVERITIES */.oC, 'medium'),
+        humanReviewSeverity: oneOf(get, 'human-review-severity', types/* SEVERITIES */.oC, 'high'),
         gates: parseGates(get('checks')),
         fixCommands: lines(get('fix-commands')),
         retrigger: oneOf(get, 'retrigger', ['dispatch', 'push', 'none'], 'dispatch'),
@@ -2946,6 +3028,7 @@ function parseSettings(get, env = process.env) {
         reviewDrafts: inputs_boolean(get, 'review-drafts', false),
         allowForks: inputs_boolean(get, 'allow-forks', false),
         checkName: get('check-name').trim() || 'review-loop',
+        checkRunButtons: inputs_boolean(get, 'check-run-buttons', false),
         commandTimeoutMinutes: integer(get, 'command-timeout-minutes', 10, 1, 360),
         requestTimeoutSeconds: integer(get, 'request-timeout-seconds', 30, 1, 600),
         maxWaitSeconds: integer(get, 'max-wait-seconds', 120, 0, 3600),
@@ -3383,6 +3466,8 @@ var router = __webpack_require__(82045);
 
 
 
+
+
 function gatesSummary(review) {
     if (review.gates.length === 0)
         return 'No checks configured.';
@@ -3391,22 +3476,15 @@ function gatesSummary(review) {
         ? `Failing checks: ${failed.join(', ')}.`
         : `All ${review.gates.length} checks pass.`;
 }
-/** DECIDE: the verdict, the review recorded in the state, and what comes next (the rules say). */
-function decidePhase(deps, plan, review) {
-    const { settings, run } = deps;
+/** The review as the iteration record takes it. */
+function reviewedIteration(deps, plan, review, decision, trigger) {
     const { pull } = plan;
-    const decision = decide({
-        reviewerDecision: review.verdict?.decision,
-        findings: review.findings,
-        gatesPassed: review.gates.every(g => g.passed)
-    }, settings.severityThreshold);
-    deps.log.info(`${plan.tag} review: ${decision} (${plural(review.findings.length, 'finding') || 'no findings'})`);
-    let state = appendReview(plan.state, {
+    return {
         n: plan.n,
         reviewedSha: pull.headSha,
         baseSha: pull.baseSha,
-        runId: run.runId,
-        runAttempt: run.runAttempt,
+        runId: deps.run.runId,
+        runAttempt: deps.run.runAttempt,
         decision,
         summary: review.verdict?.summary ?? gatesSummary(review),
         findings: review.findings,
@@ -3419,8 +3497,35 @@ function decidePhase(deps, plan, review) {
         dropped: review.verdict?.droppedFindings,
         answers: review.verdict?.earlier,
         startedAt: plan.started,
-        durationMs: deps.clock.now().getTime() - plan.started.getTime()
-    });
+        durationMs: deps.clock.now().getTime() - plan.started.getTime(),
+        ...(trigger ? { trigger } : {})
+    };
+}
+/**
+ * The verdict with the findings humans dismissed left out: they no longer block. The reviewer's own
+ * NO_GO stands unless every blocker it raised was dismissed and it failed no criterion.
+ */
+function verdictOf(review, state, threshold) {
+    const dismissed = (0,loop_state/* dismissedIds */.mO)(state);
+    const findings = review.findings.filter(f => !dismissed.has(f.id));
+    const blockers = review.findings.filter(f => (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold));
+    const allDismissed = blockers.length > 0 &&
+        blockers.every(f => dismissed.has(f.id)) &&
+        !review.verdict?.failedCriteria.length;
+    const said = review.verdict?.decision;
+    return decide({
+        reviewerDecision: said === 'NO_GO' && allDismissed ? 'GO' : said,
+        findings,
+        gatesPassed: review.gates.every(g => g.passed)
+    }, threshold);
+}
+/** DECIDE: the verdict, the review recorded in the state, and what comes next (the rules say). */
+function decidePhase(deps, plan, review) {
+    const { settings } = deps;
+    const { pull } = plan;
+    const decision = verdictOf(review, plan.state, settings.severityThreshold);
+    deps.log.info(`${plan.tag} review: ${decision} (${plural(review.findings.length, 'finding') || 'no findings'})`);
+    let state = appendReview(plan.state, reviewedIteration(deps, plan, review, decision, deps.trigger));
     const fixable = canFix({
         pull,
         fixCommands: settings.fixCommands.length,
@@ -3437,6 +3542,1414 @@ function decidePhase(deps, plan, review) {
     if (next.kind === 'finish')
         state = moveTo(state, next.status, next.reason);
     return { decision, state, next, notes };
+}
+/**
+ * A fix a human asked for (`fix`, or a review's comments), on the latest review carried over: the
+ * iteration is NO_GO with those findings, and the fixers run unless nothing can fix or the budget
+ * is spent.
+ */
+function decideHumanFix(deps, plan, review, trigger) {
+    const { settings } = deps;
+    const state = appendReview(plan.state, reviewedIteration(deps, plan, review, 'NO_GO', trigger));
+    const spent = state.totals.costUsd;
+    const max = settings.ai.maxCostUsd;
+    const finish = (status, reason) => ({
+        decision: 'NO_GO',
+        state: moveTo(state, status, reason),
+        next: { kind: 'finish', status, reason },
+        notes: []
+    });
+    if (!canFix({ pull: plan.pull, fixCommands: settings.fixCommands.length, aiFixer: deps.aiFixer }))
+        return finish('stalled', `@${trigger.by} asked for a fix, but nothing can fix here (a fork's PR, or no fix-commands and no model): the findings are listed for a human.`);
+    if (max !== undefined && spent >= max)
+        return finish('budget_exhausted', `@${trigger.by} asked for a fix, but $${spent.toFixed(2)} of the $${max.toFixed(2)} budget (max-cost-usd) is spent.`);
+    return { decision: 'NO_GO', state, next: { kind: 'fix' }, notes: [] };
+}
+
+// EXTERNAL MODULE: ./src/loop/commands.ts
+var commands = __webpack_require__(57378);
+// EXTERNAL MODULE: ./src/loop/state-schema.ts
+var state_schema = __webpack_require__(50659);
+;// CONCATENATED MODULE: ./src/loop/state-comment.ts
+
+
+/**
+ * The sticky comment starts with a machine part and continues with the human part:
+ *
+ *   <!-- review-loop:state sha256:0123456789abcdef {"schema":2,...} -->
+ *   ## Review loop: NO_GO — iteration 2 of 5
+ *
+ * `<`, `>` and `&` inside the JSON are written as \u escapes, so no finding text can close the HTML
+ * comment early (`-->`), and JSON.parse restores them. The digest lets us notice a state that someone
+ * edited: such a state is reported, never trusted. Without a key it is a plain SHA-256 (`sha256:`),
+ * which anyone can recompute, so it catches accidental or naive edits only. With the `state-key`
+ * secret it is an HMAC-SHA256 (`hmac-sha256:`), which only holders of the key can produce.
+ */
+const STATE_MARKER = '<!-- review-loop:state';
+const STATE_RE = /<!-- review-loop:state ([a-z0-9-]+):([0-9a-f]+) (\{.*?\}) -->/s;
+const PLAIN = 'sha256';
+const KEYED = 'hmac-sha256';
+/** The marker's algorithm and digest: a keyed HMAC with a key, else a plain, shortened SHA-256. */
+function digest(json, key) {
+    if (key)
+        return { algorithm: KEYED, sum: (0,external_node_crypto_.createHmac)('sha256', key).update(json).digest('hex') };
+    return { algorithm: PLAIN, sum: (0,external_node_crypto_.createHash)('sha256').update(json).digest('hex').slice(0, 16) };
+}
+function sameDigest(a, b) {
+    return a.length === b.length && (0,external_node_crypto_.timingSafeEqual)(Buffer.from(a), Buffer.from(b));
+}
+function encodeStateJson(state) {
+    return JSON.stringify(state)
+        .replace(/</g, '\\u003c')
+        .replace(/>/g, '\\u003e')
+        .replace(/&/g, '\\u0026');
+}
+/** `key`: the state-key secret; empty or undefined for the plain digest. */
+function renderStateMarker(state, key) {
+    const json = encodeStateJson(state);
+    const { algorithm, sum } = digest(json, key || undefined);
+    return `${STATE_MARKER} ${algorithm}:${sum} ${json} -->`;
+}
+function hasStateMarker(body) {
+    return body.includes(STATE_MARKER);
+}
+function invalid(problem, reason) {
+    return { kind: 'invalid', problem, reason };
+}
+/** Whether the marker's algorithm is the one this run checks with; the reason when not. */
+function algorithmProblem(algorithm, key) {
+    if (algorithm === (key ? KEYED : PLAIN))
+        return undefined;
+    if (algorithm === KEYED)
+        return invalid('key_missing', 'the state is signed with a state-key (hmac-sha256) but this run has no state-key, so it cannot check it: set the input state-key to the same secret (secrets are not passed to runs for forks or Dependabot)');
+    if (algorithm === PLAIN)
+        return invalid('key_unexpected', 'the state carries a plain sha256 digest, which anyone can recompute, but state-key is set: unset state-key if it was set by mistake; if it was just added, delete the state comment to start afresh under the key');
+    return invalid('malformed', `the state marker names an unknown digest '${algorithm}'`);
+}
+/** A state of a schema above the one this version reads. */
+function newerSchema(parsed) {
+    const schema = parsed?.schema;
+    return typeof schema === 'number' && schema > state_schema/* STATE_SCHEMA */.KW ? schema : undefined;
+}
+/**
+ * Reads the state out of a comment body, checking its digest with `key` (the state-key secret, if
+ * set). Corrupt, edited, differently keyed, newer or invalid states are reported, never returned.
+ */
+function decodeState(body, stateKey) {
+    const key = stateKey || undefined;
+    if (!hasStateMarker(body))
+        return { kind: 'absent' };
+    const match = STATE_RE.exec(body);
+    if (!match)
+        return invalid('malformed', 'the state marker is malformed');
+    const [, algorithm, sum, json] = match;
+    const wrongAlgorithm = algorithmProblem(algorithm, key);
+    if (wrongAlgorithm)
+        return wrongAlgorithm;
+    if (!sameDigest(digest(json, key).sum, sum)) {
+        return key
+            ? invalid('edited', 'the state was edited, or signed with another state-key (its hmac-sha256 does not match)')
+            : invalid('edited', 'the state was edited by hand (its sha256 digest does not match)');
+    }
+    let parsed;
+    try {
+        parsed = JSON.parse(json);
+    }
+    catch (e) {
+        return invalid('not_json', `the state is not valid JSON (${e.message})`);
+    }
+    const newer = newerSchema(parsed);
+    if (newer !== undefined)
+        return invalid('newer_schema', `the state has schema ${newer}, newer than the schema ${state_schema/* STATE_SCHEMA */.KW} this version reads: it was written by a newer review-loop; upgrade the action`);
+    const checked = (0,state_schema/* checkState */.We)(parsed);
+    if ('error' in checked)
+        return invalid('schema', `the state fails its schema: ${checked.error}`);
+    return { kind: 'ok', state: { ...checked.state, schema: state_schema/* STATE_SCHEMA */.KW } };
+}
+
+;// CONCATENATED MODULE: ./src/report/mermaid.ts
+
+function fixLabel(it) {
+    if (!it.fix)
+        return undefined;
+    switch (it.fix.outcome) {
+        case 'pushed':
+            return `fix ${it.n}: ${(0,loop_state/* filesChangedCount */.rG)(it.fix)} file${(0,loop_state/* filesChangedCount */.rG)(it.fix) === 1 ? '' : 's'}`;
+        case 'no_changes':
+            return `fix ${it.n}: no change`;
+        case 'branch_moved':
+            return `fix ${it.n}: not pushed, branch moved`;
+        case 'push_failed':
+            return `fix ${it.n}: push failed`;
+        case 'pushing':
+            return `fix ${it.n}: pushing`;
+        case 'interrupted':
+            return `fix ${it.n}: interrupted, not pushed`;
+    }
+}
+const TERMINAL_NODE = {
+    go: 'GO',
+    max_iterations: 'iteration cap',
+    needs_discussion: 'needs discussion',
+    stalled: 'stalled',
+    budget_exhausted: 'budget exhausted',
+    stopped: 'stopped',
+    error: 'error',
+    closed: 'PR closed',
+    merged: 'PR merged'
+};
+/** The path the loop took, as a Mermaid flowchart GitHub renders: review → fix → review → GO. */
+function renderMermaid(state, maxNodes = 40) {
+    const nodes = [];
+    for (const it of state.iterations.slice(-Math.floor(maxNodes / 2))) {
+        nodes.push(`review ${it.n}: ${it.decision} (${it.findings.length + (it.omitted ?? 0)})`);
+        const fix = fixLabel(it);
+        if (fix)
+            nodes.push(fix);
+    }
+    if (state.status !== 'running')
+        nodes.push(TERMINAL_NODE[state.status] ?? state.status);
+    const lines = ['```mermaid', 'flowchart LR'];
+    nodes.forEach((label, i) => {
+        const id = `n${i}`;
+        const shape = i === nodes.length - 1 && state.status !== 'running'
+            ? `((${JSON.stringify(label)}))`
+            : `[${JSON.stringify(label)}]`;
+        lines.push(i === 0 ? `  ${id}${shape}` : `  n${i - 1} --> ${id}${shape}`);
+    });
+    lines.push('```');
+    return lines.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/report/comment.ts
+
+
+
+
+
+
+
+/** GitHub rejects comment bodies over 65,536 characters; we stay far below. */
+const COMMENT_LIMIT = 65_536;
+const COMMENT_BUDGET = 60_000;
+function headline(state) {
+    const last = (0,loop_state/* lastIteration */.SU)(state);
+    const n = (0,loop_state/* roundReviews */.sv)(state);
+    const verdict = last?.decision ?? 'pending';
+    const round = state.round > 1 ? ` (round ${state.round})` : '';
+    return `## Review loop: ${state.status === 'running' ? verdict : STATUS_LABEL[state.status]} — iteration ${n} of ${state.maxIterations}${round}`;
+}
+function statusLine(state, links) {
+    const last = (0,loop_state/* lastIteration */.SU)(state);
+    const parts = [
+        `**Status:** \`${state.status}\``,
+        `**Verdict:** ${last?.decision ?? 'pending'}`,
+        `**Cost so far:** ${usd(state.totals.costUsd)} (${tokens(state.totals).toLocaleString('en-US')} tokens)`
+    ];
+    if (last)
+        parts.push(`**Reviewed:** ${commitLink(links, last.reviewedSha)}`);
+    return parts.join(' · ');
+}
+function severityCounts(findings) {
+    const counts = (0,loop_findings/* countBySeverity */.Ot)(findings);
+    const parts = types/* SEVERITIES */.oC.filter(s => counts[s] > 0).map(s => `${SEVERITY_ICON[s]}${counts[s]}`);
+    return parts.length ? parts.join(' ') : '—';
+}
+function fixCell(links, it) {
+    if (!it.fix)
+        return '—';
+    const { outcome, commitSha } = it.fix;
+    const files = (0,loop_state/* filesChangedCount */.rG)(it.fix);
+    if (outcome === 'pushed' && commitSha)
+        return `${fixLink(links, commitSha)} (${files} file${files === 1 ? '' : 's'})`;
+    return outcome.replace('_', ' ');
+}
+function renderTimeline(state, links, maxRows = 30) {
+    const rows = [
+        '| # | reviewed | decision | open findings | fixed | disputed | fix | tokens | cost | time |',
+        '|---|---|---|---|---|---|---|---|---|---|'
+    ];
+    const iterations = state.iterations.slice(-maxRows);
+    if (iterations.length < state.iterations.length) {
+        rows.push(`| … | ${state.iterations.length - iterations.length} earlier iterations in the artifacts | | | | | | | | |`);
+    }
+    for (const [i, it] of iterations.entries()) {
+        const open = it.findings.filter(f => f.status === 'open');
+        const gone = it.gone?.length ? ` (+${it.gone.length} no longer raised)` : '';
+        const disputed = it.findings.filter(f => f.status === 'disputed').length + (it.fix?.disputes.length ?? 0);
+        rows.push(`| ${it.n}${it.round > 1 && it.round !== iterations[i - 1]?.round ? ` (round ${it.round})` : ''} | ${commitLink(links, it.reviewedSha)} | ${it.decision} | ${severityCounts(open)}${it.omitted ? ` +${it.omitted}` : ''} | ${(0,loop_state/* resolvedCount */.mq)(it)}${gone} | ${disputed} | ${fixCell(links, it)} | ${tokens(it.usage).toLocaleString('en-US')} | ${usd(it.usage.costUsd)} | ${duration(it.durationMs + (it.fix?.durationMs ?? 0))} |`);
+    }
+    return rows.join('\n');
+}
+/** Open findings of the latest review, grouped by severity, each linked to its code. */
+function renderFindings(state, findings, links, opt) {
+    const last = (0,loop_state/* lastIteration */.SU)(state);
+    if (!last || findings.length === 0)
+        return '';
+    const since = new Map(last.findings.map(f => [f.id, f.since]));
+    const reraised = new Set(last.findings.filter(f => f.reraised).map(f => f.id));
+    const dismissed = new Map((state.dismissed ?? []).map(d => [d.id, d]));
+    const sorted = [...findings].sort(loop_findings/* bySeverity */.Np);
+    const shown = sorted.slice(0, opt.maxFindings);
+    const out = [`### Open findings (${findings.length})`];
+    for (const severity of types/* SEVERITIES */.oC) {
+        const group = shown.filter(f => f.severity === severity);
+        if (group.length === 0)
+            continue;
+        out.push('', `#### ${SEVERITY_ICON[severity]} ${severity} (${sorted.filter(f => f.severity === severity).length})`);
+        for (const f of group) {
+            const where = f.file
+                ? fileLink(links, last.reviewedSha, f.file, f.line, f.endLine)
+                : 'no location';
+            const age = last.n - (since.get(f.id) ?? last.n) + 1;
+            const settled = dismissed.get(f.id);
+            const status = settled
+                ? `**dismissed** by @${settled.by}${settled.reason ? `: ${escapeMd(settled.reason)}` : ''} (does not block)`
+                : `open for ${age} iteration${age === 1 ? '' : 's'}`;
+            out.push(`- **${escapeMd(f.title)}** — ${where} · \`${escapeMd(f.source)}\` · \`${f.id}\` · ${reraised.has(f.id) ? '**re-raised** after a fix · ' : ''}${status}`);
+            if (opt.details && (f.description || f.suggestedFix)) {
+                const body = [f.description, f.suggestedFix ? `**Suggested fix:** ${f.suggestedFix}` : '']
+                    .filter(Boolean)
+                    .join('\n\n');
+                // indented as a whole, so the block stays inside its list item
+                const block = `<details><summary>Details</summary>\n\n${safeBlock(body, opt.descriptionChars)}\n\n</details>`;
+                out.push(block.replace(/^(?=.)/gm, '  '));
+            }
+        }
+    }
+    if (shown.length < sorted.length) {
+        out.push('', `… and ${sorted.length - shown.length} more in the review artifact and the job summary.`);
+    }
+    return out.join('\n');
+}
+/** Every finding the loop has seen, for the human it escalates to. */
+function renderHistory(state, maxRows = 60) {
+    const seen = new Map();
+    for (const it of state.iterations) {
+        for (const f of it.findings) {
+            const prev = seen.get(f.id);
+            seen.set(f.id, {
+                title: f.title ?? prev?.title ?? f.id,
+                severity: f.severity,
+                first: prev?.first ?? it.n,
+                last: it.n,
+                status: f.reraised ? `${f.status} (re-raised)` : f.status
+            });
+        }
+        for (const id of it.resolved) {
+            const prev = seen.get(id);
+            if (prev)
+                prev.status = 'fixed';
+        }
+        for (const id of it.gone ?? []) {
+            const prev = seen.get(id);
+            if (prev)
+                prev.status = 'no longer raised';
+        }
+    }
+    const rows = [...seen.entries()].slice(0, maxRows);
+    if (rows.length === 0)
+        return '';
+    return [
+        '<details><summary>Full history of findings</summary>',
+        '',
+        '| id | severity | title | seen in | status |',
+        '|---|---|---|---|---|',
+        ...rows.map(([id, r]) => `| \`${id}\` | ${r.severity} | ${escapeMd(r.title).slice(0, 150)} | ${r.first === r.last ? r.first : `${r.first}–${r.last}`} | ${r.status} |`),
+        seen.size > rows.length ? `\n… ${seen.size - rows.length} more in the artifacts.` : '',
+        '</details>'
+    ].join('\n');
+}
+/** What the latest review said: why it failed closed, its summary, failed criteria, dropped findings. */
+function renderLatestReview(state) {
+    const last = (0,loop_state/* lastIteration */.SU)(state);
+    if (!last)
+        return '';
+    const out = ['### Latest review', ''];
+    if (last.error)
+        out.push(`> [!CAUTION]\n> ${escapeMd(last.error)}`, '');
+    out.push(escapeMd(last.summary.slice(0, 1500)));
+    if (last.failedCriteria?.length)
+        out.push('', '**Failed criteria:**', ...last.failedCriteria.map(c => `- ${escapeMd(c)}`));
+    if (last.dropped?.length)
+        out.push('', `**Dropped findings (${last.dropped.length}):** the action could not place them in ${last.reviewedSha.slice(0, 7)}, so they are not on the PR's lines.`, ...last.dropped.map(d => `- ${SEVERITY_ICON[d.severity]} ${escapeMd(d.title)} — ${escapeMd(d.why)}`));
+    return out.join('\n');
+}
+/** The fixer's disputes with its reasons and the reviewer's answers, and its closing summary. */
+function renderFixerVoice(state) {
+    const round = (0,loop_state/* roundIterations */.je)(state);
+    const out = [];
+    const disputed = round.filter(it => it.fix?.disputes.length).slice(-3);
+    for (const it of disputed) {
+        const next = round.find(r => r.n === it.n + 1);
+        out.push('', `**Disputes of iteration ${it.n}:**`);
+        for (const d of it.fix.disputes.slice(0, 10)) {
+            const answer = next?.answers?.find(a => a.id === d.id);
+            const reply = answer
+                ? ` — reviewer: ${answer.status.replace('_', ' ')}${answer.note ? `: ${escapeMd(answer.note)}` : ''}`
+                : next
+                    ? next.findings.some(f => f.id === d.id)
+                        ? ' — reviewer: kept it'
+                        : ' — reviewer: dropped it'
+                    : ' — the next review weighs it';
+            out.push(`- \`${d.id}\`: ${escapeMd(d.reason).slice(0, 500)}${reply}`);
+        }
+    }
+    const summarised = round.findLast(it => it.fix?.summary);
+    if (summarised)
+        out.push('', `**Fixer's summary (iteration ${summarised.n}${summarised.fix.stopReason ? `, stopped: ${summarised.fix.stopReason}` : ''}):**`, '', safeBlock(summarised.fix.summary, 1500));
+    return out.length ? ['### The fixer', ...out].join('\n') : '';
+}
+/** The commands that fit the loop's state, as one line for people. */
+function whatYouCanDo(state) {
+    const can = (0,commands/* commandsFor */.Au)(state);
+    if (can.length === 0)
+        return '';
+    return `**What you can do:** comment ${can.map(c => `\`/review-loop ${c}\``).join(' · ')}`;
+}
+/** The answer to `/review-loop status`: where the loop stands and what can be done. */
+function statusText(state) {
+    if (!state)
+        return `there is no review on this PR yet.\n\n${whatYouCanDo(undefined)}`;
+    const last = (0,loop_state/* lastIteration */.SU)(state);
+    const open = (last?.findings ?? []).filter(f => f.status === 'open').length;
+    const round = state.round > 1 ? ` of round ${state.round}` : '';
+    const lines = [
+        `the loop is \`${state.status}\`: iteration ${(0,loop_state/* roundReviews */.sv)(state)} of ${state.maxIterations}${round}, verdict ${last?.decision ?? 'pending'}, ${open} open finding${open === 1 ? '' : 's'}, ${usd(state.totals.costUsd)} spent.`
+    ];
+    if (state.reason)
+        lines.push('', `> ${escapeMd(state.reason)}`);
+    const can = whatYouCanDo(state);
+    if (can)
+        lines.push('', can);
+    return lines.join('\n');
+}
+/** The whole sticky comment: machine part, then the part for people, fitted under the size budget. */
+function renderComment(state, findings, links, extras = {}, budget = COMMENT_BUDGET) {
+    const marker = renderStateMarker(state, extras.stateKey);
+    const attempts = [
+        { maxFindings: 50, details: true, descriptionChars: 1500 },
+        { maxFindings: 30, details: true, descriptionChars: 500 },
+        { maxFindings: 30, details: false, descriptionChars: 0 },
+        { maxFindings: 10, details: false, descriptionChars: 0 },
+        { maxFindings: 0, details: false, descriptionChars: 0 }
+    ];
+    for (const opt of attempts) {
+        const body = [
+            marker,
+            renderHuman(state, findings, links, extras, opt, opt.maxFindings > 0)
+        ].join('\n');
+        if (body.length <= budget)
+            return body;
+    }
+    return [marker, headline(state), statusLine(state, links)].join('\n');
+}
+function renderHuman(state, findings, links, extras, opt, withHistory) {
+    const parts = [headline(state), '', statusLine(state, links)];
+    if (state.reason)
+        parts.push('', `> ${escapeMd(state.reason)}`);
+    for (const warning of extras.warnings ?? [])
+        parts.push('', `> [!WARNING]\n> ${escapeMd(warning)}`);
+    if (extras.mention?.length) {
+        parts.push('', `**A human is needed:** ${extras.mention.map(m => `@${m}`).join(' ')} — please take a look.`);
+    }
+    parts.push('', renderMermaid(state), '', '### Timeline', '', renderTimeline(state, links));
+    const latest = renderLatestReview(state);
+    if (latest)
+        parts.push('', latest);
+    const open = renderFindings(state, findings, links, opt);
+    if (open)
+        parts.push('', open);
+    const fixer = renderFixerVoice(state);
+    if (fixer)
+        parts.push('', fixer);
+    const can = whatYouCanDo(state);
+    if (can)
+        parts.push('', can);
+    if (withHistory && state.status !== 'running' && state.status !== 'go')
+        parts.push('', renderHistory(state));
+    const footer = [
+        extras.artifact
+            ? extras.artifactUrl
+                ? `Full review: [${escapeMd(extras.artifact)}](${extras.artifactUrl})`
+                : `Full reviews: artifact \`${escapeMd(extras.artifact)}\``
+            : '',
+        links.runUrl ? `[workflow run](${links.runUrl})` : '',
+        'updated by review-loop'
+    ].filter(Boolean);
+    parts.push('', `<sub>${footer.join(' · ')}</sub>`);
+    return parts.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/loop/state-compact.ts
+
+
+/** The state's share of the sticky comment; the rest is for people. */
+const STATE_JSON_BUDGET = 30_000;
+/** Measured as written into the comment, where each `<`, `>` and `&` takes six characters. */
+function size(state) {
+    return encodeStateJson(state).length;
+}
+function trimIteration(it, keep, slim) {
+    const sorted = [...it.findings].sort((a, b) => (0,loop_findings/* severityRank */.qs)(a.severity) - (0,loop_findings/* severityRank */.qs)(b.severity));
+    const kept = sorted.slice(0, keep).map((f) => slim
+        ? {
+            id: f.id,
+            severity: f.severity,
+            status: f.status,
+            since: f.since,
+            ...(f.reraised ? { reraised: true } : {})
+        }
+        : { ...f, title: f.title?.slice(0, 120), file: f.file?.slice(0, 200) });
+    const resolved = it.resolved.slice(0, slim ? 50 : 200);
+    const fix = it.fix;
+    return {
+        ...it,
+        summary: it.summary.slice(0, slim ? 200 : 1000),
+        findings: kept,
+        omitted: (it.omitted ?? 0) + (it.findings.length - kept.length) || undefined,
+        resolved,
+        resolvedOmitted: (it.resolvedOmitted ?? 0) + (it.resolved.length - resolved.length) || undefined,
+        gone: it.gone?.slice(0, slim ? 50 : 200),
+        // what people read in the comment shrinks with the findings kept; the full text is in the artifact
+        dropped: slim ? undefined : it.dropped?.slice(0, Math.min(20, Math.ceil(keep / 10))),
+        answers: slim
+            ? undefined
+            : it.answers
+                ?.slice(0, Math.min(30, Math.ceil(keep / 10)))
+                .map(a => ({ ...a, note: a.note.slice(0, keep >= 100 ? 500 : 150) })),
+        failedCriteria: it.failedCriteria?.slice(0, slim ? 3 : Math.min(20, Math.ceil(keep / 5))),
+        gates: it.gates.slice(0, 30).map(g => ({ ...g, name: g.name.slice(0, 100) })),
+        fix: fix && {
+            ...fix,
+            ...(fix.summary ? { summary: fix.summary.slice(0, slim ? 200 : 2000) } : {}),
+            filesChanged: fix.filesChanged.slice(0, slim ? 20 : 100),
+            filesOmitted: (fix.filesOmitted ?? 0) +
+                (fix.filesChanged.length - Math.min(fix.filesChanged.length, slim ? 20 : 100)) ||
+                undefined,
+            commands: fix.commands.slice(0, 20).map(c => ({ ...c, command: c.command.slice(0, 200) })),
+            revertedProtected: fix.revertedProtected.slice(0, 20),
+            disputes: fix.disputes.slice(0, 20).map(d => ({ id: d.id, reason: d.reason.slice(0, 300) }))
+        }
+    };
+}
+/**
+ * Shrinks the state until its JSON fits the budget: older iterations keep ids and severities only,
+ * the latest keeps its most severe findings. The full records live in the artifacts.
+ */
+function compactState(state, budget = STATE_JSON_BUDGET) {
+    const steps = [
+        [200, 200],
+        [100, 50],
+        [60, 20],
+        [30, 10],
+        // older iterations keep their most severe ids: the stall check compares them
+        [10, 10]
+    ];
+    let compact = state;
+    for (const [latestKeep, olderKeep] of steps) {
+        if (size(compact) <= budget)
+            return compact;
+        const last = state.iterations.length - 1;
+        compact = {
+            ...state,
+            iterations: state.iterations.map((it, i) => i === last ? trimIteration(it, latestKeep, false) : trimIteration(it, olderKeep, true))
+        };
+    }
+    // Still too big: only many rounds get here. Drop earlier rounds (never the current round's
+    // iterations, which count towards the cap); n keeps counting over the whole PR.
+    while (size(compact) > budget && (compact.iterations[0]?.round ?? state.round) < state.round) {
+        compact = { ...compact, iterations: compact.iterations.slice(1) };
+    }
+    return compact;
+}
+
+;// CONCATENATED MODULE: ./src/report/review-markdown.ts
+
+
+
+
+/** review-N.md: the whole review, uncut, for the artifact. */
+function renderReviewMarkdown(state, review, links) {
+    const it = (0,loop_state/* lastIteration */.SU)(state);
+    const parts = [headline(state), '', `Reviewed commit: ${it?.reviewedSha ?? ''}`, ''];
+    if (review.verdict) {
+        const v = review.verdict;
+        parts.push('## Reviewer', '', `Decision: **${v.decision}**`, '', v.summary, '');
+        if (v.error)
+            parts.push(`Error: ${v.error}`, '');
+        if (v.failedCriteria.length)
+            parts.push('Failed criteria:', ...v.failedCriteria.map(c => `- ${c}`), '');
+        if (v.passedCriteria.length)
+            parts.push('Passed criteria:', ...v.passedCriteria.map(c => `- ${c}`), '');
+        if (v.requiredRework.length)
+            parts.push('Required rework:', ...v.requiredRework.map(c => `- ${c}`), '');
+        if (v.dropped)
+            parts.push(`${v.dropped} finding(s) were dropped: their file or line is not in the reviewed tree.`, '');
+    }
+    parts.push('## Checks', '');
+    for (const g of review.gates) {
+        parts.push(`### ${g.passed ? '✅' : '❌'} ${g.name} (exit ${g.exitCode})`, '', '`' + g.command + '`', '', '```', g.outputTail, '```', '');
+    }
+    parts.push(`## Findings (${review.findings.length})`, '');
+    for (const f of [...review.findings].sort(loop_findings/* bySeverity */.Np)) {
+        const where = f.file && it ? fileLink(links, it.reviewedSha, f.file, f.line, f.endLine) : 'no location';
+        parts.push(`### ${SEVERITY_ICON[f.severity]} ${f.title}`, '', `\`${f.id}\` · ${f.severity} · ${f.category} · ${f.source} · ${where}`, '', f.description, '');
+        if (f.suggestedFix)
+            parts.push('Suggested fix:', '', f.suggestedFix, '');
+    }
+    return parts.join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/run/escalate.ts
+
+/** The people to mention in the comment (users and teams named by escalation-reviewers). */
+function mentions(settings, owner) {
+    return [
+        ...settings.escalationReviewers,
+        ...settings.escalationTeamReviewers.map(t => `${owner}/${t}`)
+    ];
+}
+/**
+ * Calls a human when the loop ends without GO: label, reviewers, optional review. Takes the label
+ * off again at GO. Each step is best effort: a missing permission is a warning, never lost state.
+ */
+async function escalate(github, pull, status, reviewedSha, reviewBody, settings, log) {
+    const notes = [];
+    const attempt = async (what, fn) => {
+        try {
+            await fn();
+        }
+        catch (e) {
+            const note = `Could not ${what}: ${e.message}`;
+            log.warning(note);
+            notes.push(note);
+        }
+    };
+    const label = settings.escalationLabel;
+    if (status === 'go') {
+        if (label && pull.labels.includes(label))
+            await attempt(`remove the label '${label}'`, () => github.removeLabel(pull.number, label));
+    }
+    else if ((0,transitions/* needsHuman */.tv)(status)) {
+        if (label && !pull.labels.includes(label))
+            await attempt(`add the label '${label}'`, () => github.addLabels(pull.number, [label]));
+        const users = settings.escalationReviewers.filter(u => u.toLowerCase() !== pull.author.toLowerCase());
+        if (users.length || settings.escalationTeamReviewers.length) {
+            await attempt('request reviewers', () => github.requestReviewers(pull.number, users, settings.escalationTeamReviewers));
+        }
+    }
+    if (settings.submitReview !== 'none' && status !== 'running') {
+        const approve = settings.submitReview === 'approve' && status === 'go';
+        if (!approve) {
+            await attempt('submit a comment review', () => github.createReview(pull.number, 'COMMENT', reviewBody, reviewedSha));
+        }
+        else {
+            try {
+                await github.createReview(pull.number, 'APPROVE', reviewBody, reviewedSha);
+            }
+            catch (e) {
+                const note = `GitHub refused the approval (${e.message}); posted a comment review instead. Allow "GitHub Actions to create and approve pull requests" in the repository settings to approve.`;
+                log.notice(note);
+                notes.push(note);
+                await attempt('submit a comment review', () => github.createReview(pull.number, 'COMMENT', reviewBody, reviewedSha));
+            }
+        }
+    }
+    return notes;
+}
+
+;// CONCATENATED MODULE: ./src/run/state-store.ts
+
+/** Marks the plain comment that reports an untrusted state; it holds no state. */
+const UNTRUSTED_MARKER = '<!-- review-loop:untrusted -->';
+/** Why the one state comment by the action's identity cannot be trusted, if it cannot. */
+function distrust(comment, pr, key) {
+    const decoded = decodeState(comment.body, key);
+    if (decoded.kind === 'ok' && decoded.state.pr === pr)
+        return decoded.state;
+    if (decoded.kind === 'ok') {
+        const reason = `it holds the state of PR #${decoded.state.pr}, not of PR #${pr}`;
+        return { comment, problem: 'other_pr', reason };
+    }
+    if (decoded.kind === 'invalid')
+        return { comment, problem: decoded.problem, reason: decoded.reason };
+    return { comment, problem: 'malformed', reason: 'the state marker is malformed' };
+}
+/**
+ * Finds the sticky comment. Only comments written by the identity the action posts as are read;
+ * others are ignored with a warning (anyone can paste a marker). Duplicates are merged. A state by
+ * that identity that is unreadable, edited, differently keyed, of another PR or of a newer schema
+ * is reported as untrusted: the loop must not start afresh, which would reset its cap and budget.
+ * `key` is the state-key secret, when set.
+ */
+async function loadState(github, pr, log, key) {
+    const comments = await github.listComments(pr);
+    const candidates = comments.filter(c => hasStateMarker(c.body));
+    if (candidates.length === 0)
+        return {};
+    const me = await github.whoAmI();
+    const mine = candidates.filter(comment => {
+        if (comment.author === me)
+            return true;
+        log.warning(`Ignoring a review-loop state in comment ${comment.htmlUrl} written by ${comment.author}: only states written by ${me} are trusted.`);
+        return false;
+    });
+    const read = mine.map(comment => ({ comment, found: distrust(comment, pr, key) }));
+    const bad = read.find(r => 'comment' in r.found)?.found;
+    const valid = read.flatMap(r => ('comment' in r.found ? [] : [{ ...r, state: r.found }]));
+    if (!bad) {
+        const [winner, ...losers] = valid.sort((a, b) => count(b.state) - count(a.state) || b.state.updatedAt.localeCompare(a.state.updatedAt));
+        if (!winner)
+            return { me };
+        if (!losers.length)
+            return { state: winner.state, comment: winner.comment, me };
+        await mergeDuplicates(github, log, winner.comment, losers.map(l => l.comment));
+        // the spend of a run that wrote the other state is not lost from the budget
+        const totals = valid.map(v => v.state.totals).sort((a, b) => b.costUsd - a.costUsd)[0];
+        return { state: { ...winner.state, totals }, comment: winner.comment, me };
+    }
+    log.warning(`Not trusting the review-loop state in ${bad.comment.htmlUrl}: ${bad.reason}. The loop halts as needs_discussion instead of starting afresh; delete the state comment to reset it deliberately.`);
+    const notice = comments.find(c => c.author === me && c.body.startsWith(UNTRUSTED_MARKER));
+    return { me, untrusted: bad, notice };
+}
+/**
+ * How far a state got: its round, then the number (over the whole PR) of its last iteration, which
+ * compaction never lowers. The merge keeps the furthest, so it never lowers the cap's count.
+ */
+function count(state) {
+    return state.round * 1_000_000 + (state.iterations.at(-1)?.n ?? 0);
+}
+/**
+ * Two runs that started at once each created a state comment (or a create was retried after a lost
+ * answer): the state that got furthest (the newest among equals) is kept with the larger spend, the
+ * others are deleted, with a warning.
+ */
+async function mergeDuplicates(github, log, kept, others) {
+    log.warning(`Found ${others.length + 1} review-loop state comments where one is expected (two runs at once, or a retried write); keeping ${kept.htmlUrl}, which got furthest, and deleting ${others.map(c => c.htmlUrl).join(', ')}. A concurrency group per PR prevents this (see the README).`);
+    for (const other of others) {
+        try {
+            await github.deleteComment(other.id);
+        }
+        catch (e) {
+            log.warning(`Could not delete ${other.htmlUrl}: ${e.message}`);
+        }
+    }
+}
+/**
+ * Writes the sticky comment: updates ours, or creates it the first time, or again when it is gone
+ * (another run merged it away, or someone deleted it while this run worked).
+ */
+async function saveComment(github, pr, existing, body) {
+    if (!existing)
+        return github.createComment(pr, body);
+    try {
+        return await github.updateComment(existing.id, body);
+    }
+    catch (e) {
+        if (e.status !== 404)
+            throw e;
+        return github.createComment(pr, body);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/record.ts
+
+
+
+
+
+
+
+
+
+
+function repoLinks(ctx, pr) {
+    return {
+        serverUrl: ctx.serverUrl,
+        owner: ctx.owner,
+        repo: ctx.repo,
+        pr,
+        runUrl: runUrl(ctx)
+    };
+}
+/**
+ * The state comment written outside a review (the stop label, a human's command), with the latest
+ * iteration's findings as the state remembers them.
+ */
+async function writeState(deps, pull, state, existing) {
+    const body = renderComment(compactState(state), (0,loop_state/* recordedFindings */.dR)(state), repoLinks(deps.ctx, pull.number), { stateKey: deps.settings.stateKey });
+    return saveComment(deps.github, pull.number, existing, body);
+}
+/**
+ * A human's approval: the state (GO, with the override) is saved first, then the check run on the
+ * head turns green saying who approved and why, and the escalation label comes off.
+ */
+async function approvePhase(deps, pull, state, existing) {
+    const { settings, ctx, github } = deps;
+    const comment = await writeState(deps, pull, state, existing);
+    const by = state.override;
+    const title = `Approved by @${by?.by ?? '?'}: ${by?.reason ?? ''}`;
+    const check = await github.createCheckRun({
+        name: settings.checkName,
+        headSha: pull.headSha,
+        conclusion: 'success',
+        title: title.length > 200 ? `${title.slice(0, 199)}…` : title,
+        summary: `${title}\n\nA human approved this head as it is, without another review (\`/review-loop approve\`). ${state.reason ?? ''}`,
+        annotations: [],
+        externalId: `${pull.number}:approve:${ctx.runId}:${ctx.runAttempt}`,
+        detailsUrl: comment.htmlUrl,
+        startedAt: deps.clock.now().toISOString()
+    });
+    await escalate(github, pull, 'go', pull.headSha, `review-loop: ${title}`, settings, deps.log);
+    return { state, findings: [], commentUrl: comment.htmlUrl, checkRunId: check.id };
+}
+/** How a maintainer resets the loop deliberately, for each way a state can be untrusted. */
+function resetAdvice(problem) {
+    const reset = 'the next run then starts a fresh loop (iteration 1, nothing spent).';
+    switch (problem) {
+        case 'newer_schema':
+            return `Upgrade the action to the version that wrote the state, or delete the state comment; ${reset}`;
+        case 'key_missing':
+            return `Set state-key to the secret that signed the state, or delete the state comment; ${reset}`;
+        case 'key_unexpected':
+            return `Unset state-key if it was set by mistake, or delete the state comment; ${reset}`;
+        default:
+            return `Delete the state comment; ${reset}`;
+    }
+}
+/** Text from a comment's author made inert in ours: no HTML, no mentions. */
+function inert(text) {
+    return text.replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/@/g, '@\u200b');
+}
+/** The plain comment (it holds no state) that reports an untrusted state and how to reset. */
+function renderUntrustedNotice(untrusted, links, mention = []) {
+    const parts = [
+        UNTRUSTED_MARKER,
+        '## Review loop: halted — the loop state cannot be trusted',
+        '',
+        `**Status:** \`needs_discussion\` · **State comment:** ${untrusted.comment.htmlUrl}`,
+        '',
+        `> ${inert(untrusted.reason).replace(/\r?\n/g, ' ')}.`,
+        '',
+        'review-loop does not start afresh on a state it cannot trust, since that would reset the iteration cap (`max-iterations`) and the budget (`max-cost-usd`). It leaves the state comment as it is, as evidence, and ends every run as `needs_discussion` until a human decides.',
+        '',
+        `**To reset the loop deliberately:** ${resetAdvice(untrusted.problem)}`
+    ];
+    if (mention.length)
+        parts.push('', `**A human is needed:** ${mention.map(m => `@${m}`).join(' ')} — please take a look.`);
+    const footer = [links.runUrl ? `[workflow run](${links.runUrl})` : '', 'updated by review-loop'];
+    parts.push('', `<sub>${footer.filter(Boolean).join(' · ')}</sub>`);
+    return parts.join('\n');
+}
+/**
+ * An untrusted state: the suspicious comment stays as it is; one plain notice (updated, never
+ * repeated) says what was found and how to reset; the check run and the escalation are those of
+ * needs_discussion.
+ */
+async function recordHalt(deps, plan) {
+    const { settings, ctx, github } = deps;
+    const { pull, state } = plan;
+    const links = repoLinks(ctx, pull.number);
+    const body = renderUntrustedNotice(plan.untrusted, links, mentions(settings, ctx.owner));
+    const existing = plan.existingNotice;
+    const comment = existing?.body === body ? existing : await saveComment(github, pull.number, existing, body);
+    const check = await github.createCheckRun({
+        name: settings.checkName,
+        headSha: pull.headSha,
+        conclusion: checkConclusion('NEEDS_DISCUSSION', state.status, settings.failOn),
+        title: 'The loop state cannot be trusted',
+        summary: body.slice(UNTRUSTED_MARKER.length).trim(),
+        annotations: [],
+        externalId: `${pull.number}:untrusted:${ctx.runId}:${ctx.runAttempt}`,
+        detailsUrl: comment.htmlUrl,
+        startedAt: deps.clock.now().toISOString()
+    });
+    const reviewBody = `review-loop: ${state.status} — ${state.reason ?? ''}`;
+    await escalate(github, pull, state.status, pull.headSha, reviewBody, settings, deps.log);
+    await deps.writeSummary(body.slice(UNTRUSTED_MARKER.length).trim());
+    return { comment, checkRunId: check.id };
+}
+/** review-N.json, review-N.md and the fix's files, saved as the iteration's artifact. */
+async function saveRecords(deps, input, files, notes) {
+    const { ctx } = deps;
+    const { pull, n, review } = input;
+    const attempt = ctx.runAttempt > 1 ? `-attempt-${ctx.runAttempt}` : '';
+    const name = `review-loop-pr-${pull.number}-iteration-${n}${attempt}`;
+    const record = {
+        iteration: n,
+        reviewedSha: pull.headSha,
+        decision: input.decision,
+        verdict: review.verdict,
+        findings: review.findings,
+        gates: review.gates
+    };
+    const all = {
+        ...files,
+        [`review-${n}.json`]: JSON.stringify(record, null, 2),
+        [`review-${n}.md`]: renderReviewMarkdown(input.state, review, repoLinks(ctx, pull.number))
+    };
+    try {
+        const saved = await deps.artifacts.save(name, all);
+        if (saved.note)
+            notes.push(saved.note);
+        return saved;
+    }
+    catch (e) {
+        notes.push(`Could not write the iteration records: ${e.message}`);
+        return undefined;
+    }
+}
+/** Dispatches this workflow on the PR branch; returns what went wrong, for the user. */
+async function dispatchNext(github, ctx, pull) {
+    const rerun = `Re-run this job, or run the workflow by hand with pr-number ${pull.number}, to go on.`;
+    if (!ctx.workflowFile) {
+        return `Cannot start the next iteration: GITHUB_WORKFLOW_REF names no workflow file. ${rerun}`;
+    }
+    try {
+        await github.dispatchWorkflow(ctx.workflowFile, pull.headRef, {
+            'pr-number': String(pull.number)
+        });
+        return undefined;
+    }
+    catch (e) {
+        return `Could not dispatch the next iteration: ${e.message}. ${rerun}`;
+    }
+}
+/** Writes the state comment with this iteration's findings, warnings and artifact links. */
+async function saveState(deps, plan, recorded, state) {
+    const { settings, ctx } = deps;
+    const body = renderComment(compactState(state), recorded.findings, repoLinks(ctx, plan.pull.number), {
+        mention: (0,transitions/* needsHuman */.tv)(state.status) ? mentions(settings, ctx.owner) : undefined,
+        stateKey: settings.stateKey,
+        warnings: recorded.warnings,
+        artifact: recorded.artifact,
+        artifactUrl: recorded.artifactUrl
+    });
+    const comment = await saveComment(deps.github, plan.pull.number, recorded.comment, body);
+    return { ...recorded, state, comment };
+}
+/**
+ * RECORD. The order matters: the records (with the fix's patch), then the state comment. The
+ * caller pushes a fix only after this, and dispatches the next iteration only after the state
+ * that counts it is saved — a loop whose state was not saved must not go on, or it would run
+ * without its cap and budget.
+ */
+async function recordPhase(deps, plan, input) {
+    const { pull, n } = plan;
+    const notes = [...input.notes];
+    const state = stamped(input.state, deps.clock.now());
+    const saved = await saveRecords(deps, { ...input, pull, n, state }, input.files, notes);
+    const recorded = await saveState(deps, plan, {
+        state,
+        comment: plan.comment,
+        findings: input.review.findings,
+        warnings: input.warnings,
+        artifact: saved?.uploaded ? saved.name : saved?.directory,
+        artifactUrl: saved?.url,
+        uploaded: saved?.uploaded ?? false,
+        reviewJson: saved ? external_node_path_default().join(saved.directory, `review-${n}.json`) : undefined,
+        notes
+    }, state);
+    if (!plan.comment)
+        await checkAuthor(deps.github, recorded.comment);
+    return recorded;
+}
+/**
+ * RETRIGGER, once the state is saved: dispatch the next iteration (retrigger: dispatch), or leave it
+ * to the push. A dispatch that fails (after the adapter's retries) is saved in the state's reason
+ * and fails the step, saying how to go on: the loop never stops silently.
+ */
+async function retriggerPhase(deps, plan, recorded, retrigger) {
+    const { settings, ctx, log } = deps;
+    for (const note of recorded.notes)
+        log.warning(note);
+    if (!retrigger)
+        return recorded;
+    if (settings.retrigger === 'push') {
+        log.info(`${plan.tag} re-trigger: the push starts the next run (retrigger: push)`);
+        return recorded;
+    }
+    if (settings.retrigger !== 'dispatch')
+        return recorded;
+    const failed = await dispatchNext(deps.github, ctx, plan.pull);
+    if (!failed) {
+        log.info(`${plan.tag} re-trigger: dispatched ${ctx.workflowFile} on ${plan.pull.headRef}`);
+        return recorded;
+    }
+    const state = stamped(moveTo(recorded.state, recorded.state.status, failed), deps.clock.now());
+    const saved = await saveState(deps, plan, recorded, state);
+    return { ...saved, notes: [...saved.notes, failed], failure: failed };
+}
+/** The next run reads only states written by the identity it posts as: check that they agree. */
+async function checkAuthor(github, comment) {
+    const me = await github.whoAmI();
+    if (comment.author !== me) {
+        throw new Error(`review-loop posted its comment as ${comment.author} but trusts only states written by ${me}, so the next run would not find its state. Set the input state-author to '${comment.author}'.`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/plan.ts
+
+
+
+/** PLAN: the PR and its loop state, and whether this run reviews the head (the rules decide). */
+async function planPhase(deps, pr, human) {
+    const { settings, ctx, github, log } = deps;
+    const pull = human?.pull ?? (await github.getPull(pr));
+    const loaded = human?.loaded ?? (await loadState(github, pull.number, log, settings.stateKey));
+    const { untrusted } = loaded;
+    const started = deps.clock.now();
+    const plan = planPull({
+        pull,
+        state: loaded.state,
+        maxIterations: settings.maxIterations,
+        reviewDrafts: settings.reviewDrafts,
+        allowForks: settings.allowForks,
+        runId: ctx.runId,
+        runAttempt: ctx.runAttempt,
+        now: started,
+        stopLabel: settings.stopLabel,
+        eventName: ctx.eventName,
+        human: human?.event,
+        roundCap: human?.roundCap,
+        untrusted: untrusted &&
+            `The review-loop state in ${untrusted.comment.htmlUrl} cannot be trusted: ${untrusted.reason}.`
+    });
+    const found = { pull, comment: loaded.comment };
+    if (plan.kind === 'skip')
+        return {
+            ...found,
+            kind: 'skip',
+            notice: plan.notice,
+            state: loaded.state,
+            repeats: plan.repeats
+        };
+    if (plan.kind === 'halt') {
+        // planPull halts only when it was told why the state is untrusted
+        const { notice, state } = plan;
+        return {
+            kind: 'halt',
+            notice,
+            pull,
+            state,
+            untrusted: untrusted,
+            existingNotice: loaded.notice
+        };
+    }
+    if (plan.kind === 'stop') {
+        const state = plan.state ?? loaded.state;
+        return { ...found, kind: 'stop', notice: plan.notice, state, changed: Boolean(plan.state) };
+    }
+    const tag = `[${plan.iteration}/${plan.state.maxIterations}]`;
+    if (plan.newRound)
+        log.info(`${tag} a new commit after the loop ended: starting round ${plan.state.round}`);
+    const n = ((0,loop_state/* lastIteration */.SU)(plan.state)?.n ?? 0) + 1;
+    return { ...found, kind: 'review', state: plan.state, n, tag, started, then: plan.then };
+}
+
+;// CONCATENATED MODULE: ./src/run/feedback.ts
+
+
+
+
+
+
+
+
+const feedback_said = (notice, state) => ({
+    notice,
+    state,
+    findings: []
+});
+/** A finding's title: the comment's first line, short. */
+function titleOf(body) {
+    const line = body.trim().split(/\r?\n/)[0]?.trim() ?? '';
+    return line.length > 120 ? `${line.slice(0, 119)}…` : line || '(empty comment)';
+}
+/** A stable id for a human's finding: the same comment is the same finding on every run. */
+function humanId(kind, id) {
+    return `RL-${(0,external_node_crypto_.createHash)('sha256').update(`human:${kind}:${id}`).digest('hex').slice(0, 10)}`;
+}
+/**
+ * A question rather than a request for a change: it ends with a question mark and asks nothing to
+ * be changed. The loop does not change code on it; a person answers.
+ */
+function isQuestion(body) {
+    const text = body.trim();
+    if (!text.endsWith('?'))
+        return false;
+    return !/\b(please|should|must|need to|needs to|change|fix|rename|remove|add|use|handle)\b/i.test(text);
+}
+function maxId(items, floor) {
+    return items.reduce((m, x) => Math.max(m, x.id), floor);
+}
+/** Turns the reviews and review comments GitHub lists into the feedback not yet seen. */
+async function gatherFeedback(github, pr, state, severity) {
+    const seen = state?.feedbackSeen ?? { review: 0, comment: 0 };
+    const me = await github.whoAmI();
+    const roles = new Map();
+    const may = async (login, type) => {
+        if (!login || login === me || type === 'Bot')
+            return false;
+        if (!roles.has(login))
+            roles.set(login, github.roleOf(login));
+        return MAY_COMMAND.includes(await roles.get(login));
+    };
+    const reviews = (await github.listReviews(pr)).filter(r => r.id > seen.review);
+    const comments = (await github.listReviewComments(pr)).filter(c => c.id > seen.comment);
+    const stateOf = new Map(reviews.map(r => [r.id, r.state]));
+    const findings = [];
+    const threads = new Map();
+    const questions = [];
+    for (const r of reviews) {
+        if (r.state !== 'CHANGES_REQUESTED' || !r.body.trim() || (0,commands/* parseCommand */.RM)(r.body))
+            continue;
+        if (await may(r.author, r.authorType))
+            findings.push(reviewFinding(r, severity));
+    }
+    for (const c of comments) {
+        if (!(await may(c.author, c.authorType)))
+            continue;
+        if (isQuestion(c.body)) {
+            questions.push(c);
+            continue;
+        }
+        const thread = c.inReplyTo ?? c.id;
+        const level = stateOf.get(c.reviewId ?? -1) === 'CHANGES_REQUESTED' ? severity : 'medium';
+        const f = commentFinding(c, thread, level);
+        findings.push(f);
+        threads.set(f.id, thread);
+    }
+    return {
+        findings,
+        threads,
+        questions,
+        seen: { review: maxId(reviews, seen.review), comment: maxId(comments, seen.comment) }
+    };
+}
+function reviewFinding(r, severity) {
+    return {
+        id: humanId('review', r.id),
+        severity,
+        category: 'logic',
+        title: titleOf(r.body),
+        description: r.body.slice(0, 4000),
+        source: 'human'
+    };
+}
+function commentFinding(c, thread, severity) {
+    return {
+        id: humanId('thread', thread),
+        severity,
+        category: 'logic',
+        file: c.path,
+        ...(c.line ? { line: c.line } : {}),
+        title: titleOf(c.body),
+        description: `@${c.author} on ${c.path}${c.line ? `:${c.line}` : ''}: ${c.body.slice(0, 4000)}`,
+        source: 'human'
+    };
+}
+/**
+ * A human review or review comment: what people with write access asked since the loop last looked
+ * becomes findings (`source: human`), fixed in one iteration with the latest review's open findings;
+ * once the fix is pushed, each thread is answered and resolved. Marks of what was seen go into the
+ * state with the iteration, so nothing is processed twice, re-runs included.
+ */
+async function takeFeedback(deps, intent, iterate) {
+    const { github, settings, log } = deps;
+    const pull = await github.getPull(intent.pr);
+    if (isFork(pull))
+        return feedback_said(`PR #${pull.number} comes from a fork: review-loop does not push fixes to forks.`);
+    const loaded = await loadState(github, pull.number, log, settings.stateKey);
+    const state = loaded.state;
+    if (loaded.untrusted)
+        return feedback_said(`The loop state cannot be trusted (${loaded.untrusted.reason}); feedback waits.`);
+    if (state && !(0,transitions/* allowed */.TQ)(state.status, 'human_feedback'))
+        return feedback_said(`The PR is ${state.status}: review feedback is not fixed.`, state);
+    const feedback = await gatherFeedback(github, pull.number, state, settings.humanReviewSeverity);
+    for (const q of feedback.questions)
+        log.notice(`A question for a person, not a change, from @${q.author} on ${q.path}: ${titleOf(q.body)}`);
+    if (feedback.findings.length === 0)
+        return feedback_said('No new review feedback from people with write access to fix.', state);
+    const plan = await planPhase(deps, pull.number, { event: 'human_feedback', loaded, pull });
+    if (plan.kind !== 'review')
+        return feedback_said(plan.notice, state);
+    const dismissed = state ? (0,loop_state/* dismissedIds */.mO)(state) : new Set();
+    const carried = state ? (0,loop_state/* recordedFindings */.dR)(state).filter(f => !dismissed.has(f.id)) : [];
+    const ids = new Set(feedback.findings.map(f => f.id));
+    const outcome = await iterate({ ...plan, state: { ...plan.state, feedbackSeen: feedback.seen } }, {
+        trigger: {
+            by: intent.from.login,
+            command: 'feedback',
+            carried: (state && (0,loop_state/* lastIteration */.SU)(state)?.n) || undefined
+        },
+        findings: [...feedback.findings, ...carried.filter(f => !ids.has(f.id))]
+    });
+    await answerThreads(deps, pull.number, outcome, feedback.threads);
+    return outcome;
+}
+/**
+ * Once the fix is pushed: "Addressed in <sha>: <one line>" in each thread, which is then resolved;
+ * a finding the fixer disputed gets its reason instead and stays open. Best effort: a reply that
+ * fails is a warning, never a failed run (the fix is pushed and counted).
+ */
+async function answerThreads(deps, pr, outcome, threads) {
+    const fix = outcome.state && (0,loop_state/* lastIteration */.SU)(outcome.state)?.fix;
+    const sha = fix?.commitSha;
+    if (!fix || !sha || outcome.headSha !== sha || threads.size === 0)
+        return;
+    const line = fix.summary?.trim().split(/\r?\n/)[0]?.slice(0, 200) ||
+        (fix.commands.length ? `ran ${fix.commands.map(c => c.command).join('; ')}` : 'fixed');
+    const resolve = [];
+    for (const [id, thread] of threads) {
+        const dispute = fix.disputes.find(d => d.id === id);
+        const body = dispute
+            ? `Not changed in ${sha.slice(0, 7)}: the fixer disputes it: ${dispute.reason.slice(0, 500)}`
+            : `Addressed in ${sha}: ${line}`;
+        try {
+            await deps.github.replyToReviewComment(pr, thread, body);
+            if (!dispute)
+                resolve.push(thread);
+        }
+        catch (e) {
+            deps.log.warning(`Could not reply in review thread ${thread}: ${e.message}`);
+        }
+    }
+    try {
+        await deps.github.resolveThreads(pr, resolve);
+    }
+    catch (e) {
+        deps.log.warning(`Could not resolve the review threads (${e.message}); GitHub lets the workflow token resolve them with contents: write and pull-requests: write.`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/human.ts
+
+
+
+
+
+
+
+
+
+
+
+/** Roles that may command the loop and whose reviews it fixes. */
+const MAY_COMMAND = ['admin', 'maintain', 'write'];
+const human_said = (notice, state) => ({
+    notice,
+    state,
+    findings: []
+});
+function speaker(deps, intent) {
+    const { github } = deps;
+    const target = intent.commentId ? { kind: 'comment', id: intent.commentId } : undefined;
+    const react = async (content) => {
+        if (!target)
+            return true;
+        try {
+            return await github.react(target, content);
+        }
+        catch (e) {
+            deps.log.warning(`Could not react to the comment: ${e.message}`);
+            return true;
+        }
+    };
+    const reply = async (words) => {
+        await github.createComment(intent.pr, `@${intent.from.login} ${words}`);
+    };
+    return {
+        take: () => react('eyes'),
+        async done(words, state) {
+            if (words)
+                await reply(words);
+            await react('rocket');
+            return human_said(words?.split('\n')[0] ?? `Done: /review-loop ${intent.command.name}.`, state);
+        },
+        async refuse(words, state) {
+            await reply(words);
+            await react('confused');
+            return human_said(words.split('\n')[0], state);
+        }
+    };
+}
+/** The command's key added to the state's processed list (the newest kept). */
+function processed(state, key) {
+    const keys = (state.processed ?? []).filter(k => k !== key);
+    return { ...state, processed: [...keys, key].slice(-state_schema/* PROCESSED_KEPT */.IZ) };
+}
+/** Commands that change nothing: a re-run may only repeat their answer, so 👀 guards them. */
+const ANSWER_ONLY = ['status', 'help', 'invalid'];
+/**
+ * A human spoke to the loop. Bots and the loop itself are never heard; people without write access
+ * get one short reply at most (a comment) and nothing happens; a command already processed (its
+ * key is in the state) is not processed again.
+ */
+async function answerHuman(deps, intent, iterate) {
+    const { github } = deps;
+    const login = intent.from.login;
+    if (!login || login === (await github.whoAmI()))
+        return human_said('The loop does not answer itself.');
+    const role = await github.roleOf(login);
+    if (!MAY_COMMAND.includes(role))
+        return outsider(deps, intent, role);
+    if (intent.kind === 'feedback')
+        return takeFeedback(deps, intent, iterate);
+    const speak = speaker(deps, intent);
+    const fresh = await speak.take();
+    const pull = await github.getPull(intent.pr);
+    const loaded = await loadState(github, pull.number, deps.log, deps.settings.stateKey);
+    if (loaded.untrusted)
+        return speak.refuse(`the review-loop state on this PR cannot be trusted (${loaded.untrusted.reason}), so commands wait until a maintainer resets it: ${loaded.untrusted.comment.htmlUrl}`);
+    const state = loaded.state;
+    if (state?.processed?.includes(intent.key) ||
+        (!fresh && ANSWER_ONLY.includes(intent.command.name)))
+        return human_said(`This ${intent.via}'s /review-loop ${intent.command.name} was processed already.`, state);
+    return runCommand({ deps, intent, pull, loaded, speak, iterate });
+}
+/** Someone without write access: at most one short reply (on a comment), and nothing happens. */
+async function outsider(deps, intent, role) {
+    const who = `@${intent.from.login} (${role})`;
+    if (intent.kind === 'feedback')
+        return human_said(`${who} has no write access: review-loop does not fix from their review.`);
+    const commentId = intent.commentId;
+    const first = commentId !== undefined &&
+        (await deps.github.react({ kind: 'comment', id: commentId }, 'confused').catch(() => false));
+    if (first)
+        await deps.github.createComment(intent.pr, `@${intent.from.login} review-loop takes commands from people with write access to this repository only.`);
+    return human_said(`${who} has no write access: /review-loop ${intent.command.name} was ignored.`);
+}
+function runCommand(run) {
+    const { command } = run.intent;
+    const state = run.loaded.state;
+    switch (command.name) {
+        case 'help':
+            return run.speak.done((0,commands/* helpText */.BK)());
+        case 'status':
+            return run.speak.done(statusText(state));
+        case 'invalid':
+            return run.speak.refuse(`${command.error} \`/review-loop help\` lists the commands.`);
+        case 'stop':
+            return stop(run);
+        case 'approve':
+            return approve(run, command.reason);
+        case 'dismiss':
+            return dismiss(run, command.id, command.reason);
+        case 'retry':
+        case 'continue':
+            return again(run, command);
+        case 'fix':
+            return fixNow(run, command.instructions);
+    }
+}
+/** `stop`: the stop label goes on (so later runs stop too) and the loop is stopped. */
+async function stop(run) {
+    const { deps, pull, intent } = run;
+    const label = deps.settings.stopLabel;
+    if (label && !pull.labels.includes(label))
+        await deps.github.addLabels(pull.number, [label]);
+    const state = run.loaded.state;
+    const next = state && (0,transitions/* transition */.kY)(state.status, 'stop_label');
+    if (!state || !next || next.then === 'skip')
+        return run.speak.done(state ? `the loop is ${state.status} already.` : undefined, state && processed(state, intent.key));
+    const stopped = moveTo(state, next.to, `Stopped by @${intent.from.login} (/review-loop stop).`);
+    const saved = processed(stamped(stopped, deps.clock.now()), intent.key);
+    await writeState(deps, pull, saved, run.loaded.comment);
+    return run.speak.done(undefined, saved);
+}
+/** `approve [reason]`: GO as is, recorded with who, when and why; the check on the head is green. */
+async function approve(run, reason) {
+    const { deps, pull, intent } = run;
+    const now = deps.clock.now();
+    const state = run.loaded.state ?? (0,loop_state/* newState */.om)(pull.number, deps.settings.maxIterations, now);
+    if (!(0,transitions/* allowed */.TQ)(state.status, 'human_approve'))
+        return run.speak.refuse(`the loop is ${state.status}: there is nothing to approve.`);
+    const by = intent.from.login;
+    const why = reason || 'no reason given';
+    const approved = processed(stamped({
+        ...moveTo(state, (0,transitions/* transition */.kY)(state.status, 'human_approve').to, `Approved as is by @${by}: ${why}.`),
+        override: { by, at: now.toISOString(), reason: why.slice(0, 500), sha: pull.headSha }
+    }, now), intent.key);
+    const outcome = await approvePhase(deps, pull, approved, run.loaded.comment);
+    await run.speak.done(undefined, approved);
+    return { ...outcome, notice: `Approved as is by @${by}: ${why}.` };
+}
+/** `dismiss RL-… [reason]`: the finding is settled as won't-fix; it no longer blocks. */
+async function dismiss(run, id, reason) {
+    const { deps, pull, intent } = run;
+    const state = run.loaded.state;
+    const known = state?.iterations.some(it => it.findings.some(f => f.id === id));
+    if (!state || !known)
+        return run.speak.refuse(`there is no finding ${id} on this PR; the ids are in the review-loop comment.`);
+    if (state.dismissed?.some(d => d.id === id))
+        return run.speak.done(`${id} was dismissed already.`, processed(state, intent.key));
+    const now = deps.clock.now();
+    const dismissal = {
+        id,
+        by: intent.from.login,
+        at: now.toISOString(),
+        ...(reason ? { reason: reason.slice(0, 500) } : {})
+    };
+    const saved = processed(stamped({ ...state, dismissed: [...(state.dismissed ?? []), dismissal].slice(-100) }, now), intent.key);
+    await writeState(deps, pull, saved, run.loaded.comment);
+    return run.speak.done(`dismissed ${id}: it no longer blocks GO. The next review takes it into account (push, or \`/review-loop retry\`).`, saved);
+}
+/** The stop label comes off when a maintainer asks the loop to go on. */
+async function liftStop(run) {
+    const label = run.deps.settings.stopLabel;
+    if (!label || !run.pull.labels.includes(label))
+        return run.pull;
+    await run.deps.github.removeLabel(run.pull.number, label);
+    return { ...run.pull, labels: run.pull.labels.filter(l => l !== label) };
+}
+/** `retry` and `continue [N]`: the head is reviewed now, continue as a new round with its cap. */
+async function again(run, command) {
+    const state = run.loaded.state;
+    const event = command.name === 'retry' ? 'human_retry' : 'human_continue';
+    if (event === 'human_continue' && (!state || !(0,transitions/* allowed */.TQ)(state.status, event)))
+        return run.speak.refuse(`\`continue\` is for a loop that stopped short of GO (${transitions/* CONTINUABLE */.t0.join(', ')}); this one is ${state?.status ?? 'not started'}. \`/review-loop retry\` reviews the head again.`);
+    if (state && !(0,transitions/* allowed */.TQ)(state.status, event))
+        return run.speak.refuse(`the PR is ${state.status}: there is nothing to review.`);
+    const roundCap = command.name === 'continue' ? command.iterations : undefined;
+    const pull = await liftStop(run);
+    return planned(run, pull, { event, roundCap }, { trigger: trigger(run, command.name) });
+}
+function trigger(run, command) {
+    return { by: run.intent.from.login, command };
+}
+/** Plans the iteration a human asked for and runs it; what cannot be planned is refused in words. */
+async function planned(run, pull, asked, human) {
+    const plan = await planPhase(run.deps, pull.number, { ...asked, loaded: run.loaded, pull });
+    if (plan.kind !== 'review')
+        return run.speak.refuse(plan.notice);
+    const outcome = await run.iterate({ ...plan, state: processed(plan.state, run.intent.key) }, human);
+    await run.speak.done();
+    return outcome;
+}
+/** `fix [instructions]`: one fix of the latest review, with the instructions for the AI fixer. */
+async function fixNow(run, instructions) {
+    const state = run.loaded.state;
+    const last = state && (0,loop_state/* lastIteration */.SU)(state);
+    if (!state || !last)
+        return run.speak.refuse('no review on this PR yet — comment `/review-loop retry` first.');
+    if (!(0,transitions/* allowed */.TQ)(state.status, 'human_fix'))
+        return run.speak.refuse(`the PR is ${state.status}: there is nothing to fix.`);
+    const { settings, ai } = run.deps;
+    if (!settings.fixCommands.length && !ai)
+        return run.speak.refuse('nothing can fix here: set fix-commands or a model (anthropic-api-key) in the workflow.');
+    const by = run.intent.from.login;
+    const pull = await liftStop(run);
+    return planned(run, pull, { event: 'human_fix' }, {
+        trigger: {
+            ...trigger(run, 'fix'),
+            carried: last.n,
+            ...(instructions ? { instructions } : {})
+        },
+        findings: (0,loop_state/* recordedFindings */.dR)(state),
+        rework: instructions ? [`@${by} asks: ${instructions}`] : []
+    });
 }
 
 // EXTERNAL MODULE: ./node_modules/minimatch/dist/esm/index.js + 7 modules
@@ -3725,926 +5238,8 @@ async function pushPhase(deps, plan, fixed, ws) {
     };
 }
 
-// EXTERNAL MODULE: ./src/loop/state-schema.ts
-var state_schema = __webpack_require__(50659);
-;// CONCATENATED MODULE: ./src/loop/state-comment.ts
-
-
-/**
- * The sticky comment starts with a machine part and continues with the human part:
- *
- *   <!-- review-loop:state sha256:0123456789abcdef {"schema":2,...} -->
- *   ## Review loop: NO_GO — iteration 2 of 5
- *
- * `<`, `>` and `&` inside the JSON are written as \u escapes, so no finding text can close the HTML
- * comment early (`-->`), and JSON.parse restores them. The digest lets us notice a state that someone
- * edited: such a state is reported, never trusted. Without a key it is a plain SHA-256 (`sha256:`),
- * which anyone can recompute, so it catches accidental or naive edits only. With the `state-key`
- * secret it is an HMAC-SHA256 (`hmac-sha256:`), which only holders of the key can produce.
- */
-const STATE_MARKER = '<!-- review-loop:state';
-const STATE_RE = /<!-- review-loop:state ([a-z0-9-]+):([0-9a-f]+) (\{.*?\}) -->/s;
-const PLAIN = 'sha256';
-const KEYED = 'hmac-sha256';
-/** The marker's algorithm and digest: a keyed HMAC with a key, else a plain, shortened SHA-256. */
-function digest(json, key) {
-    if (key)
-        return { algorithm: KEYED, sum: (0,external_node_crypto_.createHmac)('sha256', key).update(json).digest('hex') };
-    return { algorithm: PLAIN, sum: (0,external_node_crypto_.createHash)('sha256').update(json).digest('hex').slice(0, 16) };
-}
-function sameDigest(a, b) {
-    return a.length === b.length && (0,external_node_crypto_.timingSafeEqual)(Buffer.from(a), Buffer.from(b));
-}
-function encodeStateJson(state) {
-    return JSON.stringify(state)
-        .replace(/</g, '\\u003c')
-        .replace(/>/g, '\\u003e')
-        .replace(/&/g, '\\u0026');
-}
-/** `key`: the state-key secret; empty or undefined for the plain digest. */
-function renderStateMarker(state, key) {
-    const json = encodeStateJson(state);
-    const { algorithm, sum } = digest(json, key || undefined);
-    return `${STATE_MARKER} ${algorithm}:${sum} ${json} -->`;
-}
-function hasStateMarker(body) {
-    return body.includes(STATE_MARKER);
-}
-function invalid(problem, reason) {
-    return { kind: 'invalid', problem, reason };
-}
-/** Whether the marker's algorithm is the one this run checks with; the reason when not. */
-function algorithmProblem(algorithm, key) {
-    if (algorithm === (key ? KEYED : PLAIN))
-        return undefined;
-    if (algorithm === KEYED)
-        return invalid('key_missing', 'the state is signed with a state-key (hmac-sha256) but this run has no state-key, so it cannot check it: set the input state-key to the same secret (secrets are not passed to runs for forks or Dependabot)');
-    if (algorithm === PLAIN)
-        return invalid('key_unexpected', 'the state carries a plain sha256 digest, which anyone can recompute, but state-key is set: unset state-key if it was set by mistake; if it was just added, delete the state comment to start afresh under the key');
-    return invalid('malformed', `the state marker names an unknown digest '${algorithm}'`);
-}
-/** A state of a schema above the one this version reads. */
-function newerSchema(parsed) {
-    const schema = parsed?.schema;
-    return typeof schema === 'number' && schema > state_schema/* STATE_SCHEMA */.KW ? schema : undefined;
-}
-/**
- * Reads the state out of a comment body, checking its digest with `key` (the state-key secret, if
- * set). Corrupt, edited, differently keyed, newer or invalid states are reported, never returned.
- */
-function decodeState(body, stateKey) {
-    const key = stateKey || undefined;
-    if (!hasStateMarker(body))
-        return { kind: 'absent' };
-    const match = STATE_RE.exec(body);
-    if (!match)
-        return invalid('malformed', 'the state marker is malformed');
-    const [, algorithm, sum, json] = match;
-    const wrongAlgorithm = algorithmProblem(algorithm, key);
-    if (wrongAlgorithm)
-        return wrongAlgorithm;
-    if (!sameDigest(digest(json, key).sum, sum)) {
-        return key
-            ? invalid('edited', 'the state was edited, or signed with another state-key (its hmac-sha256 does not match)')
-            : invalid('edited', 'the state was edited by hand (its sha256 digest does not match)');
-    }
-    let parsed;
-    try {
-        parsed = JSON.parse(json);
-    }
-    catch (e) {
-        return invalid('not_json', `the state is not valid JSON (${e.message})`);
-    }
-    const newer = newerSchema(parsed);
-    if (newer !== undefined)
-        return invalid('newer_schema', `the state has schema ${newer}, newer than the schema ${state_schema/* STATE_SCHEMA */.KW} this version reads: it was written by a newer review-loop; upgrade the action`);
-    const checked = (0,state_schema/* checkState */.We)(parsed);
-    if ('error' in checked)
-        return invalid('schema', `the state fails its schema: ${checked.error}`);
-    return { kind: 'ok', state: { ...checked.state, schema: state_schema/* STATE_SCHEMA */.KW } };
-}
-
-;// CONCATENATED MODULE: ./src/run/state-store.ts
-
-/** Marks the plain comment that reports an untrusted state; it holds no state. */
-const UNTRUSTED_MARKER = '<!-- review-loop:untrusted -->';
-/** Why the one state comment by the action's identity cannot be trusted, if it cannot. */
-function distrust(comment, pr, key) {
-    const decoded = decodeState(comment.body, key);
-    if (decoded.kind === 'ok' && decoded.state.pr === pr)
-        return decoded.state;
-    if (decoded.kind === 'ok') {
-        const reason = `it holds the state of PR #${decoded.state.pr}, not of PR #${pr}`;
-        return { comment, problem: 'other_pr', reason };
-    }
-    if (decoded.kind === 'invalid')
-        return { comment, problem: decoded.problem, reason: decoded.reason };
-    return { comment, problem: 'malformed', reason: 'the state marker is malformed' };
-}
-/**
- * Finds the sticky comment. Only comments written by the identity the action posts as are read;
- * others are ignored with a warning (anyone can paste a marker). Duplicates are merged. A state by
- * that identity that is unreadable, edited, differently keyed, of another PR or of a newer schema
- * is reported as untrusted: the loop must not start afresh, which would reset its cap and budget.
- * `key` is the state-key secret, when set.
- */
-async function loadState(github, pr, log, key) {
-    const comments = await github.listComments(pr);
-    const candidates = comments.filter(c => hasStateMarker(c.body));
-    if (candidates.length === 0)
-        return {};
-    const me = await github.whoAmI();
-    const mine = candidates.filter(comment => {
-        if (comment.author === me)
-            return true;
-        log.warning(`Ignoring a review-loop state in comment ${comment.htmlUrl} written by ${comment.author}: only states written by ${me} are trusted.`);
-        return false;
-    });
-    const read = mine.map(comment => ({ comment, found: distrust(comment, pr, key) }));
-    const bad = read.find(r => 'comment' in r.found)?.found;
-    const valid = read.flatMap(r => ('comment' in r.found ? [] : [{ ...r, state: r.found }]));
-    if (!bad) {
-        const [winner, ...losers] = valid.sort((a, b) => count(b.state) - count(a.state) || b.state.updatedAt.localeCompare(a.state.updatedAt));
-        if (!winner)
-            return { me };
-        if (!losers.length)
-            return { state: winner.state, comment: winner.comment, me };
-        await mergeDuplicates(github, log, winner.comment, losers.map(l => l.comment));
-        // the spend of a run that wrote the other state is not lost from the budget
-        const totals = valid.map(v => v.state.totals).sort((a, b) => b.costUsd - a.costUsd)[0];
-        return { state: { ...winner.state, totals }, comment: winner.comment, me };
-    }
-    log.warning(`Not trusting the review-loop state in ${bad.comment.htmlUrl}: ${bad.reason}. The loop halts as needs_discussion instead of starting afresh; delete the state comment to reset it deliberately.`);
-    const notice = comments.find(c => c.author === me && c.body.startsWith(UNTRUSTED_MARKER));
-    return { me, untrusted: bad, notice };
-}
-/**
- * How far a state got: its round, then the number (over the whole PR) of its last iteration, which
- * compaction never lowers. The merge keeps the furthest, so it never lowers the cap's count.
- */
-function count(state) {
-    return state.round * 1_000_000 + (state.iterations.at(-1)?.n ?? 0);
-}
-/**
- * Two runs that started at once each created a state comment (or a create was retried after a lost
- * answer): the state that got furthest (the newest among equals) is kept with the larger spend, the
- * others are deleted, with a warning.
- */
-async function mergeDuplicates(github, log, kept, others) {
-    log.warning(`Found ${others.length + 1} review-loop state comments where one is expected (two runs at once, or a retried write); keeping ${kept.htmlUrl}, which got furthest, and deleting ${others.map(c => c.htmlUrl).join(', ')}. A concurrency group per PR prevents this (see the README).`);
-    for (const other of others) {
-        try {
-            await github.deleteComment(other.id);
-        }
-        catch (e) {
-            log.warning(`Could not delete ${other.htmlUrl}: ${e.message}`);
-        }
-    }
-}
-/**
- * Writes the sticky comment: updates ours, or creates it the first time, or again when it is gone
- * (another run merged it away, or someone deleted it while this run worked).
- */
-async function saveComment(github, pr, existing, body) {
-    if (!existing)
-        return github.createComment(pr, body);
-    try {
-        return await github.updateComment(existing.id, body);
-    }
-    catch (e) {
-        if (e.status !== 404)
-            throw e;
-        return github.createComment(pr, body);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/plan.ts
-
-
-
-/** PLAN: the PR and its loop state, and whether this run reviews the head (the rules decide). */
-async function planPhase(deps, pr) {
-    const { settings, ctx, github, log } = deps;
-    const pull = await github.getPull(pr);
-    const loaded = await loadState(github, pull.number, log, settings.stateKey);
-    const { untrusted } = loaded;
-    const started = deps.clock.now();
-    const plan = planPull({
-        pull,
-        state: loaded.state,
-        maxIterations: settings.maxIterations,
-        reviewDrafts: settings.reviewDrafts,
-        allowForks: settings.allowForks,
-        runId: ctx.runId,
-        runAttempt: ctx.runAttempt,
-        now: started,
-        stopLabel: settings.stopLabel,
-        untrusted: untrusted &&
-            `The review-loop state in ${untrusted.comment.htmlUrl} cannot be trusted: ${untrusted.reason}.`
-    });
-    const found = { pull, comment: loaded.comment };
-    if (plan.kind === 'skip')
-        return {
-            ...found,
-            kind: 'skip',
-            notice: plan.notice,
-            state: loaded.state,
-            repeats: plan.repeats
-        };
-    if (plan.kind === 'halt') {
-        // planPull halts only when it was told why the state is untrusted
-        const { notice, state } = plan;
-        return {
-            kind: 'halt',
-            notice,
-            pull,
-            state,
-            untrusted: untrusted,
-            existingNotice: loaded.notice
-        };
-    }
-    if (plan.kind === 'stop') {
-        const state = plan.state ?? loaded.state;
-        return { ...found, kind: 'stop', notice: plan.notice, state, changed: Boolean(plan.state) };
-    }
-    const tag = `[${plan.iteration}/${settings.maxIterations}]`;
-    if (plan.newRound)
-        log.info(`${tag} a new commit after the loop ended: starting round ${plan.state.round}`);
-    const n = ((0,loop_state/* lastIteration */.SU)(plan.state)?.n ?? 0) + 1;
-    return { ...found, kind: 'review', state: plan.state, n, tag, started };
-}
-
-;// CONCATENATED MODULE: ./src/loop/state-compact.ts
-
-
-/** The state's share of the sticky comment; the rest is for people. */
-const STATE_JSON_BUDGET = 30_000;
-/** Measured as written into the comment, where each `<`, `>` and `&` takes six characters. */
-function size(state) {
-    return encodeStateJson(state).length;
-}
-function trimIteration(it, keep, slim) {
-    const sorted = [...it.findings].sort((a, b) => (0,loop_findings/* severityRank */.qs)(a.severity) - (0,loop_findings/* severityRank */.qs)(b.severity));
-    const kept = sorted.slice(0, keep).map((f) => slim
-        ? {
-            id: f.id,
-            severity: f.severity,
-            status: f.status,
-            since: f.since,
-            ...(f.reraised ? { reraised: true } : {})
-        }
-        : { ...f, title: f.title?.slice(0, 120), file: f.file?.slice(0, 200) });
-    const resolved = it.resolved.slice(0, slim ? 50 : 200);
-    const fix = it.fix;
-    return {
-        ...it,
-        summary: it.summary.slice(0, slim ? 200 : 1000),
-        findings: kept,
-        omitted: (it.omitted ?? 0) + (it.findings.length - kept.length) || undefined,
-        resolved,
-        resolvedOmitted: (it.resolvedOmitted ?? 0) + (it.resolved.length - resolved.length) || undefined,
-        gone: it.gone?.slice(0, slim ? 50 : 200),
-        // what people read in the comment shrinks with the findings kept; the full text is in the artifact
-        dropped: slim ? undefined : it.dropped?.slice(0, Math.min(20, Math.ceil(keep / 10))),
-        answers: slim
-            ? undefined
-            : it.answers
-                ?.slice(0, Math.min(30, Math.ceil(keep / 10)))
-                .map(a => ({ ...a, note: a.note.slice(0, keep >= 100 ? 500 : 150) })),
-        failedCriteria: it.failedCriteria?.slice(0, slim ? 3 : Math.min(20, Math.ceil(keep / 5))),
-        gates: it.gates.slice(0, 30).map(g => ({ ...g, name: g.name.slice(0, 100) })),
-        fix: fix && {
-            ...fix,
-            ...(fix.summary ? { summary: fix.summary.slice(0, slim ? 200 : 2000) } : {}),
-            filesChanged: fix.filesChanged.slice(0, slim ? 20 : 100),
-            filesOmitted: (fix.filesOmitted ?? 0) +
-                (fix.filesChanged.length - Math.min(fix.filesChanged.length, slim ? 20 : 100)) ||
-                undefined,
-            commands: fix.commands.slice(0, 20).map(c => ({ ...c, command: c.command.slice(0, 200) })),
-            revertedProtected: fix.revertedProtected.slice(0, 20),
-            disputes: fix.disputes.slice(0, 20).map(d => ({ id: d.id, reason: d.reason.slice(0, 300) }))
-        }
-    };
-}
-/**
- * Shrinks the state until its JSON fits the budget: older iterations keep ids and severities only,
- * the latest keeps its most severe findings. The full records live in the artifacts.
- */
-function compactState(state, budget = STATE_JSON_BUDGET) {
-    const steps = [
-        [200, 200],
-        [100, 50],
-        [60, 20],
-        [30, 10],
-        // older iterations keep their most severe ids: the stall check compares them
-        [10, 10]
-    ];
-    let compact = state;
-    for (const [latestKeep, olderKeep] of steps) {
-        if (size(compact) <= budget)
-            return compact;
-        const last = state.iterations.length - 1;
-        compact = {
-            ...state,
-            iterations: state.iterations.map((it, i) => i === last ? trimIteration(it, latestKeep, false) : trimIteration(it, olderKeep, true))
-        };
-    }
-    // Still too big: only many rounds get here. Drop earlier rounds (never the current round's
-    // iterations, which count towards the cap); n keeps counting over the whole PR.
-    while (size(compact) > budget && (compact.iterations[0]?.round ?? state.round) < state.round) {
-        compact = { ...compact, iterations: compact.iterations.slice(1) };
-    }
-    return compact;
-}
-
-;// CONCATENATED MODULE: ./src/report/mermaid.ts
-
-function fixLabel(it) {
-    if (!it.fix)
-        return undefined;
-    switch (it.fix.outcome) {
-        case 'pushed':
-            return `fix ${it.n}: ${(0,loop_state/* filesChangedCount */.rG)(it.fix)} file${(0,loop_state/* filesChangedCount */.rG)(it.fix) === 1 ? '' : 's'}`;
-        case 'no_changes':
-            return `fix ${it.n}: no change`;
-        case 'branch_moved':
-            return `fix ${it.n}: not pushed, branch moved`;
-        case 'push_failed':
-            return `fix ${it.n}: push failed`;
-        case 'pushing':
-            return `fix ${it.n}: pushing`;
-        case 'interrupted':
-            return `fix ${it.n}: interrupted, not pushed`;
-    }
-}
-const TERMINAL_NODE = {
-    go: 'GO',
-    max_iterations: 'iteration cap',
-    needs_discussion: 'needs discussion',
-    stalled: 'stalled',
-    budget_exhausted: 'budget exhausted',
-    stopped: 'stopped',
-    error: 'error',
-    closed: 'PR closed',
-    merged: 'PR merged'
-};
-/** The path the loop took, as a Mermaid flowchart GitHub renders: review → fix → review → GO. */
-function renderMermaid(state, maxNodes = 40) {
-    const nodes = [];
-    for (const it of state.iterations.slice(-Math.floor(maxNodes / 2))) {
-        nodes.push(`review ${it.n}: ${it.decision} (${it.findings.length + (it.omitted ?? 0)})`);
-        const fix = fixLabel(it);
-        if (fix)
-            nodes.push(fix);
-    }
-    if (state.status !== 'running')
-        nodes.push(TERMINAL_NODE[state.status] ?? state.status);
-    const lines = ['```mermaid', 'flowchart LR'];
-    nodes.forEach((label, i) => {
-        const id = `n${i}`;
-        const shape = i === nodes.length - 1 && state.status !== 'running'
-            ? `((${JSON.stringify(label)}))`
-            : `[${JSON.stringify(label)}]`;
-        lines.push(i === 0 ? `  ${id}${shape}` : `  n${i - 1} --> ${id}${shape}`);
-    });
-    lines.push('```');
-    return lines.join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/report/comment.ts
-
-
-
-
-
-
-/** GitHub rejects comment bodies over 65,536 characters; we stay far below. */
-const COMMENT_LIMIT = 65_536;
-const COMMENT_BUDGET = 60_000;
-function headline(state) {
-    const last = (0,loop_state/* lastIteration */.SU)(state);
-    const n = (0,loop_state/* roundIterations */.je)(state).length;
-    const verdict = last?.decision ?? 'pending';
-    const round = state.round > 1 ? ` (round ${state.round})` : '';
-    return `## Review loop: ${state.status === 'running' ? verdict : STATUS_LABEL[state.status]} — iteration ${n} of ${state.maxIterations}${round}`;
-}
-function statusLine(state, links) {
-    const last = (0,loop_state/* lastIteration */.SU)(state);
-    const parts = [
-        `**Status:** \`${state.status}\``,
-        `**Verdict:** ${last?.decision ?? 'pending'}`,
-        `**Cost so far:** ${usd(state.totals.costUsd)} (${tokens(state.totals).toLocaleString('en-US')} tokens)`
-    ];
-    if (last)
-        parts.push(`**Reviewed:** ${commitLink(links, last.reviewedSha)}`);
-    return parts.join(' · ');
-}
-function severityCounts(findings) {
-    const counts = (0,loop_findings/* countBySeverity */.Ot)(findings);
-    const parts = types/* SEVERITIES */.oC.filter(s => counts[s] > 0).map(s => `${SEVERITY_ICON[s]}${counts[s]}`);
-    return parts.length ? parts.join(' ') : '—';
-}
-function fixCell(links, it) {
-    if (!it.fix)
-        return '—';
-    const { outcome, commitSha } = it.fix;
-    const files = (0,loop_state/* filesChangedCount */.rG)(it.fix);
-    if (outcome === 'pushed' && commitSha)
-        return `${fixLink(links, commitSha)} (${files} file${files === 1 ? '' : 's'})`;
-    return outcome.replace('_', ' ');
-}
-function renderTimeline(state, links, maxRows = 30) {
-    const rows = [
-        '| # | reviewed | decision | open findings | fixed | disputed | fix | tokens | cost | time |',
-        '|---|---|---|---|---|---|---|---|---|---|'
-    ];
-    const iterations = state.iterations.slice(-maxRows);
-    if (iterations.length < state.iterations.length) {
-        rows.push(`| … | ${state.iterations.length - iterations.length} earlier iterations in the artifacts | | | | | | | | |`);
-    }
-    for (const [i, it] of iterations.entries()) {
-        const open = it.findings.filter(f => f.status === 'open');
-        const gone = it.gone?.length ? ` (+${it.gone.length} no longer raised)` : '';
-        const disputed = it.findings.filter(f => f.status === 'disputed').length + (it.fix?.disputes.length ?? 0);
-        rows.push(`| ${it.n}${it.round > 1 && it.round !== iterations[i - 1]?.round ? ` (round ${it.round})` : ''} | ${commitLink(links, it.reviewedSha)} | ${it.decision} | ${severityCounts(open)}${it.omitted ? ` +${it.omitted}` : ''} | ${(0,loop_state/* resolvedCount */.mq)(it)}${gone} | ${disputed} | ${fixCell(links, it)} | ${tokens(it.usage).toLocaleString('en-US')} | ${usd(it.usage.costUsd)} | ${duration(it.durationMs + (it.fix?.durationMs ?? 0))} |`);
-    }
-    return rows.join('\n');
-}
-/** Open findings of the latest review, grouped by severity, each linked to its code. */
-function renderFindings(state, findings, links, opt) {
-    const last = (0,loop_state/* lastIteration */.SU)(state);
-    if (!last || findings.length === 0)
-        return '';
-    const since = new Map(last.findings.map(f => [f.id, f.since]));
-    const reraised = new Set(last.findings.filter(f => f.reraised).map(f => f.id));
-    const sorted = [...findings].sort(loop_findings/* bySeverity */.Np);
-    const shown = sorted.slice(0, opt.maxFindings);
-    const out = [`### Open findings (${findings.length})`];
-    for (const severity of types/* SEVERITIES */.oC) {
-        const group = shown.filter(f => f.severity === severity);
-        if (group.length === 0)
-            continue;
-        out.push('', `#### ${SEVERITY_ICON[severity]} ${severity} (${sorted.filter(f => f.severity === severity).length})`);
-        for (const f of group) {
-            const where = f.file
-                ? fileLink(links, last.reviewedSha, f.file, f.line, f.endLine)
-                : 'no location';
-            const age = last.n - (since.get(f.id) ?? last.n) + 1;
-            out.push(`- **${escapeMd(f.title)}** — ${where} · \`${escapeMd(f.source)}\` · \`${f.id}\` · ${reraised.has(f.id) ? '**re-raised** after a fix · ' : ''}open for ${age} iteration${age === 1 ? '' : 's'}`);
-            if (opt.details && (f.description || f.suggestedFix)) {
-                const body = [f.description, f.suggestedFix ? `**Suggested fix:** ${f.suggestedFix}` : '']
-                    .filter(Boolean)
-                    .join('\n\n');
-                // indented as a whole, so the block stays inside its list item
-                const block = `<details><summary>Details</summary>\n\n${safeBlock(body, opt.descriptionChars)}\n\n</details>`;
-                out.push(block.replace(/^(?=.)/gm, '  '));
-            }
-        }
-    }
-    if (shown.length < sorted.length) {
-        out.push('', `… and ${sorted.length - shown.length} more in the review artifact and the job summary.`);
-    }
-    return out.join('\n');
-}
-/** Every finding the loop has seen, for the human it escalates to. */
-function renderHistory(state, maxRows = 60) {
-    const seen = new Map();
-    for (const it of state.iterations) {
-        for (const f of it.findings) {
-            const prev = seen.get(f.id);
-            seen.set(f.id, {
-                title: f.title ?? prev?.title ?? f.id,
-                severity: f.severity,
-                first: prev?.first ?? it.n,
-                last: it.n,
-                status: f.reraised ? `${f.status} (re-raised)` : f.status
-            });
-        }
-        for (const id of it.resolved) {
-            const prev = seen.get(id);
-            if (prev)
-                prev.status = 'fixed';
-        }
-        for (const id of it.gone ?? []) {
-            const prev = seen.get(id);
-            if (prev)
-                prev.status = 'no longer raised';
-        }
-    }
-    const rows = [...seen.entries()].slice(0, maxRows);
-    if (rows.length === 0)
-        return '';
-    return [
-        '<details><summary>Full history of findings</summary>',
-        '',
-        '| id | severity | title | seen in | status |',
-        '|---|---|---|---|---|',
-        ...rows.map(([id, r]) => `| \`${id}\` | ${r.severity} | ${escapeMd(r.title).slice(0, 150)} | ${r.first === r.last ? r.first : `${r.first}–${r.last}`} | ${r.status} |`),
-        seen.size > rows.length ? `\n… ${seen.size - rows.length} more in the artifacts.` : '',
-        '</details>'
-    ].join('\n');
-}
-/** What the latest review said: why it failed closed, its summary, failed criteria, dropped findings. */
-function renderLatestReview(state) {
-    const last = (0,loop_state/* lastIteration */.SU)(state);
-    if (!last)
-        return '';
-    const out = ['### Latest review', ''];
-    if (last.error)
-        out.push(`> [!CAUTION]\n> ${escapeMd(last.error)}`, '');
-    out.push(escapeMd(last.summary.slice(0, 1500)));
-    if (last.failedCriteria?.length)
-        out.push('', '**Failed criteria:**', ...last.failedCriteria.map(c => `- ${escapeMd(c)}`));
-    if (last.dropped?.length)
-        out.push('', `**Dropped findings (${last.dropped.length}):** the action could not place them in ${last.reviewedSha.slice(0, 7)}, so they are not on the PR's lines.`, ...last.dropped.map(d => `- ${SEVERITY_ICON[d.severity]} ${escapeMd(d.title)} — ${escapeMd(d.why)}`));
-    return out.join('\n');
-}
-/** The fixer's disputes with its reasons and the reviewer's answers, and its closing summary. */
-function renderFixerVoice(state) {
-    const round = (0,loop_state/* roundIterations */.je)(state);
-    const out = [];
-    const disputed = round.filter(it => it.fix?.disputes.length).slice(-3);
-    for (const it of disputed) {
-        const next = round.find(r => r.n === it.n + 1);
-        out.push('', `**Disputes of iteration ${it.n}:**`);
-        for (const d of it.fix.disputes.slice(0, 10)) {
-            const answer = next?.answers?.find(a => a.id === d.id);
-            const reply = answer
-                ? ` — reviewer: ${answer.status.replace('_', ' ')}${answer.note ? `: ${escapeMd(answer.note)}` : ''}`
-                : next
-                    ? next.findings.some(f => f.id === d.id)
-                        ? ' — reviewer: kept it'
-                        : ' — reviewer: dropped it'
-                    : ' — the next review weighs it';
-            out.push(`- \`${d.id}\`: ${escapeMd(d.reason).slice(0, 500)}${reply}`);
-        }
-    }
-    const summarised = round.findLast(it => it.fix?.summary);
-    if (summarised)
-        out.push('', `**Fixer's summary (iteration ${summarised.n}${summarised.fix.stopReason ? `, stopped: ${summarised.fix.stopReason}` : ''}):**`, '', safeBlock(summarised.fix.summary, 1500));
-    return out.length ? ['### The fixer', ...out].join('\n') : '';
-}
-/** The whole sticky comment: machine part, then the part for people, fitted under the size budget. */
-function renderComment(state, findings, links, extras = {}, budget = COMMENT_BUDGET) {
-    const marker = renderStateMarker(state, extras.stateKey);
-    const attempts = [
-        { maxFindings: 50, details: true, descriptionChars: 1500 },
-        { maxFindings: 30, details: true, descriptionChars: 500 },
-        { maxFindings: 30, details: false, descriptionChars: 0 },
-        { maxFindings: 10, details: false, descriptionChars: 0 },
-        { maxFindings: 0, details: false, descriptionChars: 0 }
-    ];
-    for (const opt of attempts) {
-        const body = [
-            marker,
-            renderHuman(state, findings, links, extras, opt, opt.maxFindings > 0)
-        ].join('\n');
-        if (body.length <= budget)
-            return body;
-    }
-    return [marker, headline(state), statusLine(state, links)].join('\n');
-}
-function renderHuman(state, findings, links, extras, opt, withHistory) {
-    const parts = [headline(state), '', statusLine(state, links)];
-    if (state.reason)
-        parts.push('', `> ${escapeMd(state.reason)}`);
-    for (const warning of extras.warnings ?? [])
-        parts.push('', `> [!WARNING]\n> ${escapeMd(warning)}`);
-    if (extras.mention?.length) {
-        parts.push('', `**A human is needed:** ${extras.mention.map(m => `@${m}`).join(' ')} — please take a look.`);
-    }
-    parts.push('', renderMermaid(state), '', '### Timeline', '', renderTimeline(state, links));
-    const latest = renderLatestReview(state);
-    if (latest)
-        parts.push('', latest);
-    const open = renderFindings(state, findings, links, opt);
-    if (open)
-        parts.push('', open);
-    const fixer = renderFixerVoice(state);
-    if (fixer)
-        parts.push('', fixer);
-    if (withHistory && state.status !== 'running' && state.status !== 'go')
-        parts.push('', renderHistory(state));
-    const footer = [
-        extras.artifact
-            ? extras.artifactUrl
-                ? `Full review: [${escapeMd(extras.artifact)}](${extras.artifactUrl})`
-                : `Full reviews: artifact \`${escapeMd(extras.artifact)}\``
-            : '',
-        links.runUrl ? `[workflow run](${links.runUrl})` : '',
-        'updated by review-loop'
-    ].filter(Boolean);
-    parts.push('', `<sub>${footer.join(' · ')}</sub>`);
-    return parts.join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/report/review-markdown.ts
-
-
-
-
-/** review-N.md: the whole review, uncut, for the artifact. */
-function renderReviewMarkdown(state, review, links) {
-    const it = (0,loop_state/* lastIteration */.SU)(state);
-    const parts = [headline(state), '', `Reviewed commit: ${it?.reviewedSha ?? ''}`, ''];
-    if (review.verdict) {
-        const v = review.verdict;
-        parts.push('## Reviewer', '', `Decision: **${v.decision}**`, '', v.summary, '');
-        if (v.error)
-            parts.push(`Error: ${v.error}`, '');
-        if (v.failedCriteria.length)
-            parts.push('Failed criteria:', ...v.failedCriteria.map(c => `- ${c}`), '');
-        if (v.passedCriteria.length)
-            parts.push('Passed criteria:', ...v.passedCriteria.map(c => `- ${c}`), '');
-        if (v.requiredRework.length)
-            parts.push('Required rework:', ...v.requiredRework.map(c => `- ${c}`), '');
-        if (v.dropped)
-            parts.push(`${v.dropped} finding(s) were dropped: their file or line is not in the reviewed tree.`, '');
-    }
-    parts.push('## Checks', '');
-    for (const g of review.gates) {
-        parts.push(`### ${g.passed ? '✅' : '❌'} ${g.name} (exit ${g.exitCode})`, '', '`' + g.command + '`', '', '```', g.outputTail, '```', '');
-    }
-    parts.push(`## Findings (${review.findings.length})`, '');
-    for (const f of [...review.findings].sort(loop_findings/* bySeverity */.Np)) {
-        const where = f.file && it ? fileLink(links, it.reviewedSha, f.file, f.line, f.endLine) : 'no location';
-        parts.push(`### ${SEVERITY_ICON[f.severity]} ${f.title}`, '', `\`${f.id}\` · ${f.severity} · ${f.category} · ${f.source} · ${where}`, '', f.description, '');
-        if (f.suggestedFix)
-            parts.push('Suggested fix:', '', f.suggestedFix, '');
-    }
-    return parts.join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/run/escalate.ts
-
-/** The people to mention in the comment (users and teams named by escalation-reviewers). */
-function mentions(settings, owner) {
-    return [
-        ...settings.escalationReviewers,
-        ...settings.escalationTeamReviewers.map(t => `${owner}/${t}`)
-    ];
-}
-/**
- * Calls a human when the loop ends without GO: label, reviewers, optional review. Takes the label
- * off again at GO. Each step is best effort: a missing permission is a warning, never lost state.
- */
-async function escalate(github, pull, status, reviewedSha, reviewBody, settings, log) {
-    const notes = [];
-    const attempt = async (what, fn) => {
-        try {
-            await fn();
-        }
-        catch (e) {
-            const note = `Could not ${what}: ${e.message}`;
-            log.warning(note);
-            notes.push(note);
-        }
-    };
-    const label = settings.escalationLabel;
-    if (status === 'go') {
-        if (label && pull.labels.includes(label))
-            await attempt(`remove the label '${label}'`, () => github.removeLabel(pull.number, label));
-    }
-    else if (needsHuman(status)) {
-        if (label && !pull.labels.includes(label))
-            await attempt(`add the label '${label}'`, () => github.addLabels(pull.number, [label]));
-        const users = settings.escalationReviewers.filter(u => u.toLowerCase() !== pull.author.toLowerCase());
-        if (users.length || settings.escalationTeamReviewers.length) {
-            await attempt('request reviewers', () => github.requestReviewers(pull.number, users, settings.escalationTeamReviewers));
-        }
-    }
-    if (settings.submitReview !== 'none' && status !== 'running') {
-        const approve = settings.submitReview === 'approve' && status === 'go';
-        if (!approve) {
-            await attempt('submit a comment review', () => github.createReview(pull.number, 'COMMENT', reviewBody, reviewedSha));
-        }
-        else {
-            try {
-                await github.createReview(pull.number, 'APPROVE', reviewBody, reviewedSha);
-            }
-            catch (e) {
-                const note = `GitHub refused the approval (${e.message}); posted a comment review instead. Allow "GitHub Actions to create and approve pull requests" in the repository settings to approve.`;
-                log.notice(note);
-                notes.push(note);
-                await attempt('submit a comment review', () => github.createReview(pull.number, 'COMMENT', reviewBody, reviewedSha));
-            }
-        }
-    }
-    return notes;
-}
-
-;// CONCATENATED MODULE: ./src/run/record.ts
-
-
-
-
-
-
-
-
-
-function repoLinks(ctx, pr) {
-    return {
-        serverUrl: ctx.serverUrl,
-        owner: ctx.owner,
-        repo: ctx.repo,
-        pr,
-        runUrl: runUrl(ctx)
-    };
-}
-/** The stop label turned the loop to stopped: the comment says so. */
-async function recordStop(deps, pull, state, existing) {
-    const body = renderComment(compactState(state), [], repoLinks(deps.ctx, pull.number), {
-        stateKey: deps.settings.stateKey
-    });
-    return saveComment(deps.github, pull.number, existing, body);
-}
-/** How a maintainer resets the loop deliberately, for each way a state can be untrusted. */
-function resetAdvice(problem) {
-    const reset = 'the next run then starts a fresh loop (iteration 1, nothing spent).';
-    switch (problem) {
-        case 'newer_schema':
-            return `Upgrade the action to the version that wrote the state, or delete the state comment; ${reset}`;
-        case 'key_missing':
-            return `Set state-key to the secret that signed the state, or delete the state comment; ${reset}`;
-        case 'key_unexpected':
-            return `Unset state-key if it was set by mistake, or delete the state comment; ${reset}`;
-        default:
-            return `Delete the state comment; ${reset}`;
-    }
-}
-/** Text from a comment's author made inert in ours: no HTML, no mentions. */
-function inert(text) {
-    return text.replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/@/g, '@\u200b');
-}
-/** The plain comment (it holds no state) that reports an untrusted state and how to reset. */
-function renderUntrustedNotice(untrusted, links, mention = []) {
-    const parts = [
-        UNTRUSTED_MARKER,
-        '## Review loop: halted — the loop state cannot be trusted',
-        '',
-        `**Status:** \`needs_discussion\` · **State comment:** ${untrusted.comment.htmlUrl}`,
-        '',
-        `> ${inert(untrusted.reason).replace(/\r?\n/g, ' ')}.`,
-        '',
-        'review-loop does not start afresh on a state it cannot trust, since that would reset the iteration cap (`max-iterations`) and the budget (`max-cost-usd`). It leaves the state comment as it is, as evidence, and ends every run as `needs_discussion` until a human decides.',
-        '',
-        `**To reset the loop deliberately:** ${resetAdvice(untrusted.problem)}`
-    ];
-    if (mention.length)
-        parts.push('', `**A human is needed:** ${mention.map(m => `@${m}`).join(' ')} — please take a look.`);
-    const footer = [links.runUrl ? `[workflow run](${links.runUrl})` : '', 'updated by review-loop'];
-    parts.push('', `<sub>${footer.filter(Boolean).join(' · ')}</sub>`);
-    return parts.join('\n');
-}
-/**
- * An untrusted state: the suspicious comment stays as it is; one plain notice (updated, never
- * repeated) says what was found and how to reset; the check run and the escalation are those of
- * needs_discussion.
- */
-async function recordHalt(deps, plan) {
-    const { settings, ctx, github } = deps;
-    const { pull, state } = plan;
-    const links = repoLinks(ctx, pull.number);
-    const body = renderUntrustedNotice(plan.untrusted, links, mentions(settings, ctx.owner));
-    const existing = plan.existingNotice;
-    const comment = existing?.body === body ? existing : await saveComment(github, pull.number, existing, body);
-    const check = await github.createCheckRun({
-        name: settings.checkName,
-        headSha: pull.headSha,
-        conclusion: checkConclusion('NEEDS_DISCUSSION', state.status, settings.failOn),
-        title: 'The loop state cannot be trusted',
-        summary: body.slice(UNTRUSTED_MARKER.length).trim(),
-        annotations: [],
-        externalId: `${pull.number}:untrusted:${ctx.runId}:${ctx.runAttempt}`,
-        detailsUrl: comment.htmlUrl,
-        startedAt: deps.clock.now().toISOString()
-    });
-    const reviewBody = `review-loop: ${state.status} — ${state.reason ?? ''}`;
-    await escalate(github, pull, state.status, pull.headSha, reviewBody, settings, deps.log);
-    await deps.writeSummary(body.slice(UNTRUSTED_MARKER.length).trim());
-    return { comment, checkRunId: check.id };
-}
-/** review-N.json, review-N.md and the fix's files, saved as the iteration's artifact. */
-async function saveRecords(deps, input, files, notes) {
-    const { ctx } = deps;
-    const { pull, n, review } = input;
-    const attempt = ctx.runAttempt > 1 ? `-attempt-${ctx.runAttempt}` : '';
-    const name = `review-loop-pr-${pull.number}-iteration-${n}${attempt}`;
-    const record = {
-        iteration: n,
-        reviewedSha: pull.headSha,
-        decision: input.decision,
-        verdict: review.verdict,
-        findings: review.findings,
-        gates: review.gates
-    };
-    const all = {
-        ...files,
-        [`review-${n}.json`]: JSON.stringify(record, null, 2),
-        [`review-${n}.md`]: renderReviewMarkdown(input.state, review, repoLinks(ctx, pull.number))
-    };
-    try {
-        const saved = await deps.artifacts.save(name, all);
-        if (saved.note)
-            notes.push(saved.note);
-        return saved;
-    }
-    catch (e) {
-        notes.push(`Could not write the iteration records: ${e.message}`);
-        return undefined;
-    }
-}
-/** Dispatches this workflow on the PR branch; returns what went wrong, for the user. */
-async function dispatchNext(github, ctx, pull) {
-    const rerun = `Re-run this job, or run the workflow by hand with pr-number ${pull.number}, to go on.`;
-    if (!ctx.workflowFile) {
-        return `Cannot start the next iteration: GITHUB_WORKFLOW_REF names no workflow file. ${rerun}`;
-    }
-    try {
-        await github.dispatchWorkflow(ctx.workflowFile, pull.headRef, {
-            'pr-number': String(pull.number)
-        });
-        return undefined;
-    }
-    catch (e) {
-        return `Could not dispatch the next iteration: ${e.message}. ${rerun}`;
-    }
-}
-/** Writes the state comment with this iteration's findings, warnings and artifact links. */
-async function saveState(deps, plan, recorded, state) {
-    const { settings, ctx } = deps;
-    const body = renderComment(compactState(state), recorded.findings, repoLinks(ctx, plan.pull.number), {
-        mention: needsHuman(state.status) ? mentions(settings, ctx.owner) : undefined,
-        stateKey: settings.stateKey,
-        warnings: recorded.warnings,
-        artifact: recorded.artifact,
-        artifactUrl: recorded.artifactUrl
-    });
-    const comment = await saveComment(deps.github, plan.pull.number, recorded.comment, body);
-    return { ...recorded, state, comment };
-}
-/**
- * RECORD. The order matters: the records (with the fix's patch), then the state comment. The
- * caller pushes a fix only after this, and dispatches the next iteration only after the state
- * that counts it is saved — a loop whose state was not saved must not go on, or it would run
- * without its cap and budget.
- */
-async function recordPhase(deps, plan, input) {
-    const { pull, n } = plan;
-    const notes = [...input.notes];
-    const state = stamped(input.state, deps.clock.now());
-    const saved = await saveRecords(deps, { ...input, pull, n, state }, input.files, notes);
-    const recorded = await saveState(deps, plan, {
-        state,
-        comment: plan.comment,
-        findings: input.review.findings,
-        warnings: input.warnings,
-        artifact: saved?.uploaded ? saved.name : saved?.directory,
-        artifactUrl: saved?.url,
-        uploaded: saved?.uploaded ?? false,
-        reviewJson: saved ? external_node_path_default().join(saved.directory, `review-${n}.json`) : undefined,
-        notes
-    }, state);
-    if (!plan.comment)
-        await checkAuthor(deps.github, recorded.comment);
-    return recorded;
-}
-/**
- * RETRIGGER, once the state is saved: dispatch the next iteration (retrigger: dispatch), or leave it
- * to the push. A dispatch that fails (after the adapter's retries) is saved in the state's reason
- * and fails the step, saying how to go on: the loop never stops silently.
- */
-async function retriggerPhase(deps, plan, recorded, retrigger) {
-    const { settings, ctx, log } = deps;
-    for (const note of recorded.notes)
-        log.warning(note);
-    if (!retrigger)
-        return recorded;
-    if (settings.retrigger === 'push') {
-        log.info(`${plan.tag} re-trigger: the push starts the next run (retrigger: push)`);
-        return recorded;
-    }
-    if (settings.retrigger !== 'dispatch')
-        return recorded;
-    const failed = await dispatchNext(deps.github, ctx, plan.pull);
-    if (!failed) {
-        log.info(`${plan.tag} re-trigger: dispatched ${ctx.workflowFile} on ${plan.pull.headRef}`);
-        return recorded;
-    }
-    const state = stamped(moveTo(recorded.state, recorded.state.status, failed), deps.clock.now());
-    const saved = await saveState(deps, plan, recorded, state);
-    return { ...saved, notes: [...saved.notes, failed], failure: failed };
-}
-/** The next run reads only states written by the identity it posts as: check that they agree. */
-async function checkAuthor(github, comment) {
-    const me = await github.whoAmI();
-    if (comment.author !== me) {
-        throw new Error(`review-loop posted its comment as ${comment.author} but trusts only states written by ${me}, so the next run would not find its state. Set the input state-author to '${comment.author}'.`);
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/report/check-run.ts
+
 
 
 
@@ -4713,6 +5308,10 @@ function unlocatedText(findings) {
 }
 function fit(text, limit = CHECK_TEXT_LIMIT - 100) {
     return text.length <= limit ? text : `${text.slice(0, limit)}\n\n… (cut; see the review artifact)`;
+}
+/** The buttons that fit the loop's state, in GitHub's words (at most three). */
+function checkRunActions(status) {
+    return (0,commands/* buttonsFor */.D3)(status).map(id => ({ identifier: id, ...commands/* BUTTONS */.en[id] }));
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
@@ -4784,7 +5383,8 @@ async function reportPhase(deps, plan, input) {
         annotations: toAnnotations(review.findings, new Set(((0,loop_state/* lastIteration */.SU)(state)?.findings ?? []).filter(f => f.reraised).map(f => f.id))),
         externalId: `${pull.number}:${n}:${ctx.runId}:${ctx.runAttempt}`,
         detailsUrl: recorded.comment.htmlUrl,
-        startedAt: plan.started.toISOString()
+        startedAt: plan.started.toISOString(),
+        ...(settings.checkRunButtons ? { actions: checkRunActions(state.status) } : {})
     });
     const reviewBody = `review-loop: ${state.status} — ${state.reason ?? decision}`;
     const escalated = await escalate(github, pull, state.status, pull.headSha, reviewBody, settings, deps.log);
@@ -5115,18 +5715,60 @@ async function openWorkspace(deps, pull) {
 
 
 
-/** One iteration: event → intent → plan → review → decide → fix → record → report. */
+
+
+/**
+ * One run: event → intent. A PR event or a dispatch plans a review; a human's comment, review or
+ * button is answered (answerHuman), which may plan an iteration of its own.
+ */
 async function runIteration(deps) {
     const { settings, ctx } = deps;
     const intent = (0,router/* routeEvent */.Cl)({ ...ctx, inputPrNumber: settings.prNumber });
     if (intent.kind === 'skip')
         return { notice: intent.notice, findings: [] };
+    if (intent.kind !== 'review')
+        return answerHuman(deps, intent, (plan, human) => iterate(deps, plan, human));
     const plan = await planPhase(deps, intent.pr);
     if (plan.kind !== 'review')
         return notReviewed(deps, plan);
-    const ws = await openWorkspace({ ...deps, workspace: ctx.workspace }, plan.pull);
+    return iterate(deps, plan);
+}
+/** The review of the head, or the latest review carried into a fix a human asked for. */
+async function reviewOrCarry(deps, plan, ws, human) {
+    const run = { ...deps, run: deps.ctx, aiFixer: Boolean(deps.ai) };
+    if (human?.findings) {
+        const review = carriedReview(human.trigger, human.findings, human.rework ?? []);
+        return { review, decided: decideHumanFix(run, plan, review, human.trigger) };
+    }
     const review = await keepingSpend(deps, plan, reviewPhase(deps, plan, ws));
-    const decided = decidePhase({ ...deps, run: ctx, aiFixer: Boolean(deps.ai) }, plan, review);
+    return { review, decided: decidePhase({ ...run, trigger: human?.trigger }, plan, review) };
+}
+/** The latest review's findings (and a human's instructions) as the review a human's fix works on. */
+function carriedReview(trigger, findings, rework) {
+    const summary = trigger.command === 'feedback'
+        ? `@${trigger.by}'s review asked for changes: fixed without another review.`
+        : `@${trigger.by} asked for a fix of the latest review${trigger.instructions ? `: ${trigger.instructions}` : ''}.`;
+    return {
+        gates: [],
+        findings,
+        usage: (0,loop_usage/* zeroUsage */.My)(),
+        verdict: {
+            decision: 'NO_GO',
+            summary,
+            findings,
+            failedCriteria: [],
+            passedCriteria: [],
+            requiredRework: rework,
+            usage: (0,loop_usage/* zeroUsage */.My)(),
+            dropped: 0
+        }
+    };
+}
+/** One iteration on a plan: review (or carry) → decide → fix → record → push → retrigger → report. */
+async function iterate(deps, plan, human) {
+    const { settings, ctx } = deps;
+    const ws = await openWorkspace({ ...deps, workspace: ctx.workspace }, plan.pull);
+    const { review, decided } = await reviewOrCarry(deps, plan, ws, human);
     const fixed = decided.next.kind === 'fix'
         ? await keepingSpend(deps, plan, fixPhase(deps, plan, { state: decided.state, review }, ws))
         : undefined;
@@ -5237,7 +5879,7 @@ async function notReviewed(deps, plan) {
     };
     if (plan.kind === 'skip' || !plan.changed || !plan.state)
         return outcome;
-    const comment = await recordStop(deps, plan.pull, plan.state, plan.comment);
+    const comment = await writeState(deps, plan.pull, plan.state, plan.comment);
     return { ...outcome, commentUrl: comment.htmlUrl };
 }
 

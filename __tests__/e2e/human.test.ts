@@ -1,0 +1,358 @@
+import { describe, expect, it } from 'vitest'
+import type { LoopState } from '../../src/loop/types.js'
+import { APP_LOGIN } from '../../test-support/harness.js'
+import type { ModelServer, ScriptedReply } from '../../test-support/model-server.js'
+import { runScenario, type Scenario, type ScenarioReport } from '../../test-support/scenario.js'
+
+/**
+ * The loop listens: maintainer commands, human reviews turned into fixes, check-run buttons and
+ * overrides, each through dist/ on the emulators, with GitHub's rules for who may command and which
+ * events start runs.
+ */
+
+const TODO_CHECK = 'todo: grep -rn "TODO" src && exit 1 || exit 0'
+const FIX_TODOS = "sed -i 's/TODO/DONE/' src/*.js"
+
+function gates(overrides: Partial<Scenario>): Scenario {
+  return {
+    base: { 'package.json': '{ "name": "sample", "private": true }\n' },
+    pr: { commits: [{ message: 'todo', files: { 'src/a.js': 'x()\n// TODO later\n' } }] },
+    inputs: { checks: TODO_CHECK, 'fix-commands': FIX_TODOS, 'max-iterations': '1' },
+    ...overrides
+  }
+}
+
+const state = (report: ScenarioReport) => report.finalState as unknown as LoopState
+const statuses = (report: ScenarioReport) =>
+  report.runs.map(r => `${r.event}:${r.outputs['status'] ?? '-'}`)
+const replies = (report: ScenarioReport, login: string) =>
+  report.comments.filter(c => c.body.startsWith(`@${login} `))
+
+describe('maintainer commands', () => {
+  it("continues a loop at its cap as a new round that reaches GO; an outsider's approve changes nothing", async () => {
+    const report = await runScenario(
+      gates({
+        humanEvents: [
+          {
+            afterRun: 1,
+            comment: { author: 'mallory', permission: 'read', body: '/review-loop approve' }
+          },
+          {
+            afterRun: 1,
+            comment: {
+              author: 'maintainer',
+              permission: 'write',
+              body: 'Let it try again.\n/review-loop continue 2'
+            }
+          }
+        ]
+      })
+    )
+    expect(statuses(report)).toEqual([
+      'pull_request:max_iterations',
+      'issue_comment:skipped',
+      'issue_comment:running',
+      'workflow_dispatch:go'
+    ])
+    // the outsider: one short reply, a confused reaction, and the loop as it was
+    expect(report.runs[1]!.exitCode).toBe(0)
+    expect(report.runs[1]!.notices.join('\n')).toMatch(/mallory \(read\) has no write access/)
+    expect(replies(report, 'mallory')).toHaveLength(1)
+    expect(report.reactions.filter(r => r.content === 'confused')).toHaveLength(1)
+    // the maintainer: 👀 then 🚀, a second round with the cap of 2, GO in its second iteration
+    const final = state(report)
+    expect(final.status).toBe('go')
+    expect(final.round).toBe(2)
+    expect(final.roundCap).toEqual({ round: 2, max: 2 })
+    expect(final.override).toBeUndefined()
+    expect(final.iterations.map(it => [it.round, it.decision])).toEqual([
+      [1, 'NO_GO'],
+      [2, 'NO_GO'],
+      [2, 'GO']
+    ])
+    expect(final.iterations[1]!.trigger).toEqual({ by: 'maintainer', command: 'continue' })
+    expect(final.processed).toHaveLength(1)
+    const mine = report.reactions.filter(r => r.login === 'github-actions[bot]')
+    expect(mine.map(r => r.content).sort()).toEqual(['confused', 'eyes', 'rocket'])
+    expect(report.checkRuns.at(-1)!.conclusion).toBe('success')
+    expect(report.comments[0]!.body).toContain('**What you can do:**')
+  })
+
+  it("records a maintainer's approval as GO with who and why, turns the head's check green, and a re-run changes nothing", async () => {
+    const report = await runScenario(
+      gates({
+        humanEvents: [
+          {
+            afterRun: 1,
+            comment: {
+              author: 'maintainer',
+              permission: 'maintain',
+              body: '/review-loop approve tracked in #12'
+            }
+          }
+        ],
+        reruns: [{ afterRun: 2 }]
+      })
+    )
+    expect(statuses(report)).toEqual([
+      'pull_request:max_iterations',
+      'issue_comment:go',
+      'issue_comment:go'
+    ])
+    expect(report.runs.every(r => r.exitCode === 0 || r.run === 1)).toBe(true)
+    const final = state(report)
+    expect(final.override).toMatchObject({ by: 'maintainer', reason: 'tracked in #12' })
+    expect(final.reason).toBe('Approved as is by @maintainer: tracked in #12.')
+    const checks = report.checkRuns.filter(c => c.headSha === report.checkRuns[0]!.headSha)
+    expect(checks.map(c => c.conclusion)).toEqual(['failure', 'success'])
+    expect(checks[1]!.title).toBe('Approved by @maintainer: tracked in #12')
+    // the escalation label went on at the cap and came off at the approval
+    expect(report.labels).not.toContain('review-loop: needs human')
+    // the re-run found the comment processed: no second check run, no second reaction
+    expect(report.runs[2]!.notices.join('\n')).toMatch(/processed already/)
+    expect(report.reactions.filter(r => r.content === 'rocket')).toHaveLength(1)
+  })
+
+  it('answers status and help, and refuses a fix with no review yet in words', async () => {
+    const report = await runScenario(
+      gates({
+        start: { event: 'pull_request', action: 'labeled' },
+        humanEvents: [
+          {
+            afterRun: 1,
+            comment: {
+              author: 'maintainer',
+              permission: 'admin',
+              body: '/review-loop fix handle empty names'
+            }
+          },
+          {
+            afterRun: 1,
+            comment: { author: 'maintainer', permission: 'admin', body: '/Review-Loop status' }
+          },
+          {
+            afterRun: 1,
+            comment: { author: 'maintainer', permission: 'admin', body: '/review-loop frobnicate' }
+          }
+        ]
+      })
+    )
+    const words = replies(report, 'maintainer').map(c => c.body)
+    expect(words[0]).toBe(
+      '@maintainer no review on this PR yet — comment `/review-loop retry` first.'
+    )
+    expect(words[1]).toMatch(/there is no review on this PR yet[\s\S]*`\/review-loop retry`/)
+    expect(words[2]).toMatch(/`frobnicate` is not a review-loop command/)
+    expect(report.finalState).toBeUndefined()
+  })
+})
+
+const GREET = "export function greet(name) {\n  return 'Hello, ' + name\n}\n"
+
+function verdict(decision: 'GO' | 'NO_GO', findings: unknown[] = []): ScriptedReply {
+  return {
+    kind: 'json',
+    value: {
+      decision,
+      summary: decision === 'GO' ? 'Looks good.' : 'greet mishandles empty names.',
+      findings,
+      failedCriteria: [],
+      passedCriteria: ['style'],
+      requiredRework: [],
+      earlierFindings: []
+    }
+  }
+}
+
+const EMPTY_NAME = {
+  severity: 'high',
+  category: 'logic',
+  file: 'src/greet.js',
+  line: 2,
+  title: 'greet prints "Hello, undefined" without a name',
+  description: 'Calling greet() without a name yields "Hello, undefined".',
+  suggestedFix: "Default the name to 'world'."
+}
+
+const EDIT: ScriptedReply = {
+  kind: 'tool_use',
+  name: 'edit_file',
+  input: {
+    path: 'src/greet.js',
+    old_text: "'Hello, ' + name",
+    new_text: "'Hello, ' + (name || 'world')"
+  }
+}
+
+function ai(replies: ScriptedReply[], more: Partial<Scenario>): Scenario {
+  return {
+    base: { 'package.json': '{ "name": "sample", "type": "module" }\n' },
+    pr: { commits: [{ message: 'greet', files: { 'src/greet.js': GREET } }] },
+    model: { replies },
+    ...more
+  }
+}
+
+/** The messages of every call the model server received, each as JSON, per call. */
+function keepPrompts(into: string[][]): (s: unknown, m?: ModelServer) => Promise<void> {
+  return async (_s, model) => {
+    for (const call of model?.calls ?? [])
+      into.push(
+        (call.messages as Array<{ role: string; content: unknown }>).map(m =>
+          JSON.stringify(m.content)
+        )
+      )
+  }
+}
+
+describe('fixes a human asks for', () => {
+  it('runs one fix carrying the instructions of `/review-loop fix`', async () => {
+    const prompts: string[][] = []
+    const report = await runScenario(
+      ai(
+        [
+          verdict('NO_GO', [EMPTY_NAME]),
+          EDIT,
+          { kind: 'text', text: 'Defaulted the name to world.' },
+          verdict('GO')
+        ],
+        {
+          inputs: { 'max-iterations': '1' },
+          humanEvents: [
+            {
+              afterRun: 1,
+              comment: {
+                author: 'maintainer',
+                permission: 'write',
+                body: '/review-loop fix handle empty names'
+              }
+            }
+          ]
+        }
+      ),
+      { keep: keepPrompts(prompts) }
+    )
+    expect(statuses(report)).toEqual([
+      'pull_request:max_iterations',
+      'issue_comment:running',
+      'workflow_dispatch:go'
+    ])
+    // the fixer's task holds the maintainer's words and the carried finding
+    const task = prompts[1]![0]!
+    expect(task).toContain('@maintainer asks: handle empty names')
+    expect(task).toContain('greet prints')
+    const final = state(report)
+    expect(final.iterations[1]!.trigger).toEqual({
+      by: 'maintainer',
+      command: 'fix',
+      instructions: 'handle empty names',
+      carried: 1
+    })
+    expect(final.iterations[1]!.fix!.outcome).toBe('pushed')
+    expect(final.round).toBe(2)
+  })
+
+  it('fixes a changes-requested review with two inline comments, answers and resolves both threads, and processes nothing twice', async () => {
+    const report = await runScenario(
+      ai(
+        [
+          verdict('GO'),
+          EDIT,
+          { kind: 'text', text: 'Handled the empty name in greet.' },
+          verdict('GO')
+        ],
+        {
+          humanEvents: [
+            {
+              afterRun: 1,
+              review: {
+                author: 'alice',
+                permission: 'write',
+                state: 'changes_requested',
+                body: '',
+                comments: [
+                  { path: 'src/greet.js', line: 2, body: 'Handle the empty case' },
+                  { path: 'src/greet.js', line: 1, body: 'Name the default in the docs' }
+                ]
+              }
+            }
+          ],
+          reruns: [{ afterRun: 2 }]
+        }
+      )
+    )
+    expect(
+      report.runs.map(r => `${r.event}${r.attempt > 1 ? ` (attempt ${r.attempt})` : ''}`)
+    ).toEqual([
+      'pull_request',
+      'pull_request_review',
+      'pull_request_review (attempt 2)',
+      'pull_request_review_comment',
+      'pull_request_review_comment',
+      'workflow_dispatch'
+    ])
+    expect(report.runs.every(r => r.exitCode === 0)).toBe(true)
+    const final = state(report)
+    const fixIteration = final.iterations[1]!
+    expect(fixIteration.trigger).toMatchObject({ by: 'alice', command: 'feedback' })
+    expect(fixIteration.findings.map(f => [f.source, f.severity, f.file, f.line])).toEqual([
+      ['human', 'high', 'src/greet.js', 2],
+      ['human', 'high', 'src/greet.js', 1]
+    ])
+    expect(final.status).toBe('go')
+    // one fix pushed, both threads answered once and resolved
+    expect(report.pushes.filter(p => p.by !== 'human')).toHaveLength(1)
+    const sha = fixIteration.fix!.commitSha
+    const answers = report.reviewComments.filter(c => c.author === 'github-actions[bot]')
+    expect(answers.map(a => a.body)).toEqual([
+      `Addressed in ${sha}: Handled the empty name in greet.`,
+      `Addressed in ${sha}: Handled the empty name in greet.`
+    ])
+    expect(report.reviewThreads.map(t => t.isResolved)).toEqual([true, true])
+    // the re-run and the review-comment runs found nothing new
+    for (const run of report.runs.slice(2, 5))
+      expect(run.notices.join('\n')).toMatch(/No new review feedback/)
+  })
+})
+
+describe('check-run buttons', () => {
+  it('retries on a click when an App token made the check run; a click on a workflow-token check starts nothing', async () => {
+    const withApp = await runScenario(
+      gates({
+        token: 'app',
+        inputs: {
+          checks: TODO_CHECK,
+          'max-iterations': '1',
+          'check-run-buttons': 'true',
+          'state-author': APP_LOGIN
+        },
+        humanEvents: [
+          { afterRun: 1, button: { author: 'maintainer', permission: 'write', action: 'retry' } }
+        ]
+      })
+    )
+    expect(withApp.checkRuns[0]!.actions).toEqual(['retry', 'continue', 'approve'])
+    expect(statuses(withApp)).toEqual(['pull_request:max_iterations', 'check_run:max_iterations'])
+    const final = state(withApp)
+    expect(final.round).toBe(2)
+    expect(final.iterations[1]!.trigger).toEqual({ by: 'maintainer', command: 'retry' })
+    expect(final.processed).toEqual([`b${withApp.runs[1]!.runId}`])
+
+    const withWorkflowToken = await runScenario(
+      gates({
+        inputs: { checks: TODO_CHECK, 'max-iterations': '1', 'check-run-buttons': 'true' },
+        humanEvents: [
+          { afterRun: 1, button: { author: 'maintainer', permission: 'write', action: 'retry' } }
+        ]
+      })
+    )
+    expect(withWorkflowToken.runs).toHaveLength(1)
+    expect(withWorkflowToken.ignoredEvents).toEqual([
+      {
+        afterRun: 1,
+        what: "button 'retry'",
+        why: 'the check run was made with the workflow token, and GitHub starts no workflow for a check run made by GitHub Actions'
+      }
+    ])
+  })
+})
