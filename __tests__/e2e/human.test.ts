@@ -315,6 +315,50 @@ describe('fixes a human asks for', () => {
   })
 })
 
+describe('questions in review threads', () => {
+  it('has the reviewer model answer a question in its thread, changes no code, and answers once', async () => {
+    const report = await runScenario(
+      ai(
+        [
+          verdict('GO'),
+          { kind: 'text', text: 'It returns the greeting as is; @someone could localise it later.' }
+        ],
+        {
+          humanEvents: [
+            {
+              afterRun: 1,
+              review: {
+                author: 'alice',
+                permission: 'admin',
+                state: 'commented',
+                body: 'One question.',
+                comments: [
+                  { path: 'src/greet.js', line: 2, body: 'Why is the greeting not localised?' }
+                ]
+              }
+            }
+          ]
+        }
+      )
+    )
+    expect(report.runs.map(r => r.event)).toEqual([
+      'pull_request',
+      'pull_request_review',
+      'pull_request_review_comment'
+    ])
+    const answers = report.reviewComments.filter(c => c.author === 'github-actions[bot]')
+    expect(answers).toHaveLength(1)
+    // the answer's mentions are made inert, and it says whose answer it is
+    expect(answers[0]!.body).toMatch(/^It returns the greeting as is; @\u200bsomeone could/)
+    expect(answers[0]!.body).toContain("Answered by review-loop's reviewer model")
+    expect(report.pushes.filter(p => p.by !== 'human')).toHaveLength(0)
+    expect(report.modelCalls).toHaveLength(2)
+    expect(state(report).status).toBe('go')
+    expect(state(report).feedbackSeen?.comment).toBeGreaterThan(0)
+    expect(report.runs[2]!.notices.join('\n')).toMatch(/No new review feedback/)
+  })
+})
+
 describe('check-run buttons', () => {
   it('retries on a click when an App token made the check run; a click on a workflow-token check starts nothing', async () => {
     const withApp = await runScenario(

@@ -2,6 +2,7 @@ import { aiFix } from '../fix/ai-fixer.js'
 import type { Settings } from '../inputs.js'
 import { usageSince, zeroUsage } from '../loop/usage.js'
 import type { AiAgents, Log, ModelClient } from '../ports/index.js'
+import { aiAnswer } from '../review/ai-answer.js'
 import { aiReview } from '../review/ai-reviewer.js'
 import { Budget } from './budget.js'
 import { priceWarning } from './pricing.js'
@@ -42,8 +43,13 @@ export function createAiAgents(settings: Settings, log: Log, client?: ModelClien
         { pull, state, git, gates }
       )
     },
-    async fix({ pull, review, workspace }) {
-      budget ??= new Budget(0, ai.maxCostUsd)
+    async answer({ question, spentBefore }) {
+      budget ??= new Budget(spentBefore, ai.maxCostUsd)
+      return aiAnswer({ client: model, ai, budget }, question)
+    },
+    async fix({ pull, state, review, workspace }) {
+      // a fix a human asked for reviews nothing first: the budget starts from the loop's spend
+      budget ??= new Budget(state.totals.costUsd, ai.maxCostUsd)
       const before = budget.usage
       const result = await aiFix(
         {

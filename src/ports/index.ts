@@ -319,6 +319,14 @@ export interface AiAgents {
     git: Git
     gates: GateResult[]
   }): Promise<ReviewerVerdict>
+  /**
+   * The reviewer model's answer to a question a person asked in a review thread; undefined when the
+   * budget allows no call or the model gives none. `spentBefore` is what the loop spent so far.
+   */
+  answer(input: {
+    question: { author: string; path: string; line?: number; body: string; excerpt?: string }
+    spentBefore: number
+  }): Promise<string | undefined>
   fix(input: {
     pull: PullRequest
     state: LoopState

@@ -2,16 +2,22 @@ import { createHash } from 'node:crypto'
 import { allowed } from '../loop/transitions.js'
 import { parseCommand } from '../loop/commands.js'
 import { isFork } from '../loop/rules.js'
-import { dismissedIds, lastIteration, recordedFindings } from '../loop/state.js'
+import { dismissedIds, lastIteration, newState, recordedFindings } from '../loop/state.js'
 import type {
   Finding,
   HumanReview,
   LoopState,
+  PullRequest,
   RepoRole,
   ReviewComment,
-  Severity
+  Severity,
+  Usage
 } from '../loop/types.js'
 import type { GitHubPort } from '../ports/index.js'
+import { excerptAround } from '../review/ai-answer.js'
+import { stamped } from '../loop/record.js'
+import { addUsage, zeroUsage } from '../loop/usage.js'
+import { writeState } from './record.js'
 import type { FeedbackIntent, Iterate } from './human.js'
 import { MAY_COMMAND } from './human.js'
 import type { IterationDeps, IterationOutcome } from './iteration.js'
@@ -151,19 +157,27 @@ export async function takeFeedback(
   if (state && !allowed(state.status, 'human_feedback'))
     return said(`The PR is ${state.status}: review feedback is not fixed.`, state)
   const feedback = await gatherFeedback(github, pull.number, state, settings.humanReviewSeverity)
-  for (const q of feedback.questions)
-    log.notice(
-      `A question for a person, not a change, from @${q.author} on ${q.path}: ${titleOf(q.body)}`
-    )
-  if (feedback.findings.length === 0)
+  if (feedback.findings.length === 0 && feedback.questions.length === 0)
     return said('No new review feedback from people with write access to fix.', state)
+  const spent = await answerQuestions(deps, pull, state, feedback.questions)
+  if (feedback.findings.length === 0) {
+    // the questions were answered (or listed): remember them, and what answering them cost
+    const base = state ?? newState(pull.number, settings.maxIterations, deps.clock.now())
+    const saved = stamped(
+      { ...base, feedbackSeen: feedback.seen, totals: addUsage(base.totals, spent) },
+      deps.clock.now()
+    )
+    await writeState(deps, pull, saved, loaded.comment)
+    return said(`Took ${feedback.questions.length} question(s); no change was asked for.`, saved)
+  }
   const plan = await planPhase(deps, pull.number, { event: 'human_feedback', loaded, pull })
   if (plan.kind !== 'review') return said(plan.notice, state)
   const dismissed = state ? dismissedIds(state) : new Set<string>()
   const carried = state ? recordedFindings(state).filter(f => !dismissed.has(f.id)) : []
   const ids = new Set(feedback.findings.map(f => f.id))
+  const totals = addUsage(plan.state.totals, spent)
   const outcome = await iterate(
-    { ...plan, state: { ...plan.state, feedbackSeen: feedback.seen } },
+    { ...plan, state: { ...plan.state, feedbackSeen: feedback.seen, totals } },
     {
       trigger: {
         by: intent.from.login,
@@ -175,6 +189,50 @@ export async function takeFeedback(
   )
   await answerThreads(deps, pull.number, outcome, feedback.threads)
   return outcome
+}
+
+/**
+ * Questions in review threads: the reviewer model answers each in its thread when there is one
+ * (the answer says it is the model's); otherwise the log lists them for a person. Returns what the
+ * answers cost.
+ */
+async function answerQuestions(
+  deps: IterationDeps,
+  pull: PullRequest,
+  state: LoopState | undefined,
+  questions: readonly ReviewComment[]
+): Promise<Usage> {
+  const { ai, log, github } = deps
+  if (!questions.length) return zeroUsage()
+  const git = ai ? await deps.openGit(deps.ctx.workspace).catch(() => undefined) : undefined
+  for (const q of questions) {
+    const thread = q.inReplyTo ?? q.id
+    const content = await git?.show(pull.headSha, q.path).catch(() => undefined)
+    const question = {
+      ...q,
+      ...(content === undefined ? {} : { excerpt: excerptAround(content, q.line) })
+    }
+    const answer = await ai
+      ?.answer({ question, spentBefore: state?.totals.costUsd ?? 0 })
+      .catch((e: unknown) => {
+        log.warning(`The reviewer model could not answer @${q.author}: ${(e as Error).message}`)
+        return undefined
+      })
+    if (!answer) {
+      log.notice(`A question for a person from @${q.author} on ${q.path}: ${titleOf(q.body)}`)
+      continue
+    }
+    await github
+      .replyToReviewComment(
+        pull.number,
+        thread,
+        `${answer}\n\n<sub>Answered by review-loop's reviewer model (${deps.settings.ai.reviewModel}); a person may know better.</sub>`
+      )
+      .catch((e: unknown) =>
+        log.warning(`Could not answer in review thread ${thread}: ${(e as Error).message}`)
+      )
+  }
+  return ai?.spent?.() ?? zeroUsage()
 }
 
 /**
