@@ -16,6 +16,7 @@ import type { Socket } from 'node:net'
 import { promisify } from 'node:util'
 import type { components } from '@octokit/openapi-types'
 import type { FaultSpec } from './fault.js'
+import { openApiErrors } from './openapi-check.js'
 import { executeGraphql, type GraphqlStore } from './github-graphql.js'
 
 type Schemas = components['schemas']
@@ -44,6 +45,8 @@ export interface EmulatorOptions {
   allowActionsToApprove?: boolean
   /** html_url base, default 'https://github.com' */
   serverUrl?: string
+  /** Hold every accepted request and its answer to GitHub's OpenAPI description (openApiProblems). */
+  checkOpenApi?: boolean
   /**
    * login -> role. Unlisted: the repository owner is admin, a user whose token may write
    * something has write, anyone else read (the repository is public)
@@ -452,6 +455,8 @@ export class GitHubEmulator {
   readonly dispatches: EmulatedDispatch[] = []
   readonly workflowRuns: EmulatedWorkflowRun[] = []
   readonly reviews: EmulatedReview[] = []
+  /** With `checkOpenApi`: where requests or answers differ from GitHub's OpenAPI description. */
+  readonly openApiProblems: string[] = []
   readonly reviewComments: EmulatedReviewComment[] = []
   readonly reviewThreads: EmulatedReviewThread[] = []
   readonly reactions: EmulatedReaction[] = []
@@ -768,6 +773,7 @@ export class GitHubEmulator {
       reply = { status: e.status, body: e.body, headers: e.headers }
     }
     record.status = reply.status
+    if (this.opts.checkOpenApi && matched) this.checkOpenApi(matched.route.template, record, reply)
     const headers: Record<string, string> = {
       'content-type': 'application/json; charset=utf-8',
       'x-github-request-id': `EMU0:${this.used.toString(16).toUpperCase().padStart(6, '0')}`,
@@ -781,6 +787,26 @@ export class GitHubEmulator {
     }
     const hasBody = reply.status !== 204 && reply.body !== undefined
     return { status: reply.status, headers, body: hasBody ? JSON.stringify(reply.body) : undefined }
+  }
+
+  /**
+   * What the action sent and what the emulator answered, held to GitHub's OpenAPI description for
+   * every accepted request (2xx); GraphQL is not in it. Mismatches go to `openApiProblems`.
+   */
+  private checkOpenApi(template: string, record: RecordedRequest, reply: Reply): void {
+    if (template === 'POST /graphql' || reply.status < 200 || reply.status > 299) return
+    const [method = '', path = ''] = template.split(' ')
+    const check = (status: number | 'request', body: unknown): void => {
+      try {
+        for (const p of openApiErrors(method, path, status, body))
+          this.openApiProblems.push(`${template} ${status}: ${p}`)
+      } catch (e) {
+        this.openApiProblems.push(`${template} ${status}: ${(e as Error).message}`)
+      }
+    }
+    if (record.body !== undefined && !['GET', 'DELETE'].includes(method))
+      check('request', record.body)
+    check(reply.status, reply.body)
   }
 
   /** Reads, authenticates and authorizes the request, applies a fault, and runs the handler. */

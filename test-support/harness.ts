@@ -221,6 +221,7 @@ export class Sandbox {
       repo,
       bareRepoPath: bare,
       allowActionsToApprove: opts.allowActionsToApprove,
+      checkOpenApi: true,
       tokens: {
         [WORKFLOW_TOKEN]: {
           login: 'github-actions[bot]',

@@ -162,3 +162,17 @@ export function assertOpenApi(
       `${method} ${path} ${status}: does not match GitHub's OpenAPI description:\n  ${errors.join('\n  ')}`
     )
 }
+
+/**
+ * Where GitHub's description disagrees with GitHub: POST .../requested_reviewers is described as
+ * answering a pull-request-simple, whose labels have a non-nullable description, yet GitHub's
+ * labels (and its own label and pull-request schemas) have `description: null` when none was given.
+ */
+export const KNOWN_OPENAPI_MISMATCHES = [
+  'POST /repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers 201: /labels/0/description must be string'
+]
+
+/** The problems that are not known mismatches of the description itself. */
+export function unexpectedOpenApiProblems(problems: readonly string[]): string[] {
+  return problems.filter(p => !KNOWN_OPENAPI_MISMATCHES.some(k => p.startsWith(k)))
+}

@@ -13,6 +13,7 @@ import {
   type SandboxOptions,
   type TokenKind
 } from './harness.js'
+import { unexpectedOpenApiProblems } from './openapi-check.js'
 import { humanRuns, type HumanEvent, type IgnoredEvent } from './human-events.js'
 import { ArtifactService } from './artifact-service.js'
 import { ModelServer, type ModelServerOptions, type ScriptedReply } from './model-server.js'
@@ -117,6 +118,8 @@ export interface ScenarioReport {
   faultsApplied: Array<{ run: number; route: string; fault: string }>
   labels: string[]
   requestedReviewers: string[]
+  /** Where the action's requests or the emulator's answers differ from GitHub's OpenAPI description. */
+  openApiProblems: string[]
   /** Human events that started no run, and why. */
   ignoredEvents: IgnoredEvent[]
   /** Reactions on comments: who reacted with what. */
@@ -299,6 +302,10 @@ export async function runScenario(
     await hooks.keep?.(sandbox, model)
     const emu = sandbox.emulator
     const pull = emu.pulls.get(sandbox.prNumber)
+    // what the action sent, and what the emulator answered, must be what GitHub describes
+    const problems = unexpectedOpenApiProblems(emu.openApiProblems)
+    if (problems.length)
+      throw new Error(`GitHub's OpenAPI description disagrees:\n${problems.join('\n')}`)
     return {
       scenario: scenario.name ?? 'scenario',
       runs: sandbox.runs.map(r => ({
@@ -349,6 +356,7 @@ export async function runScenario(
       labels: pull?.labels ?? [],
       requestedReviewers: pull?.requestedReviewers ?? [],
       ignoredEvents,
+      openApiProblems: [...emu.openApiProblems],
       reactions: emu.reactions.map(r => ({
         subject: r.subject,
         subjectId: r.subjectId,
