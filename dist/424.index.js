@@ -432,7 +432,6 @@ function fingerprint(input) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   IZ: () => (/* binding */ PROCESSED_KEPT),
 /* harmony export */   KW: () => (/* binding */ STATE_SCHEMA),
 /* harmony export */   We: () => (/* binding */ checkState)
 /* harmony export */ });
@@ -452,8 +451,6 @@ function fingerprint(input) {
  * them says to upgrade.
  */
 const STATE_SCHEMA = 4;
-/** Human actions remembered as processed; older ones cannot come again (see `processed`). */
-const PROCESSED_KEPT = 200;
 const login = { type: 'string', maxLength: 100 };
 const nonNegative = { type: 'number', minimum: 0 };
 const count = { type: 'integer', minimum: 0 };
@@ -678,8 +675,8 @@ const stateSchema = {
         },
         processed: {
             type: 'array',
-            maxItems: PROCESSED_KEPT,
-            items: { type: 'string', pattern: '^[crb][0-9]{1,20}$' }
+            maxItems: 200,
+            items: { type: 'string', pattern: '^[crtb][0-9]{1,20}$' }
         },
         feedbackSeen: {
             type: 'object',
@@ -714,14 +711,18 @@ function checkState(value) {
 /* harmony export */   Hd: () => (/* binding */ isTerminal),
 /* harmony export */   SU: () => (/* binding */ lastIteration),
 /* harmony export */   YL: () => (/* binding */ latestRecords),
+/* harmony export */   _r: () => (/* binding */ wasProcessed),
 /* harmony export */   dR: () => (/* binding */ recordedFindings),
 /* harmony export */   je: () => (/* binding */ roundIterations),
+/* harmony export */   kY: () => (/* binding */ remember),
 /* harmony export */   mO: () => (/* binding */ dismissedIds),
 /* harmony export */   mq: () => (/* binding */ resolvedCount),
 /* harmony export */   om: () => (/* binding */ newState),
 /* harmony export */   rG: () => (/* binding */ filesChangedCount),
-/* harmony export */   sv: () => (/* binding */ roundReviews)
+/* harmony export */   sv: () => (/* binding */ roundReviews),
+/* harmony export */   xb: () => (/* binding */ reviewsNothing)
 /* harmony export */ });
+/* unused harmony export PROCESSED_KEPT */
 /* harmony import */ var _state_schema_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(50659);
 /* harmony import */ var _usage_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(89553);
 
@@ -753,7 +754,11 @@ function latestRecords(state) {
  * iteration of its own but reviews nothing, so it takes no review from the cap.
  */
 function roundReviews(state) {
-    return roundIterations(state).filter(it => !it.trigger?.carried).length;
+    return roundIterations(state).filter(it => !reviewsNothing(it.trigger)).length;
+}
+/** An iteration a human started to fix (`fix`, a review's comments): its review is carried over. */
+function reviewsNothing(trigger) {
+    return trigger?.command === 'fix' || trigger?.command === 'feedback';
 }
 function lastIteration(state) {
     return state.iterations[state.iterations.length - 1];
@@ -787,6 +792,40 @@ function recordedFindings(state) {
 /** The ids humans dismissed (won't fix): they no longer block. */
 function dismissedIds(state) {
     return new Set((state.dismissed ?? []).map(d => d.id));
+}
+/** How many processed keys the state keeps; older ones are covered by the feedback floors. */
+const PROCESSED_KEPT = 200;
+/** A human action's key: `c` comment, `r` review, `t` review comment, `b` a button's run. */
+function wasProcessed(state, key) {
+    if (!state)
+        return false;
+    if (state.processed?.includes(key))
+        return true;
+    const id = Number(key.slice(1));
+    const floor = state.feedbackSeen;
+    if (!floor)
+        return false;
+    return (key[0] === 'r' && id <= floor.review) || (key[0] === 't' && id <= floor.comment);
+}
+/**
+ * The keys added to what the state remembers as processed, the newest kept. GitHub gives a review
+ * and its comments their ids when the draft starts, not when it is submitted, so feedback is
+ * remembered by id rather than by a high-water mark; the ids that fall off the list raise the
+ * floors (`feedbackSeen`) at or below which everything counts as processed.
+ */
+function remember(state, keys) {
+    const all = [...(state.processed ?? []).filter(k => !keys.includes(k)), ...keys];
+    const kept = all.slice(-PROCESSED_KEPT);
+    const dropped = all.slice(0, all.length - kept.length);
+    const floor = { review: 0, comment: 0, ...state.feedbackSeen };
+    for (const k of dropped) {
+        if (k[0] === 'r')
+            floor.review = Math.max(floor.review, Number(k.slice(1)));
+        if (k[0] === 't')
+            floor.comment = Math.max(floor.comment, Number(k.slice(1)));
+    }
+    const floors = floor.review || floor.comment ? { feedbackSeen: floor } : {};
+    return { ...state, processed: kept, ...floors };
 }
 
 
@@ -2106,6 +2145,7 @@ const SCOPE_FOR = {
     'create check run': 'checks: write',
     'update check run': 'checks: write',
     'dispatch workflow': 'actions: write',
+    'list workflow runs': 'actions: read',
     'add labels': 'issues: write',
     'remove label': 'issues: write',
     'request reviewers': 'pull-requests: write',
@@ -2258,6 +2298,23 @@ function createGitHubAdapter(options) {
                     return; // already gone
                 throw wrap('delete comment', e);
             }
+        },
+        async latestDispatchedRun(workflowFile, branch) {
+            const { data } = await call('list workflow runs', () => octokit.rest.actions.listWorkflowRuns({
+                ...repoParams,
+                workflow_id: workflowFile,
+                event: 'workflow_dispatch',
+                branch,
+                per_page: 1
+            }));
+            const run = data.workflow_runs[0];
+            if (!run)
+                return undefined;
+            return {
+                status: run.status ?? '',
+                ...(run.conclusion ? { conclusion: run.conclusion } : {}),
+                createdAt: run.created_at
+            };
         },
         async addLabels(pr, labels) {
             await call('add labels', () => octokit.rest.issues.addLabels({ ...repoParams, issue_number: pr, labels }));
@@ -2435,7 +2492,7 @@ function appendReview(state, r) {
     const findings = r.findings.map(f => {
         const before = previousOpen.get(f.id);
         // a review carried into a human's fix raises nothing again: nobody reviewed anew
-        const reraised = !r.trigger?.carried && (before ? attempted(before) : settledBefore.has(f.id));
+        const reraised = !(0,loop_state/* reviewsNothing */.xb)(r.trigger) && (before ? attempted(before) : settledBefore.has(f.id));
         return {
             id: f.id,
             severity: f.severity,
@@ -2679,8 +2736,10 @@ function planPull(input) {
     if (next.newRound) {
         const { override: _approval, ...rest } = state;
         state = { ...rest, round: state.round + 1, reason: undefined };
-        if (input.roundCap)
-            state.roundCap = { round: state.round, max: input.roundCap };
+        // a human's retry or fix after the end is one review; only `continue` grants a round
+        const cap = input.roundCap ?? (input.human && input.human !== 'human_continue' ? 1 : undefined);
+        if (cap)
+            state.roundCap = { round: state.round, max: cap };
     }
     const cap = roundCapOf(state, maxIterations);
     state = { ...state, status: next.to, maxIterations: cap };
@@ -2692,8 +2751,7 @@ function planPull(input) {
             notice: `The loop already used ${done} of ${cap} iterations; raise max-iterations to continue.`
         };
     }
-    const then = next.then === 'fix' ? 'fix' : 'review';
-    return { kind: 'review', state, iteration: done + 1, newRound: next.newRound === true, then };
+    return { kind: 'review', state, iteration: done + 1, newRound: next.newRound === true };
 }
 // ── After the review ───────────────────────────────────────────────────────────────────────────
 /** The loop can fix when something fixes (fix commands or the AI fixer) and the PR is not a fork. */
@@ -2707,7 +2765,8 @@ function canFix(input) {
  */
 function repeatedBlocker(state, threshold) {
     const last = (0,loop_state/* roundIterations */.je)(state).at(-1);
-    return last?.findings.find(f => f.reraised && (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold))?.id;
+    const dismissed = (0,loop_state/* dismissedIds */.mO)(state);
+    return last?.findings.find(f => f.reraised && (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold) && !dismissed.has(f.id))?.id;
 }
 /**
  * The tree of this review was reviewed before in this round under another commit: the fixes go round
@@ -4282,12 +4341,13 @@ async function writeState(deps, pull, state, existing) {
     return saveComment(deps.github, pull.number, existing, body);
 }
 /**
- * A human's approval: the state (GO, with the override) is saved first, then the check run on the
- * head turns green saying who approved and why, and the escalation label comes off.
+ * A human's approval: the check run on the head turns green saying who approved and why, then the
+ * state (GO, with the override, the command processed) is saved, and the escalation label comes
+ * off. A failure before the save leaves the command unprocessed, so a re-run does it again. The
+ * override never submits an approving review: that would be the bot approving on a person's word.
  */
 async function approvePhase(deps, pull, state, existing) {
     const { settings, ctx, github } = deps;
-    const comment = await writeState(deps, pull, state, existing);
     const by = state.override;
     const title = `Approved by @${by?.by ?? '?'}: ${by?.reason ?? ''}`;
     const check = await github.createCheckRun({
@@ -4298,10 +4358,12 @@ async function approvePhase(deps, pull, state, existing) {
         summary: `${title}\n\nA human approved this head as it is, without another review (\`/review-loop approve\`). ${state.reason ?? ''}`,
         annotations: [],
         externalId: `${pull.number}:approve:${ctx.runId}:${ctx.runAttempt}`,
-        detailsUrl: comment.htmlUrl,
+        detailsUrl: existing?.htmlUrl,
         startedAt: deps.clock.now().toISOString()
     });
-    await escalate(github, pull, 'go', pull.headSha, `review-loop: ${title}`, settings, deps.log);
+    const comment = await writeState(deps, pull, state, existing);
+    const noApproval = settings.submitReview === 'approve' ? 'comment' : settings.submitReview;
+    await escalate(github, pull, 'go', pull.headSha, `review-loop: ${title}`, { ...settings, submitReview: noApproval }, deps.log);
     return { state, findings: [], commentUrl: comment.htmlUrl, checkRunId: check.id };
 }
 /** How a maintainer resets the loop deliberately, for each way a state can be untrusted. */
@@ -4545,7 +4607,7 @@ async function planPhase(deps, pr, human) {
     if (plan.newRound)
         log.info(`${tag} a new commit after the loop ended: starting round ${plan.state.round}`);
     const n = ((0,loop_state/* lastIteration */.SU)(plan.state)?.n ?? 0) + 1;
-    return { ...found, kind: 'review', state: plan.state, n, tag, started, then: plan.then };
+    return { ...found, kind: 'review', state: plan.state, n, tag, started };
 }
 
 // EXTERNAL MODULE: ./src/review/ai-answer.ts
@@ -4563,11 +4625,6 @@ var ai_answer = __webpack_require__(49991);
 
 
 
-const feedback_said = (notice, state) => ({
-    notice,
-    state,
-    findings: []
-});
 /** A finding's title: the comment's first line, short. */
 function titleOf(body) {
     const line = body.trim().split(/\r?\n/)[0]?.trim() ?? '';
@@ -4587,12 +4644,20 @@ function isQuestion(body) {
         return false;
     return !/\b(please|should|must|need to|needs to|change|fix|rename|remove|add|use|handle)\b/i.test(text);
 }
-function maxId(items, floor) {
-    return items.reduce((m, x) => Math.max(m, x.id), floor);
+/** A finding of the same thread seen twice in one batch: one finding, both comments in it. */
+function addFinding(findings, f) {
+    const same = findings.find(x => x.id === f.id);
+    if (!same)
+        findings.push(f);
+    else
+        same.description = `${same.description}\n\n${f.description}`.slice(0, 8000);
 }
-/** Turns the reviews and review comments GitHub lists into the feedback not yet seen. */
+/**
+ * Turns the reviews and review comments GitHub lists into the feedback not processed yet. A reply
+ * in a thread the loop has answered is a reply to the loop, not a new request: a new comment asks
+ * for another change.
+ */
 async function gatherFeedback(github, pr, state, severity) {
-    const seen = state?.feedbackSeen ?? { review: 0, comment: 0 };
     const me = await github.whoAmI();
     const roles = new Map();
     const may = async (login, type) => {
@@ -4602,37 +4667,36 @@ async function gatherFeedback(github, pr, state, severity) {
             roles.set(login, github.roleOf(login));
         return MAY_COMMAND.includes(await roles.get(login));
     };
-    const reviews = (await github.listReviews(pr)).filter(r => r.id > seen.review);
-    const comments = (await github.listReviewComments(pr)).filter(c => c.id > seen.comment);
+    const allComments = await github.listReviewComments(pr);
+    const answered = new Set(allComments.filter(c => c.author === me).map(c => c.inReplyTo ?? c.id));
+    const reviews = (await github.listReviews(pr)).filter(r => !(0,loop_state/* wasProcessed */._r)(state, `r${r.id}`));
+    const comments = allComments.filter(c => !(0,loop_state/* wasProcessed */._r)(state, `t${c.id}`));
     const stateOf = new Map(reviews.map(r => [r.id, r.state]));
-    const findings = [];
-    const threads = new Map();
-    const questions = [];
+    const feedback = { findings: [], threads: new Map(), questions: [], keys: [] };
     for (const r of reviews) {
+        if (r.state === 'PENDING')
+            continue;
+        feedback.keys.push(`r${r.id}`);
         if (r.state !== 'CHANGES_REQUESTED' || !r.body.trim() || (0,commands/* parseCommand */.RM)(r.body))
             continue;
         if (await may(r.author, r.authorType))
-            findings.push(reviewFinding(r, severity));
+            feedback.findings.push(reviewFinding(r, severity));
     }
     for (const c of comments) {
-        if (!(await may(c.author, c.authorType)))
+        feedback.keys.push(`t${c.id}`);
+        const thread = c.inReplyTo ?? c.id;
+        if (!(await may(c.author, c.authorType)) || (c.inReplyTo && answered.has(thread)))
             continue;
         if (isQuestion(c.body)) {
-            questions.push(c);
+            feedback.questions.push(c);
             continue;
         }
-        const thread = c.inReplyTo ?? c.id;
         const level = stateOf.get(c.reviewId ?? -1) === 'CHANGES_REQUESTED' ? severity : 'medium';
         const f = commentFinding(c, thread, level);
-        findings.push(f);
-        threads.set(f.id, thread);
+        addFinding(feedback.findings, f);
+        feedback.threads.set(f.id, thread);
     }
-    return {
-        findings,
-        threads,
-        questions,
-        seen: { review: maxId(reviews, seen.review), comment: maxId(comments, seen.comment) }
-    };
+    return feedback;
 }
 function reviewFinding(r, severity) {
     return {
@@ -4666,41 +4730,46 @@ async function takeFeedback(deps, intent, iterate) {
     const { github, settings, log } = deps;
     const pull = await github.getPull(intent.pr);
     if (isFork(pull))
-        return feedback_said(`PR #${pull.number} comes from a fork: review-loop does not push fixes to forks.`);
+        return human_said(`PR #${pull.number} comes from a fork: review-loop does not push fixes to forks.`);
     const loaded = await loadState(github, pull.number, log, settings.stateKey);
     const state = loaded.state;
     if (loaded.untrusted)
-        return feedback_said(`The loop state cannot be trusted (${loaded.untrusted.reason}); feedback waits.`);
+        return human_said(`The loop state cannot be trusted (${loaded.untrusted.reason}); feedback waits.`);
     if (state && !(0,transitions/* allowed */.TQ)(state.status, 'human_feedback'))
-        return feedback_said(`The PR is ${state.status}: review feedback is not fixed.`, state);
+        return human_said(`The PR is ${state.status}: review feedback is not fixed.`, state);
     const feedback = await gatherFeedback(github, pull.number, state, settings.humanReviewSeverity);
     if (feedback.findings.length === 0 && feedback.questions.length === 0)
-        return feedback_said('No new review feedback from people with write access to fix.', state);
-    const spent = await answerQuestions(deps, pull, state, feedback.questions);
-    if (feedback.findings.length === 0) {
-        // the questions were answered (or listed): remember them, and what answering them cost
-        const base = state ?? (0,loop_state/* newState */.om)(pull.number, settings.maxIterations, deps.clock.now());
-        const saved = stamped({ ...base, feedbackSeen: feedback.seen, totals: (0,loop_usage/* addUsage */.vk)(base.totals, spent) }, deps.clock.now());
-        await writeState(deps, pull, saved, loaded.comment);
-        return feedback_said(`Took ${feedback.questions.length} question(s); no change was asked for.`, saved);
-    }
+        return human_said('No new review feedback from people with write access to fix.', state);
+    if (feedback.findings.length === 0)
+        return answerOnly(deps, pull, loaded, feedback);
+    // planned before anything is answered: feedback that cannot be fixed now waits, unprocessed
     const plan = await planPhase(deps, pull.number, { event: 'human_feedback', loaded, pull });
     if (plan.kind !== 'review')
-        return feedback_said(plan.notice, state);
+        return human_said(plan.notice, state);
+    const spent = await answerQuestions(deps, pull, state, feedback.questions);
     const dismissed = state ? (0,loop_state/* dismissedIds */.mO)(state) : new Set();
     const carried = state ? (0,loop_state/* recordedFindings */.dR)(state).filter(f => !dismissed.has(f.id)) : [];
     const ids = new Set(feedback.findings.map(f => f.id));
-    const totals = (0,loop_usage/* addUsage */.vk)(plan.state.totals, spent);
-    const outcome = await iterate({ ...plan, state: { ...plan.state, feedbackSeen: feedback.seen, totals } }, {
+    const outcome = await iterate(plan, {
         trigger: {
             by: intent.from.login,
             command: 'feedback',
-            carried: (state && (0,loop_state/* lastIteration */.SU)(state)?.n) || undefined
+            ...(state && (0,loop_state/* lastIteration */.SU)(state) ? { carried: (0,loop_state/* lastIteration */.SU)(state).n } : {})
         },
-        findings: [...feedback.findings, ...carried.filter(f => !ids.has(f.id))]
+        findings: [...feedback.findings, ...carried.filter(f => !ids.has(f.id))],
+        remember: s => ({ ...(0,loop_state/* remember */.kY)(s, feedback.keys), totals: (0,loop_usage/* addUsage */.vk)(s.totals, spent) })
     });
     await answerThreads(deps, pull.number, outcome, feedback.threads);
     return outcome;
+}
+/** Questions and nothing to change: answered, then remembered with what the answers cost. */
+async function answerOnly(deps, pull, loaded, feedback) {
+    const spent = await answerQuestions(deps, pull, loaded.state, feedback.questions);
+    const now = deps.clock.now();
+    const base = loaded.state ?? (0,loop_state/* newState */.om)(pull.number, deps.settings.maxIterations, now);
+    const saved = stamped({ ...(0,loop_state/* remember */.kY)(base, feedback.keys), totals: (0,loop_usage/* addUsage */.vk)(base.totals, spent) }, now);
+    await writeState(deps, pull, saved, loaded.comment);
+    return human_said(`Took ${feedback.questions.length} question(s); no change was asked for.`, saved);
 }
 /**
  * Questions in review threads: the reviewer model answers each in its thread when there is one
@@ -4780,8 +4849,6 @@ async function answerThreads(deps, pr, outcome, threads) {
 
 
 
-
-
 /** Roles that may command the loop and whose reviews it fixes. */
 const MAY_COMMAND = ['admin', 'maintain', 'write'];
 const human_said = (notice, state) => ({
@@ -4821,11 +4888,8 @@ function speaker(deps, intent) {
         }
     };
 }
-/** The command's key added to the state's processed list (the newest kept). */
-function processed(state, key) {
-    const keys = (state.processed ?? []).filter(k => k !== key);
-    return { ...state, processed: [...keys, key].slice(-state_schema/* PROCESSED_KEPT */.IZ) };
-}
+/** The command's key added to the state's processed list. */
+const processed = (state, key) => (0,loop_state/* remember */.kY)(state, [key]);
 /** Commands that change nothing: a re-run may only repeat their answer, so 👀 guards them. */
 const ANSWER_ONLY = ['status', 'help', 'invalid'];
 /**
@@ -4843,6 +4907,8 @@ async function answerHuman(deps, intent, iterate) {
         return outsider(deps, intent, role);
     if (intent.kind === 'feedback')
         return takeFeedback(deps, intent, iterate);
+    if (intent.via === 'button' && intent.checkName !== deps.settings.checkName)
+        return human_said(`The button is on the check run '${intent.checkName ?? ''}', not on review-loop's '${deps.settings.checkName}'.`);
     const speak = speaker(deps, intent);
     const fresh = await speak.take();
     const pull = await github.getPull(intent.pr);
@@ -4850,8 +4916,7 @@ async function answerHuman(deps, intent, iterate) {
     if (loaded.untrusted)
         return speak.refuse(`the review-loop state on this PR cannot be trusted (${loaded.untrusted.reason}), so commands wait until a maintainer resets it: ${loaded.untrusted.comment.htmlUrl}`);
     const state = loaded.state;
-    if (state?.processed?.includes(intent.key) ||
-        (!fresh && ANSWER_ONLY.includes(intent.command.name)))
+    if ((0,loop_state/* wasProcessed */._r)(state, intent.key) || (!fresh && ANSWER_ONLY.includes(intent.command.name)))
         return human_said(`This ${intent.via}'s /review-loop ${intent.command.name} was processed already.`, state);
     return runCommand({ deps, intent, pull, loaded, speak, iterate });
 }
@@ -4872,11 +4937,11 @@ function runCommand(run) {
     const state = run.loaded.state;
     switch (command.name) {
         case 'help':
-            return run.speak.done((0,commands/* helpText */.BK)());
+            return run.speak.done((0,commands/* helpText */.BK)(), state);
         case 'status':
-            return run.speak.done(statusText(state));
+            return run.speak.done(statusText(state), state);
         case 'invalid':
-            return run.speak.refuse(`${command.error} \`/review-loop help\` lists the commands.`);
+            return run.speak.refuse(`${command.error} \`/review-loop help\` lists the commands.`, state);
         case 'stop':
             return stop(run);
         case 'approve':
@@ -4913,6 +4978,8 @@ async function approve(run, reason) {
     if (!(0,transitions/* allowed */.TQ)(state.status, 'human_approve'))
         return run.speak.refuse(`the loop is ${state.status}: there is nothing to approve.`);
     const by = intent.from.login;
+    if (by.toLowerCase() === pull.author.toLowerCase())
+        return run.speak.refuse("the PR's author cannot approve their own PR through review-loop: ask another maintainer.");
     const why = reason || 'no reason given';
     const approved = processed(stamped({
         ...moveTo(state, (0,transitions/* transition */.kY)(state.status, 'human_approve').to, `Approved as is by @${by}: ${why}.`),
@@ -4993,7 +5060,7 @@ async function fixNow(run, instructions) {
             carried: last.n,
             ...(instructions ? { instructions } : {})
         },
-        findings: (0,loop_state/* recordedFindings */.dR)(state),
+        findings: (0,loop_state/* recordedFindings */.dR)(state).filter(f => !(0,loop_state/* dismissedIds */.mO)(state).has(f.id)),
         rework: instructions ? [`@${by} asks: ${instructions}`] : []
     });
 }
@@ -5763,6 +5830,7 @@ async function openWorkspace(deps, pull) {
 
 
 
+
 /**
  * One run: event → intent. A PR event or a dispatch plans a review; a human's comment, review or
  * button is answered (answerHuman), which may plan an iteration of its own.
@@ -5772,12 +5840,44 @@ async function runIteration(deps) {
     const intent = (0,router/* routeEvent */.Cl)({ ...ctx, inputPrNumber: settings.prNumber });
     if (intent.kind === 'skip')
         return { notice: intent.notice, findings: [] };
-    if (intent.kind !== 'review')
-        return answerHuman(deps, intent, (plan, human) => iterate(deps, plan, human));
+    if (intent.kind !== 'review') {
+        const answered = await answerHuman(deps, intent, (plan, human) => iterate(deps, plan, human));
+        return keepGoing(deps, intent.pr, answered);
+    }
     const plan = await planPhase(deps, intent.pr);
     if (plan.kind !== 'review')
         return notReviewed(deps, plan);
     return iterate(deps, plan);
+}
+/**
+ * GitHub keeps one waiting run per concurrency group and cancels the one that waited before: a
+ * comment's or a review's run can take the place of the loop's next run. A human's run that ran no
+ * iteration therefore looks: when the loop is running and the run it dispatched last was
+ * cancelled, it dispatches the next run again, so the loop never stays running with nothing to
+ * start it.
+ */
+async function keepGoing(deps, pr, outcome) {
+    const { settings, ctx, github, log } = deps;
+    if (outcome.decision || settings.retrigger !== 'dispatch' || !ctx.workflowFile)
+        return outcome;
+    try {
+        const state = outcome.state ?? (await loadState(github, pr, log, settings.stateKey)).state;
+        const last = state && (0,loop_state/* lastIteration */.SU)(state);
+        if (state?.status !== 'running' || !last)
+            return outcome;
+        const pull = await github.getPull(pr);
+        const next = await github.latestDispatchedRun(ctx.workflowFile, pull.headRef);
+        if (next?.conclusion !== 'cancelled' || Date.parse(next.createdAt) < Date.parse(last.startedAt))
+            return outcome;
+        await github.dispatchWorkflow(ctx.workflowFile, pull.headRef, { 'pr-number': String(pr) });
+        const notice = `GitHub cancelled the loop's waiting run (a concurrency group keeps one): dispatched ${ctx.workflowFile} on ${pull.headRef} again.`;
+        log.info(notice);
+        return { ...outcome, notice: [outcome.notice, notice].filter(Boolean).join(' ') };
+    }
+    catch (e) {
+        log.warning(`Could not check that the loop's next run is on its way: ${e.message}`);
+        return outcome;
+    }
 }
 /** The review of the head, or the latest review carried into a fix a human asked for. */
 async function reviewOrCarry(deps, plan, ws, human) {
@@ -5814,9 +5914,17 @@ function carriedReview(trigger, findings, rework) {
 async function iterate(deps, plan, human) {
     const { settings, ctx } = deps;
     const ws = await openWorkspace({ ...deps, workspace: ctx.workspace }, plan.pull);
-    const { review, decided } = await reviewOrCarry(deps, plan, ws, human);
+    const reviewed = await reviewOrCarry(deps, plan, ws, human);
+    const { review } = reviewed;
+    const decided = {
+        ...reviewed.decided,
+        state: human?.remember?.(reviewed.decided.state) ?? reviewed.decided.state
+    };
+    // what humans dismissed is not the fixers' work
+    const dismissed = (0,loop_state/* dismissedIds */.mO)(decided.state);
+    const toFix = { ...review, findings: review.findings.filter(f => !dismissed.has(f.id)) };
     const fixed = decided.next.kind === 'fix'
-        ? await keepingSpend(deps, plan, fixPhase(deps, plan, { state: decided.state, review }, ws))
+        ? await keepingSpend(deps, plan, fixPhase(deps, plan, { state: decided.state, review: toFix }, ws))
         : undefined;
     const { decision } = decided;
     // the state is saved before the push: a run that dies while pushing leaves the fix counted

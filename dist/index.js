@@ -77,7 +77,8 @@ const COMMAND_NAMES = (/* unused pure expression or super */ null && ([
 const MAX_CONTINUE = 20;
 /** The reason or instructions kept from a command (the state keeps them short). */
 const MAX_TEXT = 500;
-const PREFIX = /^[ \t]*\/review-loop(?=\s|$)(.*)$/i;
+/** At the start of a line, indented less than a Markdown code block (four spaces). */
+const PREFIX = /^ {0,3}\/review-loop(?=\s|$)(.*)$/i;
 function clipText(text) {
     const one = text.replace(/\s+/g, ' ').trim();
     return one.length > MAX_TEXT ? `${one.slice(0, MAX_TEXT - 1)}…` : one;
@@ -326,15 +327,17 @@ function onCheckRun(event) {
         return skip(`review-loop acts on check_run requested_action; '${event.action ?? 'unknown'}' is not one.`);
     const run = obj(p['check_run']);
     const pulls = Array.isArray(run['pull_requests']) ? run['pull_requests'] : [];
-    // a fork's PR is not listed in pull_requests; the loop's external id starts with the PR number
-    const pr = num(obj(pulls[0])['number']) ?? num(Number(/^(\d+):/.exec(str(run['external_id']))?.[1]));
+    // the loop's external id starts with its PR's number (a fork's PR is not in pull_requests, and
+    // a head shared by two PRs lists both)
+    const pr = num(Number(/^(\d+):/.exec(str(run['external_id']))?.[1])) ?? num(obj(pulls[0])['number']);
     const from = requester(p['sender']);
     const command = (0,_commands_js__WEBPACK_IMPORTED_MODULE_0__/* .buttonCommand */ .eP)(str(obj(p['requested_action'])['identifier']), from.login);
     if (!pr || !command)
         return skip('The check run button names no pull request or no action review-loop knows.');
     if (from.type === 'Bot')
         return botNotice(from);
-    return { kind: 'command', pr, command, from, via: 'button', key: `b${event.runId ?? '0'}` };
+    const key = `b${event.runId ?? '0'}`;
+    return { kind: 'command', pr, command, from, via: 'button', key, checkName: str(run['name']) };
 }
 const ROUTES = {
     pull_request: onPullRequest,

@@ -134,8 +134,9 @@ export interface EmulatedWorkflowRun {
   headSha: string
   actor: string
   createdAt: string
-  /** nothing runs it: it stays queued */
-  status: 'queued'
+  /** nothing runs it: it stays queued, unless the harness cancels it (GitHub's concurrency) */
+  status: 'queued' | 'completed'
+  conclusion?: 'cancelled'
 }
 /** A button on a check run (POST/PATCH .../check-runs `actions`) */
 export interface CheckRunAction {
@@ -700,6 +701,12 @@ export class GitHubEmulator {
       })
     )
     return { review, comments }
+  }
+
+  /** A pending run replaced in its concurrency group: GitHub cancels it. */
+  cancelWorkflowRun(id: number): void {
+    const run = this.workflowRuns.find(r => r.id === id)
+    if (run) Object.assign(run, { status: 'completed', conclusion: 'cancelled' })
   }
 
   /** Adds a fault for the next `times` requests on a route (see FaultSpec). */
@@ -1785,7 +1792,9 @@ export class GitHubEmulator {
       assignee: null,
       assignees: [],
       requested_reviewers: p.requestedReviewers.map(r => this.simpleUser(r)),
-      requested_teams: p.requestedTeams.map(slug => this.team(slug)),
+      // GitHub's team objects carry `parent` (null for a top-level team), which pull-request-simple
+      // (the requested_reviewers answer) requires
+      requested_teams: p.requestedTeams.map(slug => ({ ...this.team(slug), parent: null })),
       head: {
         label: `${headOwner}:${p.headRef}`,
         ref: p.headRef,
@@ -2008,7 +2017,7 @@ export class GitHubEmulator {
       run_attempt: 1,
       event: r.event,
       status: r.status,
-      conclusion: null,
+      conclusion: r.conclusion ?? null,
       workflow_id: workflowNumber,
       url: api,
       html_url: `${this.serverUrl}/${owner}/${repo}/actions/runs/${r.id}`,

@@ -10,6 +10,11 @@ type Role = 'admin' | 'maintain' | 'write' | 'triage' | 'read'
  */
 export interface HumanEvent {
   afterRun: number
+  /**
+   * The event comes while run N is still finishing (after it dispatched the next run): that run
+   * is still waiting, so GitHub's concurrency group cancels it in favour of this event's run.
+   */
+  whileRunning?: boolean
   comment?: { author: string; permission?: Role; body: string; type?: 'User' | 'Bot' }
   review?: {
     author: string
@@ -187,6 +192,24 @@ function buttonRuns(
       }
     }
   ]
+}
+
+/**
+ * Queues a run in the PR's concurrency group as GitHub does: one run in progress, one waiting; a
+ * newcomer cancels the waiting run. After run N ended, the first queued run is in progress; while
+ * run N is still finishing (`whileRunning`), every queued run is waiting. Returns what it cancelled.
+ */
+export function enqueueInGroup(
+  sandbox: Sandbox,
+  queue: RunRequest[],
+  run: RunRequest,
+  whileRunning: boolean
+): RunRequest[] {
+  const cancelled = queue.splice(whileRunning ? 0 : 1)
+  for (const c of cancelled)
+    if (c.event === 'workflow_dispatch' && c.runId) sandbox.emulator.cancelWorkflowRun(c.runId)
+  queue.push(run)
+  return cancelled
 }
 
 /** The runs GitHub starts for a human's event (after its permission is set in the emulator). */

@@ -14,7 +14,7 @@ import {
   type TokenKind
 } from './harness.js'
 import { unexpectedOpenApiProblems } from './openapi-check.js'
-import { humanRuns, type HumanEvent, type IgnoredEvent } from './human-events.js'
+import { enqueueInGroup, humanRuns, type HumanEvent, type IgnoredEvent } from './human-events.js'
 import { ArtifactService } from './artifact-service.js'
 import { ModelServer, type ModelServerOptions, type ScriptedReply } from './model-server.js'
 
@@ -122,6 +122,8 @@ export interface ScenarioReport {
   openApiProblems: string[]
   /** Human events that started no run, and why. */
   ignoredEvents: IgnoredEvent[]
+  /** Waiting runs GitHub's concurrency group cancelled when a human event's run came. */
+  cancelledRuns: Array<{ afterRun: number; event: string }>
   /** Reactions on comments: who reacted with what. */
   reactions: Array<{ subject: string; subjectId: number; content: string; login: string }>
   /** Review comments (inline), humans' and the loop's replies. */
@@ -247,6 +249,7 @@ export async function runScenario(
       : undefined
   const pushes: ScenarioReport['pushes'] = []
   const ignoredEvents: IgnoredEvent[] = []
+  const cancelledRuns: ScenarioReport['cancelledRuns'] = []
   const gitServer = scenario.faults?.some(f => faultTarget(f.route) === 'git')
     ? await GitHttpServer.start(sandbox.bare, scenario.token === 'pat' ? PAT : WORKFLOW_TOKEN)
     : undefined
@@ -290,7 +293,9 @@ export async function runScenario(
         })
       }
       for (const h of scenario.humanEvents?.filter(e => e.afterRun === k) ?? [])
-        queue.push(...humanRuns(sandbox, base, h, ignoredEvents))
+        for (const r of humanRuns(sandbox, base, h, ignoredEvents))
+          for (const c of enqueueInGroup(sandbox, queue, r, h.whileRunning === true))
+            cancelledRuns.push({ afterRun: k, event: c.event })
       if (run.pushed?.by === 'pat' || run.pushed?.by === 'app')
         queue.push({ ...base, event: 'pull_request', action: 'synchronize' })
       // a killed run is re-run by a person (Re-run jobs): same run id, next attempt
@@ -356,6 +361,7 @@ export async function runScenario(
       labels: pull?.labels ?? [],
       requestedReviewers: pull?.requestedReviewers ?? [],
       ignoredEvents,
+      cancelledRuns,
       openApiProblems: [...emu.openApiProblems],
       reactions: emu.reactions.map(r => ({
         subject: r.subject,

@@ -78,6 +78,32 @@ describe('maintainer commands', () => {
     expect(report.comments[0]!.body).toContain('**What you can do:**')
   })
 
+  it("dispatches the loop's next run again when a command's run took its place in the concurrency group", async () => {
+    const report = await runScenario(
+      gates({
+        inputs: { checks: TODO_CHECK, 'fix-commands': FIX_TODOS },
+        humanEvents: [
+          {
+            afterRun: 1,
+            whileRunning: true,
+            comment: { author: 'maintainer', permission: 'write', body: '/review-loop status' }
+          }
+        ]
+      })
+    )
+    expect(report.cancelledRuns).toEqual([{ afterRun: 1, event: 'workflow_dispatch' }])
+    expect(statuses(report)).toEqual([
+      'pull_request:running',
+      'issue_comment:running',
+      'workflow_dispatch:go'
+    ])
+    expect(report.runs[1]!.notices.join('\n')).toMatch(/cancelled the loop's waiting run/)
+    expect(report.dispatches).toHaveLength(2)
+    expect(replies(report, 'maintainer')[0]!.body).toMatch(
+      /the loop is `running`: iteration 1 of 3/
+    )
+  })
+
   it("records a maintainer's approval as GO with who and why, turns the head's check green, and a re-run changes nothing", async () => {
     const report = await runScenario(
       gates({
@@ -127,12 +153,16 @@ describe('maintainer commands', () => {
             }
           },
           {
-            afterRun: 1,
+            afterRun: 2,
             comment: { author: 'maintainer', permission: 'admin', body: '/Review-Loop status' }
           },
           {
-            afterRun: 1,
+            afterRun: 3,
             comment: { author: 'maintainer', permission: 'admin', body: '/review-loop frobnicate' }
+          },
+          {
+            afterRun: 4,
+            comment: { author: 'octocat', permission: 'admin', body: '/review-loop approve mine' }
           }
         ]
       })
@@ -143,6 +173,10 @@ describe('maintainer commands', () => {
     )
     expect(words[1]).toMatch(/there is no review on this PR yet[\s\S]*`\/review-loop retry`/)
     expect(words[2]).toMatch(/`frobnicate` is not a review-loop command/)
+    // the PR's author (octocat) may not turn its own check green
+    expect(replies(report, 'octocat').map(c => c.body)).toEqual([
+      "@octocat the PR's author cannot approve their own PR through review-loop: ask another maintainer."
+    ])
     expect(report.finalState).toBeUndefined()
   })
 })
@@ -287,10 +321,11 @@ describe('fixes a human asks for', () => {
       'pull_request',
       'pull_request_review',
       'pull_request_review (attempt 2)',
-      'pull_request_review_comment',
+      // GitHub's concurrency group keeps one waiting run: the second comment's run replaced the first's
       'pull_request_review_comment',
       'workflow_dispatch'
     ])
+    expect(report.cancelledRuns).toEqual([{ afterRun: 1, event: 'pull_request_review_comment' }])
     expect(report.runs.every(r => r.exitCode === 0)).toBe(true)
     const final = state(report)
     const fixIteration = final.iterations[1]!
@@ -310,7 +345,7 @@ describe('fixes a human asks for', () => {
     ])
     expect(report.reviewThreads.map(t => t.isResolved)).toEqual([true, true])
     // the re-run and the review-comment runs found nothing new
-    for (const run of report.runs.slice(2, 5))
+    for (const run of report.runs.slice(2, 4))
       expect(run.notices.join('\n')).toMatch(/No new review feedback/)
   })
 })
@@ -354,7 +389,9 @@ describe('questions in review threads', () => {
     expect(report.pushes.filter(p => p.by !== 'human')).toHaveLength(0)
     expect(report.modelCalls).toHaveLength(2)
     expect(state(report).status).toBe('go')
-    expect(state(report).feedbackSeen?.comment).toBeGreaterThan(0)
+    // the review and its comment are remembered as processed
+    expect(state(report).processed).toHaveLength(2)
+    expect(state(report).processed).toContain(`t${report.reviewComments[0]!.id}`)
     expect(report.runs[2]!.notices.join('\n')).toMatch(/No new review feedback/)
   })
 })

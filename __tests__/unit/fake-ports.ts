@@ -113,6 +113,9 @@ export class FakeGitHub implements GitHubPort {
   async createReview(_pr: number, event: string) {
     this.calls.push(`createReview ${event}`)
   }
+  async latestDispatchedRun() {
+    return undefined
+  }
   roles: Record<string, RepoRole> = {}
   async roleOf(login: string): Promise<RepoRole> {
     return this.roles[login] ?? 'read'

@@ -57,6 +57,7 @@ const SCOPE_FOR: Record<string, string> = {
   'create check run': 'checks: write',
   'update check run': 'checks: write',
   'dispatch workflow': 'actions: write',
+  'list workflow runs': 'actions: read',
   'add labels': 'issues: write',
   'remove label': 'issues: write',
   'request reviewers': 'pull-requests: write',
@@ -235,6 +236,24 @@ export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
       } catch (e) {
         if ((e as { status?: number }).status === 404) return // already gone
         throw wrap('delete comment', e)
+      }
+    },
+    async latestDispatchedRun(workflowFile, branch) {
+      const { data } = await call('list workflow runs', () =>
+        octokit.rest.actions.listWorkflowRuns({
+          ...repoParams,
+          workflow_id: workflowFile,
+          event: 'workflow_dispatch',
+          branch,
+          per_page: 1
+        })
+      )
+      const run = data.workflow_runs[0]
+      if (!run) return undefined
+      return {
+        status: run.status ?? '',
+        ...(run.conclusion ? { conclusion: run.conclusion } : {}),
+        createdAt: run.created_at
       }
     },
     async addLabels(pr, labels) {

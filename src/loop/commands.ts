@@ -35,7 +35,8 @@ export const MAX_CONTINUE = 20
 /** The reason or instructions kept from a command (the state keeps them short). */
 const MAX_TEXT = 500
 
-const PREFIX = /^[ \t]*\/review-loop(?=\s|$)(.*)$/i
+/** At the start of a line, indented less than a Markdown code block (four spaces). */
+const PREFIX = /^ {0,3}\/review-loop(?=\s|$)(.*)$/i
 
 function clipText(text: string): string {
   const one = text.replace(/\s+/g, ' ').trim()

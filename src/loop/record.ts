@@ -1,4 +1,4 @@
-import { lastIteration } from './state.js'
+import { lastIteration, reviewsNothing } from './state.js'
 import type {
   DroppedFinding,
   EarlierAnswer,
@@ -101,7 +101,8 @@ export function appendReview(state: LoopState, r: ReviewedIteration): LoopState 
   const findings: FindingRecord[] = r.findings.map(f => {
     const before = previousOpen.get(f.id)
     // a review carried into a human's fix raises nothing again: nobody reviewed anew
-    const reraised = !r.trigger?.carried && (before ? attempted(before) : settledBefore.has(f.id))
+    const reraised =
+      !reviewsNothing(r.trigger) && (before ? attempted(before) : settledBefore.has(f.id))
     return {
       id: f.id,
       severity: f.severity,

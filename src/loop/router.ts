@@ -37,6 +37,8 @@ export type Intent =
       via: 'comment' | 'review' | 'button'
       key: string
       commentId?: number
+      /** For a button: the name of the check run it is on (the loop acts on its own only). */
+      checkName?: string
     }
   /** A human review or review comment: the feedback not yet seen becomes findings to fix. */
   | { kind: 'feedback'; pr: number; from: Requester }
@@ -154,15 +156,17 @@ function onCheckRun(event: RunEvent): Intent {
     )
   const run = obj(p['check_run'])
   const pulls = Array.isArray(run['pull_requests']) ? run['pull_requests'] : []
-  // a fork's PR is not listed in pull_requests; the loop's external id starts with the PR number
+  // the loop's external id starts with its PR's number (a fork's PR is not in pull_requests, and
+  // a head shared by two PRs lists both)
   const pr =
-    num(obj(pulls[0])['number']) ?? num(Number(/^(\d+):/.exec(str(run['external_id']))?.[1]))
+    num(Number(/^(\d+):/.exec(str(run['external_id']))?.[1])) ?? num(obj(pulls[0])['number'])
   const from = requester(p['sender'])
   const command = buttonCommand(str(obj(p['requested_action'])['identifier']), from.login)
   if (!pr || !command)
     return skip('The check run button names no pull request or no action review-loop knows.')
   if (from.type === 'Bot') return botNotice(from)
-  return { kind: 'command', pr, command, from, via: 'button', key: `b${event.runId ?? '0'}` }
+  const key = `b${event.runId ?? '0'}`
+  return { kind: 'command', pr, command, from, via: 'button', key, checkName: str(run['name']) }
 }
 
 const ROUTES: Record<string, (event: RunEvent) => Intent> = {

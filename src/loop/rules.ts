@@ -5,7 +5,7 @@
  */
 import { atOrAbove } from './findings.js'
 import { moveTo, stamped, updateLast } from './record.js'
-import { isTerminal, newState, roundIterations, roundReviews } from './state.js'
+import { dismissedIds, isTerminal, newState, roundIterations, roundReviews } from './state.js'
 import { needsHuman, transition, type LoopEvent } from './transitions.js'
 import type {
   Decision,
@@ -63,14 +63,7 @@ export type PullPlan =
    * only; it is never saved.
    */
   | { kind: 'halt'; notice: string; state: LoopState }
-  | {
-      kind: 'review'
-      state: LoopState
-      iteration: number
-      newRound: boolean
-      /** Review the head, or (a human asked) fix the latest review without reviewing again. */
-      then: 'review' | 'fix'
-    }
+  | { kind: 'review'; state: LoopState; iteration: number; newRound: boolean }
 
 export interface PullPlanInput {
   pull: PullRequest
@@ -245,7 +238,9 @@ export function planPull(input: PullPlanInput): PullPlan {
   if (next.newRound) {
     const { override: _approval, ...rest } = state
     state = { ...rest, round: state.round + 1, reason: undefined }
-    if (input.roundCap) state.roundCap = { round: state.round, max: input.roundCap }
+    // a human's retry or fix after the end is one review; only `continue` grants a round
+    const cap = input.roundCap ?? (input.human && input.human !== 'human_continue' ? 1 : undefined)
+    if (cap) state.roundCap = { round: state.round, max: cap }
   }
   const cap = roundCapOf(state, maxIterations)
   state = { ...state, status: next.to, maxIterations: cap }
@@ -257,8 +252,7 @@ export function planPull(input: PullPlanInput): PullPlan {
       notice: `The loop already used ${done} of ${cap} iterations; raise max-iterations to continue.`
     }
   }
-  const then = next.then === 'fix' ? 'fix' : 'review'
-  return { kind: 'review', state, iteration: done + 1, newRound: next.newRound === true, then }
+  return { kind: 'review', state, iteration: done + 1, newRound: next.newRound === true }
 }
 
 // ── After the review ───────────────────────────────────────────────────────────────────────────
@@ -288,7 +282,10 @@ export type NextStep = { kind: 'finish'; status: TerminalStatus; reason: string 
  */
 export function repeatedBlocker(state: LoopState, threshold: Severity): string | undefined {
   const last = roundIterations(state).at(-1)
-  return last?.findings.find(f => f.reraised && atOrAbove(f.severity, threshold))?.id
+  const dismissed = dismissedIds(state)
+  return last?.findings.find(
+    f => f.reraised && atOrAbove(f.severity, threshold) && !dismissed.has(f.id)
+  )?.id
 }
 
 /**

@@ -19,9 +19,6 @@ import {
  */
 export const STATE_SCHEMA = 4
 
-/** Human actions remembered as processed; older ones cannot come again (see `processed`). */
-export const PROCESSED_KEPT = 200
-
 const login = { type: 'string', maxLength: 100 } as const
 const nonNegative = { type: 'number', minimum: 0 } as const
 const count = { type: 'integer', minimum: 0 } as const
@@ -251,8 +248,8 @@ export const stateSchema = {
     },
     processed: {
       type: 'array',
-      maxItems: PROCESSED_KEPT,
-      items: { type: 'string', pattern: '^[crb][0-9]{1,20}$' }
+      maxItems: 200,
+      items: { type: 'string', pattern: '^[crtb][0-9]{1,20}$' }
     },
     feedbackSeen: {
       type: 'object',

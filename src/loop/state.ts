@@ -41,7 +41,12 @@ export function latestRecords(state: LoopState): Map<string, FindingRecord> {
  * iteration of its own but reviews nothing, so it takes no review from the cap.
  */
 export function roundReviews(state: LoopState): number {
-  return roundIterations(state).filter(it => !it.trigger?.carried).length
+  return roundIterations(state).filter(it => !reviewsNothing(it.trigger)).length
+}
+
+/** An iteration a human started to fix (`fix`, a review's comments): its review is carried over. */
+export function reviewsNothing(trigger: IterationRecord['trigger']): boolean {
+  return trigger?.command === 'fix' || trigger?.command === 'feedback'
 }
 
 export function lastIteration(state: LoopState): IterationRecord | undefined {
@@ -80,4 +85,36 @@ export function recordedFindings(state: LoopState): Finding[] {
 /** The ids humans dismissed (won't fix): they no longer block. */
 export function dismissedIds(state: LoopState): Set<string> {
   return new Set((state.dismissed ?? []).map(d => d.id))
+}
+
+/** How many processed keys the state keeps; older ones are covered by the feedback floors. */
+export const PROCESSED_KEPT = 200
+
+/** A human action's key: `c` comment, `r` review, `t` review comment, `b` a button's run. */
+export function wasProcessed(state: LoopState | undefined, key: string): boolean {
+  if (!state) return false
+  if (state.processed?.includes(key)) return true
+  const id = Number(key.slice(1))
+  const floor = state.feedbackSeen
+  if (!floor) return false
+  return (key[0] === 'r' && id <= floor.review) || (key[0] === 't' && id <= floor.comment)
+}
+
+/**
+ * The keys added to what the state remembers as processed, the newest kept. GitHub gives a review
+ * and its comments their ids when the draft starts, not when it is submitted, so feedback is
+ * remembered by id rather than by a high-water mark; the ids that fall off the list raise the
+ * floors (`feedbackSeen`) at or below which everything counts as processed.
+ */
+export function remember(state: LoopState, keys: readonly string[]): LoopState {
+  const all = [...(state.processed ?? []).filter(k => !keys.includes(k)), ...keys]
+  const kept = all.slice(-PROCESSED_KEPT)
+  const dropped = all.slice(0, all.length - kept.length)
+  const floor = { review: 0, comment: 0, ...state.feedbackSeen }
+  for (const k of dropped) {
+    if (k[0] === 'r') floor.review = Math.max(floor.review, Number(k.slice(1)))
+    if (k[0] === 't') floor.comment = Math.max(floor.comment, Number(k.slice(1)))
+  }
+  const floors = floor.review || floor.comment ? { feedbackSeen: floor } : {}
+  return { ...state, processed: kept, ...floors }
 }

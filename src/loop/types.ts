@@ -339,10 +339,11 @@ export interface LoopState {
   dismissed?: Dismissal[]
   /**
    * What humans said that the loop has acted on, so nothing is processed twice (re-runs included):
-   * `c<id>` a conversation comment, `r<id>` a review, `b<run id>` a check-run button.
+   * `c<id>` a conversation comment, `r<id>` a review, `t<id>` a review comment, `b<run id>` a
+   * check-run button. The newest 200 are kept (see `remember`).
    */
   processed?: string[]
-  /** The newest human review and review comment turned into findings (GitHub ids only grow). */
+  /** Review and review-comment ids at or below which everything counts as processed. */
   feedbackSeen?: { review: number; comment: number }
   updatedAt: string
 }

@@ -79,6 +79,11 @@ export interface GitHubPort extends ConversationPort {
     ref: string,
     inputs: Record<string, string>
   ): Promise<{ runId?: number }>
+  /** The newest run `workflowFile` was dispatched for on `branch`: its status and conclusion. */
+  latestDispatchedRun(
+    workflowFile: string,
+    branch: string
+  ): Promise<{ status: string; conclusion?: string; createdAt: string } | undefined>
   addLabels(pr: number, labels: string[]): Promise<void>
   removeLabel(pr: number, label: string): Promise<void>
   requestReviewers(pr: number, users: string[], teams: string[]): Promise<void>

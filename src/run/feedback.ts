@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto'
 import { allowed } from '../loop/transitions.js'
 import { parseCommand } from '../loop/commands.js'
 import { isFork } from '../loop/rules.js'
-import { dismissedIds, lastIteration, newState, recordedFindings } from '../loop/state.js'
+import {
+  dismissedIds,
+  lastIteration,
+  newState,
+  recordedFindings,
+  remember,
+  wasProcessed
+} from '../loop/state.js'
 import type {
   Finding,
   HumanReview,
@@ -19,16 +26,10 @@ import { stamped } from '../loop/record.js'
 import { addUsage, zeroUsage } from '../loop/usage.js'
 import { writeState } from './record.js'
 import type { FeedbackIntent, Iterate } from './human.js'
-import { MAY_COMMAND } from './human.js'
+import { MAY_COMMAND, said } from './human.js'
 import type { IterationDeps, IterationOutcome } from './iteration.js'
 import { planPhase } from './plan.js'
-import { loadState } from './state-store.js'
-
-const said = (notice: string, state?: LoopState): IterationOutcome => ({
-  notice,
-  state,
-  findings: []
-})
+import { loadState, type LoadedState } from './state-store.js'
 
 /** A finding's title: the comment's first line, short. */
 function titleOf(body: string): string {
@@ -59,21 +60,28 @@ export interface Feedback {
   /** Review comments that start a thread the loop answers once the fix is pushed, by finding id. */
   threads: Map<string, number>
   questions: ReviewComment[]
-  seen: { review: number; comment: number }
+  /** The keys of every review and review comment looked at (`r<id>`, `t<id>`). */
+  keys: string[]
 }
 
-function maxId(items: ReadonlyArray<{ id: number }>, floor: number): number {
-  return items.reduce((m, x) => Math.max(m, x.id), floor)
+/** A finding of the same thread seen twice in one batch: one finding, both comments in it. */
+function addFinding(findings: Finding[], f: Finding): void {
+  const same = findings.find(x => x.id === f.id)
+  if (!same) findings.push(f)
+  else same.description = `${same.description}\n\n${f.description}`.slice(0, 8000)
 }
 
-/** Turns the reviews and review comments GitHub lists into the feedback not yet seen. */
+/**
+ * Turns the reviews and review comments GitHub lists into the feedback not processed yet. A reply
+ * in a thread the loop has answered is a reply to the loop, not a new request: a new comment asks
+ * for another change.
+ */
 export async function gatherFeedback(
   github: GitHubPort,
   pr: number,
   state: LoopState | undefined,
   severity: Severity
 ): Promise<Feedback> {
-  const seen = state?.feedbackSeen ?? { review: 0, comment: 0 }
   const me = await github.whoAmI()
   const roles = new Map<string, Promise<RepoRole>>()
   const may = async (login: string, type: string): Promise<boolean> => {
@@ -81,34 +89,32 @@ export async function gatherFeedback(
     if (!roles.has(login)) roles.set(login, github.roleOf(login))
     return MAY_COMMAND.includes(await roles.get(login)!)
   }
-  const reviews = (await github.listReviews(pr)).filter(r => r.id > seen.review)
-  const comments = (await github.listReviewComments(pr)).filter(c => c.id > seen.comment)
+  const allComments = await github.listReviewComments(pr)
+  const answered = new Set(allComments.filter(c => c.author === me).map(c => c.inReplyTo ?? c.id))
+  const reviews = (await github.listReviews(pr)).filter(r => !wasProcessed(state, `r${r.id}`))
+  const comments = allComments.filter(c => !wasProcessed(state, `t${c.id}`))
   const stateOf = new Map(reviews.map(r => [r.id, r.state]))
-  const findings: Finding[] = []
-  const threads = new Map<string, number>()
-  const questions: ReviewComment[] = []
+  const feedback: Feedback = { findings: [], threads: new Map(), questions: [], keys: [] }
   for (const r of reviews) {
+    if (r.state === 'PENDING') continue
+    feedback.keys.push(`r${r.id}`)
     if (r.state !== 'CHANGES_REQUESTED' || !r.body.trim() || parseCommand(r.body)) continue
-    if (await may(r.author, r.authorType)) findings.push(reviewFinding(r, severity))
+    if (await may(r.author, r.authorType)) feedback.findings.push(reviewFinding(r, severity))
   }
   for (const c of comments) {
-    if (!(await may(c.author, c.authorType))) continue
+    feedback.keys.push(`t${c.id}`)
+    const thread = c.inReplyTo ?? c.id
+    if (!(await may(c.author, c.authorType)) || (c.inReplyTo && answered.has(thread))) continue
     if (isQuestion(c.body)) {
-      questions.push(c)
+      feedback.questions.push(c)
       continue
     }
-    const thread = c.inReplyTo ?? c.id
     const level = stateOf.get(c.reviewId ?? -1) === 'CHANGES_REQUESTED' ? severity : 'medium'
     const f = commentFinding(c, thread, level)
-    findings.push(f)
-    threads.set(f.id, thread)
+    addFinding(feedback.findings, f)
+    feedback.threads.set(f.id, thread)
   }
-  return {
-    findings,
-    threads,
-    questions,
-    seen: { review: maxId(reviews, seen.review), comment: maxId(comments, seen.comment) }
-  }
+  return feedback
 }
 
 function reviewFinding(r: HumanReview, severity: Severity): Finding {
@@ -159,36 +165,43 @@ export async function takeFeedback(
   const feedback = await gatherFeedback(github, pull.number, state, settings.humanReviewSeverity)
   if (feedback.findings.length === 0 && feedback.questions.length === 0)
     return said('No new review feedback from people with write access to fix.', state)
-  const spent = await answerQuestions(deps, pull, state, feedback.questions)
-  if (feedback.findings.length === 0) {
-    // the questions were answered (or listed): remember them, and what answering them cost
-    const base = state ?? newState(pull.number, settings.maxIterations, deps.clock.now())
-    const saved = stamped(
-      { ...base, feedbackSeen: feedback.seen, totals: addUsage(base.totals, spent) },
-      deps.clock.now()
-    )
-    await writeState(deps, pull, saved, loaded.comment)
-    return said(`Took ${feedback.questions.length} question(s); no change was asked for.`, saved)
-  }
+  if (feedback.findings.length === 0) return answerOnly(deps, pull, loaded, feedback)
+  // planned before anything is answered: feedback that cannot be fixed now waits, unprocessed
   const plan = await planPhase(deps, pull.number, { event: 'human_feedback', loaded, pull })
   if (plan.kind !== 'review') return said(plan.notice, state)
+  const spent = await answerQuestions(deps, pull, state, feedback.questions)
   const dismissed = state ? dismissedIds(state) : new Set<string>()
   const carried = state ? recordedFindings(state).filter(f => !dismissed.has(f.id)) : []
   const ids = new Set(feedback.findings.map(f => f.id))
-  const totals = addUsage(plan.state.totals, spent)
-  const outcome = await iterate(
-    { ...plan, state: { ...plan.state, feedbackSeen: feedback.seen, totals } },
-    {
-      trigger: {
-        by: intent.from.login,
-        command: 'feedback',
-        carried: (state && lastIteration(state)?.n) || undefined
-      },
-      findings: [...feedback.findings, ...carried.filter(f => !ids.has(f.id))]
-    }
-  )
+  const outcome = await iterate(plan, {
+    trigger: {
+      by: intent.from.login,
+      command: 'feedback',
+      ...(state && lastIteration(state) ? { carried: lastIteration(state)!.n } : {})
+    },
+    findings: [...feedback.findings, ...carried.filter(f => !ids.has(f.id))],
+    remember: s => ({ ...remember(s, feedback.keys), totals: addUsage(s.totals, spent) })
+  })
   await answerThreads(deps, pull.number, outcome, feedback.threads)
   return outcome
+}
+
+/** Questions and nothing to change: answered, then remembered with what the answers cost. */
+async function answerOnly(
+  deps: IterationDeps,
+  pull: PullRequest,
+  loaded: LoadedState,
+  feedback: Feedback
+): Promise<IterationOutcome> {
+  const spent = await answerQuestions(deps, pull, loaded.state, feedback.questions)
+  const now = deps.clock.now()
+  const base = loaded.state ?? newState(pull.number, deps.settings.maxIterations, now)
+  const saved = stamped(
+    { ...remember(base, feedback.keys), totals: addUsage(base.totals, spent) },
+    now
+  )
+  await writeState(deps, pull, saved, loaded.comment)
+  return said(`Took ${feedback.questions.length} question(s); no change was asked for.`, saved)
 }
 
 /**

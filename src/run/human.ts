@@ -1,10 +1,15 @@
-import { allowed, transition } from '../loop/transitions.js'
-import { CONTINUABLE } from '../loop/transitions.js'
+import { allowed, CONTINUABLE, transition } from '../loop/transitions.js'
 import { helpText, type Command } from '../loop/commands.js'
 import { moveTo, stamped } from '../loop/record.js'
 import type { Intent } from '../loop/router.js'
-import { lastIteration, newState, recordedFindings } from '../loop/state.js'
-import { PROCESSED_KEPT } from '../loop/state-schema.js'
+import {
+  dismissedIds,
+  lastIteration,
+  newState,
+  recordedFindings,
+  remember,
+  wasProcessed
+} from '../loop/state.js'
 import type { Finding, HumanTrigger, LoopState, PullRequest, RepoRole } from '../loop/types.js'
 import { statusText } from '../report/comment.js'
 import { approvePhase, writeState } from './record.js'
@@ -24,6 +29,11 @@ export interface HumanAsk {
   findings?: Finding[]
   /** The human's instructions, as the fixer's required rework. */
   rework?: string[]
+  /**
+   * What the iteration's state remembers once its review (or carried review) stands: the request
+   * processed, what answering questions cost. A run that fails before that leaves it unprocessed.
+   */
+  remember?: (state: LoopState) => LoopState
 }
 
 /** Runs an iteration on a plan: a review, or (with findings) a fix a human asked for. */
@@ -32,7 +42,7 @@ export type Iterate = (plan: ReviewPlan, human: HumanAsk) => Promise<IterationOu
 /** Roles that may command the loop and whose reviews it fixes. */
 export const MAY_COMMAND: readonly RepoRole[] = ['admin', 'maintain', 'write']
 
-const said = (notice: string, state?: LoopState): IterationOutcome => ({
+export const said = (notice: string, state?: LoopState): IterationOutcome => ({
   notice,
   state,
   findings: []
@@ -78,11 +88,8 @@ function speaker(deps: IterationDeps, intent: CommandIntent): Speaker {
   }
 }
 
-/** The command's key added to the state's processed list (the newest kept). */
-export function processed(state: LoopState, key: string): LoopState {
-  const keys = (state.processed ?? []).filter(k => k !== key)
-  return { ...state, processed: [...keys, key].slice(-PROCESSED_KEPT) }
-}
+/** The command's key added to the state's processed list. */
+const processed = (state: LoopState, key: string): LoopState => remember(state, [key])
 
 /** Commands that change nothing: a re-run may only repeat their answer, so 👀 guards them. */
 const ANSWER_ONLY: ReadonlyArray<Command['name']> = ['status', 'help', 'invalid']
@@ -103,6 +110,10 @@ export async function answerHuman(
   const role = await github.roleOf(login)
   if (!MAY_COMMAND.includes(role)) return outsider(deps, intent, role)
   if (intent.kind === 'feedback') return takeFeedback(deps, intent, iterate)
+  if (intent.via === 'button' && intent.checkName !== deps.settings.checkName)
+    return said(
+      `The button is on the check run '${intent.checkName ?? ''}', not on review-loop's '${deps.settings.checkName}'.`
+    )
   const speak = speaker(deps, intent)
   const fresh = await speak.take()
   const pull = await github.getPull(intent.pr)
@@ -112,10 +123,7 @@ export async function answerHuman(
       `the review-loop state on this PR cannot be trusted (${loaded.untrusted.reason}), so commands wait until a maintainer resets it: ${loaded.untrusted.comment.htmlUrl}`
     )
   const state = loaded.state
-  if (
-    state?.processed?.includes(intent.key) ||
-    (!fresh && ANSWER_ONLY.includes(intent.command.name))
-  )
+  if (wasProcessed(state, intent.key) || (!fresh && ANSWER_ONLY.includes(intent.command.name)))
     return said(
       `This ${intent.via}'s /review-loop ${intent.command.name} was processed already.`,
       state
@@ -158,11 +166,11 @@ function runCommand(run: CommandRun): Promise<IterationOutcome> {
   const state = run.loaded.state
   switch (command.name) {
     case 'help':
-      return run.speak.done(helpText())
+      return run.speak.done(helpText(), state)
     case 'status':
-      return run.speak.done(statusText(state))
+      return run.speak.done(statusText(state), state)
     case 'invalid':
-      return run.speak.refuse(`${command.error} \`/review-loop help\` lists the commands.`)
+      return run.speak.refuse(`${command.error} \`/review-loop help\` lists the commands.`, state)
     case 'stop':
       return stop(run)
     case 'approve':
@@ -203,6 +211,10 @@ async function approve(run: CommandRun, reason: string): Promise<IterationOutcom
   if (!allowed(state.status, 'human_approve'))
     return run.speak.refuse(`the loop is ${state.status}: there is nothing to approve.`)
   const by = intent.from.login
+  if (by.toLowerCase() === pull.author.toLowerCase())
+    return run.speak.refuse(
+      "the PR's author cannot approve their own PR through review-loop: ask another maintainer."
+    )
   const why = reason || 'no reason given'
   const approved: LoopState = processed(
     stamped(
@@ -324,7 +336,7 @@ async function fixNow(run: CommandRun, instructions: string): Promise<IterationO
         carried: last.n,
         ...(instructions ? { instructions } : {})
       },
-      findings: recordedFindings(state),
+      findings: recordedFindings(state).filter(f => !dismissedIds(state).has(f.id)),
       rework: instructions ? [`@${by} asks: ${instructions}`] : []
     }
   )

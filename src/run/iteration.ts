@@ -3,7 +3,7 @@ import type { Settings } from '../inputs.js'
 import { stamped } from '../loop/record.js'
 import { addUsage } from '../loop/usage.js'
 import { routeEvent } from '../loop/router.js'
-import { lastIteration } from '../loop/state.js'
+import { dismissedIds, lastIteration } from '../loop/state.js'
 import { stepFailure } from '../loop/rules.js'
 import type { Decision, Finding, HumanTrigger, LoopState, ReviewResult } from '../loop/types.js'
 import { zeroUsage } from '../loop/usage.js'
@@ -32,6 +32,7 @@ import {
 import { reportPhase } from './report.js'
 import { reviewPhase } from './review.js'
 import { openWorkspace, type Workspace } from './workspace.js'
+import { loadState } from './state-store.js'
 
 export interface IterationDeps {
   settings: Settings
@@ -70,11 +71,45 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
   const { settings, ctx } = deps
   const intent = routeEvent({ ...ctx, inputPrNumber: settings.prNumber })
   if (intent.kind === 'skip') return { notice: intent.notice, findings: [] }
-  if (intent.kind !== 'review')
-    return answerHuman(deps, intent, (plan, human) => iterate(deps, plan, human))
+  if (intent.kind !== 'review') {
+    const answered = await answerHuman(deps, intent, (plan, human) => iterate(deps, plan, human))
+    return keepGoing(deps, intent.pr, answered)
+  }
   const plan = await planPhase(deps, intent.pr)
   if (plan.kind !== 'review') return notReviewed(deps, plan)
   return iterate(deps, plan)
+}
+
+/**
+ * GitHub keeps one waiting run per concurrency group and cancels the one that waited before: a
+ * comment's or a review's run can take the place of the loop's next run. A human's run that ran no
+ * iteration therefore looks: when the loop is running and the run it dispatched last was
+ * cancelled, it dispatches the next run again, so the loop never stays running with nothing to
+ * start it.
+ */
+async function keepGoing(
+  deps: IterationDeps,
+  pr: number,
+  outcome: IterationOutcome
+): Promise<IterationOutcome> {
+  const { settings, ctx, github, log } = deps
+  if (outcome.decision || settings.retrigger !== 'dispatch' || !ctx.workflowFile) return outcome
+  try {
+    const state = outcome.state ?? (await loadState(github, pr, log, settings.stateKey)).state
+    const last = state && lastIteration(state)
+    if (state?.status !== 'running' || !last) return outcome
+    const pull = await github.getPull(pr)
+    const next = await github.latestDispatchedRun(ctx.workflowFile, pull.headRef)
+    if (next?.conclusion !== 'cancelled' || Date.parse(next.createdAt) < Date.parse(last.startedAt))
+      return outcome
+    await github.dispatchWorkflow(ctx.workflowFile, pull.headRef, { 'pr-number': String(pr) })
+    const notice = `GitHub cancelled the loop's waiting run (a concurrency group keeps one): dispatched ${ctx.workflowFile} on ${pull.headRef} again.`
+    log.info(notice)
+    return { ...outcome, notice: [outcome.notice, notice].filter(Boolean).join(' ') }
+  } catch (e) {
+    log.warning(`Could not check that the loop's next run is on its way: ${(e as Error).message}`)
+    return outcome
+  }
 }
 
 /** The review of the head, or the latest review carried into a fix a human asked for. */
@@ -124,10 +159,22 @@ export async function iterate(
 ): Promise<IterationOutcome> {
   const { settings, ctx } = deps
   const ws = await openWorkspace({ ...deps, workspace: ctx.workspace }, plan.pull)
-  const { review, decided } = await reviewOrCarry(deps, plan, ws, human)
+  const reviewed = await reviewOrCarry(deps, plan, ws, human)
+  const { review } = reviewed
+  const decided = {
+    ...reviewed.decided,
+    state: human?.remember?.(reviewed.decided.state) ?? reviewed.decided.state
+  }
+  // what humans dismissed is not the fixers' work
+  const dismissed = dismissedIds(decided.state)
+  const toFix = { ...review, findings: review.findings.filter(f => !dismissed.has(f.id)) }
   const fixed =
     decided.next.kind === 'fix'
-      ? await keepingSpend(deps, plan, fixPhase(deps, plan, { state: decided.state, review }, ws))
+      ? await keepingSpend(
+          deps,
+          plan,
+          fixPhase(deps, plan, { state: decided.state, review: toFix }, ws)
+        )
       : undefined
   const { decision } = decided
   // the state is saved before the push: a run that dies while pushing leaves the fix counted

@@ -46,8 +46,6 @@ export type Plan =
       /** `[iteration/cap]`, the prefix of this run's log lines. */
       tag: string
       started: Date
-      /** A human asked to fix the latest review without reviewing again. */
-      then: 'review' | 'fix'
     }
 
 export interface PlanDeps {
@@ -115,5 +113,5 @@ export async function planPhase(
   if (plan.newRound)
     log.info(`${tag} a new commit after the loop ended: starting round ${plan.state.round}`)
   const n = (lastIteration(plan.state)?.n ?? 0) + 1
-  return { ...found, kind: 'review', state: plan.state, n, tag, started, then: plan.then }
+  return { ...found, kind: 'review', state: plan.state, n, tag, started }
 }

@@ -82,8 +82,10 @@ export async function writeState(
 }
 
 /**
- * A human's approval: the state (GO, with the override) is saved first, then the check run on the
- * head turns green saying who approved and why, and the escalation label comes off.
+ * A human's approval: the check run on the head turns green saying who approved and why, then the
+ * state (GO, with the override, the command processed) is saved, and the escalation label comes
+ * off. A failure before the save leaves the command unprocessed, so a re-run does it again. The
+ * override never submits an approving review: that would be the bot approving on a person's word.
  */
 export async function approvePhase(
   deps: Pick<RecordDeps, 'settings' | 'ctx' | 'github' | 'log' | 'clock'>,
@@ -92,7 +94,6 @@ export async function approvePhase(
   existing: PrComment | undefined
 ): Promise<{ state: LoopState; findings: []; commentUrl: string; checkRunId: number }> {
   const { settings, ctx, github } = deps
-  const comment = await writeState(deps, pull, state, existing)
   const by = state.override
   const title = `Approved by @${by?.by ?? '?'}: ${by?.reason ?? ''}`
   const check = await github.createCheckRun({
@@ -103,10 +104,20 @@ export async function approvePhase(
     summary: `${title}\n\nA human approved this head as it is, without another review (\`/review-loop approve\`). ${state.reason ?? ''}`,
     annotations: [],
     externalId: `${pull.number}:approve:${ctx.runId}:${ctx.runAttempt}`,
-    detailsUrl: comment.htmlUrl,
+    detailsUrl: existing?.htmlUrl,
     startedAt: deps.clock.now().toISOString()
   })
-  await escalate(github, pull, 'go', pull.headSha, `review-loop: ${title}`, settings, deps.log)
+  const comment = await writeState(deps, pull, state, existing)
+  const noApproval = settings.submitReview === 'approve' ? 'comment' : settings.submitReview
+  await escalate(
+    github,
+    pull,
+    'go',
+    pull.headSha,
+    `review-loop: ${title}`,
+    { ...settings, submitReview: noApproval },
+    deps.log
+  )
   return { state, findings: [], commentUrl: comment.htmlUrl, checkRunId: check.id }
 }
 
