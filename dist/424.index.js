@@ -6063,6 +6063,8 @@ async function run(prefetched) {
         core.setSecret(settings.stateKey);
     const ctx = readContext(process.env);
     const log = createActionsLog();
+    if (settings.checkRunButtons && !settings.stateAuthor)
+        log.warning("check-run-buttons is on, but a click starts no workflow on a check run made with the workflow token (GitHub's rule): pass a GitHub App's token as github-token and its bot as state-author, or use the /review-loop commands.");
     const scratch = external_node_path_default().join(ctx.tempDir, 'review-loop-private');
     const github = createGitHubAdapter({
         token: settings.githubToken,

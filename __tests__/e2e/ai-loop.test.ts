@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { EMPTY_NAME, FIX_EDIT, GREET, verdict } from './greet-replies.js'
 import { describe, expect, it } from 'vitest'
 import { Sandbox } from '../../test-support/harness.js'
 import { runScenario, TEST_API_KEY, type Scenario } from '../../test-support/scenario.js'
@@ -10,46 +11,6 @@ import {
   ModelServer,
   type ScriptedReply
 } from '../../test-support/model-server.js'
-
-const GREET = "export function greet(name) {\n  return 'Hello, ' + name\n}\n"
-
-function verdict(
-  decision: 'GO' | 'NO_GO' | 'NEEDS_DISCUSSION',
-  findings: unknown[] = []
-): ScriptedReply {
-  return {
-    kind: 'json',
-    value: {
-      decision,
-      summary: decision === 'GO' ? 'Looks good.' : 'greet mishandles empty names.',
-      findings,
-      failedCriteria: decision === 'GO' ? [] : ['empty input handled'],
-      passedCriteria: ['style'],
-      requiredRework: decision === 'GO' ? [] : ['default the name'],
-      earlierFindings: []
-    }
-  }
-}
-
-const EMPTY_NAME = {
-  severity: 'high',
-  category: 'logic',
-  file: 'src/greet.js',
-  line: 2,
-  title: 'greet prints "Hello, undefined" without a name',
-  description: 'Calling greet() without a name yields "Hello, undefined".',
-  suggestedFix: "Default the name to 'world'."
-}
-
-const FIX_EDIT: ScriptedReply = {
-  kind: 'tool_use',
-  name: 'edit_file',
-  input: {
-    path: 'src/greet.js',
-    old_text: "'Hello, ' + name",
-    new_text: "'Hello, ' + (name ?? 'world')"
-  }
-}
 
 function aiScenario(replies: ScriptedReply[], inputs: Record<string, string> = {}): Scenario {
   return {

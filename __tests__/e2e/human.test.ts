@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { LoopState } from '../../src/loop/types.js'
 import { APP_LOGIN } from '../../test-support/harness.js'
+import { EMPTY_NAME, FIX_EDIT, GREET, verdict } from './greet-replies.js'
 import type { ModelServer, ScriptedReply } from '../../test-support/model-server.js'
 import { runScenario, type Scenario, type ScenarioReport } from '../../test-support/scenario.js'
 
@@ -181,43 +182,6 @@ describe('maintainer commands', () => {
   })
 })
 
-const GREET = "export function greet(name) {\n  return 'Hello, ' + name\n}\n"
-
-function verdict(decision: 'GO' | 'NO_GO', findings: unknown[] = []): ScriptedReply {
-  return {
-    kind: 'json',
-    value: {
-      decision,
-      summary: decision === 'GO' ? 'Looks good.' : 'greet mishandles empty names.',
-      findings,
-      failedCriteria: [],
-      passedCriteria: ['style'],
-      requiredRework: [],
-      earlierFindings: []
-    }
-  }
-}
-
-const EMPTY_NAME = {
-  severity: 'high',
-  category: 'logic',
-  file: 'src/greet.js',
-  line: 2,
-  title: 'greet prints "Hello, undefined" without a name',
-  description: 'Calling greet() without a name yields "Hello, undefined".',
-  suggestedFix: "Default the name to 'world'."
-}
-
-const EDIT: ScriptedReply = {
-  kind: 'tool_use',
-  name: 'edit_file',
-  input: {
-    path: 'src/greet.js',
-    old_text: "'Hello, ' + name",
-    new_text: "'Hello, ' + (name || 'world')"
-  }
-}
-
 function ai(replies: ScriptedReply[], more: Partial<Scenario>): Scenario {
   return {
     base: { 'package.json': '{ "name": "sample", "type": "module" }\n' },
@@ -246,7 +210,7 @@ describe('fixes a human asks for', () => {
       ai(
         [
           verdict('NO_GO', [EMPTY_NAME]),
-          EDIT,
+          FIX_EDIT,
           { kind: 'text', text: 'Defaulted the name to world.' },
           verdict('GO')
         ],
@@ -291,7 +255,7 @@ describe('fixes a human asks for', () => {
       ai(
         [
           verdict('GO'),
-          EDIT,
+          FIX_EDIT,
           { kind: 'text', text: 'Handled the empty name in greet.' },
           verdict('GO')
         ],

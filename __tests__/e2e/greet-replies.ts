@@ -1,0 +1,45 @@
+import type { ScriptedReply } from '../../test-support/model-server.js'
+
+/** A PR that adds greet(), and Claude's scripted answers about it, shared by the AI scenarios. */
+export const GREET = "export function greet(name) {\n  return 'Hello, ' + name\n}\n"
+
+/** A structured-output verdict on greet(). */
+export function verdict(
+  decision: 'GO' | 'NO_GO' | 'NEEDS_DISCUSSION',
+  findings: unknown[] = []
+): ScriptedReply {
+  return {
+    kind: 'json',
+    value: {
+      decision,
+      summary: decision === 'GO' ? 'Looks good.' : 'greet mishandles empty names.',
+      findings,
+      failedCriteria: decision === 'GO' ? [] : ['empty input handled'],
+      passedCriteria: ['style'],
+      requiredRework: decision === 'GO' ? [] : ['default the name'],
+      earlierFindings: []
+    }
+  }
+}
+
+/** The blocker the reviewer raises on greet(). */
+export const EMPTY_NAME = {
+  severity: 'high',
+  category: 'logic',
+  file: 'src/greet.js',
+  line: 2,
+  title: 'greet prints "Hello, undefined" without a name',
+  description: 'Calling greet() without a name yields "Hello, undefined".',
+  suggestedFix: "Default the name to 'world'."
+}
+
+/** The fixer's edit that settles EMPTY_NAME. */
+export const FIX_EDIT: ScriptedReply = {
+  kind: 'tool_use',
+  name: 'edit_file',
+  input: {
+    path: 'src/greet.js',
+    old_text: "'Hello, ' + name",
+    new_text: "'Hello, ' + (name ?? 'world')"
+  }
+}
