@@ -4875,15 +4875,15 @@ function speaker(deps, intent) {
     };
     return {
         take: () => react('eyes'),
+        // the reaction goes first: a re-run that finds it there answered already, and says nothing
         async done(words, state) {
-            if (words)
+            if ((await react('rocket')) && words)
                 await reply(words);
-            await react('rocket');
             return human_said(words?.split('\n')[0] ?? `Done: /review-loop ${intent.command.name}.`, state);
         },
         async refuse(words, state) {
-            await reply(words);
-            await react('confused');
+            if (await react('confused'))
+                await reply(words);
             return human_said(words.split('\n')[0], state);
         }
     };

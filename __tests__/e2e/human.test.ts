@@ -154,21 +154,25 @@ describe('maintainer commands', () => {
             }
           },
           {
-            afterRun: 2,
+            afterRun: 3,
             comment: { author: 'maintainer', permission: 'admin', body: '/Review-Loop status' }
           },
           {
-            afterRun: 3,
+            afterRun: 4,
             comment: { author: 'maintainer', permission: 'admin', body: '/review-loop frobnicate' }
           },
           {
-            afterRun: 4,
+            afterRun: 5,
             comment: { author: 'octocat', permission: 'admin', body: '/review-loop approve mine' }
           }
-        ]
+        ],
+        // a re-run of the refused fix finds its 😕 there and says nothing again
+        reruns: [{ afterRun: 2 }]
       })
     )
     const words = replies(report, 'maintainer').map(c => c.body)
+    expect(words).toHaveLength(3)
+    expect(report.runs[2]!.attempt).toBe(2)
     expect(words[0]).toBe(
       '@maintainer no review on this PR yet — comment `/review-loop retry` first.'
     )

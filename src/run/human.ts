@@ -75,14 +75,13 @@ function speaker(deps: IterationDeps, intent: CommandIntent): Speaker {
   }
   return {
     take: () => react('eyes'),
+    // the reaction goes first: a re-run that finds it there answered already, and says nothing
     async done(words, state) {
-      if (words) await reply(words)
-      await react('rocket')
+      if ((await react('rocket')) && words) await reply(words)
       return said(words?.split('\n')[0] ?? `Done: /review-loop ${intent.command.name}.`, state)
     },
     async refuse(words, state) {
-      await reply(words)
-      await react('confused')
+      if (await react('confused')) await reply(words)
       return said(words.split('\n')[0]!, state)
     }
   }
