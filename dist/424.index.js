@@ -4657,9 +4657,9 @@ function addFinding(findings, f) {
  * in a thread the loop has answered is a reply to the loop, not a new request: a new comment asks
  * for another change.
  */
-async function gatherFeedback(github, pr, state, severity) {
+async function gatherFeedback(github, pr, state, severity, known = new Map()) {
     const me = await github.whoAmI();
-    const roles = new Map();
+    const roles = new Map([...known].map(([login, role]) => [login, Promise.resolve(role)]));
     const may = async (login, type) => {
         if (!login || login === me || type === 'Bot')
             return false;
@@ -4737,7 +4737,7 @@ async function takeFeedback(deps, intent, iterate) {
         return human_said(`The loop state cannot be trusted (${loaded.untrusted.reason}); feedback waits.`);
     if (state && !(0,transitions/* allowed */.TQ)(state.status, 'human_feedback'))
         return human_said(`The PR is ${state.status}: review feedback is not fixed.`, state);
-    const feedback = await gatherFeedback(github, pull.number, state, settings.humanReviewSeverity);
+    const feedback = await gatherFeedback(github, pull.number, state, settings.humanReviewSeverity, new Map([[intent.from.login, intent.role]]));
     if (feedback.findings.length === 0 && feedback.questions.length === 0)
         return human_said('No new review feedback from people with write access to fix.', state);
     if (feedback.findings.length === 0)
@@ -4906,7 +4906,7 @@ async function answerHuman(deps, intent, iterate) {
     if (!MAY_COMMAND.includes(role))
         return outsider(deps, intent, role);
     if (intent.kind === 'feedback')
-        return takeFeedback(deps, intent, iterate);
+        return takeFeedback(deps, { ...intent, role }, iterate);
     if (intent.via === 'button' && intent.checkName !== deps.settings.checkName)
         return human_said(`The button is on the check run '${intent.checkName ?? ''}', not on review-loop's '${deps.settings.checkName}'.`);
     const speak = speaker(deps, intent);

@@ -4,6 +4,7 @@
 //   3. tokens sent per review relative to the size of the diff
 //   4. share of fixer input tokens served from the prompt cache over a scripted 10-turn fix
 //   5. what the sandbox adds to one command: `true` run directly and in bubblewrap
+//   6. GitHub API calls of the runs a human starts: an outsider's command, status, a review to fix
 import { execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import http from 'node:http'
@@ -70,6 +71,47 @@ async function apiCalls(): Promise<void> {
   for (const r of report.runs) {
     console.log(
       `  run ${r.run} (${r.event}, ${r.outputs['verdict']}): ${r.coreCallCount} calls — ${Object.entries(
+        r.calls
+      )
+        .map(([k, v]) => `${v}× ${k}`)
+        .join(', ')}`
+    )
+  }
+}
+
+async function humanCalls(): Promise<void> {
+  const report = await runScenario({
+    base: { 'src/a.js': 'ok()\n' },
+    pr: { commits: [{ message: 'todo', files: { 'src/b.js': 'x()\n// TODO\n' } }] },
+    inputs: {
+      checks: 'todo: grep -rn TODO src && exit 1 || exit 0',
+      'fix-commands': "sed -i 's/TODO/DONE/' src/*.js",
+      'max-iterations': '1'
+    },
+    humanEvents: [
+      { afterRun: 1, comment: { author: 'mallory', body: '/review-loop approve' } },
+      {
+        afterRun: 2,
+        comment: { author: 'maintainer', permission: 'write', body: '/review-loop status' }
+      },
+      {
+        afterRun: 3,
+        review: {
+          author: 'alice',
+          permission: 'write',
+          state: 'changes_requested',
+          comments: [
+            { path: 'src/b.js', line: 2, body: 'Resolve this TODO' },
+            { path: 'src/b.js', line: 1, body: 'Name x better' }
+          ]
+        }
+      }
+    ]
+  })
+  console.log('GitHub API calls of the runs humans start (an outsider, status, a review fixed):')
+  for (const r of report.runs) {
+    console.log(
+      `  run ${r.run} (${r.event}, ${r.outputs['status']}): ${r.callCount} calls — ${Object.entries(
         r.calls
       )
         .map(([k, v]) => `${v}× ${k}`)
@@ -213,13 +255,14 @@ async function sandboxOverhead(reps = 30): Promise<void> {
   }
 }
 
-// `npm run bench -- startup` (or api, tokens, cache, sandbox) runs one section; none runs them all.
+// `npm run bench -- startup` (or api, tokens, cache, sandbox, human) runs one section; none runs them all.
 const sections: Record<string, () => Promise<void>> = {
   startup: () => startup(Number(process.env['BENCH_REPS'] ?? 15)),
   api: apiCalls,
   tokens: tokensPerReview,
   cache: cacheShare,
-  sandbox: () => sandboxOverhead(Number(process.env['BENCH_REPS'] ?? 30))
+  sandbox: () => sandboxOverhead(Number(process.env['BENCH_REPS'] ?? 30)),
+  human: humanCalls
 }
 const only = process.argv[2]
 if (only && !sections[only])

@@ -80,10 +80,11 @@ export async function gatherFeedback(
   github: GitHubPort,
   pr: number,
   state: LoopState | undefined,
-  severity: Severity
+  severity: Severity,
+  known: ReadonlyMap<string, RepoRole> = new Map()
 ): Promise<Feedback> {
   const me = await github.whoAmI()
-  const roles = new Map<string, Promise<RepoRole>>()
+  const roles = new Map([...known].map(([login, role]) => [login, Promise.resolve(role)]))
   const may = async (login: string, type: string): Promise<boolean> => {
     if (!login || login === me || type === 'Bot') return false
     if (!roles.has(login)) roles.set(login, github.roleOf(login))
@@ -149,7 +150,7 @@ function commentFinding(c: ReviewComment, thread: number, severity: Severity): F
  */
 export async function takeFeedback(
   deps: IterationDeps,
-  intent: FeedbackIntent,
+  intent: FeedbackIntent & { role: RepoRole },
   iterate: Iterate
 ): Promise<IterationOutcome> {
   const { github, settings, log } = deps
@@ -162,7 +163,13 @@ export async function takeFeedback(
     return said(`The loop state cannot be trusted (${loaded.untrusted.reason}); feedback waits.`)
   if (state && !allowed(state.status, 'human_feedback'))
     return said(`The PR is ${state.status}: review feedback is not fixed.`, state)
-  const feedback = await gatherFeedback(github, pull.number, state, settings.humanReviewSeverity)
+  const feedback = await gatherFeedback(
+    github,
+    pull.number,
+    state,
+    settings.humanReviewSeverity,
+    new Map([[intent.from.login, intent.role]])
+  )
   if (feedback.findings.length === 0 && feedback.questions.length === 0)
     return said('No new review feedback from people with write access to fix.', state)
   if (feedback.findings.length === 0) return answerOnly(deps, pull, loaded, feedback)

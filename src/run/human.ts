@@ -108,7 +108,7 @@ export async function answerHuman(
   if (!login || login === (await github.whoAmI())) return said('The loop does not answer itself.')
   const role = await github.roleOf(login)
   if (!MAY_COMMAND.includes(role)) return outsider(deps, intent, role)
-  if (intent.kind === 'feedback') return takeFeedback(deps, intent, iterate)
+  if (intent.kind === 'feedback') return takeFeedback(deps, { ...intent, role }, iterate)
   if (intent.via === 'button' && intent.checkName !== deps.settings.checkName)
     return said(
       `The button is on the check run '${intent.checkName ?? ''}', not on review-loop's '${deps.settings.checkName}'.`
