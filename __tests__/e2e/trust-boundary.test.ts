@@ -1,3 +1,4 @@
+import { EMPTY_NAME } from './greet-replies.js'
 import { execFileSync } from 'node:child_process'
 import {
   existsSync,
@@ -52,20 +53,7 @@ const verdict = (decision: 'GO' | 'NO_GO'): ScriptedReply => ({
   value: {
     decision,
     summary: decision === 'GO' ? 'Looks good.' : 'greet mishandles empty names.',
-    findings:
-      decision === 'GO'
-        ? []
-        : [
-            {
-              severity: 'high',
-              category: 'logic',
-              file: 'src/greet.js',
-              line: 2,
-              title: 'greet prints "Hello, undefined" without a name',
-              description: 'Calling greet() without a name yields "Hello, undefined".',
-              suggestedFix: "Default the name to 'world'."
-            }
-          ],
+    findings: decision === 'GO' ? [] : [EMPTY_NAME],
     failedCriteria: [],
     passedCriteria: [],
     requiredRework: [],

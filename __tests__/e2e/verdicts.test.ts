@@ -4,6 +4,7 @@
  * of malformed and contradictory verdicts that must never become GO, multi-round scenarios in which
  * settled findings must not come back as new, and budget stops.
  */
+import { FIX_EDIT } from './greet-replies.js'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runScenario, type Scenario, type ScenarioReport } from '../../test-support/scenario.js'
 import type { ScriptedReply } from '../../test-support/model-server.js'
@@ -81,15 +82,7 @@ describe('the reviewer and fixer on the current models, held to their request ru
         [
           json({ decision: 'NO_GO', findings: [EMPTY_NAME] }),
           { kind: 'tool_use', name: 'read_file', input: { path: 'src/greet.js' } },
-          {
-            kind: 'tool_use',
-            name: 'edit_file',
-            input: {
-              path: 'src/greet.js',
-              old_text: "'Hello, ' + name",
-              new_text: "'Hello, ' + (name ?? 'world')"
-            }
-          },
+          FIX_EDIT,
           { kind: 'text', text: 'Defaulted the name to world.' },
           json({
             decision: 'GO',
