@@ -2038,24 +2038,20 @@ async function threadsOf(octokit, repo, pr, commentIds) {
 function createConversation(octokit, repo, call) {
     return {
         async roleOf(login) {
-            try {
-                const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
-                    ...repo,
-                    username: login
-                });
-                // role_name may be a custom role's name: its base permission says what it may do
-                const known = (r) => ROLES.includes(r);
-                return known(data.role_name)
-                    ? data.role_name
-                    : known(data.permission)
-                        ? data.permission
-                        : 'none';
-            }
-            catch (e) {
+            const data = await call('get collaborator permission', () => octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: login })).then(res => res.data, (e) => {
                 if (e.status === 404)
-                    return 'none';
-                return call('get collaborator permission', () => Promise.reject(e));
-            }
+                    return undefined; // GitHub does not know them
+                throw e;
+            });
+            if (!data)
+                return 'none';
+            // role_name may be a custom role's name: its base permission says what it may do
+            const known = (r) => ROLES.includes(r);
+            return known(data.role_name)
+                ? data.role_name
+                : known(data.permission)
+                    ? data.permission
+                    : 'none';
         },
         async react(target, content) {
             const res = await call('create reaction', () => target.kind === 'comment'
@@ -4890,8 +4886,6 @@ function speaker(deps, intent) {
 }
 /** The command's key added to the state's processed list. */
 const processed = (state, key) => (0,loop_state/* remember */.kY)(state, [key]);
-/** Commands that change nothing: a re-run may only repeat their answer, so 👀 guards them. */
-const ANSWER_ONLY = ['status', 'help', 'invalid'];
 /**
  * A human spoke to the loop. Bots and the loop itself are never heard; people without write access
  * get one short reply at most (a comment) and nothing happens; a command already processed (its
@@ -4910,13 +4904,14 @@ async function answerHuman(deps, intent, iterate) {
     if (intent.via === 'button' && intent.checkName !== deps.settings.checkName)
         return human_said(`The button is on the check run '${intent.checkName ?? ''}', not on review-loop's '${deps.settings.checkName}'.`);
     const speak = speaker(deps, intent);
-    const fresh = await speak.take();
+    await speak.take();
     const pull = await github.getPull(intent.pr);
     const loaded = await loadState(github, pull.number, deps.log, deps.settings.stateKey);
     if (loaded.untrusted)
         return speak.refuse(`the review-loop state on this PR cannot be trusted (${loaded.untrusted.reason}), so commands wait until a maintainer resets it: ${loaded.untrusted.comment.htmlUrl}`);
     const state = loaded.state;
-    if ((0,loop_state/* wasProcessed */._r)(state, intent.key) || (!fresh && ANSWER_ONLY.includes(intent.command.name)))
+    // what changes nothing (status, help, refusals) is guarded by its reaction instead (Speaker)
+    if ((0,loop_state/* wasProcessed */._r)(state, intent.key))
         return human_said(`This ${intent.via}'s /review-loop ${intent.command.name} was processed already.`, state);
     return runCommand({ deps, intent, pull, loaded, speak, iterate });
 }

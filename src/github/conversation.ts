@@ -74,22 +74,23 @@ export function createConversation(
 ): ConversationPort {
   return {
     async roleOf(login) {
-      try {
-        const { data } = await octokit.rest.repos.getCollaboratorPermissionLevel({
-          ...repo,
-          username: login
-        })
-        // role_name may be a custom role's name: its base permission says what it may do
-        const known = (r: string): r is RepoRole => (ROLES as readonly string[]).includes(r)
-        return known(data.role_name)
-          ? data.role_name
-          : known(data.permission)
-            ? data.permission
-            : 'none'
-      } catch (e) {
-        if ((e as { status?: number }).status === 404) return 'none'
-        return call('get collaborator permission', () => Promise.reject(e))
-      }
+      const data = await call('get collaborator permission', () =>
+        octokit.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: login })
+      ).then(
+        res => res.data,
+        (e: { status?: number }) => {
+          if (e.status === 404) return undefined // GitHub does not know them
+          throw e
+        }
+      )
+      if (!data) return 'none'
+      // role_name may be a custom role's name: its base permission says what it may do
+      const known = (r: string): r is RepoRole => (ROLES as readonly string[]).includes(r)
+      return known(data.role_name)
+        ? data.role_name
+        : known(data.permission)
+          ? data.permission
+          : 'none'
     },
     async react(target, content) {
       const res = await call('create reaction', () =>

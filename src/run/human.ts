@@ -50,8 +50,8 @@ export const said = (notice: string, state?: LoopState): IterationOutcome => ({
 
 /** How the loop answers one command: reactions on a comment, and words only when needed. */
 interface Speaker {
-  /** 👀 on the comment; false when it was there already (the comment was taken before). */
-  take(): Promise<boolean>
+  /** 👀 on the comment: taken. */
+  take(): Promise<unknown>
   /** 🚀, and the words when there are any. */
   done(words?: string, state?: LoopState): Promise<IterationOutcome>
   /** 😕 and the words. */
@@ -90,9 +90,6 @@ function speaker(deps: IterationDeps, intent: CommandIntent): Speaker {
 /** The command's key added to the state's processed list. */
 const processed = (state: LoopState, key: string): LoopState => remember(state, [key])
 
-/** Commands that change nothing: a re-run may only repeat their answer, so 👀 guards them. */
-const ANSWER_ONLY: ReadonlyArray<Command['name']> = ['status', 'help', 'invalid']
-
 /**
  * A human spoke to the loop. Bots and the loop itself are never heard; people without write access
  * get one short reply at most (a comment) and nothing happens; a command already processed (its
@@ -114,7 +111,7 @@ export async function answerHuman(
       `The button is on the check run '${intent.checkName ?? ''}', not on review-loop's '${deps.settings.checkName}'.`
     )
   const speak = speaker(deps, intent)
-  const fresh = await speak.take()
+  await speak.take()
   const pull = await github.getPull(intent.pr)
   const loaded = await loadState(github, pull.number, deps.log, deps.settings.stateKey)
   if (loaded.untrusted)
@@ -122,7 +119,8 @@ export async function answerHuman(
       `the review-loop state on this PR cannot be trusted (${loaded.untrusted.reason}), so commands wait until a maintainer resets it: ${loaded.untrusted.comment.htmlUrl}`
     )
   const state = loaded.state
-  if (wasProcessed(state, intent.key) || (!fresh && ANSWER_ONLY.includes(intent.command.name)))
+  // what changes nothing (status, help, refusals) is guarded by its reaction instead (Speaker)
+  if (wasProcessed(state, intent.key))
     return said(
       `This ${intent.via}'s /review-loop ${intent.command.name} was processed already.`,
       state
