@@ -15295,10 +15295,11 @@ class RequestError extends Error {
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
+  VR: () => (/* binding */ Minimatch),
   xF: () => (/* binding */ minimatch)
 });
 
-// UNUSED EXPORTS: AST, GLOBSTAR, Minimatch, braceExpand, defaults, escape, filter, makeRe, match, sep, unescape
+// UNUSED EXPORTS: AST, GLOBSTAR, braceExpand, defaults, escape, filter, makeRe, match, sep, unescape
 
 ;// CONCATENATED MODULE: ./node_modules/balanced-match/dist/esm/index.js
 const balanced = (a, b, str) => {

@@ -1,19 +1,23 @@
 // npm run bench: prints the figures the issues ask for, measured on this machine.
 //   1. start-up: process start → first API request of dist/, against a bare `node -e 0`
 //   2. GitHub API calls per iteration (pagination and annotation batches aside)
-//   3. tokens sent per review relative to the size of the diff
+//   3. review input tokens relative to the diff's, the whole PR reviewed (2.5k, 100k, 400k tokens)
 //   4. share of fixer input tokens served from the prompt cache over a scripted 10-turn fix
 //   5. what the sandbox adds to one command: `true` run directly and in bubblewrap
 //   6. GitHub API calls of the runs a human starts: an outsider's command, status, a review to fix
+//   7. a 2,000-file PR with 5 s model latency: review wall time against parts ÷ concurrency, peak RSS
+//   8. a check printing 20,000 located problems: the GitHub API calls of its run
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createConfinement } from '../src/process/sandbox.js'
 import { defaultNode } from '../test-support/harness.js'
 import type { ScriptedReply } from '../test-support/model-server.js'
-import { runScenario } from '../test-support/scenario.js'
+import type { Sandbox } from '../test-support/harness.js'
+import { noisyCheckScenario } from '../test-support/noisy-check.js'
+import { runScenario, type Scenario } from '../test-support/scenario.js'
 
 const node = defaultNode()
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
@@ -133,38 +137,164 @@ const go: ScriptedReply = {
   }
 }
 
+/**
+ * A PR of about `chars` characters of diff: half new files, half files of the base changed on every
+ * fourth line (so the reviewer also gets their surrounding code), `lines` lines each, in folders of ten.
+ */
+function largePr(chars: number, lines = 400): Pick<Scenario, 'base' | 'pr'> {
+  const base: Record<string, string> = { 'README.md': '# app\n' }
+  const head: Record<string, string> = {}
+  const text = (name: string, changed: boolean) =>
+    Array.from(
+      { length: lines },
+      (_, i) =>
+        `export const ${name}_${i} = ${changed && i % 4 === 0 ? `compute(${i})` : i} // ${name}`
+    ).join('\n') + '\n'
+  let size = 0
+  for (let i = 0; size < chars; i++) {
+    const file = `src/dir${Math.floor(i / 10)}/file${i}.js`
+    if (i % 2 === 0) {
+      head[file] = text(`n${i}`, false)
+      size += head[file].length + lines + 120
+    } else {
+      base[file] = text(`m${i}`, false)
+      head[file] = text(`m${i}`, true)
+      size += Math.round(head[file].length * 1.3)
+    }
+  }
+  return { base, pr: { title: 'A large change', commits: [{ message: 'large', files: head }] } }
+}
+
+/** The PR's diff as git shows it, read from the scenario's repository. */
+function prDiff(sandbox: Sandbox): string {
+  const pull = sandbox.emulator.pulls.get(sandbox.prNumber)!
+  return execFileSync(
+    'git',
+    ['--git-dir', sandbox.bare, 'diff', `${pull.baseRef}...${pull.headRef}`],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 30
+    }
+  )
+}
+
 async function tokensPerReview(): Promise<void> {
   console.log(
-    'tokens sent per review against the diff (input + cache tokens, estimated by the test server at 4 chars/token):'
+    'review input tokens against diff tokens, whole PR reviewed (input + cache tokens; the test server counts 4 chars a token):'
   )
-  console.log('  diff chars | diff tokens | prompt tokens | prompt/diff')
-  for (const lines of [20, 200, 2000, 10_000, 40_000]) {
-    const file =
-      Array.from({ length: lines }, (_, i) => `export const value${i} = ${i} // line ${i}`).join(
-        '\n'
-      ) + '\n'
-    let diffChars = 0
-    let prompt = 0
+  console.log(
+    '  diff tokens | parts | review input tokens | input ÷ diff | target: 1.2 + 3k per part'
+  )
+  for (const target of [2_500, 100_000, 400_000]) {
+    let diffTokens = 0
+    let input = 0
+    let parts = 0
     await runScenario(
       {
-        base: { 'README.md': '# x\n' },
-        pr: { commits: [{ message: 'add', files: { 'src/big.js': file } }] },
-        inputs: { checks: 'ok: true', 'review-model': 'claude-haiku-4-5' },
-        model: { replies: [go] }
+        ...largePr(target * 4),
+        inputs: { 'max-iterations': '1' },
+        model: { templates: [{ reply: go }] },
+        maxRuns: 1
       },
       {
-        keep: async (_s, model) => {
-          const u = model!.calls[0]!.usage!
-          prompt = u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens
-          diffChars = file.length + 100
+        keep: async (sandbox, model) => {
+          diffTokens = Math.ceil(prDiff(sandbox).length / 4)
+          for (const c of model!.calls) {
+            if (!c.usage) continue
+            parts++
+            input +=
+              c.usage.input_tokens +
+              c.usage.cache_creation_input_tokens +
+              c.usage.cache_read_input_tokens
+          }
         }
       }
     )
-    const diffTokens = Math.ceil(diffChars / 4)
+    const ratio = input / diffTokens
+    const bound = 1.2 + (3000 * parts) / diffTokens
     console.log(
-      `  ${String(diffChars).padStart(10)} | ${String(diffTokens).padStart(11)} | ${String(prompt).padStart(13)} | ${(prompt / diffTokens).toFixed(2)}`
+      `  ${String(diffTokens).padStart(11)} | ${String(parts).padStart(5)} | ${String(input).padStart(19)} | ${ratio.toFixed(3).padStart(12)} | ≤ ${bound.toFixed(3)} ${ratio <= bound ? 'met' : 'NOT met'}`
     )
   }
+}
+
+/** A 2,000-file PR reviewed with 5 s per model call: wall time against the parts, and peak memory. */
+async function manyFiles(): Promise<void> {
+  const latencyMs = Number(process.env['BENCH_LATENCY_MS'] ?? 5000)
+  const files: Record<string, string> = {}
+  for (let i = 0; i < 2000; i++)
+    files[`src/pkg${Math.floor(i / 25)}/mod${i}.ts`] =
+      Array.from({ length: 12 + (i % 20) }, (_, l) => `export const v${i}_${l} = ${l} * ${i}`).join(
+        '\n'
+      ) + '\n'
+  const dir = mkdtempSync(path.join(tmpdir(), 'rl-bench-rss-'))
+  const rss = path.join(dir, 'rss')
+  const wrapper = path.join(dir, 'node.cjs')
+  // a node script, not sh (which drops the INPUT_* variables whose names hold a '-'), that runs
+  // the real node under /usr/bin/time to read its peak resident set
+  const script = [
+    `#!${node}`,
+    "const { spawnSync } = require('node:child_process')",
+    `const r = spawnSync('/usr/bin/time', ['-f', '%M', '-o', ${JSON.stringify(rss)}, ${JSON.stringify(node)}, ...process.argv.slice(2)], { stdio: 'inherit' })`,
+    'process.exit(r.status ?? 1)'
+  ]
+  writeFileSync(wrapper, `${script.join('\n')}\n`, { mode: 0o755 })
+  let review = { parts: 0, maxInFlight: 0, wallMs: 0, firstAt: 0, lastAt: 0 }
+  try {
+    const report = await runScenario(
+      {
+        base: { 'README.md': '# app\n' },
+        pr: { title: '2,000 files', commits: [{ message: 'many', files }] },
+        inputs: { 'max-iterations': '1' },
+        model: { templates: [{ reply: go }], latencyMs },
+        maxRuns: 1,
+        node: wrapper
+      },
+      {
+        keep: async (_s, model) => {
+          const calls = model!.calls.filter(c => c.usage)
+          review = {
+            parts: calls.length,
+            maxInFlight: model!.maxInFlight,
+            firstAt: Math.min(...calls.map(c => c.at)),
+            lastAt: Math.max(...calls.map(c => c.at)),
+            wallMs: 0
+          }
+        }
+      }
+    )
+    // from the first review call's arrival to the last one's answer
+    review.wallMs = review.lastAt + latencyMs - review.firstAt
+    const ideal = (review.parts / 4) * latencyMs
+    const peakMb = Number(readFileSync(rss, 'utf8').trim().split('\n').pop()) / 1024
+    console.log(`2,000-file PR, ${latencyMs} ms per model call, review-concurrency 4:`)
+    console.log(`  parts: ${review.parts}, most calls at once: ${review.maxInFlight}`)
+    console.log(
+      `  review wall time: ${(review.wallMs / 1000).toFixed(1)} s; parts ÷ 4 × ${latencyMs / 1000} s = ${(ideal / 1000).toFixed(1)} s; ratio ${(review.wallMs / ideal).toFixed(2)} (target ≤ 1.2)`
+    )
+    console.log(
+      `  peak RSS of the action: ${peakMb.toFixed(0)} MB (target ≤ 300 MB); run exit ${report.runs[0]!.exitCode}`
+    )
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** A check printing 20,000 located problems: the GitHub API calls of its run. */
+async function noisyCheck(): Promise<void> {
+  const report = await runScenario(noisyCheckScenario(20_000))
+  const run = report.runs[0]!
+  const annotations = report.checkRuns.reduce((n, c) => n + c.annotations.length, 0)
+  console.log(
+    'a check printing 20,000 located problems (target: ≤ 40 GitHub API calls in that run):'
+  )
+  console.log(
+    `  ${run.callCount} calls (${run.coreCallCount} core), ${annotations} annotations — ${Object.entries(
+      run.calls
+    )
+      .map(([k, v]) => `${v}× ${k}`)
+      .join(', ')}`
+  )
 }
 
 async function cacheShare(): Promise<void> {
@@ -260,6 +390,8 @@ const sections: Record<string, () => Promise<void>> = {
   startup: () => startup(Number(process.env['BENCH_REPS'] ?? 15)),
   api: apiCalls,
   tokens: tokensPerReview,
+  large: manyFiles,
+  noisy: noisyCheck,
   cache: cacheShare,
   sandbox: () => sandboxOverhead(Number(process.env['BENCH_REPS'] ?? 30)),
   human: humanCalls

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { InputError } from './action/input-error.js'
+import { badGlob } from './review/ignore.js'
 import { refusedPassthrough } from './process/command-env.js'
 import type { NetworkMode, SandboxMode } from './process/sandbox.js'
 import { DEFAULT_FAIL_ON, FAILABLE } from './loop/rules.js'
@@ -56,6 +57,8 @@ export interface Settings {
   sandboxNetwork: NetworkMode
   /** Environment variables PR code gets besides the allow-list (env-passthrough). */
   envPassthrough: string[]
+  /** Annotations one check run carries at most, most severe first (max-annotations). */
+  maxAnnotations: number
   ai: AiSettings
 }
 
@@ -76,6 +79,10 @@ export interface AiSettings {
   fixTimeoutMinutes: number
   guidelines?: string
   instructions?: string
+  /** Globs of changed files the reviewer skips, after the defaults; `!glob` takes files back (ignore). */
+  ignore: string[]
+  /** How many batches of a large PR are reviewed at once (review-concurrency). */
+  reviewConcurrency: number
 }
 
 /**
@@ -244,8 +251,20 @@ function parseAiSettings(get: GetInput, model: ModelChoice): AiSettings {
     reviewTimeoutMinutes: integer(get, 'review-timeout-minutes', 10, 1, 360),
     fixTimeoutMinutes: integer(get, 'fix-timeout-minutes', 20, 1, 360),
     guidelines: get('guidelines').trim() || undefined,
-    instructions: get('instructions').trim() || undefined
+    instructions: get('instructions').trim() || undefined,
+    ignore: parseIgnore(get('ignore')),
+    reviewConcurrency: integer(get, 'review-concurrency', 4, 1, 16)
   }
+}
+
+function parseIgnore(raw: string): string[] {
+  // one glob per line: commas belong to brace globs such as **/*.{png,jpg}
+  const globs = lines(raw)
+  for (const glob of globs) {
+    const bad = badGlob(glob)
+    if (bad) throw new InputError('ignore', `'${glob}': ${bad} (for example 'docs/generated/**').`)
+  }
+  return globs
 }
 
 /** Who is called when the loop needs a human, and how. */
@@ -313,6 +332,7 @@ export function parseSettings(get: GetInput, env: Env = process.env): Settings {
     sandbox: oneOf(get, 'sandbox', ['auto', 'required', 'off'] as const, 'auto'),
     sandboxNetwork: oneOf(get, 'sandbox-network', ['allow', 'deny'] as const, 'allow'),
     envPassthrough: parsePassthrough(get('env-passthrough')),
+    maxAnnotations: integer(get, 'max-annotations', 1000, 0, 50_000),
     ai: parseAiSettings(get, model)
   }
   if (settings.gates.length === 0 && !settings.ai.provider) {

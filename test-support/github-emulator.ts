@@ -48,6 +48,11 @@ export interface EmulatorOptions {
   /** Hold every accepted request and its answer to GitHub's OpenAPI description (openApiProblems). */
   checkOpenApi?: boolean
   /**
+   * Enforce GitHub's secondary limits on content creation (80 a minute, 500 an hour per token);
+   * default true. Off only for tests that exercise other routes many times over.
+   */
+  contentLimits?: boolean
+  /**
    * login -> role. Unlisted: the repository owner is admin, a user whose token may write
    * something has write, anyone else read (the repository is public)
    */
@@ -418,6 +423,11 @@ interface Fault extends Omit<FaultSpec, 'times' | 'headers'> {
   headers: Record<string, string>
 }
 
+/** GitHub's secondary limits on content-generating requests (see limitContentCreation). */
+export const CONTENT_PER_MINUTE = 80
+export const CONTENT_PER_HOUR = 500
+const method = (r: RecordedRequest): string => r.method
+
 /** Thrown inside the pipeline when a fault drops the request (hang or reset). */
 const DROPPED = Symbol('dropped')
 
@@ -463,6 +473,10 @@ export class GitHubEmulator {
   readonly reactions: EmulatedReaction[] = []
 
   private readonly routes: Route[]
+  /** login -> times of its content-creating requests in the last hour */
+  private readonly creations = new Map<string, number[]>()
+  /** Requests refused by the secondary content-creation limit. */
+  secondaryLimited = 0
   /** lowercased login -> role */
   private readonly roles = new Map<string, CollaboratorRole>()
   /** `${commit}:${path}:${line}` -> diff_hunk */
@@ -845,6 +859,7 @@ export class GitHubEmulator {
       throw faultError(state.fault.status ?? 500, state.fault.headers)
     }
     if (!token) throw apiError(401, 'Bad credentials')
+    this.limitContentCreation(token.login, method(record), matched.route.template)
     const { route: r, params } = matched
     if (params.owner !== undefined || params.repo !== undefined) {
       const same = (a: string | undefined, b: string): boolean =>
@@ -867,6 +882,26 @@ export class GitHubEmulator {
       throw error
     }
     return r.handler({ params, query: url.searchParams, body, token, path: record.path })
+  }
+
+  /**
+   * GitHub's secondary limit on content creation: "no more than 80 content-generating requests per
+   * minute and no more than 500 content-generating requests per hour" (docs.github.com, REST API,
+   * "Rate limits for the REST API", about secondary rate limits). Every accepted POST, PATCH, PUT or
+   * DELETE of a token counts (GraphQL aside); over either, 403 with retry-after, as GitHub answers.
+   */
+  private limitContentCreation(login: string, verb: string, template: string): void {
+    if (this.opts.contentLimits === false) return
+    if (!['POST', 'PATCH', 'PUT', 'DELETE'].includes(verb) || template === 'POST /graphql') return
+    const now = Date.now()
+    const times = (this.creations.get(login) ?? []).filter(t => t > now - 3_600_000)
+    const lastMinute = times.filter(t => t > now - 60_000).length
+    if (lastMinute >= CONTENT_PER_MINUTE || times.length >= CONTENT_PER_HOUR) {
+      this.secondaryLimited++
+      throw faultError(403, { 'retry-after': '60' })
+    }
+    times.push(now)
+    this.creations.set(login, times)
   }
 
   private authenticate(header: string | undefined): TokenSpec | undefined {

@@ -6,9 +6,16 @@
  * `usage` (including an honest emulation of prompt caching), error statuses with the SDK's error
  * classes, and `retry-after` handling.
  *
- * Replies are scripted: a FIFO queue (`script`, then `push(...)`) is consumed first, then the
- * optional `responder`. A call with nothing to answer it gets a non-retryable 500 "script exhausted",
- * so a test sees an unexpected extra model call instead of hanging.
+ * Replies are scripted: a FIFO queue (`script`, then `push(...)`) is consumed first, then the first
+ * matching reply template (`templates`, never used up: one reply for any number of calls whose
+ * request text contains given strings, e.g. every batch of a review split into parallel calls), then
+ * the optional `responder`. A call with nothing to answer it gets a non-retryable 500 "script
+ * exhausted", so a test sees an unexpected extra model call instead of hanging.
+ *
+ * With `latencyMs` (or a template's own), a call that gets a reply is answered that long after it
+ * arrived; calls wait concurrently, and `maxInFlight` records how many were being answered at once.
+ * Prompt-cache entries an answer writes become readable when it is sent, so calls in flight together
+ * all write the prefix, as in the API.
  *
  * Requests are validated the way the API does (400 invalid_request_error) before a reply is taken
  * from the script, so an invalid request does not consume a scripted reply. A scripted reply that
@@ -47,6 +54,7 @@
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { createServer } from 'node:http'
+import { setTimeout } from 'node:timers/promises'
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { mkdir, writeFile } from 'node:fs/promises'
@@ -93,6 +101,8 @@ export interface RecordedCall {
   status: number
   /** Date.now() when the request arrived */
   at: number
+  /** the index in `templates` of the reply template that answered the call, if one did */
+  template?: number
 }
 
 /**
@@ -162,9 +172,37 @@ export type ScriptedReply =
 /** `index` is the call's position in `ModelServer.calls` (every recorded request counts). */
 export type Responder = (call: RecordedCall, index: number) => ScriptedReply
 
+/**
+ * A reply for any number of calls (templates are never used up), for example one verdict per
+ * review batch when a review is split into parallel calls.
+ */
+export interface ReplyTemplate {
+  /**
+   * Answers a call whose request text (every text block of every message, joined; a string content
+   * and the text of a tool_result count too) contains all of `contains` and none of `notContains`;
+   * without `when`, any call.
+   */
+  when?: { contains?: string | string[]; notContains?: string | string[] }
+  reply: ScriptedReply
+  /** This template's own latency, instead of latencyMs. */
+  latencyMs?: number
+}
+
 export interface ModelServerOptions {
   script?: ScriptedReply[]
+  /**
+   * Consulted when the script is empty, before the responder: the first template that matches the
+   * call answers it; its index is recorded as `RecordedCall.template`.
+   */
+  templates?: ReplyTemplate[]
   responder?: Responder
+  /**
+   * How long every call that gets a reply (scripted, template or responder; an error reply too)
+   * waits before it is answered; default 0. Invalid requests and injected faults are answered at
+   * once. Calls wait concurrently: two calls that arrive together are both answered after
+   * ~latencyMs (see `ModelServer.maxInFlight`).
+   */
+  latencyMs?: number
   /** if set, any other model answers 404 not_found_error "model: X" */
   validModels?: string[]
   /**
@@ -1066,6 +1104,122 @@ function schemaErrors(schema: Json, value: unknown): string | undefined {
   return check(value) ? undefined : new Ajv().errorsText(check.errors)
 }
 
+/** Every text of the request's messages, joined with newlines (what `ReplyTemplate.when` looks at). */
+function requestText(messages: unknown[]): string {
+  const texts: string[] = []
+  const collect = (content: unknown): void => {
+    if (typeof content === 'string') texts.push(content)
+    if (!Array.isArray(content)) return
+    for (const block of content) {
+      if (!isObject(block)) continue
+      if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text)
+      if (block.type === 'tool_result') collect(block.content)
+    }
+  }
+  for (const message of messages) if (isObject(message)) collect(message.content)
+  return texts.join('\n')
+}
+
+function asList(value: string | string[] | undefined): string[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value]
+}
+
+function templateMatches(template: ReplyTemplate, text: string): boolean {
+  const { contains, notContains } = template.when ?? {}
+  return (
+    asList(contains).every(s => text.includes(s)) &&
+    !asList(notContains).some(s => text.includes(s))
+  )
+}
+
+function checkLatency(where: string, value: unknown): void {
+  if (value !== undefined && (typeof value !== 'number' || !(value >= 0) || value === Infinity)) {
+    throw new Error(`${where}: must be a number of milliseconds >= 0, not ${JSON.stringify(value)}`)
+  }
+}
+
+/** Rejects a malformed template (from a scenario file, say) instead of letting it match every call. */
+function checkTemplates(templates: unknown[]): void {
+  templates.forEach((template, i) => {
+    const where = `ModelServer templates[${i}]`
+    if (
+      !isObject(template) ||
+      !isObject(template.reply) ||
+      typeof template.reply.kind !== 'string'
+    ) {
+      throw new Error(`${where}: a template needs a \`reply\` with a \`kind\``)
+    }
+    const unknownKeys = Object.keys(template).filter(
+      k => !['when', 'reply', 'latencyMs'].includes(k)
+    )
+    if (unknownKeys.length) throw new Error(`${where}: unknown key ${unknownKeys.join(', ')}`)
+    checkLatency(`${where}.latencyMs`, template.latencyMs)
+    if (template.when === undefined) return
+    if (!isObject(template.when)) throw new Error(`${where}.when: must be an object`)
+    for (const [key, value] of Object.entries(template.when)) {
+      const list = Array.isArray(value) ? value : [value]
+      if (!['contains', 'notContains'].includes(key)) {
+        throw new Error(`${where}.when: unknown key ${key} (contains, notContains)`)
+      }
+      if (list.some(v => typeof v !== 'string')) {
+        throw new Error(`${where}.when.${key}: must be a string or a list of strings`)
+      }
+    }
+  })
+}
+
+function recordedCall(
+  req: IncomingMessage,
+  rawPath: string,
+  route: Route | undefined,
+  body: unknown,
+  at: number
+): RecordedCall {
+  const json: Json = isObject(body) ? body : {}
+  return {
+    provider: route?.provider ?? 'anthropic',
+    path: safeDecode(rawPath),
+    model: route?.model ?? (typeof json.model === 'string' ? json.model : ''),
+    system: json.system,
+    messages: Array.isArray(json.messages) ? json.messages : [],
+    tools: Array.isArray(json.tools) ? json.tools : [],
+    toolChoice: json.tool_choice,
+    maxTokens: typeof json.max_tokens === 'number' ? json.max_tokens : 0,
+    outputConfig: json.output_config,
+    thinking: json.thinking,
+    headers: headerRecord(req),
+    body,
+    status: 0,
+    at
+  }
+}
+
+/** The API error a scripted `kind: 'error'` reply answers. */
+function replyError(reply: Extract<ScriptedReply, { kind: 'error' }>): ApiError {
+  const headers: Record<string, string> = {}
+  if (reply.status === 429 || reply.status === 529) headers['x-should-retry'] = 'true'
+  if (reply.retryAfter !== undefined) {
+    headers['retry-after'] = String(reply.retryAfter)
+    headers['retry-after-ms'] = String(Math.max(1, Math.round(reply.retryAfter * 1000)))
+  }
+  return new ApiError(reply.status, reply.type, reply.message, headers)
+}
+
+function sendError(res: ServerResponse, err: ApiError, requestId: string): void {
+  res.writeHead(err.status, {
+    'content-type': 'application/json',
+    'request-id': requestId,
+    ...err.extraHeaders
+  })
+  res.end(
+    JSON.stringify(
+      err instanceof AwsError
+        ? { message: err.message }
+        : { type: 'error', error: { type: err.type, message: err.message }, request_id: requestId }
+    )
+  )
+}
+
 /** What the server remembers of a thinking block's signature. */
 interface SignatureClaims {
   /** the model family that produced the block */
@@ -1082,7 +1236,14 @@ export class ModelServer {
   readonly googleAccessToken: string
 
   private readonly queue: ScriptedReply[]
+  private readonly templates: ReplyTemplate[]
   private readonly responder: Responder | undefined
+  private readonly latencyMs: number
+  /** calls being answered now (a reply taken, the answer not yet sent), and the peak of it */
+  private inFlight = 0
+  private peakInFlight = 0
+  /** aborted by close(), which ends the latency waits */
+  private readonly closing = new AbortController()
   private readonly validModels: Set<string> | undefined
   private readonly apiKey: string | undefined
   private readonly minCacheTokens: number
@@ -1105,7 +1266,9 @@ export class ModelServer {
   ) {
     this.url = `http://127.0.0.1:${port}`
     this.queue = [...(opts.script ?? [])]
+    this.templates = [...(opts.templates ?? [])]
     this.responder = opts.responder
+    this.latencyMs = opts.latencyMs ?? 0
     this.validModels = opts.validModels ? new Set(opts.validModels) : undefined
     this.apiKey = opts.apiKey
     this.minCacheTokens = opts.minCacheTokens ?? 1024
@@ -1114,6 +1277,8 @@ export class ModelServer {
   }
 
   static async start(opts: ModelServerOptions = {}): Promise<ModelServer> {
+    checkTemplates(opts.templates ?? [])
+    checkLatency('ModelServer latencyMs', opts.latencyMs)
     const holder: { instance?: ModelServer } = {}
     const server = createServer((req, res) => {
       const instance = holder.instance
@@ -1198,12 +1363,21 @@ export class ModelServer {
     return fault
   }
 
+  /**
+   * The most calls being answered at once so far: a call counts from the moment its reply is taken
+   * (after validation) until its answer is sent (after `latencyMs`). 0 before the first reply.
+   */
+  get maxInFlight(): number {
+    return this.peakInFlight
+  }
+
   /** append replies to the script queue */
   push(...replies: ScriptedReply[]): void {
     this.queue.push(...replies)
   }
 
   async close(): Promise<void> {
+    this.closing.abort()
     await new Promise<void>((resolve, reject) => {
       this.server.close(err => (err ? reject(err) : resolve()))
       this.server.closeAllConnections()
@@ -1226,60 +1400,13 @@ export class ModelServer {
       return
     }
     const route = req.method === 'POST' ? routeOf(rawPath) : undefined
-    const json: Json = isObject(body) ? body : {}
-    const call: RecordedCall = {
-      provider: route?.provider ?? 'anthropic',
-      path: safeDecode(rawPath),
-      model: route?.model ?? (typeof json.model === 'string' ? json.model : ''),
-      system: json.system,
-      messages: Array.isArray(json.messages) ? json.messages : [],
-      tools: Array.isArray(json.tools) ? json.tools : [],
-      toolChoice: json.tool_choice,
-      maxTokens: typeof json.max_tokens === 'number' ? json.max_tokens : 0,
-      outputConfig: json.output_config,
-      thinking: json.thinking,
-      headers: headerRecord(req),
-      body,
-      status: 0,
-      at
-    }
+    const call = recordedCall(req, rawPath, route, body, at)
     const index = this.calls.length
     this.calls.push(call)
     const requestId = `req_test_${String(++this.requestCounter).padStart(6, '0')}`
 
     try {
-      if (!route) {
-        throw new ApiError(404, 'not_found_error', 'Not Found')
-      }
-      if (route.provider === 'anthropic') {
-        if (this.apiKey !== undefined && presentedKey(call.headers) !== this.apiKey) {
-          throw new ApiError(401, 'authentication_error', 'invalid x-api-key')
-        }
-      } else {
-        await checkCloudAuth(
-          route.provider,
-          {
-            method: req.method ?? 'POST',
-            url: req.url ?? '/',
-            headers: call.headers,
-            body: rawBody
-          },
-          { aws: this.aws, googleAccessToken: this.googleAccessToken }
-        )
-      }
-      if (!isObject(body)) {
-        throw invalid(
-          typeof body === 'string' ? 'There was an error parsing the body' : 'body: Field required'
-        )
-      }
-      checkCloudBody(route.provider, json)
-      const request = route.model === undefined ? json : { ...json, model: route.model }
-      validate(request)
-      this.checkModelRules(route.provider, request)
-      if (this.validModels && !this.validModels.has(call.model)) {
-        throw new ApiError(404, 'not_found_error', `model: ${call.model}`)
-      }
-
+      const json = await this.admit(req, rawBody, route, body, call)
       const fault = this.takeFault(`POST ${rawPath}`)
       if (fault?.hang) return // never answered: the client's timeout ends it
       if (fault && !fault.lost) {
@@ -1292,54 +1419,122 @@ export class ModelServer {
           ...fault.headers
         })
       }
-      const reply = this.queue.shift() ?? this.responder?.(call, index)
-      if (reply === undefined) {
-        throw new ApiError(
-          500,
-          'api_error',
-          `script exhausted: no scripted reply left for call #${index} (model ${call.model})`,
-          { 'x-should-retry': 'false' }
-        )
-      }
-      if (reply.kind === 'error') {
-        const headers: Record<string, string> = {}
-        if (reply.status === 429 || reply.status === 529) headers['x-should-retry'] = 'true'
-        if (reply.retryAfter !== undefined) {
-          headers['retry-after'] = String(reply.retryAfter)
-          headers['retry-after-ms'] = String(Math.max(1, Math.round(reply.retryAfter * 1000)))
-        }
-        throw new ApiError(reply.status, reply.type, reply.message, headers)
-      }
-
-      const message = this.buildMessage(json, call, reply)
-      if (fault?.lost) {
-        // the model answered (and charged) but the answer never arrives
-        call.status = 0
-        res.destroy()
-        return
-      }
-      call.status = 200
-      res.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId })
-      res.end(JSON.stringify(message))
+      await this.answer(res, { json, call, index, requestId, lost: fault?.lost === true })
     } catch (err) {
       if (!(err instanceof ApiError)) throw err
       call.status = err.status
-      res.writeHead(err.status, {
-        'content-type': 'application/json',
-        'request-id': requestId,
-        ...err.extraHeaders
-      })
-      res.end(
-        JSON.stringify(
-          err instanceof AwsError
-            ? { message: err.message }
-            : {
-                type: 'error',
-                error: { type: err.type, message: err.message },
-                request_id: requestId
-              }
-        )
+      sendError(res, err, requestId)
+    }
+  }
+
+  /**
+   * Authentication and request validation (400 and the like, answered at once): throws the
+   * ApiError to answer, or returns the request body.
+   */
+  private async admit(
+    req: IncomingMessage,
+    rawBody: Buffer,
+    route: Route | undefined,
+    body: unknown,
+    call: RecordedCall
+  ): Promise<Json> {
+    if (!route) {
+      throw new ApiError(404, 'not_found_error', 'Not Found')
+    }
+    if (route.provider === 'anthropic') {
+      if (this.apiKey !== undefined && presentedKey(call.headers) !== this.apiKey) {
+        throw new ApiError(401, 'authentication_error', 'invalid x-api-key')
+      }
+    } else {
+      await checkCloudAuth(
+        route.provider,
+        { method: req.method ?? 'POST', url: req.url ?? '/', headers: call.headers, body: rawBody },
+        { aws: this.aws, googleAccessToken: this.googleAccessToken }
       )
+    }
+    if (!isObject(body)) {
+      throw invalid(
+        typeof body === 'string' ? 'There was an error parsing the body' : 'body: Field required'
+      )
+    }
+    checkCloudBody(route.provider, body)
+    const request = route.model === undefined ? body : { ...body, model: route.model }
+    validate(request)
+    this.checkModelRules(route.provider, request)
+    if (this.validModels && !this.validModels.has(call.model)) {
+      throw new ApiError(404, 'not_found_error', `model: ${call.model}`)
+    }
+    return body
+  }
+
+  /**
+   * The reply for a valid call: the scripted queue first, then the first template whose `when`
+   * matches (recorded as `call.template`), then the responder; else a non-retryable 500.
+   */
+  private takeReply(
+    call: RecordedCall,
+    index: number
+  ): { reply: ScriptedReply; latencyMs: number } {
+    const scripted = this.queue.shift()
+    if (scripted) return { reply: scripted, latencyMs: this.latencyMs }
+    const text = this.templates.length > 0 ? requestText(call.messages) : ''
+    const t = this.templates.findIndex(template => templateMatches(template, text))
+    const template = this.templates[t]
+    if (template) {
+      call.template = t
+      return { reply: template.reply, latencyMs: template.latencyMs ?? this.latencyMs }
+    }
+    const reply = this.responder?.(call, index)
+    if (reply === undefined) {
+      throw new ApiError(
+        500,
+        'api_error',
+        `script exhausted: no scripted reply left for call #${index} (model ${call.model})`,
+        { 'x-should-retry': 'false' }
+      )
+    }
+    return { reply, latencyMs: this.latencyMs }
+  }
+
+  /**
+   * Answers a valid call with its reply after the reply's latency. The answer is settled when the
+   * call arrives (usage reads the cache as it is then); the prefixes it writes become readable when
+   * it is answered, as in the API ("a cache entry only becomes available after the first response
+   * begins"), so calls in flight together do not read each other's writes.
+   */
+  private async answer(
+    res: ServerResponse,
+    c: { json: Json; call: RecordedCall; index: number; requestId: string; lost: boolean }
+  ): Promise<void> {
+    const { reply, latencyMs } = this.takeReply(c.call, c.index)
+    this.inFlight++
+    this.peakInFlight = Math.max(this.peakInFlight, this.inFlight)
+    try {
+      let outcome: { message: Json; cacheWrites: Array<[string, number]> } | ApiError
+      try {
+        outcome =
+          reply.kind === 'error' ? replyError(reply) : this.buildMessage(c.json, c.call, reply)
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err
+        outcome = err
+      }
+      if (latencyMs > 0) {
+        await setTimeout(latencyMs, undefined, { signal: this.closing.signal }).catch(() => {})
+        if (this.closing.signal.aborted) return // the server closed meanwhile
+      }
+      if (outcome instanceof ApiError) throw outcome
+      for (const [key, tokens] of outcome.cacheWrites) this.cache.set(key, tokens)
+      if (c.lost) {
+        // the model answered (and charged) but the answer never arrives
+        c.call.status = 0
+        res.destroy()
+        return
+      }
+      c.call.status = 200
+      res.writeHead(200, { 'content-type': 'application/json', 'request-id': c.requestId })
+      res.end(JSON.stringify(outcome.message))
+    } finally {
+      this.inFlight--
     }
   }
 
@@ -1501,12 +1696,14 @@ export class ModelServer {
    * The answer to a valid request. A model that thinks (`thinkingWanted`) starts with one `thinking`
    * block whose signature binds it to the model and to this request's conversation; its
    * `thinkingTokens` count toward max_tokens first, the text and tool calls get what is left.
+   * `cacheWrites` are the prompt-cache entries the answer writes, for the caller to store when the
+   * answer is sent.
    */
   private buildMessage(
     body: Json,
     call: RecordedCall,
     reply: Exclude<ScriptedReply, { kind: 'error' }>
-  ): Json {
+  ): { message: Json; cacheWrites: Array<[string, number]> } {
     const offered = toolNames(body)
     const tc = isObject(body.tool_choice) ? body.tool_choice : undefined
     const format = outputFormat(body)
@@ -1638,10 +1835,10 @@ export class ModelServer {
       }
     }
 
-    const { usage, cacheCreation } = this.accountInput(body, call.model)
+    const { usage, cacheCreation, cacheWrites } = this.accountInput(body, call.model)
     usage.output_tokens = Math.min(call.maxTokens, thinkingTokens + outputTokens)
     call.usage = usage
-    return {
+    const message = {
       id: `msg_test_${String(++this.messageCounter).padStart(6, '0')}`,
       type: 'message',
       role: 'assistant',
@@ -1659,6 +1856,7 @@ export class ModelServer {
           : null,
       usage: { ...usage, cache_creation: cacheCreation, service_tier: 'standard' }
     }
+    return { message, cacheWrites }
   }
 
   /**
@@ -1670,7 +1868,8 @@ export class ModelServer {
    * - read: the longest prefix ending at or before the last breakpoint that an earlier successful
    *   call wrote (for the same model) -> cache_read_input_tokens.
    * - creation: the prefix up to the last breakpoint, beyond what was read -> cache_creation.
-   *   Every breakpoint prefix of at least `minCacheTokens` tokens is written for later calls.
+   *   Every breakpoint prefix of at least `minCacheTokens` tokens is written for later calls
+   *   (returned as `cacheWrites`; the caller stores them once the answer is sent).
    * - input_tokens: everything else (after the last breakpoint).
    * A request whose last-breakpoint prefix is below `minCacheTokens` neither reads nor writes.
    * Entries never expire (tests are shorter than the 5-minute TTL).
@@ -1681,6 +1880,7 @@ export class ModelServer {
   ): {
     usage: Usage
     cacheCreation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number }
+    cacheWrites: Array<[string, number]>
   } {
     const parts = promptParts(body)
     const keys: string[] = []
@@ -1708,7 +1908,7 @@ export class ModelServer {
       cache_read_input_tokens: 0
     }
     if (lastBreakpoint < 0 || (prefixTokens[lastBreakpoint] ?? 0) < this.minCacheTokens) {
-      return { usage, cacheCreation }
+      return { usage, cacheCreation, cacheWrites: [] }
     }
 
     let readEnd = -1
@@ -1724,6 +1924,7 @@ export class ModelServer {
 
     let creation = 0
     let segmentStart = read
+    const cacheWrites: Array<[string, number]> = []
     parts.forEach((p, i) => {
       if (p.ttl === undefined || i <= readEnd) return
       const end = prefixTokens[i] ?? 0
@@ -1732,13 +1933,13 @@ export class ModelServer {
       if (p.ttl === '1h') cacheCreation.ephemeral_1h_input_tokens += segment
       else cacheCreation.ephemeral_5m_input_tokens += segment
       segmentStart = end
-      if (end >= this.minCacheTokens) this.cache.set(keys[i] ?? '', end)
+      if (end >= this.minCacheTokens) cacheWrites.push([keys[i] ?? '', end])
     })
 
     usage.cache_read_input_tokens = read
     usage.cache_creation_input_tokens = creation
     usage.input_tokens = total - read - creation
-    return { usage, cacheCreation }
+    return { usage, cacheCreation, cacheWrites }
   }
 }
 

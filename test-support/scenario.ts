@@ -16,7 +16,12 @@ import {
 import { unexpectedOpenApiProblems } from './openapi-check.js'
 import { enqueueInGroup, humanRuns, type HumanEvent, type IgnoredEvent } from './human-events.js'
 import { ArtifactService } from './artifact-service.js'
-import { ModelServer, type ModelServerOptions, type ScriptedReply } from './model-server.js'
+import {
+  ModelServer,
+  type ModelServerOptions,
+  type ReplyTemplate,
+  type ScriptedReply
+} from './model-server.js'
 
 export const TEST_API_KEY = 'sk-ant-test-0000000000000000000000000000'
 
@@ -44,10 +49,15 @@ export interface Scenario {
   reruns?: Array<{ afterRun: number }>
   /** Environment for every run. */
   env?: Record<string, string>
+  /** The node binary that runs dist/index.js; default node 24 (bench wraps it to measure memory). */
+  node?: string
   /** Config set in every checkout (persisted credentials, for example). */
   gitConfig?: Record<string, string>
-  /** Claude's scripted answers, played by the local Messages API server, in call order. */
-  model?: { replies: ScriptedReply[] }
+  /**
+   * Claude's answers, played by the local Messages API server: `replies` in call order, then the
+   * first matching template for any number of calls; every answer after `latencyMs` (default 0).
+   */
+  model?: { replies?: ScriptedReply[]; templates?: ReplyTemplate[]; latencyMs?: number }
   /** Faults the local servers inject: see "Faults" in the README. */
   faults?: Fault[]
   /** Re-run a run that failed (exit code not 0) once, as a person would with "Re-run jobs". */
@@ -101,6 +111,7 @@ export interface ScenarioReport {
     headSha: string
     conclusion: string | null
     title?: string
+    summary?: string
     /** The buttons' identifiers. */
     actions: string[]
     annotations: Array<{
@@ -156,7 +167,11 @@ export interface ScenarioReport {
       cache_creation_input_tokens: number
       cache_read_input_tokens: number
     }
+    /** the index in `model.templates` of the template that answered the call, if one did */
+    template?: number
   }>
+  /** The most model calls being answered at once (parallel review batches); 0 without a model. */
+  modelMaxInFlight: number
 }
 
 /** Arms the faults of run `k`, attempt `attempt`, on the server each belongs to. */
@@ -222,6 +237,22 @@ function commands(stdout: string, kind: string): string[] {
     )
 }
 
+/**
+ * The Messages API server for the scenario's `model` and the hook's options: the scenario's replies
+ * then the hook's script, the scenario's templates then the hook's, the hook's responder.
+ */
+function startModel(
+  model: Scenario['model'],
+  hook: ModelServerOptions | undefined
+): Promise<ModelServer> {
+  return ModelServer.start({
+    ...hook,
+    script: [...(model?.replies ?? []), ...(hook?.script ?? [])],
+    templates: [...(model?.templates ?? []), ...(hook?.templates ?? [])],
+    latencyMs: model?.latencyMs ?? hook?.latencyMs
+  })
+}
+
 /** Runs the scenario's lifecycle and schedules runs the way GitHub would. */
 export async function runScenario(
   scenario: Scenario,
@@ -241,12 +272,7 @@ export async function runScenario(
   const artifacts = await ArtifactService.start()
   sandbox.artifactService = artifacts
   const model =
-    scenario.model || hooks.model
-      ? await ModelServer.start({
-          ...hooks.model,
-          script: [...(scenario.model?.replies ?? []), ...(hooks.model?.script ?? [])]
-        })
-      : undefined
+    scenario.model || hooks.model ? await startModel(scenario.model, hooks.model) : undefined
   const pushes: ScenarioReport['pushes'] = []
   const ignoredEvents: IgnoredEvent[] = []
   const cancelledRuns: ScenarioReport['cancelledRuns'] = []
@@ -263,7 +289,8 @@ export async function runScenario(
       token: scenario.token,
       env: { ...scenario.env, ...(await hooks.env?.(model)) },
       gitConfig: scenario.gitConfig,
-      originUrl: gitServer?.url
+      originUrl: gitServer?.url,
+      ...(scenario.node ? { node: scenario.node } : {})
     }
     const start = scenario.start ?? { event: 'pull_request', action: 'opened' }
     const queue: RunRequest[] = [{ ...base, ...start }]
@@ -338,6 +365,7 @@ export async function runScenario(
         headSha: c.headSha,
         conclusion: c.conclusion,
         title: c.title,
+        summary: c.summary,
         annotations: c.annotations.map(a => ({
           path: a.path,
           start_line: a.start_line,
@@ -393,8 +421,10 @@ export async function runScenario(
         toolChoice: c.toolChoice,
         outputConfig: c.outputConfig,
         maxTokens: c.maxTokens,
-        usage: c.usage
-      }))
+        usage: c.usage,
+        template: c.template
+      })),
+      modelMaxInFlight: model?.maxInFlight ?? 0
     }
   } finally {
     await gitServer?.close()

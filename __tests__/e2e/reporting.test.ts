@@ -51,17 +51,26 @@ describe('what people see', () => {
     expect(report.checkRuns.map(c => c.title)).toEqual(Array(3).fill('NO_GO: 1 finding (1 high)'))
   })
 
-  it('turns 120 located findings into 120 annotations over 3 requests', async () => {
-    const lines = Array.from({ length: 120 }, (_, i) => `// TODO item ${i + 1}`).join('\n') + '\n'
+  it('turns 120 located findings of two checks into 120 annotations over 3 requests', async () => {
+    const lines = Array.from({ length: 60 }, (_, i) => `// TODO item ${i + 1}`).join('\n') + '\n'
     const report = await runScenario(
       base({
-        pr: { commits: [{ message: 'many', files: { 'src/many.js': lines } }] },
-        inputs: { checks: TODO_CHECK, 'max-iterations': '1' }
+        pr: {
+          commits: [{ message: 'many', files: { 'src/many.js': lines, 'lib/more.js': lines } }]
+        },
+        inputs: {
+          checks: [
+            'todo-src: grep -rn "TODO" src && exit 1 || exit 0',
+            'todo-lib: grep -rn "TODO" lib && exit 1 || exit 0'
+          ].join('\n'),
+          'max-iterations': '1'
+        }
       })
     )
     const run = report.runs[0]!
-    expect(report.checkRuns[0]!.annotations).toHaveLength(120)
-    expect(new Set(report.checkRuns[0]!.annotations.map(a => a.start_line)).size).toBe(120)
+    const annotations = report.checkRuns[0]!.annotations
+    expect(annotations).toHaveLength(120)
+    expect(new Set(annotations.map(a => `${a.path}:${a.start_line}`)).size).toBe(120)
     expect(run.calls['POST /repos/{owner}/{repo}/check-runs']).toBe(1)
     expect(run.calls['PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}']).toBe(2)
     expect(run.coreCallCount).toBeLessThanOrEqual(10)

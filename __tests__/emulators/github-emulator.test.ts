@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, it, expect, beforeAll, afterAll } from 'vitest'
 import { getOctokit } from '@actions/github'
-import { GitHubEmulator } from '../../test-support/github-emulator.js'
+import { CONTENT_PER_MINUTE, GitHubEmulator } from '../../test-support/github-emulator.js'
 import {
   assertOpenApi,
   documentedStatuses,
@@ -120,6 +120,8 @@ beforeAll(async () => {
     owner: OWNER,
     repo: REPO,
     bareRepoPath: bare,
+    // one emulator serves the whole file: its writes would pass GitHub's 80 a minute (tested below)
+    contentLimits: false,
     tokens: {
       'bot-token': {
         login: 'github-actions[bot]',
@@ -512,6 +514,41 @@ describe('GitHubEmulator faults', () => {
       ['lost→502', 502],
       ['lost→reset', 0]
     ])
+  })
+
+  it('refuses the 81st content-creating request of a token within a minute, as GitHub does', async () => {
+    const limited = await GitHubEmulator.start({
+      owner: OWNER,
+      repo: REPO,
+      bareRepoPath: bare,
+      tokens: {
+        t: { login: 'github-actions[bot]', type: 'Bot', permissions: { issues: 'write' } }
+      }
+    })
+    limited.addPull({ number: 1, headRef: 'feature', title: 'Add a' })
+    try {
+      const post = (i: number) =>
+        fetch(`${limited.url}${R}/issues/1/comments`, {
+          method: 'POST',
+          headers: { authorization: 'token t', 'content-type': 'application/json' },
+          body: JSON.stringify({ body: `comment ${i}` })
+        })
+      for (let i = 0; i < CONTENT_PER_MINUTE; i++) expect((await post(i)).status).toBe(201)
+      const refused = await post(CONTENT_PER_MINUTE)
+      expect(refused.status).toBe(403)
+      expect(refused.headers.get('retry-after')).toBe('60')
+      expect(((await refused.json()) as { message: string }).message).toMatch(
+        /secondary rate limit/
+      )
+      // reading is not creating
+      const read = await fetch(`${limited.url}${R}/issues/1/comments`, {
+        headers: { authorization: 'token t' }
+      })
+      expect(read.status).toBe(200)
+      expect(limited.secondaryLimited).toBe(1)
+    } finally {
+      await limited.close()
+    }
   })
 
   it('close() ends while a request hangs', async () => {

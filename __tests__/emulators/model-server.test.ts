@@ -1037,3 +1037,162 @@ describe('ModelServer thinking blocks in tool loops', () => {
     expect(edited.stop_reason).toBe('end_turn')
   })
 })
+
+describe('ModelServer reply templates and latency', () => {
+  const ask = (client: Anthropic, content: string | Anthropic.TextBlockParam[]) =>
+    client.messages.create({ model: MODEL, max_tokens: 100, messages: [{ role: 'user', content }] })
+  const textOf = (msg: Anthropic.Message): string =>
+    msg.content.map(b => (b.type === 'text' ? b.text : '')).join('')
+
+  it('answers from the script first, then the first matching template, any number of times', async () => {
+    const { server, client } = await start({
+      script: [{ kind: 'text', text: 'scripted' }],
+      templates: [
+        {
+          when: { contains: ['batch', 'src/core/eval.js'], notContains: 'skip-me' },
+          reply: { kind: 'text', text: 'NO_GO' }
+        },
+        { reply: { kind: 'text', text: 'GO' } }
+      ]
+    })
+    const eval2: Anthropic.TextBlockParam[] = [
+      { type: 'text', text: 'Review batch 2 of 3.' },
+      { type: 'text', text: 'diff --git a/src/core/eval.js b/src/core/eval.js' }
+    ]
+    const answers = [
+      await ask(client, 'Review batch 1 of 3: src/core/eval.js'), // the script goes first
+      await ask(client, 'Review batch 1 of 3: src/util.js'),
+      await ask(client, eval2), // text blocks are joined: both strings found
+      await ask(client, eval2),
+      await ask(client, 'src/core/eval.js without the other word'),
+      await ask(client, 'Review batch 3: src/core/eval.js skip-me')
+    ]
+    expect(answers.map(textOf)).toEqual(['scripted', 'GO', 'NO_GO', 'NO_GO', 'GO', 'GO'])
+    expect(server.calls.map(c => c.status)).toEqual([200, 200, 200, 200, 200, 200])
+    expect(server.calls.map(c => c.template)).toEqual([undefined, 1, 0, 0, 1, 1])
+    // usage is accounted as for a scripted reply
+    expect(server.calls[2]!.usage?.output_tokens).toBe(estimateTokens('NO_GO'))
+
+    // the script still goes first when replies are pushed later
+    server.push({ kind: 'text', text: 'pushed' })
+    expect(textOf(await ask(client, 'src/util.js'))).toBe('pushed')
+    expect(server.calls[6]!.template).toBeUndefined()
+  })
+
+  it('falls back to the responder when no template matches, and rejects a malformed template', async () => {
+    const { server, client } = await start({
+      templates: [{ when: { contains: 'eval.js' }, reply: { kind: 'text', text: 'NO_GO' } }],
+      responder: () => ({ kind: 'text', text: 'responder' })
+    })
+    expect(textOf(await ask(client, 'a.js'))).toBe('responder')
+    expect(textOf(await ask(client, 'eval.js'))).toBe('NO_GO')
+    expect(server.calls.map(c => c.template)).toEqual([undefined, 0])
+
+    const typo = { when: { contain: 'x' }, reply: { kind: 'text', text: 'x' } } as never
+    await expect(ModelServer.start({ templates: [typo] })).rejects.toThrow(
+      'templates[0].when: unknown key contain'
+    )
+    await expect(ModelServer.start({ latencyMs: -1 })).rejects.toThrow('latencyMs')
+  })
+
+  it('answers concurrent calls after latencyMs each, in parallel, and records maxInFlight', async () => {
+    const { server, client } = await start({
+      latencyMs: 300,
+      templates: [{ reply: { kind: 'text', text: 'GO' } }]
+    })
+    expect(server.maxInFlight).toBe(0)
+    const started = Date.now()
+    const durations = await Promise.all(
+      [1, 2, 3, 4].map(async i => {
+        const t0 = Date.now()
+        const msg = await ask(client, `Review batch ${i} of 4`)
+        expect(textOf(msg)).toBe('GO')
+        return Date.now() - t0
+      })
+    )
+    const total = Date.now() - started
+    expect(server.maxInFlight).toBe(4)
+    for (const d of durations) expect(d).toBeGreaterThanOrEqual(280)
+    expect(total).toBeLessThan(1000) // not 4 x 300 ms: the calls did not wait for each other
+    expect(server.calls.map(c => c.status)).toEqual([200, 200, 200, 200])
+  })
+
+  it('answers invalid requests and a template with latencyMs 0 at once', async () => {
+    const { server, client } = await start({
+      latencyMs: 5000,
+      templates: [{ when: { contains: 'fast' }, reply: { kind: 'text', text: 'GO' }, latencyMs: 0 }]
+    })
+    const t0 = Date.now()
+    const invalid = await fetch(`${server.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: MODEL, messages: [] })
+    })
+    expect(invalid.status).toBe(400)
+    expect(textOf(await ask(client, 'fast please'))).toBe('GO')
+    expect(Date.now() - t0).toBeLessThan(2500)
+    expect(server.maxInFlight).toBe(1)
+  })
+
+  it('lets calls in flight together all write the cache; a later call reads it', async () => {
+    const { server, client } = await start({
+      latencyMs: 100,
+      templates: [{ reply: { kind: 'text', text: 'GO' } }]
+    })
+    const longSystem = 'You are a meticulous code reviewer. '.repeat(200) // ~1800 tokens
+    const systemTokens = estimateTokens(longSystem)
+    const review = (batch: string) =>
+      client.messages.create({
+        model: MODEL,
+        max_tokens: 100,
+        system: [{ type: 'text', text: longSystem, cache_control: { type: 'ephemeral' } }],
+        messages: [{ role: 'user', content: batch }]
+      })
+    const together = await Promise.all([review('batch 1'), review('batch 2')])
+    for (const msg of together) {
+      expect(msg.usage).toMatchObject({
+        cache_creation_input_tokens: systemTokens,
+        cache_read_input_tokens: 0
+      })
+    }
+    const later = await review('batch 3')
+    expect(later.usage).toMatchObject({
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: systemTokens
+    })
+    expect(server.maxInFlight).toBe(2)
+  })
+
+  it('makes every call an error template matches fail with its status, retries included', async () => {
+    const { server, client } = await start({
+      latencyMs: 20,
+      templates: [
+        {
+          when: { contains: 'src/core/eval.js' },
+          reply: {
+            kind: 'error',
+            status: 529,
+            type: 'overloaded_error',
+            message: 'Overloaded',
+            retryAfter: 0
+          }
+        },
+        { reply: { kind: 'text', text: 'GO' } }
+      ]
+    })
+    const err = await expectApiError(ask(client, 'diff of src/core/eval.js'))
+    expect(err).toBeInstanceOf(Anthropic.OverloadedError)
+    expect(err.status).toBe(529)
+    expect(err.apiMessage).toBe('Overloaded')
+    // the SDK retried (maxRetries 2): the template answered every attempt
+    expect(server.calls.map(c => [c.status, c.template])).toEqual([
+      [529, 0],
+      [529, 0],
+      [529, 0]
+    ])
+    expect(textOf(await ask(client, 'diff of src/util.js'))).toBe('GO')
+    expect(server.calls[3]).toMatchObject({ status: 200, template: 1 })
+    // errors leave the in-flight count: the calls came one after another
+    expect(server.maxInFlight).toBe(1)
+  })
+})

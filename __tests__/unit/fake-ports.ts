@@ -213,8 +213,10 @@ export class FakeGit implements Git {
   async prepareDiff(_r: string, baseSha: string) {
     return baseSha
   }
+  /** What `diff` answers: no change by default. */
+  diffText = ''
   async diff() {
-    return ''
+    return this.diffText
   }
   async show() {
     return undefined

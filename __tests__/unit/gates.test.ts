@@ -2,7 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { findingsFromOutput } from '../../src/gates/run-gates.js'
+import {
+  findingsFromOutput,
+  MAX_FINDINGS_PER_CHECK,
+  readGateOutput
+} from '../../src/gates/run-gates.js'
 
 let root: string
 
@@ -195,5 +199,27 @@ describe('a failing command without a location', () => {
 
   it('gives no finding when the command passes', () => {
     expect(run('all good: 12 tests passed\n', 0)).toEqual([])
+  })
+})
+
+describe('a check that prints more than anyone can act on', () => {
+  it('keeps the 100 most severe problems as findings and counts them all', () => {
+    const lines: string[] = []
+    for (let i = 0; i < 3000; i++) lines.push(`src/main.c:${(i % 4) + 1}:1: warning: noise ${i}`)
+    lines.push("src/main.c:3:11: error: expected ';' before '}' token")
+    const { findings, problems } = readGateOutput(
+      'check',
+      { exitCode: 1, stdout: '', output: lines.join('\n'), timedOut: false },
+      { repoRoot: root, cwd: root }
+    )
+    expect(problems).toBe(3001)
+    expect(findings).toHaveLength(MAX_FINDINGS_PER_CHECK)
+    // the one error comes first, though it was printed last
+    expect(findings[0]).toMatchObject({ severity: 'high', line: 3 })
+  })
+
+  it('puts a problem cited past the end of its file on the last line', () => {
+    const findings = run('src/main.c:150000:1: error: stale line\n')
+    expect(findings[0]).toMatchObject({ file: 'src/main.c', line: 4 })
   })
 })

@@ -368,7 +368,7 @@ describe('a state the loop cannot trust halts it; it never starts afresh', () =>
         w =>
           void (stateComment(w).body = renderStateMarker({
             ...stateOf(),
-            schema: 5
+            schema: 6
           } as unknown as LoopState)),
         /written by a newer review-loop; upgrade the action/
       ]
@@ -471,6 +471,7 @@ describe('the phases on their own', () => {
           timedOut: false,
           durationMs: 1,
           findings: [],
+          problems: 0,
           outputTail: ''
         }
       ],

@@ -174,6 +174,8 @@ describe('review-timeout-minutes bounds the review, retries included', () => {
       new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 4, timeout: 60_000 })
     )
     const ai = { ...settings({ 'anthropic-api-key': 'k' }).ai, reviewTimeoutMinutes: 0.01 }
+    const git = new FakeGit('a'.repeat(40))
+    git.diffText = 'diff --git a/x.js b/x.js\n--- a/x.js\n+++ b/x.js\n@@ -1 +1 @@\n-a\n+b\n'
     const started = Date.now()
     const review = aiReview(
       {
@@ -184,7 +186,7 @@ describe('review-timeout-minutes bounds the review, retries included', () => {
         log: fakeLog(),
         promptsDir: 'prompts'
       },
-      { pull: pull(), state: state(), git: new FakeGit('a'.repeat(40)), gates: [] }
+      { pull: pull(), state: state(), git, gates: [] }
     )
     await expect(review).rejects.toThrow(/did not answer within the time limit, retries included/)
     // 0.6 s of budget: one hung attempt, no five attempts of a minute each

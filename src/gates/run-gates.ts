@@ -14,17 +14,35 @@ export interface GateOptions {
   env: Record<string, string>
 }
 
-/** Reads the text of one line of a file in the workspace: the anchor of a finding's fingerprint. */
-export function lineAt(
-  repoRoot: string,
-  file: string | undefined,
-  line: number | undefined
-): string {
-  if (!file || !line) return ''
-  try {
-    return readFileSync(path.join(repoRoot, file), 'utf8').split('\n')[line - 1] ?? ''
-  } catch {
-    return ''
+/**
+ * The findings one check keeps: its most severe located problems first. A check that prints more
+ * (a linter run over a whole repository) is counted in full (`problems`), and the rest stays in its
+ * output; a hundred findings are more than a fixer or a reader can act on in one iteration.
+ */
+export const MAX_FINDINGS_PER_CHECK = 100
+
+/** The lines of workspace files, read once each: fingerprint anchors and line clamping need them. */
+export class FileLines {
+  private readonly cache = new Map<string, string[] | undefined>()
+  constructor(private readonly repoRoot: string) {}
+
+  of(file: string): string[] | undefined {
+    if (!this.cache.has(file)) {
+      let lines: string[] | undefined
+      try {
+        lines = readFileSync(path.join(this.repoRoot, file), 'utf8').split('\n')
+        if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop()
+      } catch {
+        lines = undefined
+      }
+      this.cache.set(file, lines)
+    }
+    return this.cache.get(file)
+  }
+
+  /** The text of one line: the anchor of a finding's fingerprint. */
+  at(file: string | undefined, line: number | undefined): string {
+    return file && line ? (this.of(file)?.[line - 1] ?? '') : ''
   }
 }
 
@@ -35,19 +53,39 @@ function relativeToRoot(repoRoot: string, cwd: string, file: string): string | u
   return relative.split(path.sep).join('/')
 }
 
-function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile()
-  } catch {
-    return false
+/** Whether a path is a file, asked once per path (a noisy check names the same files again and again). */
+function fileCheck(cwd: string): (file: string) => boolean {
+  const seen = new Map<string, boolean>()
+  return file => {
+    const absolute = path.resolve(cwd, file)
+    if (!seen.has(absolute)) {
+      let isFile = false
+      try {
+        isFile = statSync(absolute).isFile()
+      } catch {
+        isFile = false
+      }
+      seen.set(absolute, isFile)
+    }
+    return seen.get(absolute)!
   }
 }
 
-function toFinding(gate: string, category: Category, p: GateProblem, repoRoot: string): Finding {
+/** A located problem on a line the file has: one past its end (a stale line number) is clamped to it. */
+function clamp(
+  p: GateProblem & { file: string },
+  lines: FileLines
+): GateProblem & { file: string } {
+  const length = lines.of(p.file)?.length
+  if (!length || !p.line || p.line <= length) return p
+  return { ...p, line: length, endLine: undefined }
+}
+
+function toFinding(gate: string, category: Category, p: GateProblem, lines: FileLines): Finding {
   // without a rule id, the check's name says what kind of problem it is
   const title = `${p.rule ?? gate}: ${p.message}`.split('\n')[0]!.slice(0, 200)
   return {
-    id: fingerprint({ title, file: p.file, anchor: lineAt(repoRoot, p.file, p.line) }),
+    id: fingerprint({ title, file: p.file, anchor: lines.at(p.file, p.line) }),
     severity: p.level === 'error' ? 'high' : 'low',
     category,
     file: p.file,
@@ -65,19 +103,36 @@ export function findingsFromOutput(
   result: { exitCode: number; stdout: string; output: string; timedOut: boolean },
   options: Pick<GateOptions, 'repoRoot' | 'cwd'>
 ): Finding[] {
+  return readGateOutput(name, result, options).findings
+}
+
+/**
+ * A command's findings (at most MAX_FINDINGS_PER_CHECK, errors first) and the true count of the
+ * located problems it printed. Lines past a file's end are clamped to its last line.
+ */
+export function readGateOutput(
+  name: string,
+  result: { exitCode: number; stdout: string; output: string; timedOut: boolean },
+  options: Pick<GateOptions, 'repoRoot' | 'cwd'>
+): { findings: Finding[]; problems: number } {
   const { repoRoot, cwd } = options
+  const lines = new FileLines(repoRoot)
   const eslint = parseEslintJson(result.stdout)
   const category: Category = eslint ? 'style' : 'logic'
-  const problems =
-    eslint ?? parseLocatedLines(result.output, file => isFile(path.resolve(cwd, file)))
+  const problems = eslint ?? parseLocatedLines(result.output, fileCheck(cwd))
+  const failed = result.exitCode !== 0
   const located = problems.flatMap(p => {
     const file = p.file ? relativeToRoot(repoRoot, cwd, p.file) : undefined
-    return file ? [{ ...p, file }] : []
+    // the exit status decides: what a passing command reports is never more than a warning
+    return file ? [clamp({ ...p, file, level: failed ? p.level : 'warning' }, lines)] : []
   })
-  const failed = result.exitCode !== 0
-  // the exit status decides: what a passing command reports is never more than a warning
-  const findings = dedupe(
-    located.map(p => toFinding(name, category, failed ? p : { ...p, level: 'warning' }, repoRoot))
+  // over the cap, errors first: what is left out is the least severe
+  const ordered =
+    located.length > MAX_FINDINGS_PER_CHECK
+      ? [...located.filter(p => p.level === 'error'), ...located.filter(p => p.level !== 'error')]
+      : located
+  const findings = firstDistinct(ordered, MAX_FINDINGS_PER_CHECK, p =>
+    toFinding(name, category, p, lines)
   )
   if (failed && !findings.some(f => f.severity === 'high')) {
     const what = result.timedOut ? 'timed out' : `failed (exit code ${result.exitCode})`
@@ -91,12 +146,17 @@ export function findingsFromOutput(
       source: `gate:${name}`
     })
   }
-  return findings
+  return { findings, problems: located.length }
 }
 
-function dedupe(findings: Finding[]): Finding[] {
+/** The first `max` findings with distinct ids. */
+function firstDistinct<P>(problems: P[], max: number, toFinding: (p: P) => Finding): Finding[] {
   const seen = new Map<string, Finding>()
-  for (const f of findings) if (!seen.has(f.id)) seen.set(f.id, f)
+  for (const p of problems) {
+    if (seen.size >= max) break
+    const f = toFinding(p)
+    if (!seen.has(f.id)) seen.set(f.id, f)
+  }
   return [...seen.values()]
 }
 
@@ -122,7 +182,7 @@ export async function runGates(
       exitCode: result.exitCode,
       timedOut: result.timedOut,
       durationMs: result.durationMs,
-      findings: findingsFromOutput(gate.name, result, options),
+      ...readGateOutput(gate.name, result, options),
       outputTail: tail(result.output, 200, 20_000)
     })
   }

@@ -3,6 +3,7 @@
  * a reset, a timeout) may have been carried out; before it is sent again, GitHub is asked whether
  * it was: the comment, check run, workflow run or review it would have made is looked for.
  */
+import { setTimeout } from 'node:timers/promises'
 import type { getOctokit } from '@actions/github'
 import { isAmbiguous, type RetryPolicy } from './waiting.js'
 
@@ -22,7 +23,16 @@ export interface Lookup {
   repo: string
   policy: RetryPolicy
   log: { warning(message: string): void }
+  /** The wait between one bulk write and the next (annotation batches); default WRITE_PACE_MS. */
+  paceMs?: number
 }
+
+/**
+ * GitHub: "If you're making a large number of POST, PATCH, PUT, or DELETE requests for a single user
+ * or client ID, wait at least one second between each request" (REST API best practices). An
+ * iteration's few writes go unpaced; the annotation batches of a large check run are paced.
+ */
+export const WRITE_PACE_MS = 1000
 
 /**
  * Runs `create`; when its answer is lost, `find` looks for what it made (given the time just
@@ -176,6 +186,7 @@ export async function appendAnnotations<A>(
   let failures = 0
   while (landed < annotations.length) {
     const batch = annotations.slice(landed, landed + perRequest)
+    await setTimeout(l.paceMs ?? WRITE_PACE_MS)
     try {
       await send(batch)
       landed += batch.length

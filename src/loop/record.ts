@@ -1,5 +1,6 @@
 import { lastIteration, reviewsNothing } from './state.js'
 import type {
+  CoverageRecord,
   DroppedFinding,
   EarlierAnswer,
   Finding,
@@ -8,6 +9,7 @@ import type {
   IterationRecord,
   LoopState,
   LoopStatus,
+  ReviewCoverage,
   Usage
 } from './types.js'
 import { addUsage } from './usage.js'
@@ -33,6 +35,8 @@ export type ReviewedIteration = Pick<
   failedCriteria?: readonly string[]
   dropped?: readonly DroppedFinding[]
   answers?: readonly EarlierAnswer[]
+  /** What the AI review covered of the changed files. */
+  coverage?: ReviewCoverage
   /**
    * Lines (of the previously reviewed version, per file) that the pushed fix since then changed:
    * a finding gone from there was fixed; gone from elsewhere it is only no longer raised.
@@ -50,11 +54,27 @@ function touched(f: FindingRecord, changed: ReviewedIteration['changedLines']): 
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
 
+/** The coverage as the state keeps it: counts, and at most 50 paths of each list. */
+export function coverageRecord(c: ReviewCoverage): CoverageRecord {
+  const paths = (xs: readonly string[]) => xs.slice(0, 50).map(p => clip(p, 500))
+  return {
+    files: c.files,
+    reviewed: c.reviewed,
+    ignored: c.ignored.length,
+    batches: c.batches,
+    ...(c.ignored.length ? { ignoredFiles: paths(c.ignored) } : {}),
+    ...(c.unreviewed.length ? { unreviewed: paths(c.unreviewed) } : {}),
+    ...(c.unreviewed.length > 50 ? { unreviewedOmitted: c.unreviewed.length - 50 } : {}),
+    ...(c.failures.length ? { failures: c.failures.slice(0, 5).map(f => clip(f, 300)) } : {})
+  }
+}
+
 /** The review's tree, error, failed criteria and dropped findings, clipped to the state schema's limits. */
 function reviewerNotes(
   r: ReviewedIteration
-): Pick<IterationRecord, 'tree' | 'error' | 'failedCriteria' | 'dropped'> {
+): Pick<IterationRecord, 'tree' | 'error' | 'failedCriteria' | 'dropped' | 'coverage'> {
   return {
+    ...(r.coverage ? { coverage: coverageRecord(r.coverage) } : {}),
     ...(r.tree ? { tree: r.tree } : {}),
     ...(r.failedCriteria?.length
       ? { failedCriteria: r.failedCriteria.slice(0, 20).map(c => clip(c, 300)) }

@@ -29,12 +29,20 @@ export interface ReviewOutcome {
   reviewerDecision?: Decision
   findings: Finding[]
   gatesPassed: boolean
+  /** Changed files the reviewer should have seen and did not (a batch failed, budget, time). */
+  unreviewed?: number
 }
 
-/** GO requires: the reviewer says GO (or there is none), no finding at/above the threshold, every gate passes. */
+/**
+ * GO requires: the reviewer says GO (or there is none), no finding at/above the threshold, every gate
+ * passes, and every changed file that is not ignored was reviewed. Code nobody reviewed is never GO:
+ * NO_GO when something blocks anyway, else NEEDS_DISCUSSION.
+ */
 export function decide(outcome: ReviewOutcome, threshold: Severity): Decision {
   if (outcome.reviewerDecision === 'NEEDS_DISCUSSION') return 'NEEDS_DISCUSSION'
   const blocking = outcome.findings.some(f => atOrAbove(f.severity, threshold))
+  if ((outcome.unreviewed ?? 0) > 0)
+    return blocking || !outcome.gatesPassed ? 'NO_GO' : 'NEEDS_DISCUSSION'
   if (outcome.reviewerDecision === 'NO_GO' || blocking || !outcome.gatesPassed) return 'NO_GO'
   return 'GO'
 }
@@ -271,6 +279,8 @@ export interface Spending {
   maxUsd?: number
   /** The budget allowed no review call. */
   exhausted?: boolean
+  /** What the review would have cost, when it was estimated before any call. */
+  estimate?: number
 }
 
 export type NextStep = { kind: 'finish'; status: TerminalStatus; reason: string } | { kind: 'fix' }
@@ -317,7 +327,7 @@ export function reviewEvent(
   if (budget?.exhausted)
     return {
       event: 'review_unaffordable',
-      reason: `The max-cost-usd budget ($${budget.maxUsd?.toFixed(2) ?? '?'}) does not allow another review; $${budget.spentUsd.toFixed(4)} spent.`
+      reason: `The max-cost-usd budget ($${budget.maxUsd?.toFixed(2) ?? '?'}) does not allow ${budget.estimate !== undefined ? `this review, estimated at $${budget.estimate.toFixed(2)} before any call` : 'another review'}; $${budget.spentUsd.toFixed(4)} spent.`
     }
   if (decision === 'NEEDS_DISCUSSION')
     return { event: 'review_needs_discussion', reason: 'The reviewer needs a human to decide.' }

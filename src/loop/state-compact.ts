@@ -1,6 +1,6 @@
 import { severityRank } from './findings.js'
 import { encodeStateJson } from './state-comment.js'
-import type { FindingRecord, IterationRecord, LoopState } from './types.js'
+import type { CoverageRecord, FindingRecord, IterationRecord, LoopState } from './types.js'
 
 /** The state's share of the sticky comment; the rest is for people. */
 export const STATE_JSON_BUDGET = 30_000
@@ -8,6 +8,22 @@ export const STATE_JSON_BUDGET = 30_000
 /** Measured as written into the comment, where each `<`, `>` and `&` takes six characters. */
 function size(state: LoopState): number {
   return encodeStateJson(state).length
+}
+
+/** Counts and the first ten unreviewed paths: what must not be lost is that files went unreviewed. */
+function slimCoverage(c: CoverageRecord): CoverageRecord {
+  const unreviewed = c.unreviewed?.slice(0, 10)
+  const omitted =
+    (c.unreviewedOmitted ?? 0) + (c.unreviewed?.length ?? 0) - (unreviewed?.length ?? 0)
+  return {
+    files: c.files,
+    reviewed: c.reviewed,
+    ignored: c.ignored,
+    batches: c.batches,
+    ...(unreviewed?.length ? { unreviewed } : {}),
+    ...(omitted ? { unreviewedOmitted: omitted } : {}),
+    ...(c.failures?.length ? { failures: c.failures.slice(0, 1) } : {})
+  }
 }
 
 function trimIteration(it: IterationRecord, keep: number, slim: boolean): IterationRecord {
@@ -45,6 +61,7 @@ function trimIteration(it: IterationRecord, keep: number, slim: boolean): Iterat
           .map(a => ({ ...a, note: a.note.slice(0, keep >= 100 ? 500 : 150) })),
     failedCriteria: it.failedCriteria?.slice(0, slim ? 3 : Math.min(20, Math.ceil(keep / 5))),
     gates: it.gates.slice(0, 30).map(g => ({ ...g, name: g.name.slice(0, 100) })),
+    coverage: it.coverage && (slim ? slimCoverage(it.coverage) : it.coverage),
     fix: fix && {
       ...fix,
       ...(fix.summary ? { summary: fix.summary.slice(0, slim ? 200 : 2000) } : {}),

@@ -14,10 +14,11 @@ import {
  * statuses `closed` and `merged`; 3 added re-raised findings, findings no longer raised (`gone`), the
  * reviewed tree, the reviewer's failed criteria, answers and dropped findings, and the fixer's
  * summary; 4 added what humans did: commands processed, an approval, dismissed findings, a round's
- * own cap, the human review feedback seen and who started an iteration. An older version meeting
+ * own cap, the human review feedback seen and who started an iteration; 5 added what a review covered
+(files reviewed, ignored and not reviewed) and the true count of a check's problems. An older version meeting
  * them says to upgrade.
  */
-export const STATE_SCHEMA = 4
+export const STATE_SCHEMA = 5
 
 const login = { type: 'string', maxLength: 100 } as const
 const nonNegative = { type: 'number', minimum: 0 } as const
@@ -168,7 +169,28 @@ const iterationRecord = {
         type: 'object',
         required: ['name', 'passed', 'durationMs'],
         additionalProperties: false,
-        properties: { name: { type: 'string' }, passed: { type: 'boolean' }, durationMs: count }
+        properties: {
+          name: { type: 'string' },
+          passed: { type: 'boolean' },
+          durationMs: count,
+          problems: count,
+          kept: count
+        }
+      }
+    },
+    coverage: {
+      type: 'object',
+      required: ['files', 'reviewed', 'ignored', 'batches'],
+      additionalProperties: false,
+      properties: {
+        files: count,
+        reviewed: count,
+        ignored: count,
+        batches: count,
+        ignoredFiles: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 500 } },
+        unreviewed: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 500 } },
+        unreviewedOmitted: count,
+        failures: { type: 'array', maxItems: 5, items: { type: 'string', maxLength: 300 } }
       }
     },
     fix: fixRecord,
@@ -204,7 +226,7 @@ export const stateSchema = {
   ],
   additionalProperties: false,
   properties: {
-    schema: { enum: [1, 2, 3, STATE_SCHEMA] },
+    schema: { enum: [1, 2, 3, 4, STATE_SCHEMA] },
     pr: { type: 'integer', minimum: 1 },
     status: { enum: LOOP_STATUSES },
     round: { type: 'integer', minimum: 1 },

@@ -139,6 +139,8 @@ export interface GateResult {
   timedOut: boolean
   durationMs: number
   findings: Finding[]
+  /** Located problems the check printed; more than `findings` holds when the per-check cap cut them. */
+  problems: number
   /** The end of the output, kept for the review artifact. */
   outputTail: string
 }
@@ -190,6 +192,25 @@ export interface ReviewerVerdict {
   error?: string
   /** Set when the budget did not allow the review call. */
   budgetExhausted?: boolean
+  /** The whole review's cost as estimated before its first call, when the budget refused it. */
+  estimateUsd?: number
+  /** What the review covered of the changed files. */
+  coverage?: ReviewCoverage
+}
+
+/** What the AI review covered of the PR's changed files. */
+export interface ReviewCoverage {
+  /** Changed files in the diff against the merge base. */
+  files: number
+  /** Files whose every batch the reviewer answered. */
+  reviewed: number
+  /** Left out by design: matched by an `ignore` glob, or binary. */
+  ignored: string[]
+  /** Files that should have been reviewed and were not: their batch failed, or budget or time ran out. */
+  unreviewed: string[]
+  /** Why, one line per failed batch. */
+  failures: string[]
+  batches: number
 }
 
 /** The review of one head: the gates, the reviewer's verdict, and their findings merged by id. */
@@ -267,6 +288,30 @@ export interface Override {
   sha: string
 }
 
+/** A check's result as the state keeps it; `problems` and `kept` when it printed located problems. */
+export interface GateRecord {
+  name: string
+  passed: boolean
+  durationMs: number
+  /** Located problems the check printed (its true count). */
+  problems?: number
+  /** How many of them became findings (at most the per-check cap). */
+  kept?: number
+}
+
+/** ReviewCoverage as the state keeps it: counts, and at most 50 paths of each list. */
+export interface CoverageRecord {
+  files: number
+  reviewed: number
+  ignored: number
+  batches: number
+  ignoredFiles?: string[]
+  unreviewed?: string[]
+  /** Unreviewed paths beyond the 50 listed. */
+  unreviewedOmitted?: number
+  failures?: string[]
+}
+
 /** A finding a human settled as won't-fix (`/review-loop dismiss`): it no longer blocks. */
 export interface Dismissal {
   id: string
@@ -307,7 +352,9 @@ export interface IterationRecord {
   dropped?: DroppedFinding[]
   /** The reviewer's answers on earlier findings: confirmed fixes, kept or accepted disputes. */
   answers?: EarlierAnswer[]
-  gates: Array<{ name: string; passed: boolean; durationMs: number }>
+  gates: GateRecord[]
+  /** What the AI review covered (schema 5). */
+  coverage?: CoverageRecord
   fix?: FixRecord
   /** Set when a human started this iteration. */
   trigger?: HumanTrigger
@@ -317,8 +364,8 @@ export interface IterationRecord {
 }
 
 export interface LoopState {
-  /** 1 to 3 are read and written again as 4 (see STATE_SCHEMA). */
-  schema: 1 | 2 | 3 | 4
+  /** 1 to 4 are read and written again as 5 (see STATE_SCHEMA). */
+  schema: 1 | 2 | 3 | 4 | 5
   pr: number
   status: LoopStatus
   /** A round starts when the PR is opened, and again when a human pushes after a terminal state. */

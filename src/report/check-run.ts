@@ -53,12 +53,14 @@ export function checkTitle(decision: Decision, findings: readonly Finding[]): st
 export function checkRunSummary(
   state: LoopState,
   findings: readonly Finding[],
-  links: RepoLinks
+  links: RepoLinks,
+  note?: string
 ): string {
   return fit(
     [
       statusLine(state, links),
       state.reason ? `\n> ${state.reason}` : '',
+      note ? `\n> [!NOTE]\n> ${note}` : '',
       '',
       renderMermaid(state),
       '',

@@ -22,6 +22,7 @@ import {
   usd,
   type RepoLinks
 } from './format.js'
+import { renderCoverage } from './coverage.js'
 import { renderMermaid } from './mermaid.js'
 
 /** GitHub rejects comment bodies over 65,536 characters; we stay far below. */
@@ -206,6 +207,8 @@ export function renderLatestReview(state: LoopState): string {
   const out = ['### Latest review', '']
   if (last.error) out.push(`> [!CAUTION]\n> ${escapeMd(last.error)}`, '')
   out.push(escapeMd(last.summary.slice(0, 1500)))
+  const coverage = renderCoverage(last)
+  if (coverage.length) out.push('', ...coverage)
   if (last.failedCriteria?.length)
     out.push('', '**Failed criteria:**', ...last.failedCriteria.map(c => `- ${escapeMd(c)}`))
   if (last.dropped?.length)

@@ -2,6 +2,7 @@ import { bySeverity } from '../loop/findings.js'
 import type { Finding, LoopState } from '../loop/types.js'
 import { headline, renderTimeline, statusLine } from './comment.js'
 import { escapeMd, fileLink, SEVERITY_ICON, duration, type RepoLinks } from './format.js'
+import { renderCoverage } from './coverage.js'
 import { renderMermaid } from './mermaid.js'
 
 /** The job summary is capped at 1 MiB per step; this stays well below. */
@@ -26,6 +27,10 @@ export function renderJobSummary(input: SummaryInput): string {
   for (const note of input.notes) parts.push('', `> [!NOTE]\n> ${escapeMd(note)}`)
   parts.push('', renderMermaid(state))
   if (input.reviewSummary) parts.push('', '### Review summary', '', escapeMd(input.reviewSummary))
+  if (last) {
+    const coverage = renderCoverage(last)
+    if (coverage.length) parts.push('', '### Coverage', '', ...coverage)
+  }
   if (input.gates.length) {
     parts.push('', '### Checks', '', '| check | result | exit | time |', '|---|---|---|---|')
     for (const g of input.gates) {

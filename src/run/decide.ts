@@ -42,7 +42,13 @@ function reviewedIteration(
     decision,
     summary: review.verdict?.summary ?? gatesSummary(review),
     findings: review.findings,
-    gates: review.gates.map(g => ({ name: g.name, passed: g.passed, durationMs: g.durationMs })),
+    gates: review.gates.map(g => ({
+      name: g.name,
+      passed: g.passed,
+      durationMs: g.durationMs,
+      ...(g.problems > g.findings.length ? { problems: g.problems, kept: g.findings.length } : {})
+    })),
+    coverage: review.verdict?.coverage,
     usage: review.usage,
     tree: review.tree,
     changedLines: review.changedLines,
@@ -77,10 +83,21 @@ export function verdictOf(
     {
       reviewerDecision: said === 'NO_GO' && allDismissed ? 'GO' : said,
       findings,
-      gatesPassed: review.gates.every(g => g.passed)
+      gatesPassed: review.gates.every(g => g.passed),
+      unreviewed: review.verdict?.coverage?.unreviewed.length
     },
     threshold
   )
+}
+
+/** Why a review that left files unreviewed needs a human: that, rather than a reviewer's question. */
+function unreviewedReason(
+  review: ReviewResult,
+  next: Extract<NextStep, { kind: 'finish' }>
+): string {
+  const missing = review.verdict?.coverage?.unreviewed.length ?? 0
+  if (!missing || next.status !== 'needs_discussion') return next.reason
+  return `${plural(missing, 'changed file')} could not be reviewed, so the review cannot be GO; re-run the workflow or comment /review-loop retry.`
 }
 
 /** DECIDE: the verdict, the review recorded in the state, and what comes next (the rules say). */
@@ -113,11 +130,14 @@ export function decidePhase(
     fixCommands: settings.fixCommands.length,
     aiFixer: deps.aiFixer
   })
-  const next = nextAfterReview(state, decision, settings.severityThreshold, fixable, {
+  const after = nextAfterReview(state, decision, settings.severityThreshold, fixable, {
     spentUsd: state.totals.costUsd,
     maxUsd: settings.ai.maxCostUsd,
-    exhausted: review.verdict?.budgetExhausted === true
+    exhausted: review.verdict?.budgetExhausted === true,
+    estimate: review.verdict?.estimateUsd
   })
+  const next: NextStep =
+    after.kind === 'finish' ? { ...after, reason: unreviewedReason(review, after) } : after
   const notes: string[] = []
   if (isFork(pull) && next.kind === 'finish' && next.status === 'stalled')
     notes.push('Fork PRs are reviewed but not fixed: the action does not push to forks.')

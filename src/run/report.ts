@@ -35,17 +35,24 @@ export async function reportPhase(
   const { review, decision, recorded } = input
   const { state } = recorded
   const links = repoLinks(ctx, pull.number)
+  const located = toAnnotations(
+    review.findings,
+    new Set((lastIteration(state)?.findings ?? []).filter(f => f.reraised).map(f => f.id))
+  )
+  // most severe first: what is cut is the least severe, counted here and kept in the artifact
+  const annotations = located.slice(0, settings.maxAnnotations)
+  const unannotated = located.length - annotations.length
+  const capNote = unannotated
+    ? `${unannotated} of ${located.length} located findings are not annotated (max-annotations: ${settings.maxAnnotations}, most severe first); all are in review-${n}.json of the iteration's artifact.`
+    : undefined
   const check = await github.createCheckRun({
     name: settings.checkName,
     headSha: pull.headSha,
     conclusion: checkConclusion(decision, state.status, settings.failOn),
     title: checkTitle(decision, review.findings),
-    summary: checkRunSummary(state, review.findings, links),
+    summary: checkRunSummary(state, review.findings, links, capNote),
     text: unlocatedText(review.findings),
-    annotations: toAnnotations(
-      review.findings,
-      new Set((lastIteration(state)?.findings ?? []).filter(f => f.reraised).map(f => f.id))
-    ),
+    annotations,
     externalId: `${pull.number}:${n}:${ctx.runId}:${ctx.runAttempt}`,
     detailsUrl: recorded.comment.htmlUrl,
     startedAt: plan.started.toISOString(),
@@ -69,7 +76,7 @@ export async function reportPhase(
       links,
       reviewSummary: review.verdict?.summary,
       artifact: recorded.artifact,
-      notes: [...recorded.notes, ...escalated]
+      notes: [...recorded.notes, ...escalated, ...(capNote ? [capNote] : [])]
     })
   )
   return { checkRunId: check.id }

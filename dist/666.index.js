@@ -1,8 +1,8 @@
-export const id = 442;
-export const ids = [442];
+export const id = 666;
+export const ids = [666];
 export const modules = {
 
-/***/ 56442:
+/***/ 13666:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -163,12 +163,14 @@ function roughTokens(chars) {
  * is likely to cost: its whole prompt as a cache write (the dearest way to send it) and a realistic
  * output (`outputReserve`, not the whole `max_tokens`, which would stop loops at a fraction of the
  * cap). A call that outgrows its reserve can pass the cap, but only that one call: the next is
- * refused.
+ * refused. Calls made in parallel (the batches of a review) hold their reserve until they answer, so
+ * together they stay within the cap as one call would.
  */
 class Budget {
     spentBefore;
     maxUsd;
     used = (0,loop_usage/* zeroUsage */.My)();
+    held = 0;
     constructor(spentBefore, maxUsd) {
         this.spentBefore = spentBefore;
         this.maxUsd = maxUsd;
@@ -186,9 +188,28 @@ class Budget {
         return (tokens * price.cacheWrite + outputReserve * price.output) / 1_000_000;
     }
     allows(model, promptChars, outputReserve) {
+        return this.allowsUsd(Budget.reserve(model, promptChars, outputReserve));
+    }
+    /** Whether `usd` more fits the cap, besides what calls under way hold. */
+    allowsUsd(usd) {
         if (this.maxUsd === undefined)
             return true;
-        return this.spentUsd + Budget.reserve(model, promptChars, outputReserve) <= this.maxUsd;
+        return this.spentUsd + this.held + usd <= this.maxUsd;
+    }
+    /** What is left of the cap (undefined without one), calls under way aside. */
+    get leftUsd() {
+        return this.maxUsd === undefined ? undefined : this.maxUsd - this.spentUsd - this.held;
+    }
+    /** Holds a call's reserve until `release`; undefined when the cap does not allow the call. */
+    hold(model, promptChars, outputReserve) {
+        const usd = Budget.reserve(model, promptChars, outputReserve);
+        if (!this.allowsUsd(usd))
+            return undefined;
+        this.held += usd;
+        return usd;
+    }
+    release(usd) {
+        this.held = Math.max(0, this.held - usd);
     }
     record(usage) {
         this.used = (0,loop_usage/* addUsage */.vk)(this.used, usage);
@@ -689,10 +710,266 @@ function unavailable(e, turn, edited, timedOut) {
 
 // EXTERNAL MODULE: ./src/review/ai-answer.ts
 var ai_answer = __webpack_require__(49991);
-// EXTERNAL MODULE: ./src/loop/fingerprint.ts
-var fingerprint = __webpack_require__(93706);
+// EXTERNAL MODULE: ./node_modules/bottleneck/light.js
+var light = __webpack_require__(63251);
+var light_default = /*#__PURE__*/__webpack_require__.n(light);
 // EXTERNAL MODULE: ./src/loop/state.ts
 var loop_state = __webpack_require__(59431);
+// EXTERNAL MODULE: ./src/report/format.ts
+var format = __webpack_require__(12011);
+// EXTERNAL MODULE: ./node_modules/parse-diff/index.js
+var parse_diff = __webpack_require__(82673);
+var parse_diff_default = /*#__PURE__*/__webpack_require__.n(parse_diff);
+;// CONCATENATED MODULE: ./src/review/batches.ts
+
+/** The diff cut into one text per file, each read by parse-diff on its own. */
+function fileDiffs(diff) {
+    const texts = diff.split(/^(?=diff --git )/m).filter(p => p.startsWith('diff --git '));
+    return texts.map((text, i) => {
+        const f = parse_diff_default()(text)[0];
+        const at = text.search(/^@@ /m);
+        const header = at < 0 ? text : text.slice(0, at);
+        const named = /^diff --git a\/(.+) b\/(.+)$/m.exec(header);
+        const path = (f?.to && f.to !== '/dev/null' ? f.to : f?.from) ?? named?.[2] ?? `file-${i + 1}`;
+        return {
+            path,
+            additions: f?.additions ?? 0,
+            deletions: f?.deletions ?? 0,
+            isNew: f?.new === true,
+            ...(/^(Binary files .* differ|GIT binary patch)$/m.test(header)
+                ? { ignored: 'binary' }
+                : {}),
+            text
+        };
+    });
+}
+/**
+ * Cuts one hunk that is larger than `budget` into hunks that fit, each with its own correct
+ * `@@ -old,n +new,m @@` header, so the reviewer can still tell every line's number.
+ */
+function splitHunk(hunk, budget) {
+    const lines = hunk.split('\n');
+    const head = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@(.*)$/.exec(lines[0] ?? '');
+    if (!head)
+        return [hunk];
+    let oldLine = Number(head[1]);
+    let newLine = Number(head[2]);
+    const out = [];
+    let body = [];
+    let size = 0;
+    let start = { old: oldLine, new: newLine };
+    let counts = { old: 0, new: 0 };
+    const flush = () => {
+        if (body.length === 0)
+            return;
+        const piece = `@@ -${start.old},${counts.old} +${start.new},${counts.new} @@${head[3]}`;
+        out.push(`${piece}\n${body.join('\n')}\n`);
+        body = [];
+        size = 0;
+        start = { old: oldLine, new: newLine };
+        counts = { old: 0, new: 0 };
+    };
+    for (const line of lines.slice(1)) {
+        // a diff line always starts with ' ', '+', '-' or '\\': an empty one is the text's last newline
+        if (line === '')
+            continue;
+        if (size + line.length + 1 > budget - 100 && !line.startsWith('\\'))
+            flush();
+        body.push(line);
+        size += line.length + 1;
+        const kind = line[0];
+        if (kind === ' ' || kind === '-') {
+            oldLine++;
+            counts.old++;
+        }
+        if (kind === ' ' || kind === '+') {
+            newLine++;
+            counts.new++;
+        }
+    }
+    flush();
+    return out;
+}
+/** A file's diff in pieces of at most `budget` characters: its header, then as many hunks as fit. */
+function pieces(file, budget) {
+    if (file.text.length <= budget)
+        return [file.text];
+    const at = file.text.search(/^@@/m);
+    const header = at < 0 ? file.text : file.text.slice(0, at);
+    const hunks = at < 0 ? [] : file.text.slice(at).split(/^(?=@@ )/m);
+    const room = Math.max(1000, budget - header.length);
+    const out = [];
+    let current = '';
+    for (const hunk of hunks.flatMap(h => (h.length > room ? splitHunk(h, room) : [h]))) {
+        if (current && current.length + hunk.length > room) {
+            out.push(header + current);
+            current = '';
+        }
+        current += hunk;
+    }
+    if (current || out.length === 0)
+        out.push(header + current);
+    return out;
+}
+/**
+ * Plans the review of a whole diff: every file that is not ignored goes into a batch of at most
+ * `budgetChars` characters of diff. Files are taken in path order, so files of one folder share a
+ * batch where they fit; a file larger than a batch is cut by hunks (a huge hunk by lines), its
+ * pieces in batches of their own. Nothing that is not ignored is left out.
+ */
+function planReview(diff, options) {
+    const all = fileDiffs(diff).map(f => !f.ignored && options.ignore(f.path) ? { ...f, ignored: 'glob' } : f);
+    const batches = [];
+    let open;
+    const close = () => {
+        if (open?.text)
+            batches.push({ index: batches.length + 1, ...open });
+        open = undefined;
+    };
+    const reviewed = all.filter(f => !f.ignored).sort((a, b) => (a.path < b.path ? -1 : 1));
+    for (const file of reviewed) {
+        const parts = pieces(file, options.budgetChars);
+        if (parts.length > 1) {
+            close();
+            for (const text of parts)
+                batches.push({ index: batches.length + 1, files: [file.path], partial: [file.path], text });
+            continue;
+        }
+        if (open && open.text.length + file.text.length > options.budgetChars)
+            close();
+        open ??= { files: [], partial: [], text: '' };
+        open.files.push(file.path);
+        open.text += file.text;
+    }
+    close();
+    return { files: all.map(({ text: _text, ...f }) => f), batches };
+}
+
+// EXTERNAL MODULE: ./src/review/ignore.ts
+var ignore = __webpack_require__(29196);
+;// CONCATENATED MODULE: ./src/review/merge.ts
+
+/** Same id from two batches: the more severe one stands. */
+function mergeById(findings) {
+    const byId = new Map();
+    for (const f of findings) {
+        const seen = byId.get(f.id);
+        if (!seen || (0,loop_findings/* severityRank */.qs)(f.severity) < (0,loop_findings/* severityRank */.qs)(seen.severity))
+            byId.set(f.id, f);
+    }
+    return [...byId.values()];
+}
+const CAUTION = {
+    still_open: 0,
+    dispute_rejected: 1,
+    dispute_accepted: 2,
+    fixed: 3
+};
+/** One answer per earlier finding: where two batches answered, the more cautious one. */
+function mergeAnswers(answers) {
+    const byId = new Map();
+    for (const a of answers) {
+        const seen = byId.get(a.id);
+        if (!seen || CAUTION[a.status] < CAUTION[seen.status])
+            byId.set(a.id, a);
+    }
+    return [...byId.values()];
+}
+const unique = (xs) => [...new Set(xs)];
+function fileList(files, max = 5) {
+    return files.length <= max
+        ? files.join(', ')
+        : `${files.slice(0, max).join(', ')} and ${files.length - max} more`;
+}
+/** What the review covered: every file of a failed batch is unreviewed, even when split. */
+function coverageOf(plan, results) {
+    const failedFiles = new Set(results.filter(r => r.outcome.kind === 'failed').flatMap(r => r.batch.files));
+    const ignored = plan.files.filter(f => f.ignored).map(f => f.path);
+    const toReview = plan.files.filter(f => !f.ignored).map(f => f.path);
+    const unreviewed = toReview.filter(f => failedFiles.has(f));
+    return {
+        files: plan.files.length,
+        reviewed: toReview.length - unreviewed.length,
+        ignored,
+        unreviewed,
+        failures: results.flatMap(r => r.outcome.kind === 'failed'
+            ? [
+                `${plan.batches.length > 1 ? `part ${r.batch.index} of ${plan.batches.length} (${fileList(r.batch.files, 3)})` : 'the review'}: ${r.outcome.error}`
+            ]
+            : []),
+        batches: plan.batches.length
+    };
+}
+/**
+ * The one decision of a review in parts: GO only when every part answered GO; NEEDS_DISCUSSION when
+ * any part asks for a human; NO_GO when any part found something to fix. When a part could not be
+ * reviewed it is never GO: NO_GO when the merged findings block anyway, else NEEDS_DISCUSSION.
+ */
+function mergedDecision(decisions, failed, findings, threshold) {
+    if (failed > 0)
+        return findings.some(f => (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold)) ? 'NO_GO' : 'NEEDS_DISCUSSION';
+    if (decisions.includes('NEEDS_DISCUSSION'))
+        return 'NEEDS_DISCUSSION';
+    if (decisions.includes('NO_GO'))
+        return 'NO_GO';
+    return 'GO';
+}
+function mergedSummary(plan, results) {
+    const answered = results.flatMap(r => (r.outcome.kind === 'verdict' ? [r] : []));
+    if (plan.batches.length === 0)
+        return plan.files.length
+            ? `Nothing to review: all ${plan.files.length} changed file(s) are ignored.`
+            : 'Nothing to review: the PR changes no file.';
+    if (plan.batches.length === 1 && answered.length === 1)
+        return answered[0].outcome.verdict.summary;
+    const parts = answered.map(r => {
+        const v = r.outcome.verdict;
+        return `Part ${r.batch.index} (${fileList(r.batch.files, 3)}): ${v.decision}. ${v.summary}`;
+    });
+    const failed = results.length - answered.length;
+    const head = plan.batches.length === 1
+        ? 'The AI review failed closed.'
+        : `Reviewed in ${plan.batches.length} parts${failed ? `, ${failed} of which could not be reviewed` : ''}.`;
+    return [head, ...parts].join('\n\n');
+}
+/**
+ * The verdicts of a review's batches as one: findings merged by id (the more severe kept), criteria
+ * and rework together, each earlier finding answered once, the coverage counted, and the failures
+ * of unreviewed batches said in `error`.
+ */
+function mergeBatches(plan, results, threshold, usage) {
+    const verdicts = results.flatMap(r => (r.outcome.kind === 'verdict' ? [r.outcome.verdict] : []));
+    const failures = results.flatMap(r => (r.outcome.kind === 'failed' ? [r.outcome] : []));
+    const coverage = coverageOf(plan, results);
+    const findings = mergeById(verdicts.flatMap(v => v.findings));
+    const dropped = verdicts.flatMap(v => v.droppedFindings ?? []);
+    const errors = [
+        ...(failures.length
+            ? [
+                `${coverage.unreviewed.length} file(s) could not be reviewed (${fileList(coverage.unreviewed)}): ${coverage.failures.join('; ')}`
+            ]
+            : []),
+        ...verdicts.flatMap(v => (v.error ? [v.error] : []))
+    ];
+    return {
+        decision: mergedDecision(verdicts.map(v => v.decision), failures.length, findings, threshold),
+        summary: mergedSummary(plan, results),
+        findings,
+        failedCriteria: unique(verdicts.flatMap(v => v.failedCriteria)),
+        passedCriteria: unique(verdicts.flatMap(v => v.passedCriteria)),
+        requiredRework: unique(verdicts.flatMap(v => v.requiredRework)),
+        earlier: mergeAnswers(verdicts.flatMap(v => v.earlier ?? [])),
+        usage,
+        dropped: dropped.length,
+        droppedFindings: dropped,
+        ...(errors.length ? { error: errors.join(' ') } : {}),
+        ...(failures.some(f => f.budgetExhausted) ? { budgetExhausted: true } : {}),
+        coverage
+    };
+}
+
+// EXTERNAL MODULE: ./src/loop/fingerprint.ts
+var fingerprint = __webpack_require__(93706);
 ;// CONCATENATED MODULE: ./src/review/contradictions.ts
 
 /**
@@ -733,71 +1010,6 @@ function contradictions(verdict, located, dropped, threshold, others = [], still
  */
 function settleContradiction(located, threshold) {
     return located.some(f => (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold)) ? 'NO_GO' : 'NEEDS_DISCUSSION';
-}
-
-// EXTERNAL MODULE: ./node_modules/parse-diff/index.js
-var parse_diff = __webpack_require__(82673);
-var parse_diff_default = /*#__PURE__*/__webpack_require__.n(parse_diff);
-;// CONCATENATED MODULE: ./src/review/diff-budget.ts
-
-/**
- * Full diff under the budget; over it, whole per-file diffs in order of size (smallest first, so
- * more files are seen whole) until the budget is spent, and the rest listed by name and size.
- */
-function selectDiff(diff, budgetChars) {
-    const parsed = parse_diff_default()(diff);
-    const chunks = splitPerFile(diff);
-    const files = parsed.map((f, i) => ({
-        path: (f.to && f.to !== '/dev/null' ? f.to : f.from) ?? `file-${i}`,
-        additions: f.additions,
-        deletions: f.deletions,
-        isNew: f.new === true,
-        text: chunks[i] ?? ''
-    }));
-    if (diff.length <= budgetChars) {
-        return {
-            text: diff,
-            files: files.map(f => ({ ...strip(f), included: true })),
-            totalChars: diff.length
-        };
-    }
-    const order = [...files].sort((a, b) => a.text.length - b.text.length);
-    const included = new Map();
-    let used = 0;
-    for (const f of order) {
-        if (used + f.text.length > budgetChars)
-            continue;
-        used += f.text.length;
-        included.set(f.path, f.text);
-    }
-    // the budget left over goes to the start of the smallest files that did not fit whole
-    for (const f of order) {
-        const left = budgetChars - used;
-        if (included.has(f.path) || left < 2000)
-            continue;
-        const cut = f.text.slice(0, f.text.lastIndexOf('\n', left - 200) + 1);
-        used += cut.length;
-        included.set(f.path, `${cut}# … the diff of ${f.path} is cut here: ${cut.length} of ${f.text.length} characters shown\n`);
-    }
-    const omitted = files.filter(f => !included.has(f.path));
-    const text = [
-        ...files.filter(f => included.has(f.path)).map(f => included.get(f.path)),
-        omitted.length
-            ? `\n# ${omitted.length} file(s) left out of this diff to fit the review budget:\n${omitted.map(f => `#   ${f.path} (+${f.additions} -${f.deletions})`).join('\n')}\n`
-            : ''
-    ].join('');
-    return {
-        text,
-        files: files.map(f => ({ ...strip(f), included: included.has(f.path) })),
-        totalChars: diff.length
-    };
-}
-function strip(f) {
-    return { path: f.path, additions: f.additions, deletions: f.deletions, isNew: f.isNew };
-}
-function splitPerFile(diff) {
-    const parts = diff.split(/^(?=diff --git )/m);
-    return parts.filter(p => p.startsWith('diff --git '));
 }
 
 ;// CONCATENATED MODULE: ./src/review/guidelines.ts
@@ -991,25 +1203,20 @@ function createVerdictValidator() {
     };
 }
 
-;// CONCATENATED MODULE: ./src/review/ai-reviewer.ts
-
-
-
-
-
-
+;// CONCATENATED MODULE: ./src/review/review-prompt.ts
 
 
 
 
 
 const REVIEW_TOOL = 'submit_review';
-const DIFF_BUDGET = 120_000;
+/** Surrounding code (whole changed files at head) one batch may carry at most. */
 const CONTEXT_BUDGET = 40_000;
-/** Room for thinking and the verdict; the cut-off retry doubles it up to the model's maximum. */
-const REVIEW_MAX_TOKENS = 32_000;
+/** …and at least, when its files are that small; beyond it, 15 % of the batch's diff. */
+const CONTEXT_FLOOR = 8_000;
+const CONTEXT_SHARE = 0.15;
 /** Prose a model wrote or a check printed, bounded elsewhere: cleaned, not cut. */
-const ai_reviewer_prose = (text) => (0,sanitize/* sanitizeUntrusted */._)(text, Infinity);
+const review_prompt_prose = (text) => (0,sanitize/* sanitizeUntrusted */._)(text, Infinity);
 /**
  * Earlier iterations as metadata only: ids, titles, locations, statuses (re-raised, fixed, no longer
  * raised), the fixer's disputes and the reviewer's own answers. The reviewer answers each in
@@ -1024,16 +1231,16 @@ function earlierRounds(state) {
         lines.push(`Iteration ${it.n} reviewed ${it.reviewedSha.slice(0, 7)}: ${it.decision}`);
         for (const f of it.findings) {
             const status = f.reraised ? `${f.status}, re-raised after a fix attempt` : f.status;
-            lines.push(`  - ${f.id} [${f.severity}] ${ai_reviewer_prose(f.title ?? '')}${f.file ? ` (${f.file}${f.line ? `:${f.line}` : ''})` : ''}: ${status}`);
+            lines.push(`  - ${f.id} [${f.severity}] ${review_prompt_prose(f.title ?? '')}${f.file ? ` (${f.file}${f.line ? `:${f.line}` : ''})` : ''}: ${status}`);
         }
         for (const id of it.resolved)
             lines.push(`  - ${id}: fixed since the previous iteration`);
         for (const id of it.gone ?? [])
             lines.push(`  - ${id}: no longer raised (not confirmed fixed)`);
         for (const a of it.answers ?? [])
-            lines.push(`  - your answer on ${a.id}: ${a.status}${a.note ? ` (${ai_reviewer_prose(a.note)})` : ''}`);
+            lines.push(`  - your answer on ${a.id}: ${a.status}${a.note ? ` (${review_prompt_prose(a.note)})` : ''}`);
         for (const d of it.fix?.disputes ?? [])
-            lines.push(`  - fixer disputed ${d.id}: ${ai_reviewer_prose(d.reason)}`);
+            lines.push(`  - fixer disputed ${d.id}: ${review_prompt_prose(d.reason)}`);
         if (it.fix)
             lines.push(`  fix: ${it.fix.outcome}, ${(0,loop_state/* filesChangedCount */.rG)(it.fix)} file(s) changed`);
     }
@@ -1044,10 +1251,10 @@ function gatesText(gates) {
         return 'No repository checks are configured.';
     return gates
         .map(g => {
-        const head = `- ${g.name} (\`${g.command}\`): ${g.passed ? 'pass' : `FAIL (exit ${g.exitCode})`}`;
+        const head = `- ${g.name} (\`${g.command}\`): ${g.passed ? 'pass' : `FAIL (exit ${g.exitCode})`}${g.problems > 20 ? `, ${g.problems} problems (20 shown)` : ''}`;
         const found = g.findings
             .slice(0, 20)
-            .map(f => `    - ${f.id} ${f.file ? `${f.file}:${f.line ?? ''} ` : ''}${ai_reviewer_prose(f.title)}`);
+            .map(f => `    - ${f.id} ${f.file ? `${f.file}:${f.line ?? ''} ` : ''}${review_prompt_prose(f.title)}`);
         return [head, ...found].join('\n');
     })
         .join('\n');
@@ -1070,6 +1277,125 @@ async function surroundingCode(git, sha, files, budget) {
     }
     return parts.join('\n\n');
 }
+/**
+ * The verdict as a tool, for models and routes without structured outputs (Amazon Bedrock, older
+ * models): offered with tool_choice auto, never forced, and not strict (strict tool use needs the same
+ * support as structured outputs); ajv checks its input.
+ */
+function reviewTool() {
+    return {
+        name: REVIEW_TOOL,
+        description: 'Submit the review verdict for the current head of the PR. Call it exactly once, as your whole answer.',
+        input_schema: wireSchema(verdictSchema)
+    };
+}
+const ANSWER = {
+    json: 'Answer with one JSON object that matches the response schema, and nothing else.',
+    tool: 'Answer only by calling the `submit_review` tool, once, with input that matches its schema.'
+};
+function scopeText(plan) {
+    const ignored = plan.files.filter(f => f.ignored);
+    const lines = [
+        `The PR changes ${plan.files.length} file(s). ${plan.batches.length > 1 ? `They are reviewed in ${plan.batches.length} parts, each by its own reviewer; you review one part, shown below, and only it.` : 'You review all of them, shown below.'}`
+    ];
+    if (ignored.length)
+        lines.push(`${ignored.length} file(s) are not reviewed by the repository's choice (lockfiles, generated, vendored or binary files): ${ignored
+            .slice(0, 50)
+            .map(f => f.path)
+            .join(', ')}${ignored.length > 50 ? ', …' : ''}.`);
+    return lines.join('\n');
+}
+async function sharedPrompt(deps, input, shape, plan) {
+    const { pull, git } = input;
+    const guidelines = await loadGuidelines(git, pull.baseSha, deps.guidelines);
+    const system = systemPrompt('reviewer', { threshold: deps.threshold, answer: ANSWER[shape] }, {
+        sections: [
+            guidelines
+                ? `## Review guidelines (from ${guidelines.source})\n\n${(0,sanitize/* stripInvisible */.H)(guidelines.text)}`
+                : '## Review guidelines\n\nNone given: use general good practice.'
+        ],
+        instructions: deps.instructions,
+        dir: deps.promptsDir
+    });
+    const shared = [
+        `# Pull request #${pull.number}: ${(0,sanitize/* sanitizeUntrusted */._)(pull.title, 500)}`,
+        '',
+        '## Description (untrusted text from the PR)',
+        '',
+        (0,sanitize/* sanitizeUntrusted */._)(pull.body) || '(empty)',
+        '',
+        `## Earlier iterations (metadata only)`,
+        '',
+        earlierRounds(input.state),
+        '',
+        '## Repository checks on this head',
+        '',
+        gatesText(input.gates),
+        '',
+        '## What this review covers',
+        '',
+        scopeText(plan)
+    ].join('\n');
+    // whatever is left (paths, names) loses its invisible characters too; the markers stay visible
+    return { system, shared: (0,sanitize/* stripInvisible */.H)(shared), shape };
+}
+/**
+ * One batch's prompt: the shared, cached prefix (system prompt and the PR's text), then this batch's
+ * diff and the changed files it modifies, whole and numbered, within a context budget that grows
+ * with the batch (15 % of its diff, 8k to 40k characters).
+ */
+async function batchPrompt(shared, git, range, batch, scope) {
+    const { plan, answerOn } = scope;
+    const modified = new Set(plan.files.filter(f => !f.isNew).map(f => f.path));
+    const whole = batch.files.filter(f => modified.has(f) && !batch.partial.includes(f));
+    const budget = Math.min(CONTEXT_BUDGET, Math.max(CONTEXT_FLOOR, batch.text.length * CONTEXT_SHARE));
+    const context = await surroundingCode(git, range.head, whole, budget);
+    const part = plan.batches.length > 1 ? `, part ${batch.index} of ${plan.batches.length}` : '';
+    const partial = batch.partial.length
+        ? `\n\nThis part holds only some hunks of ${batch.partial.join(', ')}; other parts review the rest of it.`
+        : '';
+    const answer = answerOn.length
+        ? `In \`earlierFindings\` answer on these earlier findings, which are in your part: ${answerOn.join(', ')}.`
+        : 'No earlier finding is in your part: leave `earlierFindings` empty.';
+    const text = [
+        `## Diff against the merge base ${range.base.slice(0, 7)} → head ${range.head.slice(0, 7)}${part}: ${batch.files.length} file(s)${partial}`,
+        '',
+        answer,
+        '',
+        '```diff',
+        (0,sanitize/* stripInvisible */.H)(batch.text, { mark: true }),
+        '```',
+        context ? `\n## Changed files at head\n\n${context}` : ''
+    ].join('\n');
+    const messages = [
+        {
+            role: 'user',
+            content: [
+                { type: 'text', text: shared.shared, cache_control: { type: 'ephemeral' } },
+                { type: 'text', text: (0,sanitize/* stripInvisible */.H)(text) }
+            ]
+        }
+    ];
+    if (shared.shape === 'json')
+        return {
+            system: shared.system,
+            tools: [],
+            outputSchema: wireSchema(verdictSchema),
+            messages
+        };
+    return { system: shared.system, tools: [reviewTool()], messages };
+}
+
+;// CONCATENATED MODULE: ./src/review/review-batch.ts
+
+
+
+
+
+
+
+/** Room for thinking and the verdict; the cut-off retry doubles it up to the model's maximum. */
+const REVIEW_MAX_TOKENS = 32_000;
 /** The earlier findings the verdict says are still open, or whose dispute it rejects. */
 function stillOpen(verdict, earlier) {
     return verdict.earlierFindings.flatMap(a => {
@@ -1135,89 +1461,9 @@ async function locate(verdict, git, sha, threshold, earlier) {
     }
     return { findings, dropped };
 }
-function failClosed(error, budget, extra = {}) {
-    return {
-        decision: 'NEEDS_DISCUSSION',
-        summary: `The AI review failed closed: ${error}`,
-        findings: [],
-        failedCriteria: [],
-        passedCriteria: [],
-        requiredRework: [],
-        usage: budget.usage,
-        dropped: 0,
-        droppedFindings: [],
-        error,
-        ...extra
-    };
+function failed(error, budgetExhausted = false) {
+    return { kind: 'failed', error, ...(budgetExhausted ? { budgetExhausted } : {}) };
 }
-/**
- * The verdict as a tool, for models and routes without structured outputs (Amazon Bedrock, older
- * models): offered with tool_choice auto, never forced, and not strict (strict tool use needs the same
- * support as structured outputs); ajv checks its input.
- */
-function reviewTool() {
-    return {
-        name: REVIEW_TOOL,
-        description: 'Submit the review verdict for the current head of the PR. Call it exactly once, as your whole answer.',
-        input_schema: wireSchema(verdictSchema)
-    };
-}
-/** The reviewer's prompt: the instructions and guidelines (cached), then the PR, its checks and its diff. */
-async function reviewPrompt(deps, input, shape) {
-    const { pull, git } = input;
-    const base = await git.prepareDiff(pull.baseRef, pull.baseSha, pull.headSha);
-    const diff = selectDiff(await git.diff(base, pull.headSha), DIFF_BUDGET);
-    // modified files get their surrounding code; a new file's diff already holds all of it
-    const changed = diff.files.filter(f => f.included && !f.isNew).map(f => f.path);
-    const context = await surroundingCode(git, pull.headSha, changed, CONTEXT_BUDGET);
-    const guidelines = await loadGuidelines(git, pull.baseSha, deps.ai.guidelines);
-    const system = systemPrompt('reviewer', { threshold: deps.threshold, answer: ANSWER[shape] }, {
-        sections: [
-            guidelines
-                ? `## Review guidelines (from ${guidelines.source})\n\n${(0,sanitize/* stripInvisible */.H)(guidelines.text)}`
-                : '## Review guidelines\n\nNone given: use general good practice.'
-        ],
-        instructions: deps.ai.instructions,
-        dir: deps.promptsDir
-    });
-    const user = [
-        `# Pull request #${pull.number}: ${(0,sanitize/* sanitizeUntrusted */._)(pull.title, 500)}`,
-        '',
-        '## Description (untrusted text from the PR)',
-        '',
-        (0,sanitize/* sanitizeUntrusted */._)(pull.body) || '(empty)',
-        '',
-        `## Earlier iterations (metadata only)`,
-        '',
-        earlierRounds(input.state),
-        '',
-        '## Repository checks on this head',
-        '',
-        gatesText(input.gates),
-        '',
-        `## Diff against the merge base ${base.slice(0, 7)} → head ${pull.headSha.slice(0, 7)}${diff.text.length < diff.totalChars ? ` (budgeted: ${diff.text.length} of ${diff.totalChars} characters)` : ''}`,
-        '',
-        '```diff',
-        (0,sanitize/* stripInvisible */.H)(diff.text, { mark: true }),
-        '```',
-        context ? `\n## Changed files at head\n\n${context}` : ''
-    ].join('\n');
-    // whatever is left (paths, names) loses its invisible characters too; the markers stay visible
-    const text = (0,sanitize/* stripInvisible */.H)(user);
-    const messages = [{ role: 'user', content: [{ type: 'text', text }] }];
-    if (shape === 'json')
-        return {
-            system,
-            tools: [],
-            outputSchema: wireSchema(verdictSchema),
-            messages
-        };
-    return { system, tools: [reviewTool()], messages };
-}
-const ANSWER = {
-    json: 'Answer with one JSON object that matches the response schema, and nothing else.',
-    tool: 'Answer only by calling the `submit_review` tool, once, with input that matches its schema.'
-};
 function parseJson(text) {
     try {
         return { ok: true, value: JSON.parse(text) };
@@ -1292,7 +1538,7 @@ function askForRepair(messages, content, problems, shape) {
 async function accepted(deps, input, verdict, located, decision, why) {
     const { dropped } = located;
     if (dropped.length)
-        deps.log.warning(`review: dropped ${dropped.length} finding(s) the action could not place in ${input.pull.headSha.slice(0, 7)}: ${dropped
+        deps.log.warning(`${input.label}: dropped ${dropped.length} finding(s) the action could not place in ${input.pull.headSha.slice(0, 7)}: ${dropped
             .slice(0, 3)
             .map(d => `"${d.title}" ${d.why}`)
             .join('; ')}`);
@@ -1303,7 +1549,7 @@ async function accepted(deps, input, verdict, located, decision, why) {
         failedCriteria: verdict.failedCriteria,
         passedCriteria: verdict.passedCriteria,
         requiredRework: verdict.requiredRework,
-        earlier: verdict.earlierFindings,
+        earlier: verdict.earlierFindings.filter(a => input.owned.has(a.id)),
         usage: deps.budget.usage,
         dropped: dropped.length,
         droppedFindings: dropped,
@@ -1314,91 +1560,192 @@ async function accepted(deps, input, verdict, located, decision, why) {
  * A schema-valid verdict checked for contradictions: it stands, it goes back for its repair (the
  * problems), or after the repair it is settled as NO_GO or NEEDS_DISCUSSION, never GO.
  */
-async function judge(deps, input, answer, repaired, earlier) {
+async function judge(deps, input, answer, repaired) {
     const { verdict } = answer;
+    const { earlier } = input;
     const located = await locate(verdict, input.git, input.pull.headSha, deps.threshold, earlier);
-    const problems = contradictions(verdict, located.findings, located.dropped, deps.threshold, answer.others, stillOpen(verdict, earlier));
+    const problems = contradictions(verdict, located.findings, located.dropped, deps.threshold, answer.others, stillOpen(verdict, earlier).filter(e => input.owned.has(e.id)));
     if (problems.length === 0)
         return accepted(deps, input, verdict, located, verdict.decision);
     if (repaired) {
         const decision = settleContradiction(located.findings, deps.threshold);
         const why = `the verdict still contradicted itself after one repair (${problems.slice(0, 3).join(' ')}), so it is ${decision}, not GO`;
-        deps.log.warning(`review: ${why}`);
+        deps.log.warning(`${input.label}: ${why}`);
         return accepted(deps, input, verdict, located, decision, why);
     }
-    deps.log.warning(`review: the verdict contradicts itself (${problems.slice(0, 3).join(' ')}); asking once for a repair`);
+    deps.log.warning(`${input.label}: the verdict contradicts itself (${problems.slice(0, 3).join(' ')}); asking once for a repair`);
     return { problems };
 }
-/** One review call within the budget and the time left; a verdict that fails closed when neither allows it. */
+/** One review call within the budget and the time left; why there is none when neither allows it. */
 async function ask(deps, prompt, maxTokens, remaining) {
     const { ai, budget } = deps;
     const chars = JSON.stringify(prompt).length;
-    if (!budget.allows(ai.reviewModel, chars, Math.min(maxTokens, REVIEW_OUTPUT_RESERVE)))
-        return failClosed('the max-cost-usd budget does not allow another review call', budget, {
-            budgetExhausted: true
+    const held = budget.hold(ai.reviewModel, chars, Math.min(maxTokens, REVIEW_OUTPUT_RESERVE));
+    if (held === undefined)
+        return failed('the max-cost-usd budget does not allow another review call', true);
+    if (remaining <= 0) {
+        budget.release(held);
+        return failed(`review-timeout-minutes (${ai.reviewTimeoutMinutes}) ran out`);
+    }
+    try {
+        return await deps.client.create({
+            model: ai.reviewModel,
+            maxTokens,
+            system: prompt.system,
+            tools: prompt.tools,
+            ...(prompt.tools.length ? { toolChoice: { type: 'auto' } } : {}),
+            ...(prompt.outputSchema ? { outputSchema: prompt.outputSchema } : {}),
+            messages: prompt.messages,
+            signal: AbortSignal.timeout(remaining)
         });
-    if (remaining <= 0)
-        return failClosed(`review-timeout-minutes (${ai.reviewTimeoutMinutes}) ran out`, budget);
-    return deps.client.create({
-        model: ai.reviewModel,
-        maxTokens,
-        system: prompt.system,
-        tools: prompt.tools,
-        ...(prompt.tools.length ? { toolChoice: { type: 'auto' } } : {}),
-        ...(prompt.outputSchema ? { outputSchema: prompt.outputSchema } : {}),
-        messages: prompt.messages,
-        signal: AbortSignal.timeout(remaining)
-    });
+    }
+    finally {
+        budget.release(held);
+    }
 }
 /** Output tokens reserved in the budget for one review call (thinking included). */
 const REVIEW_OUTPUT_RESERVE = 8000;
 /**
- * The AI review: one call, its answer validated with ajv and checked for contradictions. An invalid
- * or contradictory answer gets one repair request naming what is wrong; a cut-off answer is asked
- * again with twice the room. What still cannot stand fails closed (NEEDS_DISCUSSION), or NO_GO when
- * it names blocking findings: never GO. `review-timeout-minutes` bounds the whole of it, the SDK's
- * retries included.
+ * The review of one batch: one call, its answer validated with ajv and checked for contradictions.
+ * An invalid or contradictory answer gets one repair request naming what is wrong; a cut-off answer
+ * is asked again with twice the room. What still cannot stand is not a verdict (the batch failed),
+ * or NO_GO when it names blocking findings: never GO. The review's deadline bounds all of it, the
+ * SDK's retries included; an API error after those retries is thrown.
  */
-async function aiReview(deps, input) {
+async function reviewBatch(deps, input, prompt, shape) {
     const { ai, budget } = deps;
     const now = deps.now ?? (() => Date.now());
-    const deadline = now() + ai.reviewTimeoutMinutes * 60_000;
     const traits = traitsOf(ai.reviewModel, ai.provider?.name);
-    const shape = traits.structuredOutputs ? 'json' : 'tool';
-    const prompt = await reviewPrompt(deps, input, shape);
     const { messages } = prompt;
     const validate = createVerdictValidator();
-    // a re-raised finding may name one of these as its previousId
-    const earlier = (0,loop_state/* latestRecords */.YL)(input.state);
     let maxTokens = Math.min(REVIEW_MAX_TOKENS, traits.maxOutputTokens);
     let problems = [];
     for (let attempt = 0; attempt < 2; attempt++) {
-        const response = await ask(deps, prompt, maxTokens, deadline - now());
+        const response = await ask(deps, prompt, maxTokens, input.deadline - now());
         if (!('content' in response))
             return response;
         budget.record(response.usage);
         const answer = readAnswer(response, shape, validate);
         if (answer.kind === 'refused')
-            return failClosed(`the model refused to review (${answer.text.slice(0, 300) || 'no reason given'})`, budget);
+            return failed(`the model refused to review (${answer.text.slice(0, 300) || 'no reason given'})`);
         if (answer.kind === 'cut_off') {
             problems = [`the answer was cut off at max_tokens (${maxTokens})`];
-            deps.log.warning(`review: ${problems[0]}; asking again with twice the room`);
+            deps.log.warning(`${input.label}: ${problems[0]}; asking again with twice the room`);
             maxTokens = Math.min(maxTokens * 2, traits.maxOutputTokens);
             continue;
         }
         if (answer.kind === 'invalid') {
             problems = answer.errors;
-            deps.log.warning(`review: the verdict is invalid (${problems.slice(0, 3).join('; ')}); asking once for a repair`);
+            deps.log.warning(`${input.label}: the verdict is invalid (${problems.slice(0, 3).join('; ')}); asking once for a repair`);
             askForRepair(messages, response.content, problems, shape);
             continue;
         }
-        const judged = await judge(deps, input, answer, attempt === 1, earlier);
+        const judged = await judge(deps, input, answer, attempt === 1);
         if ('decision' in judged)
-            return judged;
+            return { kind: 'verdict', verdict: judged };
         problems = judged.problems;
         askForRepair(messages, response.content, problems, shape);
     }
-    return failClosed(`the verdict could not be accepted after one repair: ${problems.slice(0, 5).join('; ')}`, budget);
+    return failed(`the verdict could not be accepted after one repair: ${problems.slice(0, 5).join('; ')}`);
+}
+
+;// CONCATENATED MODULE: ./src/review/ai-reviewer.ts
+
+
+
+
+
+
+
+
+
+
+
+
+/** Characters of diff one review call reads at most (about 30k tokens). */
+const BATCH_CHARS = 120_000;
+/**
+ * Which batch answers on each earlier finding: the one holding its file, else the first (findings
+ * without a file, or in a file the PR no longer changes).
+ */
+function owners(batches, earlier) {
+    const byFile = new Map();
+    for (const b of batches)
+        for (const f of b.files)
+            if (!byFile.has(f))
+                byFile.set(f, b.index);
+    const out = new Map(batches.map(b => [b.index, new Set()]));
+    for (const [id, record] of earlier) {
+        const index = (record.file && byFile.get(record.file)) || 1;
+        out.get(index)?.add(id);
+    }
+    return out;
+}
+/** What the whole review would cost, each batch reserved as one call (its prompt and output). */
+function estimate(model, prompts) {
+    return prompts.reduce((sum, p) => sum + Budget.reserve(model, JSON.stringify(p).length, REVIEW_OUTPUT_RESERVE), 0);
+}
+/** Runs every batch, `concurrency` at a time. An API error fails its batch only, unless all fail. */
+async function runBatches(deps, work) {
+    const limiter = new (light_default())({ maxConcurrent: Math.max(1, deps.ai.reviewConcurrency) });
+    const settled = await Promise.allSettled(work.map(w => limiter.schedule(() => w.run())));
+    const errors = settled.flatMap(s => (s.status === 'rejected' ? [s.reason] : []));
+    // nothing answered: the error is the run's (bad credentials, a model that does not exist)
+    if (errors.length === settled.length && errors[0])
+        throw errors[0];
+    return settled.map((s, i) => ({
+        batch: work[i].batch,
+        outcome: s.status === 'fulfilled'
+            ? s.value
+            : { kind: 'failed', error: s.reason.message.slice(0, 300) }
+    }));
+}
+/**
+ * The AI review of the whole PR. The diff is planned into batches that each fit one call (whole
+ * files, folders together, huge files by hunks); the files `ignore` excludes are listed, not sent.
+ * The whole review's cost is estimated before the first call: a review the budget cannot pay for
+ * makes no call and ends budget-exhausted. Batches are reviewed in parallel (`review-concurrency`),
+ * sharing a cached prefix, and merged into one verdict that is GO only if every batch says GO.
+ * `review-timeout-minutes` bounds the whole of it.
+ */
+async function aiReview(deps, input) {
+    const { ai, budget, threshold } = deps;
+    const now = deps.now ?? (() => Date.now());
+    const deadline = now() + ai.reviewTimeoutMinutes * 60_000;
+    const { pull, git } = input;
+    const base = await git.prepareDiff(pull.baseRef, pull.baseSha, pull.headSha);
+    const plan = planReview(await git.diff(base, pull.headSha), {
+        ignore: (0,ignore/* ignoreMatcher */.NJ)(ai.ignore),
+        budgetChars: BATCH_CHARS
+    });
+    const shape = traitsOf(ai.reviewModel, ai.provider?.name).structuredOutputs
+        ? 'json'
+        : 'tool';
+    const shared = await sharedPrompt({ threshold, ...ai, promptsDir: deps.promptsDir }, input, shape, plan);
+    const earlier = (0,loop_state/* latestRecords */.YL)(input.state);
+    const owned = owners(plan.batches, earlier);
+    const range = { base, head: pull.headSha };
+    const prompts = await Promise.all(plan.batches.map(b => batchPrompt(shared, git, range, b, { plan, answerOn: [...owned.get(b.index)] })));
+    const cost = estimate(ai.reviewModel, prompts);
+    if (plan.batches.length && !budget.allowsUsd(cost)) {
+        const left = budget.leftUsd ?? 0;
+        const why = `the review of ${(0,format/* plural */.LS)(plan.batches.length, 'part')} would cost about $${cost.toFixed(2)} (estimated before any call), more than the $${Math.max(0, left).toFixed(2)} left of max-cost-usd`;
+        deps.log.warning(`review: ${why}`);
+        const results = plan.batches.map(batch => ({
+            batch,
+            outcome: { kind: 'failed', error: why, budgetExhausted: true }
+        }));
+        return { ...mergeBatches(plan, results, threshold, budget.usage), estimateUsd: cost };
+    }
+    if (plan.batches.length > 1)
+        deps.log.info(`review: ${plan.files.length} changed files in ${plan.batches.length} parts, ${Math.min(ai.reviewConcurrency, plan.batches.length)} at a time (estimated $${cost.toFixed(2)})`);
+    const label = (b) => plan.batches.length > 1 ? `review part ${b.index}/${plan.batches.length}` : 'review';
+    const results = await runBatches(deps, plan.batches.map((batch, i) => ({
+        batch,
+        prompt: prompts[i],
+        run: () => reviewBatch(deps, { ...input, earlier, owned: owned.get(batch.index), deadline, label: label(batch) }, prompts[i], shape)
+    })));
+    return mergeBatches(plan, results, threshold, budget.usage);
 }
 
 // EXTERNAL MODULE: ./src/model/provider.ts

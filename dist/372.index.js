@@ -1,5 +1,5 @@
-export const id = 424;
-export const ids = [424];
+export const id = 372;
+export const ids = [372];
 export const modules = {
 
 /***/ 9229:
@@ -447,10 +447,11 @@ function fingerprint(input) {
  * statuses `closed` and `merged`; 3 added re-raised findings, findings no longer raised (`gone`), the
  * reviewed tree, the reviewer's failed criteria, answers and dropped findings, and the fixer's
  * summary; 4 added what humans did: commands processed, an approval, dismissed findings, a round's
- * own cap, the human review feedback seen and who started an iteration. An older version meeting
+ * own cap, the human review feedback seen and who started an iteration; 5 added what a review covered
+(files reviewed, ignored and not reviewed) and the true count of a check's problems. An older version meeting
  * them says to upgrade.
  */
-const STATE_SCHEMA = 4;
+const STATE_SCHEMA = 5;
 const login = { type: 'string', maxLength: 100 };
 const nonNegative = { type: 'number', minimum: 0 };
 const count = { type: 'integer', minimum: 0 };
@@ -596,7 +597,28 @@ const iterationRecord = {
                 type: 'object',
                 required: ['name', 'passed', 'durationMs'],
                 additionalProperties: false,
-                properties: { name: { type: 'string' }, passed: { type: 'boolean' }, durationMs: count }
+                properties: {
+                    name: { type: 'string' },
+                    passed: { type: 'boolean' },
+                    durationMs: count,
+                    problems: count,
+                    kept: count
+                }
+            }
+        },
+        coverage: {
+            type: 'object',
+            required: ['files', 'reviewed', 'ignored', 'batches'],
+            additionalProperties: false,
+            properties: {
+                files: count,
+                reviewed: count,
+                ignored: count,
+                batches: count,
+                ignoredFiles: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 500 } },
+                unreviewed: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 500 } },
+                unreviewedOmitted: count,
+                failures: { type: 'array', maxItems: 5, items: { type: 'string', maxLength: 300 } }
             }
         },
         fix: fixRecord,
@@ -631,7 +653,7 @@ const stateSchema = {
     ],
     additionalProperties: false,
     properties: {
-        schema: { enum: [1, 2, 3, STATE_SCHEMA] },
+        schema: { enum: [1, 2, 3, 4, STATE_SCHEMA] },
         pr: { type: 'integer', minimum: 1 },
         status: { enum: _types_js__WEBPACK_IMPORTED_MODULE_0__/* .LOOP_STATUSES */ .gw },
         round: { type: 'integer', minimum: 1 },
@@ -862,7 +884,7 @@ function usageSince(after, before) {
 
 /***/ }),
 
-/***/ 92424:
+/***/ 7372:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -1002,76 +1024,8 @@ function createActionsLog() {
 
 // EXTERNAL MODULE: ./src/loop/state.ts
 var loop_state = __webpack_require__(59431);
-;// CONCATENATED MODULE: ./src/report/format.ts
-const SEVERITY_ICON = {
-    critical: '🔴',
-    high: '🟠',
-    medium: '🟡',
-    low: '🔵',
-    suggestion: '⚪'
-};
-const STATUS_LABEL = {
-    running: 'running',
-    go: 'GO',
-    max_iterations: 'stopped at the iteration cap',
-    needs_discussion: 'needs discussion',
-    stalled: 'stalled',
-    budget_exhausted: 'budget exhausted',
-    stopped: 'stopped by a human',
-    error: 'error',
-    closed: 'PR closed',
-    merged: 'PR merged'
-};
-function format_short(sha) {
-    return (sha ?? '').slice(0, 7);
-}
-function repoUrl(l) {
-    return `${l.serverUrl}/${l.owner}/${l.repo}`;
-}
-function commitLink(l, sha) {
-    return `[\`${format_short(sha)}\`](${repoUrl(l)}/commit/${sha})`;
-}
-/** A fix commit linked to its diff within the PR. */
-function fixLink(l, sha) {
-    return `[\`${format_short(sha)}\`](${repoUrl(l)}/pull/${l.pr}/commits/${sha})`;
-}
-function fileLink(l, sha, file, line, endLine) {
-    const anchor = line ? `#L${line}${endLine && endLine > line ? `-L${endLine}` : ''}` : '';
-    const label = line ? `${file}:${line}` : file;
-    return `[\`${escapeMd(label)}\`](${repoUrl(l)}/blob/${sha}/${file.split('/').map(encodeURIComponent).join('/')}${anchor})`;
-}
-function usd(value) {
-    return `$${value.toFixed(value > 0 && value < 0.01 ? 4 : 2)}`;
-}
-function tokens(u) {
-    return u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
-}
-function duration(ms) {
-    const s = Math.round(ms / 1000);
-    return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`;
-}
-/** Escapes text from PRs and tools for one line of Markdown (tables, list items). */
-function escapeMd(text) {
-    return text
-        .replace(/\r?\n/g, ' ')
-        .replace(/([\\`*_[\]|<>#])/g, '\\$1')
-        .replace(/@/g, '@\u200b');
-}
-/** Text for a collapsible block: HTML comments and mentions neutralised, length capped. */
-function safeBlock(text, max) {
-    let t = text.replace(/<!--/g, '&lt;!--').replace(/@(?=\w)/g, '@\u200b');
-    if (t.length > max)
-        t = `${t.slice(0, max)}\n… (cut; the full text is in the review artifact)`;
-    const fences = (t.match(/```/g) ?? []).length;
-    if (fences % 2 === 1)
-        t += '\n```';
-    return t;
-}
-/** `3 files`, `1 file`, or nothing for none; `before` and `after` wrap a count that is shown. */
-function plural(count, noun, before = '', after = '') {
-    return count ? `${before}${count} ${noun}${count === 1 ? '' : 's'}${after}` : '';
-}
-
+// EXTERNAL MODULE: ./src/report/format.ts
+var format = __webpack_require__(12011);
 ;// CONCATENATED MODULE: ./src/action/outputs.ts
 
 
@@ -1095,7 +1049,7 @@ function setOutputs(outcome, maxIterations) {
         'check-run-id': outcome.checkRunId ? String(outcome.checkRunId) : '',
         'review-json': outcome.reviewJson ?? '',
         'iterations-total': String(state?.iterations.length ?? 0),
-        'total-tokens': String(state ? tokens(state.totals) : 0),
+        'total-tokens': String(state ? (0,format/* tokens */.LU)(state.totals) : 0),
         'total-cost-usd': (state?.totals.costUsd ?? 0).toFixed(4)
     };
     for (const [name, value] of Object.entries(outputs))
@@ -1850,6 +1804,12 @@ function createRetryPolicy(options) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/idempotent.ts
+/**
+ * Writes that create something, made at most once in effect. A write whose answer was lost (a 5xx,
+ * a reset, a timeout) may have been carried out; before it is sent again, GitHub is asked whether
+ * it was: the comment, check run, workflow run or review it would have made is looked for.
+ */
+
 
 /** Attempts at one write, counting the first. */
 const MAX_WRITE_ATTEMPTS = 3;
@@ -1858,6 +1818,12 @@ const MAX_WRITE_ATTEMPTS = 3;
  * attempt; GitHub's times have whole seconds and the runner's clock may be a little off.
  */
 const CLOCK_SLACK_MS = 5000;
+/**
+ * GitHub: "If you're making a large number of POST, PATCH, PUT, or DELETE requests for a single user
+ * or client ID, wait at least one second between each request" (REST API best practices). An
+ * iteration's few writes go unpaced; the annotation batches of a large check run are paced.
+ */
+const WRITE_PACE_MS = 1000;
 /**
  * Runs `create`; when its answer is lost, `find` looks for what it made (given the time just
  * before the first attempt) and only when nothing is found is it sent again.
@@ -1971,6 +1937,7 @@ async function appendAnnotations(l, checkRunId, annotations, landed, perRequest,
     let failures = 0;
     while (landed < annotations.length) {
         const batch = annotations.slice(landed, landed + perRequest);
+        await (0,external_node_timers_promises_.setTimeout)(l.paceMs ?? WRITE_PACE_MS);
         try {
             await send(batch);
             landed += batch.length;
@@ -2424,6 +2391,8 @@ async function createCheckRun(l, input) {
 
 // EXTERNAL MODULE: ./src/action/input-error.ts
 var input_error = __webpack_require__(9229);
+// EXTERNAL MODULE: ./src/review/ignore.ts
+var ignore = __webpack_require__(29196);
 // EXTERNAL MODULE: ./src/loop/findings.ts
 var loop_findings = __webpack_require__(84030);
 // EXTERNAL MODULE: ./src/loop/usage.ts
@@ -2441,9 +2410,24 @@ function touched(f, changed) {
     return ranges.some(([a, b]) => a <= f.line + 2 && b >= f.line - 2);
 }
 const clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+/** The coverage as the state keeps it: counts, and at most 50 paths of each list. */
+function coverageRecord(c) {
+    const paths = (xs) => xs.slice(0, 50).map(p => clip(p, 500));
+    return {
+        files: c.files,
+        reviewed: c.reviewed,
+        ignored: c.ignored.length,
+        batches: c.batches,
+        ...(c.ignored.length ? { ignoredFiles: paths(c.ignored) } : {}),
+        ...(c.unreviewed.length ? { unreviewed: paths(c.unreviewed) } : {}),
+        ...(c.unreviewed.length > 50 ? { unreviewedOmitted: c.unreviewed.length - 50 } : {}),
+        ...(c.failures.length ? { failures: c.failures.slice(0, 5).map(f => clip(f, 300)) } : {})
+    };
+}
 /** The review's tree, error, failed criteria and dropped findings, clipped to the state schema's limits. */
 function reviewerNotes(r) {
     return {
+        ...(r.coverage ? { coverage: coverageRecord(r.coverage) } : {}),
         ...(r.tree ? { tree: r.tree } : {}),
         ...(r.failedCriteria?.length
             ? { failedCriteria: r.failedCriteria.slice(0, 20).map(c => clip(c, 300)) }
@@ -2583,11 +2567,17 @@ var types = __webpack_require__(96539);
 
 
 
-/** GO requires: the reviewer says GO (or there is none), no finding at/above the threshold, every gate passes. */
+/**
+ * GO requires: the reviewer says GO (or there is none), no finding at/above the threshold, every gate
+ * passes, and every changed file that is not ignored was reviewed. Code nobody reviewed is never GO:
+ * NO_GO when something blocks anyway, else NEEDS_DISCUSSION.
+ */
 function decide(outcome, threshold) {
     if (outcome.reviewerDecision === 'NEEDS_DISCUSSION')
         return 'NEEDS_DISCUSSION';
     const blocking = outcome.findings.some(f => (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold));
+    if ((outcome.unreviewed ?? 0) > 0)
+        return blocking || !outcome.gatesPassed ? 'NO_GO' : 'NEEDS_DISCUSSION';
     if (outcome.reviewerDecision === 'NO_GO' || blocking || !outcome.gatesPassed)
         return 'NO_GO';
     return 'GO';
@@ -2788,7 +2778,7 @@ function reviewEvent(state, decision, threshold, fixable, budget) {
     if (budget?.exhausted)
         return {
             event: 'review_unaffordable',
-            reason: `The max-cost-usd budget ($${budget.maxUsd?.toFixed(2) ?? '?'}) does not allow another review; $${budget.spentUsd.toFixed(4)} spent.`
+            reason: `The max-cost-usd budget ($${budget.maxUsd?.toFixed(2) ?? '?'}) does not allow ${budget.estimate !== undefined ? `this review, estimated at $${budget.estimate.toFixed(2)} before any call` : 'another review'}; $${budget.spentUsd.toFixed(4)} spent.`
         };
     if (decision === 'NEEDS_DISCUSSION')
         return { event: 'review_needs_discussion', reason: 'The reviewer needs a human to decide.' };
@@ -2902,6 +2892,7 @@ function stepFailure(state, failOn) {
 // EXTERNAL MODULE: ./src/model/provider.ts
 var model_provider = __webpack_require__(94676);
 ;// CONCATENATED MODULE: ./src/inputs.ts
+
 
 
 
@@ -3045,8 +3036,20 @@ function parseAiSettings(get, model) {
         reviewTimeoutMinutes: integer(get, 'review-timeout-minutes', 10, 1, 360),
         fixTimeoutMinutes: integer(get, 'fix-timeout-minutes', 20, 1, 360),
         guidelines: get('guidelines').trim() || undefined,
-        instructions: get('instructions').trim() || undefined
+        instructions: get('instructions').trim() || undefined,
+        ignore: parseIgnore(get('ignore')),
+        reviewConcurrency: integer(get, 'review-concurrency', 4, 1, 16)
     };
+}
+function parseIgnore(raw) {
+    // one glob per line: commas belong to brace globs such as **/*.{png,jpg}
+    const globs = lines(raw);
+    for (const glob of globs) {
+        const bad = (0,ignore/* badGlob */.m$)(glob);
+        if (bad)
+            throw new input_error/* InputError */.d('ignore', `'${glob}': ${bad} (for example 'docs/generated/**').`);
+    }
+    return globs;
 }
 /** Who is called when the loop needs a human, and how. */
 function parseEscalation(get) {
@@ -3099,6 +3102,7 @@ function parseSettings(get, env = process.env) {
         sandbox: oneOf(get, 'sandbox', ['auto', 'required', 'off'], 'auto'),
         sandboxNetwork: oneOf(get, 'sandbox-network', ['allow', 'deny'], 'allow'),
         envPassthrough: parsePassthrough(get('env-passthrough')),
+        maxAnnotations: integer(get, 'max-annotations', 1000, 0, 50_000),
         ai: parseAiSettings(get, model)
     };
     if (settings.gates.length === 0 && !settings.ai.provider) {
@@ -3543,7 +3547,13 @@ function reviewedIteration(deps, plan, review, decision, trigger) {
         decision,
         summary: review.verdict?.summary ?? gatesSummary(review),
         findings: review.findings,
-        gates: review.gates.map(g => ({ name: g.name, passed: g.passed, durationMs: g.durationMs })),
+        gates: review.gates.map(g => ({
+            name: g.name,
+            passed: g.passed,
+            durationMs: g.durationMs,
+            ...(g.problems > g.findings.length ? { problems: g.problems, kept: g.findings.length } : {})
+        })),
+        coverage: review.verdict?.coverage,
         usage: review.usage,
         tree: review.tree,
         changedLines: review.changedLines,
@@ -3571,26 +3581,36 @@ function verdictOf(review, state, threshold) {
     return decide({
         reviewerDecision: said === 'NO_GO' && allDismissed ? 'GO' : said,
         findings,
-        gatesPassed: review.gates.every(g => g.passed)
+        gatesPassed: review.gates.every(g => g.passed),
+        unreviewed: review.verdict?.coverage?.unreviewed.length
     }, threshold);
+}
+/** Why a review that left files unreviewed needs a human: that, rather than a reviewer's question. */
+function unreviewedReason(review, next) {
+    const missing = review.verdict?.coverage?.unreviewed.length ?? 0;
+    if (!missing || next.status !== 'needs_discussion')
+        return next.reason;
+    return `${(0,format/* plural */.LS)(missing, 'changed file')} could not be reviewed, so the review cannot be GO; re-run the workflow or comment /review-loop retry.`;
 }
 /** DECIDE: the verdict, the review recorded in the state, and what comes next (the rules say). */
 function decidePhase(deps, plan, review) {
     const { settings } = deps;
     const { pull } = plan;
     const decision = verdictOf(review, plan.state, settings.severityThreshold);
-    deps.log.info(`${plan.tag} review: ${decision} (${plural(review.findings.length, 'finding') || 'no findings'})`);
+    deps.log.info(`${plan.tag} review: ${decision} (${(0,format/* plural */.LS)(review.findings.length, 'finding') || 'no findings'})`);
     let state = appendReview(plan.state, reviewedIteration(deps, plan, review, decision, deps.trigger));
     const fixable = canFix({
         pull,
         fixCommands: settings.fixCommands.length,
         aiFixer: deps.aiFixer
     });
-    const next = nextAfterReview(state, decision, settings.severityThreshold, fixable, {
+    const after = nextAfterReview(state, decision, settings.severityThreshold, fixable, {
         spentUsd: state.totals.costUsd,
         maxUsd: settings.ai.maxCostUsd,
-        exhausted: review.verdict?.budgetExhausted === true
+        exhausted: review.verdict?.budgetExhausted === true,
+        estimate: review.verdict?.estimateUsd
     });
+    const next = after.kind === 'finish' ? { ...after, reason: unreviewedReason(review, after) } : after;
     const notes = [];
     if (isFork(pull) && next.kind === 'finish' && next.status === 'stalled')
         notes.push('Fork PRs are reviewed but not fixed: the action does not push to forks.');
@@ -3722,6 +3742,40 @@ function decodeState(body, stateKey) {
     return { kind: 'ok', state: { ...checked.state, schema: state_schema/* STATE_SCHEMA */.KW } };
 }
 
+;// CONCATENATED MODULE: ./src/report/coverage.ts
+
+const files = (n) => `${n} changed file${n === 1 ? '' : 's'}`;
+/** "Reviewed N of M changed files (K ignored)": the same words in the comment, check run and job summary. */
+function coverageLine(it) {
+    const c = it.coverage;
+    if (!c)
+        return undefined;
+    return `Reviewed ${c.reviewed} of ${files(c.files)} (${c.ignored} ignored)${c.batches > 1 ? ` in ${c.batches} parts` : ''}.`;
+}
+const code = (paths) => paths.map(p => `\`${(0,format/* escapeMd */.Xk)(p)}\``).join(', ');
+/**
+ * What an iteration's review covered, as Markdown: the line above, the files nobody reviewed and why
+ * (a warning: the verdict cannot be GO), the files ignored by design (folded), and the checks whose
+ * problems were more than the findings kept.
+ */
+function renderCoverage(it) {
+    const out = [];
+    const c = it.coverage;
+    const line = coverageLine(it);
+    if (c && line) {
+        out.push(`**Coverage:** ${line}`);
+        const missing = (c.unreviewed?.length ?? 0) + (c.unreviewedOmitted ?? 0);
+        if (missing)
+            out.push('', `> [!WARNING]\n> **Not reviewed (${missing}), so this review cannot be GO:** ${code(c.unreviewed ?? [])}${c.unreviewedOmitted ? ` and ${c.unreviewedOmitted} more` : ''}.${(c.failures ?? []).map(f => `\n> - ${(0,format/* escapeMd */.Xk)(f)}`).join('')}`);
+        if (c.ignoredFiles?.length)
+            out.push('', `<details><summary>Ignored (${c.ignored}): not sent to the reviewer</summary>\n\n${code(c.ignoredFiles)}${c.ignored > c.ignoredFiles.length ? ` and ${c.ignored - c.ignoredFiles.length} more` : ''}\n\n</details>`);
+    }
+    for (const g of it.gates)
+        if (g.problems !== undefined && g.kept !== undefined && g.problems > g.kept)
+            out.push('', `Check \`${(0,format/* escapeMd */.Xk)(g.name)}\` printed ${g.problems} located problems; the ${g.kept} most severe are findings, the rest are in its output.`);
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./src/report/mermaid.ts
 
 function fixLabel(it) {
@@ -3784,6 +3838,7 @@ function renderMermaid(state, maxNodes = 40) {
 
 
 
+
 /** GitHub rejects comment bodies over 65,536 characters; we stay far below. */
 const COMMENT_LIMIT = 65_536;
 const COMMENT_BUDGET = 60_000;
@@ -3792,22 +3847,22 @@ function headline(state) {
     const n = (0,loop_state/* roundReviews */.sv)(state);
     const verdict = last?.decision ?? 'pending';
     const round = state.round > 1 ? ` (round ${state.round})` : '';
-    return `## Review loop: ${state.status === 'running' ? verdict : STATUS_LABEL[state.status]} — iteration ${n} of ${state.maxIterations}${round}`;
+    return `## Review loop: ${state.status === 'running' ? verdict : format/* STATUS_LABEL */._P[state.status]} — iteration ${n} of ${state.maxIterations}${round}`;
 }
 function statusLine(state, links) {
     const last = (0,loop_state/* lastIteration */.SU)(state);
     const parts = [
         `**Status:** \`${state.status}\``,
         `**Verdict:** ${last?.decision ?? 'pending'}`,
-        `**Cost so far:** ${usd(state.totals.costUsd)} (${tokens(state.totals).toLocaleString('en-US')} tokens)`
+        `**Cost so far:** ${(0,format/* usd */.dR)(state.totals.costUsd)} (${(0,format/* tokens */.LU)(state.totals).toLocaleString('en-US')} tokens)`
     ];
     if (last)
-        parts.push(`**Reviewed:** ${commitLink(links, last.reviewedSha)}`);
+        parts.push(`**Reviewed:** ${(0,format/* commitLink */.wn)(links, last.reviewedSha)}`);
     return parts.join(' · ');
 }
 function severityCounts(findings) {
     const counts = (0,loop_findings/* countBySeverity */.Ot)(findings);
-    const parts = types/* SEVERITIES */.oC.filter(s => counts[s] > 0).map(s => `${SEVERITY_ICON[s]}${counts[s]}`);
+    const parts = types/* SEVERITIES */.oC.filter(s => counts[s] > 0).map(s => `${format/* SEVERITY_ICON */._9[s]}${counts[s]}`);
     return parts.length ? parts.join(' ') : '—';
 }
 function fixCell(links, it) {
@@ -3816,7 +3871,7 @@ function fixCell(links, it) {
     const { outcome, commitSha } = it.fix;
     const files = (0,loop_state/* filesChangedCount */.rG)(it.fix);
     if (outcome === 'pushed' && commitSha)
-        return `${fixLink(links, commitSha)} (${files} file${files === 1 ? '' : 's'})`;
+        return `${(0,format/* fixLink */.EV)(links, commitSha)} (${files} file${files === 1 ? '' : 's'})`;
     return outcome.replace('_', ' ');
 }
 function renderTimeline(state, links, maxRows = 30) {
@@ -3832,7 +3887,7 @@ function renderTimeline(state, links, maxRows = 30) {
         const open = it.findings.filter(f => f.status === 'open');
         const gone = it.gone?.length ? ` (+${it.gone.length} no longer raised)` : '';
         const disputed = it.findings.filter(f => f.status === 'disputed').length + (it.fix?.disputes.length ?? 0);
-        rows.push(`| ${it.n}${it.round > 1 && it.round !== iterations[i - 1]?.round ? ` (round ${it.round})` : ''} | ${commitLink(links, it.reviewedSha)} | ${it.decision} | ${severityCounts(open)}${it.omitted ? ` +${it.omitted}` : ''} | ${(0,loop_state/* resolvedCount */.mq)(it)}${gone} | ${disputed} | ${fixCell(links, it)} | ${tokens(it.usage).toLocaleString('en-US')} | ${usd(it.usage.costUsd)} | ${duration(it.durationMs + (it.fix?.durationMs ?? 0))} |`);
+        rows.push(`| ${it.n}${it.round > 1 && it.round !== iterations[i - 1]?.round ? ` (round ${it.round})` : ''} | ${(0,format/* commitLink */.wn)(links, it.reviewedSha)} | ${it.decision} | ${severityCounts(open)}${it.omitted ? ` +${it.omitted}` : ''} | ${(0,loop_state/* resolvedCount */.mq)(it)}${gone} | ${disputed} | ${fixCell(links, it)} | ${(0,format/* tokens */.LU)(it.usage).toLocaleString('en-US')} | ${(0,format/* usd */.dR)(it.usage.costUsd)} | ${(0,format/* duration */.p0)(it.durationMs + (it.fix?.durationMs ?? 0))} |`);
     }
     return rows.join('\n');
 }
@@ -3851,23 +3906,23 @@ function renderFindings(state, findings, links, opt) {
         const group = shown.filter(f => f.severity === severity);
         if (group.length === 0)
             continue;
-        out.push('', `#### ${SEVERITY_ICON[severity]} ${severity} (${sorted.filter(f => f.severity === severity).length})`);
+        out.push('', `#### ${format/* SEVERITY_ICON */._9[severity]} ${severity} (${sorted.filter(f => f.severity === severity).length})`);
         for (const f of group) {
             const where = f.file
-                ? fileLink(links, last.reviewedSha, f.file, f.line, f.endLine)
+                ? (0,format/* fileLink */.RF)(links, last.reviewedSha, f.file, f.line, f.endLine)
                 : 'no location';
             const age = last.n - (since.get(f.id) ?? last.n) + 1;
             const settled = dismissed.get(f.id);
             const status = settled
-                ? `**dismissed** by @${settled.by}${settled.reason ? `: ${escapeMd(settled.reason)}` : ''} (does not block)`
+                ? `**dismissed** by @${settled.by}${settled.reason ? `: ${(0,format/* escapeMd */.Xk)(settled.reason)}` : ''} (does not block)`
                 : `open for ${age} iteration${age === 1 ? '' : 's'}`;
-            out.push(`- **${escapeMd(f.title)}** — ${where} · \`${escapeMd(f.source)}\` · \`${f.id}\` · ${reraised.has(f.id) ? '**re-raised** after a fix · ' : ''}${status}`);
+            out.push(`- **${(0,format/* escapeMd */.Xk)(f.title)}** — ${where} · \`${(0,format/* escapeMd */.Xk)(f.source)}\` · \`${f.id}\` · ${reraised.has(f.id) ? '**re-raised** after a fix · ' : ''}${status}`);
             if (opt.details && (f.description || f.suggestedFix)) {
                 const body = [f.description, f.suggestedFix ? `**Suggested fix:** ${f.suggestedFix}` : '']
                     .filter(Boolean)
                     .join('\n\n');
                 // indented as a whole, so the block stays inside its list item
-                const block = `<details><summary>Details</summary>\n\n${safeBlock(body, opt.descriptionChars)}\n\n</details>`;
+                const block = `<details><summary>Details</summary>\n\n${(0,format/* safeBlock */.BW)(body, opt.descriptionChars)}\n\n</details>`;
                 out.push(block.replace(/^(?=.)/gm, '  '));
             }
         }
@@ -3910,7 +3965,7 @@ function renderHistory(state, maxRows = 60) {
         '',
         '| id | severity | title | seen in | status |',
         '|---|---|---|---|---|',
-        ...rows.map(([id, r]) => `| \`${id}\` | ${r.severity} | ${escapeMd(r.title).slice(0, 150)} | ${r.first === r.last ? r.first : `${r.first}–${r.last}`} | ${r.status} |`),
+        ...rows.map(([id, r]) => `| \`${id}\` | ${r.severity} | ${(0,format/* escapeMd */.Xk)(r.title).slice(0, 150)} | ${r.first === r.last ? r.first : `${r.first}–${r.last}`} | ${r.status} |`),
         seen.size > rows.length ? `\n… ${seen.size - rows.length} more in the artifacts.` : '',
         '</details>'
     ].join('\n');
@@ -3922,12 +3977,15 @@ function renderLatestReview(state) {
         return '';
     const out = ['### Latest review', ''];
     if (last.error)
-        out.push(`> [!CAUTION]\n> ${escapeMd(last.error)}`, '');
-    out.push(escapeMd(last.summary.slice(0, 1500)));
+        out.push(`> [!CAUTION]\n> ${(0,format/* escapeMd */.Xk)(last.error)}`, '');
+    out.push((0,format/* escapeMd */.Xk)(last.summary.slice(0, 1500)));
+    const coverage = renderCoverage(last);
+    if (coverage.length)
+        out.push('', ...coverage);
     if (last.failedCriteria?.length)
-        out.push('', '**Failed criteria:**', ...last.failedCriteria.map(c => `- ${escapeMd(c)}`));
+        out.push('', '**Failed criteria:**', ...last.failedCriteria.map(c => `- ${(0,format/* escapeMd */.Xk)(c)}`));
     if (last.dropped?.length)
-        out.push('', `**Dropped findings (${last.dropped.length}):** the action could not place them in ${last.reviewedSha.slice(0, 7)}, so they are not on the PR's lines.`, ...last.dropped.map(d => `- ${SEVERITY_ICON[d.severity]} ${escapeMd(d.title)} — ${escapeMd(d.why)}`));
+        out.push('', `**Dropped findings (${last.dropped.length}):** the action could not place them in ${last.reviewedSha.slice(0, 7)}, so they are not on the PR's lines.`, ...last.dropped.map(d => `- ${format/* SEVERITY_ICON */._9[d.severity]} ${(0,format/* escapeMd */.Xk)(d.title)} — ${(0,format/* escapeMd */.Xk)(d.why)}`));
     return out.join('\n');
 }
 /** The fixer's disputes with its reasons and the reviewer's answers, and its closing summary. */
@@ -3941,18 +3999,18 @@ function renderFixerVoice(state) {
         for (const d of it.fix.disputes.slice(0, 10)) {
             const answer = next?.answers?.find(a => a.id === d.id);
             const reply = answer
-                ? ` — reviewer: ${answer.status.replace('_', ' ')}${answer.note ? `: ${escapeMd(answer.note)}` : ''}`
+                ? ` — reviewer: ${answer.status.replace('_', ' ')}${answer.note ? `: ${(0,format/* escapeMd */.Xk)(answer.note)}` : ''}`
                 : next
                     ? next.findings.some(f => f.id === d.id)
                         ? ' — reviewer: kept it'
                         : ' — reviewer: dropped it'
                     : ' — the next review weighs it';
-            out.push(`- \`${d.id}\`: ${escapeMd(d.reason).slice(0, 500)}${reply}`);
+            out.push(`- \`${d.id}\`: ${(0,format/* escapeMd */.Xk)(d.reason).slice(0, 500)}${reply}`);
         }
     }
     const summarised = round.findLast(it => it.fix?.summary);
     if (summarised)
-        out.push('', `**Fixer's summary (iteration ${summarised.n}${summarised.fix.stopReason ? `, stopped: ${summarised.fix.stopReason}` : ''}):**`, '', safeBlock(summarised.fix.summary, 1500));
+        out.push('', `**Fixer's summary (iteration ${summarised.n}${summarised.fix.stopReason ? `, stopped: ${summarised.fix.stopReason}` : ''}):**`, '', (0,format/* safeBlock */.BW)(summarised.fix.summary, 1500));
     return out.length ? ['### The fixer', ...out].join('\n') : '';
 }
 /** The commands that fit the loop's state, as one line for people. */
@@ -3970,10 +4028,10 @@ function statusText(state) {
     const open = (last?.findings ?? []).filter(f => f.status === 'open').length;
     const round = state.round > 1 ? ` of round ${state.round}` : '';
     const lines = [
-        `the loop is \`${state.status}\`: iteration ${(0,loop_state/* roundReviews */.sv)(state)} of ${state.maxIterations}${round}, verdict ${last?.decision ?? 'pending'}, ${open} open finding${open === 1 ? '' : 's'}, ${usd(state.totals.costUsd)} spent.`
+        `the loop is \`${state.status}\`: iteration ${(0,loop_state/* roundReviews */.sv)(state)} of ${state.maxIterations}${round}, verdict ${last?.decision ?? 'pending'}, ${open} open finding${open === 1 ? '' : 's'}, ${(0,format/* usd */.dR)(state.totals.costUsd)} spent.`
     ];
     if (state.reason)
-        lines.push('', `> ${escapeMd(state.reason)}`);
+        lines.push('', `> ${(0,format/* escapeMd */.Xk)(state.reason)}`);
     const can = whatYouCanDo(state);
     if (can)
         lines.push('', can);
@@ -4002,9 +4060,9 @@ function renderComment(state, findings, links, extras = {}, budget = COMMENT_BUD
 function renderHuman(state, findings, links, extras, opt, withHistory) {
     const parts = [headline(state), '', statusLine(state, links)];
     if (state.reason)
-        parts.push('', `> ${escapeMd(state.reason)}`);
+        parts.push('', `> ${(0,format/* escapeMd */.Xk)(state.reason)}`);
     for (const warning of extras.warnings ?? [])
-        parts.push('', `> [!WARNING]\n> ${escapeMd(warning)}`);
+        parts.push('', `> [!WARNING]\n> ${(0,format/* escapeMd */.Xk)(warning)}`);
     if (extras.mention?.length) {
         parts.push('', `**A human is needed:** ${extras.mention.map(m => `@${m}`).join(' ')} — please take a look.`);
     }
@@ -4026,8 +4084,8 @@ function renderHuman(state, findings, links, extras, opt, withHistory) {
     const footer = [
         extras.artifact
             ? extras.artifactUrl
-                ? `Full review: [${escapeMd(extras.artifact)}](${extras.artifactUrl})`
-                : `Full reviews: artifact \`${escapeMd(extras.artifact)}\``
+                ? `Full review: [${(0,format/* escapeMd */.Xk)(extras.artifact)}](${extras.artifactUrl})`
+                : `Full reviews: artifact \`${(0,format/* escapeMd */.Xk)(extras.artifact)}\``
             : '',
         links.runUrl ? `[workflow run](${links.runUrl})` : '',
         'updated by review-loop'
@@ -4044,6 +4102,20 @@ const STATE_JSON_BUDGET = 30_000;
 /** Measured as written into the comment, where each `<`, `>` and `&` takes six characters. */
 function size(state) {
     return encodeStateJson(state).length;
+}
+/** Counts and the first ten unreviewed paths: what must not be lost is that files went unreviewed. */
+function slimCoverage(c) {
+    const unreviewed = c.unreviewed?.slice(0, 10);
+    const omitted = (c.unreviewedOmitted ?? 0) + (c.unreviewed?.length ?? 0) - (unreviewed?.length ?? 0);
+    return {
+        files: c.files,
+        reviewed: c.reviewed,
+        ignored: c.ignored,
+        batches: c.batches,
+        ...(unreviewed?.length ? { unreviewed } : {}),
+        ...(omitted ? { unreviewedOmitted: omitted } : {}),
+        ...(c.failures?.length ? { failures: c.failures.slice(0, 1) } : {})
+    };
 }
 function trimIteration(it, keep, slim) {
     const sorted = [...it.findings].sort((a, b) => (0,loop_findings/* severityRank */.qs)(a.severity) - (0,loop_findings/* severityRank */.qs)(b.severity));
@@ -4075,6 +4147,7 @@ function trimIteration(it, keep, slim) {
                 .map(a => ({ ...a, note: a.note.slice(0, keep >= 100 ? 500 : 150) })),
         failedCriteria: it.failedCriteria?.slice(0, slim ? 3 : Math.min(20, Math.ceil(keep / 5))),
         gates: it.gates.slice(0, 30).map(g => ({ ...g, name: g.name.slice(0, 100) })),
+        coverage: it.coverage && (slim ? slimCoverage(it.coverage) : it.coverage),
         fix: fix && {
             ...fix,
             ...(fix.summary ? { summary: fix.summary.slice(0, slim ? 200 : 2000) } : {}),
@@ -4148,8 +4221,8 @@ function renderReviewMarkdown(state, review, links) {
     }
     parts.push(`## Findings (${review.findings.length})`, '');
     for (const f of [...review.findings].sort(loop_findings/* bySeverity */.Np)) {
-        const where = f.file && it ? fileLink(links, it.reviewedSha, f.file, f.line, f.endLine) : 'no location';
-        parts.push(`### ${SEVERITY_ICON[f.severity]} ${f.title}`, '', `\`${f.id}\` · ${f.severity} · ${f.category} · ${f.source} · ${where}`, '', f.description, '');
+        const where = f.file && it ? (0,format/* fileLink */.RF)(links, it.reviewedSha, f.file, f.line, f.endLine) : 'no location';
+        parts.push(`### ${format/* SEVERITY_ICON */._9[f.severity]} ${f.title}`, '', `\`${f.id}\` · ${f.severity} · ${f.category} · ${f.source} · ${where}`, '', f.description, '');
         if (f.suggestedFix)
             parts.push('Suggested fix:', '', f.suggestedFix, '');
     }
@@ -5335,7 +5408,7 @@ async function pushPhase(deps, plan, fixed, ws) {
         notes.push(`The fix commit was not pushed (${delivery.message}); it is kept as fix-${n}.patch in the artifact.`);
     // the state saved ahead counted the fix's usage already: replace the record, count nothing twice
     const settled = settle(fixed.state, record, (0,loop_usage/* zeroUsage */.My)(), rounds);
-    const files = plural(delivery.filesChanged.length, 'file', ' (', ')');
+    const files = (0,format/* plural */.LS)(delivery.filesChanged.length, 'file', ' (', ')');
     deps.log.info(`${tag} fix: ${delivery.outcome.replace('_', ' ')}${files}`);
     return {
         state: settled.state,
@@ -5385,10 +5458,11 @@ function checkTitle(decision, findings) {
     return `${decision}: ${findings.length} finding${findings.length === 1 ? '' : 's'} (${parts.join(', ')})`;
 }
 /** The check run's summary mirrors the comment: where the loop stands, its path, the timeline, the open findings. */
-function checkRunSummary(state, findings, links) {
+function checkRunSummary(state, findings, links, note) {
     return fit([
         statusLine(state, links),
         state.reason ? `\n> ${state.reason}` : '',
+        note ? `\n> [!NOTE]\n> ${note}` : '',
         '',
         renderMermaid(state),
         '',
@@ -5410,7 +5484,7 @@ function unlocatedText(findings) {
         return undefined;
     const parts = ['## Findings without a location', ''];
     for (const f of [...unlocated].sort(loop_findings/* bySeverity */.Np)) {
-        parts.push(`### ${SEVERITY_ICON[f.severity]} ${escapeMd(f.title)}`, '', `\`${f.id}\` · ${f.severity} · ${f.source}`, '', f.description, '');
+        parts.push(`### ${format/* SEVERITY_ICON */._9[f.severity]} ${(0,format/* escapeMd */.Xk)(f.title)}`, '', `\`${f.id}\` · ${f.severity} · ${f.source}`, '', f.description, '');
     }
     return fit(parts.join('\n'));
 }
@@ -5427,6 +5501,7 @@ function checkRunActions(status) {
 
 
 
+
 /** The job summary is capped at 1 MiB per step; this stays well below. */
 const SUMMARY_BUDGET = 900_000;
 /** This iteration's review as a table people can scan, with the loop's path. */
@@ -5435,24 +5510,29 @@ function renderJobSummary(input) {
     const last = state.iterations[state.iterations.length - 1];
     const parts = [headline(state), '', statusLine(state, links)];
     if (state.reason)
-        parts.push('', `> ${escapeMd(state.reason)}`);
+        parts.push('', `> ${(0,format/* escapeMd */.Xk)(state.reason)}`);
     for (const note of input.notes)
-        parts.push('', `> [!NOTE]\n> ${escapeMd(note)}`);
+        parts.push('', `> [!NOTE]\n> ${(0,format/* escapeMd */.Xk)(note)}`);
     parts.push('', renderMermaid(state));
     if (input.reviewSummary)
-        parts.push('', '### Review summary', '', escapeMd(input.reviewSummary));
+        parts.push('', '### Review summary', '', (0,format/* escapeMd */.Xk)(input.reviewSummary));
+    if (last) {
+        const coverage = renderCoverage(last);
+        if (coverage.length)
+            parts.push('', '### Coverage', '', ...coverage);
+    }
     if (input.gates.length) {
         parts.push('', '### Checks', '', '| check | result | exit | time |', '|---|---|---|---|');
         for (const g of input.gates) {
-            parts.push(`| ${escapeMd(g.name)} | ${g.passed ? '✅ pass' : '❌ fail'} | ${g.exitCode} | ${duration(g.durationMs)} |`);
+            parts.push(`| ${(0,format/* escapeMd */.Xk)(g.name)} | ${g.passed ? '✅ pass' : '❌ fail'} | ${g.exitCode} | ${(0,format/* duration */.p0)(g.durationMs)} |`);
         }
     }
     parts.push('', `### Findings of this review (${findings.length})`, '');
     if (findings.length) {
         parts.push('| severity | location | finding | source | id |', '|---|---|---|---|---|');
         for (const f of [...findings].sort(loop_findings/* bySeverity */.Np)) {
-            const where = f.file && last ? fileLink(links, last.reviewedSha, f.file, f.line, f.endLine) : '—';
-            parts.push(`| ${SEVERITY_ICON[f.severity]} ${f.severity} | ${where} | ${escapeMd(f.title)} | ${escapeMd(f.source)} | \`${f.id}\` |`);
+            const where = f.file && last ? (0,format/* fileLink */.RF)(links, last.reviewedSha, f.file, f.line, f.endLine) : '—';
+            parts.push(`| ${format/* SEVERITY_ICON */._9[f.severity]} ${f.severity} | ${where} | ${(0,format/* escapeMd */.Xk)(f.title)} | ${(0,format/* escapeMd */.Xk)(f.source)} | \`${f.id}\` |`);
         }
     }
     else {
@@ -5460,7 +5540,7 @@ function renderJobSummary(input) {
     }
     parts.push('', '### Timeline', '', renderTimeline(state, links));
     if (input.artifact)
-        parts.push('', `Full review and fix records: artifact \`${escapeMd(input.artifact)}\`.`);
+        parts.push('', `Full review and fix records: artifact \`${(0,format/* escapeMd */.Xk)(input.artifact)}\`.`);
     let text = parts.join('\n');
     if (text.length > SUMMARY_BUDGET)
         text = `${text.slice(0, SUMMARY_BUDGET)}\n\n… (cut; see the artifact)`;
@@ -5481,14 +5561,21 @@ async function reportPhase(deps, plan, input) {
     const { review, decision, recorded } = input;
     const { state } = recorded;
     const links = repoLinks(ctx, pull.number);
+    const located = toAnnotations(review.findings, new Set(((0,loop_state/* lastIteration */.SU)(state)?.findings ?? []).filter(f => f.reraised).map(f => f.id)));
+    // most severe first: what is cut is the least severe, counted here and kept in the artifact
+    const annotations = located.slice(0, settings.maxAnnotations);
+    const unannotated = located.length - annotations.length;
+    const capNote = unannotated
+        ? `${unannotated} of ${located.length} located findings are not annotated (max-annotations: ${settings.maxAnnotations}, most severe first); all are in review-${n}.json of the iteration's artifact.`
+        : undefined;
     const check = await github.createCheckRun({
         name: settings.checkName,
         headSha: pull.headSha,
         conclusion: checkConclusion(decision, state.status, settings.failOn),
         title: checkTitle(decision, review.findings),
-        summary: checkRunSummary(state, review.findings, links),
+        summary: checkRunSummary(state, review.findings, links, capNote),
         text: unlocatedText(review.findings),
-        annotations: toAnnotations(review.findings, new Set(((0,loop_state/* lastIteration */.SU)(state)?.findings ?? []).filter(f => f.reraised).map(f => f.id))),
+        annotations,
         externalId: `${pull.number}:${n}:${ctx.runId}:${ctx.runAttempt}`,
         detailsUrl: recorded.comment.htmlUrl,
         startedAt: plan.started.toISOString(),
@@ -5503,7 +5590,7 @@ async function reportPhase(deps, plan, input) {
         links,
         reviewSummary: review.verdict?.summary,
         artifact: recorded.artifact,
-        notes: [...recorded.notes, ...escalated]
+        notes: [...recorded.notes, ...escalated, ...(capNote ? [capNote] : [])]
     }));
     return { checkRunId: check.id };
 }
@@ -5517,15 +5604,37 @@ var parsers = __webpack_require__(44208);
 
 
 
-/** Reads the text of one line of a file in the workspace: the anchor of a finding's fingerprint. */
-function lineAt(repoRoot, file, line) {
-    if (!file || !line)
-        return '';
-    try {
-        return (0,external_node_fs_.readFileSync)(external_node_path_default().join(repoRoot, file), 'utf8').split('\n')[line - 1] ?? '';
+/**
+ * The findings one check keeps: its most severe located problems first. A check that prints more
+ * (a linter run over a whole repository) is counted in full (`problems`), and the rest stays in its
+ * output; a hundred findings are more than a fixer or a reader can act on in one iteration.
+ */
+const MAX_FINDINGS_PER_CHECK = 100;
+/** The lines of workspace files, read once each: fingerprint anchors and line clamping need them. */
+class FileLines {
+    repoRoot;
+    cache = new Map();
+    constructor(repoRoot) {
+        this.repoRoot = repoRoot;
     }
-    catch {
-        return '';
+    of(file) {
+        if (!this.cache.has(file)) {
+            let lines;
+            try {
+                lines = (0,external_node_fs_.readFileSync)(external_node_path_default().join(this.repoRoot, file), 'utf8').split('\n');
+                if (lines.length > 1 && lines[lines.length - 1] === '')
+                    lines.pop();
+            }
+            catch {
+                lines = undefined;
+            }
+            this.cache.set(file, lines);
+        }
+        return this.cache.get(file);
+    }
+    /** The text of one line: the anchor of a finding's fingerprint. */
+    at(file, line) {
+        return file && line ? (this.of(file)?.[line - 1] ?? '') : '';
     }
 }
 function relativeToRoot(repoRoot, cwd, file) {
@@ -5535,19 +5644,36 @@ function relativeToRoot(repoRoot, cwd, file) {
         return undefined;
     return relative.split((external_node_path_default()).sep).join('/');
 }
-function isFile(p) {
-    try {
-        return (0,external_node_fs_.statSync)(p).isFile();
-    }
-    catch {
-        return false;
-    }
+/** Whether a path is a file, asked once per path (a noisy check names the same files again and again). */
+function fileCheck(cwd) {
+    const seen = new Map();
+    return file => {
+        const absolute = external_node_path_default().resolve(cwd, file);
+        if (!seen.has(absolute)) {
+            let isFile = false;
+            try {
+                isFile = (0,external_node_fs_.statSync)(absolute).isFile();
+            }
+            catch {
+                isFile = false;
+            }
+            seen.set(absolute, isFile);
+        }
+        return seen.get(absolute);
+    };
 }
-function toFinding(gate, category, p, repoRoot) {
+/** A located problem on a line the file has: one past its end (a stale line number) is clamped to it. */
+function clamp(p, lines) {
+    const length = lines.of(p.file)?.length;
+    if (!length || !p.line || p.line <= length)
+        return p;
+    return { ...p, line: length, endLine: undefined };
+}
+function toFinding(gate, category, p, lines) {
     // without a rule id, the check's name says what kind of problem it is
     const title = `${p.rule ?? gate}: ${p.message}`.split('\n')[0].slice(0, 200);
     return {
-        id: (0,fingerprint/* fingerprint */.Rj)({ title, file: p.file, anchor: lineAt(repoRoot, p.file, p.line) }),
+        id: (0,fingerprint/* fingerprint */.Rj)({ title, file: p.file, anchor: lines.at(p.file, p.line) }),
         severity: p.level === 'error' ? 'high' : 'low',
         category,
         file: p.file,
@@ -5560,17 +5686,29 @@ function toFinding(gate, category, p, repoRoot) {
 }
 /** Turns one command's result into findings: ESLint JSON, tsc, `path:line:col`, or the output's tail. */
 function findingsFromOutput(name, result, options) {
+    return readGateOutput(name, result, options).findings;
+}
+/**
+ * A command's findings (at most MAX_FINDINGS_PER_CHECK, errors first) and the true count of the
+ * located problems it printed. Lines past a file's end are clamped to its last line.
+ */
+function readGateOutput(name, result, options) {
     const { repoRoot, cwd } = options;
+    const lines = new FileLines(repoRoot);
     const eslint = (0,parsers/* parseEslintJson */.hl)(result.stdout);
     const category = eslint ? 'style' : 'logic';
-    const problems = eslint ?? (0,parsers/* parseLocatedLines */.d6)(result.output, file => isFile(external_node_path_default().resolve(cwd, file)));
+    const problems = eslint ?? (0,parsers/* parseLocatedLines */.d6)(result.output, fileCheck(cwd));
+    const failed = result.exitCode !== 0;
     const located = problems.flatMap(p => {
         const file = p.file ? relativeToRoot(repoRoot, cwd, p.file) : undefined;
-        return file ? [{ ...p, file }] : [];
+        // the exit status decides: what a passing command reports is never more than a warning
+        return file ? [clamp({ ...p, file, level: failed ? p.level : 'warning' }, lines)] : [];
     });
-    const failed = result.exitCode !== 0;
-    // the exit status decides: what a passing command reports is never more than a warning
-    const findings = dedupe(located.map(p => toFinding(name, category, failed ? p : { ...p, level: 'warning' }, repoRoot)));
+    // over the cap, errors first: what is left out is the least severe
+    const ordered = located.length > MAX_FINDINGS_PER_CHECK
+        ? [...located.filter(p => p.level === 'error'), ...located.filter(p => p.level !== 'error')]
+        : located;
+    const findings = firstDistinct(ordered, MAX_FINDINGS_PER_CHECK, p => toFinding(name, category, p, lines));
     if (failed && !findings.some(f => f.severity === 'high')) {
         const what = result.timedOut ? 'timed out' : `failed (exit code ${result.exitCode})`;
         const title = `Check '${name}' ${what}`;
@@ -5583,13 +5721,18 @@ function findingsFromOutput(name, result, options) {
             source: `gate:${name}`
         });
     }
-    return findings;
+    return { findings, problems: located.length };
 }
-function dedupe(findings) {
+/** The first `max` findings with distinct ids. */
+function firstDistinct(problems, max, toFinding) {
     const seen = new Map();
-    for (const f of findings)
+    for (const p of problems) {
+        if (seen.size >= max)
+            break;
+        const f = toFinding(p);
         if (!seen.has(f.id))
             seen.set(f.id, f);
+    }
     return [...seen.values()];
 }
 async function runGates(gates, runner, options) {
@@ -5610,7 +5753,7 @@ async function runGates(gates, runner, options) {
             exitCode: result.exitCode,
             timedOut: result.timedOut,
             durationMs: result.durationMs,
-            findings: findingsFromOutput(gate.name, result, options),
+            ...readGateOutput(gate.name, result, options),
             outputTail: (0,parsers/* tail */.RT)(result.output, 200, 20_000)
         });
     }
@@ -6074,7 +6217,7 @@ async function run(prefetched) {
     });
     // The model SDK is loaded only when a model provider is configured.
     const ai = settings.ai.provider
-        ? (await Promise.all(/* import() */[__webpack_require__.e(968), __webpack_require__.e(442)]).then(__webpack_require__.bind(__webpack_require__, 56442))).createAiAgents(settings, log)
+        ? (await Promise.all(/* import() */[__webpack_require__.e(968), __webpack_require__.e(666)]).then(__webpack_require__.bind(__webpack_require__, 13666))).createAiAgents(settings, log)
         : undefined;
     const artifactsDir = settings.artifactsDir ?? external_node_path_default().join(ctx.tempDir, 'review-loop');
     const outcome = await runIteration({
@@ -6379,6 +6522,95 @@ function containsSecret(text, secrets) {
 
 /***/ }),
 
+/***/ 12011:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   BW: () => (/* binding */ safeBlock),
+/* harmony export */   EV: () => (/* binding */ fixLink),
+/* harmony export */   LS: () => (/* binding */ plural),
+/* harmony export */   LU: () => (/* binding */ tokens),
+/* harmony export */   RF: () => (/* binding */ fileLink),
+/* harmony export */   Xk: () => (/* binding */ escapeMd),
+/* harmony export */   _9: () => (/* binding */ SEVERITY_ICON),
+/* harmony export */   _P: () => (/* binding */ STATUS_LABEL),
+/* harmony export */   dR: () => (/* binding */ usd),
+/* harmony export */   p0: () => (/* binding */ duration),
+/* harmony export */   wn: () => (/* binding */ commitLink)
+/* harmony export */ });
+/* unused harmony exports short, repoUrl */
+const SEVERITY_ICON = {
+    critical: '🔴',
+    high: '🟠',
+    medium: '🟡',
+    low: '🔵',
+    suggestion: '⚪'
+};
+const STATUS_LABEL = {
+    running: 'running',
+    go: 'GO',
+    max_iterations: 'stopped at the iteration cap',
+    needs_discussion: 'needs discussion',
+    stalled: 'stalled',
+    budget_exhausted: 'budget exhausted',
+    stopped: 'stopped by a human',
+    error: 'error',
+    closed: 'PR closed',
+    merged: 'PR merged'
+};
+function short(sha) {
+    return (sha ?? '').slice(0, 7);
+}
+function repoUrl(l) {
+    return `${l.serverUrl}/${l.owner}/${l.repo}`;
+}
+function commitLink(l, sha) {
+    return `[\`${short(sha)}\`](${repoUrl(l)}/commit/${sha})`;
+}
+/** A fix commit linked to its diff within the PR. */
+function fixLink(l, sha) {
+    return `[\`${short(sha)}\`](${repoUrl(l)}/pull/${l.pr}/commits/${sha})`;
+}
+function fileLink(l, sha, file, line, endLine) {
+    const anchor = line ? `#L${line}${endLine && endLine > line ? `-L${endLine}` : ''}` : '';
+    const label = line ? `${file}:${line}` : file;
+    return `[\`${escapeMd(label)}\`](${repoUrl(l)}/blob/${sha}/${file.split('/').map(encodeURIComponent).join('/')}${anchor})`;
+}
+function usd(value) {
+    return `$${value.toFixed(value > 0 && value < 0.01 ? 4 : 2)}`;
+}
+function tokens(u) {
+    return u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens;
+}
+function duration(ms) {
+    const s = Math.round(ms / 1000);
+    return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`;
+}
+/** Escapes text from PRs and tools for one line of Markdown (tables, list items). */
+function escapeMd(text) {
+    return text
+        .replace(/\r?\n/g, ' ')
+        .replace(/([\\`*_[\]|<>#])/g, '\\$1')
+        .replace(/@/g, '@\u200b');
+}
+/** Text for a collapsible block: HTML comments and mentions neutralised, length capped. */
+function safeBlock(text, max) {
+    let t = text.replace(/<!--/g, '&lt;!--').replace(/@(?=\w)/g, '@\u200b');
+    if (t.length > max)
+        t = `${t.slice(0, max)}\n… (cut; the full text is in the review artifact)`;
+    const fences = (t.match(/```/g) ?? []).length;
+    if (fences % 2 === 1)
+        t += '\n```';
+    return t;
+}
+/** `3 files`, `1 file`, or nothing for none; `before` and `after` wrap a count that is shown. */
+function plural(count, noun, before = '', after = '') {
+    return count ? `${before}${count} ${noun}${count === 1 ? '' : 's'}${after}` : '';
+}
+
+
+/***/ }),
+
 /***/ 49991:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -6443,6 +6675,85 @@ function excerptAround(content, line, radius = 20) {
         .slice(from, to)
         .map((l, i) => `${from + i + 1}: ${l}`)
         .join('\n');
+}
+
+
+/***/ }),
+
+/***/ 29196:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   NJ: () => (/* binding */ ignoreMatcher),
+/* harmony export */   m$: () => (/* binding */ badGlob)
+/* harmony export */ });
+/* unused harmony export DEFAULT_IGNORE */
+/* harmony import */ var minimatch__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(33581);
+
+/**
+ * Files the reviewer skips unless the `ignore` input takes them back with `!`: lockfiles, generated
+ * and vendored folders, minified bundles and source maps, binaries, and `dist/`. They are still
+ * listed in the comment as ignored, never silently left out.
+ */
+const DEFAULT_IGNORE = [
+    // lockfiles
+    '**/package-lock.json',
+    '**/npm-shrinkwrap.json',
+    '**/yarn.lock',
+    '**/pnpm-lock.yaml',
+    '**/bun.lockb',
+    '**/Cargo.lock',
+    '**/Gemfile.lock',
+    '**/composer.lock',
+    '**/poetry.lock',
+    '**/Pipfile.lock',
+    '**/uv.lock',
+    '**/go.sum',
+    '**/packages.lock.json',
+    // generated and vendored
+    'dist/**',
+    '**/node_modules/**',
+    '**/vendor/**',
+    '**/third_party/**',
+    '**/__generated__/**',
+    '**/*.generated.*',
+    '**/*.pb.go',
+    '**/*_pb2.py',
+    // minified bundles and maps
+    '**/*.min.js',
+    '**/*.min.css',
+    '**/*.map',
+    // binaries
+    '**/*.{png,jpg,jpeg,gif,webp,ico,bmp,tiff,pdf,zip,gz,tgz,bz2,xz,7z,jar,war,class,exe,dll,so,dylib,a,o,wasm,bin,woff,woff2,ttf,otf,eot,mp3,mp4,mov,avi}'
+];
+/**
+ * Whether a path is ignored: the defaults, then the `ignore` input's globs in order, where a glob
+ * that starts with `!` takes matching files back (the last glob that matches decides, as in
+ * .gitignore). Globs match dotfiles too.
+ */
+function ignoreMatcher(globs) {
+    const rules = [...DEFAULT_IGNORE, ...globs].map(g => {
+        const take = g.startsWith('!');
+        return { take, glob: new minimatch__WEBPACK_IMPORTED_MODULE_0__/* .Minimatch */ .VR(take ? g.slice(1) : g, { dot: true }) };
+    });
+    return path => {
+        let ignored = false;
+        for (const r of rules)
+            if (r.glob.match(path))
+                ignored = !r.take;
+        return ignored;
+    };
+}
+/** A glob of the `ignore` input that can never match: the reason, for the input error. */
+function badGlob(glob) {
+    const body = glob.startsWith('!') ? glob.slice(1) : glob;
+    if (body.trim() === '')
+        return 'it is empty';
+    if (body.startsWith('/'))
+        return 'paths are relative to the repository root: drop the leading /';
+    if (body.startsWith('./'))
+        return "paths are relative to the repository root: drop the leading './'";
+    return undefined;
 }
 
 

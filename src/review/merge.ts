@@ -1,0 +1,161 @@
+import { atOrAbove, severityRank } from '../loop/findings.js'
+import type {
+  Decision,
+  EarlierAnswer,
+  Finding,
+  ReviewCoverage,
+  ReviewerVerdict,
+  Severity,
+  Usage
+} from '../loop/types.js'
+import type { Batch, ReviewPlan } from './batches.js'
+import type { BatchOutcome } from './review-batch.js'
+
+/** Each batch with what its review came to. */
+export interface BatchResult {
+  batch: Batch
+  outcome: BatchOutcome
+}
+
+/** Same id from two batches: the more severe one stands. */
+function mergeById(findings: Finding[]): Finding[] {
+  const byId = new Map<string, Finding>()
+  for (const f of findings) {
+    const seen = byId.get(f.id)
+    if (!seen || severityRank(f.severity) < severityRank(seen.severity)) byId.set(f.id, f)
+  }
+  return [...byId.values()]
+}
+
+const CAUTION: Record<EarlierAnswer['status'], number> = {
+  still_open: 0,
+  dispute_rejected: 1,
+  dispute_accepted: 2,
+  fixed: 3
+}
+
+/** One answer per earlier finding: where two batches answered, the more cautious one. */
+function mergeAnswers(answers: EarlierAnswer[]): EarlierAnswer[] {
+  const byId = new Map<string, EarlierAnswer>()
+  for (const a of answers) {
+    const seen = byId.get(a.id)
+    if (!seen || CAUTION[a.status] < CAUTION[seen.status]) byId.set(a.id, a)
+  }
+  return [...byId.values()]
+}
+
+const unique = (xs: string[]): string[] => [...new Set(xs)]
+
+function fileList(files: readonly string[], max = 5): string {
+  return files.length <= max
+    ? files.join(', ')
+    : `${files.slice(0, max).join(', ')} and ${files.length - max} more`
+}
+
+/** What the review covered: every file of a failed batch is unreviewed, even when split. */
+export function coverageOf(plan: ReviewPlan, results: readonly BatchResult[]): ReviewCoverage {
+  const failedFiles = new Set(
+    results.filter(r => r.outcome.kind === 'failed').flatMap(r => r.batch.files)
+  )
+  const ignored = plan.files.filter(f => f.ignored).map(f => f.path)
+  const toReview = plan.files.filter(f => !f.ignored).map(f => f.path)
+  const unreviewed = toReview.filter(f => failedFiles.has(f))
+  return {
+    files: plan.files.length,
+    reviewed: toReview.length - unreviewed.length,
+    ignored,
+    unreviewed,
+    failures: results.flatMap(r =>
+      r.outcome.kind === 'failed'
+        ? [
+            `${plan.batches.length > 1 ? `part ${r.batch.index} of ${plan.batches.length} (${fileList(r.batch.files, 3)})` : 'the review'}: ${r.outcome.error}`
+          ]
+        : []
+    ),
+    batches: plan.batches.length
+  }
+}
+
+/**
+ * The one decision of a review in parts: GO only when every part answered GO; NEEDS_DISCUSSION when
+ * any part asks for a human; NO_GO when any part found something to fix. When a part could not be
+ * reviewed it is never GO: NO_GO when the merged findings block anyway, else NEEDS_DISCUSSION.
+ */
+export function mergedDecision(
+  decisions: readonly Decision[],
+  failed: number,
+  findings: readonly Finding[],
+  threshold: Severity
+): Decision {
+  if (failed > 0)
+    return findings.some(f => atOrAbove(f.severity, threshold)) ? 'NO_GO' : 'NEEDS_DISCUSSION'
+  if (decisions.includes('NEEDS_DISCUSSION')) return 'NEEDS_DISCUSSION'
+  if (decisions.includes('NO_GO')) return 'NO_GO'
+  return 'GO'
+}
+
+function mergedSummary(plan: ReviewPlan, results: readonly BatchResult[]): string {
+  const answered = results.flatMap(r => (r.outcome.kind === 'verdict' ? [r] : []))
+  if (plan.batches.length === 0)
+    return plan.files.length
+      ? `Nothing to review: all ${plan.files.length} changed file(s) are ignored.`
+      : 'Nothing to review: the PR changes no file.'
+  if (plan.batches.length === 1 && answered.length === 1)
+    return (answered[0]!.outcome as Extract<BatchOutcome, { kind: 'verdict' }>).verdict.summary
+  const parts = answered.map(r => {
+    const v = (r.outcome as Extract<BatchOutcome, { kind: 'verdict' }>).verdict
+    return `Part ${r.batch.index} (${fileList(r.batch.files, 3)}): ${v.decision}. ${v.summary}`
+  })
+  const failed = results.length - answered.length
+  const head =
+    plan.batches.length === 1
+      ? 'The AI review failed closed.'
+      : `Reviewed in ${plan.batches.length} parts${failed ? `, ${failed} of which could not be reviewed` : ''}.`
+  return [head, ...parts].join('\n\n')
+}
+
+/**
+ * The verdicts of a review's batches as one: findings merged by id (the more severe kept), criteria
+ * and rework together, each earlier finding answered once, the coverage counted, and the failures
+ * of unreviewed batches said in `error`.
+ */
+export function mergeBatches(
+  plan: ReviewPlan,
+  results: readonly BatchResult[],
+  threshold: Severity,
+  usage: Usage
+): ReviewerVerdict {
+  const verdicts = results.flatMap(r => (r.outcome.kind === 'verdict' ? [r.outcome.verdict] : []))
+  const failures = results.flatMap(r => (r.outcome.kind === 'failed' ? [r.outcome] : []))
+  const coverage = coverageOf(plan, results)
+  const findings = mergeById(verdicts.flatMap(v => v.findings))
+  const dropped = verdicts.flatMap(v => v.droppedFindings ?? [])
+  const errors = [
+    ...(failures.length
+      ? [
+          `${coverage.unreviewed.length} file(s) could not be reviewed (${fileList(coverage.unreviewed)}): ${coverage.failures.join('; ')}`
+        ]
+      : []),
+    ...verdicts.flatMap(v => (v.error ? [v.error] : []))
+  ]
+  return {
+    decision: mergedDecision(
+      verdicts.map(v => v.decision),
+      failures.length,
+      findings,
+      threshold
+    ),
+    summary: mergedSummary(plan, results),
+    findings,
+    failedCriteria: unique(verdicts.flatMap(v => v.failedCriteria)),
+    passedCriteria: unique(verdicts.flatMap(v => v.passedCriteria)),
+    requiredRework: unique(verdicts.flatMap(v => v.requiredRework)),
+    earlier: mergeAnswers(verdicts.flatMap(v => v.earlier ?? [])),
+    usage,
+    dropped: dropped.length,
+    droppedFindings: dropped,
+    ...(errors.length ? { error: errors.join(' ') } : {}),
+    ...(failures.some(f => f.budgetExhausted) ? { budgetExhausted: true } : {}),
+    coverage
+  }
+}
