@@ -1359,7 +1359,7 @@ async function createGit(cwd, options = {}) {
     const ok = async (args, extra) => {
         const r = await git(args, extra);
         if (r.code !== 0) {
-            throw new Error(`git ${args[0]} failed (exit ${r.code}): ${r.stderr.trim() || r.stdout.trim()}`);
+            throw new Error(`git ${args.find((a, i) => !a.startsWith('-') && args[i - 1] !== '-c')} failed (exit ${r.code}): ${r.stderr.trim() || r.stdout.trim()}`);
         }
         return r.stdout;
     };
@@ -1530,12 +1530,15 @@ async function createGit(cwd, options = {}) {
             }
             return mergeBase ?? baseSha;
         },
-        async diff(base, head, paths = []) {
+        async diff(base, head, paths = [], options = {}) {
             return ok([
+                '-c',
+                'core.quotePath=false',
                 'diff',
                 '--no-color',
                 '--no-ext-diff',
                 '--no-textconv',
+                ...(options.text ? ['--text'] : []),
                 `${base}...${head}`,
                 '--',
                 ...paths
@@ -2472,7 +2475,9 @@ function appendReview(state, r) {
     const findings = r.findings.map(f => {
         const before = previousOpen.get(f.id);
         // a review carried into a human's fix raises nothing again: nobody reviewed anew
-        const reraised = !(0,loop_state/* reviewsNothing */.xb)(r.trigger) && (before ? attempted(before) : settledBefore.has(f.id));
+        const reraised = !(0,loop_state/* reviewsNothing */.xb)(r.trigger) &&
+            !f.carried &&
+            (before ? attempted(before) : settledBefore.has(f.id));
         return {
             id: f.id,
             severity: f.severity,
@@ -3102,7 +3107,7 @@ function parseSettings(get, env = process.env) {
         sandbox: oneOf(get, 'sandbox', ['auto', 'required', 'off'], 'auto'),
         sandboxNetwork: oneOf(get, 'sandbox-network', ['allow', 'deny'], 'allow'),
         envPassthrough: parsePassthrough(get('env-passthrough')),
-        maxAnnotations: integer(get, 'max-annotations', 1000, 0, 50_000),
+        maxAnnotations: integer(get, 'max-annotations', 1000, 0, 10_000),
         ai: parseAiSettings(get, model)
     };
     if (settings.gates.length === 0 && !settings.ai.provider) {
@@ -3551,7 +3556,9 @@ function reviewedIteration(deps, plan, review, decision, trigger) {
             name: g.name,
             passed: g.passed,
             durationMs: g.durationMs,
-            ...(g.problems > g.findings.length ? { problems: g.problems, kept: g.findings.length } : {})
+            ...(g.capped
+                ? { problems: g.problems, kept: g.findings.filter(f => f.file && f.line).length }
+                : {})
         })),
         coverage: review.verdict?.coverage,
         usage: review.usage,
@@ -3752,7 +3759,7 @@ function coverageLine(it) {
         return undefined;
     return `Reviewed ${c.reviewed} of ${files(c.files)} (${c.ignored} ignored)${c.batches > 1 ? ` in ${c.batches} parts` : ''}.`;
 }
-const code = (paths) => paths.map(p => `\`${(0,format/* escapeMd */.Xk)(p)}\``).join(', ');
+const code = (paths) => paths.map(format/* codeSpan */.SS).join(', ');
 /**
  * What an iteration's review covered, as Markdown: the line above, the files nobody reviewed and why
  * (a warning: the verdict cannot be GO), the files ignored by design (folded), and the checks whose
@@ -3772,7 +3779,7 @@ function renderCoverage(it) {
     }
     for (const g of it.gates)
         if (g.problems !== undefined && g.kept !== undefined && g.problems > g.kept)
-            out.push('', `Check \`${(0,format/* escapeMd */.Xk)(g.name)}\` printed ${g.problems} located problems; the ${g.kept} most severe are findings, the rest are in its output.`);
+            out.push('', `Check ${(0,format/* codeSpan */.SS)(g.name)} printed ${g.problems} located problems; the ${g.kept} most severe are findings, the rest are in its output.`);
     return out;
 }
 
@@ -4103,18 +4110,25 @@ const STATE_JSON_BUDGET = 30_000;
 function size(state) {
     return encodeStateJson(state).length;
 }
-/** Counts and the first ten unreviewed paths: what must not be lost is that files went unreviewed. */
-function slimCoverage(c) {
-    const unreviewed = c.unreviewed?.slice(0, 10);
+/**
+ * The coverage with at most `paths` paths of each list (unreviewed ones first to stay): what must
+ * not be lost is that files went unreviewed, and how many.
+ */
+function shrinkCoverage(c, paths) {
+    const unreviewed = c.unreviewed?.slice(0, paths);
     const omitted = (c.unreviewedOmitted ?? 0) + (c.unreviewed?.length ?? 0) - (unreviewed?.length ?? 0);
+    const ignoredFiles = c.ignoredFiles?.slice(0, Math.floor(paths / 2));
     return {
         files: c.files,
         reviewed: c.reviewed,
         ignored: c.ignored,
         batches: c.batches,
+        ...(ignoredFiles?.length ? { ignoredFiles } : {}),
         ...(unreviewed?.length ? { unreviewed } : {}),
         ...(omitted ? { unreviewedOmitted: omitted } : {}),
-        ...(c.failures?.length ? { failures: c.failures.slice(0, 1) } : {})
+        ...(c.failures?.length
+            ? { failures: c.failures.slice(0, Math.max(1, Math.floor(paths / 10))) }
+            : {})
     };
 }
 function trimIteration(it, keep, slim) {
@@ -4147,7 +4161,7 @@ function trimIteration(it, keep, slim) {
                 .map(a => ({ ...a, note: a.note.slice(0, keep >= 100 ? 500 : 150) })),
         failedCriteria: it.failedCriteria?.slice(0, slim ? 3 : Math.min(20, Math.ceil(keep / 5))),
         gates: it.gates.slice(0, 30).map(g => ({ ...g, name: g.name.slice(0, 100) })),
-        coverage: it.coverage && (slim ? slimCoverage(it.coverage) : it.coverage),
+        coverage: it.coverage && shrinkCoverage(it.coverage, slim ? 10 : Math.min(50, Math.ceil(keep / 4))),
         fix: fix && {
             ...fix,
             ...(fix.summary ? { summary: fix.summary.slice(0, slim ? 200 : 2000) } : {}),
@@ -5665,9 +5679,11 @@ function fileCheck(cwd) {
 /** A located problem on a line the file has: one past its end (a stale line number) is clamped to it. */
 function clamp(p, lines) {
     const length = lines.of(p.file)?.length;
-    if (!length || !p.line || p.line <= length)
+    if (!length || !p.line)
         return p;
-    return { ...p, line: length, endLine: undefined };
+    if (p.line > length)
+        return { ...p, line: length, endLine: undefined };
+    return p.endLine && p.endLine > length ? { ...p, endLine: length } : p;
 }
 function toFinding(gate, category, p, lines) {
     // without a rule id, the check's name says what kind of problem it is
@@ -5721,7 +5737,7 @@ function readGateOutput(name, result, options) {
             source: `gate:${name}`
         });
     }
-    return { findings, problems: located.length };
+    return { findings, problems: located.length, capped: located.length > MAX_FINDINGS_PER_CHECK };
 }
 /** The first `max` findings with distinct ids. */
 function firstDistinct(problems, max, toFinding) {
@@ -6531,6 +6547,7 @@ function containsSecret(text, secrets) {
 /* harmony export */   LS: () => (/* binding */ plural),
 /* harmony export */   LU: () => (/* binding */ tokens),
 /* harmony export */   RF: () => (/* binding */ fileLink),
+/* harmony export */   SS: () => (/* binding */ codeSpan),
 /* harmony export */   Xk: () => (/* binding */ escapeMd),
 /* harmony export */   _9: () => (/* binding */ SEVERITY_ICON),
 /* harmony export */   _P: () => (/* binding */ STATUS_LABEL),
@@ -6592,6 +6609,17 @@ function escapeMd(text) {
         .replace(/\r?\n/g, ' ')
         .replace(/([\\`*_[\]|<>#])/g, '\\$1')
         .replace(/@/g, '@\u200b');
+}
+/**
+ * Untrusted text (a file path) as an inline code span: shown as it is, nothing in it parsed. The
+ * fence is longer than any run of backticks inside (CommonMark), lines are joined.
+ */
+function codeSpan(text) {
+    const flat = text.replace(/\r?\n/g, ' ');
+    const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map(r => r.length));
+    const fence = '`'.repeat(longest + 1);
+    const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+    return `${fence}${pad}${flat}${pad}${fence}`;
 }
 /** Text for a collapsible block: HTML comments and mentions neutralised, length capped. */
 function safeBlock(text, max) {
@@ -6713,8 +6741,9 @@ const DEFAULT_IGNORE = [
     // generated and vendored
     'dist/**',
     '**/node_modules/**',
-    '**/vendor/**',
-    '**/third_party/**',
+    // vendored code at the root only: a folder named vendor/ deep in the PR's own tree is reviewed
+    'vendor/**',
+    'third_party/**',
     '**/__generated__/**',
     '**/*.generated.*',
     '**/*.pb.go',

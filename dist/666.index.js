@@ -722,8 +722,41 @@ var parse_diff = __webpack_require__(82673);
 var parse_diff_default = /*#__PURE__*/__webpack_require__.n(parse_diff);
 ;// CONCATENATED MODULE: ./src/review/batches.ts
 
+const ESCAPES = {
+    n: '\n',
+    t: '\t',
+    r: '\r',
+    '"': '"',
+    '\\': '\\',
+    a: '\x07',
+    b: '\b',
+    f: '\f',
+    v: '\v'
+};
+/** A path as git quotes it (`"a/q\\"uote.ts"`, octal for other bytes), as it is on disk. */
+function unquote(path) {
+    const inner = path.replace(/^"(.*)"$/, '$1');
+    const bytes = [];
+    for (let i = 0; i < inner.length; i++) {
+        const c = inner[i];
+        if (c !== '\\') {
+            bytes.push(...Buffer.from(c, 'utf8'));
+            continue;
+        }
+        const octal = /^[0-7]{3}/.exec(inner.slice(i + 1));
+        if (octal) {
+            bytes.push(parseInt(octal[0], 8));
+            i += 3;
+        }
+        else {
+            bytes.push(...Buffer.from(ESCAPES[inner[i + 1] ?? ''] ?? inner[i + 1] ?? '', 'utf8'));
+            i += 1;
+        }
+    }
+    return Buffer.from(bytes).toString('utf8');
+}
 /** The diff cut into one text per file, each read by parse-diff on its own. */
-function fileDiffs(diff) {
+function readDiff(diff) {
     const texts = diff.split(/^(?=diff --git )/m).filter(p => p.startsWith('diff --git '));
     return texts.map((text, i) => {
         const f = parse_diff_default()(text)[0];
@@ -732,7 +765,8 @@ function fileDiffs(diff) {
         const named = /^diff --git a\/(.+) b\/(.+)$/m.exec(header);
         const path = (f?.to && f.to !== '/dev/null' ? f.to : f?.from) ?? named?.[2] ?? `file-${i + 1}`;
         return {
-            path,
+            // git still quotes a name with a quote, backslash or control character in it, C-style
+            path: /^diff --git "/m.test(header) || /^\+\+\+ "/m.test(header) ? unquote(path) : path,
             additions: f?.additions ?? 0,
             deletions: f?.deletions ?? 0,
             isNew: f?.new === true,
@@ -811,42 +845,66 @@ function pieces(file, budget) {
         out.push(header + current);
     return out;
 }
+/** The head lines (from, to) each hunk of a piece covers, read from its `@@ -a,b +c,d @@` headers. */
+function headLines(piece) {
+    return [...piece.matchAll(/^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/gm)].map(m => {
+        const start = Number(m[1]);
+        return [start, start + Math.max(0, Number(m[2] ?? 1) - 1)];
+    });
+}
 /**
  * Plans the review of a whole diff: every file that is not ignored goes into a batch of at most
  * `budgetChars` characters of diff. Files are taken in path order, so files of one folder share a
  * batch where they fit; a file larger than a batch is cut by hunks (a huge hunk by lines), its
- * pieces in batches of their own. Nothing that is not ignored is left out.
+ * pieces in batches of their own. Nothing that is not ignored is left out: a file that cannot be
+ * cut to fit (one line longer than a batch) is marked unreviewable.
  */
-function planReview(diff, options) {
-    const all = fileDiffs(diff).map(f => !f.ignored && options.ignore(f.path) ? { ...f, ignored: 'glob' } : f);
+function planBatches(diffs, options) {
+    const all = diffs.map(f => !f.ignored && !f.unreviewable && options.ignore(f.path) ? { ...f, ignored: 'glob' } : { ...f });
     const batches = [];
     let open;
     const close = () => {
         if (open?.text)
-            batches.push({ index: batches.length + 1, ...open });
+            batches.push({ index: batches.length + 1, partial: [], lines: {}, ...open });
         open = undefined;
     };
-    const reviewed = all.filter(f => !f.ignored).sort((a, b) => (a.path < b.path ? -1 : 1));
+    const reviewed = all
+        .filter(f => !f.ignored && !f.unreviewable)
+        .sort((a, b) => (a.path < b.path ? -1 : 1));
     for (const file of reviewed) {
         const parts = pieces(file, options.budgetChars);
+        if (parts.some(p => p.length > options.budgetChars * 1.05)) {
+            file.unreviewable = `a line of it is longer than a review part (${options.budgetChars} characters); if it is a bundle or generated, add it to 'ignore'`;
+            continue;
+        }
         if (parts.length > 1) {
             close();
             for (const text of parts)
-                batches.push({ index: batches.length + 1, files: [file.path], partial: [file.path], text });
+                batches.push({
+                    index: batches.length + 1,
+                    files: [file.path],
+                    partial: [file.path],
+                    lines: { [file.path]: headLines(text) },
+                    text
+                });
             continue;
         }
         if (open && open.text.length + file.text.length > options.budgetChars)
             close();
-        open ??= { files: [], partial: [], text: '' };
+        open ??= { files: [], text: '' };
         open.files.push(file.path);
         open.text += file.text;
     }
     close();
     return { files: all.map(({ text: _text, ...f }) => f), batches };
 }
+/** `planBatches` of a diff's text. */
+function planReview(diff, options) {
+    return planBatches(readDiff(diff), options);
+}
 
 // EXTERNAL MODULE: ./src/review/ignore.ts
-var ignore = __webpack_require__(29196);
+var review_ignore = __webpack_require__(29196);
 ;// CONCATENATED MODULE: ./src/review/merge.ts
 
 /** Same id from two batches: the more severe one stands. */
@@ -881,32 +939,39 @@ function fileList(files, max = 5) {
         ? files.join(', ')
         : `${files.slice(0, max).join(', ')} and ${files.length - max} more`;
 }
-/** What the review covered: every file of a failed batch is unreviewed, even when split. */
+/**
+ * What the review covered: every file of a failed batch is unreviewed (even when split), and so is
+ * every file that could not be put in a batch.
+ */
 function coverageOf(plan, results) {
     const failedFiles = new Set(results.filter(r => r.outcome.kind === 'failed').flatMap(r => r.batch.files));
+    const unreviewable = plan.files.filter(f => f.unreviewable);
     const ignored = plan.files.filter(f => f.ignored).map(f => f.path);
     const toReview = plan.files.filter(f => !f.ignored).map(f => f.path);
-    const unreviewed = toReview.filter(f => failedFiles.has(f));
+    const unreviewed = toReview.filter(f => failedFiles.has(f) || unreviewable.some(u => u.path === f));
     return {
         files: plan.files.length,
         reviewed: toReview.length - unreviewed.length,
         ignored,
         unreviewed,
-        failures: results.flatMap(r => r.outcome.kind === 'failed'
-            ? [
-                `${plan.batches.length > 1 ? `part ${r.batch.index} of ${plan.batches.length} (${fileList(r.batch.files, 3)})` : 'the review'}: ${r.outcome.error}`
-            ]
-            : []),
+        failures: [
+            ...unreviewable.map(f => `${f.path}: ${f.unreviewable}`),
+            ...results.flatMap(r => r.outcome.kind === 'failed'
+                ? [
+                    `${plan.batches.length > 1 ? `part ${r.batch.index} of ${plan.batches.length} (${fileList(r.batch.files, 3)})` : 'the review'}: ${r.outcome.error}`
+                ]
+                : [])
+        ],
         batches: plan.batches.length
     };
 }
 /**
  * The one decision of a review in parts: GO only when every part answered GO; NEEDS_DISCUSSION when
- * any part asks for a human; NO_GO when any part found something to fix. When a part could not be
+ * any part asks for a human; NO_GO when any part found something to fix. When a file could not be
  * reviewed it is never GO: NO_GO when the merged findings block anyway, else NEEDS_DISCUSSION.
  */
-function mergedDecision(decisions, failed, findings, threshold) {
-    if (failed > 0)
+function mergedDecision(decisions, unreviewed, findings, threshold) {
+    if (unreviewed > 0)
         return findings.some(f => (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold)) ? 'NO_GO' : 'NEEDS_DISCUSSION';
     if (decisions.includes('NEEDS_DISCUSSION'))
         return 'NEEDS_DISCUSSION';
@@ -944,7 +1009,7 @@ function mergeBatches(plan, results, threshold, usage) {
     const findings = mergeById(verdicts.flatMap(v => v.findings));
     const dropped = verdicts.flatMap(v => v.droppedFindings ?? []);
     const errors = [
-        ...(failures.length
+        ...(coverage.unreviewed.length
             ? [
                 `${coverage.unreviewed.length} file(s) could not be reviewed (${fileList(coverage.unreviewed)}): ${coverage.failures.join('; ')}`
             ]
@@ -952,7 +1017,7 @@ function mergeBatches(plan, results, threshold, usage) {
         ...verdicts.flatMap(v => (v.error ? [v.error] : []))
     ];
     return {
-        decision: mergedDecision(verdicts.map(v => v.decision), failures.length, findings, threshold),
+        decision: mergedDecision(verdicts.map(v => v.decision), coverage.unreviewed.length, findings, threshold),
         summary: mergedSummary(plan, results),
         findings,
         failedCriteria: unique(verdicts.flatMap(v => v.failedCriteria)),
@@ -1251,7 +1316,7 @@ function gatesText(gates) {
         return 'No repository checks are configured.';
     return gates
         .map(g => {
-        const head = `- ${g.name} (\`${g.command}\`): ${g.passed ? 'pass' : `FAIL (exit ${g.exitCode})`}${g.problems > 20 ? `, ${g.problems} problems (20 shown)` : ''}`;
+        const head = `- ${g.name} (\`${g.command}\`): ${g.passed ? 'pass' : `FAIL (exit ${g.exitCode})`}${g.problems > Math.min(20, g.findings.length) ? `, ${g.problems} located problems printed, ${Math.min(20, g.findings.length)} shown` : ''}`;
         const found = g.findings
             .slice(0, 20)
             .map(f => `    - ${f.id} ${f.file ? `${f.file}:${f.line ?? ''} ` : ''}${review_prompt_prose(f.title)}`);
@@ -1665,21 +1730,60 @@ async function reviewBatch(deps, input, prompt, shape) {
 /** Characters of diff one review call reads at most (about 30k tokens). */
 const BATCH_CHARS = 120_000;
 /**
- * Which batch answers on each earlier finding: the one holding its file, else the first (findings
- * without a file, or in a file the PR no longer changes).
+ * Which batch answers on each earlier finding: the one holding its file, and of a file cut into
+ * pieces the one whose hunks cover its line (else the nearest); the first batch for findings
+ * without a file or in a file no batch holds.
  */
 function owners(batches, earlier) {
-    const byFile = new Map();
-    for (const b of batches)
-        for (const f of b.files)
-            if (!byFile.has(f))
-                byFile.set(f, b.index);
     const out = new Map(batches.map(b => [b.index, new Set()]));
     for (const [id, record] of earlier) {
-        const index = (record.file && byFile.get(record.file)) || 1;
-        out.get(index)?.add(id);
+        const holding = record.file ? batches.filter(b => b.files.includes(record.file)) : [];
+        const line = record.line ?? 0;
+        const distance = (b) => Math.min(...(b.lines[record.file] ?? [[line, line]]).map(([from, to]) => line < from ? from - line : line > to ? line - to : 0));
+        const owner = [...holding].sort((x, y) => distance(x) - distance(y))[0];
+        out.get(owner?.index ?? 1)?.add(id);
     }
     return out;
+}
+/**
+ * Files git shows as binary that no `ignore` glob covers. Text hidden by the PR's .gitattributes
+ * (`-diff`, `binary`) is diffed again as text; real binary content cannot be reviewed, so it
+ * counts as not reviewed until `ignore` covers it.
+ */
+async function textOfBinaries(git, range, diffs, ignore) {
+    return Promise.all(diffs.map(async (f) => {
+        if (f.ignored !== 'binary' || ignore(f.path))
+            return f;
+        const blob = await git.show(range.head, f.path);
+        if (blob === undefined)
+            return f;
+        if (blob.includes('\0'))
+            return {
+                ...f,
+                ignored: undefined,
+                unreviewable: "git shows it as binary; add a glob for it to 'ignore' if it needs no review"
+            };
+        const text = readDiff(await git.diff(range.base, range.head, [f.path], { text: true }))[0];
+        return text ? { ...text, path: f.path } : f;
+    }));
+}
+/**
+ * Earlier open findings in files this review could not see, carried as open: nobody looked again,
+ * so they are neither fixed nor "no longer raised".
+ */
+function carriedUnseen(state, verdict) {
+    const unseen = new Set(verdict.coverage?.unreviewed ?? []);
+    const last = (0,loop_state/* lastIteration */.SU)(state);
+    if (unseen.size === 0 || last?.round !== state.round)
+        return [];
+    const raised = new Set(verdict.findings.map(f => f.id));
+    return (0,loop_state/* recordedFindings */.dR)(state)
+        .filter(f => f.source === 'ai' && f.file && unseen.has(f.file) && !raised.has(f.id))
+        .map(f => ({
+        ...f,
+        carried: true,
+        description: `${f.description} (carried: ${f.file} could not be reviewed this time)`
+    }));
 }
 /** What the whole review would cost, each batch reserved as one call (its prompt and output). */
 function estimate(model, prompts) {
@@ -1711,20 +1815,18 @@ async function runBatches(deps, work) {
 async function aiReview(deps, input) {
     const { ai, budget, threshold } = deps;
     const now = deps.now ?? (() => Date.now());
-    const deadline = now() + ai.reviewTimeoutMinutes * 60_000;
     const { pull, git } = input;
     const base = await git.prepareDiff(pull.baseRef, pull.baseSha, pull.headSha);
-    const plan = planReview(await git.diff(base, pull.headSha), {
-        ignore: (0,ignore/* ignoreMatcher */.NJ)(ai.ignore),
-        budgetChars: BATCH_CHARS
-    });
+    const range = { base, head: pull.headSha };
+    const ignore = (0,review_ignore/* ignoreMatcher */.NJ)(ai.ignore);
+    const diffs = await textOfBinaries(git, range, readDiff(await git.diff(base, pull.headSha)), ignore);
+    const plan = planBatches(diffs, { ignore, budgetChars: BATCH_CHARS });
     const shape = traitsOf(ai.reviewModel, ai.provider?.name).structuredOutputs
         ? 'json'
         : 'tool';
     const shared = await sharedPrompt({ threshold, ...ai, promptsDir: deps.promptsDir }, input, shape, plan);
     const earlier = (0,loop_state/* latestRecords */.YL)(input.state);
     const owned = owners(plan.batches, earlier);
-    const range = { base, head: pull.headSha };
     const prompts = await Promise.all(plan.batches.map(b => batchPrompt(shared, git, range, b, { plan, answerOn: [...owned.get(b.index)] })));
     const cost = estimate(ai.reviewModel, prompts);
     if (plan.batches.length && !budget.allowsUsd(cost)) {
@@ -1739,13 +1841,16 @@ async function aiReview(deps, input) {
     }
     if (plan.batches.length > 1)
         deps.log.info(`review: ${plan.files.length} changed files in ${plan.batches.length} parts, ${Math.min(ai.reviewConcurrency, plan.batches.length)} at a time (estimated $${cost.toFixed(2)})`);
+    // the time limit is the model calls': preparing the diff (maybe a fetch) does not count
+    const deadline = now() + ai.reviewTimeoutMinutes * 60_000;
     const label = (b) => plan.batches.length > 1 ? `review part ${b.index}/${plan.batches.length}` : 'review';
     const results = await runBatches(deps, plan.batches.map((batch, i) => ({
         batch,
         prompt: prompts[i],
         run: () => reviewBatch(deps, { ...input, earlier, owned: owned.get(batch.index), deadline, label: label(batch) }, prompts[i], shape)
     })));
-    return mergeBatches(plan, results, threshold, budget.usage);
+    const merged = mergeBatches(plan, results, threshold, budget.usage);
+    return { ...merged, findings: [...merged.findings, ...carriedUnseen(input.state, merged)] };
 }
 
 // EXTERNAL MODULE: ./src/model/provider.ts

@@ -332,7 +332,7 @@ export function parseSettings(get: GetInput, env: Env = process.env): Settings {
     sandbox: oneOf(get, 'sandbox', ['auto', 'required', 'off'] as const, 'auto'),
     sandboxNetwork: oneOf(get, 'sandbox-network', ['allow', 'deny'] as const, 'allow'),
     envPassthrough: parsePassthrough(get('env-passthrough')),
-    maxAnnotations: integer(get, 'max-annotations', 1000, 0, 50_000),
+    maxAnnotations: integer(get, 'max-annotations', 1000, 0, 10_000),
     ai: parseAiSettings(get, model)
   }
   if (settings.gates.length === 0 && !settings.ai.provider) {

@@ -169,6 +169,107 @@ describe('a large PR is reviewed whole, in parallel', () => {
   })
 })
 
+describe('earlier findings in a part that cannot be reviewed', () => {
+  it('stay open, neither fixed nor "no longer raised", and are not counted as re-raised', async () => {
+    const fixed = 'export const handle = () => null'
+    const report = await runScenario({
+      ...largePr(),
+      inputs: { 'max-iterations': '3' },
+      model: {
+        latencyMs: 100,
+        templates: [
+          {
+            when: { contains: ['# Findings to address', 'edited src/core/eval.js'] },
+            reply: { kind: 'text', text: 'Removed the eval.' }
+          },
+          {
+            when: { contains: '# Findings to address' },
+            reply: {
+              kind: 'tool_use',
+              name: 'edit_file',
+              input: {
+                path: 'src/core/eval.js',
+                old_text: 'export const handle = req => eval(req.query.code)',
+                new_text: fixed
+              }
+            }
+          },
+          { when: { contains: 'eval(req.query.code)' }, reply: verdict('NO_GO', [EVAL_FINDING]) },
+          {
+            when: { contains: fixed },
+            reply: { kind: 'error', status: 529, type: 'overloaded_error', message: 'Overloaded' }
+          },
+          { reply: GO }
+        ]
+      }
+    })
+    const state = report.finalState as {
+      status: string
+      iterations: Array<{
+        decision: string
+        findings: Array<{ id: string; status: string; reraised?: boolean }>
+        resolved: string[]
+        gone?: string[]
+        coverage: { unreviewed?: string[] }
+      }>
+    }
+    const [first, second] = state.iterations
+    expect(first!.decision).toBe('NO_GO')
+    const id = first!.findings[0]!.id
+    expect(second!.coverage.unreviewed).toEqual(['src/core/eval.js'])
+    expect(second!.findings).toEqual([expect.objectContaining({ id, status: 'open' })])
+    expect(second!.findings[0]!.reraised).toBeUndefined()
+    expect(second!.resolved).toEqual([])
+    expect(second!.gone ?? []).toEqual([])
+    // nobody could look again: a human retries, rather than the fixer guessing
+    expect(second!.decision).toBe('NEEDS_DISCUSSION')
+    expect(state.status).toBe('needs_discussion')
+  })
+})
+
+describe('what git shows as binary', () => {
+  it('reviews text the PR hides with .gitattributes, and never says GO on binary content nobody ignored', async () => {
+    let texts: string[] = []
+    const report = await runScenario(
+      {
+        base: { 'README.md': '# app\n' },
+        pr: {
+          commits: [
+            {
+              message: 'hide',
+              files: {
+                '.gitattributes': 'src/evil.js -diff\n',
+                'src/evil.js': 'export const run = q => eval(q)\n',
+                'src/blob.dat': 'header\u0000\u0001\u0002payload\n',
+                'img/logo.png': '\u0089PNG\u0000\u0000data\n'
+              }
+            }
+          ]
+        },
+        inputs: { 'max-iterations': '1' },
+        model: { templates: [{ reply: GO }] },
+        maxRuns: 1
+      },
+      { keep: async (_s, model) => void (texts = requestTexts(model!)) }
+    )
+    // the file .gitattributes turned into "Binary files differ" is sent as text
+    expect(texts.join('\n')).toContain('+export const run = q => eval(q)')
+    const state = report.finalState as {
+      status: string
+      iterations: Array<{ coverage: Record<string, unknown> }>
+    }
+    expect(state.iterations[0]!.coverage).toMatchObject({
+      files: 4,
+      reviewed: 2,
+      ignored: 1,
+      ignoredFiles: ['img/logo.png'],
+      unreviewed: ['src/blob.dat']
+    })
+    expect(report.runs[0]!.outputs['verdict']).toBe('NEEDS_DISCUSSION')
+    expect(comment(report)).toMatch(/src\/blob.dat: git shows it as binary; add a glob for it to/)
+  })
+})
+
 describe('a noisy check stays within GitHub limits', () => {
   it('keeps 100 findings of 20,000 printed problems, on lines the file has, in a handful of calls', async () => {
     const report = await runScenario(noisyCheckScenario(20_000))

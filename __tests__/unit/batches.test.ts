@@ -1,7 +1,8 @@
 import parseDiff from 'parse-diff'
 import { describe, expect, it } from 'vitest'
 import { decide } from '../../src/loop/rules.js'
-import { planReview, splitHunk } from '../../src/review/batches.js'
+import { planReview, splitHunk, unquote } from '../../src/review/batches.js'
+import { owners } from '../../src/review/ai-reviewer.js'
 import { ignoreMatcher } from '../../src/review/ignore.js'
 import { mergeBatches, type BatchResult } from '../../src/review/merge.js'
 import type { ReviewerVerdict } from '../../src/loop/types.js'
@@ -69,8 +70,13 @@ describe('planning the review of a whole diff', () => {
     for (const b of plan.batches) expect(b.text.length).toBeLessThanOrEqual(3_000)
     // path order: one folder's files follow each other
     expect(inBatches).toEqual([...files].sort())
-    // every line of the diff is sent exactly once
-    expect(plan.batches.map(b => b.text).join('').length).toBe(diff.length)
+    // every line of the diff is sent exactly once, in order
+    expect(plan.batches.map(b => b.text).join('')).toBe(
+      [...files]
+        .sort()
+        .map(f => newFile(f, 30))
+        .join('')
+    )
   })
 
   it('cuts a file larger than a batch by hunks, and a huge hunk by lines, with right line numbers', () => {
@@ -94,20 +100,44 @@ describe('planning the review of a whole diff', () => {
     expect(big.flatMap(b => lines(b.text))).toEqual(lines(newFile('src/big.js', 400)))
   })
 
-  it('splits one hunk into hunks whose headers count their own lines', () => {
+  it('splits one hunk into hunks whose headers give each line its own numbers', () => {
     const hunk = ['@@ -10,6 +10,6 @@ ctx', ' a', '-b', '+B', ' c', '-d', '+D', ' e', ' f', ''].join(
       '\n'
     )
     const parts = splitHunk(hunk, 120)
     expect(parts.length).toBeGreaterThan(1)
-    for (const p of parts) {
-      const [, o, oc, n, nc] = /^@@ -(\d+),(\d+) \+(\d+),(\d+) @@/.exec(p)!.map(Number)
-      const body = p.split('\n').slice(1).filter(Boolean)
-      expect(body.filter(l => l[0] !== '+').length).toBe(oc)
-      expect(body.filter(l => l[0] !== '-').length).toBe(nc)
-      expect(o).toBeGreaterThanOrEqual(10)
-      expect(n).toBeGreaterThanOrEqual(10)
-    }
+    const numbered = parts.flatMap(p =>
+      parseDiff(`--- a/x\n+++ b/x\n${p}`)[0]!.chunks.flatMap(c =>
+        c.changes.map(ch =>
+          ch.type === 'normal' ? `${ch.ln1}/${ch.ln2}${ch.content}` : `${ch.ln}${ch.content}`
+        )
+      )
+    )
+    expect(numbered).toEqual([
+      '10/10 a',
+      '11-b',
+      '11+B',
+      '12/12 c',
+      '13-d',
+      '13+D',
+      '14/14 e',
+      '15/15 f'
+    ])
+  })
+
+  it('marks a file unreviewable when one of its lines is longer than a part', () => {
+    const bundle = newFile('web/bundle.js', 1, 5_000)
+    const plan = planReview(bundle + newFile('src/a.js', 3), { ignore: none, budgetChars: 2_000 })
+    expect(plan.batches.flatMap(b => b.files)).toEqual(['src/a.js'])
+    expect(plan.files.find(f => f.path === 'web/bundle.js')!.unreviewable).toMatch(
+      /longer than a review part/
+    )
+  })
+
+  it('reads paths git quotes back as they are on disk', () => {
+    expect(unquote('"q\\"uote.ts"')).toBe('q"uote.ts')
+    expect(unquote('"caf\\303\\251.ts"')).toBe('café.ts')
+    expect(unquote('"tab\\there.ts"')).toBe('tab\there.ts')
   })
 
   it('ignores lockfiles, dist/, vendored, minified and binary files by default, and lists them', () => {
@@ -234,5 +264,37 @@ describe('merging the batches into one verdict', () => {
     expect(
       decide({ ...outcome, unreviewed: 1, findings: [finding({ severity: 'high' })] }, 'medium')
     ).toBe('NO_GO')
+  })
+})
+
+describe('which part answers on an earlier finding', () => {
+  it('is the part whose hunks cover its line, for a file cut into pieces', () => {
+    const diff = newFile('src/big.js', 300) + newFile('src/small.js', 5)
+    const plan = planReview(diff, { ignore: none, budgetChars: 4_000 })
+    const big = plan.batches.filter(b => b.files.includes('src/big.js'))
+    expect(big.length).toBeGreaterThan(2)
+    const last = big[big.length - 1]!
+    const [from] = last.lines['src/big.js']![0]!
+    const record = (file: string | undefined, line?: number) => ({
+      id: `RL-${file}-${line}`,
+      severity: 'high' as const,
+      status: 'open' as const,
+      since: 1,
+      file,
+      line
+    })
+    const earlier = new Map(
+      [
+        record('src/big.js', 2),
+        record('src/big.js', from + 1),
+        record('src/small.js', 1),
+        record(undefined)
+      ].map(r => [r.id, r])
+    )
+    const owned = owners(plan.batches, earlier)
+    expect([...owned.get(big[0]!.index)!]).toEqual(['RL-src/big.js-2', 'RL-undefined-undefined'])
+    expect([...owned.get(last.index)!]).toEqual([`RL-src/big.js-${from + 1}`])
+    const small = plan.batches.find(b => b.files.includes('src/small.js'))!
+    expect([...owned.get(small.index)!]).toEqual(['RL-src/small.js-1'])
   })
 })

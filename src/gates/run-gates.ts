@@ -77,8 +77,9 @@ function clamp(
   lines: FileLines
 ): GateProblem & { file: string } {
   const length = lines.of(p.file)?.length
-  if (!length || !p.line || p.line <= length) return p
-  return { ...p, line: length, endLine: undefined }
+  if (!length || !p.line) return p
+  if (p.line > length) return { ...p, line: length, endLine: undefined }
+  return p.endLine && p.endLine > length ? { ...p, endLine: length } : p
 }
 
 function toFinding(gate: string, category: Category, p: GateProblem, lines: FileLines): Finding {
@@ -114,7 +115,7 @@ export function readGateOutput(
   name: string,
   result: { exitCode: number; stdout: string; output: string; timedOut: boolean },
   options: Pick<GateOptions, 'repoRoot' | 'cwd'>
-): { findings: Finding[]; problems: number } {
+): { findings: Finding[]; problems: number; capped: boolean } {
   const { repoRoot, cwd } = options
   const lines = new FileLines(repoRoot)
   const eslint = parseEslintJson(result.stdout)
@@ -146,7 +147,7 @@ export function readGateOutput(
       source: `gate:${name}`
     })
   }
-  return { findings, problems: located.length }
+  return { findings, problems: located.length, capped: located.length > MAX_FINDINGS_PER_CHECK }
 }
 
 /** The first `max` findings with distinct ids. */

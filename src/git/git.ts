@@ -335,7 +335,7 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
     const r = await git(args, extra)
     if (r.code !== 0) {
       throw new Error(
-        `git ${args[0]} failed (exit ${r.code}): ${r.stderr.trim() || r.stdout.trim()}`
+        `git ${args.find((a, i) => !a.startsWith('-') && args[i - 1] !== '-c')} failed (exit ${r.code}): ${r.stderr.trim() || r.stdout.trim()}`
       )
     }
     return r.stdout
@@ -516,12 +516,15 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
       }
       return mergeBase ?? baseSha
     },
-    async diff(base, head, paths = []) {
+    async diff(base, head, paths = [], options = {}) {
       return ok([
+        '-c',
+        'core.quotePath=false',
         'diff',
         '--no-color',
         '--no-ext-diff',
         '--no-textconv',
+        ...(options.text ? ['--text'] : []),
         `${base}...${head}`,
         '--',
         ...paths

@@ -122,7 +122,9 @@ export function appendReview(state: LoopState, r: ReviewedIteration): LoopState 
     const before = previousOpen.get(f.id)
     // a review carried into a human's fix raises nothing again: nobody reviewed anew
     const reraised =
-      !reviewsNothing(r.trigger) && (before ? attempted(before) : settledBefore.has(f.id))
+      !reviewsNothing(r.trigger) &&
+      !f.carried &&
+      (before ? attempted(before) : settledBefore.has(f.id))
     return {
       id: f.id,
       severity: f.severity,

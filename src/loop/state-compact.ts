@@ -10,19 +10,26 @@ function size(state: LoopState): number {
   return encodeStateJson(state).length
 }
 
-/** Counts and the first ten unreviewed paths: what must not be lost is that files went unreviewed. */
-function slimCoverage(c: CoverageRecord): CoverageRecord {
-  const unreviewed = c.unreviewed?.slice(0, 10)
+/**
+ * The coverage with at most `paths` paths of each list (unreviewed ones first to stay): what must
+ * not be lost is that files went unreviewed, and how many.
+ */
+function shrinkCoverage(c: CoverageRecord, paths: number): CoverageRecord {
+  const unreviewed = c.unreviewed?.slice(0, paths)
   const omitted =
     (c.unreviewedOmitted ?? 0) + (c.unreviewed?.length ?? 0) - (unreviewed?.length ?? 0)
+  const ignoredFiles = c.ignoredFiles?.slice(0, Math.floor(paths / 2))
   return {
     files: c.files,
     reviewed: c.reviewed,
     ignored: c.ignored,
     batches: c.batches,
+    ...(ignoredFiles?.length ? { ignoredFiles } : {}),
     ...(unreviewed?.length ? { unreviewed } : {}),
     ...(omitted ? { unreviewedOmitted: omitted } : {}),
-    ...(c.failures?.length ? { failures: c.failures.slice(0, 1) } : {})
+    ...(c.failures?.length
+      ? { failures: c.failures.slice(0, Math.max(1, Math.floor(paths / 10))) }
+      : {})
   }
 }
 
@@ -61,7 +68,8 @@ function trimIteration(it: IterationRecord, keep: number, slim: boolean): Iterat
           .map(a => ({ ...a, note: a.note.slice(0, keep >= 100 ? 500 : 150) })),
     failedCriteria: it.failedCriteria?.slice(0, slim ? 3 : Math.min(20, Math.ceil(keep / 5))),
     gates: it.gates.slice(0, 30).map(g => ({ ...g, name: g.name.slice(0, 100) })),
-    coverage: it.coverage && (slim ? slimCoverage(it.coverage) : it.coverage),
+    coverage:
+      it.coverage && shrinkCoverage(it.coverage, slim ? 10 : Math.min(50, Math.ceil(keep / 4))),
     fix: fix && {
       ...fix,
       ...(fix.summary ? { summary: fix.summary.slice(0, slim ? 200 : 2000) } : {}),

@@ -33,6 +33,8 @@ export interface Finding {
   description: string
   suggestedFix?: string
   source: FindingSource
+  /** An earlier open finding carried over unseen (its file could not be reviewed): never re-raised. */
+  carried?: boolean
 }
 
 export type FindingStatus = 'open' | 'fixed' | 'disputed'
@@ -139,8 +141,10 @@ export interface GateResult {
   timedOut: boolean
   durationMs: number
   findings: Finding[]
-  /** Located problems the check printed; more than `findings` holds when the per-check cap cut them. */
+  /** Located problems the check printed. */
   problems: number
+  /** More were printed than a check keeps as findings (MAX_FINDINGS_PER_CHECK). */
+  capped?: boolean
   /** The end of the output, kept for the review artifact. */
   outputTail: string
 }

@@ -151,7 +151,11 @@ export interface Git {
    * branch (and unshallowing) when the checkout was shallow; returns the merge base.
    */
   prepareDiff(baseRef: string, baseSha: string, headSha: string): Promise<string>
-  diff(base: string, head: string, paths?: string[]): Promise<string>
+  /**
+   * The diff from the merge base of `base` and `head` to `head`, paths quoted only where git must
+   * (core.quotePath off). `text` treats every file as text, whatever the PR's .gitattributes say.
+   */
+  diff(base: string, head: string, paths?: string[], options?: { text?: boolean }): Promise<string>
   show(sha: string, file: string): Promise<string | undefined>
   listFiles(sha: string): Promise<string[]>
 }

@@ -1,5 +1,5 @@
 import type { IterationRecord } from '../loop/types.js'
-import { escapeMd } from './format.js'
+import { codeSpan, escapeMd } from './format.js'
 
 const files = (n: number) => `${n} changed file${n === 1 ? '' : 's'}`
 
@@ -10,7 +10,7 @@ export function coverageLine(it: IterationRecord): string | undefined {
   return `Reviewed ${c.reviewed} of ${files(c.files)} (${c.ignored} ignored)${c.batches > 1 ? ` in ${c.batches} parts` : ''}.`
 }
 
-const code = (paths: readonly string[]) => paths.map(p => `\`${escapeMd(p)}\``).join(', ')
+const code = (paths: readonly string[]) => paths.map(codeSpan).join(', ')
 
 /**
  * What an iteration's review covered, as Markdown: the line above, the files nobody reviewed and why
@@ -39,7 +39,7 @@ export function renderCoverage(it: IterationRecord): string[] {
     if (g.problems !== undefined && g.kept !== undefined && g.problems > g.kept)
       out.push(
         '',
-        `Check \`${escapeMd(g.name)}\` printed ${g.problems} located problems; the ${g.kept} most severe are findings, the rest are in its output.`
+        `Check ${codeSpan(g.name)} printed ${g.problems} located problems; the ${g.kept} most severe are findings, the rest are in its output.`
       )
   return out
 }

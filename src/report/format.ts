@@ -80,6 +80,18 @@ export function escapeMd(text: string): string {
     .replace(/@/g, '@\u200b')
 }
 
+/**
+ * Untrusted text (a file path) as an inline code span: shown as it is, nothing in it parsed. The
+ * fence is longer than any run of backticks inside (CommonMark), lines are joined.
+ */
+export function codeSpan(text: string): string {
+  const flat = text.replace(/\r?\n/g, ' ')
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map(r => r.length))
+  const fence = '`'.repeat(longest + 1)
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : ''
+  return `${fence}${pad}${flat}${pad}${fence}`
+}
+
 /** Text for a collapsible block: HTML comments and mentions neutralised, length capped. */
 export function safeBlock(text: string, max: number): string {
   let t = text.replace(/<!--/g, '&lt;!--').replace(/@(?=\w)/g, '@\u200b')

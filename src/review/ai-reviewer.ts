@@ -1,6 +1,7 @@
 import Bottleneck from 'bottleneck/light.js'
-import { latestRecords } from '../loop/state.js'
+import { lastIteration, latestRecords, recordedFindings } from '../loop/state.js'
 import type {
+  Finding,
   FindingRecord,
   GateResult,
   LoopState,
@@ -11,8 +12,8 @@ import { Budget } from '../model/budget.js'
 import { plural } from '../report/format.js'
 import { traitsOf } from '../model/models.js'
 import type { Git } from '../ports/index.js'
-import { planReview, type Batch, type ReviewPlan } from './batches.js'
-import { ignoreMatcher } from './ignore.js'
+import { planBatches, readDiff, type Batch, type FileDiff, type ReviewPlan } from './batches.js'
+import { ignoreMatcher, type IgnoreMatcher } from './ignore.js'
 import { mergeBatches, type BatchResult } from './merge.js'
 import {
   REVIEW_OUTPUT_RESERVE,
@@ -37,21 +38,75 @@ export interface ReviewerInput {
 }
 
 /**
- * Which batch answers on each earlier finding: the one holding its file, else the first (findings
- * without a file, or in a file the PR no longer changes).
+ * Which batch answers on each earlier finding: the one holding its file, and of a file cut into
+ * pieces the one whose hunks cover its line (else the nearest); the first batch for findings
+ * without a file or in a file no batch holds.
  */
-function owners(
+export function owners(
   batches: readonly Batch[],
   earlier: ReadonlyMap<string, FindingRecord>
 ): Map<number, Set<string>> {
-  const byFile = new Map<string, number>()
-  for (const b of batches) for (const f of b.files) if (!byFile.has(f)) byFile.set(f, b.index)
   const out = new Map<number, Set<string>>(batches.map(b => [b.index, new Set<string>()]))
   for (const [id, record] of earlier) {
-    const index = (record.file && byFile.get(record.file)) || 1
-    out.get(index)?.add(id)
+    const holding = record.file ? batches.filter(b => b.files.includes(record.file!)) : []
+    const line = record.line ?? 0
+    const distance = (b: Batch): number =>
+      Math.min(
+        ...(b.lines[record.file!] ?? [[line, line]]).map(([from, to]) =>
+          line < from ? from - line : line > to ? line - to : 0
+        )
+      )
+    const owner = [...holding].sort((x, y) => distance(x) - distance(y))[0]
+    out.get(owner?.index ?? 1)?.add(id)
   }
   return out
+}
+
+/**
+ * Files git shows as binary that no `ignore` glob covers. Text hidden by the PR's .gitattributes
+ * (`-diff`, `binary`) is diffed again as text; real binary content cannot be reviewed, so it
+ * counts as not reviewed until `ignore` covers it.
+ */
+async function textOfBinaries(
+  git: Git,
+  range: { base: string; head: string },
+  diffs: FileDiff[],
+  ignore: IgnoreMatcher
+): Promise<FileDiff[]> {
+  return Promise.all(
+    diffs.map(async f => {
+      if (f.ignored !== 'binary' || ignore(f.path)) return f
+      const blob = await git.show(range.head, f.path)
+      if (blob === undefined) return f
+      if (blob.includes('\0'))
+        return {
+          ...f,
+          ignored: undefined,
+          unreviewable:
+            "git shows it as binary; add a glob for it to 'ignore' if it needs no review"
+        }
+      const text = readDiff(await git.diff(range.base, range.head, [f.path], { text: true }))[0]
+      return text ? { ...text, path: f.path } : f
+    })
+  )
+}
+
+/**
+ * Earlier open findings in files this review could not see, carried as open: nobody looked again,
+ * so they are neither fixed nor "no longer raised".
+ */
+function carriedUnseen(state: LoopState, verdict: ReviewerVerdict): Finding[] {
+  const unseen = new Set(verdict.coverage?.unreviewed ?? [])
+  const last = lastIteration(state)
+  if (unseen.size === 0 || last?.round !== state.round) return []
+  const raised = new Set(verdict.findings.map(f => f.id))
+  return recordedFindings(state)
+    .filter(f => f.source === 'ai' && f.file && unseen.has(f.file) && !raised.has(f.id))
+    .map(f => ({
+      ...f,
+      carried: true,
+      description: `${f.description} (carried: ${f.file} could not be reviewed this time)`
+    }))
 }
 
 /** What the whole review would cost, each batch reserved as one call (its prompt and output). */
@@ -92,13 +147,17 @@ async function runBatches(
 export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promise<ReviewerVerdict> {
   const { ai, budget, threshold } = deps
   const now = deps.now ?? (() => Date.now())
-  const deadline = now() + ai.reviewTimeoutMinutes * 60_000
   const { pull, git } = input
   const base = await git.prepareDiff(pull.baseRef, pull.baseSha, pull.headSha)
-  const plan: ReviewPlan = planReview(await git.diff(base, pull.headSha), {
-    ignore: ignoreMatcher(ai.ignore),
-    budgetChars: BATCH_CHARS
-  })
+  const range = { base, head: pull.headSha }
+  const ignore = ignoreMatcher(ai.ignore)
+  const diffs = await textOfBinaries(
+    git,
+    range,
+    readDiff(await git.diff(base, pull.headSha)),
+    ignore
+  )
+  const plan: ReviewPlan = planBatches(diffs, { ignore, budgetChars: BATCH_CHARS })
   const shape: Shape = traitsOf(ai.reviewModel, ai.provider?.name).structuredOutputs
     ? 'json'
     : 'tool'
@@ -110,7 +169,6 @@ export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promis
   )
   const earlier = latestRecords(input.state)
   const owned = owners(plan.batches, earlier)
-  const range = { base, head: pull.headSha }
   const prompts = await Promise.all(
     plan.batches.map(b =>
       batchPrompt(shared, git, range, b, { plan, answerOn: [...owned.get(b.index)!] })
@@ -131,6 +189,8 @@ export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promis
     deps.log.info(
       `review: ${plan.files.length} changed files in ${plan.batches.length} parts, ${Math.min(ai.reviewConcurrency, plan.batches.length)} at a time (estimated $${cost.toFixed(2)})`
     )
+  // the time limit is the model calls': preparing the diff (maybe a fetch) does not count
+  const deadline = now() + ai.reviewTimeoutMinutes * 60_000
   const label = (b: Batch) =>
     plan.batches.length > 1 ? `review part ${b.index}/${plan.batches.length}` : 'review'
   const results = await runBatches(
@@ -147,5 +207,6 @@ export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promis
         )
     }))
   )
-  return mergeBatches(plan, results, threshold, budget.usage)
+  const merged = mergeBatches(plan, results, threshold, budget.usage)
+  return { ...merged, findings: [...merged.findings, ...carriedUnseen(input.state, merged)] }
 }

@@ -9,6 +9,11 @@ export interface ChangedFile {
   isNew: boolean
   /** Why it is not reviewed by design: an `ignore` glob matched it, or git shows no text for it. */
   ignored?: 'glob' | 'binary'
+  /**
+   * Why it cannot be reviewed though it should be (binary content no glob ignores, a line longer
+   * than a part): it counts as not reviewed, so the review cannot be GO.
+   */
+  unreviewable?: string
 }
 
 /** A part of the diff that one review call reads: whole files where they fit, else a file's hunks. */
@@ -19,6 +24,8 @@ export interface Batch {
   files: string[]
   /** Files of which this batch holds only some hunks (the rest are in the batches around it). */
   partial: string[]
+  /** For each partial file, the head's lines its hunks cover: which part answers on a finding. */
+  lines: Record<string, Array<[number, number]>>
   text: string
 }
 
@@ -27,12 +34,46 @@ export interface ReviewPlan {
   batches: Batch[]
 }
 
-interface FileDiff extends ChangedFile {
+export interface FileDiff extends ChangedFile {
   text: string
 }
 
+const ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '"': '"',
+  '\\': '\\',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  v: '\v'
+}
+
+/** A path as git quotes it (`"a/q\\"uote.ts"`, octal for other bytes), as it is on disk. */
+export function unquote(path: string): string {
+  const inner = path.replace(/^"(.*)"$/, '$1')
+  const bytes: number[] = []
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i]!
+    if (c !== '\\') {
+      bytes.push(...Buffer.from(c, 'utf8'))
+      continue
+    }
+    const octal = /^[0-7]{3}/.exec(inner.slice(i + 1))
+    if (octal) {
+      bytes.push(parseInt(octal[0], 8))
+      i += 3
+    } else {
+      bytes.push(...Buffer.from(ESCAPES[inner[i + 1] ?? ''] ?? inner[i + 1] ?? '', 'utf8'))
+      i += 1
+    }
+  }
+  return Buffer.from(bytes).toString('utf8')
+}
+
 /** The diff cut into one text per file, each read by parse-diff on its own. */
-function fileDiffs(diff: string): FileDiff[] {
+export function readDiff(diff: string): FileDiff[] {
   const texts = diff.split(/^(?=diff --git )/m).filter(p => p.startsWith('diff --git '))
   return texts.map((text, i) => {
     const f = parseDiff(text)[0]
@@ -41,7 +82,8 @@ function fileDiffs(diff: string): FileDiff[] {
     const named = /^diff --git a\/(.+) b\/(.+)$/m.exec(header)
     const path = (f?.to && f.to !== '/dev/null' ? f.to : f?.from) ?? named?.[2] ?? `file-${i + 1}`
     return {
-      path,
+      // git still quotes a name with a quote, backslash or control character in it, C-style
+      path: /^diff --git "/m.test(header) || /^\+\+\+ "/m.test(header) ? unquote(path) : path,
       additions: f?.additions ?? 0,
       deletions: f?.deletions ?? 0,
       isNew: f?.new === true,
@@ -117,39 +159,68 @@ function pieces(file: FileDiff, budget: number): string[] {
   return out
 }
 
+/** The head lines (from, to) each hunk of a piece covers, read from its `@@ -a,b +c,d @@` headers. */
+function headLines(piece: string): Array<[number, number]> {
+  return [...piece.matchAll(/^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/gm)].map(m => {
+    const start = Number(m[1])
+    return [start, start + Math.max(0, Number(m[2] ?? 1) - 1)] as [number, number]
+  })
+}
+
 /**
  * Plans the review of a whole diff: every file that is not ignored goes into a batch of at most
  * `budgetChars` characters of diff. Files are taken in path order, so files of one folder share a
  * batch where they fit; a file larger than a batch is cut by hunks (a huge hunk by lines), its
- * pieces in batches of their own. Nothing that is not ignored is left out.
+ * pieces in batches of their own. Nothing that is not ignored is left out: a file that cannot be
+ * cut to fit (one line longer than a batch) is marked unreviewable.
  */
-export function planReview(
-  diff: string,
+export function planBatches(
+  diffs: readonly FileDiff[],
   options: { ignore: IgnoreMatcher; budgetChars: number }
 ): ReviewPlan {
-  const all = fileDiffs(diff).map(f =>
-    !f.ignored && options.ignore(f.path) ? { ...f, ignored: 'glob' as const } : f
+  const all: FileDiff[] = diffs.map(f =>
+    !f.ignored && !f.unreviewable && options.ignore(f.path) ? { ...f, ignored: 'glob' } : { ...f }
   )
   const batches: Batch[] = []
-  let open: { files: string[]; partial: string[]; text: string } | undefined
+  let open: { files: string[]; text: string } | undefined
   const close = () => {
-    if (open?.text) batches.push({ index: batches.length + 1, ...open })
+    if (open?.text) batches.push({ index: batches.length + 1, partial: [], lines: {}, ...open })
     open = undefined
   }
-  const reviewed = all.filter(f => !f.ignored).sort((a, b) => (a.path < b.path ? -1 : 1))
+  const reviewed = all
+    .filter(f => !f.ignored && !f.unreviewable)
+    .sort((a, b) => (a.path < b.path ? -1 : 1))
   for (const file of reviewed) {
     const parts = pieces(file, options.budgetChars)
+    if (parts.some(p => p.length > options.budgetChars * 1.05)) {
+      file.unreviewable = `a line of it is longer than a review part (${options.budgetChars} characters); if it is a bundle or generated, add it to 'ignore'`
+      continue
+    }
     if (parts.length > 1) {
       close()
       for (const text of parts)
-        batches.push({ index: batches.length + 1, files: [file.path], partial: [file.path], text })
+        batches.push({
+          index: batches.length + 1,
+          files: [file.path],
+          partial: [file.path],
+          lines: { [file.path]: headLines(text) },
+          text
+        })
       continue
     }
     if (open && open.text.length + file.text.length > options.budgetChars) close()
-    open ??= { files: [], partial: [], text: '' }
+    open ??= { files: [], text: '' }
     open.files.push(file.path)
     open.text += file.text
   }
   close()
   return { files: all.map(({ text: _text, ...f }) => f), batches }
+}
+
+/** `planBatches` of a diff's text. */
+export function planReview(
+  diff: string,
+  options: { ignore: IgnoreMatcher; budgetChars: number }
+): ReviewPlan {
+  return planBatches(readDiff(diff), options)
 }

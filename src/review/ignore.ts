@@ -23,8 +23,9 @@ export const DEFAULT_IGNORE: readonly string[] = [
   // generated and vendored
   'dist/**',
   '**/node_modules/**',
-  '**/vendor/**',
-  '**/third_party/**',
+  // vendored code at the root only: a folder named vendor/ deep in the PR's own tree is reviewed
+  'vendor/**',
+  'third_party/**',
   '**/__generated__/**',
   '**/*.generated.*',
   '**/*.pb.go',

@@ -52,42 +52,51 @@ function fileList(files: readonly string[], max = 5): string {
     : `${files.slice(0, max).join(', ')} and ${files.length - max} more`
 }
 
-/** What the review covered: every file of a failed batch is unreviewed, even when split. */
+/**
+ * What the review covered: every file of a failed batch is unreviewed (even when split), and so is
+ * every file that could not be put in a batch.
+ */
 export function coverageOf(plan: ReviewPlan, results: readonly BatchResult[]): ReviewCoverage {
   const failedFiles = new Set(
     results.filter(r => r.outcome.kind === 'failed').flatMap(r => r.batch.files)
   )
+  const unreviewable = plan.files.filter(f => f.unreviewable)
   const ignored = plan.files.filter(f => f.ignored).map(f => f.path)
   const toReview = plan.files.filter(f => !f.ignored).map(f => f.path)
-  const unreviewed = toReview.filter(f => failedFiles.has(f))
+  const unreviewed = toReview.filter(
+    f => failedFiles.has(f) || unreviewable.some(u => u.path === f)
+  )
   return {
     files: plan.files.length,
     reviewed: toReview.length - unreviewed.length,
     ignored,
     unreviewed,
-    failures: results.flatMap(r =>
-      r.outcome.kind === 'failed'
-        ? [
-            `${plan.batches.length > 1 ? `part ${r.batch.index} of ${plan.batches.length} (${fileList(r.batch.files, 3)})` : 'the review'}: ${r.outcome.error}`
-          ]
-        : []
-    ),
+    failures: [
+      ...unreviewable.map(f => `${f.path}: ${f.unreviewable}`),
+      ...results.flatMap(r =>
+        r.outcome.kind === 'failed'
+          ? [
+              `${plan.batches.length > 1 ? `part ${r.batch.index} of ${plan.batches.length} (${fileList(r.batch.files, 3)})` : 'the review'}: ${r.outcome.error}`
+            ]
+          : []
+      )
+    ],
     batches: plan.batches.length
   }
 }
 
 /**
  * The one decision of a review in parts: GO only when every part answered GO; NEEDS_DISCUSSION when
- * any part asks for a human; NO_GO when any part found something to fix. When a part could not be
+ * any part asks for a human; NO_GO when any part found something to fix. When a file could not be
  * reviewed it is never GO: NO_GO when the merged findings block anyway, else NEEDS_DISCUSSION.
  */
 export function mergedDecision(
   decisions: readonly Decision[],
-  failed: number,
+  unreviewed: number,
   findings: readonly Finding[],
   threshold: Severity
 ): Decision {
-  if (failed > 0)
+  if (unreviewed > 0)
     return findings.some(f => atOrAbove(f.severity, threshold)) ? 'NO_GO' : 'NEEDS_DISCUSSION'
   if (decisions.includes('NEEDS_DISCUSSION')) return 'NEEDS_DISCUSSION'
   if (decisions.includes('NO_GO')) return 'NO_GO'
@@ -131,7 +140,7 @@ export function mergeBatches(
   const findings = mergeById(verdicts.flatMap(v => v.findings))
   const dropped = verdicts.flatMap(v => v.droppedFindings ?? [])
   const errors = [
-    ...(failures.length
+    ...(coverage.unreviewed.length
       ? [
           `${coverage.unreviewed.length} file(s) could not be reviewed (${fileList(coverage.unreviewed)}): ${coverage.failures.join('; ')}`
         ]
@@ -141,7 +150,7 @@ export function mergeBatches(
   return {
     decision: mergedDecision(
       verdicts.map(v => v.decision),
-      failures.length,
+      coverage.unreviewed.length,
       findings,
       threshold
     ),

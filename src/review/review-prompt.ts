@@ -59,7 +59,7 @@ function gatesText(gates: GateResult[]): string {
   if (gates.length === 0) return 'No repository checks are configured.'
   return gates
     .map(g => {
-      const head = `- ${g.name} (\`${g.command}\`): ${g.passed ? 'pass' : `FAIL (exit ${g.exitCode})`}${g.problems > 20 ? `, ${g.problems} problems (20 shown)` : ''}`
+      const head = `- ${g.name} (\`${g.command}\`): ${g.passed ? 'pass' : `FAIL (exit ${g.exitCode})`}${g.problems > Math.min(20, g.findings.length) ? `, ${g.problems} located problems printed, ${Math.min(20, g.findings.length)} shown` : ''}`
       const found = g.findings
         .slice(0, 20)
         .map(f => `    - ${f.id} ${f.file ? `${f.file}:${f.line ?? ''} ` : ''}${prose(f.title)}`)

@@ -46,7 +46,9 @@ function reviewedIteration(
       name: g.name,
       passed: g.passed,
       durationMs: g.durationMs,
-      ...(g.problems > g.findings.length ? { problems: g.problems, kept: g.findings.length } : {})
+      ...(g.capped
+        ? { problems: g.problems, kept: g.findings.filter(f => f.file && f.line).length }
+        : {})
     })),
     coverage: review.verdict?.coverage,
     usage: review.usage,
