@@ -981,10 +981,14 @@ function mergedDecision(decisions, unreviewed, findings, threshold) {
 }
 function mergedSummary(plan, results) {
     const answered = results.flatMap(r => (r.outcome.kind === 'verdict' ? [r] : []));
-    if (plan.batches.length === 0)
+    if (plan.batches.length === 0) {
+        const unreviewable = plan.files.filter(f => f.unreviewable).length;
+        if (unreviewable)
+            return `Nothing could be sent to the reviewer: ${unreviewable} changed file(s) cannot be reviewed, the rest are ignored.`;
         return plan.files.length
             ? `Nothing to review: all ${plan.files.length} changed file(s) are ignored.`
             : 'Nothing to review: the PR changes no file.';
+    }
     if (plan.batches.length === 1 && answered.length === 1)
         return answered[0].outcome.verdict.summary;
     const parts = answered.map(r => {
@@ -1771,6 +1775,10 @@ async function textOfBinaries(git, range, diffs, ignore) {
  * Earlier open findings in files this review could not see, carried as open: nobody looked again,
  * so they are neither fixed nor "no longer raised".
  */
+function withUnseen(state, verdict) {
+    const carried = carriedUnseen(state, verdict);
+    return carried.length ? { ...verdict, findings: [...verdict.findings, ...carried] } : verdict;
+}
 function carriedUnseen(state, verdict) {
     const unseen = new Set(verdict.coverage?.unreviewed ?? []);
     const last = (0,loop_state/* lastIteration */.SU)(state);
@@ -1837,7 +1845,8 @@ async function aiReview(deps, input) {
             batch,
             outcome: { kind: 'failed', error: why, budgetExhausted: true }
         }));
-        return { ...mergeBatches(plan, results, threshold, budget.usage), estimateUsd: cost };
+        const refused = mergeBatches(plan, results, threshold, budget.usage);
+        return { ...withUnseen(input.state, refused), estimateUsd: cost };
     }
     if (plan.batches.length > 1)
         deps.log.info(`review: ${plan.files.length} changed files in ${plan.batches.length} parts, ${Math.min(ai.reviewConcurrency, plan.batches.length)} at a time (estimated $${cost.toFixed(2)})`);
@@ -1849,8 +1858,7 @@ async function aiReview(deps, input) {
         prompt: prompts[i],
         run: () => reviewBatch(deps, { ...input, earlier, owned: owned.get(batch.index), deadline, label: label(batch) }, prompts[i], shape)
     })));
-    const merged = mergeBatches(plan, results, threshold, budget.usage);
-    return { ...merged, findings: [...merged.findings, ...carriedUnseen(input.state, merged)] };
+    return withUnseen(input.state, mergeBatches(plan, results, threshold, budget.usage));
 }
 
 // EXTERNAL MODULE: ./src/model/provider.ts

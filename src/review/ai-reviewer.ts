@@ -95,6 +95,11 @@ async function textOfBinaries(
  * Earlier open findings in files this review could not see, carried as open: nobody looked again,
  * so they are neither fixed nor "no longer raised".
  */
+function withUnseen(state: LoopState, verdict: ReviewerVerdict): ReviewerVerdict {
+  const carried = carriedUnseen(state, verdict)
+  return carried.length ? { ...verdict, findings: [...verdict.findings, ...carried] } : verdict
+}
+
 function carriedUnseen(state: LoopState, verdict: ReviewerVerdict): Finding[] {
   const unseen = new Set(verdict.coverage?.unreviewed ?? [])
   const last = lastIteration(state)
@@ -183,7 +188,8 @@ export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promis
       batch,
       outcome: { kind: 'failed' as const, error: why, budgetExhausted: true }
     }))
-    return { ...mergeBatches(plan, results, threshold, budget.usage), estimateUsd: cost }
+    const refused = mergeBatches(plan, results, threshold, budget.usage)
+    return { ...withUnseen(input.state, refused), estimateUsd: cost }
   }
   if (plan.batches.length > 1)
     deps.log.info(
@@ -207,6 +213,5 @@ export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promis
         )
     }))
   )
-  const merged = mergeBatches(plan, results, threshold, budget.usage)
-  return { ...merged, findings: [...merged.findings, ...carriedUnseen(input.state, merged)] }
+  return withUnseen(input.state, mergeBatches(plan, results, threshold, budget.usage))
 }

@@ -105,10 +105,14 @@ export function mergedDecision(
 
 function mergedSummary(plan: ReviewPlan, results: readonly BatchResult[]): string {
   const answered = results.flatMap(r => (r.outcome.kind === 'verdict' ? [r] : []))
-  if (plan.batches.length === 0)
+  if (plan.batches.length === 0) {
+    const unreviewable = plan.files.filter(f => f.unreviewable).length
+    if (unreviewable)
+      return `Nothing could be sent to the reviewer: ${unreviewable} changed file(s) cannot be reviewed, the rest are ignored.`
     return plan.files.length
       ? `Nothing to review: all ${plan.files.length} changed file(s) are ignored.`
       : 'Nothing to review: the PR changes no file.'
+  }
   if (plan.batches.length === 1 && answered.length === 1)
     return (answered[0]!.outcome as Extract<BatchOutcome, { kind: 'verdict' }>).verdict.summary
   const parts = answered.map(r => {
