@@ -426,7 +426,6 @@ interface Fault extends Omit<FaultSpec, 'times' | 'headers'> {
 /** GitHub's secondary limits on content-generating requests (see limitContentCreation). */
 export const CONTENT_PER_MINUTE = 80
 export const CONTENT_PER_HOUR = 500
-const method = (r: RecordedRequest): string => r.method
 
 /** Thrown inside the pipeline when a fault drops the request (hang or reset). */
 const DROPPED = Symbol('dropped')
@@ -859,7 +858,7 @@ export class GitHubEmulator {
       throw faultError(state.fault.status ?? 500, state.fault.headers)
     }
     if (!token) throw apiError(401, 'Bad credentials')
-    this.limitContentCreation(token.login, method(record), matched.route.template)
+    this.limitContentCreation(token.login, record.method, matched.route.template)
     const { route: r, params } = matched
     if (params.owner !== undefined || params.repo !== undefined) {
       const same = (a: string | undefined, b: string): boolean =>

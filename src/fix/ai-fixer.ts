@@ -3,7 +3,7 @@ import { atOrAbove, bySeverity } from '../loop/findings.js'
 import type { Dispute, Finding, Severity } from '../loop/types.js'
 import { Budget } from '../model/budget.js'
 import { systemPrompt, type SystemBlock } from '../model/prompts.js'
-import { sanitizeUntrusted, stripInvisible } from '../model/sanitize.js'
+import { prose, sanitizeUntrusted, stripInvisible } from '../model/sanitize.js'
 import type { ContentBlock, Message, ModelClient, ToolSpec } from '../ports/index.js'
 import { traitsOf } from '../model/models.js'
 import { runTool, toolSpecs, type ToolContext } from './workspace-tools.js'
@@ -39,9 +39,6 @@ export interface FixerResult {
  * so a re-run resumes (a model outage is not a stalled loop).
  */
 export class FixerUnavailableError extends Error {}
-
-/** Prose a model wrote or a check printed, bounded elsewhere: cleaned, not cut. */
-const prose = (text: string): string => sanitizeUntrusted(text, Infinity)
 
 /**
  * The findings as the fixer's task. Titles, messages and rework are untrusted prose; a check's

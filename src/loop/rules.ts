@@ -5,7 +5,14 @@
  */
 import { atOrAbove } from './findings.js'
 import { moveTo, stamped, updateLast } from './record.js'
-import { dismissedIds, isTerminal, newState, roundIterations, roundReviews } from './state.js'
+import {
+  dismissedIds,
+  isTerminal,
+  lastIteration,
+  newState,
+  roundIterations,
+  roundReviews
+} from './state.js'
 import { needsHuman, transition, type LoopEvent } from './transitions.js'
 import type {
   Decision,
@@ -329,8 +336,17 @@ export function reviewEvent(
       event: 'review_unaffordable',
       reason: `The max-cost-usd budget ($${budget.maxUsd?.toFixed(2) ?? '?'}) does not allow ${budget.estimate !== undefined ? `this review, estimated at $${budget.estimate.toFixed(2)} before any call` : 'another review'}; $${budget.spentUsd.toFixed(4)} spent.`
     }
-  if (decision === 'NEEDS_DISCUSSION')
-    return { event: 'review_needs_discussion', reason: 'The reviewer needs a human to decide.' }
+  if (decision === 'NEEDS_DISCUSSION') {
+    // a review that could not see every file needs a human for that, not for a reviewer's question
+    const c = lastIteration(state)?.coverage
+    const missing = (c?.unreviewed?.length ?? 0) + (c?.unreviewedOmitted ?? 0)
+    return {
+      event: 'review_needs_discussion',
+      reason: missing
+        ? `${missing} changed file${missing === 1 ? '' : 's'} could not be reviewed, so the review cannot be GO; re-run the workflow or comment /review-loop retry.`
+        : 'The reviewer needs a human to decide.'
+    }
+  }
   if (n >= state.maxIterations)
     return {
       event: 'no_go_at_cap',

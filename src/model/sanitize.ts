@@ -94,3 +94,6 @@ export function sanitizeUntrusted(text: string, max = 20_000): string {
   const cleaned = stripInvisible(text).replace(HTML_COMMENT, '').replace(LINK_COMMENT, '')
   return cap(cleaned, max)
 }
+
+/** Prose a model wrote or a check printed, bounded elsewhere: cleaned, not cut. */
+export const prose = (text: string): string => sanitizeUntrusted(text, Infinity)

@@ -1,4 +1,5 @@
-import { atOrAbove, severityRank } from '../loop/findings.js'
+import { severityRank } from '../loop/findings.js'
+import { decide } from '../loop/rules.js'
 import type {
   Decision,
   EarlierAnswer,
@@ -57,15 +58,14 @@ function fileList(files: readonly string[], max = 5): string {
  * every file that could not be put in a batch.
  */
 export function coverageOf(plan: ReviewPlan, results: readonly BatchResult[]): ReviewCoverage {
-  const failedFiles = new Set(
-    results.filter(r => r.outcome.kind === 'failed').flatMap(r => r.batch.files)
-  )
   const unreviewable = plan.files.filter(f => f.unreviewable)
+  const missed = new Set([
+    ...results.filter(r => r.outcome.kind === 'failed').flatMap(r => r.batch.files),
+    ...unreviewable.map(f => f.path)
+  ])
   const ignored = plan.files.filter(f => f.ignored).map(f => f.path)
   const toReview = plan.files.filter(f => !f.ignored).map(f => f.path)
-  const unreviewed = toReview.filter(
-    f => failedFiles.has(f) || unreviewable.some(u => u.path === f)
-  )
+  const unreviewed = toReview.filter(f => missed.has(f))
   return {
     files: plan.files.length,
     reviewed: toReview.length - unreviewed.length,
@@ -87,20 +87,21 @@ export function coverageOf(plan: ReviewPlan, results: readonly BatchResult[]): R
 
 /**
  * The one decision of a review in parts: GO only when every part answered GO; NEEDS_DISCUSSION when
- * any part asks for a human; NO_GO when any part found something to fix. When a file could not be
- * reviewed it is never GO: NO_GO when the merged findings block anyway, else NEEDS_DISCUSSION.
+ * any part asks for a human; NO_GO when any part found something to fix. Files nobody reviewed are
+ * ruled on by `decide`, as for any review: never GO.
  */
 export function mergedDecision(
   decisions: readonly Decision[],
   unreviewed: number,
-  findings: readonly Finding[],
+  findings: Finding[],
   threshold: Severity
 ): Decision {
-  if (unreviewed > 0)
-    return findings.some(f => atOrAbove(f.severity, threshold)) ? 'NO_GO' : 'NEEDS_DISCUSSION'
-  if (decisions.includes('NEEDS_DISCUSSION')) return 'NEEDS_DISCUSSION'
-  if (decisions.includes('NO_GO')) return 'NO_GO'
-  return 'GO'
+  const said = decisions.includes('NEEDS_DISCUSSION')
+    ? 'NEEDS_DISCUSSION'
+    : decisions.includes('NO_GO')
+      ? 'NO_GO'
+      : 'GO'
+  return decide({ reviewerDecision: said, findings, gatesPassed: true, unreviewed }, threshold)
 }
 
 function mergedSummary(plan: ReviewPlan, results: readonly BatchResult[]): string {

@@ -1,7 +1,7 @@
 import { roundIterations, filesChangedCount } from '../loop/state.js'
 import type { GateResult, LoopState, PullRequest, Severity } from '../loop/types.js'
 import { systemPrompt, type SystemBlock } from '../model/prompts.js'
-import { sanitizeUntrusted, stripInvisible } from '../model/sanitize.js'
+import { prose, sanitizeUntrusted, stripInvisible } from '../model/sanitize.js'
 import type { Git, Message, ToolSpec } from '../ports/index.js'
 import type { Batch, ReviewPlan } from './batches.js'
 import { loadGuidelines } from './guidelines.js'
@@ -23,9 +23,6 @@ export interface ReviewPrompt {
   outputSchema?: Record<string, unknown>
   messages: Message[]
 }
-
-/** Prose a model wrote or a check printed, bounded elsewhere: cleaned, not cut. */
-export const prose = (text: string): string => sanitizeUntrusted(text, Infinity)
 
 /**
  * Earlier iterations as metadata only: ids, titles, locations, statuses (re-raised, fixed, no longer

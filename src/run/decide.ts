@@ -92,16 +92,6 @@ export function verdictOf(
   )
 }
 
-/** Why a review that left files unreviewed needs a human: that, rather than a reviewer's question. */
-function unreviewedReason(
-  review: ReviewResult,
-  next: Extract<NextStep, { kind: 'finish' }>
-): string {
-  const missing = review.verdict?.coverage?.unreviewed.length ?? 0
-  if (!missing || next.status !== 'needs_discussion') return next.reason
-  return `${plural(missing, 'changed file')} could not be reviewed, so the review cannot be GO; re-run the workflow or comment /review-loop retry.`
-}
-
 /** DECIDE: the verdict, the review recorded in the state, and what comes next (the rules say). */
 export function decidePhase(
   deps: {
@@ -132,14 +122,12 @@ export function decidePhase(
     fixCommands: settings.fixCommands.length,
     aiFixer: deps.aiFixer
   })
-  const after = nextAfterReview(state, decision, settings.severityThreshold, fixable, {
+  const next = nextAfterReview(state, decision, settings.severityThreshold, fixable, {
     spentUsd: state.totals.costUsd,
     maxUsd: settings.ai.maxCostUsd,
     exhausted: review.verdict?.budgetExhausted === true,
     estimate: review.verdict?.estimateUsd
   })
-  const next: NextStep =
-    after.kind === 'finish' ? { ...after, reason: unreviewedReason(review, after) } : after
   const notes: string[] = []
   if (isFork(pull) && next.kind === 'finish' && next.status === 'stalled')
     notes.push('Fork PRs are reviewed but not fixed: the action does not push to forks.')

@@ -1,5 +1,5 @@
-export const id = 372;
-export const ids = [372];
+export const id = 898;
+export const ids = [898];
 export const modules = {
 
 /***/ 9229:
@@ -423,6 +423,545 @@ function fingerprint(input) {
         .update(normaliseAnchor(input.anchor))
         .digest('hex');
     return `RL-${hash.slice(0, 10)}`;
+}
+
+
+/***/ }),
+
+/***/ 18293:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Bp: () => (/* binding */ recordFix),
+/* harmony export */   IV: () => (/* binding */ updateLast),
+/* harmony export */   Jo: () => (/* binding */ appendReview),
+/* harmony export */   py: () => (/* binding */ stamped),
+/* harmony export */   tw: () => (/* binding */ moveTo)
+/* harmony export */ });
+/* unused harmony export coverageRecord */
+/* harmony import */ var _state_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(59431);
+/* harmony import */ var _usage_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(89553);
+
+
+/** The fix changed the lines of the finding (a finding without a line: its file). */
+function touched(f, changed) {
+    const ranges = f.file ? changed?.[f.file] : undefined;
+    if (!ranges?.length)
+        return false;
+    if (f.line === undefined)
+        return true;
+    return ranges.some(([a, b]) => a <= f.line + 2 && b >= f.line - 2);
+}
+const clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+/** The coverage as the state keeps it: counts, and at most 50 paths of each list. */
+function coverageRecord(c) {
+    const paths = (xs) => xs.slice(0, 50).map(p => clip(p, 500));
+    return {
+        files: c.files,
+        reviewed: c.reviewed,
+        ignored: c.ignored.length,
+        batches: c.batches,
+        ...(c.ignored.length ? { ignoredFiles: paths(c.ignored) } : {}),
+        ...(c.unreviewed.length ? { unreviewed: paths(c.unreviewed) } : {}),
+        ...(c.unreviewed.length > 50 ? { unreviewedOmitted: c.unreviewed.length - 50 } : {}),
+        ...(c.failures.length ? { failures: c.failures.slice(0, 5).map(f => clip(f, 300)) } : {})
+    };
+}
+/** The review's tree, error, failed criteria and dropped findings, clipped to the state schema's limits. */
+function reviewerNotes(r) {
+    return {
+        ...(r.coverage ? { coverage: coverageRecord(r.coverage) } : {}),
+        ...(r.tree ? { tree: r.tree } : {}),
+        ...(r.failedCriteria?.length
+            ? { failedCriteria: r.failedCriteria.slice(0, 20).map(c => clip(c, 300)) }
+            : {}),
+        ...(r.error ? { error: clip(r.error, 1000) } : {}),
+        ...(r.dropped?.length
+            ? {
+                dropped: r.dropped.slice(0, 20).map(d => ({
+                    ...d,
+                    title: clip(d.title, 300),
+                    why: clip(d.why, 300),
+                    ...(d.file ? { file: clip(d.file, 500) } : {})
+                }))
+            }
+            : {})
+    };
+}
+/**
+ * Appends a review to the state. Findings keep the iteration they were first seen in (`since`); a
+ * finding open before a pushed fix and raised again is `reraised`, as is one that was settled earlier
+ * in the round and is back. Ids open before and gone now are `resolved` (fixed: the fix changed their
+ * lines, or the reviewer confirmed it) or `gone` (no longer raised).
+ */
+function appendReview(state, r) {
+    const previous = (0,_state_js__WEBPACK_IMPORTED_MODULE_0__/* .lastIteration */ .SU)(state);
+    const round = state.iterations.filter(it => it.round === state.round);
+    const previousOpen = new Map((previous?.round === state.round ? previous.findings : [])
+        .filter(f => f.status !== 'fixed')
+        .map(f => [f.id, f]));
+    const firstSeen = new Map();
+    for (const it of round)
+        for (const f of it.findings)
+            if (!firstSeen.has(f.id))
+                firstSeen.set(f.id, f.since);
+    const settledBefore = new Set(round.flatMap(it => [...it.resolved, ...(it.gone ?? [])]));
+    const disputed = new Set(previous?.fix?.disputes.map(d => d.id) ?? []);
+    const fix = previous?.round === state.round ? previous.fix : undefined;
+    // a fix attempted it: the pushed fix changed its lines, or the fixers ran to the end without disputing it
+    const attempted = (f) => fix?.outcome === 'pushed' &&
+        !disputed.has(f.id) &&
+        (touched(f, r.changedLines) || fix.stopReason === undefined);
+    const findings = r.findings.map(f => {
+        const before = previousOpen.get(f.id);
+        // a review carried into a human's fix raises nothing again: nobody reviewed anew
+        const reraised = !(0,_state_js__WEBPACK_IMPORTED_MODULE_0__/* .reviewsNothing */ .xb)(r.trigger) &&
+            !f.carried &&
+            (before ? attempted(before) : settledBefore.has(f.id));
+        return {
+            id: f.id,
+            severity: f.severity,
+            category: f.category,
+            // clipped to the state schema's limits: a state over them is unreadable by the next run
+            title: f.title.slice(0, 1000),
+            file: f.file?.slice(0, 1000),
+            line: f.line,
+            source: f.source.slice(0, 200),
+            status: disputed.has(f.id) ? 'disputed' : 'open',
+            since: previousOpen.get(f.id)?.since ?? firstSeen.get(f.id) ?? r.n,
+            ...(reraised ? { reraised: true } : {})
+        };
+    });
+    const current = new Set(findings.map(f => f.id));
+    const confirmed = new Set((r.answers ?? []).filter(a => a.status === 'fixed').map(a => a.id));
+    const left = [...previousOpen.values()].filter(f => !current.has(f.id));
+    const fixed = left.filter(f => confirmed.has(f.id) || touched(f, r.changedLines));
+    const answers = (r.answers ?? [])
+        .filter(a => previousOpen.has(a.id) || current.has(a.id))
+        .slice(0, 30)
+        .map(a => ({ ...a, note: clip(a.note, 500) }));
+    const record = {
+        n: r.n,
+        round: state.round,
+        reviewedSha: r.reviewedSha,
+        baseSha: r.baseSha,
+        runId: r.runId,
+        runAttempt: r.runAttempt,
+        decision: r.decision,
+        summary: r.summary.slice(0, 4000),
+        findings,
+        resolved: fixed.map(f => f.id),
+        gates: r.gates,
+        usage: r.usage,
+        startedAt: r.startedAt.toISOString(),
+        durationMs: r.durationMs,
+        ...(left.length > fixed.length
+            ? { gone: left.filter(f => !fixed.includes(f)).map(f => f.id) }
+            : {}),
+        ...reviewerNotes(r),
+        ...(answers.length ? { answers } : {}),
+        ...(r.trigger ? { trigger: r.trigger } : {})
+    };
+    return {
+        ...state,
+        iterations: [...state.iterations, record],
+        lastReviewedSha: r.reviewedSha,
+        totals: (0,_usage_js__WEBPACK_IMPORTED_MODULE_1__/* .addUsage */ .vk)(state.totals, r.usage)
+    };
+}
+/** Replaces the latest iteration (to attach its fix). */
+function updateLast(state, update) {
+    const last = (0,_state_js__WEBPACK_IMPORTED_MODULE_0__/* .lastIteration */ .SU)(state);
+    if (!last)
+        return state;
+    return { ...state, iterations: [...state.iterations.slice(0, -1), update(last)] };
+}
+/** Attaches the fix to the latest iteration, counts its usage, and moves the loop on. */
+function recordFix(state, fix, usage, next) {
+    const updated = updateLast(state, it => ({ ...it, fix, usage: (0,_usage_js__WEBPACK_IMPORTED_MODULE_1__/* .addUsage */ .vk)(it.usage, usage) }));
+    return {
+        ...updated,
+        status: next.status,
+        reason: next.reason,
+        totals: (0,_usage_js__WEBPACK_IMPORTED_MODULE_1__/* .addUsage */ .vk)(updated.totals, usage),
+        ...(fix.outcome === 'pushed' && fix.commitSha ? { lastPushedSha: fix.commitSha } : {})
+    };
+}
+/** The state as saved at `now`. */
+function stamped(state, now) {
+    return { ...state, updatedAt: now.toISOString() };
+}
+/** Ends the loop (or keeps it running) with the reason in words. */
+function moveTo(state, status, reason) {
+    return { ...state, status, reason };
+}
+
+
+/***/ }),
+
+/***/ 75913:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   $R: () => (/* binding */ FAILABLE),
+/* harmony export */   B0: () => (/* binding */ isFork),
+/* harmony export */   EN: () => (/* binding */ canFix),
+/* harmony export */   Gc: () => (/* binding */ checkConclusion),
+/* harmony export */   LD: () => (/* binding */ decide),
+/* harmony export */   VQ: () => (/* binding */ DEFAULT_FAIL_ON),
+/* harmony export */   hI: () => (/* binding */ disputeRound),
+/* harmony export */   ho: () => (/* binding */ planPull),
+/* harmony export */   nK: () => (/* binding */ stepFailure),
+/* harmony export */   tv: () => (/* reexport safe */ _transitions_js__WEBPACK_IMPORTED_MODULE_2__.tv),
+/* harmony export */   v$: () => (/* binding */ nextAfterFix),
+/* harmony export */   we: () => (/* binding */ nextAfterReview)
+/* harmony export */ });
+/* unused harmony exports blockingIds, PRIVILEGED_EVENTS, settlePush, roundCapOf, repeatedBlocker, oscillation, reviewEvent, fixEvent */
+/* harmony import */ var _findings_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(84030);
+/* harmony import */ var _record_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(18293);
+/* harmony import */ var _state_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(59431);
+/* harmony import */ var _transitions_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(56274);
+/* harmony import */ var _types_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(96539);
+/**
+ * Every rule of the loop, as pure functions: whether a head is reviewed, the verdict, whether the
+ * loop can fix, the dispute rule, stall, cap, budget, who needs a human, the check run's conclusion
+ * and when the step fails. The state moves only through `transition` (./transitions.ts).
+ */
+
+
+
+
+
+
+/**
+ * GO requires: the reviewer says GO (or there is none), no finding at/above the threshold, every gate
+ * passes, and every changed file that is not ignored was reviewed. Code nobody reviewed is never GO:
+ * NO_GO when something blocks anyway, else NEEDS_DISCUSSION.
+ */
+function decide(outcome, threshold) {
+    if (outcome.reviewerDecision === 'NEEDS_DISCUSSION')
+        return 'NEEDS_DISCUSSION';
+    const blocking = outcome.findings.some(f => (0,_findings_js__WEBPACK_IMPORTED_MODULE_3__/* .atOrAbove */ .kU)(f.severity, threshold));
+    if ((outcome.unreviewed ?? 0) > 0)
+        return blocking || !outcome.gatesPassed ? 'NO_GO' : 'NEEDS_DISCUSSION';
+    if (outcome.reviewerDecision === 'NO_GO' || blocking || !outcome.gatesPassed)
+        return 'NO_GO';
+    return 'GO';
+}
+function blockingIds(findings, threshold) {
+    return findings.filter(f => atOrAbove(f.severity, threshold)).map(f => f.id);
+}
+/**
+ * Events whose runs hold the base repository's write token and secrets even for a fork's PR: fork
+ * code never runs in them. (pull_request, pull_request_review and pull_request_review_comment runs
+ * of a fork's PR get a read-only token and no secrets.)
+ */
+const PRIVILEGED_EVENTS = [
+    'pull_request_target',
+    'issue_comment',
+    'check_run',
+    'workflow_dispatch'
+];
+function isFork(pull) {
+    return pull.headRepoFullName !== pull.baseRepoFullName;
+}
+/** PRs the loop leaves alone whatever its state: closed, drafts, forks not allowed. */
+function refusal(input) {
+    const { pull } = input;
+    if (pull.state === 'closed')
+        return `PR #${pull.number} is ${pull.merged ? 'merged' : 'closed'}: nothing to review.`;
+    if (pull.draft && !input.reviewDrafts)
+        return `PR #${pull.number} is a draft: it is reviewed when marked ready for review (or set review-drafts: true).`;
+    if (isFork(pull) && PRIVILEGED_EVENTS.includes(input.eventName ?? ''))
+        return `PR #${pull.number} comes from the fork ${pull.headRepoFullName || '(deleted)'} and this run is ${input.eventName}, which holds a write token and the repository's secrets: review-loop never runs fork code there, whatever allow-forks says. Review forks from a pull_request workflow.`;
+    if (isFork(pull) && !input.allowForks)
+        return `PR #${pull.number} comes from the fork ${pull.headRepoFullName || '(deleted)'}: review-loop does not run or push fork code unless a maintainer sets allow-forks: true.`;
+    return undefined;
+}
+function stopByLabel(input, label) {
+    const notice = `PR #${input.pull.number} has the label '${label}': the loop is stopped. Remove the label and push (or re-run) to go on.`;
+    const current = input.state;
+    const next = current && (0,_transitions_js__WEBPACK_IMPORTED_MODULE_2__/* .transition */ .kY)(current.status, 'stop_label');
+    if (!current || !next || next.then === 'skip')
+        return { kind: 'stop', notice };
+    const stopped = (0,_record_js__WEBPACK_IMPORTED_MODULE_0__/* .moveTo */ .tw)(current, next.to, `Stopped by a human (label '${label}').`);
+    return { kind: 'stop', notice, state: (0,_record_js__WEBPACK_IMPORTED_MODULE_0__/* .stamped */ .py)(stopped, input.now) };
+}
+/** A PR closed or merged while its loop ran: the state says so once, instead of running for ever. */
+function closedWhileRunning(input, notice) {
+    const { pull, state } = input;
+    if (!state || pull.state !== 'closed' || input.untrusted)
+        return { kind: 'skip', notice };
+    const next = (0,_transitions_js__WEBPACK_IMPORTED_MODULE_2__/* .transition */ .kY)(state.status, pull.merged ? 'pr_merged' : 'pr_closed');
+    if (next.then === 'skip')
+        return { kind: 'skip', notice };
+    const what = pull.merged ? 'merged' : 'closed';
+    const ended = (0,_record_js__WEBPACK_IMPORTED_MODULE_0__/* .moveTo */ .tw)(state, next.to, `The PR was ${what} while the loop ran.`);
+    return {
+        kind: 'stop',
+        notice: `${notice} The loop ends as ${what}.`,
+        state: (0,_record_js__WEBPACK_IMPORTED_MODULE_0__/* .stamped */ .py)(ended, input.now)
+    };
+}
+/** An untrusted state never resets the cap or the budget: the loop halts and a human decides. */
+function halt(input, why) {
+    const reason = `${why} The loop does not start afresh (that would reset the iteration cap and the budget); delete the state comment to reset it deliberately.`;
+    const fresh = (0,_state_js__WEBPACK_IMPORTED_MODULE_1__/* .newState */ .om)(input.pull.number, input.maxIterations, input.now);
+    const state = (0,_record_js__WEBPACK_IMPORTED_MODULE_0__/* .stamped */ .py)((0,_record_js__WEBPACK_IMPORTED_MODULE_0__/* .moveTo */ .tw)(fresh, 'needs_discussion', reason.slice(0, 4000)), input.now);
+    return { kind: 'halt', notice: reason, state };
+}
+/** The iteration of this round that reviewed `headSha`, if one did. */
+function reviewedIn(state, headSha) {
+    return state.iterations.findLast(i => i.reviewedSha === headSha && i.round === state.round);
+}
+/**
+ * What the head is to this state: new, reviewed already, or reviewed with disputes to weigh (the
+ * one re-review of a head after the fixer disputed findings without changing code).
+ */
+function headEvent(state, headSha, run) {
+    // a head a human approved as is was dealt with, as a reviewed one is
+    if (state.status === 'go' && state.override?.sha === headSha)
+        return 'head_reviewed';
+    const reviewed = reviewedIn(state, headSha);
+    if (!reviewed)
+        return 'new_head';
+    const last = state.iterations[state.iterations.length - 1];
+    if (reviewed === last && state.status === 'running' && last.fix?.outcome === 'interrupted')
+        return 'fix_interrupted';
+    const beforeLast = state.iterations[state.iterations.length - 2];
+    const weigh = reviewed === last &&
+        // another run, or a re-run of this one (its dispatch failed): not the run that disputed
+        (reviewed.runId !== run.runId || reviewed.runAttempt !== run.runAttempt) &&
+        state.status === 'running' &&
+        reviewed.fix?.outcome === 'no_changes' &&
+        reviewed.fix.disputes.length > 0 &&
+        beforeLast?.reviewedSha !== headSha;
+    return weigh ? 'disputes_to_weigh' : 'head_reviewed';
+}
+function alreadyReviewed(state, input) {
+    const { headSha } = input.pull;
+    const reviewed = reviewedIn(state, headSha);
+    const by = reviewed?.runId === input.runId
+        ? `this run (attempt ${reviewed.runAttempt}); re-running it changes nothing`
+        : `run ${reviewed?.runId ?? '?'}`;
+    return `Head ${headSha.slice(0, 7)} was already reviewed in iteration ${reviewed?.n ?? '?'} by ${by}. Status: ${state.status}.`;
+}
+/**
+ * A fix written ahead as `pushing` by a run that did not live to confirm it: pushed when its commit
+ * is the branch's head (the push landed), else interrupted (the commit is in the patch artifact).
+ * Either way the iteration stays counted, so a kill never gives the loop an extra iteration.
+ */
+function settlePush(state, pull) {
+    const last = state.iterations[state.iterations.length - 1];
+    const fix = last?.fix;
+    if (!last || fix?.outcome !== 'pushing')
+        return state;
+    if (fix.commitSha === pull.headSha) {
+        const pushed = (0,_record_js__WEBPACK_IMPORTED_MODULE_0__/* .updateLast */ .IV)(state, it => ({ ...it, fix: { ...fix, outcome: 'pushed' } }));
+        return { ...pushed, lastPushedSha: fix.commitSha };
+    }
+    const reason = `The run of iteration ${last.n} ended before its push was confirmed and ${fix.commitSha?.slice(0, 7) ?? 'the commit'} is not the branch's head; the fix is kept as ${fix.patch ?? 'a patch'} in that iteration's artifact.`;
+    return {
+        ...(0,_record_js__WEBPACK_IMPORTED_MODULE_0__/* .updateLast */ .IV)(state, it => ({ ...it, fix: { ...fix, outcome: 'interrupted' } })),
+        reason
+    };
+}
+/** The cap of the state's current round: one a human gave it, or max-iterations. */
+function roundCapOf(state, maxIterations) {
+    return state.roundCap?.round === state.round ? state.roundCap.max : maxIterations;
+}
+/** Decides, from the PR and the loop state, whether this run reviews the head and as which iteration. */
+function planPull(input) {
+    const { pull, maxIterations } = input;
+    const refused = refusal(input);
+    if (refused)
+        return closedWhileRunning(input, refused);
+    if (input.stopLabel && pull.labels.includes(input.stopLabel))
+        return stopByLabel(input, input.stopLabel);
+    if (input.untrusted)
+        return halt(input, input.untrusted);
+    let state = settlePush(input.state ?? (0,_state_js__WEBPACK_IMPORTED_MODULE_1__/* .newState */ .om)(pull.number, maxIterations, input.now), pull);
+    const next = (0,_transitions_js__WEBPACK_IMPORTED_MODULE_2__/* .transition */ .kY)(state.status, input.human ?? headEvent(state, pull.headSha, input));
+    if (next.then === 'skip')
+        return { kind: 'skip', notice: alreadyReviewed(state, input), repeats: true };
+    // A human commit or request after the loop ended starts a new round with a fresh cap.
+    if (next.newRound) {
+        const { override: _approval, ...rest } = state;
+        state = { ...rest, round: state.round + 1, reason: undefined };
+        // a human's retry or fix after the end is one review; only `continue` grants a round
+        const cap = input.roundCap ?? (input.human && input.human !== 'human_continue' ? 1 : undefined);
+        if (cap)
+            state.roundCap = { round: state.round, max: cap };
+    }
+    const cap = roundCapOf(state, maxIterations);
+    state = { ...state, status: next.to, maxIterations: cap };
+    const done = (0,_state_js__WEBPACK_IMPORTED_MODULE_1__/* .roundReviews */ .sv)(state);
+    if (done >= cap && (0,_transitions_js__WEBPACK_IMPORTED_MODULE_2__/* .transition */ .kY)(state.status, 'round_used_up').then === 'skip') {
+        return {
+            kind: 'skip',
+            repeats: !input.human,
+            notice: `The loop already used ${done} of ${cap} iterations; raise max-iterations to continue.`
+        };
+    }
+    return { kind: 'review', state, iteration: done + 1, newRound: next.newRound === true };
+}
+// ── After the review ───────────────────────────────────────────────────────────────────────────
+/** The loop can fix when something fixes (fix commands or the AI fixer) and the PR is not a fork. */
+function canFix(input) {
+    return !isFork(input.pull) && (input.fixCommands > 0 || input.aiFixer);
+}
+/**
+ * A blocking finding raised again after a fix attempt: its second sighting, with a pushed fix in
+ * between (or back after it was settled). One failed attempt is enough to call a human, and under
+ * the default cap of 3 it is reported as what it is rather than as the cap.
+ */
+function repeatedBlocker(state, threshold) {
+    const last = (0,_state_js__WEBPACK_IMPORTED_MODULE_1__/* .roundIterations */ .je)(state).at(-1);
+    const dismissed = (0,_state_js__WEBPACK_IMPORTED_MODULE_1__/* .dismissedIds */ .mO)(state);
+    return last?.findings.find(f => f.reraised && (0,_findings_js__WEBPACK_IMPORTED_MODULE_3__/* .atOrAbove */ .kU)(f.severity, threshold) && !dismissed.has(f.id))?.id;
+}
+/**
+ * The tree of this review was reviewed before in this round under another commit: the fixes go round
+ * in circles (A → B → A). The same commit reviewed again (a dispute re-review) is not a circle.
+ */
+function oscillation(state) {
+    const round = (0,_state_js__WEBPACK_IMPORTED_MODULE_1__/* .roundIterations */ .je)(state);
+    const last = round.at(-1);
+    if (!last?.tree)
+        return undefined;
+    return round.slice(0, -1).find(it => it.tree === last.tree && it.reviewedSha !== last.reviewedSha);
+}
+/**
+ * What the review means for the loop, with the reason in words. The order is the rule: GO, then the
+ * budget, a human's call, the cap (which wins over a stall at the last iteration, because that is
+ * where the loop ends anyway), a blocker raised again after a fix, the same code reviewed again
+ * (oscillation), the budget again, and whether anything can fix.
+ */
+function reviewEvent(state, decision, threshold, fixable, budget) {
+    const n = (0,_state_js__WEBPACK_IMPORTED_MODULE_1__/* .roundReviews */ .sv)(state);
+    if (decision === 'GO')
+        return { event: 'review_go', reason: 'The review passed: GO.' };
+    if (budget?.exhausted)
+        return {
+            event: 'review_unaffordable',
+            reason: `The max-cost-usd budget ($${budget.maxUsd?.toFixed(2) ?? '?'}) does not allow ${budget.estimate !== undefined ? `this review, estimated at $${budget.estimate.toFixed(2)} before any call` : 'another review'}; $${budget.spentUsd.toFixed(4)} spent.`
+        };
+    if (decision === 'NEEDS_DISCUSSION') {
+        // a review that could not see every file needs a human for that, not for a reviewer's question
+        const c = (0,_state_js__WEBPACK_IMPORTED_MODULE_1__/* .lastIteration */ .SU)(state)?.coverage;
+        const missing = (c?.unreviewed?.length ?? 0) + (c?.unreviewedOmitted ?? 0);
+        return {
+            event: 'review_needs_discussion',
+            reason: missing
+                ? `${missing} changed file${missing === 1 ? '' : 's'} could not be reviewed, so the review cannot be GO; re-run the workflow or comment /review-loop retry.`
+                : 'The reviewer needs a human to decide.'
+        };
+    }
+    if (n >= state.maxIterations)
+        return {
+            event: 'no_go_at_cap',
+            reason: `Still NO_GO after ${n} of ${state.maxIterations} iterations.`
+        };
+    const repeated = repeatedBlocker(state, threshold);
+    if (repeated)
+        return {
+            event: 'no_go_repeated_blocker',
+            reason: `Finding ${repeated} was raised again after a fix attempt; a human should look at it.`
+        };
+    const circle = oscillation(state);
+    if (circle)
+        return {
+            event: 'no_go_oscillating',
+            reason: `The code reviewed in iteration ${n} is the same as in iteration ${circle.n} (${circle.reviewedSha.slice(0, 7)}): the fixes go round in circles; a human should look at it.`
+        };
+    if (budget?.maxUsd !== undefined && budget.spentUsd >= budget.maxUsd)
+        return {
+            event: 'no_go_budget_spent',
+            reason: `Spent $${budget.spentUsd.toFixed(2)} of the $${budget.maxUsd.toFixed(2)} budget (max-cost-usd).`
+        };
+    if (!fixable)
+        return {
+            event: 'no_go_no_fixer',
+            reason: 'NO_GO and no fixer is configured (fix-commands is empty and there is no anthropic-api-key): a human must fix it.'
+        };
+    return { event: 'no_go' };
+}
+/** After the review of the latest iteration (already appended to `state.iterations`): end the loop, or fix. */
+function nextAfterReview(state, decision, threshold, fixable, budget) {
+    const { event, reason } = reviewEvent(state, decision, threshold, fixable, budget);
+    // a head is reviewed only while the loop runs (planPull makes it so)
+    const next = (0,_transitions_js__WEBPACK_IMPORTED_MODULE_2__/* .transition */ .kY)('running', event);
+    if (next.then === 'fix' || !(0,_state_js__WEBPACK_IMPORTED_MODULE_1__/* .isTerminal */ .Hd)(next.to))
+        return { kind: 'fix' };
+    return { kind: 'finish', status: next.to, reason: reason ?? '' };
+}
+/**
+ * Disputes without code changes send the head back to the reviewer once; a head reviewed twice in a
+ * row has had that re-review, so disputed again, a human decides.
+ */
+function disputeRound(state, headSha, disputes) {
+    if (disputes === 0)
+        return 'none';
+    const reweighed = state.iterations[state.iterations.length - 2]?.reviewedSha === headSha;
+    return reweighed ? 'repeated' : 'first';
+}
+const FIX_REASONS = {
+    fix_disputed: 'The fixer disputed findings instead of changing code; the next review weighs the disputes.',
+    fix_disputed_again: 'The reviewer kept findings the fixer disputes again without changing code; a human should decide.',
+    fix_no_changes: 'The fixers changed nothing; more iterations would not help.',
+    fix_budget_spent: 'The max-cost-usd budget stopped the AI fixer before it changed anything; raise max-cost-usd to go on.',
+    fix_branch_moved: 'The branch moved during this run; the fix was not pushed and the new head is reviewed next.',
+    fix_push_failed: 'The fix could not be pushed; it is kept as a patch artifact.'
+};
+function fixEvent(outcome, disputes = 'none', budgetStopped = false) {
+    if (outcome === 'no_changes' && budgetStopped)
+        return 'fix_budget_spent';
+    switch (outcome) {
+        case 'pushed':
+            return 'fix_pushed';
+        case 'no_changes':
+            return disputes === 'first'
+                ? 'fix_disputed'
+                : disputes === 'repeated'
+                    ? 'fix_disputed_again'
+                    : 'fix_no_changes';
+        case 'branch_moved':
+            return 'fix_branch_moved';
+        case 'push_failed':
+            return 'fix_push_failed';
+        case 'pushing':
+            return 'fix_pushed';
+        case 'interrupted':
+            return 'fix_interrupted';
+    }
+}
+/** After the fix: what the loop's status becomes, and whether to re-trigger. */
+function nextAfterFix(outcome, disputes = 'none', budgetStopped = false) {
+    const event = fixEvent(outcome, disputes, budgetStopped);
+    const next = (0,_transitions_js__WEBPACK_IMPORTED_MODULE_2__/* .transition */ .kY)('running', event);
+    return { status: next.to, reason: FIX_REASONS[event], retrigger: next.then === 'retrigger' };
+}
+// ── How the run ends ───────────────────────────────────────────────────────────────────────────
+/** The statuses `fail-on` may name: not GO, and not a PR that was closed or merged. */
+const FAILABLE = _types_js__WEBPACK_IMPORTED_MODULE_4__/* .LOOP_STATUSES */ .gw.filter((s) => !['running', 'go', 'closed', 'merged'].includes(s));
+/** A human's stop is deliberate: not a failure unless asked for. */
+const DEFAULT_FAIL_ON = FAILABLE.filter(s => s !== 'stopped');
+/**
+ * success for GO; for other outcomes, failure when the loop ended in a state listed in `fail-on`
+ * or the iteration is not GO while the loop goes on, else neutral.
+ */
+function checkConclusion(decision, status, failOn) {
+    if (decision === 'GO')
+        return 'success';
+    if (status === 'running')
+        return 'failure';
+    return failOn.includes(status) ? 'failure' : 'neutral';
+}
+/** The message to fail the step with, when the loop ended in a state listed in fail-on. */
+function stepFailure(state, failOn) {
+    if (state.status === 'running' || state.status === 'go' || !failOn.includes(state.status))
+        return undefined;
+    return `review-loop ended as ${state.status}: ${state.reason ?? ''}`.trim();
 }
 
 
@@ -884,7 +1423,7 @@ function usageSince(after, before) {
 
 /***/ }),
 
-/***/ 7372:
+/***/ 82898:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -2396,504 +2935,10 @@ async function createCheckRun(l, input) {
 var input_error = __webpack_require__(9229);
 // EXTERNAL MODULE: ./src/review/ignore.ts
 var ignore = __webpack_require__(29196);
-// EXTERNAL MODULE: ./src/loop/findings.ts
-var loop_findings = __webpack_require__(84030);
-// EXTERNAL MODULE: ./src/loop/usage.ts
-var loop_usage = __webpack_require__(89553);
-;// CONCATENATED MODULE: ./src/loop/record.ts
-
-
-/** The fix changed the lines of the finding (a finding without a line: its file). */
-function touched(f, changed) {
-    const ranges = f.file ? changed?.[f.file] : undefined;
-    if (!ranges?.length)
-        return false;
-    if (f.line === undefined)
-        return true;
-    return ranges.some(([a, b]) => a <= f.line + 2 && b >= f.line - 2);
-}
-const clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-/** The coverage as the state keeps it: counts, and at most 50 paths of each list. */
-function coverageRecord(c) {
-    const paths = (xs) => xs.slice(0, 50).map(p => clip(p, 500));
-    return {
-        files: c.files,
-        reviewed: c.reviewed,
-        ignored: c.ignored.length,
-        batches: c.batches,
-        ...(c.ignored.length ? { ignoredFiles: paths(c.ignored) } : {}),
-        ...(c.unreviewed.length ? { unreviewed: paths(c.unreviewed) } : {}),
-        ...(c.unreviewed.length > 50 ? { unreviewedOmitted: c.unreviewed.length - 50 } : {}),
-        ...(c.failures.length ? { failures: c.failures.slice(0, 5).map(f => clip(f, 300)) } : {})
-    };
-}
-/** The review's tree, error, failed criteria and dropped findings, clipped to the state schema's limits. */
-function reviewerNotes(r) {
-    return {
-        ...(r.coverage ? { coverage: coverageRecord(r.coverage) } : {}),
-        ...(r.tree ? { tree: r.tree } : {}),
-        ...(r.failedCriteria?.length
-            ? { failedCriteria: r.failedCriteria.slice(0, 20).map(c => clip(c, 300)) }
-            : {}),
-        ...(r.error ? { error: clip(r.error, 1000) } : {}),
-        ...(r.dropped?.length
-            ? {
-                dropped: r.dropped.slice(0, 20).map(d => ({
-                    ...d,
-                    title: clip(d.title, 300),
-                    why: clip(d.why, 300),
-                    ...(d.file ? { file: clip(d.file, 500) } : {})
-                }))
-            }
-            : {})
-    };
-}
-/**
- * Appends a review to the state. Findings keep the iteration they were first seen in (`since`); a
- * finding open before a pushed fix and raised again is `reraised`, as is one that was settled earlier
- * in the round and is back. Ids open before and gone now are `resolved` (fixed: the fix changed their
- * lines, or the reviewer confirmed it) or `gone` (no longer raised).
- */
-function appendReview(state, r) {
-    const previous = (0,loop_state/* lastIteration */.SU)(state);
-    const round = state.iterations.filter(it => it.round === state.round);
-    const previousOpen = new Map((previous?.round === state.round ? previous.findings : [])
-        .filter(f => f.status !== 'fixed')
-        .map(f => [f.id, f]));
-    const firstSeen = new Map();
-    for (const it of round)
-        for (const f of it.findings)
-            if (!firstSeen.has(f.id))
-                firstSeen.set(f.id, f.since);
-    const settledBefore = new Set(round.flatMap(it => [...it.resolved, ...(it.gone ?? [])]));
-    const disputed = new Set(previous?.fix?.disputes.map(d => d.id) ?? []);
-    const fix = previous?.round === state.round ? previous.fix : undefined;
-    // a fix attempted it: the pushed fix changed its lines, or the fixers ran to the end without disputing it
-    const attempted = (f) => fix?.outcome === 'pushed' &&
-        !disputed.has(f.id) &&
-        (touched(f, r.changedLines) || fix.stopReason === undefined);
-    const findings = r.findings.map(f => {
-        const before = previousOpen.get(f.id);
-        // a review carried into a human's fix raises nothing again: nobody reviewed anew
-        const reraised = !(0,loop_state/* reviewsNothing */.xb)(r.trigger) &&
-            !f.carried &&
-            (before ? attempted(before) : settledBefore.has(f.id));
-        return {
-            id: f.id,
-            severity: f.severity,
-            category: f.category,
-            // clipped to the state schema's limits: a state over them is unreadable by the next run
-            title: f.title.slice(0, 1000),
-            file: f.file?.slice(0, 1000),
-            line: f.line,
-            source: f.source.slice(0, 200),
-            status: disputed.has(f.id) ? 'disputed' : 'open',
-            since: previousOpen.get(f.id)?.since ?? firstSeen.get(f.id) ?? r.n,
-            ...(reraised ? { reraised: true } : {})
-        };
-    });
-    const current = new Set(findings.map(f => f.id));
-    const confirmed = new Set((r.answers ?? []).filter(a => a.status === 'fixed').map(a => a.id));
-    const left = [...previousOpen.values()].filter(f => !current.has(f.id));
-    const fixed = left.filter(f => confirmed.has(f.id) || touched(f, r.changedLines));
-    const answers = (r.answers ?? [])
-        .filter(a => previousOpen.has(a.id) || current.has(a.id))
-        .slice(0, 30)
-        .map(a => ({ ...a, note: clip(a.note, 500) }));
-    const record = {
-        n: r.n,
-        round: state.round,
-        reviewedSha: r.reviewedSha,
-        baseSha: r.baseSha,
-        runId: r.runId,
-        runAttempt: r.runAttempt,
-        decision: r.decision,
-        summary: r.summary.slice(0, 4000),
-        findings,
-        resolved: fixed.map(f => f.id),
-        gates: r.gates,
-        usage: r.usage,
-        startedAt: r.startedAt.toISOString(),
-        durationMs: r.durationMs,
-        ...(left.length > fixed.length
-            ? { gone: left.filter(f => !fixed.includes(f)).map(f => f.id) }
-            : {}),
-        ...reviewerNotes(r),
-        ...(answers.length ? { answers } : {}),
-        ...(r.trigger ? { trigger: r.trigger } : {})
-    };
-    return {
-        ...state,
-        iterations: [...state.iterations, record],
-        lastReviewedSha: r.reviewedSha,
-        totals: (0,loop_usage/* addUsage */.vk)(state.totals, r.usage)
-    };
-}
-/** Replaces the latest iteration (to attach its fix). */
-function updateLast(state, update) {
-    const last = (0,loop_state/* lastIteration */.SU)(state);
-    if (!last)
-        return state;
-    return { ...state, iterations: [...state.iterations.slice(0, -1), update(last)] };
-}
-/** Attaches the fix to the latest iteration, counts its usage, and moves the loop on. */
-function recordFix(state, fix, usage, next) {
-    const updated = updateLast(state, it => ({ ...it, fix, usage: (0,loop_usage/* addUsage */.vk)(it.usage, usage) }));
-    return {
-        ...updated,
-        status: next.status,
-        reason: next.reason,
-        totals: (0,loop_usage/* addUsage */.vk)(updated.totals, usage),
-        ...(fix.outcome === 'pushed' && fix.commitSha ? { lastPushedSha: fix.commitSha } : {})
-    };
-}
-/** The state as saved at `now`. */
-function stamped(state, now) {
-    return { ...state, updatedAt: now.toISOString() };
-}
-/** Ends the loop (or keeps it running) with the reason in words. */
-function moveTo(state, status, reason) {
-    return { ...state, status, reason };
-}
-
-// EXTERNAL MODULE: ./src/loop/transitions.ts
-var transitions = __webpack_require__(56274);
+// EXTERNAL MODULE: ./src/loop/rules.ts
+var rules = __webpack_require__(75913);
 // EXTERNAL MODULE: ./src/loop/types.ts
 var types = __webpack_require__(96539);
-;// CONCATENATED MODULE: ./src/loop/rules.ts
-/**
- * Every rule of the loop, as pure functions: whether a head is reviewed, the verdict, whether the
- * loop can fix, the dispute rule, stall, cap, budget, who needs a human, the check run's conclusion
- * and when the step fails. The state moves only through `transition` (./transitions.ts).
- */
-
-
-
-
-
-
-/**
- * GO requires: the reviewer says GO (or there is none), no finding at/above the threshold, every gate
- * passes, and every changed file that is not ignored was reviewed. Code nobody reviewed is never GO:
- * NO_GO when something blocks anyway, else NEEDS_DISCUSSION.
- */
-function decide(outcome, threshold) {
-    if (outcome.reviewerDecision === 'NEEDS_DISCUSSION')
-        return 'NEEDS_DISCUSSION';
-    const blocking = outcome.findings.some(f => (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold));
-    if ((outcome.unreviewed ?? 0) > 0)
-        return blocking || !outcome.gatesPassed ? 'NO_GO' : 'NEEDS_DISCUSSION';
-    if (outcome.reviewerDecision === 'NO_GO' || blocking || !outcome.gatesPassed)
-        return 'NO_GO';
-    return 'GO';
-}
-function blockingIds(findings, threshold) {
-    return findings.filter(f => atOrAbove(f.severity, threshold)).map(f => f.id);
-}
-/**
- * Events whose runs hold the base repository's write token and secrets even for a fork's PR: fork
- * code never runs in them. (pull_request, pull_request_review and pull_request_review_comment runs
- * of a fork's PR get a read-only token and no secrets.)
- */
-const PRIVILEGED_EVENTS = [
-    'pull_request_target',
-    'issue_comment',
-    'check_run',
-    'workflow_dispatch'
-];
-function isFork(pull) {
-    return pull.headRepoFullName !== pull.baseRepoFullName;
-}
-/** PRs the loop leaves alone whatever its state: closed, drafts, forks not allowed. */
-function refusal(input) {
-    const { pull } = input;
-    if (pull.state === 'closed')
-        return `PR #${pull.number} is ${pull.merged ? 'merged' : 'closed'}: nothing to review.`;
-    if (pull.draft && !input.reviewDrafts)
-        return `PR #${pull.number} is a draft: it is reviewed when marked ready for review (or set review-drafts: true).`;
-    if (isFork(pull) && PRIVILEGED_EVENTS.includes(input.eventName ?? ''))
-        return `PR #${pull.number} comes from the fork ${pull.headRepoFullName || '(deleted)'} and this run is ${input.eventName}, which holds a write token and the repository's secrets: review-loop never runs fork code there, whatever allow-forks says. Review forks from a pull_request workflow.`;
-    if (isFork(pull) && !input.allowForks)
-        return `PR #${pull.number} comes from the fork ${pull.headRepoFullName || '(deleted)'}: review-loop does not run or push fork code unless a maintainer sets allow-forks: true.`;
-    return undefined;
-}
-function stopByLabel(input, label) {
-    const notice = `PR #${input.pull.number} has the label '${label}': the loop is stopped. Remove the label and push (or re-run) to go on.`;
-    const current = input.state;
-    const next = current && (0,transitions/* transition */.kY)(current.status, 'stop_label');
-    if (!current || !next || next.then === 'skip')
-        return { kind: 'stop', notice };
-    const stopped = moveTo(current, next.to, `Stopped by a human (label '${label}').`);
-    return { kind: 'stop', notice, state: stamped(stopped, input.now) };
-}
-/** A PR closed or merged while its loop ran: the state says so once, instead of running for ever. */
-function closedWhileRunning(input, notice) {
-    const { pull, state } = input;
-    if (!state || pull.state !== 'closed' || input.untrusted)
-        return { kind: 'skip', notice };
-    const next = (0,transitions/* transition */.kY)(state.status, pull.merged ? 'pr_merged' : 'pr_closed');
-    if (next.then === 'skip')
-        return { kind: 'skip', notice };
-    const what = pull.merged ? 'merged' : 'closed';
-    const ended = moveTo(state, next.to, `The PR was ${what} while the loop ran.`);
-    return {
-        kind: 'stop',
-        notice: `${notice} The loop ends as ${what}.`,
-        state: stamped(ended, input.now)
-    };
-}
-/** An untrusted state never resets the cap or the budget: the loop halts and a human decides. */
-function halt(input, why) {
-    const reason = `${why} The loop does not start afresh (that would reset the iteration cap and the budget); delete the state comment to reset it deliberately.`;
-    const fresh = (0,loop_state/* newState */.om)(input.pull.number, input.maxIterations, input.now);
-    const state = stamped(moveTo(fresh, 'needs_discussion', reason.slice(0, 4000)), input.now);
-    return { kind: 'halt', notice: reason, state };
-}
-/** The iteration of this round that reviewed `headSha`, if one did. */
-function reviewedIn(state, headSha) {
-    return state.iterations.findLast(i => i.reviewedSha === headSha && i.round === state.round);
-}
-/**
- * What the head is to this state: new, reviewed already, or reviewed with disputes to weigh (the
- * one re-review of a head after the fixer disputed findings without changing code).
- */
-function headEvent(state, headSha, run) {
-    // a head a human approved as is was dealt with, as a reviewed one is
-    if (state.status === 'go' && state.override?.sha === headSha)
-        return 'head_reviewed';
-    const reviewed = reviewedIn(state, headSha);
-    if (!reviewed)
-        return 'new_head';
-    const last = state.iterations[state.iterations.length - 1];
-    if (reviewed === last && state.status === 'running' && last.fix?.outcome === 'interrupted')
-        return 'fix_interrupted';
-    const beforeLast = state.iterations[state.iterations.length - 2];
-    const weigh = reviewed === last &&
-        // another run, or a re-run of this one (its dispatch failed): not the run that disputed
-        (reviewed.runId !== run.runId || reviewed.runAttempt !== run.runAttempt) &&
-        state.status === 'running' &&
-        reviewed.fix?.outcome === 'no_changes' &&
-        reviewed.fix.disputes.length > 0 &&
-        beforeLast?.reviewedSha !== headSha;
-    return weigh ? 'disputes_to_weigh' : 'head_reviewed';
-}
-function alreadyReviewed(state, input) {
-    const { headSha } = input.pull;
-    const reviewed = reviewedIn(state, headSha);
-    const by = reviewed?.runId === input.runId
-        ? `this run (attempt ${reviewed.runAttempt}); re-running it changes nothing`
-        : `run ${reviewed?.runId ?? '?'}`;
-    return `Head ${headSha.slice(0, 7)} was already reviewed in iteration ${reviewed?.n ?? '?'} by ${by}. Status: ${state.status}.`;
-}
-/**
- * A fix written ahead as `pushing` by a run that did not live to confirm it: pushed when its commit
- * is the branch's head (the push landed), else interrupted (the commit is in the patch artifact).
- * Either way the iteration stays counted, so a kill never gives the loop an extra iteration.
- */
-function settlePush(state, pull) {
-    const last = state.iterations[state.iterations.length - 1];
-    const fix = last?.fix;
-    if (!last || fix?.outcome !== 'pushing')
-        return state;
-    if (fix.commitSha === pull.headSha) {
-        const pushed = updateLast(state, it => ({ ...it, fix: { ...fix, outcome: 'pushed' } }));
-        return { ...pushed, lastPushedSha: fix.commitSha };
-    }
-    const reason = `The run of iteration ${last.n} ended before its push was confirmed and ${fix.commitSha?.slice(0, 7) ?? 'the commit'} is not the branch's head; the fix is kept as ${fix.patch ?? 'a patch'} in that iteration's artifact.`;
-    return {
-        ...updateLast(state, it => ({ ...it, fix: { ...fix, outcome: 'interrupted' } })),
-        reason
-    };
-}
-/** The cap of the state's current round: one a human gave it, or max-iterations. */
-function roundCapOf(state, maxIterations) {
-    return state.roundCap?.round === state.round ? state.roundCap.max : maxIterations;
-}
-/** Decides, from the PR and the loop state, whether this run reviews the head and as which iteration. */
-function planPull(input) {
-    const { pull, maxIterations } = input;
-    const refused = refusal(input);
-    if (refused)
-        return closedWhileRunning(input, refused);
-    if (input.stopLabel && pull.labels.includes(input.stopLabel))
-        return stopByLabel(input, input.stopLabel);
-    if (input.untrusted)
-        return halt(input, input.untrusted);
-    let state = settlePush(input.state ?? (0,loop_state/* newState */.om)(pull.number, maxIterations, input.now), pull);
-    const next = (0,transitions/* transition */.kY)(state.status, input.human ?? headEvent(state, pull.headSha, input));
-    if (next.then === 'skip')
-        return { kind: 'skip', notice: alreadyReviewed(state, input), repeats: true };
-    // A human commit or request after the loop ended starts a new round with a fresh cap.
-    if (next.newRound) {
-        const { override: _approval, ...rest } = state;
-        state = { ...rest, round: state.round + 1, reason: undefined };
-        // a human's retry or fix after the end is one review; only `continue` grants a round
-        const cap = input.roundCap ?? (input.human && input.human !== 'human_continue' ? 1 : undefined);
-        if (cap)
-            state.roundCap = { round: state.round, max: cap };
-    }
-    const cap = roundCapOf(state, maxIterations);
-    state = { ...state, status: next.to, maxIterations: cap };
-    const done = (0,loop_state/* roundReviews */.sv)(state);
-    if (done >= cap && (0,transitions/* transition */.kY)(state.status, 'round_used_up').then === 'skip') {
-        return {
-            kind: 'skip',
-            repeats: !input.human,
-            notice: `The loop already used ${done} of ${cap} iterations; raise max-iterations to continue.`
-        };
-    }
-    return { kind: 'review', state, iteration: done + 1, newRound: next.newRound === true };
-}
-// ── After the review ───────────────────────────────────────────────────────────────────────────
-/** The loop can fix when something fixes (fix commands or the AI fixer) and the PR is not a fork. */
-function canFix(input) {
-    return !isFork(input.pull) && (input.fixCommands > 0 || input.aiFixer);
-}
-/**
- * A blocking finding raised again after a fix attempt: its second sighting, with a pushed fix in
- * between (or back after it was settled). One failed attempt is enough to call a human, and under
- * the default cap of 3 it is reported as what it is rather than as the cap.
- */
-function repeatedBlocker(state, threshold) {
-    const last = (0,loop_state/* roundIterations */.je)(state).at(-1);
-    const dismissed = (0,loop_state/* dismissedIds */.mO)(state);
-    return last?.findings.find(f => f.reraised && (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold) && !dismissed.has(f.id))?.id;
-}
-/**
- * The tree of this review was reviewed before in this round under another commit: the fixes go round
- * in circles (A → B → A). The same commit reviewed again (a dispute re-review) is not a circle.
- */
-function oscillation(state) {
-    const round = (0,loop_state/* roundIterations */.je)(state);
-    const last = round.at(-1);
-    if (!last?.tree)
-        return undefined;
-    return round.slice(0, -1).find(it => it.tree === last.tree && it.reviewedSha !== last.reviewedSha);
-}
-/**
- * What the review means for the loop, with the reason in words. The order is the rule: GO, then the
- * budget, a human's call, the cap (which wins over a stall at the last iteration, because that is
- * where the loop ends anyway), a blocker raised again after a fix, the same code reviewed again
- * (oscillation), the budget again, and whether anything can fix.
- */
-function reviewEvent(state, decision, threshold, fixable, budget) {
-    const n = (0,loop_state/* roundReviews */.sv)(state);
-    if (decision === 'GO')
-        return { event: 'review_go', reason: 'The review passed: GO.' };
-    if (budget?.exhausted)
-        return {
-            event: 'review_unaffordable',
-            reason: `The max-cost-usd budget ($${budget.maxUsd?.toFixed(2) ?? '?'}) does not allow ${budget.estimate !== undefined ? `this review, estimated at $${budget.estimate.toFixed(2)} before any call` : 'another review'}; $${budget.spentUsd.toFixed(4)} spent.`
-        };
-    if (decision === 'NEEDS_DISCUSSION')
-        return { event: 'review_needs_discussion', reason: 'The reviewer needs a human to decide.' };
-    if (n >= state.maxIterations)
-        return {
-            event: 'no_go_at_cap',
-            reason: `Still NO_GO after ${n} of ${state.maxIterations} iterations.`
-        };
-    const repeated = repeatedBlocker(state, threshold);
-    if (repeated)
-        return {
-            event: 'no_go_repeated_blocker',
-            reason: `Finding ${repeated} was raised again after a fix attempt; a human should look at it.`
-        };
-    const circle = oscillation(state);
-    if (circle)
-        return {
-            event: 'no_go_oscillating',
-            reason: `The code reviewed in iteration ${n} is the same as in iteration ${circle.n} (${circle.reviewedSha.slice(0, 7)}): the fixes go round in circles; a human should look at it.`
-        };
-    if (budget?.maxUsd !== undefined && budget.spentUsd >= budget.maxUsd)
-        return {
-            event: 'no_go_budget_spent',
-            reason: `Spent $${budget.spentUsd.toFixed(2)} of the $${budget.maxUsd.toFixed(2)} budget (max-cost-usd).`
-        };
-    if (!fixable)
-        return {
-            event: 'no_go_no_fixer',
-            reason: 'NO_GO and no fixer is configured (fix-commands is empty and there is no anthropic-api-key): a human must fix it.'
-        };
-    return { event: 'no_go' };
-}
-/** After the review of the latest iteration (already appended to `state.iterations`): end the loop, or fix. */
-function nextAfterReview(state, decision, threshold, fixable, budget) {
-    const { event, reason } = reviewEvent(state, decision, threshold, fixable, budget);
-    // a head is reviewed only while the loop runs (planPull makes it so)
-    const next = (0,transitions/* transition */.kY)('running', event);
-    if (next.then === 'fix' || !(0,loop_state/* isTerminal */.Hd)(next.to))
-        return { kind: 'fix' };
-    return { kind: 'finish', status: next.to, reason: reason ?? '' };
-}
-/**
- * Disputes without code changes send the head back to the reviewer once; a head reviewed twice in a
- * row has had that re-review, so disputed again, a human decides.
- */
-function disputeRound(state, headSha, disputes) {
-    if (disputes === 0)
-        return 'none';
-    const reweighed = state.iterations[state.iterations.length - 2]?.reviewedSha === headSha;
-    return reweighed ? 'repeated' : 'first';
-}
-const FIX_REASONS = {
-    fix_disputed: 'The fixer disputed findings instead of changing code; the next review weighs the disputes.',
-    fix_disputed_again: 'The reviewer kept findings the fixer disputes again without changing code; a human should decide.',
-    fix_no_changes: 'The fixers changed nothing; more iterations would not help.',
-    fix_budget_spent: 'The max-cost-usd budget stopped the AI fixer before it changed anything; raise max-cost-usd to go on.',
-    fix_branch_moved: 'The branch moved during this run; the fix was not pushed and the new head is reviewed next.',
-    fix_push_failed: 'The fix could not be pushed; it is kept as a patch artifact.'
-};
-function fixEvent(outcome, disputes = 'none', budgetStopped = false) {
-    if (outcome === 'no_changes' && budgetStopped)
-        return 'fix_budget_spent';
-    switch (outcome) {
-        case 'pushed':
-            return 'fix_pushed';
-        case 'no_changes':
-            return disputes === 'first'
-                ? 'fix_disputed'
-                : disputes === 'repeated'
-                    ? 'fix_disputed_again'
-                    : 'fix_no_changes';
-        case 'branch_moved':
-            return 'fix_branch_moved';
-        case 'push_failed':
-            return 'fix_push_failed';
-        case 'pushing':
-            return 'fix_pushed';
-        case 'interrupted':
-            return 'fix_interrupted';
-    }
-}
-/** After the fix: what the loop's status becomes, and whether to re-trigger. */
-function nextAfterFix(outcome, disputes = 'none', budgetStopped = false) {
-    const event = fixEvent(outcome, disputes, budgetStopped);
-    const next = (0,transitions/* transition */.kY)('running', event);
-    return { status: next.to, reason: FIX_REASONS[event], retrigger: next.then === 'retrigger' };
-}
-// ── How the run ends ───────────────────────────────────────────────────────────────────────────
-/** The statuses `fail-on` may name: not GO, and not a PR that was closed or merged. */
-const FAILABLE = types/* LOOP_STATUSES */.gw.filter((s) => !['running', 'go', 'closed', 'merged'].includes(s));
-/** A human's stop is deliberate: not a failure unless asked for. */
-const DEFAULT_FAIL_ON = FAILABLE.filter(s => s !== 'stopped');
-/**
- * success for GO; for other outcomes, failure when the loop ended in a state listed in `fail-on`
- * or the iteration is not GO while the loop goes on, else neutral.
- */
-function checkConclusion(decision, status, failOn) {
-    if (decision === 'GO')
-        return 'success';
-    if (status === 'running')
-        return 'failure';
-    return failOn.includes(status) ? 'failure' : 'neutral';
-}
-/** The message to fail the step with, when the loop ended in a state listed in fail-on. */
-function stepFailure(state, failOn) {
-    if (state.status === 'running' || state.status === 'go' || !failOn.includes(state.status))
-        return undefined;
-    return `review-loop ended as ${state.status}: ${state.reason ?? ''}`.trim();
-}
-
 // EXTERNAL MODULE: ./src/model/provider.ts
 var model_provider = __webpack_require__(94676);
 ;// CONCATENATED MODULE: ./src/inputs.ts
@@ -2978,12 +3023,12 @@ function parseGates(raw) {
 function parseFailOn(raw) {
     const values = list(raw.toLowerCase());
     if (values.length === 0)
-        return [...DEFAULT_FAIL_ON];
+        return [...rules/* DEFAULT_FAIL_ON */.VQ];
     if (values.length === 1 && values[0] === 'never')
         return [];
     for (const v of values) {
-        if (!FAILABLE.includes(v)) {
-            throw new input_error/* InputError */.d('fail-on', `'${v}' is not one of: ${FAILABLE.join(', ')}, never.`);
+        if (!rules/* FAILABLE */.$R.includes(v)) {
+            throw new input_error/* InputError */.d('fail-on', `'${v}' is not one of: ${rules/* FAILABLE */.$R.join(', ')}, never.`);
         }
     }
     return values;
@@ -3524,8 +3569,14 @@ function createConfinement(options) {
     };
 }
 
+// EXTERNAL MODULE: ./src/loop/record.ts
+var loop_record = __webpack_require__(18293);
+// EXTERNAL MODULE: ./src/loop/usage.ts
+var loop_usage = __webpack_require__(89553);
 // EXTERNAL MODULE: ./src/loop/router.ts
 var router = __webpack_require__(82045);
+// EXTERNAL MODULE: ./src/loop/findings.ts
+var loop_findings = __webpack_require__(84030);
 ;// CONCATENATED MODULE: ./src/run/decide.ts
 
 
@@ -3585,19 +3636,12 @@ function verdictOf(review, state, threshold) {
         blockers.every(f => dismissed.has(f.id)) &&
         !review.verdict?.failedCriteria.length;
     const said = review.verdict?.decision;
-    return decide({
+    return (0,rules/* decide */.LD)({
         reviewerDecision: said === 'NO_GO' && allDismissed ? 'GO' : said,
         findings,
         gatesPassed: review.gates.every(g => g.passed),
         unreviewed: review.verdict?.coverage?.unreviewed.length
     }, threshold);
-}
-/** Why a review that left files unreviewed needs a human: that, rather than a reviewer's question. */
-function unreviewedReason(review, next) {
-    const missing = review.verdict?.coverage?.unreviewed.length ?? 0;
-    if (!missing || next.status !== 'needs_discussion')
-        return next.reason;
-    return `${(0,format/* plural */.LS)(missing, 'changed file')} could not be reviewed, so the review cannot be GO; re-run the workflow or comment /review-loop retry.`;
 }
 /** DECIDE: the verdict, the review recorded in the state, and what comes next (the rules say). */
 function decidePhase(deps, plan, review) {
@@ -3605,24 +3649,23 @@ function decidePhase(deps, plan, review) {
     const { pull } = plan;
     const decision = verdictOf(review, plan.state, settings.severityThreshold);
     deps.log.info(`${plan.tag} review: ${decision} (${(0,format/* plural */.LS)(review.findings.length, 'finding') || 'no findings'})`);
-    let state = appendReview(plan.state, reviewedIteration(deps, plan, review, decision, deps.trigger));
-    const fixable = canFix({
+    let state = (0,loop_record/* appendReview */.Jo)(plan.state, reviewedIteration(deps, plan, review, decision, deps.trigger));
+    const fixable = (0,rules/* canFix */.EN)({
         pull,
         fixCommands: settings.fixCommands.length,
         aiFixer: deps.aiFixer
     });
-    const after = nextAfterReview(state, decision, settings.severityThreshold, fixable, {
+    const next = (0,rules/* nextAfterReview */.we)(state, decision, settings.severityThreshold, fixable, {
         spentUsd: state.totals.costUsd,
         maxUsd: settings.ai.maxCostUsd,
         exhausted: review.verdict?.budgetExhausted === true,
         estimate: review.verdict?.estimateUsd
     });
-    const next = after.kind === 'finish' ? { ...after, reason: unreviewedReason(review, after) } : after;
     const notes = [];
-    if (isFork(pull) && next.kind === 'finish' && next.status === 'stalled')
+    if ((0,rules/* isFork */.B0)(pull) && next.kind === 'finish' && next.status === 'stalled')
         notes.push('Fork PRs are reviewed but not fixed: the action does not push to forks.');
     if (next.kind === 'finish')
-        state = moveTo(state, next.status, next.reason);
+        state = (0,loop_record/* moveTo */.tw)(state, next.status, next.reason);
     return { decision, state, next, notes };
 }
 /**
@@ -3632,22 +3675,24 @@ function decidePhase(deps, plan, review) {
  */
 function decideHumanFix(deps, plan, review, trigger) {
     const { settings } = deps;
-    const state = appendReview(plan.state, reviewedIteration(deps, plan, review, 'NO_GO', trigger));
+    const state = (0,loop_record/* appendReview */.Jo)(plan.state, reviewedIteration(deps, plan, review, 'NO_GO', trigger));
     const spent = state.totals.costUsd;
     const max = settings.ai.maxCostUsd;
     const finish = (status, reason) => ({
         decision: 'NO_GO',
-        state: moveTo(state, status, reason),
+        state: (0,loop_record/* moveTo */.tw)(state, status, reason),
         next: { kind: 'finish', status, reason },
         notes: []
     });
-    if (!canFix({ pull: plan.pull, fixCommands: settings.fixCommands.length, aiFixer: deps.aiFixer }))
+    if (!(0,rules/* canFix */.EN)({ pull: plan.pull, fixCommands: settings.fixCommands.length, aiFixer: deps.aiFixer }))
         return finish('stalled', `@${trigger.by} asked for a fix, but nothing can fix here (a fork's PR, or no fix-commands and no model): the findings are listed for a human.`);
     if (max !== undefined && spent >= max)
         return finish('budget_exhausted', `@${trigger.by} asked for a fix, but $${spent.toFixed(2)} of the $${max.toFixed(2)} budget (max-cost-usd) is spent.`);
     return { decision: 'NO_GO', state, next: { kind: 'fix' }, notes: [] };
 }
 
+// EXTERNAL MODULE: ./src/loop/transitions.ts
+var transitions = __webpack_require__(56274);
 // EXTERNAL MODULE: ./src/loop/commands.ts
 var commands = __webpack_require__(57378);
 // EXTERNAL MODULE: ./src/loop/state-schema.ts
@@ -4273,7 +4318,7 @@ async function escalate(github, pull, status, reviewedSha, reviewBody, settings,
         if (label && pull.labels.includes(label))
             await attempt(`remove the label '${label}'`, () => github.removeLabel(pull.number, label));
     }
-    else if ((0,transitions/* needsHuman */.tv)(status)) {
+    else if ((0,rules/* needsHuman */.tv)(status)) {
         if (label && !pull.labels.includes(label))
             await attempt(`add the label '${label}'`, () => github.addLabels(pull.number, [label]));
         const users = settings.escalationReviewers.filter(u => u.toLowerCase() !== pull.author.toLowerCase());
@@ -4502,7 +4547,7 @@ async function recordHalt(deps, plan) {
     const check = await github.createCheckRun({
         name: settings.checkName,
         headSha: pull.headSha,
-        conclusion: checkConclusion('NEEDS_DISCUSSION', state.status, settings.failOn),
+        conclusion: (0,rules/* checkConclusion */.Gc)('NEEDS_DISCUSSION', state.status, settings.failOn),
         title: 'The loop state cannot be trusted',
         summary: body.slice(UNTRUSTED_MARKER.length).trim(),
         annotations: [],
@@ -4565,7 +4610,7 @@ async function dispatchNext(github, ctx, pull) {
 async function saveState(deps, plan, recorded, state) {
     const { settings, ctx } = deps;
     const body = renderComment(compactState(state), recorded.findings, repoLinks(ctx, plan.pull.number), {
-        mention: (0,transitions/* needsHuman */.tv)(state.status) ? mentions(settings, ctx.owner) : undefined,
+        mention: (0,rules/* needsHuman */.tv)(state.status) ? mentions(settings, ctx.owner) : undefined,
         stateKey: settings.stateKey,
         warnings: recorded.warnings,
         artifact: recorded.artifact,
@@ -4583,7 +4628,7 @@ async function saveState(deps, plan, recorded, state) {
 async function recordPhase(deps, plan, input) {
     const { pull, n } = plan;
     const notes = [...input.notes];
-    const state = stamped(input.state, deps.clock.now());
+    const state = (0,loop_record/* stamped */.py)(input.state, deps.clock.now());
     const saved = await saveRecords(deps, { ...input, pull, n, state }, input.files, notes);
     const recorded = await saveState(deps, plan, {
         state,
@@ -4622,7 +4667,7 @@ async function retriggerPhase(deps, plan, recorded, retrigger) {
         log.info(`${plan.tag} re-trigger: dispatched ${ctx.workflowFile} on ${plan.pull.headRef}`);
         return recorded;
     }
-    const state = stamped(moveTo(recorded.state, recorded.state.status, failed), deps.clock.now());
+    const state = (0,loop_record/* stamped */.py)((0,loop_record/* moveTo */.tw)(recorded.state, recorded.state.status, failed), deps.clock.now());
     const saved = await saveState(deps, plan, recorded, state);
     return { ...saved, notes: [...saved.notes, failed], failure: failed };
 }
@@ -4645,7 +4690,7 @@ async function planPhase(deps, pr, human) {
     const loaded = human?.loaded ?? (await loadState(github, pull.number, log, settings.stateKey));
     const { untrusted } = loaded;
     const started = deps.clock.now();
-    const plan = planPull({
+    const plan = (0,rules/* planPull */.ho)({
         pull,
         state: loaded.state,
         maxIterations: settings.maxIterations,
@@ -4812,7 +4857,7 @@ function commentFinding(c, thread, severity) {
 async function takeFeedback(deps, intent, iterate) {
     const { github, settings, log } = deps;
     const pull = await github.getPull(intent.pr);
-    if (isFork(pull))
+    if ((0,rules/* isFork */.B0)(pull))
         return human_said(`PR #${pull.number} comes from a fork: review-loop does not push fixes to forks.`);
     const loaded = await loadState(github, pull.number, log, settings.stateKey);
     const state = loaded.state;
@@ -4850,7 +4895,7 @@ async function answerOnly(deps, pull, loaded, feedback) {
     const spent = await answerQuestions(deps, pull, loaded.state, feedback.questions);
     const now = deps.clock.now();
     const base = loaded.state ?? (0,loop_state/* newState */.om)(pull.number, deps.settings.maxIterations, now);
-    const saved = stamped({ ...(0,loop_state/* remember */.kY)(base, feedback.keys), totals: (0,loop_usage/* addUsage */.vk)(base.totals, spent) }, now);
+    const saved = (0,loop_record/* stamped */.py)({ ...(0,loop_state/* remember */.kY)(base, feedback.keys), totals: (0,loop_usage/* addUsage */.vk)(base.totals, spent) }, now);
     await writeState(deps, pull, saved, loaded.comment);
     return human_said(`Took ${feedback.questions.length} question(s); no change was asked for.`, saved);
 }
@@ -5047,8 +5092,8 @@ async function stop(run) {
     const next = state && (0,transitions/* transition */.kY)(state.status, 'stop_label');
     if (!state || !next || next.then === 'skip')
         return run.speak.done(state ? `the loop is ${state.status} already.` : undefined, state && processed(state, intent.key));
-    const stopped = moveTo(state, next.to, `Stopped by @${intent.from.login} (/review-loop stop).`);
-    const saved = processed(stamped(stopped, deps.clock.now()), intent.key);
+    const stopped = (0,loop_record/* moveTo */.tw)(state, next.to, `Stopped by @${intent.from.login} (/review-loop stop).`);
+    const saved = processed((0,loop_record/* stamped */.py)(stopped, deps.clock.now()), intent.key);
     await writeState(deps, pull, saved, run.loaded.comment);
     return run.speak.done(undefined, saved);
 }
@@ -5063,8 +5108,8 @@ async function approve(run, reason) {
     if (by.toLowerCase() === pull.author.toLowerCase())
         return run.speak.refuse("the PR's author cannot approve their own PR through review-loop: ask another maintainer.");
     const why = reason || 'no reason given';
-    const approved = processed(stamped({
-        ...moveTo(state, (0,transitions/* transition */.kY)(state.status, 'human_approve').to, `Approved as is by @${by}: ${why}.`),
+    const approved = processed((0,loop_record/* stamped */.py)({
+        ...(0,loop_record/* moveTo */.tw)(state, (0,transitions/* transition */.kY)(state.status, 'human_approve').to, `Approved as is by @${by}: ${why}.`),
         override: { by, at: now.toISOString(), reason: why.slice(0, 500), sha: pull.headSha }
     }, now), intent.key);
     const outcome = await approvePhase(deps, pull, approved, run.loaded.comment);
@@ -5087,7 +5132,7 @@ async function dismiss(run, id, reason) {
         at: now.toISOString(),
         ...(reason ? { reason: reason.slice(0, 500) } : {})
     };
-    const saved = processed(stamped({ ...state, dismissed: [...(state.dismissed ?? []), dismissal].slice(-100) }, now), intent.key);
+    const saved = processed((0,loop_record/* stamped */.py)({ ...state, dismissed: [...(state.dismissed ?? []), dismissal].slice(-100) }, now), intent.key);
     await writeState(deps, pull, saved, run.loaded.comment);
     return run.speak.done(`dismissed ${id}: it no longer blocks GO. The next review takes it into account (push, or \`/review-loop retry\`).`, saved);
 }
@@ -5362,8 +5407,8 @@ function fixFiles(n, record, fix, prepared, agent, secrets) {
 }
 /** The fix recorded in the state, and what comes next. */
 function settle(state, record, usage, rounds, budgetStopped = false) {
-    const next = nextAfterFix(record.outcome, rounds, budgetStopped);
-    return { state: recordFix(state, record, usage, next), retrigger: next.retrigger };
+    const next = (0,rules/* nextAfterFix */.v$)(record.outcome, rounds, budgetStopped);
+    return { state: (0,loop_record/* recordFix */.Bp)(state, record, usage, next), retrigger: next.retrigger };
 }
 /**
  * FIX: the fixers, protected paths reverted, then one bot commit, kept as a patch. A commit to push
@@ -5400,7 +5445,7 @@ async function fixPhase(deps, plan, input, ws) {
         };
         const { files, notes } = fixFiles(n, record, fix, prepared, agent, ws.secrets);
         const usage = agent?.usage ?? (0,loop_usage/* zeroUsage */.My)();
-        const rounds = disputeRound(input.state, pull.headSha, record.disputes.length);
+        const rounds = (0,rules/* disputeRound */.hI)(input.state, pull.headSha, record.disputes.length);
         const settled = settle(input.state, record, usage, rounds, agent?.stopReason === 'budget');
         const pending = prepared.kind === 'push' ? { prepared, record, rounds } : undefined;
         if (!pending)
@@ -5585,7 +5630,7 @@ async function reportPhase(deps, plan, input) {
     const check = await github.createCheckRun({
         name: settings.checkName,
         headSha: pull.headSha,
-        conclusion: checkConclusion(decision, state.status, settings.failOn),
+        conclusion: (0,rules/* checkConclusion */.Gc)(decision, state.status, settings.failOn),
         title: checkTitle(decision, review.findings),
         summary: checkRunSummary(state, review.findings, links, capNote),
         text: unlocatedText(review.findings),
@@ -6108,7 +6153,7 @@ async function iterate(deps, plan, human) {
         commentUrl: recorded.comment.htmlUrl,
         checkRunId,
         reviewJson: recorded.reviewJson,
-        failure: retriggered.failure ?? stepFailure(recorded.state, settings.failOn)
+        failure: retriggered.failure ?? (0,rules/* stepFailure */.nK)(recorded.state, settings.failOn)
     };
 }
 /**
@@ -6123,7 +6168,7 @@ async function keepingSpend(deps, plan, phase) {
     catch (e) {
         const spent = deps.ai?.spent?.();
         if (spent && spent.costUsd > 0) {
-            const state = stamped({ ...plan.state, totals: (0,loop_usage/* addUsage */.vk)(plan.state.totals, spent) }, deps.clock.now());
+            const state = (0,loop_record/* stamped */.py)({ ...plan.state, totals: (0,loop_usage/* addUsage */.vk)(plan.state.totals, spent) }, deps.clock.now());
             await saveState(deps, plan, { state, findings: [], notes: [], uploaded: false, comment: plan.comment }, state).catch((saving) => deps.log.warning(`Could not keep this run's model spend in the state: ${saving.message}`));
         }
         throw e;
@@ -6155,7 +6200,7 @@ async function afterPush(deps, plan, recorded, final) {
         notes.push(`The artifact was not uploaded, so ${fix.patch} is printed in the log (group "${fix.patch}").`);
         await deps.log.group(fix.patch, async () => deps.log.info(patch));
     }
-    const saved = await saveState(deps, plan, recorded, stamped(final.state, deps.clock.now()));
+    const saved = await saveState(deps, plan, recorded, (0,loop_record/* stamped */.py)(final.state, deps.clock.now()));
     return { ...saved, notes: [...saved.notes, ...notes] };
 }
 /**
@@ -6172,7 +6217,7 @@ async function notReviewed(deps, plan) {
             headSha: plan.pull.headSha,
             commentUrl: comment.htmlUrl,
             checkRunId,
-            failure: stepFailure(plan.state, deps.settings.failOn)
+            failure: (0,rules/* stepFailure */.nK)(plan.state, deps.settings.failOn)
         };
     }
     // a re-run of a finished run ends as it did: a red run stays red
@@ -6183,7 +6228,7 @@ async function notReviewed(deps, plan) {
         findings: [],
         headSha: plan.pull.headSha,
         commentUrl: plan.comment?.htmlUrl,
-        failure: repeats ? stepFailure(repeats, deps.settings.failOn) : undefined
+        failure: repeats ? (0,rules/* stepFailure */.nK)(repeats, deps.settings.failOn) : undefined
     };
     if (plan.kind === 'skip' || !plan.changed || !plan.state)
         return outcome;
@@ -6390,8 +6435,9 @@ function describeProvider(provider) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   H: () => (/* binding */ stripInvisible),
-/* harmony export */   _: () => (/* binding */ sanitizeUntrusted)
+/* harmony export */   CS: () => (/* binding */ prose),
+/* harmony export */   _0: () => (/* binding */ stripInvisible),
+/* harmony export */   _2: () => (/* binding */ sanitizeUntrusted)
 /* harmony export */ });
 /**
  * Text a model reads that a person may not see: characters that render as nothing (zero-width and
@@ -6477,6 +6523,8 @@ function sanitizeUntrusted(text, max = 20_000) {
     const cleaned = stripInvisible(text).replace(HTML_COMMENT, '').replace(LINK_COMMENT, '');
     return cap(cleaned, max);
 }
+/** Prose a model wrote or a check printed, bounded elsewhere: cleaned, not cut. */
+const prose = (text) => sanitizeUntrusted(text, Infinity);
 
 
 /***/ }),
@@ -6662,13 +6710,13 @@ const ANSWER_RESERVE = 2000;
 async function aiAnswer(deps, q) {
     const { ai, budget } = deps;
     const where = `${q.path}${q.line ? `:${q.line}` : ''}`;
-    const text = (0,_model_sanitize_js__WEBPACK_IMPORTED_MODULE_0__/* .stripInvisible */ .H)([
+    const text = (0,_model_sanitize_js__WEBPACK_IMPORTED_MODULE_0__/* .stripInvisible */ ._0)([
         `Question from @${q.author} on ${where} (untrusted text):`,
         '',
-        (0,_model_sanitize_js__WEBPACK_IMPORTED_MODULE_0__/* .sanitizeUntrusted */ ._)(q.body, 4000),
+        (0,_model_sanitize_js__WEBPACK_IMPORTED_MODULE_0__/* .sanitizeUntrusted */ ._2)(q.body, 4000),
         '',
         q.excerpt
-            ? `The code (untrusted):\n\n\`\`\`\n${(0,_model_sanitize_js__WEBPACK_IMPORTED_MODULE_0__/* .sanitizeUntrusted */ ._)(q.excerpt, 8000)}\n\`\`\``
+            ? `The code (untrusted):\n\n\`\`\`\n${(0,_model_sanitize_js__WEBPACK_IMPORTED_MODULE_0__/* .sanitizeUntrusted */ ._2)(q.excerpt, 8000)}\n\`\`\``
             : ''
     ].join('\n'));
     if (!budget.allows(ai.reviewModel, SYSTEM.length + text.length, ANSWER_RESERVE))
@@ -6690,7 +6738,7 @@ async function aiAnswer(deps, q) {
         .trim();
     if (!answer)
         return undefined;
-    const inert = (0,_model_sanitize_js__WEBPACK_IMPORTED_MODULE_0__/* .stripInvisible */ .H)(answer).replace(/@(?=\w)/g, '@\u200b');
+    const inert = (0,_model_sanitize_js__WEBPACK_IMPORTED_MODULE_0__/* .stripInvisible */ ._0)(answer).replace(/@(?=\w)/g, '@\u200b');
     return inert.length > 3000 ? `${inert.slice(0, 2999)}…` : inert;
 }
 /** The lines around `line` of `content`, numbered, for the question's context. */
