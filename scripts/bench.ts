@@ -367,7 +367,8 @@ async function sandboxOverhead(reps = 30): Promise<void> {
           notice: () => {},
           warning: () => {},
           debug: () => {},
-          group: (_n, f) => f()
+          group: (_n, f) => f(),
+          verbatim: () => undefined
         }
       })
       const c = await confine({ root: dir, gitDir: path.join(dir, '.git'), gitConfig: '/dev/null' })

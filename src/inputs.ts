@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { InputError } from './action/input-error.js'
 import { badGlob } from './review/ignore.js'
+import { TOOL_LEVELS, type CheckSpec, type ToolLevel } from './gates/problem.js'
 import { refusedPassthrough } from './process/command-env.js'
 import type { NetworkMode, SandboxMode } from './process/sandbox.js'
 import { DEFAULT_FAIL_ON, FAILABLE } from './loop/rules.js'
@@ -22,7 +23,9 @@ export interface Settings {
   /** The severity of a human review's comments when it requests changes (human-review-severity). */
   humanReviewSeverity: Severity
   /** The `checks` input: repository commands that review (gates), by name. */
-  gates: Array<{ name: string; command: string }>
+  gates: CheckSpec[]
+  /** Problem matcher files (GitHub's format), read from the base branch (problem-matchers). */
+  problemMatchers: string[]
   fixCommands: string[]
   retrigger: 'dispatch' | 'push' | 'none'
   prNumber?: number
@@ -151,22 +154,71 @@ function boolean(get: GetInput, name: string, fallback: boolean): boolean {
   throw new InputError(name, `'${raw}' is not true or false.`)
 }
 
-const CHECK_LINE = /^([A-Za-z0-9][\w.-]*)\s*:\s*(.+)$/
+const CHECK_LINE = /^([A-Za-z0-9][\w.-]*)\s*(?:\[([^\]]*)\])?\s*:\s*(.+)$/
 
-function parseGates(raw: string): Settings['gates'] {
+const CHECK_EXAMPLE =
+  "for example 'lint: npx eslint . -f json' or 'lint[warning=low, report=out/eslint.sarif]: …'"
+
+/** The options of a check: `error=`, `warning=`, `note=` (a severity each) and `report=PATH`. */
+function checkOptions(name: string, raw: string | undefined): Omit<CheckSpec, 'name' | 'command'> {
+  const options: Omit<CheckSpec, 'name' | 'command'> = {}
+  for (const option of (raw ?? '').split(/[,\s]+/).filter(Boolean)) {
+    const [key = '', value = ''] = option.split('=', 2).map(s => s.trim())
+    if ((TOOL_LEVELS as readonly string[]).includes(key)) {
+      if (!(SEVERITIES as readonly string[]).includes(value))
+        throw new InputError(
+          'checks',
+          `check '${name}': '${option}' gives '${key}' the severity '${value}'; use one of ${SEVERITIES.join(', ')}.`
+        )
+      options.levels = { ...options.levels, [key as ToolLevel]: value as Severity }
+    } else if (key === 'report') {
+      const normalized = path.posix.normalize(value)
+      if (!value || path.posix.isAbsolute(normalized) || normalized.startsWith('..'))
+        throw new InputError(
+          'checks',
+          `check '${name}': report=${value} must be a file path relative to the working directory, inside the repository (for example 'report=out/eslint.sarif').`
+        )
+      options.report = normalized
+    } else {
+      throw new InputError(
+        'checks',
+        `check '${name}': unknown option '${option}'; options are error=, warning=, note= (a severity) and report=PATH (${CHECK_EXAMPLE}).`
+      )
+    }
+  }
+  return options
+}
+
+/** The `checks` input: one `name[options]: command` per line. */
+export function parseChecks(raw: string): CheckSpec[] {
   const seen = new Set<string>()
   return lines(raw).map(line => {
     const match = CHECK_LINE.exec(line)
     if (!match) {
-      throw new InputError(
-        'checks',
-        `line '${line}' is not 'name: command' (for example 'lint: npx eslint . -f json').`
-      )
+      throw new InputError('checks', `line '${line}' is not 'name: command' (${CHECK_EXAMPLE}).`)
     }
-    const [, name, command] = match as unknown as [string, string, string]
+    const [, name, options, command] = match as unknown as [
+      string,
+      string,
+      string | undefined,
+      string
+    ]
     if (seen.has(name)) throw new InputError('checks', `the name '${name}' is used twice.`)
     seen.add(name)
-    return { name, command: command.trim() }
+    return { name, command: command.trim(), ...checkOptions(name, options) }
+  })
+}
+
+/** The `problem-matchers` input: JSON files in GitHub's problem matcher format, one path a line. */
+function parseMatcherFiles(raw: string): string[] {
+  return lines(raw).map(file => {
+    const normalized = path.posix.normalize(file)
+    if (path.posix.isAbsolute(normalized) || normalized.startsWith('..'))
+      throw new InputError(
+        'problem-matchers',
+        `'${file}' must be a path relative to the repository root (for example '.github/matchers/mytool.json').`
+      )
+    return normalized
   })
 }
 
@@ -306,7 +358,8 @@ export function parseSettings(get: GetInput, env: Env = process.env): Settings {
     maxIterations: integer(get, 'max-iterations', 3, 1, 20),
     severityThreshold: oneOf(get, 'severity-threshold', SEVERITIES, 'medium'),
     humanReviewSeverity: oneOf(get, 'human-review-severity', SEVERITIES, 'high'),
-    gates: parseGates(get('checks')),
+    gates: parseChecks(get('checks')),
+    problemMatchers: parseMatcherFiles(get('problem-matchers')),
     fixCommands: lines(get('fix-commands')),
     retrigger: oneOf(get, 'retrigger', ['dispatch', 'push', 'none'] as const, 'dispatch'),
     prNumber,

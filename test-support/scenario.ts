@@ -224,10 +224,28 @@ export function loadScenario(file: string): Scenario {
   return parsed
 }
 
+/**
+ * The lines the runner reads as workflow commands: as it does, none between `::stop-commands::TOKEN`
+ * and `::TOKEN::` (the action prints PR code's output that way).
+ */
+function commandLines(stdout: string): string[] {
+  const out: string[] = []
+  let resume: string | undefined
+  for (const line of stdout.split('\n')) {
+    if (resume) {
+      if (line === resume) resume = undefined
+      continue
+    }
+    const stop = /^::stop-commands::(.+)$/.exec(line)
+    if (stop) resume = `::${stop[1]}::`
+    else out.push(line)
+  }
+  return out
+}
+
 function commands(stdout: string, kind: string): string[] {
   const prefix = `::${kind}`
-  return stdout
-    .split('\n')
+  return commandLines(stdout)
     .filter(l => l.startsWith(prefix))
     .map(l =>
       l
@@ -354,7 +372,8 @@ export async function runScenario(
         coreCallCount: r.coreCallCount,
         notices: commands(r.stdout, 'notice'),
         warnings: commands(r.stdout, 'warning'),
-        errors: commands(r.stdout, 'error')
+        errors: commands(r.stdout, 'error'),
+        groups: commands(r.stdout, 'group')
       })),
       finalState: sandbox.stateJson(),
       comments: emu.comments.map(c => ({ id: c.id, author: c.author, body: c.body })),
@@ -369,6 +388,8 @@ export async function runScenario(
         annotations: c.annotations.map(a => ({
           path: a.path,
           start_line: a.start_line,
+          start_column: a.start_column,
+          end_column: a.end_column,
           annotation_level: a.annotation_level,
           message: a.message
         }))

@@ -249,7 +249,8 @@ export function fakeLog(lines: string[] = []): Log {
     notice: m => lines.push(`notice ${m}`),
     warning: m => lines.push(`warning ${m}`),
     debug: () => {},
-    group: (_name, fn) => fn()
+    group: (_name, fn) => fn(),
+    verbatim: m => lines.push(`verbatim ${m}`)
   }
 }
 

@@ -35,7 +35,7 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }))
 
 describe('findings from ESLint JSON', () => {
-  it('makes absolute paths repo-relative and maps severity 2 to high, 1 to low', () => {
+  it('makes absolute paths repo-relative and maps severity 2 to high, 1 to medium', () => {
     const json = JSON.stringify([
       {
         filePath: path.join(root, 'src/a.ts'),
@@ -63,7 +63,7 @@ describe('findings from ESLint JSON', () => {
         title: "no-unused-vars: 'one' is unused.",
         source: 'gate:check'
       },
-      { file: 'src/a.ts', line: 2, severity: 'low', title: 'prefer-const: Use const.' }
+      { file: 'src/a.ts', line: 2, severity: 'medium', title: 'prefer-const: Use const.' }
     ])
   })
 
@@ -76,7 +76,7 @@ describe('findings from ESLint JSON', () => {
     ])
     const findings = run(json, 1)
     expect(findings.map(f => [f.severity, f.title])).toEqual([
-      ['low', 'prefer-const: Use const.'],
+      ['medium', 'prefer-const: Use const.'],
       ['high', "Check 'check' failed (exit code 1)"]
     ])
   })
@@ -124,8 +124,8 @@ describe('findings from located lines', () => {
     )
     expect(findings.map(f => [f.file, f.line, f.severity, f.title])).toEqual([
       ['src/main.c', 3, 'high', "check: expected ';' before '}' token"],
-      ['src/main.c', 2, 'low', "check: unused variable 'unused'"],
-      ['app.py', 1, 'high', "check: F401 'os' imported but unused"]
+      ['src/main.c', 2, 'medium', "check: unused variable 'unused'"],
+      ['app.py', 1, 'high', "F401: 'os' imported but unused"]
     ])
   })
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import * as core from '@actions/core'
 import type { Log } from '../ports/index.js'
 
@@ -8,6 +9,13 @@ export function createActionsLog(): Log {
     notice: m => core.notice(m),
     warning: m => core.warning(m),
     debug: m => core.debug(m),
+    verbatim(text) {
+      // the runner's own escape: nothing between stop-commands and its token is a command
+      const token = randomUUID()
+      core.info(`::stop-commands::${token}`)
+      core.info(text)
+      core.info(`::${token}::`)
+    },
     async group(name, fn) {
       const started = Date.now()
       core.startGroup(name)

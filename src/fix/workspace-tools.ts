@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import type { CommandRunner, ToolSpec } from '../ports/index.js'
-import { tail } from '../gates/parsers.js'
+import { tail } from '../gates/formats/text.js'
 import { maskSecrets } from '../process/secrets.js'
 import { isGitName, locate, readConfined, Refusal, writeConfined } from './confined-fs.js'
 import { isProtected } from './protected-paths.js'

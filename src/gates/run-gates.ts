@@ -1,9 +1,18 @@
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { fingerprint } from '../loop/fingerprint.js'
-import type { Category, Finding, GateResult } from '../loop/types.js'
-import type { CommandRunner } from '../ports/index.js'
-import { parseEslintJson, parseLocatedLines, tail, type GateProblem } from './parsers.js'
+import type { GateResult } from '../loop/types.js'
+import type { CommandRunner, Git, Log } from '../ports/index.js'
+import { compileMatchers, type ProblemMatcher } from './formats/problem-matchers.js'
+import { tail } from './formats/text.js'
+import type { CheckSpec } from './problem.js'
+import { readGateOutput } from './read-output.js'
+
+export {
+  findingsFromOutput,
+  readGateOutput,
+  MAX_FINDINGS_PER_CHECK,
+  FileLines
+} from './read-output.js'
 
 export interface GateOptions {
   /** Repository root: finding paths are made relative to it (annotations need that). */
@@ -12,157 +21,85 @@ export interface GateOptions {
   cwd: string
   timeoutMs: number
   env: Record<string, string>
+  /** The `problem-matchers` input's matchers, tried before the built-in ones. */
+  matchers?: readonly ProblemMatcher[]
+  /** Each check's output goes to the run log, in a group of its own. */
+  log?: Log
 }
+
+/** A report file is read up to this size; a bigger one is cut, as the command's output is. */
+const MAX_REPORT_BYTES = 16 * 1024 * 1024
+
+/** The lines of a check's output the run log shows (the artifact keeps 200). */
+const LOG_LINES = 400
 
 /**
- * The findings one check keeps: its most severe located problems first. A check that prints more
- * (a linter run over a whole repository) is counted in full (`problems`), and the rest stays in its
- * output; a hundred findings are more than a fixer or a reader can act on in one iteration.
+ * The problem matcher files of the `problem-matchers` input, read from the PR's base commit (as the
+ * guidelines are), so a PR cannot change how its own output is judged.
  */
-export const MAX_FINDINGS_PER_CHECK = 100
-
-/** The lines of workspace files, read once each: fingerprint anchors and line clamping need them. */
-export class FileLines {
-  private readonly cache = new Map<string, string[] | undefined>()
-  constructor(private readonly repoRoot: string) {}
-
-  of(file: string): string[] | undefined {
-    if (!this.cache.has(file)) {
-      let lines: string[] | undefined
-      try {
-        lines = readFileSync(path.join(this.repoRoot, file), 'utf8').split('\n')
-        if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop()
-      } catch {
-        lines = undefined
-      }
-      this.cache.set(file, lines)
+export async function loadMatchers(
+  git: Git,
+  baseSha: string,
+  files: readonly string[]
+): Promise<ProblemMatcher[]> {
+  const matchers: ProblemMatcher[] = []
+  for (const file of files) {
+    const text = await git.show(baseSha, file)
+    if (text === undefined)
+      throw new Error(
+        `Input 'problem-matchers': ${file} does not exist on the base branch; give a path relative to the repository root, and merge the file before a PR relies on it.`
+      )
+    let json: unknown
+    try {
+      json = JSON.parse(text)
+    } catch (error) {
+      throw new Error(
+        `Input 'problem-matchers': ${file} is not JSON (${(error as Error).message}).`
+      )
     }
-    return this.cache.get(file)
+    try {
+      matchers.push(...compileMatchers(json, file))
+    } catch (error) {
+      throw new Error(`Input 'problem-matchers': ${(error as Error).message}`)
+    }
   }
-
-  /** The text of one line: the anchor of a finding's fingerprint. */
-  at(file: string | undefined, line: number | undefined): string {
-    return file && line ? (this.of(file)?.[line - 1] ?? '') : ''
-  }
+  return matchers
 }
 
-function relativeToRoot(repoRoot: string, cwd: string, file: string): string | undefined {
-  const absolute = path.resolve(cwd, file)
-  const relative = path.relative(repoRoot, absolute)
+/** Where a check's report file is, and what was there before the command ran. */
+function reportBefore(check: CheckSpec, options: GateOptions) {
+  if (!check.report) return undefined
+  const file = path.resolve(options.cwd, check.report)
+  const relative = path.relative(options.repoRoot, file)
   if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined
-  return relative.split(path.sep).join('/')
-}
-
-/** Whether a path is a file, asked once per path (a noisy check names the same files again and again). */
-function fileCheck(cwd: string): (file: string) => boolean {
-  const seen = new Map<string, boolean>()
-  return file => {
-    const absolute = path.resolve(cwd, file)
-    if (!seen.has(absolute)) {
-      let isFile = false
-      try {
-        isFile = statSync(absolute).isFile()
-      } catch {
-        isFile = false
-      }
-      seen.set(absolute, isFile)
-    }
-    return seen.get(absolute)!
+  let mtimeMs: number | undefined
+  try {
+    mtimeMs = statSync(file).mtimeMs
+  } catch {
+    mtimeMs = undefined
   }
-}
-
-/** A located problem on a line the file has: one past its end (a stale line number) is clamped to it. */
-function clamp(
-  p: GateProblem & { file: string },
-  lines: FileLines
-): GateProblem & { file: string } {
-  const length = lines.of(p.file)?.length
-  if (!length || !p.line) return p
-  if (p.line > length) return { ...p, line: length, endLine: undefined }
-  return p.endLine && p.endLine > length ? { ...p, endLine: length } : p
-}
-
-function toFinding(gate: string, category: Category, p: GateProblem, lines: FileLines): Finding {
-  // without a rule id, the check's name says what kind of problem it is
-  const title = `${p.rule ?? gate}: ${p.message}`.split('\n')[0]!.slice(0, 200)
-  return {
-    id: fingerprint({ title, file: p.file, anchor: lines.at(p.file, p.line) }),
-    severity: p.level === 'error' ? 'high' : 'low',
-    category,
-    file: p.file,
-    line: p.line,
-    endLine: p.endLine && p.line && p.endLine >= p.line ? p.endLine : undefined,
-    title,
-    description: p.message,
-    source: `gate:${gate}`
-  }
-}
-
-/** Turns one command's result into findings: ESLint JSON, tsc, `path:line:col`, or the output's tail. */
-export function findingsFromOutput(
-  name: string,
-  result: { exitCode: number; stdout: string; output: string; timedOut: boolean },
-  options: Pick<GateOptions, 'repoRoot' | 'cwd'>
-): Finding[] {
-  return readGateOutput(name, result, options).findings
+  return { file, mtimeMs }
 }
 
 /**
- * A command's findings (at most MAX_FINDINGS_PER_CHECK, errors first) and the true count of the
- * located problems it printed. Lines past a file's end are clamped to its last line.
+ * The report the command wrote: null when it wrote none (a file left from before is not read). One
+ * it created is removed once read, so it is never part of a fix commit.
  */
-export function readGateOutput(
-  name: string,
-  result: { exitCode: number; stdout: string; output: string; timedOut: boolean },
-  options: Pick<GateOptions, 'repoRoot' | 'cwd'>
-): { findings: Finding[]; problems: number; capped: boolean } {
-  const { repoRoot, cwd } = options
-  const lines = new FileLines(repoRoot)
-  const eslint = parseEslintJson(result.stdout)
-  const category: Category = eslint ? 'style' : 'logic'
-  const problems = eslint ?? parseLocatedLines(result.output, fileCheck(cwd))
-  const failed = result.exitCode !== 0
-  const located = problems.flatMap(p => {
-    const file = p.file ? relativeToRoot(repoRoot, cwd, p.file) : undefined
-    // the exit status decides: what a passing command reports is never more than a warning
-    return file ? [clamp({ ...p, file, level: failed ? p.level : 'warning' }, lines)] : []
-  })
-  // over the cap, errors first: what is left out is the least severe
-  const ordered =
-    located.length > MAX_FINDINGS_PER_CHECK
-      ? [...located.filter(p => p.level === 'error'), ...located.filter(p => p.level !== 'error')]
-      : located
-  const findings = firstDistinct(ordered, MAX_FINDINGS_PER_CHECK, p =>
-    toFinding(name, category, p, lines)
-  )
-  if (failed && !findings.some(f => f.severity === 'high')) {
-    const what = result.timedOut ? 'timed out' : `failed (exit code ${result.exitCode})`
-    const title = `Check '${name}' ${what}`
-    findings.push({
-      id: fingerprint({ title, file: `gate:${name}` }),
-      severity: 'high',
-      category: 'testing',
-      title,
-      description: `The last lines of its output:\n\n\`\`\`\n${tail(result.output)}\n\`\`\``,
-      source: `gate:${name}`
-    })
+function reportAfter(before: { file: string; mtimeMs?: number }): string | null {
+  let stat
+  try {
+    stat = statSync(before.file)
+  } catch {
+    return null
   }
-  return { findings, problems: located.length, capped: located.length > MAX_FINDINGS_PER_CHECK }
-}
-
-/** The first `max` findings with distinct ids. */
-function firstDistinct<P>(problems: P[], max: number, toFinding: (p: P) => Finding): Finding[] {
-  const seen = new Map<string, Finding>()
-  for (const p of problems) {
-    if (seen.size >= max) break
-    const f = toFinding(p)
-    if (!seen.has(f.id)) seen.set(f.id, f)
-  }
-  return [...seen.values()]
+  if (!stat.isFile() || stat.mtimeMs === before.mtimeMs) return null
+  const text = readFileSync(before.file).subarray(0, MAX_REPORT_BYTES).toString('utf8')
+  if (before.mtimeMs === undefined) rmSync(before.file, { force: true })
+  return text
 }
 
 export async function runGates(
-  gates: ReadonlyArray<{ name: string; command: string }>,
+  gates: readonly CheckSpec[],
   runner: CommandRunner,
   options: GateOptions
 ): Promise<GateResult[]> {
@@ -171,10 +108,20 @@ export async function runGates(
   }
   const results: GateResult[] = []
   for (const gate of gates) {
+    const before = reportBefore(gate, options)
     const result = await runner.run(gate.command, {
       cwd: options.cwd,
       timeoutMs: options.timeoutMs,
       env: options.env
+    })
+    const report = before ? reportAfter(before) : undefined
+    const read = readGateOutput(gate, { ...result, report }, options)
+    const outcome = result.timedOut
+      ? 'timed out'
+      : `exit ${result.exitCode}${read.problems ? `, ${read.problems} located problem${read.problems === 1 ? '' : 's'}` : ''}`
+    await options.log?.group(`check ${gate.name}: ${outcome}`, async () => {
+      options.log!.info(`$ ${gate.command}`)
+      options.log!.verbatim(tail(result.output, LOG_LINES, 60_000) || '(no output)')
     })
     results.push({
       name: gate.name,
@@ -183,7 +130,7 @@ export async function runGates(
       exitCode: result.exitCode,
       timedOut: result.timedOut,
       durationMs: result.durationMs,
-      ...readGateOutput(gate.name, result, options),
+      ...read,
       outputTail: tail(result.output, 200, 20_000)
     })
   }

@@ -135,6 +135,8 @@ export function toGitHubAnnotation(a: Annotation): NonNullable<AnnotationOut>[nu
     path: a.file,
     start_line: a.startLine,
     end_line: a.endLine,
+    start_column: a.startColumn,
+    end_column: a.endColumn,
     annotation_level: a.level,
     title: a.title,
     message: a.message,

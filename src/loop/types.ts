@@ -29,6 +29,9 @@ export interface Finding {
   file?: string
   line?: number
   endLine?: number
+  /** Columns (1-based), where the source gives them: a check's tool does, the AI reviewer does not. */
+  column?: number
+  endColumn?: number
   title: string
   description: string
   suggestedFix?: string
@@ -126,6 +129,9 @@ export interface Annotation {
   file: string
   startLine: number
   endLine: number
+  /** Only on a one-line annotation, as GitHub takes them. */
+  startColumn?: number
+  endColumn?: number
   level: 'notice' | 'warning' | 'failure'
   title: string
   message: string

@@ -230,6 +230,11 @@ export interface Log {
   debug(message: string): void
   /** A collapsible group in the run log, with one closing line saying how long it took. */
   group<T>(name: string, fn: () => Promise<T>): Promise<T>
+  /**
+   * Text the action did not write (what PR code printed), shown as it is: the runner reads no
+   * workflow command in it, so a `::error::` or `::add-mask::` line it holds does nothing.
+   */
+  verbatim(text: string): void
 }
 
 /** The job summary of the workflow run. */

@@ -31,15 +31,30 @@ export function toAnnotations(
   return [...findings]
     .sort(bySeverity)
     .filter(f => f.file && f.line && f.line > 0)
-    .map(f => ({
-      file: f.file!,
-      startLine: f.line!,
-      endLine: f.endLine && f.endLine >= f.line! ? f.endLine : f.line!,
-      level: LEVEL[f.severity],
-      title: `[${f.severity}]${reraised.has(f.id) ? ' [re-raised]' : ''} ${f.title}`.slice(0, 255),
-      message: (f.description || f.title).slice(0, 60_000),
-      details: f.suggestedFix ? `Suggested fix:\n${f.suggestedFix}`.slice(0, 60_000) : undefined
-    }))
+    .map(f => {
+      const endLine = f.endLine && f.endLine >= f.line! ? f.endLine : f.line!
+      // GitHub takes columns only on an annotation of one line
+      const columns =
+        f.column && endLine === f.line
+          ? {
+              startColumn: f.column,
+              endColumn: f.endColumn && f.endColumn >= f.column ? f.endColumn : f.column
+            }
+          : {}
+      return {
+        file: f.file!,
+        startLine: f.line!,
+        endLine,
+        ...columns,
+        level: LEVEL[f.severity],
+        title: `[${f.severity}]${reraised.has(f.id) ? ' [re-raised]' : ''} ${f.title}`.slice(
+          0,
+          255
+        ),
+        message: (f.description || f.title).slice(0, 60_000),
+        details: f.suggestedFix ? `Suggested fix:\n${f.suggestedFix}`.slice(0, 60_000) : undefined
+      }
+    })
 }
 
 export function checkTitle(decision: Decision, findings: readonly Finding[]): string {

@@ -1,4 +1,4 @@
-import { runGates } from '../gates/run-gates.js'
+import { loadMatchers, runGates } from '../gates/run-gates.js'
 import type { Settings } from '../inputs.js'
 import { mergeFindings } from '../loop/findings.js'
 import parseDiff from 'parse-diff'
@@ -24,13 +24,16 @@ export async function reviewPhase(
   ws: Workspace
 ): Promise<ReviewResult> {
   const { pull, state } = plan
+  // each check's output is a log group of its own (groups do not nest), before the review's
+  const gates = await runGates(deps.settings.gates, ws.runner, {
+    repoRoot: ws.git.root,
+    cwd: ws.cwd,
+    env: ws.env,
+    timeoutMs: deps.settings.commandTimeoutMinutes * 60_000,
+    matchers: await loadMatchers(ws.git, pull.baseSha, deps.settings.problemMatchers),
+    log: deps.log
+  })
   return deps.log.group(`${plan.tag} review ${pull.headSha.slice(0, 7)}`, async () => {
-    const gates = await runGates(deps.settings.gates, ws.runner, {
-      repoRoot: ws.git.root,
-      cwd: ws.cwd,
-      env: ws.env,
-      timeoutMs: deps.settings.commandTimeoutMinutes * 60_000
-    })
     const verdict = deps.ai ? await deps.ai.review({ pull, state, git: ws.git, gates }) : undefined
     const merged = mergeFindings(
       gates.flatMap(g => g.findings),

@@ -1,0 +1,255 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { compileMatchers } from '../../src/gates/formats/problem-matchers.js'
+import { loadMatchers, readGateOutput, runGates } from '../../src/gates/run-gates.js'
+import { createGit } from '../../src/git/git.js'
+import { parseChecks } from '../../src/inputs.js'
+import { createCommandRunner } from '../../src/process/command-runner.js'
+import { toAnnotations } from '../../src/report/check-run.js'
+import { git } from '../../test-support/git-fixture.js'
+import { fakeLog } from './fake-ports.js'
+
+let root: string
+
+function write(file: string, content: string): void {
+  const target = path.join(root, file)
+  mkdirSync(path.dirname(target), { recursive: true })
+  writeFileSync(target, content)
+}
+
+function read(check: string, output: string, exitCode = 1, extra: { matchers?: unknown } = {}) {
+  return readGateOutput(
+    parseChecks(check)[0]!,
+    { exitCode, stdout: output, output, timedOut: false },
+    {
+      repoRoot: root,
+      cwd: root,
+      matchers: extra.matchers ? compileMatchers(extra.matchers, 'm.json') : undefined
+    }
+  ).findings
+}
+
+const where = (findings: ReadonlyArray<{ file?: string; line?: number; severity: string }>) =>
+  findings.map(f => [f.file ?? null, f.line ?? null, f.severity])
+
+beforeEach(() => {
+  root = mkdtempSync(path.join(tmpdir(), 'rl-formats-'))
+  write('src/a.ts', 'one\ntwo\nthree\n')
+  write('sub/src/a.ts', 'uno\ndos\ntres\ncuatro\n')
+  write('bin/deploy', '#!/bin/sh\necho $1\n')
+})
+afterEach(() => rmSync(root, { recursive: true, force: true }))
+
+describe('paths as tools print them', () => {
+  it('reads a path relative to a leading `cd DIR &&`, never the root file of the same name', () => {
+    expect(where(read('lint: cd sub && tsc', 'src/a.ts(4,1): error TS1: four\n'))).toEqual([
+      ['sub/src/a.ts', 4, 'high']
+    ])
+    expect(where(read('lint: tsc', 'src/a.ts(2,1): error TS1: two\n'))).toEqual([
+      ['src/a.ts', 2, 'high']
+    ])
+  })
+
+  it('normalises Windows separators; a drive path outside the checkout is an unlocated finding', () => {
+    const findings = read(
+      'build: dotnet build',
+      'src\\a.ts(3,5): error CS0103: The name x does not exist\nD:\\a\\other\\Program.cs(1,1): error CS0246: missing\n'
+    )
+    expect(where(findings)).toEqual([
+      ['src/a.ts', 3, 'high'],
+      [null, null, 'high']
+    ])
+    expect(findings[1]!.title).toBe(
+      'CS0246: missing (in D:\\a\\other\\Program.cs, not a file of this repository)'
+    )
+  })
+
+  it('places extensionless files and file:// URIs; a path outside the repository is never on a file', () => {
+    const json = JSON.stringify([
+      { file: 'bin/deploy', line: 2, column: 6, level: 'info', code: 2086, message: 'Quote it.' },
+      { file: '../outside/x.sh', line: 1, column: 1, level: 'error', code: 1, message: 'Outside.' }
+    ])
+    expect(where(read('sh: shellcheck -f json bin/deploy', json))).toEqual([
+      ['bin/deploy', 2, 'low'],
+      [null, null, 'high']
+    ])
+    const uri = `::error file=file://${root}/src/a.ts,line=1::from a URI\n`
+    expect(where(read('x: tool', uri))).toEqual([['src/a.ts', 1, 'high']])
+  })
+})
+
+describe('severity from the tool, the check and the exit status', () => {
+  const output = 'src/a.ts:1:1: error: e\nsrc/a.ts:2:1: warning: w\nsrc/a.ts:3:1: note: n\n'
+
+  it('maps error, warning and note to high, medium and low', () => {
+    expect(where(read('c: tool', output))).toEqual([
+      ['src/a.ts', 1, 'high'],
+      ['src/a.ts', 2, 'medium'],
+      ['src/a.ts', 3, 'low']
+    ])
+  })
+
+  it('takes the check options over the defaults', () => {
+    expect(where(read('c[warning=low, note=suggestion, error=critical]: tool', output))).toEqual([
+      ['src/a.ts', 1, 'critical'],
+      ['src/a.ts', 2, 'low'],
+      ['src/a.ts', 3, 'suggestion']
+    ])
+  })
+
+  it('keeps a passing check non-blocking unless its options say otherwise', () => {
+    expect(where(read('c: tool', output, 0))).toEqual([
+      ['src/a.ts', 1, 'low'],
+      ['src/a.ts', 2, 'low'],
+      ['src/a.ts', 3, 'low']
+    ])
+    expect(where(read('c[warning=high]: tool', output, 0))[1]).toEqual(['src/a.ts', 2, 'high'])
+  })
+
+  it('refuses options it does not know, naming the check and the fix', () => {
+    expect(() => parseChecks('lint[warning=loud]: eslint .')).toThrow(
+      /check 'lint': 'warning=loud' gives 'warning' the severity 'loud'; use one of critical, high/
+    )
+    expect(() => parseChecks('lint[colour=red]: eslint .')).toThrow(/unknown option 'colour=red'/)
+    expect(() => parseChecks('lint[report=/tmp/x.sarif]: eslint .')).toThrow(
+      /report=\/tmp\/x.sarif must be a file path relative to the working directory/
+    )
+  })
+})
+
+describe('problem matchers (GitHub format)', () => {
+  const matcher = {
+    problemMatcher: [
+      {
+        owner: 'mytool',
+        pattern: [
+          { regexp: '^FILE (\\S+)$', file: 1 },
+          { regexp: '^  (\\d+): (ERR|WARN) (.*)$', line: 1, severity: 2, message: 3, loop: true }
+        ]
+      }
+    ]
+  }
+
+  it('reads a multi-line matcher with loop as the runner does: a line that breaks the run ends it', () => {
+    const output = [
+      'FILE src/a.ts',
+      '  1: ERR first',
+      '  3: WARN third',
+      'other',
+      '  2: ERR lost'
+    ].join('\n')
+    expect(where(read('t: mytool', output, 1, { matchers: matcher }))).toEqual([
+      ['src/a.ts', 1, 'high'],
+      ['src/a.ts', 3, 'medium']
+    ])
+  })
+
+  it('names the file and the fault of a matcher the runner would refuse', () => {
+    expect(() => compileMatchers({ problemMatcher: [{ owner: 'x' }] }, 'm.json')).toThrow(
+      /m.json is not a problem matcher file: \/problemMatcher\/0 must have required property 'pattern'/
+    )
+    const loopFirst = {
+      problemMatcher: [{ owner: 'x', pattern: [{ regexp: 'a', message: 0, loop: true }] }]
+    }
+    expect(() => compileMatchers(loopFirst, 'm.json')).toThrow(
+      /only the last pattern of several may set 'loop'/
+    )
+    const group = { problemMatcher: [{ owner: 'x', pattern: [{ regexp: '(a)', message: 2 }] }] }
+    expect(() => compileMatchers(group, 'm.json')).toThrow(
+      /'message' is group 2, but the regexp has 1/
+    )
+  })
+
+  it('reads matcher files from the base commit only, so a PR cannot change how it is judged', async () => {
+    git(root, ['init', '-q'])
+    write('.github/m.json', JSON.stringify(matcher))
+    git(root, ['add', '-A'])
+    git(root, ['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-q', '-m', 'base'])
+    const base = git(root, ['rev-parse', 'HEAD']).trim()
+    const g = await createGit(root)
+    expect(await loadMatchers(g, base, ['.github/m.json'])).toHaveLength(1)
+    write('.github/pr.json', JSON.stringify(matcher))
+    await expect(loadMatchers(g, base, ['.github/pr.json'])).rejects.toThrow(
+      "Input 'problem-matchers': .github/pr.json does not exist on the base branch"
+    )
+  })
+})
+
+describe('columns, reports and the log', () => {
+  it('carries columns into one-line annotations only', () => {
+    const json = JSON.stringify([
+      {
+        filePath: path.join(root, 'src/a.ts'),
+        messages: [
+          { severity: 2, message: 'one line', line: 2, column: 3, endLine: 2, endColumn: 7 }
+        ]
+      },
+      {
+        filePath: path.join(root, 'src/a.ts'),
+        messages: [
+          { severity: 2, message: 'two lines', line: 1, column: 2, endLine: 3, endColumn: 1 }
+        ]
+      }
+    ])
+    const annotations = toAnnotations(read('lint: eslint -f json', json))
+    expect(annotations.map(a => [a.startLine, a.endLine, a.startColumn, a.endColumn])).toEqual([
+      [2, 2, 3, 7],
+      [1, 3, undefined, undefined]
+    ])
+  })
+
+  it('reads the report file the command wrote, removes it, and never reads one left from before', async () => {
+    const sarif = (line: number) =>
+      JSON.stringify({
+        version: '2.1.0',
+        runs: [
+          {
+            tool: { driver: { name: 't' } },
+            results: [
+              {
+                level: 'error',
+                message: { text: 'm' },
+                locations: [
+                  {
+                    physicalLocation: {
+                      artifactLocation: { uri: 'src/a.ts' },
+                      region: { startLine: line }
+                    }
+                  }
+                ]
+              }
+            ]
+          }
+        ]
+      })
+    write('make-report.sh', `mkdir -p out && printf '%s' '${sarif(2)}' > out/r.sarif; exit 1\n`)
+    const lines: string[] = []
+    const options = {
+      repoRoot: root,
+      cwd: root,
+      timeoutMs: 30_000,
+      env: { PATH: process.env['PATH']! },
+      log: fakeLog(lines)
+    }
+    const [fresh] = await runGates(
+      parseChecks('r[report=out/r.sarif]: sh make-report.sh'),
+      createCommandRunner(),
+      options
+    )
+    expect(where(fresh!.findings)).toEqual([['src/a.ts', 2, 'high']])
+    expect(existsSync(path.join(root, 'out/r.sarif'))).toBe(false)
+    write('out/r.sarif', sarif(3))
+    const [stale] = await runGates(
+      parseChecks('r[report=out/r.sarif]: echo nothing; exit 1'),
+      createCommandRunner(),
+      options
+    )
+    expect(where(stale!.findings)).toEqual([[null, null, 'high']])
+    expect(stale!.findings[0]!.description).toContain('It did not write its report file')
+    // each check's output is in the log, in a group of its own, printed verbatim
+    expect(lines).toContain('info $ echo nothing; exit 1')
+    expect(lines).toContain('verbatim nothing')
+  })
+})

@@ -1,0 +1,75 @@
+/**
+ * Regenerates __tests__/fixtures/gates/<id>.json from the tools that install here (npm: ESLint,
+ * TypeScript, Prettier, Pyright, stylelint, markdownlint-cli2, Jest, Vitest; Debian: ShellCheck,
+ * yamllint, Pylint, flake8, mypy, pytest, Go, staticcheck; rustup: clippy), each run on a fresh
+ * copy of test-support/gate-sample. Fixtures copied from a tool's own test snapshots (Ruff,
+ * golangci-lint, hadolint, MSBuild) are left as they are. Usage: npm run capture-gates [-- id…]
+ */
+import { execSync } from 'node:child_process'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { createCommandRunner } from '../src/process/command-runner.js'
+import {
+  checkOf,
+  copySample,
+  FIXTURES,
+  ROOT,
+  toolEnv,
+  type GateFixture
+} from '../test-support/gate-parity.js'
+import { GATE_TOOLS } from '../test-support/gate-tools.js'
+
+const only = process.argv.slice(2)
+const runner = createCommandRunner()
+const today = new Date().toISOString().slice(0, 10)
+
+function version(command: string, cwd: string): string | undefined {
+  try {
+    return execSync(command, {
+      cwd,
+      env: toolEnv(),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore']
+    })
+      .trim()
+      .split('\n')[0]
+  } catch {
+    return undefined
+  }
+}
+
+for (const tool of GATE_TOOLS) {
+  if (!tool.run || (only.length > 0 && !only.includes(tool.id))) continue
+  const root = copySample()
+  try {
+    const v = version(tool.run.version, root)
+    if (!v) {
+      console.log(`${tool.id}: skipped, ${tool.run.bin} is not installed (${tool.run.from})`)
+      continue
+    }
+    const check = checkOf(tool)
+    const result = await runner.run(check.command, {
+      cwd: root,
+      timeoutMs: 300_000,
+      env: toolEnv()
+    })
+    const hide = (text: string) => text.split(root).join(ROOT)
+    let report: string | undefined
+    if (check.report) report = hide(readFileSync(path.join(root, check.report), 'utf8'))
+    const fixture: GateFixture = {
+      tool: tool.tool,
+      format: tool.format,
+      version: v,
+      check: tool.check,
+      captured: `scripts/capture-gate-fixtures.ts, ${today}`,
+      exitCode: result.exitCode,
+      stdout: hide(result.stdout),
+      output: hide(result.output),
+      ...(report === undefined ? {} : { report })
+    }
+    writeFileSync(path.join(FIXTURES, `${tool.id}.json`), `${JSON.stringify(fixture, null, 2)}\n`)
+    console.log(`${tool.id}: ${v}, exit ${result.exitCode}, ${result.output.length} characters`)
+  } finally {
+    rmSync(root, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,240 @@
+import { toolLevel, type GateProblem } from '../problem.js'
+import { isRdjson, isRdjsonDiagnostic, readRdjson } from './rdjson.js'
+import { isSarif, readSarif } from './sarif.js'
+
+/**
+ * The JSON reports tools write, each known by its shape. Every reader is pure: the report in,
+ * problems with the paths as printed out. Sources of the shapes: the fixtures in
+ * __tests__/fixtures/gates, each captured from the tool and version it names.
+ */
+type Json = Record<string, unknown>
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
+const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined)
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
+const plus1 = (v: unknown): number | undefined => (typeof v === 'number' ? v + 1 : undefined)
+
+interface ArrayShape {
+  format: string
+  accepts(item: Json): boolean
+  read(item: Json): GateProblem[]
+}
+
+const ARRAY_SHAPES: readonly ArrayShape[] = [
+  {
+    // ESLint 9 -f json: [{ filePath, messages: [{ ruleId, severity 1|2, message, line, column, endLine, endColumn }] }]
+    format: 'eslint-json',
+    accepts: i => typeof i['filePath'] === 'string' && Array.isArray(i['messages']),
+    read: i =>
+      (i['messages'] as Json[]).map(m => ({
+        file: i['filePath'] as string,
+        line: num(m['line']),
+        column: num(m['column']),
+        endLine: num(m['endLine']),
+        endColumn: num(m['endColumn']),
+        level: m['severity'] === 2 ? 'error' : 'warning',
+        rule: str(m['ruleId']),
+        message: str(m['message']) ?? 'ESLint problem'
+      }))
+  },
+  {
+    // stylelint 16-18 -f json: [{ source, warnings: [{ line, column, endLine, endColumn, rule, severity, text }] }]
+    format: 'stylelint-json',
+    accepts: i => typeof i['source'] === 'string' && Array.isArray(i['warnings']),
+    read: i =>
+      (i['warnings'] as Json[]).map(w => ({
+        file: i['source'] as string,
+        line: num(w['line']),
+        column: num(w['column']),
+        endLine: num(w['endLine']),
+        endColumn: num(w['endColumn']),
+        level: toolLevel(str(w['severity'])),
+        rule: str(w['rule']),
+        message: (str(w['text']) ?? 'stylelint problem').replace(/\s+\([\w/@-]+\)$/, '')
+      }))
+  },
+  {
+    // Ruff json / json-lines: [{ code, message, filename, location: { row, column }, end_location }]
+    format: 'ruff-json',
+    accepts: i =>
+      typeof i['filename'] === 'string' && isObject(i['location']) && 'row' in i['location'],
+    read: i => {
+      const start = i['location'] as Json
+      const end = isObject(i['end_location']) ? i['end_location'] : {}
+      return [
+        {
+          file: i['filename'] as string,
+          line: num(start['row']),
+          column: num(start['column']),
+          endLine: num(end['row']),
+          endColumn: num(end['column']),
+          level: toolLevel(str(i['severity'])),
+          rule: str(i['code']),
+          message: str(i['message']) ?? 'Ruff problem'
+        }
+      ]
+    }
+  },
+  {
+    // Pylint 2-3 -f json (json2's `messages` too): 0-based columns; its type is the level
+    format: 'pylint-json',
+    accepts: i =>
+      typeof i['path'] === 'string' &&
+      typeof i['type'] === 'string' &&
+      (typeof i['message-id'] === 'string' || typeof i['messageId'] === 'string'),
+    read: i => [
+      {
+        file: i['path'] as string,
+        line: num(i['line']),
+        column: plus1(i['column']),
+        endLine: num(i['endLine']),
+        endColumn: plus1(i['endColumn']),
+        level: toolLevel(i['type'] as string),
+        rule: str(i['message-id']) ?? str(i['messageId']),
+        message: str(i['message']) ?? 'Pylint problem'
+      }
+    ]
+  },
+  {
+    // ShellCheck 0.9 -f json (json1's `comments`) and hadolint 2 -f json: { file, line, column, level, code, message }
+    format: 'shellcheck-json',
+    accepts: i =>
+      typeof i['file'] === 'string' &&
+      typeof i['level'] === 'string' &&
+      typeof i['line'] === 'number' &&
+      (typeof i['code'] === 'number' || typeof i['code'] === 'string'),
+    read: i => [
+      {
+        file: i['file'] as string,
+        line: num(i['line']),
+        column: num(i['column']),
+        endLine: num(i['endLine']),
+        endColumn: num(i['endColumn']),
+        level: toolLevel(i['level'] as string),
+        rule: typeof i['code'] === 'number' ? `SC${i['code']}` : (i['code'] as string),
+        message: str(i['message']) ?? 'problem'
+      }
+    ]
+  },
+  {
+    // staticcheck 2023 -f json (one object a line): { code, severity, location: { file, line, column }, end, message }
+    format: 'staticcheck-json',
+    accepts: i => isObject(i['location']) && typeof i['location']['file'] === 'string',
+    read: i => {
+      const at = i['location'] as Json
+      const end = isObject(i['end']) ? i['end'] : {}
+      return [
+        {
+          file: at['file'] as string,
+          line: num(at['line']),
+          column: num(at['column']),
+          endLine: num(end['line']),
+          endColumn: num(end['column']),
+          level: toolLevel(str(i['severity'])),
+          rule: str(i['code']),
+          message: str(i['message']) ?? 'staticcheck problem'
+        }
+      ]
+    }
+  },
+  {
+    // golangci-lint 1-2 --out-format json's Issues: { FromLinter, Text, Severity, Pos: { Filename, Line, Column } }
+    format: 'golangci-json',
+    accepts: i => isObject(i['Pos']) && typeof i['Text'] === 'string',
+    read: i => {
+      const pos = i['Pos'] as Json
+      return [
+        {
+          file: str(pos['Filename']),
+          line: num(pos['Line']),
+          column: num(pos['Column']) || undefined,
+          level: toolLevel(str(i['Severity'])),
+          rule: str(i['FromLinter']),
+          message: i['Text'] as string
+        }
+      ]
+    }
+  },
+  {
+    // reviewdog rdjsonl
+    format: 'rdjsonl',
+    accepts: isRdjsonDiagnostic,
+    read: i => readRdjson([i])
+  }
+]
+
+/** Objects that wrap a list: Pyright's generalDiagnostics, ShellCheck json1, Pylint json2, golangci-lint. */
+function unwrap(json: Json): { format: string; problems: GateProblem[] } | undefined {
+  if (isSarif(json)) return { format: 'sarif', problems: readSarif(json) }
+  if (isRdjson(json))
+    return {
+      format: 'rdjson',
+      problems: readRdjson(json['diagnostics'] as Json[], str(json['severity']))
+    }
+  if (Array.isArray(json['generalDiagnostics'])) {
+    // Pyright --outputjson: 0-based lines and characters
+    return {
+      format: 'pyright-json',
+      problems: (json['generalDiagnostics'] as Json[]).map(d => {
+        const range = isObject(d['range']) ? d['range'] : {}
+        const start = isObject(range['start']) ? range['start'] : {}
+        const end = isObject(range['end']) ? range['end'] : {}
+        return {
+          file: str(d['file']),
+          line: plus1(start['line']),
+          column: plus1(start['character']),
+          endLine: plus1(end['line']),
+          endColumn: plus1(end['character']),
+          level: toolLevel(str(d['severity'])),
+          rule: str(d['rule']),
+          message: str(d['message']) ?? 'Pyright problem'
+        }
+      })
+    }
+  }
+  for (const key of ['comments', 'messages', 'Issues']) {
+    if (Array.isArray(json[key])) return readArray(json[key] as unknown[])
+  }
+  return readArray([json])
+}
+
+function readArray(
+  items: readonly unknown[]
+): { format: string; problems: GateProblem[] } | undefined {
+  if (!items.every(isObject)) return undefined
+  if (items.length === 0) return { format: 'json', problems: [] }
+  const shape = ARRAY_SHAPES.find(s => (items as Json[]).every(i => s.accepts(i)))
+  return shape && { format: shape.format, problems: (items as Json[]).flatMap(i => shape.read(i)) }
+}
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A JSON report in a command's stdout: the whole of it, or from the first line that opens an array
+ * or object (npm prints a banner before a script's output), or one object a line (JSON Lines).
+ * Undefined when it is none of the shapes above, so the text readers get their turn.
+ */
+export function readJsonReport(
+  stdout: string
+): { format: string; problems: GateProblem[] } | undefined {
+  const text = stdout.trim()
+  if (!text) return undefined
+  const lines = text.split(/\r?\n/)
+  const start = lines.findIndex(l => /^\s*[[{]/.test(l))
+  if (start < 0) return undefined
+  for (const candidate of [text, lines.slice(start).join('\n')]) {
+    const json = parse(candidate)
+    if (Array.isArray(json)) return readArray(json)
+    if (isObject(json)) return unwrap(json)
+  }
+  const objects = lines.slice(start).filter(l => l.trim())
+  if (!objects.every(l => l.trim().startsWith('{'))) return undefined
+  const parsed = objects.map(l => parse(l))
+  return parsed.every(isObject) ? readArray(parsed) : undefined
+}

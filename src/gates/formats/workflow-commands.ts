@@ -1,0 +1,51 @@
+import { toolLevel } from '../problem.js'
+import type { ReadProblem } from './problem-matchers.js'
+
+/**
+ * GitHub workflow commands (`::error file=…,line=…,col=…::message`), which Ruff, Pylint, yamllint
+ * and Vitest print by themselves when GITHUB_ACTIONS=true. Escaping as the runner reads it
+ * (actions/toolkit packages/core/src/command.ts): `%25 %0D %0A` in the message, and also `%3A %2C`
+ * in properties.
+ */
+const COMMAND = /^::(error|warning|notice)(?:\s+(.*?))?::(.*)$/
+
+function unescapeData(s: string): string {
+  return s.replace(/%0D/gi, '\r').replace(/%0A/gi, '\n').replace(/%25/g, '%')
+}
+
+function unescapeProperty(s: string): string {
+  return unescapeData(s.replace(/%3A/gi, ':').replace(/%2C/gi, ','))
+}
+
+function positive(value: string | undefined): number | undefined {
+  const n = value === undefined ? NaN : Number(value)
+  return Number.isInteger(n) && n > 0 ? n : undefined
+}
+
+export function readWorkflowCommands(lines: readonly string[]): ReadProblem[] {
+  const out: ReadProblem[] = []
+  lines.forEach((raw, at) => {
+    const m = COMMAND.exec(raw.trim())
+    if (!m) return
+    const props: Record<string, string> = {}
+    for (const pair of (m[2] ?? '').split(',')) {
+      const eq = pair.indexOf('=')
+      if (eq > 0) props[pair.slice(0, eq).trim()] = unescapeProperty(pair.slice(eq + 1))
+    }
+    const message = unescapeData(m[3] ?? '').trim()
+    out.push({
+      at,
+      problem: {
+        file: props['file'] || undefined,
+        line: positive(props['line']),
+        endLine: positive(props['endLine']),
+        column: positive(props['col']),
+        endColumn: positive(props['endColumn']),
+        level: toolLevel(m[1]),
+        title: props['title'] || undefined,
+        message: message || props['title'] || m[1]!
+      }
+    })
+  })
+  return out
+}

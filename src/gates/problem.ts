@@ -1,0 +1,82 @@
+/**
+ * What a gate's output says, before it becomes a finding: a problem a tool reported, in the tool's
+ * own words (its path as printed, its level), and the output line it was read from.
+ */
+
+/** A tool's level, reduced to three: what fails a build, what it warns about, and advice. */
+export type ToolLevel = 'error' | 'warning' | 'note'
+
+export const TOOL_LEVELS: readonly ToolLevel[] = ['error', 'warning', 'note']
+
+export interface GateProblem {
+  /** The path as the tool printed it: relative to where it ran, absolute, a file:// URI, Windows. */
+  file?: string
+  line?: number
+  column?: number
+  endLine?: number
+  endColumn?: number
+  level: ToolLevel
+  rule?: string
+  message: string
+  /** A title of the tool's own (a failing test's name); else the rule and the message make one. */
+  title?: string
+  /**
+   * Loose matches (the generic `path:line: message` form) name a file only when it is in the tree:
+   * what merely looks like a location (a URL, a time) is dropped instead of becoming a finding.
+   */
+  loose?: boolean
+}
+
+const WORDS: Record<string, ToolLevel> = {
+  error: 'error',
+  err: 'error',
+  fatal: 'error',
+  failure: 'error',
+  failed: 'error',
+  critical: 'error',
+  blocker: 'error',
+  major: 'error',
+  e: 'error',
+  f: 'error',
+  '✖': 'error',
+  '×': 'error',
+  warning: 'warning',
+  warn: 'warning',
+  w: 'warning',
+  minor: 'warning',
+  '⚠': 'warning',
+  '‼': 'warning',
+  note: 'note',
+  notice: 'note',
+  info: 'note',
+  information: 'note',
+  informational: 'note',
+  hint: 'note',
+  help: 'note',
+  style: 'note',
+  convention: 'note',
+  refactor: 'note',
+  suggestion: 'note',
+  none: 'note',
+  c: 'note',
+  r: 'note',
+  i: 'note'
+}
+
+/**
+ * A tool's level word (`error`, `Warning`, `info`, Pylint's `convention` or its message-id letter,
+ * stylelint's ✖ and ⚠, SARIF's `note`) as a ToolLevel; `fallback` when the word is none of them.
+ */
+export function toolLevel(word: string | undefined, fallback: ToolLevel = 'error'): ToolLevel {
+  return (word && WORDS[word.trim().toLowerCase()]) || fallback
+}
+
+/** One check of the `checks` input: `name[options]: command`. */
+export interface CheckSpec {
+  name: string
+  command: string
+  /** The severity each of the tool's levels becomes (`lint[warning=low]: …`), over the defaults. */
+  levels?: Partial<Record<ToolLevel, import('../loop/types.js').Severity>>
+  /** A report file the command writes (`report=PATH`, relative to where checks run), read after it. */
+  report?: string
+}

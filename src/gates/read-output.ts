@@ -1,0 +1,235 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { fingerprint } from '../loop/fingerprint.js'
+import { atOrAbove } from '../loop/findings.js'
+import type { Category, Finding, Severity } from '../loop/types.js'
+import { readCheckstyle } from './formats/checkstyle.js'
+import { readJsonReport } from './formats/json-reports.js'
+import type { ProblemMatcher } from './formats/problem-matchers.js'
+import { readText, tail } from './formats/text.js'
+import { builtInMatchers } from './matchers.js'
+import { commandDir, PathPlacer } from './paths.js'
+import type { CheckSpec, GateProblem, ToolLevel } from './problem.js'
+
+/**
+ * The findings one check keeps: its most severe located problems first. A check that prints more
+ * (a linter run over a whole repository) is counted in full (`problems`), and the rest stays in its
+ * output; a hundred findings are more than a fixer or a reader can act on in one iteration.
+ */
+export const MAX_FINDINGS_PER_CHECK = 100
+
+/** error → high, warning → medium, convention/info/note → low; a check's options can say otherwise. */
+export const DEFAULT_LEVELS: Record<ToolLevel, Severity> = {
+  error: 'high',
+  warning: 'medium',
+  note: 'low'
+}
+
+export interface ReadOptions {
+  /** Repository root: finding paths are made relative to it (annotations need that). */
+  repoRoot: string
+  /** Where commands run (the `working-directory` input). */
+  cwd: string
+  /** The `problem-matchers` input's matchers, tried before the built-in ones. */
+  matchers?: readonly ProblemMatcher[]
+}
+
+export interface CommandOutput {
+  exitCode: number
+  stdout: string
+  output: string
+  timedOut: boolean
+  /** The report file's text (`report=PATH`), or null when the command did not write it. */
+  report?: string | null
+}
+
+/** The lines of workspace files, read once each: fingerprint anchors and line clamping need them. */
+export class FileLines {
+  private readonly cache = new Map<string, string[] | undefined>()
+  constructor(private readonly repoRoot: string) {}
+
+  of(file: string): string[] | undefined {
+    if (!this.cache.has(file)) {
+      let lines: string[] | undefined
+      try {
+        lines = readFileSync(path.join(this.repoRoot, file), 'utf8').split('\n')
+        if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop()
+      } catch {
+        lines = undefined
+      }
+      this.cache.set(file, lines)
+    }
+    return this.cache.get(file)
+  }
+
+  /** The text of one line: the anchor of a finding's fingerprint. */
+  at(file: string | undefined, line: number | undefined): string {
+    return file && line ? (this.of(file)?.[line - 1] ?? '') : ''
+  }
+}
+
+/** The problems a command reported: its report file, else a JSON or XML report it printed, else its text. */
+function problemsOf(
+  result: CommandOutput,
+  matchers: readonly ProblemMatcher[],
+  inRepo: (file: string) => boolean
+): { problems: GateProblem[]; category?: Category } {
+  const structured = (text: string) => {
+    const json = readJsonReport(text)
+    if (json) return { problems: json.problems, format: json.format }
+    const xml = readCheckstyle(text)
+    return xml && { problems: xml, format: 'checkstyle' }
+  }
+  const text = (t: string) => readText(t, { user: matchers, builtIn: builtInMatchers() }, inRepo)
+  if (typeof result.report === 'string') {
+    return { problems: structured(result.report)?.problems ?? text(result.report) }
+  }
+  if (result.report === null) return { problems: [] }
+  // stylelint 16+ writes its report to stderr
+  const found = structured(result.stdout) ?? structured(result.output)
+  if (found)
+    return {
+      problems: found.problems,
+      category: /^(eslint|stylelint)/.test(found.format) ? 'style' : undefined
+    }
+  return { problems: text(result.output) }
+}
+
+type Placed = GateProblem & { file?: string; unplaced?: string }
+
+/** Each problem's path placed in the repository; an unplaceable one keeps what the tool printed. */
+function place(problems: readonly GateProblem[], placer: PathPlacer): Placed[] {
+  return problems.flatMap(p => {
+    if (!p.file) return [p]
+    const placed = placer.place(p.file)
+    if ('file' in placed) return [{ ...p, file: placed.file }]
+    // the loose form's non-files are not locations at all (a URL, a time of day)
+    return p.loose ? [] : [{ ...p, file: undefined, unplaced: p.file }]
+  })
+}
+
+/** A located problem on a line the file has: one past its end (a stale line number) is clamped to it. */
+function clamp(p: Placed, lines: FileLines): Placed {
+  const length = p.file ? lines.of(p.file)?.length : undefined
+  if (!length || !p.line) return p
+  if (p.line > length)
+    return { ...p, line: length, endLine: undefined, column: undefined, endColumn: undefined }
+  return p.endLine && p.endLine > length ? { ...p, endLine: length, endColumn: undefined } : p
+}
+
+function severityOf(level: ToolLevel, check: CheckSpec, passed: boolean): Severity {
+  const chosen = check.levels?.[level]
+  if (chosen) return chosen
+  const severity = DEFAULT_LEVELS[level]
+  // the exit status decides: what a passing command reports never blocks on its own
+  return passed && atOrAbove(severity, 'medium') ? 'low' : severity
+}
+
+function toFinding(
+  check: CheckSpec,
+  p: Placed,
+  severity: Severity,
+  category: Category,
+  lines: FileLines
+): Finding {
+  // without a rule id, the check's name says what kind of problem it is
+  const base = p.title ?? `${p.rule ?? check.name}: ${p.message}`
+  const where = p.unplaced ? ` (in ${p.unplaced}, not a file of this repository)` : ''
+  const title = `${base.split('\n')[0]!.slice(0, 200)}${where.slice(0, 120)}`
+  const endLine = p.endLine && p.line && p.endLine >= p.line ? p.endLine : undefined
+  return {
+    id: fingerprint({ title, file: p.file, anchor: lines.at(p.file, p.line) }),
+    severity,
+    category: p.title && category === 'logic' ? 'testing' : category,
+    file: p.file,
+    line: p.file ? p.line : undefined,
+    endLine: p.file ? endLine : undefined,
+    column: p.file && p.line ? p.column : undefined,
+    endColumn:
+      p.file && p.line && p.column && p.endColumn && (endLine ?? p.line) === p.line
+        ? p.endColumn
+        : undefined,
+    title,
+    description: p.message,
+    source: `gate:${check.name}`
+  }
+}
+
+/** Turns one command's result into findings (see readGateOutput). */
+export function findingsFromOutput(
+  check: string | CheckSpec,
+  result: CommandOutput,
+  options: ReadOptions
+): Finding[] {
+  return readGateOutput(check, result, options).findings
+}
+
+/**
+ * A command's findings (at most MAX_FINDINGS_PER_CHECK, the most severe first) and the true count of
+ * the problems it printed. Paths are read relative to where the command ran (a leading `cd DIR &&`
+ * included); lines past a file's end are clamped to its last line; a path outside the repository
+ * gives an unlocated finding, never one on another file.
+ */
+export function readGateOutput(
+  checkOrName: string | CheckSpec,
+  result: CommandOutput,
+  options: ReadOptions
+): { findings: Finding[]; problems: number; capped: boolean } {
+  const check: CheckSpec =
+    typeof checkOrName === 'string' ? { name: checkOrName, command: '' } : checkOrName
+  const { repoRoot, cwd } = options
+  const placer = new PathPlacer(repoRoot, commandDir(check.command, cwd, repoRoot))
+  const lines = new FileLines(repoRoot)
+  const read = problemsOf(result, options.matchers ?? [], f => 'file' in placer.place(f))
+  const passed = result.exitCode === 0
+  const problems = place(read.problems, placer).map(p => {
+    const clamped = clamp(p, lines)
+    return { p: clamped, severity: severityOf(clamped.level, check, passed) }
+  })
+  // over the cap, the most severe first: what is left out is the least severe
+  const ordered =
+    problems.length > MAX_FINDINGS_PER_CHECK
+      ? [...problems].sort((a, b) => rank(a.severity) - rank(b.severity))
+      : problems
+  const category: Category = read.category ?? 'logic'
+  const findings = firstDistinct(ordered, MAX_FINDINGS_PER_CHECK, ({ p, severity }) =>
+    toFinding(check, p, severity, category, lines)
+  )
+  if (!passed && !findings.some(f => atOrAbove(f.severity, 'high'))) {
+    findings.push(failedFinding(check.name, result))
+  }
+  return {
+    findings,
+    problems: problems.length,
+    capped: problems.length > MAX_FINDINGS_PER_CHECK
+  }
+}
+
+const ORDER: readonly Severity[] = ['critical', 'high', 'medium', 'low', 'suggestion']
+const rank = (s: Severity) => ORDER.indexOf(s)
+
+function failedFinding(name: string, result: CommandOutput): Finding {
+  const what = result.timedOut ? 'timed out' : `failed (exit code ${result.exitCode})`
+  const title = `Check '${name}' ${what}`
+  const missing =
+    result.report === null ? '\n\nIt did not write its report file (the `report=` option).' : ''
+  return {
+    id: fingerprint({ title, file: `gate:${name}` }),
+    severity: 'high',
+    category: 'testing',
+    title,
+    description: `The last lines of its output:\n\n\`\`\`\n${tail(result.output)}\n\`\`\`${missing}`,
+    source: `gate:${name}`
+  }
+}
+
+/** The first `max` findings with distinct ids. */
+function firstDistinct<P>(problems: P[], max: number, toFinding: (p: P) => Finding): Finding[] {
+  const seen = new Map<string, Finding>()
+  for (const p of problems) {
+    if (seen.size >= max) break
+    const f = toFinding(p)
+    if (!seen.has(f.id)) seen.set(f.id, f)
+  }
+  return [...seen.values()]
+}

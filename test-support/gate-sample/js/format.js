@@ -1,0 +1,2 @@
+const spaced   =   {a:1}
+module.exports = spaced

@@ -1,0 +1,4 @@
+import sys
+
+VALUE = 1
+import json
