@@ -288,8 +288,8 @@ function traitsOf(model, provider = 'anthropic') {
     return { structuredOutputs, maxOutputTokens };
 }
 
-// EXTERNAL MODULE: ./src/gates/parsers.ts
-var parsers = __webpack_require__(44208);
+// EXTERNAL MODULE: ./src/gates/formats/text.ts + 2 modules
+var formats_text = __webpack_require__(56862);
 // EXTERNAL MODULE: ./src/process/secrets.ts
 var secrets = __webpack_require__(68948);
 // EXTERNAL MODULE: ./src/fix/confined-fs.ts
@@ -494,7 +494,7 @@ async function runCheck(input, ctx) {
         env: ctx.env,
         timeoutMs: ctx.timeoutMs
     });
-    return ok(`exit code ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}\n${(0,parsers/* tail */.RT)(r.output, 80, 8000)}`);
+    return ok(`exit code ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}\n${(0,formats_text/* tail */.RT)(r.output, 80, 8000)}`);
 }
 function disputeFinding(input, ctx) {
     const id = String(input['id'] ?? '');

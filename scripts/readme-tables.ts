@@ -1,9 +1,12 @@
-// npm run docs: rewrites the inputs and outputs tables of README.md from action.yml, and the loop's
-// transition table in src/loop/README.md from src/loop/transitions.ts, so they match.
-import { readFileSync, writeFileSync } from 'node:fs'
+// npm run docs: rewrites the inputs and outputs tables of README.md from action.yml, the table of
+// tools the checks read from their fixtures, and the loop's transition table in src/loop/README.md
+// from src/loop/transitions.ts, so they match.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import { LOOP_EVENTS, TRANSITIONS, type Transition } from '../src/loop/transitions.js'
 import { LOOP_STATUSES } from '../src/loop/types.js'
+import { copySample, loadFixture, located, replay } from '../test-support/gate-parity.js'
+import { GATE_TOOLS } from '../test-support/gate-tools.js'
 
 interface ActionYml {
   inputs: Record<string, { description: string; default?: string }>
@@ -46,6 +49,35 @@ export function transitionTable(): string {
   ].join('\n')
 }
 
+/**
+ * The tools the checks read: each fixture of real output replayed through the gates, counting the
+ * planted problems found on their file and line with the tool's severity.
+ */
+export function gateToolsTable(): string {
+  const root = copySample()
+  try {
+    const rows = GATE_TOOLS.map(t => {
+      const fixture = loadFixture(t.id)
+      const found = located(replay(t, fixture, root)).map(p => JSON.stringify(p))
+      const planted = t.planted.filter(p => p[0] !== null)
+      const hits = planted.filter(p => {
+        const i = found.indexOf(JSON.stringify(p))
+        if (i >= 0) found.splice(i, 1)
+        return i >= 0
+      }).length
+      const from = t.run ? `${fixture.version}, run here` : `${fixture.version}, from ${t.source}`
+      return `| ${t.tool} | ${t.format} | \`${cell(t.check)}\` | ${planted.length} | ${hits} | ${cell(from)} |`
+    })
+    return [
+      '| tool | format | check | planted | located | output captured from |',
+      '|---|---|---|---|---|---|',
+      ...rows
+    ].join('\n')
+  } finally {
+    rmSync(root, { recursive: true, force: true })
+  }
+}
+
 export function replaceBetween(text: string, marker: string, content: string): string {
   const start = `<!-- ${marker}:start -->`
   const end = `<!-- ${marker}:end -->`
@@ -61,6 +93,7 @@ if (process.argv[1]?.endsWith('readme-tables.ts')) {
   let readme = readFileSync('README.md', 'utf8')
   readme = replaceBetween(readme, 'inputs', inputs)
   readme = replaceBetween(readme, 'outputs', outputs)
+  readme = replaceBetween(readme, 'gate-tools', gateToolsTable())
   writeFileSync('README.md', readme)
   const loop = replaceBetween(
     readFileSync('src/loop/README.md', 'utf8'),
@@ -68,5 +101,7 @@ if (process.argv[1]?.endsWith('readme-tables.ts')) {
     transitionTable()
   )
   writeFileSync('src/loop/README.md', loop)
-  console.log('README.md tables rewritten from action.yml; src/loop/README.md from transitions.ts')
+  console.log(
+    'README.md tables rewritten from action.yml and the gate fixtures; src/loop/README.md from transitions.ts'
+  )
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { parseSettings } from '../../src/inputs.js'
-import { tables, transitionTable } from '../../scripts/readme-tables.js'
+import { gateToolsTable, tables, transitionTable } from '../../scripts/readme-tables.js'
 
 const action = parse(readFileSync('action.yml', 'utf8')) as Parameters<typeof tables>[0] & {
   runs: { using: string; main: string }
@@ -15,6 +15,15 @@ describe('documentation matches the code', () => {
     const { inputs, outputs } = tables(action)
     expect(readme).toContain(inputs)
     expect(readme).toContain(outputs)
+  })
+
+  it('the README lists every tool the checks read, each with its planted problems located', () => {
+    const table = gateToolsTable()
+    expect(readme).toContain(table)
+    for (const row of table.split('\n').slice(2)) {
+      const [planted, found] = row.split(' | ').slice(3, 5)
+      expect(found, row).toBe(planted)
+    }
   })
 
   it('src/loop/README.md shows the transition table the code has (npm run docs rewrites it)', () => {

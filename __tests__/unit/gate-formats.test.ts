@@ -80,6 +80,75 @@ describe('paths as tools print them', () => {
   })
 })
 
+describe('formats without a fixture of their own', () => {
+  it('reads reviewdog rdjsonl, one diagnostic a line', () => {
+    const rdjsonl = [
+      {
+        message: 'unused',
+        location: { path: 'src/a.ts', range: { start: { line: 2, column: 3 } } },
+        severity: 'WARNING'
+      },
+      {
+        message: 'broken',
+        location: { path: 'src/a.ts', range: { start: { line: 3 } } },
+        code: { value: 'E1' }
+      }
+    ]
+      .map(d => JSON.stringify(d))
+      .join('\n')
+    const findings = read('rd: tool -f rdjsonl', rdjsonl)
+    expect(where(findings)).toEqual([
+      ['src/a.ts', 2, 'medium'],
+      ['src/a.ts', 3, 'high']
+    ])
+    expect(findings[1]!.title).toBe('E1: broken')
+  })
+
+  it("reads a Python traceback with setup-python's matcher", () => {
+    write('app.py', 'def f():\n    raise ValueError("x")\n')
+    const traceback = [
+      'Traceback (most recent call last):',
+      '  File "app.py", line 2, in f',
+      "    raise ValueError('bad input')",
+      'ValueError: bad input'
+    ].join('\n')
+    const findings = read('run: python3 app.py', traceback)
+    expect(where(findings)).toEqual([['app.py', 2, 'high']])
+    expect(findings[0]!.description).toBe('bad input')
+  })
+
+  it('puts a failing pytest test on the innermost frame in the repository, titled with its name', () => {
+    write(
+      'tests/test_calc.py',
+      'from src.calc import half\n\ndef test_half():\n    assert half(4) == 2\n'
+    )
+    write('src/calc.py', 'def half(n):\n    assert n > 10, "too small"\n    return n / 2\n')
+    const output = [
+      '________________________________ test_half _________________________________',
+      '',
+      '    def test_half():',
+      '>       assert half(4) == 2',
+      '',
+      'tests/test_calc.py:4: ',
+      '_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _',
+      '',
+      '    def half(n):',
+      '>       assert n > 10, "too small"',
+      'E       AssertionError: too small',
+      '',
+      'src/calc.py:2: AssertionError',
+      '=========================== short test summary info ============================'
+    ].join('\n')
+    const findings = read('test: pytest', output)
+    expect(where(findings)).toEqual([['src/calc.py', 2, 'high']])
+    expect(findings[0]).toMatchObject({
+      title: 'test_half',
+      description: 'AssertionError: too small',
+      category: 'testing'
+    })
+  })
+})
+
 describe('severity from the tool, the check and the exit status', () => {
   const output = 'src/a.ts:1:1: error: e\nsrc/a.ts:2:1: warning: w\nsrc/a.ts:3:1: note: n\n'
 

@@ -1,5 +1,5 @@
-export const id = 898;
-export const ids = [898];
+export const id = 900;
+export const ids = [900];
 export const modules = {
 
 /***/ 9229:
@@ -237,105 +237,468 @@ function isProtected(file, globs) {
 
 /***/ }),
 
-/***/ 44208:
+/***/ 78646:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   RT: () => (/* binding */ tail),
-/* harmony export */   d6: () => (/* binding */ parseLocatedLines),
-/* harmony export */   hl: () => (/* binding */ parseEslintJson)
+/* harmony export */   RQ: () => (/* binding */ compileMatchers),
+/* harmony export */   sM: () => (/* binding */ readWithMatchers)
 /* harmony export */ });
-function parseJsonArray(stdout) {
-    const trimmed = stdout.trim();
-    const start = trimmed.indexOf('[{');
-    for (const candidate of [trimmed, start >= 0 ? trimmed.slice(start) : '']) {
-        if (!candidate.startsWith('['))
-            continue;
-        try {
-            const parsed = JSON.parse(candidate);
-            if (Array.isArray(parsed))
-                return parsed;
-        }
-        catch {
-            // not JSON: other parsers get their turn
+/* unused harmony export ProblemMatcher */
+/* harmony import */ var ajv__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(42463);
+/* harmony import */ var ajv__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(ajv__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _problem_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(28799);
+
+
+const GROUPS = ['file', 'fromPath', 'line', 'column', 'severity', 'code', 'message'];
+const SCHEMA = {
+    type: 'object',
+    required: ['problemMatcher'],
+    properties: {
+        problemMatcher: {
+            type: 'array',
+            items: {
+                type: 'object',
+                required: ['owner', 'pattern'],
+                properties: {
+                    owner: { type: 'string', minLength: 1 },
+                    severity: {
+                        type: 'string',
+                        pattern: '^(?:[Ee][Rr][Rr][Oo][Rr]|[Ww][Aa][Rr][Nn][Ii][Nn][Gg]|[Nn][Oo][Tt][Ii][Cc][Ee])?$'
+                    },
+                    pattern: {
+                        type: 'array',
+                        minItems: 1,
+                        items: {
+                            type: 'object',
+                            required: ['regexp'],
+                            properties: {
+                                regexp: { type: 'string' },
+                                loop: { type: 'boolean' },
+                                ...Object.fromEntries(GROUPS.map(g => [g, { type: 'integer', minimum: 0 }]))
+                            },
+                            additionalProperties: false
+                        }
+                    }
+                },
+                additionalProperties: false
+            }
         }
     }
-    return undefined;
-}
-/** ESLint's `-f json` format: an array of { filePath, messages[] }. */
-function parseEslintJson(stdout) {
-    const parsed = parseJsonArray(stdout);
-    if (!parsed || !parsed.every(r => typeof r === 'object' && r !== null && 'filePath' in r)) {
+};
+const validate = new ajv__WEBPACK_IMPORTED_MODULE_1__.Ajv({ allErrors: false }).compile(SCHEMA);
+/** One matcher, compiled: `match` is fed every line of an output in turn. */
+class ProblemMatcher {
+    config;
+    patterns;
+    state = [];
+    constructor(config) {
+        this.config = config;
+        this.patterns = config.pattern.map(p => ({ ...p, re: new RegExp(p.regexp) }));
+        this.reset();
+    }
+    reset() {
+        this.state = new Array(Math.max(0, this.patterns.length - 1)).fill(undefined);
+    }
+    /** The problem a line completes, as the runner's IssueMatcher.Match decides it. */
+    match(line) {
+        const last = this.patterns.length - 1;
+        for (let i = last; i >= 0; i--) {
+            const running = i > 0 ? this.state[i - 1] : {};
+            if (!running)
+                continue;
+            const pattern = this.patterns[i];
+            const m = pattern.re.exec(line);
+            if (!m) {
+                if (i === last) {
+                    if (i > 0)
+                        this.state[i - 1] = undefined;
+                }
+                else
+                    this.state[i] = undefined;
+                continue;
+            }
+            const values = { ...captured(pattern, m), ...running };
+            if (i < last) {
+                this.state[i] = values;
+                continue;
+            }
+            this.reset();
+            if (pattern.loop && i > 0)
+                this.state[i - 1] = running;
+            return this.toProblem(values);
+        }
         return undefined;
     }
-    const problems = [];
-    for (const result of parsed) {
-        for (const m of result.messages ?? []) {
-            problems.push({
-                file: result.filePath,
-                line: m.line,
-                column: m.column,
-                endLine: m.endLine,
-                level: m.severity === 2 ? 'error' : 'warning',
-                rule: m.ruleId ?? undefined,
-                message: m.message ?? 'ESLint problem'
-            });
-        }
+    toProblem(v) {
+        if (!v.message)
+            return undefined;
+        const line = v.line ? Number(v.line) : undefined;
+        const column = v.column ? Number(v.column) : undefined;
+        let file = v.file || undefined;
+        // fromPath names a project file the paths are relative to (the runner's convention)
+        if (file && v.fromPath && !/^([\\/]|[A-Za-z]:)/.test(file))
+            file = `${v.fromPath.replace(/[\\/][^\\/]*$/, '')}/${file}`;
+        return {
+            file,
+            line: line && line > 0 ? line : undefined,
+            column: column && column > 0 ? column : undefined,
+            level: (0,_problem_js__WEBPACK_IMPORTED_MODULE_0__/* .toolLevel */ .x)(v.severity || this.config.severity, 'error'),
+            rule: v.code?.replace(/^[([]|[)\]]$/g, '') || undefined,
+            message: v.message.trim()
+        };
     }
-    return problems;
 }
-const TSC_PLAIN = /^(.+?)\((\d+),(\d+)\): (error|warning) (TS\d+): (.*)$/;
-const TSC_PRETTY = /^(.+?):(\d+):(\d+) - (error|warning) (TS\d+): (.*)$/;
-// path:line[:col][:] [error|warning:] message — the form of gcc, go vet, flake8, ruff, shellcheck -f gcc, ...
-const FILE_LINE_COL = /^(?:\.\/)?([^\s:"'<>|]+\.[\w-]+):(\d+)(?::(\d+))?:?\s*(?:(error|warning|note|info)\s*:?\s*)?(.+)$/i;
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
-/**
- * Located problems in line-oriented output: `tsc` diagnostics and the common `path:line:col: message`
- * form. `exists` filters out lines that merely look like locations (URLs, timestamps).
- */
-function parseLocatedLines(output, exists) {
-    const problems = [];
-    for (const raw of output.replace(ANSI, '').split(/\r?\n/)) {
-        const line = raw.trim();
-        const tsc = TSC_PLAIN.exec(line) ?? TSC_PRETTY.exec(line);
-        if (tsc) {
-            const [, file, l, c, level, code, message] = tsc;
-            if (file && exists(file)) {
-                problems.push({
-                    file,
-                    line: Number(l),
-                    column: Number(c),
-                    level: level === 'warning' ? 'warning' : 'error',
-                    rule: code,
-                    message: message ?? ''
-                });
-            }
-            continue;
-        }
-        const generic = FILE_LINE_COL.exec(line);
-        if (generic) {
-            const [, file, l, c, level, message] = generic;
-            if (file && exists(file)) {
-                problems.push({
-                    file,
-                    line: Number(l),
-                    column: c ? Number(c) : undefined,
-                    level: /warn|note|info/i.test(level ?? '') ? 'warning' : 'error',
-                    message: (message ?? '').trim()
-                });
-            }
-        }
+function captured(pattern, m) {
+    const out = {};
+    for (const g of GROUPS) {
+        const index = pattern[g];
+        if (index !== undefined && m[index] !== undefined)
+            out[g] = m[index];
     }
-    return problems;
+    return out;
+}
+/**
+ * The matchers of one `problemMatcher` file, checked as the runner checks them; the error names the
+ * file and what to change.
+ */
+function compileMatchers(json, source) {
+    if (!validate(json)) {
+        const e = validate.errors?.[0];
+        throw new Error(`${source} is not a problem matcher file: ${e?.instancePath || '/'} ${e?.message ?? 'is invalid'} (see GitHub's problem matcher format: { "problemMatcher": [{ "owner", "pattern": [{ "regexp", "file", "line", "message", ... }] }] }).`);
+    }
+    const owners = new Set();
+    return json.problemMatcher.map(config => {
+        const where = `${source}: matcher '${config.owner}'`;
+        if (owners.has(config.owner.toLowerCase()))
+            throw new Error(`${where} is defined twice.`);
+        owners.add(config.owner.toLowerCase());
+        const set = new Set();
+        config.pattern.forEach((p, i) => {
+            let re;
+            try {
+                re = new RegExp(p.regexp);
+            }
+            catch (error) {
+                throw new Error(`${where}, pattern ${i + 1}: ${error.message}.`);
+            }
+            if (p.loop && (i === 0 || i !== config.pattern.length - 1))
+                throw new Error(`${where}: only the last pattern of several may set 'loop'.`);
+            if (p.loop && p.message === undefined)
+                throw new Error(`${where}: the loop pattern must set 'message'.`);
+            const groups = new RegExp(`${re.source}|`).exec('').length;
+            for (const g of GROUPS) {
+                const index = p[g];
+                if (index === undefined)
+                    continue;
+                if (set.has(g))
+                    throw new Error(`${where}: '${g}' is set twice.`);
+                if (index >= groups)
+                    throw new Error(`${where}, pattern ${i + 1}: '${g}' is group ${index}, but the regexp has ${groups - 1}.`);
+                set.add(g);
+            }
+        });
+        if (!set.has('message'))
+            throw new Error(`${where}: at least one pattern must set 'message'.`);
+        return new ProblemMatcher(config);
+    });
+}
+/** Runs matchers over an output's lines, as the runner does: the first matcher that matches a line wins. */
+function readWithMatchers(lines, matchers) {
+    for (const m of matchers)
+        m.reset();
+    const out = [];
+    lines.forEach((line, at) => {
+        for (const m of matchers) {
+            const problem = m.match(line);
+            if (!problem)
+                continue;
+            for (const other of matchers)
+                if (other !== m)
+                    other.reset();
+            out.push({ at, problem });
+            return;
+        }
+    });
+    return out;
+}
+
+
+/***/ }),
+
+/***/ 56862:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  yR: () => (/* binding */ readText),
+  RT: () => (/* binding */ tail)
+});
+
+// UNUSED EXPORTS: stripAnsi
+
+// EXTERNAL MODULE: ./src/gates/problem.ts
+var problem = __webpack_require__(28799);
+// EXTERNAL MODULE: ./src/gates/formats/problem-matchers.ts
+var problem_matchers = __webpack_require__(78646);
+;// CONCATENATED MODULE: ./src/gates/formats/test-failures.ts
+/**
+ * Failing tests, from what the runners print by default: Jest (`● name`, then `at … (path:l:c)`),
+ * Vitest (` FAIL  path > name`, then `❯ path:l:c`), node:test (`✖ name`, then `at … (file:///…:l:c)`)
+ * and pytest (`____ name ____`, then `path:line: Error`). A failure lands on the first stack frame
+ * inside the repository (pytest prints the innermost frame last), titled with the test's name.
+ * `inRepo` says whether a printed path names a file of the repository.
+ */
+const TITLES = [
+    /^●\s+(.+)$/, // Jest 30
+    /^FAIL\s+\S+\s+>\s+(.+)$/, // Vitest 4
+    /^✖\s+(.+?)(?:\s+\([\d.]+m?s\))?$/ // node:test 20-24 spec reporter
+];
+const PYTEST_TITLE = /^_{3,}\s+(.+?)\s+_{3,}$/;
+const PYTEST_END = /^={3,}/;
+const FRAMES = [
+    /^at\s+(?:.*?\()?((?:file:\/\/)?[^()\s]+?):(\d+):(\d+)\)?$/, // V8 stack frames
+    /^❯\s+(\S+?):(\d+):(\d+)$/ // Vitest
+];
+const PYTEST_FRAME = /^(\S+?):(\d+):\s+(.*)$/;
+function readTestFailures(lines, inRepo) {
+    const out = [];
+    let pending;
+    let pytest;
+    const closePytest = () => {
+        if (pytest?.frame)
+            out.push(pytest.frame);
+        pytest = undefined;
+    };
+    lines.forEach((raw, at) => {
+        const line = raw.trim();
+        const py = PYTEST_TITLE.exec(line);
+        if (py) {
+            closePytest();
+            pytest = { title: py[1] };
+            return;
+        }
+        if (pytest) {
+            if (PYTEST_END.test(line))
+                return closePytest();
+            if (!pytest.message && /^E\s+/.test(line))
+                pytest.message = line.replace(/^E\s+/, '');
+            const frame = PYTEST_FRAME.exec(line);
+            if (frame && inRepo(frame[1])) {
+                const problem = located(pytest, frame[1], frame[2], undefined, frame[3]);
+                pytest.frame = { at, problem };
+            }
+            return;
+        }
+        const title = TITLES.map(re => re.exec(line)).find(Boolean);
+        if (title && !line.endsWith(':')) {
+            pending = { title: title[1].trim() };
+            return;
+        }
+        if (!pending)
+            return;
+        const frame = FRAMES.map(re => re.exec(line)).find(Boolean);
+        if (frame) {
+            if (!inRepo(frame[1]) || /node_modules\//.test(frame[1]))
+                return;
+            out.push({ at, problem: located(pending, frame[1], frame[2], frame[3]) });
+            pending = undefined;
+            return;
+        }
+        if (!pending.message && line && !/^[-+]\s/.test(line))
+            pending.message = line;
+    });
+    closePytest();
+    return out;
+}
+function located(failure, file, line, column, fallback) {
+    return {
+        file,
+        line: Number(line),
+        column: column ? Number(column) : undefined,
+        level: 'error',
+        title: failure.title,
+        message: failure.message ?? fallback ?? 'Test failed'
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gates/formats/workflow-commands.ts
+
+/**
+ * GitHub workflow commands (`::error file=…,line=…,col=…::message`), which Ruff, Pylint, yamllint
+ * and Vitest print by themselves when GITHUB_ACTIONS=true. Escaping as the runner reads it
+ * (actions/toolkit packages/core/src/command.ts): `%25 %0D %0A` in the message, and also `%3A %2C`
+ * in properties.
+ */
+const COMMAND = /^::(error|warning|notice)(?:\s+(.*?))?::(.*)$/;
+function unescapeData(s) {
+    return s.replace(/%0D/gi, '\r').replace(/%0A/gi, '\n').replace(/%25/g, '%');
+}
+function unescapeProperty(s) {
+    return unescapeData(s.replace(/%3A/gi, ':').replace(/%2C/gi, ','));
+}
+function positive(value) {
+    const n = value === undefined ? NaN : Number(value);
+    return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+function readWorkflowCommands(lines) {
+    const out = [];
+    lines.forEach((raw, at) => {
+        const m = COMMAND.exec(raw.trim());
+        if (!m)
+            return;
+        const props = {};
+        for (const pair of (m[2] ?? '').split(',')) {
+            const eq = pair.indexOf('=');
+            if (eq > 0)
+                props[pair.slice(0, eq).trim()] = unescapeProperty(pair.slice(eq + 1));
+        }
+        const message = unescapeData(m[3] ?? '').trim();
+        out.push({
+            at,
+            problem: {
+                file: props['file'] || undefined,
+                line: positive(props['line']),
+                endLine: positive(props['endLine']),
+                column: positive(props['col']),
+                endColumn: positive(props['endColumn']),
+                level: (0,problem/* toolLevel */.x)(m[1]),
+                title: props['title'] || undefined,
+                message: message || props['title'] || m[1]
+            }
+        });
+    });
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/gates/formats/text.ts
+
+
+
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*[A-Za-z]|\u001b\][^\u0007]*\u0007/g;
+function stripAnsi(text) {
+    return text.replace(ANSI, '');
+}
+/**
+ * The loosest form, last: `path:line[:col][:] [error|warning|note:] message [code]`, as gcc, go vet,
+ * mypy, staticcheck and ShellCheck -f gcc print it. What it finds is `loose`: kept only where the
+ * path names a file of the tree, so a URL or a time is never taken for a location.
+ */
+const GENERIC = /^(?:\.\/)?([^\s:"'<>|()]+):(\d+)(?::(\d+))?(?::\s*|\s+)(?:(error|warning|note|info)\s*:\s*)?(.+?)(?:\s+[[(]((?:SC|SA|S|ST|QF|U)?\d+|[a-z][\w-]*)[\])])?$/i;
+function readGeneric(lines) {
+    const out = [];
+    lines.forEach((line, at) => {
+        const m = GENERIC.exec(line.trim());
+        if (!m)
+            return;
+        out.push({
+            at,
+            problem: {
+                file: m[1],
+                line: Number(m[2]),
+                column: m[3] ? Number(m[3]) : undefined,
+                level: (0,problem/* toolLevel */.x)(m[4], 'error'),
+                rule: m[6],
+                message: m[5].trim(),
+                loose: true
+            }
+        });
+    });
+    return out;
+}
+/**
+ * Located problems in a command's printed output. Readers in order — workflow commands, the user's
+ * problem matchers, failing tests, the built-in matchers, the loose form — and the first to read a
+ * line keeps it, so one printed line is never two findings.
+ */
+function readText(output, matchers, inRepo) {
+    const lines = stripAnsi(output).split(/\r?\n/);
+    const claimed = new Set();
+    const problems = [];
+    const readers = [
+        () => readWorkflowCommands(lines),
+        () => (0,problem_matchers/* readWithMatchers */.sM)(lines, matchers.user),
+        () => readTestFailures(lines, inRepo),
+        () => (0,problem_matchers/* readWithMatchers */.sM)(lines, matchers.builtIn),
+        () => readGeneric(lines)
+    ];
+    for (const read of readers) {
+        const found = read().filter(r => !claimed.has(r.at));
+        for (const r of found)
+            claimed.add(r.at);
+        problems.push(...found);
+    }
+    // in the order they were printed
+    return problems.sort((a, b) => a.at - b.at).map(r => r.problem);
 }
 /** The last lines of an output, for a failing command whose output names no location. */
 function tail(output, maxLines = 40, maxChars = 3000) {
-    const lines = output.replace(ANSI, '').trimEnd().split(/\r?\n/);
+    const lines = stripAnsi(output).trimEnd().split(/\r?\n/);
     let text = lines.slice(-maxLines).join('\n');
     if (text.length > maxChars)
         text = text.slice(-maxChars);
     return text;
+}
+
+
+/***/ }),
+
+/***/ 28799:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   v: () => (/* binding */ TOOL_LEVELS),
+/* harmony export */   x: () => (/* binding */ toolLevel)
+/* harmony export */ });
+/**
+ * What a gate's output says, before it becomes a finding: a problem a tool reported, in the tool's
+ * own words (its path as printed, its level), and the output line it was read from.
+ */
+const TOOL_LEVELS = ['error', 'warning', 'note'];
+const WORDS = {
+    error: 'error',
+    err: 'error',
+    fatal: 'error',
+    failure: 'error',
+    failed: 'error',
+    critical: 'error',
+    blocker: 'error',
+    major: 'error',
+    e: 'error',
+    f: 'error',
+    '✖': 'error',
+    '×': 'error',
+    warning: 'warning',
+    warn: 'warning',
+    w: 'warning',
+    minor: 'warning',
+    '⚠': 'warning',
+    '‼': 'warning',
+    note: 'note',
+    notice: 'note',
+    info: 'note',
+    information: 'note',
+    informational: 'note',
+    hint: 'note',
+    help: 'note',
+    style: 'note',
+    convention: 'note',
+    refactor: 'note',
+    suggestion: 'note',
+    none: 'note',
+    c: 'note',
+    r: 'note',
+    i: 'note'
+};
+/**
+ * A tool's level word (`error`, `Warning`, `info`, Pylint's `convention` or its message-id letter,
+ * stylelint's ✖ and ⚠, SARIF's `note`) as a ToolLevel; `fallback` when the word is none of them.
+ */
+function toolLevel(word, fallback = 'error') {
+    return (word && WORDS[word.trim().toLowerCase()]) || fallback;
 }
 
 
@@ -1423,7 +1786,7 @@ function usageSince(after, before) {
 
 /***/ }),
 
-/***/ 82898:
+/***/ 85900:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -1472,7 +1835,7 @@ runUrl) {
             }
             try {
                 // Loaded only when an upload happens: the artifact client is large.
-                const { DefaultArtifactClient } = await Promise.all(/* import() */[__webpack_require__.e(669), __webpack_require__.e(645)]).then(__webpack_require__.bind(__webpack_require__, 9645));
+                const { DefaultArtifactClient } = await Promise.all(/* import() */[__webpack_require__.e(669), __webpack_require__.e(550)]).then(__webpack_require__.bind(__webpack_require__, 18550));
                 const { id } = await new DefaultArtifactClient().uploadArtifact(name, paths, directory, {
                     retentionDays: 30
                 });
@@ -1538,7 +1901,10 @@ function readContext(env) {
     };
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __webpack_require__(77598);
 ;// CONCATENATED MODULE: ./src/action/log.ts
+
 
 /** The runner's log, through the toolkit: groups close with how long they took. */
 function createActionsLog() {
@@ -1547,6 +1913,13 @@ function createActionsLog() {
         notice: m => core.notice(m),
         warning: m => core.warning(m),
         debug: m => core.debug(m),
+        verbatim(text) {
+            // the runner's own escape: nothing between stop-commands and its token is a command
+            const token = (0,external_node_crypto_.randomUUID)();
+            core.info(`::stop-commands::${token}`);
+            core.info(text);
+            core.info(`::${token}::`);
+        },
         async group(name, fn) {
             const started = Date.now();
             core.startGroup(name);
@@ -1597,8 +1970,6 @@ function setOutputs(outcome, maxIterations) {
 
 // EXTERNAL MODULE: external "node:child_process"
 var external_node_child_process_ = __webpack_require__(31421);
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __webpack_require__(77598);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(73024);
 // EXTERNAL MODULE: external "node:os"
@@ -2719,6 +3090,8 @@ function toGitHubAnnotation(a) {
         path: a.file,
         start_line: a.startLine,
         end_line: a.endLine,
+        start_column: a.startColumn,
+        end_column: a.endColumn,
         annotation_level: a.level,
         title: a.title,
         message: a.message,
@@ -2935,6 +3308,8 @@ async function createCheckRun(l, input) {
 var input_error = __webpack_require__(9229);
 // EXTERNAL MODULE: ./src/review/ignore.ts
 var ignore = __webpack_require__(29196);
+// EXTERNAL MODULE: ./src/gates/problem.ts
+var problem = __webpack_require__(28799);
 // EXTERNAL MODULE: ./src/loop/rules.ts
 var rules = __webpack_require__(75913);
 // EXTERNAL MODULE: ./src/loop/types.ts
@@ -2942,6 +3317,7 @@ var types = __webpack_require__(96539);
 // EXTERNAL MODULE: ./src/model/provider.ts
 var model_provider = __webpack_require__(94676);
 ;// CONCATENATED MODULE: ./src/inputs.ts
+
 
 
 
@@ -3005,19 +3381,52 @@ function inputs_boolean(get, name, fallback) {
         return false;
     throw new input_error/* InputError */.d(name, `'${raw}' is not true or false.`);
 }
-const CHECK_LINE = /^([A-Za-z0-9][\w.-]*)\s*:\s*(.+)$/;
-function parseGates(raw) {
+const CHECK_LINE = /^([A-Za-z0-9][\w.-]*)\s*(?:\[([^\]]*)\])?\s*:\s*(.+)$/;
+const CHECK_EXAMPLE = "for example 'lint: npx eslint . -f json' or 'lint[warning=low, report=out/eslint.sarif]: …'";
+/** The options of a check: `error=`, `warning=`, `note=` (a severity each) and `report=PATH`. */
+function checkOptions(name, raw) {
+    const options = {};
+    for (const option of (raw ?? '').split(/[,\s]+/).filter(Boolean)) {
+        const [key = '', value = ''] = option.split('=', 2).map(s => s.trim());
+        if (problem/* TOOL_LEVELS */.v.includes(key)) {
+            if (!types/* SEVERITIES */.oC.includes(value))
+                throw new input_error/* InputError */.d('checks', `check '${name}': '${option}' gives '${key}' the severity '${value}'; use one of ${types/* SEVERITIES */.oC.join(', ')}.`);
+            options.levels = { ...options.levels, [key]: value };
+        }
+        else if (key === 'report') {
+            const normalized = external_node_path_default().posix.normalize(value);
+            if (!value || external_node_path_default().posix.isAbsolute(normalized) || normalized.startsWith('..'))
+                throw new input_error/* InputError */.d('checks', `check '${name}': report=${value} must be a file path relative to the working directory, inside the repository (for example 'report=out/eslint.sarif').`);
+            options.report = normalized;
+        }
+        else {
+            throw new input_error/* InputError */.d('checks', `check '${name}': unknown option '${option}'; options are error=, warning=, note= (a severity) and report=PATH (${CHECK_EXAMPLE}).`);
+        }
+    }
+    return options;
+}
+/** The `checks` input: one `name[options]: command` per line. */
+function parseChecks(raw) {
     const seen = new Set();
     return lines(raw).map(line => {
         const match = CHECK_LINE.exec(line);
         if (!match) {
-            throw new input_error/* InputError */.d('checks', `line '${line}' is not 'name: command' (for example 'lint: npx eslint . -f json').`);
+            throw new input_error/* InputError */.d('checks', `line '${line}' is not 'name: command' (${CHECK_EXAMPLE}).`);
         }
-        const [, name, command] = match;
+        const [, name, options, command] = match;
         if (seen.has(name))
             throw new input_error/* InputError */.d('checks', `the name '${name}' is used twice.`);
         seen.add(name);
-        return { name, command: command.trim() };
+        return { name, command: command.trim(), ...checkOptions(name, options) };
+    });
+}
+/** The `problem-matchers` input: JSON files in GitHub's problem matcher format, one path a line. */
+function parseMatcherFiles(raw) {
+    return lines(raw).map(file => {
+        const normalized = external_node_path_default().posix.normalize(file);
+        if (external_node_path_default().posix.isAbsolute(normalized) || normalized.startsWith('..'))
+            throw new input_error/* InputError */.d('problem-matchers', `'${file}' must be a path relative to the repository root (for example '.github/matchers/mytool.json').`);
+        return normalized;
     });
 }
 function parseFailOn(raw) {
@@ -3127,7 +3536,8 @@ function parseSettings(get, env = process.env) {
         maxIterations: integer(get, 'max-iterations', 3, 1, 20),
         severityThreshold: oneOf(get, 'severity-threshold', types/* SEVERITIES */.oC, 'medium'),
         humanReviewSeverity: oneOf(get, 'human-review-severity', types/* SEVERITIES */.oC, 'high'),
-        gates: parseGates(get('checks')),
+        gates: parseChecks(get('checks')),
+        problemMatchers: parseMatcherFiles(get('problem-matchers')),
         fixCommands: lines(get('fix-commands')),
         retrigger: oneOf(get, 'retrigger', ['dispatch', 'push', 'none'], 'dispatch'),
         prNumber,
@@ -5499,15 +5909,26 @@ function toAnnotations(findings, reraised = new Set()) {
     return [...findings]
         .sort(loop_findings/* bySeverity */.Np)
         .filter(f => f.file && f.line && f.line > 0)
-        .map(f => ({
-        file: f.file,
-        startLine: f.line,
-        endLine: f.endLine && f.endLine >= f.line ? f.endLine : f.line,
-        level: LEVEL[f.severity],
-        title: `[${f.severity}]${reraised.has(f.id) ? ' [re-raised]' : ''} ${f.title}`.slice(0, 255),
-        message: (f.description || f.title).slice(0, 60_000),
-        details: f.suggestedFix ? `Suggested fix:\n${f.suggestedFix}`.slice(0, 60_000) : undefined
-    }));
+        .map(f => {
+        const endLine = f.endLine && f.endLine >= f.line ? f.endLine : f.line;
+        // GitHub takes columns only on an annotation of one line
+        const columns = f.column && endLine === f.line
+            ? {
+                startColumn: f.column,
+                endColumn: f.endColumn && f.endColumn >= f.column ? f.endColumn : f.column
+            }
+            : {};
+        return {
+            file: f.file,
+            startLine: f.line,
+            endLine,
+            ...columns,
+            level: LEVEL[f.severity],
+            title: `[${f.severity}]${reraised.has(f.id) ? ' [re-raised]' : ''} ${f.title}`.slice(0, 255),
+            message: (f.description || f.title).slice(0, 60_000),
+            details: f.suggestedFix ? `Suggested fix:\n${f.suggestedFix}`.slice(0, 60_000) : undefined
+        };
+    });
 }
 function checkTitle(decision, findings) {
     if (findings.length === 0)
@@ -5654,11 +6075,699 @@ async function reportPhase(deps, plan, input) {
     return { checkRunId: check.id };
 }
 
+// EXTERNAL MODULE: ./src/gates/formats/problem-matchers.ts
+var problem_matchers = __webpack_require__(78646);
+// EXTERNAL MODULE: ./src/gates/formats/text.ts + 2 modules
+var formats_text = __webpack_require__(56862);
 // EXTERNAL MODULE: ./src/loop/fingerprint.ts
 var fingerprint = __webpack_require__(93706);
-// EXTERNAL MODULE: ./src/gates/parsers.ts
-var parsers = __webpack_require__(44208);
-;// CONCATENATED MODULE: ./src/gates/run-gates.ts
+// EXTERNAL MODULE: ./node_modules/fast-xml-parser/src/xmlparser/XMLParser.js + 23 modules
+var XMLParser = __webpack_require__(41143);
+;// CONCATENATED MODULE: ./src/gates/formats/checkstyle.ts
+
+
+/**
+ * Checkstyle XML (ShellCheck -f checkstyle, hadolint, golangci-lint, PHP_CodeSniffer, ktlint…):
+ * `<checkstyle><file name><error line column severity message source/></file></checkstyle>`.
+ */
+const parser = new XMLParser/* default */.A({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    isArray: name => name === 'file' || name === 'error'
+});
+function readCheckstyle(xml) {
+    if (!/<checkstyle[\s>]/.test(xml))
+        return undefined;
+    let doc;
+    try {
+        doc = parser.parse(xml);
+    }
+    catch {
+        return undefined;
+    }
+    if (!doc.checkstyle)
+        return undefined;
+    return (doc.checkstyle.file ?? []).flatMap(file => (file.error ?? []).map(e => ({
+        file: file.name,
+        line: e.line ? Number(e.line) : undefined,
+        column: e.column ? Number(e.column) : undefined,
+        level: (0,problem/* toolLevel */.x)(e.severity, 'error'),
+        rule: e.source?.replace(/^ShellCheck\./, ''),
+        message: e.message ?? 'Checkstyle error'
+    })));
+}
+
+;// CONCATENATED MODULE: ./src/gates/formats/rdjson.ts
+
+function isRdjsonDiagnostic(json) {
+    return (typeof json === 'object' &&
+        json !== null &&
+        typeof json.message === 'string' &&
+        typeof json.location?.path === 'string');
+}
+function isRdjson(json) {
+    const diagnostics = json?.diagnostics;
+    return Array.isArray(diagnostics) && diagnostics.every(isRdjsonDiagnostic);
+}
+function readRdjson(diagnostics, severity) {
+    return diagnostics.map(d => ({
+        file: d.location?.path,
+        line: d.location?.range?.start?.line,
+        column: d.location?.range?.start?.column,
+        endLine: d.location?.range?.end?.line,
+        endColumn: d.location?.range?.end?.column,
+        level: (0,problem/* toolLevel */.x)(d.severity ?? severity, 'error'),
+        rule: d.code?.value,
+        message: d.message ?? 'reviewdog diagnostic'
+    }));
+}
+
+;// CONCATENATED MODULE: ./src/gates/formats/sarif.ts
+
+/**
+ * SARIF 2.1.0 (ESLint's @microsoft/eslint-formatter-sarif, staticcheck -f sarif, Ruff, CodeQL…).
+ * A result's level comes from the result, else its rule's default configuration, else `warning`
+ * (the spec's default); `none` is advice. Paths are `artifactLocation.uri`, resolved against
+ * `originalUriBaseIds` where a `uriBaseId` names one.
+ */
+function isSarif(json) {
+    return (typeof json === 'object' &&
+        json !== null &&
+        Array.isArray(json.runs) &&
+        typeof json.version === 'string');
+}
+function readSarif(log) {
+    return log.runs.flatMap(run => (run.results ?? []).map(r => fromResult(run, r)));
+}
+function ruleLevel(run, result) {
+    const rules = run.tool?.driver?.rules ?? [];
+    const rule = result.ruleIndex !== undefined
+        ? rules[result.ruleIndex]
+        : rules.find(r => r.id === result.ruleId);
+    return rule?.defaultConfiguration?.level;
+}
+function fromResult(run, result) {
+    const level = (0,problem/* toolLevel */.x)(result.level ?? ruleLevel(run, result), 'warning');
+    const physical = result.locations?.[0]?.physicalLocation;
+    const artifact = physical?.artifactLocation;
+    let uri = artifact?.uri;
+    if (uri === undefined && artifact?.index !== undefined)
+        uri = run.artifacts?.[artifact.index]?.location?.uri;
+    const base = artifact?.uriBaseId ? run.originalUriBaseIds?.[artifact.uriBaseId]?.uri : undefined;
+    if (uri && base && !/^[a-z]+:/i.test(uri))
+        uri = `${base.replace(/\/?$/, '/')}${uri}`;
+    const region = physical?.region;
+    return {
+        file: uri ? decodeURI(uri) : undefined,
+        line: region?.startLine,
+        column: region?.startColumn,
+        endLine: region?.endLine,
+        endColumn: region?.endColumn,
+        level,
+        rule: result.ruleId ?? result.rule?.id,
+        message: result.message?.text ?? result.message?.markdown ?? result.ruleId ?? 'SARIF result'
+    };
+}
+
+;// CONCATENATED MODULE: ./src/gates/formats/json-reports.ts
+
+
+
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const num = (v) => (typeof v === 'number' ? v : undefined);
+const str = (v) => (typeof v === 'string' ? v : undefined);
+const plus1 = (v) => (typeof v === 'number' ? v + 1 : undefined);
+const ARRAY_SHAPES = [
+    {
+        // ESLint 9 -f json: [{ filePath, messages: [{ ruleId, severity 1|2, message, line, column, endLine, endColumn }] }]
+        format: 'eslint-json',
+        accepts: i => typeof i['filePath'] === 'string' && Array.isArray(i['messages']),
+        read: i => i['messages'].map(m => ({
+            file: i['filePath'],
+            line: num(m['line']),
+            column: num(m['column']),
+            endLine: num(m['endLine']),
+            endColumn: num(m['endColumn']),
+            level: m['severity'] === 2 ? 'error' : 'warning',
+            rule: str(m['ruleId']),
+            message: str(m['message']) ?? 'ESLint problem'
+        }))
+    },
+    {
+        // stylelint 16-18 -f json: [{ source, warnings: [{ line, column, endLine, endColumn, rule, severity, text }] }]
+        format: 'stylelint-json',
+        accepts: i => typeof i['source'] === 'string' && Array.isArray(i['warnings']),
+        read: i => i['warnings'].map(w => ({
+            file: i['source'],
+            line: num(w['line']),
+            column: num(w['column']),
+            endLine: num(w['endLine']),
+            endColumn: num(w['endColumn']),
+            level: (0,problem/* toolLevel */.x)(str(w['severity'])),
+            rule: str(w['rule']),
+            message: (str(w['text']) ?? 'stylelint problem').replace(/\s+\([\w/@-]+\)$/, '')
+        }))
+    },
+    {
+        // Ruff json / json-lines: [{ code, message, filename, location: { row, column }, end_location }]
+        format: 'ruff-json',
+        accepts: i => typeof i['filename'] === 'string' && isObject(i['location']) && 'row' in i['location'],
+        read: i => {
+            const start = i['location'];
+            const end = isObject(i['end_location']) ? i['end_location'] : {};
+            return [
+                {
+                    file: i['filename'],
+                    line: num(start['row']),
+                    column: num(start['column']),
+                    endLine: num(end['row']),
+                    endColumn: num(end['column']),
+                    level: (0,problem/* toolLevel */.x)(str(i['severity'])),
+                    rule: str(i['code']),
+                    message: str(i['message']) ?? 'Ruff problem'
+                }
+            ];
+        }
+    },
+    {
+        // Pylint 2-3 -f json (json2's `messages` too): 0-based columns; its type is the level
+        format: 'pylint-json',
+        accepts: i => typeof i['path'] === 'string' &&
+            typeof i['type'] === 'string' &&
+            (typeof i['message-id'] === 'string' || typeof i['messageId'] === 'string'),
+        read: i => [
+            {
+                file: i['path'],
+                line: num(i['line']),
+                column: plus1(i['column']),
+                endLine: num(i['endLine']),
+                endColumn: plus1(i['endColumn']),
+                level: (0,problem/* toolLevel */.x)(i['type']),
+                rule: str(i['message-id']) ?? str(i['messageId']),
+                message: str(i['message']) ?? 'Pylint problem'
+            }
+        ]
+    },
+    {
+        // ShellCheck 0.9 -f json (json1's `comments`) and hadolint 2 -f json: { file, line, column, level, code, message }
+        format: 'shellcheck-json',
+        accepts: i => typeof i['file'] === 'string' &&
+            typeof i['level'] === 'string' &&
+            typeof i['line'] === 'number' &&
+            (typeof i['code'] === 'number' || typeof i['code'] === 'string'),
+        read: i => [
+            {
+                file: i['file'],
+                line: num(i['line']),
+                column: num(i['column']),
+                endLine: num(i['endLine']),
+                endColumn: num(i['endColumn']),
+                level: (0,problem/* toolLevel */.x)(i['level']),
+                rule: typeof i['code'] === 'number' ? `SC${i['code']}` : i['code'],
+                message: str(i['message']) ?? 'problem'
+            }
+        ]
+    },
+    {
+        // staticcheck 2023 -f json (one object a line): { code, severity, location: { file, line, column }, end, message }
+        format: 'staticcheck-json',
+        accepts: i => isObject(i['location']) && typeof i['location']['file'] === 'string',
+        read: i => {
+            const at = i['location'];
+            const end = isObject(i['end']) ? i['end'] : {};
+            return [
+                {
+                    file: at['file'],
+                    line: num(at['line']),
+                    column: num(at['column']),
+                    endLine: num(end['line']),
+                    endColumn: num(end['column']),
+                    level: (0,problem/* toolLevel */.x)(str(i['severity'])),
+                    rule: str(i['code']),
+                    message: str(i['message']) ?? 'staticcheck problem'
+                }
+            ];
+        }
+    },
+    {
+        // golangci-lint 1-2 --out-format json's Issues: { FromLinter, Text, Severity, Pos: { Filename, Line, Column } }
+        format: 'golangci-json',
+        accepts: i => isObject(i['Pos']) && typeof i['Text'] === 'string',
+        read: i => {
+            const pos = i['Pos'];
+            return [
+                {
+                    file: str(pos['Filename']),
+                    line: num(pos['Line']),
+                    column: num(pos['Column']) || undefined,
+                    level: (0,problem/* toolLevel */.x)(str(i['Severity'])),
+                    rule: str(i['FromLinter']),
+                    message: i['Text']
+                }
+            ];
+        }
+    },
+    {
+        // reviewdog rdjsonl
+        format: 'rdjsonl',
+        accepts: isRdjsonDiagnostic,
+        read: i => readRdjson([i])
+    }
+];
+/** Objects that wrap a list: Pyright's generalDiagnostics, ShellCheck json1, Pylint json2, golangci-lint. */
+function unwrap(json) {
+    if (isSarif(json))
+        return { format: 'sarif', problems: readSarif(json) };
+    if (isRdjson(json))
+        return {
+            format: 'rdjson',
+            problems: readRdjson(json['diagnostics'], str(json['severity']))
+        };
+    if (Array.isArray(json['generalDiagnostics'])) {
+        // Pyright --outputjson: 0-based lines and characters
+        return {
+            format: 'pyright-json',
+            problems: json['generalDiagnostics'].map(d => {
+                const range = isObject(d['range']) ? d['range'] : {};
+                const start = isObject(range['start']) ? range['start'] : {};
+                const end = isObject(range['end']) ? range['end'] : {};
+                return {
+                    file: str(d['file']),
+                    line: plus1(start['line']),
+                    column: plus1(start['character']),
+                    endLine: plus1(end['line']),
+                    endColumn: plus1(end['character']),
+                    level: (0,problem/* toolLevel */.x)(str(d['severity'])),
+                    rule: str(d['rule']),
+                    message: str(d['message']) ?? 'Pyright problem'
+                };
+            })
+        };
+    }
+    for (const key of ['comments', 'messages', 'Issues']) {
+        if (Array.isArray(json[key]))
+            return readArray(json[key]);
+    }
+    return readArray([json]);
+}
+function readArray(items) {
+    if (!items.every(isObject))
+        return undefined;
+    if (items.length === 0)
+        return { format: 'json', problems: [] };
+    const shape = ARRAY_SHAPES.find(s => items.every(i => s.accepts(i)));
+    return shape && { format: shape.format, problems: items.flatMap(i => shape.read(i)) };
+}
+function parse(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * A JSON report in a command's stdout: the whole of it, or from the first line that opens an array
+ * or object (npm prints a banner before a script's output), or one object a line (JSON Lines).
+ * Undefined when it is none of the shapes above, so the text readers get their turn.
+ */
+function readJsonReport(stdout) {
+    const text = stdout.trim();
+    if (!text)
+        return undefined;
+    const lines = text.split(/\r?\n/);
+    const start = lines.findIndex(l => /^\s*[[{]/.test(l));
+    if (start < 0)
+        return undefined;
+    for (const candidate of [text, lines.slice(start).join('\n')]) {
+        const json = parse(candidate);
+        if (Array.isArray(json))
+            return readArray(json);
+        if (isObject(json))
+            return unwrap(json);
+    }
+    const objects = lines.slice(start).filter(l => l.trim());
+    if (!objects.every(l => l.trim().startsWith('{')))
+        return undefined;
+    const parsed = objects.map(l => parse(l));
+    return parsed.every(isObject) ? readArray(parsed) : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/gates/matchers.ts
+
+/**
+ * The problem matchers GitHub's setup actions register, verbatim:
+ * actions/setup-node `.github/eslint-stylish.json` (66a4515), `.github/eslint-compact.json`
+ * (5baf4a2) and `.github/tsc.json` (1d2297f); actions/setup-python `.github/python.json` (0524204).
+ * The tsc matcher also reads MSBuild and dotnet (`File.cs(10,5): error CS0103: …`).
+ */
+const SETUP_ACTION_MATCHERS = [
+    {
+        owner: 'eslint-stylish',
+        pattern: [
+            { regexp: '^\\s*([^\\s].*)$', file: 1 },
+            {
+                regexp: '^\\s+(\\d+):(\\d+)\\s+(error|warning|info)\\s+(.*)\\s\\s+(.*)$',
+                line: 1,
+                column: 2,
+                severity: 3,
+                message: 4,
+                code: 5,
+                loop: true
+            }
+        ]
+    },
+    {
+        owner: 'eslint-compact',
+        pattern: [
+            {
+                regexp: '^(.+):\\sline\\s(\\d+),\\scol\\s(\\d+),\\s([Ee]rror|[Ww]arning|[Ii]nfo)\\s-\\s(.+)\\s\\((.+)\\)$',
+                file: 1,
+                line: 2,
+                column: 3,
+                severity: 4,
+                message: 5,
+                code: 6
+            }
+        ]
+    },
+    {
+        owner: 'tsc',
+        pattern: [
+            {
+                regexp: '^(?:\\s+\\d+\\>)?([^\\s].*)\\((\\d+)(?:,(\\d+)(?:,\\d+(?:,\\d+)?)?)?\\)\\s*:\\s+(error|warning|info)\\s+(\\w{1,2}\\d+)\\s*:\\s*(.*)$',
+                file: 1,
+                line: 2,
+                column: 3,
+                severity: 4,
+                code: 5,
+                message: 6
+            }
+        ]
+    },
+    {
+        owner: 'python',
+        pattern: [
+            { regexp: '^\\s*File\\s\\"(.*)\\",\\sline\\s(\\d+),\\sin\\s(.*)$', file: 1, line: 2 },
+            { regexp: "^\\s*raise\\s(.*)\\(\\'(.*)\\'\\)$", message: 2 }
+        ]
+    }
+];
+/**
+ * Ours, for the formats tools print by default that the setup actions do not cover. Each names the
+ * tool and version whose output it was written against (the fixtures in __tests__/fixtures/gates).
+ */
+const TOOL_MATCHERS = [
+    {
+        // Ruff 0.16 "full": `F401 [*] message` (or `invalid-syntax: message`) then ` --> path:line:col`
+        owner: 'ruff-full',
+        pattern: [
+            { regexp: '^([A-Z]+[0-9]+|[a-z]+(?:-[a-z]+)+):?(?: \\[\\*\\])? (.+)$', code: 1, message: 2 },
+            { regexp: '^\\s*--> (.+):(\\d+):(\\d+)$', file: 1, line: 2, column: 3 }
+        ]
+    },
+    {
+        // rustc and clippy 1.95 human output: `error[E0308]: message` / `warning: message` then ` --> path:line:col`
+        owner: 'rustc',
+        pattern: [
+            {
+                regexp: '^(error|warning|note|help)(?:\\[(\\w+)\\])?: (.+)$',
+                severity: 1,
+                code: 2,
+                message: 3
+            },
+            { regexp: '^\\s*--> (.+):(\\d+):(\\d+)$', file: 1, line: 2, column: 3 }
+        ]
+    },
+    {
+        // tsc 5.9 --pretty, colours stripped: `path:line:col - error TS2322: message`
+        owner: 'tsc-pretty',
+        pattern: [
+            {
+                regexp: '^(.+?):(\\d+):(\\d+) - (error|warning|info) (TS\\d+): (.*)$',
+                file: 1,
+                line: 2,
+                column: 3,
+                severity: 4,
+                code: 5,
+                message: 6
+            }
+        ]
+    },
+    {
+        // Pyright 1.1: `  path:line:col - error: message (reportRule)`
+        owner: 'pyright',
+        pattern: [
+            {
+                regexp: '^\\s*(.+?):(\\d+):(\\d+) - (error|warning|information): (.*?)(?: \\((report\\w+)\\))?$',
+                file: 1,
+                line: 2,
+                column: 3,
+                severity: 4,
+                message: 5,
+                code: 6
+            }
+        ]
+    },
+    {
+        // Pylint 2 and 3 text: `path:line:col: C0114: message (symbol)`; the id's letter is the level
+        owner: 'pylint',
+        pattern: [
+            {
+                regexp: '^(.+?):(\\d+):(\\d+): (([CRWEFI])\\d{4}): (.*?)(?: \\([\\w-]+\\))?$',
+                file: 1,
+                line: 2,
+                column: 3,
+                code: 4,
+                severity: 5,
+                message: 6
+            }
+        ]
+    },
+    {
+        // Pylint parseable: `path:line: [C0114(missing-module-docstring), obj] message`
+        owner: 'pylint-parseable',
+        pattern: [
+            {
+                regexp: '^(.+?):(\\d+): \\[(([CRWEFI])\\d{4})\\([\\w-]+\\), [^\\]]*\\] (.*)$',
+                file: 1,
+                line: 2,
+                code: 3,
+                severity: 4,
+                message: 5
+            }
+        ]
+    },
+    {
+        // yamllint 1.29 parsable: `path:line:col: [warning] message (rule)`
+        owner: 'yamllint-parsable',
+        pattern: [
+            {
+                regexp: '^(.+?):(\\d+):(\\d+): \\[(error|warning)\\] (.*?)(?: \\(([\\w-]+)\\))?$',
+                file: 1,
+                line: 2,
+                column: 3,
+                severity: 4,
+                message: 5,
+                code: 6
+            }
+        ]
+    },
+    {
+        // stylelint 16-18 string: a path, then `  2:3  ✖  message  rule` per problem
+        owner: 'stylelint-string',
+        pattern: [
+            { regexp: '^\\s*([^\\s].*)$', file: 1 },
+            {
+                regexp: '^\\s+(\\d+):(\\d+)\\s+(✖|⚠|×|‼)\\s+(.*?)\\s{2,}(\\S+)$',
+                line: 1,
+                column: 2,
+                severity: 3,
+                message: 4,
+                code: 5,
+                loop: true
+            }
+        ]
+    },
+    {
+        // ShellCheck 0.9 tty: `In path line N:`, the source line, then `^-- SC2086 (info): message`
+        owner: 'shellcheck-tty',
+        pattern: [
+            { regexp: '^In (.+) line (\\d+):$', file: 1, line: 2 },
+            { regexp: '^.*$' },
+            {
+                regexp: '^\\s*\\^-*\\^?\\s+(SC\\d+) \\((\\w+)\\): (.*)$',
+                code: 1,
+                severity: 2,
+                message: 3,
+                loop: true
+            }
+        ]
+    },
+    {
+        // markdownlint-cli2 0.24: `path:line[:col] error MD041/first-line-heading message`
+        owner: 'markdownlint',
+        pattern: [
+            {
+                regexp: '^(.+?):(\\d+)(?::(\\d+))? (error|warning) (MD\\d+)\\/\\S+ (.*)$',
+                file: 1,
+                line: 2,
+                column: 3,
+                severity: 4,
+                code: 5,
+                message: 6
+            }
+        ]
+    },
+    {
+        // hadolint 2 tty: `Dockerfile:2 DL3008 warning: message`
+        owner: 'hadolint',
+        pattern: [
+            {
+                regexp: '^(.+?):(\\d+) ((?:DL|SC)\\d+) (error|warning|info|style): (.*)$',
+                file: 1,
+                line: 2,
+                code: 3,
+                severity: 4,
+                message: 5
+            }
+        ]
+    },
+    {
+        // Prettier 3 --check: `[warn] path` for each file it would format (no line: the whole file)
+        owner: 'prettier-check',
+        pattern: [
+            {
+                regexp: '^\\[(warn)\\] ((?!Code style issues )\\S.*)$',
+                severity: 1,
+                file: 2,
+                message: 2
+            }
+        ]
+    },
+    {
+        // flake8 5 and pycodestyle: `path:line:col: F401 message` (no level: what it prints fails the run)
+        owner: 'flake8',
+        pattern: [
+            {
+                regexp: '^(.+?):(\\d+):(\\d+): ([A-Z]{1,3}\\d{2,4}) (.*)$',
+                file: 1,
+                line: 2,
+                column: 3,
+                code: 4,
+                message: 5
+            }
+        ]
+    }
+];
+let compiled;
+/** The built-in matchers, compiled once: the setup actions' first, then ours. */
+function builtInMatchers() {
+    compiled ??= (0,problem_matchers/* compileMatchers */.RQ)({ problemMatcher: [...SETUP_ACTION_MATCHERS, ...TOOL_MATCHERS] }, 'review-loop');
+    return compiled;
+}
+
+// EXTERNAL MODULE: external "node:url"
+var external_node_url_ = __webpack_require__(73136);
+;// CONCATENATED MODULE: ./src/gates/paths.ts
+
+
+
+/**
+ * Where a check's command really runs: its working directory, moved by a leading `cd DIR &&` (or
+ * `cd DIR;`), as a tool prints paths relative to where it runs. A `cd` out of the repository, or
+ * to a place that cannot be read from the command, leaves it where it was.
+ */
+function commandDir(command, cwd, repoRoot) {
+    let dir = cwd;
+    let rest = command.trim();
+    for (;;) {
+        const cd = /^cd\s+("([^"]+)"|'([^']+)'|([^\s;&|'"$`]+))\s*(&&|;)\s*/.exec(rest);
+        if (!cd)
+            return dir;
+        const target = external_node_path_default().resolve(dir, cd[2] ?? cd[3] ?? cd[4]);
+        if (!isInside(repoRoot, target))
+            return dir;
+        dir = target;
+        rest = rest.slice(cd[0].length);
+    }
+}
+function isInside(root, absolute) {
+    const relative = external_node_path_default().relative(root, absolute);
+    return relative === '' || (!relative.startsWith('..') && !external_node_path_default().isAbsolute(relative));
+}
+const WINDOWS_ABSOLUTE = /^[A-Za-z]:\//;
+/** Windows separators and `file://` URIs made plain; a Windows drive path stays one. */
+function plain(reported) {
+    let p = reported.trim().replace(/^["']|["']$/g, '');
+    if (/^file:\/\//i.test(p)) {
+        try {
+            p = /^file:\/\/\/[A-Za-z]:/i.test(p)
+                ? decodeURIComponent(p.replace(/^file:\/\/\//i, ''))
+                : (0,external_node_url_.fileURLToPath)(p);
+        }
+        catch {
+            return '';
+        }
+    }
+    return p.replace(/\\/g, '/');
+}
+/**
+ * Places the paths a tool prints: relative to the directory the command ran in, absolute, `file://`
+ * URIs, Windows separators and drive letters. A path outside the repository, or naming no file of
+ * the work tree, is not placed, so a problem never lands on another file. Each path is looked up once.
+ */
+class PathPlacer {
+    repoRoot;
+    dir;
+    seen = new Map();
+    constructor(repoRoot, dir) {
+        this.repoRoot = repoRoot;
+        this.dir = dir;
+    }
+    place(reported) {
+        let placed = this.seen.get(reported);
+        if (!placed) {
+            placed = this.lookUp(reported);
+            this.seen.set(reported, placed);
+        }
+        return placed;
+    }
+    lookUp(reported) {
+        const p = plain(reported);
+        if (!p)
+            return { unplaced: reported };
+        let absolute;
+        if (WINDOWS_ABSOLUTE.test(p)) {
+            // a Windows runner's absolute path: compared with the root case-insensitively, as Windows does
+            const root = plain(this.repoRoot).replace(/\/$/, '');
+            if (!WINDOWS_ABSOLUTE.test(root) || !p.toLowerCase().startsWith(`${root.toLowerCase()}/`))
+                return { unplaced: reported };
+            absolute = external_node_path_default().join(this.repoRoot, p.slice(root.length + 1));
+        }
+        else {
+            absolute = external_node_path_default().resolve(this.dir, p);
+        }
+        if (!isInside(this.repoRoot, absolute) || !isFile(absolute))
+            return { unplaced: reported };
+        return { file: external_node_path_default().relative(this.repoRoot, absolute).split((external_node_path_default()).sep).join('/') };
+    }
+}
+function isFile(absolute) {
+    try {
+        return (0,external_node_fs_.statSync)(absolute).isFile();
+    }
+    catch {
+        return false;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/gates/read-output.ts
+
+
+
+
+
 
 
 
@@ -5669,6 +6778,12 @@ var parsers = __webpack_require__(44208);
  * output; a hundred findings are more than a fixer or a reader can act on in one iteration.
  */
 const MAX_FINDINGS_PER_CHECK = 100;
+/** error → high, warning → medium, convention/info/note → low; a check's options can say otherwise. */
+const DEFAULT_LEVELS = {
+    error: 'high',
+    warning: 'medium',
+    note: 'low'
+};
 /** The lines of workspace files, read once each: fingerprint anchors and line clamping need them. */
 class FileLines {
     repoRoot;
@@ -5696,93 +6811,131 @@ class FileLines {
         return file && line ? (this.of(file)?.[line - 1] ?? '') : '';
     }
 }
-function relativeToRoot(repoRoot, cwd, file) {
-    const absolute = external_node_path_default().resolve(cwd, file);
-    const relative = external_node_path_default().relative(repoRoot, absolute);
-    if (relative.startsWith('..') || external_node_path_default().isAbsolute(relative))
-        return undefined;
-    return relative.split((external_node_path_default()).sep).join('/');
-}
-/** Whether a path is a file, asked once per path (a noisy check names the same files again and again). */
-function fileCheck(cwd) {
-    const seen = new Map();
-    return file => {
-        const absolute = external_node_path_default().resolve(cwd, file);
-        if (!seen.has(absolute)) {
-            let isFile = false;
-            try {
-                isFile = (0,external_node_fs_.statSync)(absolute).isFile();
-            }
-            catch {
-                isFile = false;
-            }
-            seen.set(absolute, isFile);
-        }
-        return seen.get(absolute);
+/** The problems a command reported: its report file, else a JSON or XML report it printed, else its text. */
+function problemsOf(result, matchers, inRepo) {
+    const structured = (text) => {
+        const json = readJsonReport(text);
+        if (json)
+            return { problems: json.problems, format: json.format };
+        const xml = readCheckstyle(text);
+        return xml && { problems: xml, format: 'checkstyle' };
     };
+    const text = (t) => (0,formats_text/* readText */.yR)(t, { user: matchers, builtIn: builtInMatchers() }, inRepo);
+    if (typeof result.report === 'string') {
+        return { problems: structured(result.report)?.problems ?? text(result.report) };
+    }
+    if (result.report === null)
+        return { problems: [] };
+    // stylelint 16+ writes its report to stderr
+    const found = structured(result.stdout) ?? structured(result.output);
+    if (found)
+        return {
+            problems: found.problems,
+            category: /^(eslint|stylelint)/.test(found.format) ? 'style' : undefined
+        };
+    return { problems: text(result.output) };
+}
+/** Each problem's path placed in the repository; an unplaceable one keeps what the tool printed. */
+function place(problems, placer) {
+    return problems.flatMap(p => {
+        if (!p.file)
+            return [p];
+        const placed = placer.place(p.file);
+        if ('file' in placed)
+            return [{ ...p, file: placed.file }];
+        // the loose form's non-files are not locations at all (a URL, a time of day)
+        return p.loose ? [] : [{ ...p, file: undefined, unplaced: p.file }];
+    });
 }
 /** A located problem on a line the file has: one past its end (a stale line number) is clamped to it. */
 function clamp(p, lines) {
-    const length = lines.of(p.file)?.length;
+    const length = p.file ? lines.of(p.file)?.length : undefined;
     if (!length || !p.line)
         return p;
     if (p.line > length)
-        return { ...p, line: length, endLine: undefined };
-    return p.endLine && p.endLine > length ? { ...p, endLine: length } : p;
+        return { ...p, line: length, endLine: undefined, column: undefined, endColumn: undefined };
+    return p.endLine && p.endLine > length ? { ...p, endLine: length, endColumn: undefined } : p;
 }
-function toFinding(gate, category, p, lines) {
+function severityOf(level, check, passed) {
+    const chosen = check.levels?.[level];
+    if (chosen)
+        return chosen;
+    const severity = DEFAULT_LEVELS[level];
+    // the exit status decides: what a passing command reports never blocks on its own
+    return passed && (0,loop_findings/* atOrAbove */.kU)(severity, 'medium') ? 'low' : severity;
+}
+function toFinding(check, p, severity, category, lines) {
     // without a rule id, the check's name says what kind of problem it is
-    const title = `${p.rule ?? gate}: ${p.message}`.split('\n')[0].slice(0, 200);
+    const base = p.title ?? `${p.rule ?? check.name}: ${p.message}`;
+    const where = p.unplaced ? ` (in ${p.unplaced}, not a file of this repository)` : '';
+    const title = `${base.split('\n')[0].slice(0, 200)}${where.slice(0, 120)}`;
+    const endLine = p.endLine && p.line && p.endLine >= p.line ? p.endLine : undefined;
     return {
         id: (0,fingerprint/* fingerprint */.Rj)({ title, file: p.file, anchor: lines.at(p.file, p.line) }),
-        severity: p.level === 'error' ? 'high' : 'low',
-        category,
+        severity,
+        category: p.title && category === 'logic' ? 'testing' : category,
         file: p.file,
-        line: p.line,
-        endLine: p.endLine && p.line && p.endLine >= p.line ? p.endLine : undefined,
+        line: p.file ? p.line : undefined,
+        endLine: p.file ? endLine : undefined,
+        column: p.file && p.line ? p.column : undefined,
+        endColumn: p.file && p.line && p.column && p.endColumn && (endLine ?? p.line) === p.line
+            ? p.endColumn
+            : undefined,
         title,
         description: p.message,
-        source: `gate:${gate}`
+        source: `gate:${check.name}`
     };
 }
-/** Turns one command's result into findings: ESLint JSON, tsc, `path:line:col`, or the output's tail. */
-function findingsFromOutput(name, result, options) {
-    return readGateOutput(name, result, options).findings;
+/** Turns one command's result into findings (see readGateOutput). */
+function findingsFromOutput(check, result, options) {
+    return readGateOutput(check, result, options).findings;
 }
 /**
- * A command's findings (at most MAX_FINDINGS_PER_CHECK, errors first) and the true count of the
- * located problems it printed. Lines past a file's end are clamped to its last line.
+ * A command's findings (at most MAX_FINDINGS_PER_CHECK, the most severe first) and the true count of
+ * the problems it printed. Paths are read relative to where the command ran (a leading `cd DIR &&`
+ * included); lines past a file's end are clamped to its last line; a path outside the repository
+ * gives an unlocated finding, never one on another file.
  */
-function readGateOutput(name, result, options) {
+function readGateOutput(checkOrName, result, options) {
+    const check = typeof checkOrName === 'string' ? { name: checkOrName, command: '' } : checkOrName;
     const { repoRoot, cwd } = options;
+    const placer = new PathPlacer(repoRoot, commandDir(check.command, cwd, repoRoot));
     const lines = new FileLines(repoRoot);
-    const eslint = (0,parsers/* parseEslintJson */.hl)(result.stdout);
-    const category = eslint ? 'style' : 'logic';
-    const problems = eslint ?? (0,parsers/* parseLocatedLines */.d6)(result.output, fileCheck(cwd));
-    const failed = result.exitCode !== 0;
-    const located = problems.flatMap(p => {
-        const file = p.file ? relativeToRoot(repoRoot, cwd, p.file) : undefined;
-        // the exit status decides: what a passing command reports is never more than a warning
-        return file ? [clamp({ ...p, file, level: failed ? p.level : 'warning' }, lines)] : [];
+    const read = problemsOf(result, options.matchers ?? [], f => 'file' in placer.place(f));
+    const passed = result.exitCode === 0;
+    const problems = place(read.problems, placer).map(p => {
+        const clamped = clamp(p, lines);
+        return { p: clamped, severity: severityOf(clamped.level, check, passed) };
     });
-    // over the cap, errors first: what is left out is the least severe
-    const ordered = located.length > MAX_FINDINGS_PER_CHECK
-        ? [...located.filter(p => p.level === 'error'), ...located.filter(p => p.level !== 'error')]
-        : located;
-    const findings = firstDistinct(ordered, MAX_FINDINGS_PER_CHECK, p => toFinding(name, category, p, lines));
-    if (failed && !findings.some(f => f.severity === 'high')) {
-        const what = result.timedOut ? 'timed out' : `failed (exit code ${result.exitCode})`;
-        const title = `Check '${name}' ${what}`;
-        findings.push({
-            id: (0,fingerprint/* fingerprint */.Rj)({ title, file: `gate:${name}` }),
-            severity: 'high',
-            category: 'testing',
-            title,
-            description: `The last lines of its output:\n\n\`\`\`\n${(0,parsers/* tail */.RT)(result.output)}\n\`\`\``,
-            source: `gate:${name}`
-        });
+    // over the cap, the most severe first: what is left out is the least severe
+    const ordered = problems.length > MAX_FINDINGS_PER_CHECK
+        ? [...problems].sort((a, b) => rank(a.severity) - rank(b.severity))
+        : problems;
+    const category = read.category ?? 'logic';
+    const findings = firstDistinct(ordered, MAX_FINDINGS_PER_CHECK, ({ p, severity }) => toFinding(check, p, severity, category, lines));
+    if (!passed && !findings.some(f => (0,loop_findings/* atOrAbove */.kU)(f.severity, 'high'))) {
+        findings.push(failedFinding(check.name, result));
     }
-    return { findings, problems: located.length, capped: located.length > MAX_FINDINGS_PER_CHECK };
+    return {
+        findings,
+        problems: problems.length,
+        capped: problems.length > MAX_FINDINGS_PER_CHECK
+    };
+}
+const ORDER = ['critical', 'high', 'medium', 'low', 'suggestion'];
+const rank = (s) => ORDER.indexOf(s);
+function failedFinding(name, result) {
+    const what = result.timedOut ? 'timed out' : `failed (exit code ${result.exitCode})`;
+    const title = `Check '${name}' ${what}`;
+    const missing = result.report === null ? '\n\nIt did not write its report file (the `report=` option).' : '';
+    return {
+        id: (0,fingerprint/* fingerprint */.Rj)({ title, file: `gate:${name}` }),
+        severity: 'high',
+        category: 'testing',
+        title,
+        description: `The last lines of its output:\n\n\`\`\`\n${(0,formats_text/* tail */.RT)(result.output)}\n\`\`\`${missing}`,
+        source: `gate:${name}`
+    };
 }
 /** The first `max` findings with distinct ids. */
 function firstDistinct(problems, max, toFinding) {
@@ -5796,16 +6949,100 @@ function firstDistinct(problems, max, toFinding) {
     }
     return [...seen.values()];
 }
+
+;// CONCATENATED MODULE: ./src/gates/run-gates.ts
+
+
+
+
+
+
+/** A report file is read up to this size; a bigger one is cut, as the command's output is. */
+const MAX_REPORT_BYTES = 16 * 1024 * 1024;
+/** The lines of a check's output the run log shows (the artifact keeps 200). */
+const LOG_LINES = 400;
+/**
+ * The problem matcher files of the `problem-matchers` input, read from the PR's base commit (as the
+ * guidelines are), so a PR cannot change how its own output is judged.
+ */
+async function loadMatchers(git, baseSha, files) {
+    const matchers = [];
+    for (const file of files) {
+        const text = await git.show(baseSha, file);
+        if (text === undefined)
+            throw new Error(`Input 'problem-matchers': ${file} does not exist on the base branch; give a path relative to the repository root, and merge the file before a PR relies on it.`);
+        let json;
+        try {
+            json = JSON.parse(text);
+        }
+        catch (error) {
+            throw new Error(`Input 'problem-matchers': ${file} is not JSON (${error.message}).`);
+        }
+        try {
+            matchers.push(...(0,problem_matchers/* compileMatchers */.RQ)(json, file));
+        }
+        catch (error) {
+            throw new Error(`Input 'problem-matchers': ${error.message}`);
+        }
+    }
+    return matchers;
+}
+/** Where a check's report file is, and what was there before the command ran. */
+function reportBefore(check, options) {
+    if (!check.report)
+        return undefined;
+    const file = external_node_path_default().resolve(options.cwd, check.report);
+    const relative = external_node_path_default().relative(options.repoRoot, file);
+    if (relative.startsWith('..') || external_node_path_default().isAbsolute(relative))
+        return undefined;
+    let mtimeMs;
+    try {
+        mtimeMs = (0,external_node_fs_.statSync)(file).mtimeMs;
+    }
+    catch {
+        mtimeMs = undefined;
+    }
+    return { file, mtimeMs };
+}
+/**
+ * The report the command wrote: null when it wrote none (a file left from before is not read). One
+ * it created is removed once read, so it is never part of a fix commit.
+ */
+function reportAfter(before) {
+    let stat;
+    try {
+        stat = (0,external_node_fs_.statSync)(before.file);
+    }
+    catch {
+        return null;
+    }
+    if (!stat.isFile() || stat.mtimeMs === before.mtimeMs)
+        return null;
+    const text = (0,external_node_fs_.readFileSync)(before.file).subarray(0, MAX_REPORT_BYTES).toString('utf8');
+    if (before.mtimeMs === undefined)
+        (0,external_node_fs_.rmSync)(before.file, { force: true });
+    return text;
+}
 async function runGates(gates, runner, options) {
     if (!(0,external_node_fs_.existsSync)(options.cwd)) {
         throw new Error(`Input 'working-directory': ${options.cwd} does not exist in the checkout.`);
     }
     const results = [];
     for (const gate of gates) {
+        const before = reportBefore(gate, options);
         const result = await runner.run(gate.command, {
             cwd: options.cwd,
             timeoutMs: options.timeoutMs,
             env: options.env
+        });
+        const report = before ? reportAfter(before) : undefined;
+        const read = readGateOutput(gate, { ...result, report }, options);
+        const outcome = result.timedOut
+            ? 'timed out'
+            : `exit ${result.exitCode}${read.problems ? `, ${read.problems} located problem${read.problems === 1 ? '' : 's'}` : ''}`;
+        await options.log?.group(`check ${gate.name}: ${outcome}`, async () => {
+            options.log.info(`$ ${gate.command}`);
+            options.log.verbatim((0,formats_text/* tail */.RT)(result.output, LOG_LINES, 60_000) || '(no output)');
         });
         results.push({
             name: gate.name,
@@ -5814,8 +7051,8 @@ async function runGates(gates, runner, options) {
             exitCode: result.exitCode,
             timedOut: result.timedOut,
             durationMs: result.durationMs,
-            ...readGateOutput(gate.name, result, options),
-            outputTail: (0,parsers/* tail */.RT)(result.output, 200, 20_000)
+            ...read,
+            outputTail: (0,formats_text/* tail */.RT)(result.output, 200, 20_000)
         });
     }
     return results;
@@ -5933,13 +7170,16 @@ function keepEarlierIds(findings, state, settled = new Set()) {
 /** REVIEW: the gates first (they are cheap and the reviewer sees their results), then the AI reviewer. */
 async function reviewPhase(deps, plan, ws) {
     const { pull, state } = plan;
+    // each check's output is a log group of its own (groups do not nest), before the review's
+    const gates = await runGates(deps.settings.gates, ws.runner, {
+        repoRoot: ws.git.root,
+        cwd: ws.cwd,
+        env: ws.env,
+        timeoutMs: deps.settings.commandTimeoutMinutes * 60_000,
+        matchers: await loadMatchers(ws.git, pull.baseSha, deps.settings.problemMatchers),
+        log: deps.log
+    });
     return deps.log.group(`${plan.tag} review ${pull.headSha.slice(0, 7)}`, async () => {
-        const gates = await runGates(deps.settings.gates, ws.runner, {
-            repoRoot: ws.git.root,
-            cwd: ws.cwd,
-            env: ws.env,
-            timeoutMs: deps.settings.commandTimeoutMinutes * 60_000
-        });
         const verdict = deps.ai ? await deps.ai.review({ pull, state, git: ws.git, gates }) : undefined;
         const merged = (0,loop_findings/* mergeFindings */.DF)(gates.flatMap(g => g.findings), verdict?.findings ?? []);
         return {
