@@ -290,6 +290,8 @@ function traitsOf(model, provider = 'anthropic') {
 
 // EXTERNAL MODULE: ./src/gates/formats/text.ts + 2 modules
 var formats_text = __webpack_require__(56862);
+// EXTERNAL MODULE: ./src/gates/run-gates.ts + 7 modules
+var run_gates = __webpack_require__(16488);
 // EXTERNAL MODULE: ./src/process/secrets.ts
 var secrets = __webpack_require__(68948);
 // EXTERNAL MODULE: ./src/fix/confined-fs.ts
@@ -297,6 +299,7 @@ var confined_fs = __webpack_require__(24335);
 // EXTERNAL MODULE: ./src/fix/protected-paths.ts
 var protected_paths = __webpack_require__(61932);
 ;// CONCATENATED MODULE: ./src/fix/workspace-tools.ts
+
 
 
 
@@ -489,12 +492,22 @@ async function runCheck(input, ctx) {
     const check = ctx.gates.find(c => c.name === input['name']);
     if (!check)
         return error(`no check named ${String(input['name'])}; configured: ${ctx.gates.map(c => c.name).join(', ') || 'none'}`);
-    const r = await ctx.runner.run(check.command, {
+    // as the review runs it: its report file read (and removed), its problems located
+    const { result: r, read } = await (0,run_gates/* runOneCheck */._7)(check, ctx.runner, {
+        repoRoot: ctx.root,
         cwd: ctx.cwd,
         env: ctx.env,
-        timeoutMs: ctx.timeoutMs
+        timeoutMs: ctx.timeoutMs,
+        matchers: ctx.matchers
     });
-    return ok(`exit code ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}\n${(0,formats_text/* tail */.RT)(r.output, 80, 8000)}`);
+    const located = read.findings
+        .slice(0, 40)
+        .map(f => `${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}` : '(no location)'} [${f.severity}] ${f.title}`);
+    return ok([
+        `exit code ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}`,
+        ...(located.length ? ['findings:', ...located] : []),
+        (0,formats_text/* tail */.RT)(r.output, 80, 8000)
+    ].join('\n'));
 }
 function disputeFinding(input, ctx) {
     const id = String(input['id'] ?? '');
@@ -2102,6 +2115,7 @@ function createAiAgents(settings, log, client) {
                     root: workspace.git.root,
                     protectedPaths: settings.protectedPaths,
                     gates: settings.gates,
+                    matchers: workspace.matchers,
                     runner: workspace.runner,
                     cwd: workspace.cwd,
                     env: workspace.env,

@@ -81,9 +81,7 @@ export function toolEnv(): Record<string, string> {
   )
   return {
     ...(Object.fromEntries(inherited) as Record<string, string>),
-    PATH: `${path.join(PROJECT, 'node_modules/.bin')}:${process.env['PATH'] ?? ''}`,
-    NO_COLOR: '',
-    FORCE_COLOR: ''
+    PATH: `${path.join(PROJECT, 'node_modules/.bin')}:${process.env['PATH'] ?? ''}`
   }
 }
 

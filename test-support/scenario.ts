@@ -102,6 +102,8 @@ export interface ScenarioReport {
     notices: string[]
     warnings: string[]
     errors: string[]
+    /** The titles of the log's groups (`::group::`), in order. */
+    groups: string[]
   }>
   finalState: Record<string, unknown> | undefined
   comments: Array<{ id: number; author: string; body: string }>
@@ -117,6 +119,8 @@ export interface ScenarioReport {
     annotations: Array<{
       path: string
       start_line: number
+      start_column?: number | null
+      end_column?: number | null
       annotation_level: string | null
       message: string | null
     }>

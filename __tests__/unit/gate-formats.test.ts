@@ -149,6 +149,114 @@ describe('formats without a fixture of their own', () => {
   })
 })
 
+describe('what is not a problem, and what must not break the gates', () => {
+  it("does not take Jest's Console section for a failing test", () => {
+    write('t/a.test.js', 'test("logs", () => {\n  console.log("hi")\n})\n')
+    const output = [
+      'PASS t/a.test.js',
+      '  ● Console',
+      '',
+      '    console.log',
+      '      hi',
+      '',
+      '      at Object.log (t/a.test.js:2:11)',
+      ''
+    ].join('\n')
+    expect(read('test: jest', output, 0)).toEqual([])
+  })
+
+  it('reads a pytest frame printed with a trailing space, with the message that follows it', () => {
+    write(
+      'tests/test_j.py',
+      'import json\n\ndef test_load():\n    assert json.loads("{bad") == {}\n'
+    )
+    const output = [
+      '_________________________________ test_load __________________________________',
+      '',
+      'tests/test_j.py:4: ',
+      '_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _',
+      '/usr/lib/python3.11/json/decoder.py:353: in raw_decode',
+      '    obj, end = self.scan_once(s, idx)',
+      'E   json.decoder.JSONDecodeError: Expecting property name enclosed in double quotes',
+      '',
+      '/usr/lib/python3.11/json/decoder.py:353: JSONDecodeError',
+      '=========================== short test summary info ============================'
+    ].join('\n')
+    const findings = read('test: pytest', output)
+    expect(where(findings)).toEqual([['tests/test_j.py', 4, 'high']])
+    expect(findings[0]!.description).toBe(
+      'json.decoder.JSONDecodeError: Expecting property name enclosed in double quotes'
+    )
+  })
+
+  it('skips SARIF results that are suppressed or not failures', () => {
+    const result = (line: number, extra: object) => ({
+      level: 'error',
+      message: { text: `line ${line}` },
+      locations: [
+        { physicalLocation: { artifactLocation: { uri: 'src/a.ts' }, region: { startLine: line } } }
+      ],
+      ...extra
+    })
+    const sarif = JSON.stringify({
+      version: '2.1.0',
+      runs: [
+        {
+          tool: { driver: { name: 'ESLint' } },
+          results: [
+            result(1, {}),
+            result(2, { suppressions: [{ kind: 'inSource' }] }),
+            result(3, { kind: 'pass' })
+          ]
+        }
+      ]
+    })
+    expect(where(read('lint: eslint', sarif))).toEqual([
+      ['src/a.ts', 1, 'high'],
+      ['src/a.ts', 3, 'low']
+    ])
+  })
+
+  it('reads reports of shapes it does not expect without failing the step', () => {
+    for (const text of [
+      '[{"filePath":"a","messages":[null]}]',
+      '{"version":"2.1.0","runs":[null, {"results":{}}]}',
+      '{"generalDiagnostics":[null]}',
+      '{"diagnostics":[{"message":"m","location":{"path":"src/a.ts","range":{"start":{"line":"2"}}},"severity":1}]}',
+      '<checkstyle><file name="src/a.ts"><error line="1" severity="constructor" message="x"/></file></checkstyle>'
+    ]) {
+      const findings = read('c: tool', text)
+      expect(
+        findings.every(f => ['high', 'medium', 'low'].includes(f.severity)),
+        text
+      ).toBe(true)
+    }
+  })
+
+  it("keeps a `cd` out of the repository from landing problems on the repository's files", () => {
+    expect(where(read('lint: cd ../other && tsc', 'src/a.ts(2,1): error TS1: two\n'))).toEqual([
+      [null, null, 'high']
+    ])
+  })
+
+  it('never reads `[warn]` lines that name no file as files to format', () => {
+    expect(where(read('build: sbt compile', '[warn] there were 2 deprecation warnings\n'))).toEqual(
+      [[null, null, 'high']]
+    )
+  })
+
+  it('titles a workflow command with its own title as the rule, not as a failing test', () => {
+    const findings = read(
+      'lint: ruff',
+      '::error title=ruff (F401),file=src/a.ts,line=1::`os` imported but unused\n'
+    )
+    expect(findings[0]).toMatchObject({
+      title: 'ruff (F401): `os` imported but unused',
+      category: 'logic'
+    })
+  })
+})
+
 describe('severity from the tool, the check and the exit status', () => {
   const output = 'src/a.ts:1:1: error: e\nsrc/a.ts:2:1: warning: w\nsrc/a.ts:3:1: note: n\n'
 
@@ -215,6 +323,31 @@ describe('problem matchers (GitHub format)', () => {
     ])
   })
 
+  it("skips a level the runner does not know, and reads paths relative to fromPath's folder", () => {
+    const custom = {
+      problemMatcher: [
+        {
+          owner: 'proj',
+          pattern: [
+            {
+              regexp: '^(\\S+)\\((\\d+)\\): (\\w+): (.*) \\[(\\S+)\\]$',
+              file: 1,
+              line: 2,
+              severity: 3,
+              message: 4,
+              fromPath: 5
+            }
+          ]
+        }
+      ]
+    }
+    const output =
+      'a.ts(2): error: broken [sub/src/proj.csproj]\na.ts(3): remark: fine [sub/src/proj.csproj]\n'
+    expect(where(read('build: make', output, 1, { matchers: custom }))).toEqual([
+      ['sub/src/a.ts', 2, 'high']
+    ])
+  })
+
   it('names the file and the fault of a matcher the runner would refuse', () => {
     expect(() => compileMatchers({ problemMatcher: [{ owner: 'x' }] }, 'm.json')).toThrow(
       /m.json is not a problem matcher file: \/problemMatcher\/0 must have required property 'pattern'/
@@ -267,6 +400,22 @@ describe('columns, reports and the log', () => {
       [2, 2, 3, 7],
       [1, 3, undefined, undefined]
     ])
+  })
+
+  it('never reads a report through a link: PR code could point one at a file of the runner', async () => {
+    const outside = mkdtempSync(path.join(tmpdir(), 'rl-outside-'))
+    writeFileSync(path.join(outside, 'creds.txt'), '::error file=src/a.ts,line=1::SECRET-TOKEN\n')
+    const [result] = await runGates(
+      parseChecks(
+        `r[report=out/r.txt]: mkdir -p out && ln -s ${outside}/creds.txt out/r.txt; exit 1`
+      ),
+      createCommandRunner(),
+      { repoRoot: root, cwd: root, timeoutMs: 30_000, env: { PATH: process.env['PATH']! } }
+    )
+    expect(JSON.stringify(result!.findings)).not.toContain('SECRET-TOKEN')
+    expect(result!.findings[0]!.description).toContain('It did not write its report file')
+    expect(existsSync(path.join(root, 'out/r.txt'))).toBe(false)
+    rmSync(outside, { recursive: true, force: true })
   })
 
   it('reads the report file the command wrote, removes it, and never reads one left from before', async () => {

@@ -2,11 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import {
-  findingsFromOutput,
-  MAX_FINDINGS_PER_CHECK,
-  readGateOutput
-} from '../../src/gates/run-gates.js'
+import { MAX_FINDINGS_PER_CHECK, readGateOutput } from '../../src/gates/run-gates.js'
 
 let root: string
 
@@ -17,11 +13,11 @@ function write(file: string, content: string): void {
 }
 
 function run(output: string, exitCode = 1, stdout = output, cwd = root) {
-  return findingsFromOutput(
-    'check',
+  return readGateOutput(
+    { name: 'check', command: '' },
     { exitCode, stdout, output, timedOut: false },
     { repoRoot: root, cwd }
-  )
+  ).findings
 }
 
 beforeEach(() => {
@@ -189,11 +185,11 @@ describe('a failing command without a location', () => {
   })
 
   it('says the command timed out', () => {
-    const findings = findingsFromOutput(
-      'slow',
+    const findings = readGateOutput(
+      { name: 'slow', command: '' },
       { exitCode: 124, stdout: '', output: 'waiting...', timedOut: true },
       { repoRoot: root, cwd: root }
-    )
+    ).findings
     expect(findings.map(f => f.title)).toEqual(["Check 'slow' timed out"])
   })
 
@@ -208,7 +204,7 @@ describe('a check that prints more than anyone can act on', () => {
     for (let i = 0; i < 3000; i++) lines.push(`src/main.c:${(i % 4) + 1}:1: warning: noise ${i}`)
     lines.push("src/main.c:3:11: error: expected ';' before '}' token")
     const { findings, problems } = readGateOutput(
-      'check',
+      { name: 'check', command: '' },
       { exitCode: 1, stdout: '', output: lines.join('\n'), timedOut: false },
       { repoRoot: root, cwd: root }
     )

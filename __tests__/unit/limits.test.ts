@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { findingsFromOutput } from '../../src/gates/run-gates.js'
+import { readGateOutput } from '../../src/gates/run-gates.js'
 import { decodeState } from '../../src/loop/state-comment.js'
 import { compactState } from '../../src/loop/state-compact.js'
 import { renderComment, COMMENT_LIMIT } from '../../src/report/comment.js'
@@ -15,11 +15,11 @@ describe('limits that protect the loop', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'rl-limits-'))
     writeFileSync(path.join(root, 'a.ts'), 'old()\n')
     const output = 'a.ts:1: error: old() is deprecated\n'
-    const findings = findingsFromOutput(
-      'lint',
+    const findings = readGateOutput(
+      { name: 'lint', command: '' },
       { exitCode: 0, stdout: output, output, timedOut: false },
       { repoRoot: root, cwd: root }
-    )
+    ).findings
     expect(findings.map(f => [f.file, f.severity])).toEqual([['a.ts', 'low']])
   })
 

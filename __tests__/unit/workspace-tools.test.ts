@@ -173,6 +173,40 @@ describe('fixer tools stay inside the workspace', () => {
     expect(env.content).toContain('SECRET=***')
   })
 
+  it("gives the fixer a check's report as located findings and leaves no report file to commit", async () => {
+    const sarif = JSON.stringify({
+      version: '2.1.0',
+      runs: [
+        {
+          tool: { driver: { name: 'lint' } },
+          results: [
+            {
+              level: 'error',
+              ruleId: 'no-x',
+              message: { text: 'x is bad' },
+              locations: [
+                {
+                  physicalLocation: {
+                    artifactLocation: { uri: 'src/a.js' },
+                    region: { startLine: 2 }
+                  }
+                }
+              ]
+            }
+          ]
+        }
+      ]
+    })
+    writeFileSync(
+      path.join(root, 'lint.sh'),
+      `mkdir -p out && printf '%s' '${sarif}' > out/lint.sarif; exit 1\n`
+    )
+    const gates = [{ name: 'lint', command: 'sh lint.sh', report: 'out/lint.sarif' }]
+    const r = await runTool('run_check', { name: 'lint' }, { ...ctx, gates })
+    expect(r.content).toContain('src/a.js:2 [high] no-x: x is bad')
+    expect(existsSync(path.join(root, 'out/lint.sarif'))).toBe(false)
+  })
+
   it('offers no run_check when PR code cannot be sandboxed', async () => {
     const unsandboxed = { ...ctx, sandboxed: false }
     expect(toolSpecs(unsandboxed).map(t => t.name)).not.toContain('run_check')

@@ -1,7 +1,10 @@
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import type { CommandRunner, ToolSpec } from '../ports/index.js'
+import type { ProblemMatcher } from '../gates/formats/problem-matchers.js'
 import { tail } from '../gates/formats/text.js'
+import type { CheckSpec } from '../gates/problem.js'
+import { runOneCheck } from '../gates/run-gates.js'
 import { maskSecrets } from '../process/secrets.js'
 import { isGitName, locate, readConfined, Refusal, writeConfined } from './confined-fs.js'
 import { isProtected } from './protected-paths.js'
@@ -11,8 +14,10 @@ export const DISPUTE_REASONS = ['already_satisfied', 'stale', 'out_of_scope', 'w
 export interface ToolContext {
   root: string
   protectedPaths: readonly string[]
-  /** The gates the fixer may run (its run_check tool). */
-  gates: ReadonlyArray<{ name: string; command: string }>
+  /** The gates the fixer may run (its run_check tool), read as the review reads them. */
+  gates: readonly CheckSpec[]
+  /** The `problem-matchers` input's matchers. */
+  matchers?: readonly ProblemMatcher[]
   runner: CommandRunner
   cwd: string
   env: Record<string, string>
@@ -239,13 +244,26 @@ async function runCheck(input: Input, ctx: ToolContext): Promise<ToolOutcome> {
     return error(
       `no check named ${String(input['name'])}; configured: ${ctx.gates.map(c => c.name).join(', ') || 'none'}`
     )
-  const r = await ctx.runner.run(check.command, {
+  // as the review runs it: its report file read (and removed), its problems located
+  const { result: r, read } = await runOneCheck(check, ctx.runner, {
+    repoRoot: ctx.root,
     cwd: ctx.cwd,
     env: ctx.env,
-    timeoutMs: ctx.timeoutMs
+    timeoutMs: ctx.timeoutMs,
+    matchers: ctx.matchers
   })
+  const located = read.findings
+    .slice(0, 40)
+    .map(
+      f =>
+        `${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}` : '(no location)'} [${f.severity}] ${f.title}`
+    )
   return ok(
-    `exit code ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}\n${tail(r.output, 80, 8000)}`
+    [
+      `exit code ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}`,
+      ...(located.length ? ['findings:', ...located] : []),
+      tail(r.output, 80, 8000)
+    ].join('\n')
   )
 }
 

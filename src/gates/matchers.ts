@@ -172,7 +172,7 @@ export const TOOL_MATCHERS: MatcherConfig[] = [
     pattern: [
       { regexp: '^\\s*([^\\s].*)$', file: 1 },
       {
-        regexp: '^\\s+(\\d+):(\\d+)\\s+(✖|⚠|×|‼)\\s+(.*?)\\s{2,}(\\S+)$',
+        regexp: '^\\s+(\\d+):(\\d+)\\s+(✖|⚠|×|‼)\\s+(.*\\S)\\s\\s+(\\S+)$',
         line: 1,
         column: 2,
         severity: 3,
@@ -229,6 +229,8 @@ export const TOOL_MATCHERS: MatcherConfig[] = [
   {
     // Prettier 3 --check: `[warn] path` for each file it would format (no line: the whole file)
     owner: 'prettier-check',
+    // other tools print `[warn] …` too (sbt, Prettier's own notices): only a file of the tree counts
+    loose: true,
     pattern: [
       {
         regexp: '^\\[(warn)\\] ((?!Code style issues )\\S.*)$',

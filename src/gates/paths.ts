@@ -1,28 +1,31 @@
-import { statSync } from 'node:fs'
+import { lstatSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 /**
  * Where a check's command really runs: its working directory, moved by a leading `cd DIR &&` (or
- * `cd DIR;`), as a tool prints paths relative to where it runs. A `cd` out of the repository, or
- * to a place that cannot be read from the command, leaves it where it was.
+ * `cd DIR;`), as a tool prints paths relative to where it runs. Undefined when a `cd` leaves the
+ * repository: the relative paths printed there name no file of it.
  */
-export function commandDir(command: string, cwd: string, repoRoot: string): string {
+export function commandDir(command: string, cwd: string, repoRoot: string): string | undefined {
   let dir = cwd
   let rest = command.trim()
   for (;;) {
     const cd = /^cd\s+("([^"]+)"|'([^']+)'|([^\s;&|'"$`]+))\s*(&&|;)\s*/.exec(rest)
     if (!cd) return dir
-    const target = path.resolve(dir, cd[2] ?? cd[3] ?? cd[4]!)
-    if (!isInside(repoRoot, target)) return dir
-    dir = target
+    dir = path.resolve(dir, cd[2] ?? cd[3] ?? cd[4]!)
+    if (!isInside(repoRoot, dir)) return undefined
     rest = rest.slice(cd[0].length)
   }
 }
 
-function isInside(root: string, absolute: string): boolean {
+/** Whether an absolute path is the root or inside it (`..config` is inside; `../x` is not). */
+export function isInside(root: string, absolute: string): boolean {
   const relative = path.relative(root, absolute)
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))
+  return (
+    relative === '' ||
+    (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))
+  )
 }
 
 const WINDOWS_ABSOLUTE = /^[A-Za-z]:\//
@@ -53,9 +56,10 @@ export type Placement = { file: string } | { unplaced: string }
 export class PathPlacer {
   private readonly seen = new Map<string, Placement>()
 
+  /** `dir`: where the command ran; undefined when that is outside the repository. */
   constructor(
     private readonly repoRoot: string,
-    private readonly dir: string
+    private readonly dir: string | undefined
   ) {}
 
   place(reported: string): Placement {
@@ -77,17 +81,23 @@ export class PathPlacer {
       if (!WINDOWS_ABSOLUTE.test(root) || !p.toLowerCase().startsWith(`${root.toLowerCase()}/`))
         return { unplaced: reported }
       absolute = path.join(this.repoRoot, p.slice(root.length + 1))
-    } else {
+    } else if (path.isAbsolute(p)) {
+      absolute = p
+    } else if (this.dir) {
       absolute = path.resolve(this.dir, p)
+    } else {
+      return { unplaced: reported }
     }
-    if (!isInside(this.repoRoot, absolute) || !isFile(absolute)) return { unplaced: reported }
+    if (!isInside(this.repoRoot, absolute) || !isRegularFile(absolute))
+      return { unplaced: reported }
     return { file: path.relative(this.repoRoot, absolute).split(path.sep).join('/') }
   }
 }
 
-function isFile(absolute: string): boolean {
+/** A file of the checkout: a link is not one (it may lead out of the repository). */
+function isRegularFile(absolute: string): boolean {
   try {
-    return statSync(absolute).isFile()
+    return lstatSync(absolute).isFile()
   } catch {
     return false
   }

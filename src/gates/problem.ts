@@ -18,8 +18,8 @@ export interface GateProblem {
   level: ToolLevel
   rule?: string
   message: string
-  /** A title of the tool's own (a failing test's name); else the rule and the message make one. */
-  title?: string
+  /** A failing test's name: the finding's title (else the rule and the message make one). */
+  testName?: string
   /**
    * Loose matches (the generic `path:line: message` form) name a file only when it is in the tree:
    * what merely looks like a location (a URL, a time) is dropped instead of becoming a finding.
@@ -67,8 +67,15 @@ const WORDS: Record<string, ToolLevel> = {
  * A tool's level word (`error`, `Warning`, `info`, Pylint's `convention` or its message-id letter,
  * stylelint's ✖ and ⚠, SARIF's `note`) as a ToolLevel; `fallback` when the word is none of them.
  */
-export function toolLevel(word: string | undefined, fallback: ToolLevel = 'error'): ToolLevel {
-  return (word && WORDS[word.trim().toLowerCase()]) || fallback
+export function toolLevel(word: unknown, fallback: ToolLevel = 'error'): ToolLevel {
+  return knownLevel(word) ?? fallback
+}
+
+/** The level a word names, or undefined when it names none (a report's number, `constructor`). */
+export function knownLevel(word: unknown): ToolLevel | undefined {
+  if (typeof word !== 'string') return undefined
+  const key = word.trim().toLowerCase()
+  return Object.hasOwn(WORDS, key) ? WORDS[key] : undefined
 }
 
 /** One check of the `checks` input: `name[options]: command`. */

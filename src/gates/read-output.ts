@@ -34,6 +34,13 @@ export interface ReadOptions {
   matchers?: readonly ProblemMatcher[]
 }
 
+/** A check's findings, and how many located problems it printed (more than it keeps when capped). */
+export interface GateReading {
+  findings: Finding[]
+  problems: number
+  capped: boolean
+}
+
 export interface CommandOutput {
   exitCode: number
   stdout: string
@@ -75,10 +82,15 @@ function problemsOf(
   inRepo: (file: string) => boolean
 ): { problems: GateProblem[]; category?: Category } {
   const structured = (text: string) => {
-    const json = readJsonReport(text)
-    if (json) return { problems: json.problems, format: json.format }
-    const xml = readCheckstyle(text)
-    return xml && { problems: xml, format: 'checkstyle' }
+    try {
+      const json = readJsonReport(text)
+      if (json) return { problems: json.problems, format: json.format }
+      const xml = readCheckstyle(text)
+      return xml && { problems: xml, format: 'checkstyle' }
+    } catch {
+      // a report of a shape no reader expects: its text is read instead
+      return undefined
+    }
   }
   const text = (t: string) => readText(t, { user: matchers, builtIn: builtInMatchers() }, inRepo)
   if (typeof result.report === 'string') {
@@ -133,14 +145,14 @@ function toFinding(
   lines: FileLines
 ): Finding {
   // without a rule id, the check's name says what kind of problem it is
-  const base = p.title ?? `${p.rule ?? check.name}: ${p.message}`
+  const base = p.testName ?? `${p.rule ?? check.name}: ${p.message}`
   const where = p.unplaced ? ` (in ${p.unplaced}, not a file of this repository)` : ''
   const title = `${base.split('\n')[0]!.slice(0, 200)}${where.slice(0, 120)}`
   const endLine = p.endLine && p.line && p.endLine >= p.line ? p.endLine : undefined
   return {
     id: fingerprint({ title, file: p.file, anchor: lines.at(p.file, p.line) }),
     severity,
-    category: p.title && category === 'logic' ? 'testing' : category,
+    category: p.testName ? 'testing' : category,
     file: p.file,
     line: p.file ? p.line : undefined,
     endLine: p.file ? endLine : undefined,
@@ -155,15 +167,6 @@ function toFinding(
   }
 }
 
-/** Turns one command's result into findings (see readGateOutput). */
-export function findingsFromOutput(
-  check: string | CheckSpec,
-  result: CommandOutput,
-  options: ReadOptions
-): Finding[] {
-  return readGateOutput(check, result, options).findings
-}
-
 /**
  * A command's findings (at most MAX_FINDINGS_PER_CHECK, the most severe first) and the true count of
  * the problems it printed. Paths are read relative to where the command ran (a leading `cd DIR &&`
@@ -171,12 +174,10 @@ export function findingsFromOutput(
  * gives an unlocated finding, never one on another file.
  */
 export function readGateOutput(
-  checkOrName: string | CheckSpec,
+  check: CheckSpec,
   result: CommandOutput,
   options: ReadOptions
-): { findings: Finding[]; problems: number; capped: boolean } {
-  const check: CheckSpec =
-    typeof checkOrName === 'string' ? { name: checkOrName, command: '' } : checkOrName
+): GateReading {
   const { repoRoot, cwd } = options
   const placer = new PathPlacer(repoRoot, commandDir(check.command, cwd, repoRoot))
   const lines = new FileLines(repoRoot)
@@ -200,7 +201,7 @@ export function readGateOutput(
   }
   return {
     findings,
-    problems: problems.length,
+    problems: problems.filter(({ p }) => p.file).length,
     capped: problems.length > MAX_FINDINGS_PER_CHECK
   }
 }

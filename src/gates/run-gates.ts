@@ -1,28 +1,27 @@
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs'
+import {
+  closeSync,
+  constants,
+  existsSync,
+  lstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  rmSync
+} from 'node:fs'
 import path from 'node:path'
 import type { GateResult } from '../loop/types.js'
-import type { CommandRunner, Git, Log } from '../ports/index.js'
+import type { CommandResult, CommandRunner, Git, Log } from '../ports/index.js'
 import { compileMatchers, type ProblemMatcher } from './formats/problem-matchers.js'
 import { tail } from './formats/text.js'
+import { isInside } from './paths.js'
 import type { CheckSpec } from './problem.js'
-import { readGateOutput } from './read-output.js'
+import { readGateOutput, type GateReading, type ReadOptions } from './read-output.js'
 
-export {
-  findingsFromOutput,
-  readGateOutput,
-  MAX_FINDINGS_PER_CHECK,
-  FileLines
-} from './read-output.js'
+export { readGateOutput, MAX_FINDINGS_PER_CHECK, FileLines } from './read-output.js'
 
-export interface GateOptions {
-  /** Repository root: finding paths are made relative to it (annotations need that). */
-  repoRoot: string
-  /** Where commands run (the `working-directory` input). */
-  cwd: string
+export interface GateOptions extends ReadOptions {
   timeoutMs: number
   env: Record<string, string>
-  /** The `problem-matchers` input's matchers, tried before the built-in ones. */
-  matchers?: readonly ProblemMatcher[]
   /** Each check's output goes to the run log, in a group of its own. */
   log?: Log
 }
@@ -66,15 +65,14 @@ export async function loadMatchers(
   return matchers
 }
 
-/** Where a check's report file is, and what was there before the command ran. */
+/** Where a check's report file is, and when it was last written before the command ran. */
 function reportBefore(check: CheckSpec, options: GateOptions) {
   if (!check.report) return undefined
   const file = path.resolve(options.cwd, check.report)
-  const relative = path.relative(options.repoRoot, file)
-  if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined
+  if (!isInside(options.repoRoot, file)) return undefined
   let mtimeMs: number | undefined
   try {
-    mtimeMs = statSync(file).mtimeMs
+    mtimeMs = lstatSync(file).mtimeMs
   } catch {
     mtimeMs = undefined
   }
@@ -82,20 +80,44 @@ function reportBefore(check: CheckSpec, options: GateOptions) {
 }
 
 /**
- * The report the command wrote: null when it wrote none (a file left from before is not read). One
- * it created is removed once read, so it is never part of a fix commit.
+ * The report the command wrote: null when it wrote none (a file left from before is not read). Only
+ * a regular file inside the repository is read, never through a link (PR code could point one at a
+ * file of the runner), and at most MAX_REPORT_BYTES of it. One it created is removed once read, so
+ * it is never part of a fix commit.
  */
-function reportAfter(before: { file: string; mtimeMs?: number }): string | null {
-  let stat
+function reportAfter(before: { file: string; mtimeMs?: number }, repoRoot: string): string | null {
   try {
-    stat = statSync(before.file)
+    const stat = lstatSync(before.file)
+    if (!stat.isFile() || stat.mtimeMs === before.mtimeMs) return null
+    if (!isInside(realpathSync(repoRoot), realpathSync(before.file))) return null
+    const fd = openSync(before.file, constants.O_RDONLY | constants.O_NOFOLLOW)
+    try {
+      const buffer = Buffer.alloc(Math.min(stat.size, MAX_REPORT_BYTES))
+      return buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString('utf8')
+    } finally {
+      closeSync(fd)
+    }
   } catch {
     return null
+  } finally {
+    if (before.mtimeMs === undefined) rmSync(before.file, { force: true })
   }
-  if (!stat.isFile() || stat.mtimeMs === before.mtimeMs) return null
-  const text = readFileSync(before.file).subarray(0, MAX_REPORT_BYTES).toString('utf8')
-  if (before.mtimeMs === undefined) rmSync(before.file, { force: true })
-  return text
+}
+
+/** One check run as the loop runs it: its command, then its report file and output read. */
+export async function runOneCheck(
+  check: CheckSpec,
+  runner: CommandRunner,
+  options: GateOptions
+): Promise<{ result: CommandResult; read: GateReading }> {
+  const before = reportBefore(check, options)
+  const result = await runner.run(check.command, {
+    cwd: options.cwd,
+    timeoutMs: options.timeoutMs,
+    env: options.env
+  })
+  const report = before ? reportAfter(before, options.repoRoot) : undefined
+  return { result, read: readGateOutput(check, { ...result, report }, options) }
 }
 
 export async function runGates(
@@ -108,14 +130,7 @@ export async function runGates(
   }
   const results: GateResult[] = []
   for (const gate of gates) {
-    const before = reportBefore(gate, options)
-    const result = await runner.run(gate.command, {
-      cwd: options.cwd,
-      timeoutMs: options.timeoutMs,
-      env: options.env
-    })
-    const report = before ? reportAfter(before) : undefined
-    const read = readGateOutput(gate, { ...result, report }, options)
+    const { result, read } = await runOneCheck(gate, runner, options)
     const outcome = result.timedOut
       ? 'timed out'
       : `exit ${result.exitCode}${read.problems ? `, ${read.problems} located problem${read.problems === 1 ? '' : 's'}` : ''}`

@@ -68,6 +68,7 @@ export function createAiAgents(settings: Settings, log: Log, client?: ModelClien
             root: workspace.git.root,
             protectedPaths: settings.protectedPaths,
             gates: settings.gates,
+            matchers: workspace.matchers,
             runner: workspace.runner,
             cwd: workspace.cwd,
             env: workspace.env,

@@ -3,6 +3,7 @@
  * types. Each has one factory (its adapter), created in `src/main.ts` and passed down; tests pass
  * fakes or point the real adapters at the local emulators.
  */
+import type { ProblemMatcher } from '../gates/formats/problem-matchers.js'
 import type {
   Annotation,
   Dispute,
@@ -346,6 +347,12 @@ export interface AiAgents {
     state: LoopState
     review: ReviewResult
     /** The checkout, its confined runner and the job's secrets (masked in every tool result). */
-    workspace: Confined & { git: Git; cwd: string; secrets: readonly string[] }
+    workspace: Confined & {
+      git: Git
+      cwd: string
+      secrets: readonly string[]
+      /** The `problem-matchers` input's matchers, read from the base branch. */
+      matchers?: readonly ProblemMatcher[]
+    }
   }): Promise<FixerOutcome>
 }

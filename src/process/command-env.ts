@@ -14,6 +14,8 @@ export const ALLOWED_NAMES: readonly string[] = [
   'TERM',
   'CI',
   'GITHUB_ACTIONS',
+  // with GITHUB_ACTIONS, tools such as yamllint print workflow commands, which the checks read
+  'GITHUB_WORKFLOW',
   'RUNNER_OS',
   'RUNNER_ARCH'
 ]

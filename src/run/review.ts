@@ -1,4 +1,4 @@
-import { loadMatchers, runGates } from '../gates/run-gates.js'
+import { runGates } from '../gates/run-gates.js'
 import type { Settings } from '../inputs.js'
 import { mergeFindings } from '../loop/findings.js'
 import parseDiff from 'parse-diff'
@@ -30,7 +30,7 @@ export async function reviewPhase(
     cwd: ws.cwd,
     env: ws.env,
     timeoutMs: deps.settings.commandTimeoutMinutes * 60_000,
-    matchers: await loadMatchers(ws.git, pull.baseSha, deps.settings.problemMatchers),
+    matchers: ws.matchers,
     log: deps.log
   })
   return deps.log.group(`${plan.tag} review ${pull.headSha.slice(0, 7)}`, async () => {

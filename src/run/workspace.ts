@@ -1,3 +1,5 @@
+import type { ProblemMatcher } from '../gates/formats/problem-matchers.js'
+import { loadMatchers } from '../gates/run-gates.js'
 import { realpathSync } from 'node:fs'
 import path from 'node:path'
 import { InputError } from '../action/input-error.js'
@@ -12,6 +14,8 @@ export interface Workspace extends Confined {
   cwd: string
   /** The job's secret values, kept out of prompts, transcripts, artifacts and commits. */
   secrets: string[]
+  /** The `problem-matchers` input's matchers, read from the base branch. */
+  matchers: ProblemMatcher[]
 }
 
 /** The working directory, which must be a folder inside the repository (links resolved). */
@@ -54,5 +58,6 @@ export async function openWorkspace(
     [deps.settings.githubToken, deps.settings.ai.apiKey, deps.settings.stateKey],
     deps.env
   )
-  return { ...confined, git, cwd, secrets }
+  const matchers = await loadMatchers(git, pull.baseSha, deps.settings.problemMatchers)
+  return { ...confined, git, cwd, secrets, matchers }
 }

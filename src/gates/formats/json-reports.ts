@@ -26,7 +26,7 @@ const ARRAY_SHAPES: readonly ArrayShape[] = [
     format: 'eslint-json',
     accepts: i => typeof i['filePath'] === 'string' && Array.isArray(i['messages']),
     read: i =>
-      (i['messages'] as Json[]).map(m => ({
+      (i['messages'] as unknown[]).filter(isObject).map(m => ({
         file: i['filePath'] as string,
         line: num(m['line']),
         column: num(m['column']),
@@ -42,7 +42,7 @@ const ARRAY_SHAPES: readonly ArrayShape[] = [
     format: 'stylelint-json',
     accepts: i => typeof i['source'] === 'string' && Array.isArray(i['warnings']),
     read: i =>
-      (i['warnings'] as Json[]).map(w => ({
+      (i['warnings'] as unknown[]).filter(isObject).map(w => ({
         file: i['source'] as string,
         line: num(w['line']),
         column: num(w['column']),
@@ -169,13 +169,13 @@ function unwrap(json: Json): { format: string; problems: GateProblem[] } | undef
   if (isRdjson(json))
     return {
       format: 'rdjson',
-      problems: readRdjson(json['diagnostics'] as Json[], str(json['severity']))
+      problems: readRdjson(json['diagnostics'] as unknown[], str(json['severity']))
     }
   if (Array.isArray(json['generalDiagnostics'])) {
     // Pyright --outputjson: 0-based lines and characters
     return {
       format: 'pyright-json',
-      problems: (json['generalDiagnostics'] as Json[]).map(d => {
+      problems: (json['generalDiagnostics'] as unknown[]).filter(isObject).map(d => {
         const range = isObject(d['range']) ? d['range'] : {}
         const start = isObject(range['start']) ? range['start'] : {}
         const end = isObject(range['end']) ? range['end'] : {}

@@ -1,11 +1,13 @@
 import { Ajv } from 'ajv'
-import { toolLevel, type GateProblem } from '../problem.js'
+import path from 'node:path'
+import { knownLevel, type GateProblem } from '../problem.js'
 
 /**
  * GitHub problem matchers, the format `::add-matcher::` takes, with the runner's semantics
  * (actions/runner src/Runner.Worker/IssueMatcher.cs): a matcher is one pattern, or several that
  * must match consecutive lines, the last of which may `loop`; a line one matcher matches resets the
- * others. Users teach the gates a tool with a JSON file; the built-in ones are in `matchers.ts`.
+ * others; a level it does not know skips the problem; members it does not know are ignored. Users
+ * teach the gates a tool with a JSON file; the built-in ones are in `matchers.ts`.
  */
 export interface MatcherPattern {
   regexp: string
@@ -23,6 +25,8 @@ export interface MatcherConfig {
   owner: string
   severity?: string
   pattern: MatcherPattern[]
+  /** Built-in matchers only: a match whose path is no file of the tree is not a problem at all. */
+  loose?: boolean
 }
 
 const GROUPS = ['file', 'fromPath', 'line', 'column', 'severity', 'code', 'message'] as const
@@ -54,12 +58,10 @@ const SCHEMA = {
                 regexp: { type: 'string' },
                 loop: { type: 'boolean' },
                 ...Object.fromEntries(GROUPS.map(g => [g, { type: 'integer', minimum: 0 }]))
-              },
-              additionalProperties: false
+              }
             }
           }
-        },
-        additionalProperties: false
+        }
       }
     }
   }
@@ -111,17 +113,21 @@ export class ProblemMatcher {
     if (!v.message) return undefined
     const line = v.line ? Number(v.line) : undefined
     const column = v.column ? Number(v.column) : undefined
+    // the runner skips what names a level it does not know
+    const level = knownLevel(v.severity || this.config.severity || 'error')
+    if (!level) return undefined
     let file = v.file || undefined
     // fromPath names a project file the paths are relative to (the runner's convention)
     if (file && v.fromPath && !/^([\\/]|[A-Za-z]:)/.test(file))
-      file = `${v.fromPath.replace(/[\\/][^\\/]*$/, '')}/${file}`
+      file = path.posix.join(path.posix.dirname(v.fromPath.replace(/\\/g, '/')), file)
     return {
       file,
       line: line && line > 0 ? line : undefined,
       column: column && column > 0 ? column : undefined,
-      level: toolLevel(v.severity || this.config.severity, 'error'),
+      level,
       rule: v.code?.replace(/^[([]|[)\]]$/g, '') || undefined,
-      message: v.message.trim()
+      message: v.message.trim(),
+      loose: this.config.loose
     }
   }
 }

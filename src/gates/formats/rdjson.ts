@@ -30,15 +30,17 @@ export function isRdjson(json: unknown): boolean {
   return Array.isArray(diagnostics) && diagnostics.every(isRdjsonDiagnostic)
 }
 
+const n = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined)
+
 export function readRdjson(diagnostics: readonly unknown[], severity?: string): GateProblem[] {
   return (diagnostics as Diagnostic[]).map(d => ({
     file: d.location?.path,
-    line: d.location?.range?.start?.line,
-    column: d.location?.range?.start?.column,
-    endLine: d.location?.range?.end?.line,
-    endColumn: d.location?.range?.end?.column,
+    line: n(d.location?.range?.start?.line),
+    column: n(d.location?.range?.start?.column),
+    endLine: n(d.location?.range?.end?.line),
+    endColumn: n(d.location?.range?.end?.column),
     level: toolLevel(d.severity ?? severity, 'error'),
-    rule: d.code?.value,
+    rule: typeof d.code?.value === 'string' ? d.code.value : undefined,
     message: d.message ?? 'reviewdog diagnostic'
   }))
 }

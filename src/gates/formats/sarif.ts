@@ -16,12 +16,39 @@ export function isSarif(json: unknown): json is Log {
   )
 }
 
+const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/**
+ * A result counts unless it is suppressed (an `eslint-disable` comment, a baseline), gone from the
+ * baseline, or of a kind other than `fail` (a pass or a review note: level `none`).
+ */
+function counts(result: Result): boolean {
+  if (Array.isArray(result.suppressions) && result.suppressions.length > 0) return false
+  return result.baselineState !== 'absent'
+}
+
 export function readSarif(log: Log): GateProblem[] {
-  return log.runs.flatMap(run => (run.results ?? []).map(r => fromResult(run, r)))
+  return log.runs
+    .filter(isObject)
+    .flatMap(run =>
+      (Array.isArray(run.results) ? run.results : [])
+        .filter(r => isObject(r) && counts(r))
+        .map(r => fromResult(run, r))
+    )
+}
+
+const n = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined)
+
+function decoded(uri: string): string {
+  try {
+    return decodeURI(uri)
+  } catch {
+    return uri
+  }
 }
 
 function ruleLevel(run: Run, result: Result): string | undefined {
-  const rules = run.tool?.driver?.rules ?? []
+  const rules = Array.isArray(run.tool?.driver?.rules) ? run.tool.driver.rules : []
   const rule =
     result.ruleIndex !== undefined
       ? rules[result.ruleIndex]
@@ -30,7 +57,10 @@ function ruleLevel(run: Run, result: Result): string | undefined {
 }
 
 function fromResult(run: Run, result: Result): GateProblem {
-  const level: ToolLevel = toolLevel(result.level ?? ruleLevel(run, result), 'warning')
+  const level: ToolLevel =
+    result.kind !== undefined && result.kind !== 'fail'
+      ? 'note'
+      : toolLevel(result.level ?? ruleLevel(run, result), 'warning')
   const physical = result.locations?.[0]?.physicalLocation
   const artifact = physical?.artifactLocation
   let uri = artifact?.uri
@@ -40,13 +70,15 @@ function fromResult(run: Run, result: Result): GateProblem {
   if (uri && base && !/^[a-z]+:/i.test(uri)) uri = `${base.replace(/\/?$/, '/')}${uri}`
   const region = physical?.region
   return {
-    file: uri ? decodeURI(uri) : undefined,
-    line: region?.startLine,
-    column: region?.startColumn,
-    endLine: region?.endLine,
-    endColumn: region?.endColumn,
+    file: uri ? decoded(uri) : undefined,
+    line: n(region?.startLine),
+    column: n(region?.startColumn),
+    endLine: n(region?.endLine),
+    endColumn: n(region?.endColumn),
     level,
     rule: result.ruleId ?? result.rule?.id,
-    message: result.message?.text ?? result.message?.markdown ?? result.ruleId ?? 'SARIF result'
+    message: String(
+      result.message?.text ?? result.message?.markdown ?? result.ruleId ?? 'SARIF result'
+    )
   }
 }

@@ -9,7 +9,7 @@ import type { ReadProblem } from './problem-matchers.js'
  * `inRepo` says whether a printed path names a file of the repository.
  */
 const TITLES: ReadonlyArray<RegExp> = [
-  /^●\s+(.+)$/, // Jest 30
+  /^●\s+(.+)$/, // Jest 29
   /^FAIL\s+\S+\s+>\s+(.+)$/, // Vitest 4
   /^✖\s+(.+?)(?:\s+\([\d.]+m?s\))?$/ // node:test 20-24 spec reporter
 ]
@@ -19,7 +19,11 @@ const FRAMES: ReadonlyArray<RegExp> = [
   /^at\s+(?:.*?\()?((?:file:\/\/)?[^()\s]+?):(\d+):(\d+)\)?$/, // V8 stack frames
   /^❯\s+(\S+?):(\d+):(\d+)$/ // Vitest
 ]
-const PYTEST_FRAME = /^(\S+?):(\d+):\s+(.*)$/
+const PYTEST_FRAME = /^(\S+?):(\d+):(?:\s+(.*))?$/
+/** A test file's header: what follows belongs to it, not to an earlier failure. */
+const FILE_HEADER = /^(PASS|FAIL)\s+\S+$/
+/** Jest's sections that are not failures: what the tests logged. */
+const NOT_FAILURES = new Set(['Console'])
 
 interface Pending {
   title: string
@@ -32,9 +36,11 @@ export function readTestFailures(
 ): ReadProblem[] {
   const out: ReadProblem[] = []
   let pending: Pending | undefined
-  let pytest: (Pending & { frame?: ReadProblem }) | undefined
+  let pytest: (Pending & { frame?: { at: number; file: string; line: string } }) | undefined
   const closePytest = () => {
-    if (pytest?.frame) out.push(pytest.frame)
+    const frame = pytest?.frame
+    if (pytest && frame)
+      out.push({ at: frame.at, problem: located(pytest, frame.file, frame.line) })
     pytest = undefined
   }
   lines.forEach((raw, at) => {
@@ -47,17 +53,19 @@ export function readTestFailures(
     }
     if (pytest) {
       if (PYTEST_END.test(line)) return closePytest()
-      if (!pytest.message && /^E\s+/.test(line)) pytest.message = line.replace(/^E\s+/, '')
+      // the innermost frame is printed last: each one in the repository replaces the one before
+      if (/^E\s+/.test(line)) pytest.message ??= line.replace(/^E\s+/, '')
       const frame = PYTEST_FRAME.exec(line)
-      if (frame && inRepo(frame[1]!)) {
-        const problem = located(pytest, frame[1]!, frame[2]!, undefined, frame[3])
-        pytest.frame = { at, problem }
-      }
+      if (frame && inRepo(frame[1]!)) pytest.frame = { at, file: frame[1]!, line: frame[2]! }
+      return
+    }
+    if (FILE_HEADER.test(line)) {
+      pending = undefined
       return
     }
     const title = TITLES.map(re => re.exec(line)).find(Boolean)
     if (title && !line.endsWith(':')) {
-      pending = { title: title[1]!.trim() }
+      pending = NOT_FAILURES.has(title[1]!.trim()) ? undefined : { title: title[1]!.trim() }
       return
     }
     if (!pending) return
@@ -74,19 +82,13 @@ export function readTestFailures(
   return out
 }
 
-function located(
-  failure: Pending,
-  file: string,
-  line: string,
-  column?: string,
-  fallback?: string
-): GateProblem {
+function located(failure: Pending, file: string, line: string, column?: string): GateProblem {
   return {
     file,
     line: Number(line),
     column: column ? Number(column) : undefined,
     level: 'error',
-    title: failure.title,
-    message: failure.message ?? fallback ?? 'Test failed'
+    testName: failure.title,
+    message: failure.message ?? 'Test failed'
   }
 }

@@ -17,13 +17,17 @@ export function stripAnsi(text: string): string {
  * path names a file of the tree, so a URL or a time is never taken for a location.
  */
 const GENERIC =
-  /^(?:\.\/)?([^\s:"'<>|()]+):(\d+)(?::(\d+))?(?::\s*|\s+)(?:(error|warning|note|info)\s*:\s*)?(.+?)(?:\s+[[(]((?:SC|SA|S|ST|QF|U)?\d+|[a-z][\w-]*)[\])])?$/i
+  /^(?:\.\/)?([^\s:"'<>|()]+):(\d+)(?::(\d+))?(?::\s*|\s+)(?:(error|warning|note|info)\s*:\s*)?(.+)$/i
+/** A code at the end of the message: mypy's `[return-value]`, staticcheck's `(SA5009)`, `[SC2086]`. */
+const TRAILING_CODE = /\s[[(]((?:SC|SA|S|ST|QF|U)?\d+|[a-z][\w-]*)[\])]$/i
 
 function readGeneric(lines: readonly string[]): ReadProblem[] {
   const out: ReadProblem[] = []
   lines.forEach((line, at) => {
     const m = GENERIC.exec(line.trim())
     if (!m) return
+    const text = m[5]!.trim()
+    const code = TRAILING_CODE.exec(text)
     out.push({
       at,
       problem: {
@@ -31,14 +35,17 @@ function readGeneric(lines: readonly string[]): ReadProblem[] {
         line: Number(m[2]),
         column: m[3] ? Number(m[3]) : undefined,
         level: toolLevel(m[4], 'error'),
-        rule: m[6],
-        message: m[5]!.trim(),
+        rule: code?.[1],
+        message: code ? text.slice(0, code.index).trim() : text,
         loose: true
       }
     })
   })
   return out
 }
+
+/** The longest line the text readers read (PR code prints what it likes; regexps are not free). */
+const MAX_LINE = 4000
 
 /**
  * Located problems in a command's printed output. Readers in order — workflow commands, the user's
@@ -50,7 +57,10 @@ export function readText(
   matchers: { user: readonly ProblemMatcher[]; builtIn: readonly ProblemMatcher[] },
   inRepo: (file: string) => boolean
 ): GateProblem[] {
-  const lines = stripAnsi(output).split(/\r?\n/)
+  // a location is at a line's start: the rest of a very long line only slows the regexps down
+  const lines = stripAnsi(output)
+    .split(/\r?\n/)
+    .map(l => (l.length > MAX_LINE ? l.slice(0, MAX_LINE) : l))
   const claimed = new Set<number>()
   const problems: ReadProblem[] = []
   const readers: Array<() => ReadProblem[]> = [

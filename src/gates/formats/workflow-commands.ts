@@ -2,10 +2,11 @@ import { toolLevel } from '../problem.js'
 import type { ReadProblem } from './problem-matchers.js'
 
 /**
- * GitHub workflow commands (`::error file=…,line=…,col=…::message`), which Ruff, Pylint, yamllint
- * and Vitest print by themselves when GITHUB_ACTIONS=true. Escaping as the runner reads it
+ * GitHub workflow commands (`::error file=…,line=…,col=…::message`): what yamllint prints by itself
+ * on a runner (GITHUB_ACTIONS and GITHUB_WORKFLOW set), Vitest with GITHUB_ACTIONS=true, and Ruff
+ * and others with their `github` format. Escaping as the runner reads it
  * (actions/toolkit packages/core/src/command.ts): `%25 %0D %0A` in the message, and also `%3A %2C`
- * in properties.
+ * in properties, which end at the first `::`.
  */
 const COMMAND = /^::(error|warning|notice)(?:\s+(.*?))?::(.*)$/
 
@@ -42,7 +43,8 @@ export function readWorkflowCommands(lines: readonly string[]): ReadProblem[] {
         column: positive(props['col']),
         endColumn: positive(props['endColumn']),
         level: toolLevel(m[1]),
-        title: props['title'] || undefined,
+        // a tool's own title names the rule (Ruff's `ruff (F401)`) or the test (Vitest's)
+        rule: props['title'] || undefined,
         message: message || props['title'] || m[1]!
       }
     })
