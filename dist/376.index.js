@@ -748,7 +748,7 @@ __webpack_require__.d(__webpack_exports__, {
   _7: () => (/* binding */ runOneCheck)
 });
 
-// UNUSED EXPORTS: FileLines, MAX_FINDINGS_PER_CHECK, readGateOutput
+// UNUSED EXPORTS: MAX_FINDINGS_PER_CHECK, readGateOutput
 
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __webpack_require__(73024);
@@ -1630,9 +1630,7 @@ function readGateOutput(check, result, options) {
         return { p: clamped, severity: severityOf(clamped.level, check, passed) };
     });
     // over the cap, the most severe first: what is left out is the least severe
-    const ordered = problems.length > MAX_FINDINGS_PER_CHECK
-        ? [...problems].sort((a, b) => rank(a.severity) - rank(b.severity))
-        : problems;
+    const ordered = problems.length > MAX_FINDINGS_PER_CHECK ? [...problems].sort(loop_findings/* bySeverity */.Np) : problems;
     const category = read.category ?? 'logic';
     const findings = firstDistinct(ordered, MAX_FINDINGS_PER_CHECK, ({ p, severity }) => toFinding(check, p, severity, category, lines));
     if (!passed && !findings.some(f => (0,loop_findings/* atOrAbove */.kU)(f.severity, 'high'))) {
@@ -1644,8 +1642,6 @@ function readGateOutput(check, result, options) {
         capped: problems.length > MAX_FINDINGS_PER_CHECK
     };
 }
-const ORDER = ['critical', 'high', 'medium', 'low', 'suggestion'];
-const rank = (s) => ORDER.indexOf(s);
 function failedFinding(name, result) {
     const what = result.timedOut ? 'timed out' : `failed (exit code ${result.exitCode})`;
     const title = `Check '${name}' ${what}`;

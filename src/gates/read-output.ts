@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fingerprint } from '../loop/fingerprint.js'
-import { atOrAbove } from '../loop/findings.js'
+import { atOrAbove, bySeverity } from '../loop/findings.js'
 import type { Category, Finding, Severity } from '../loop/types.js'
 import { readCheckstyle } from './formats/checkstyle.js'
 import { readJsonReport } from './formats/json-reports.js'
@@ -19,7 +19,7 @@ import type { CheckSpec, GateProblem, ToolLevel } from './problem.js'
 export const MAX_FINDINGS_PER_CHECK = 100
 
 /** error → high, warning → medium, convention/info/note → low; a check's options can say otherwise. */
-export const DEFAULT_LEVELS: Record<ToolLevel, Severity> = {
+const DEFAULT_LEVELS: Record<ToolLevel, Severity> = {
   error: 'high',
   warning: 'medium',
   note: 'low'
@@ -51,7 +51,7 @@ export interface CommandOutput {
 }
 
 /** The lines of workspace files, read once each: fingerprint anchors and line clamping need them. */
-export class FileLines {
+class FileLines {
   private readonly cache = new Map<string, string[] | undefined>()
   constructor(private readonly repoRoot: string) {}
 
@@ -189,9 +189,7 @@ export function readGateOutput(
   })
   // over the cap, the most severe first: what is left out is the least severe
   const ordered =
-    problems.length > MAX_FINDINGS_PER_CHECK
-      ? [...problems].sort((a, b) => rank(a.severity) - rank(b.severity))
-      : problems
+    problems.length > MAX_FINDINGS_PER_CHECK ? [...problems].sort(bySeverity) : problems
   const category: Category = read.category ?? 'logic'
   const findings = firstDistinct(ordered, MAX_FINDINGS_PER_CHECK, ({ p, severity }) =>
     toFinding(check, p, severity, category, lines)
@@ -205,9 +203,6 @@ export function readGateOutput(
     capped: problems.length > MAX_FINDINGS_PER_CHECK
   }
 }
-
-const ORDER: readonly Severity[] = ['critical', 'high', 'medium', 'low', 'suggestion']
-const rank = (s: Severity) => ORDER.indexOf(s)
 
 function failedFinding(name: string, result: CommandOutput): Finding {
   const what = result.timedOut ? 'timed out' : `failed (exit code ${result.exitCode})`

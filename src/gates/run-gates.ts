@@ -17,7 +17,7 @@ import { isInside } from './paths.js'
 import type { CheckSpec } from './problem.js'
 import { readGateOutput, type GateReading, type ReadOptions } from './read-output.js'
 
-export { readGateOutput, MAX_FINDINGS_PER_CHECK, FileLines } from './read-output.js'
+export { readGateOutput, MAX_FINDINGS_PER_CHECK } from './read-output.js'
 
 export interface GateOptions extends ReadOptions {
   timeoutMs: number
