@@ -1553,8 +1553,9 @@ function problemsOf(result, matchers, inRepo) {
     }
     if (result.report === null)
         return { problems: [] };
-    // stylelint 16+ writes its report to stderr
-    const found = structured(result.stdout) ?? structured(result.output);
+    // stylelint 16+ writes its report to stderr; output is stdout itself when nothing else was printed
+    const found = structured(result.stdout) ??
+        (result.output === result.stdout ? undefined : structured(result.output));
     if (found)
         return {
             problems: found.problems,
@@ -1801,6 +1802,7 @@ async function runGates(gates, runner, options) {
 /* harmony export */   DF: () => (/* binding */ mergeFindings),
 /* harmony export */   Np: () => (/* binding */ bySeverity),
 /* harmony export */   Ot: () => (/* binding */ countBySeverity),
+/* harmony export */   hD: () => (/* binding */ locationOf),
 /* harmony export */   kU: () => (/* binding */ atOrAbove),
 /* harmony export */   qs: () => (/* binding */ severityRank)
 /* harmony export */ });
@@ -1809,6 +1811,10 @@ async function runGates(gates, runner, options) {
 /** Lower rank = more severe. */
 function severityRank(severity) {
     return _types_js__WEBPACK_IMPORTED_MODULE_0__/* .SEVERITIES */ .oC.indexOf(severity);
+}
+/** `file:line` (or the file alone) where a finding is; undefined when it has no file. */
+function locationOf(f) {
+    return f.file ? `${f.file}${f.line ? `:${f.line}` : ''}` : undefined;
 }
 /** True when `severity` is at or above `threshold` (critical is the highest). */
 function atOrAbove(severity, threshold) {
@@ -4487,7 +4493,10 @@ function checkOptions(name, raw) {
         }
         else if (key === 'report') {
             const normalized = external_node_path_default().posix.normalize(value);
-            if (!value || external_node_path_default().posix.isAbsolute(normalized) || normalized.startsWith('..'))
+            if (!value ||
+                external_node_path_default().posix.isAbsolute(normalized) ||
+                normalized === '..' ||
+                normalized.startsWith('../'))
                 throw new input_error/* InputError */.d('checks', `check '${name}': report=${value} must be a file path relative to the working directory, inside the repository (for example 'report=out/eslint.sarif').`);
             options.report = normalized;
         }
@@ -4516,7 +4525,7 @@ function parseChecks(raw) {
 function parseMatcherFiles(raw) {
     return lines(raw).map(file => {
         const normalized = external_node_path_default().posix.normalize(file);
-        if (external_node_path_default().posix.isAbsolute(normalized) || normalized.startsWith('..'))
+        if (external_node_path_default().posix.isAbsolute(normalized) || normalized === '..' || normalized.startsWith('../'))
             throw new input_error/* InputError */.d('problem-matchers', `'${file}' must be a path relative to the repository root (for example '.github/matchers/mytool.json').`);
         return normalized;
     });

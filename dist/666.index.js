@@ -306,6 +306,7 @@ var protected_paths = __webpack_require__(61932);
 
 
 
+
 const DISPUTE_REASONS = ['already_satisfied', 'stale', 'out_of_scope', 'wrong'];
 const MAX_READ = 100_000;
 /** The most one write_file or edit_file may write. */
@@ -502,7 +503,7 @@ async function runCheck(input, ctx) {
     });
     const located = read.findings
         .slice(0, 40)
-        .map(f => `${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}` : '(no location)'} [${f.severity}] ${f.title}`);
+        .map(f => `${(0,loop_findings/* locationOf */.hD)(f) ?? '(no location)'} [${f.severity}] ${f.title}`);
     return ok([
         `exit code ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}`,
         ...(located.length ? ['findings:', ...located] : []),
@@ -569,7 +570,7 @@ function task(findings, requiredRework, threshold) {
     const lines = ['# Findings to address', ''];
     for (const f of [...findings].sort(loop_findings/* bySeverity */.Np)) {
         const blocking = (0,loop_findings/* atOrAbove */.kU)(f.severity, threshold) ? 'blocking' : 'optional';
-        lines.push(`## ${f.id} [${f.severity}, ${blocking}] ${(0,sanitize/* prose */.CS)(f.title)}`, `Location: ${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}` : 'none'} · source: ${f.source}`, '', f.source === 'ai' ? (0,sanitize/* prose */.CS)(f.description) : (0,sanitize/* stripInvisible */._0)(f.description));
+        lines.push(`## ${f.id} [${f.severity}, ${blocking}] ${(0,sanitize/* prose */.CS)(f.title)}`, `Location: ${(0,loop_findings/* locationOf */.hD)(f) ?? 'none'} · source: ${f.source}`, '', f.source === 'ai' ? (0,sanitize/* prose */.CS)(f.description) : (0,sanitize/* stripInvisible */._0)(f.description));
         if (f.suggestedFix)
             lines.push('', `Suggested fix: ${(0,sanitize/* prose */.CS)(f.suggestedFix)}`);
         lines.push('');
@@ -1294,6 +1295,7 @@ function createVerdictValidator() {
 
 
 
+
 const REVIEW_TOOL = 'submit_review';
 /** Surrounding code (whole changed files at head) one batch may carry at most. */
 const CONTEXT_BUDGET = 40_000;
@@ -1314,7 +1316,7 @@ function earlierRounds(state) {
         lines.push(`Iteration ${it.n} reviewed ${it.reviewedSha.slice(0, 7)}: ${it.decision}`);
         for (const f of it.findings) {
             const status = f.reraised ? `${f.status}, re-raised after a fix attempt` : f.status;
-            lines.push(`  - ${f.id} [${f.severity}] ${(0,sanitize/* prose */.CS)(f.title ?? '')}${f.file ? ` (${f.file}${f.line ? `:${f.line}` : ''})` : ''}: ${status}`);
+            lines.push(`  - ${f.id} [${f.severity}] ${(0,sanitize/* prose */.CS)(f.title ?? '')}${f.file ? ` (${(0,loop_findings/* locationOf */.hD)(f)})` : ''}: ${status}`);
         }
         for (const id of it.resolved)
             lines.push(`  - ${id}: fixed since the previous iteration`);

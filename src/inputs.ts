@@ -173,7 +173,12 @@ function checkOptions(name: string, raw: string | undefined): Omit<CheckSpec, 'n
       options.levels = { ...options.levels, [key as ToolLevel]: value as Severity }
     } else if (key === 'report') {
       const normalized = path.posix.normalize(value)
-      if (!value || path.posix.isAbsolute(normalized) || normalized.startsWith('..'))
+      if (
+        !value ||
+        path.posix.isAbsolute(normalized) ||
+        normalized === '..' ||
+        normalized.startsWith('../')
+      )
         throw new InputError(
           'checks',
           `check '${name}': report=${value} must be a file path relative to the working directory, inside the repository (for example 'report=out/eslint.sarif').`
@@ -213,7 +218,7 @@ export function parseChecks(raw: string): CheckSpec[] {
 function parseMatcherFiles(raw: string): string[] {
   return lines(raw).map(file => {
     const normalized = path.posix.normalize(file)
-    if (path.posix.isAbsolute(normalized) || normalized.startsWith('..'))
+    if (path.posix.isAbsolute(normalized) || normalized === '..' || normalized.startsWith('../'))
       throw new InputError(
         'problem-matchers',
         `'${file}' must be a path relative to the repository root (for example '.github/matchers/mytool.json').`

@@ -1,5 +1,5 @@
 import type { AiSettings } from '../inputs.js'
-import { atOrAbove, bySeverity } from '../loop/findings.js'
+import { atOrAbove, bySeverity, locationOf } from '../loop/findings.js'
 import type { Dispute, Finding, Severity } from '../loop/types.js'
 import { Budget } from '../model/budget.js'
 import { systemPrompt, type SystemBlock } from '../model/prompts.js'
@@ -54,7 +54,7 @@ function task(
     const blocking = atOrAbove(f.severity, threshold) ? 'blocking' : 'optional'
     lines.push(
       `## ${f.id} [${f.severity}, ${blocking}] ${prose(f.title)}`,
-      `Location: ${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}` : 'none'} · source: ${f.source}`,
+      `Location: ${locationOf(f) ?? 'none'} · source: ${f.source}`,
       '',
       f.source === 'ai' ? prose(f.description) : stripInvisible(f.description)
     )

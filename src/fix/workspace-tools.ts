@@ -1,3 +1,4 @@
+import { locationOf } from '../loop/findings.js'
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import type { CommandRunner, ToolSpec } from '../ports/index.js'
@@ -254,10 +255,7 @@ async function runCheck(input: Input, ctx: ToolContext): Promise<ToolOutcome> {
   })
   const located = read.findings
     .slice(0, 40)
-    .map(
-      f =>
-        `${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}` : '(no location)'} [${f.severity}] ${f.title}`
-    )
+    .map(f => `${locationOf(f) ?? '(no location)'} [${f.severity}] ${f.title}`)
   return ok(
     [
       `exit code ${r.exitCode}${r.timedOut ? ' (timed out)' : ''}`,

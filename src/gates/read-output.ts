@@ -97,8 +97,10 @@ function problemsOf(
     return { problems: structured(result.report)?.problems ?? text(result.report) }
   }
   if (result.report === null) return { problems: [] }
-  // stylelint 16+ writes its report to stderr
-  const found = structured(result.stdout) ?? structured(result.output)
+  // stylelint 16+ writes its report to stderr; output is stdout itself when nothing else was printed
+  const found =
+    structured(result.stdout) ??
+    (result.output === result.stdout ? undefined : structured(result.output))
   if (found)
     return {
       problems: found.problems,

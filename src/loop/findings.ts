@@ -5,6 +5,11 @@ export function severityRank(severity: Severity): number {
   return SEVERITIES.indexOf(severity)
 }
 
+/** `file:line` (or the file alone) where a finding is; undefined when it has no file. */
+export function locationOf(f: { file?: string; line?: number }): string | undefined {
+  return f.file ? `${f.file}${f.line ? `:${f.line}` : ''}` : undefined
+}
+
 /** True when `severity` is at or above `threshold` (critical is the highest). */
 export function atOrAbove(severity: Severity, threshold: Severity): boolean {
   return severityRank(severity) <= severityRank(threshold)

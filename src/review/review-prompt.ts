@@ -1,3 +1,4 @@
+import { locationOf } from '../loop/findings.js'
 import { roundIterations, filesChangedCount } from '../loop/state.js'
 import type { GateResult, LoopState, PullRequest, Severity } from '../loop/types.js'
 import { systemPrompt, type SystemBlock } from '../model/prompts.js'
@@ -38,7 +39,7 @@ export function earlierRounds(state: LoopState): string {
     for (const f of it.findings) {
       const status = f.reraised ? `${f.status}, re-raised after a fix attempt` : f.status
       lines.push(
-        `  - ${f.id} [${f.severity}] ${prose(f.title ?? '')}${f.file ? ` (${f.file}${f.line ? `:${f.line}` : ''})` : ''}: ${status}`
+        `  - ${f.id} [${f.severity}] ${prose(f.title ?? '')}${f.file ? ` (${locationOf(f)})` : ''}: ${status}`
       )
     }
     for (const id of it.resolved) lines.push(`  - ${id}: fixed since the previous iteration`)
