@@ -15167,7 +15167,7 @@ ZipArchiveEntry.prototype.isZip64 = function() {
 
 /***/ }),
 
-/***/ 82132:
+/***/ 59751:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -15625,7 +15625,7 @@ module.exports = {
   ArchiveEntry: __webpack_require__(96070),
   ZipArchiveEntry: __webpack_require__(73380),
   ArchiveOutputStream: __webpack_require__(36306),
-  ZipArchiveOutputStream: __webpack_require__(82132)
+  ZipArchiveOutputStream: __webpack_require__(59751)
 };
 
 /***/ }),

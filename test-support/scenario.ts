@@ -37,6 +37,8 @@ export interface Scenario {
    * installation token (then set state-author to `review-loop-app[bot]`).
    */
   token?: TokenKind
+  /** The workflow token's permissions (`permissions:`); default every scope the README asks for. */
+  permissions?: SandboxOptions['permissions']
   /** The event that starts the first run; default pull_request opened. */
   start?: { event: string; action?: string; dispatchInputs?: Record<string, string> }
   /** Cap on runs; default 10. */
@@ -104,6 +106,10 @@ export interface ScenarioReport {
     errors: string[]
     /** The titles of the log's groups (`::group::`), in order. */
     groups: string[]
+    /** The job summary the run wrote (GITHUB_STEP_SUMMARY). */
+    summary: string
+    /** Workflow-command annotations on a file (`::error file=…,line=…::`), as the runner reads them. */
+    annotations: StepAnnotation[]
   }>
   finalState: Record<string, unknown> | undefined
   comments: Array<{ id: number; author: string; body: string }>
@@ -125,6 +131,8 @@ export interface ScenarioReport {
       message: string | null
     }>
   }>
+  /** Commit statuses set on the PR's commits (what a PAT reports through), oldest first. */
+  statuses: Array<{ sha: string; context: string; state: string; description?: string }>
   dispatches: Array<{ workflow: string; ref: string; inputs: Record<string, string> }>
   /** PR reviews the action submitted. */
   reviews: Array<{ id: number; event: string; body: string; commitId: string }>
@@ -259,6 +267,45 @@ function commands(stdout: string, kind: string): string[] {
     )
 }
 
+export interface StepAnnotation {
+  level: 'error' | 'warning' | 'notice'
+  file: string
+  line: number
+  title?: string
+  message: string
+}
+
+/** Undoes the toolkit's escaping of a workflow command's data or property. */
+const unescape = (text: string): string =>
+  text
+    .replace(/%0D/g, '\r')
+    .replace(/%0A/g, '\n')
+    .replace(/%3A/g, ':')
+    .replace(/%2C/g, ',')
+    .replace(/%25/g, '%')
+
+/** The step's annotations on files: `::error file=a.ts,line=3,title=…::message`. */
+function stepAnnotations(stdout: string): StepAnnotation[] {
+  const out: StepAnnotation[] = []
+  for (const line of commandLines(stdout)) {
+    const m = /^::(error|warning|notice) ([^:]*)::(.*)$/.exec(line)
+    if (!m) continue
+    const props = new Map(
+      m[2]!.split(',').map(p => [p.slice(0, p.indexOf('=')), unescape(p.slice(p.indexOf('=') + 1))])
+    )
+    const file = props.get('file')
+    if (!file) continue
+    out.push({
+      level: m[1] as StepAnnotation['level'],
+      file,
+      line: Number(props.get('line')),
+      title: props.get('title'),
+      message: unescape(m[3]!)
+    })
+  }
+  return out
+}
+
 /**
  * The Messages API server for the scenario's `model` and the hook's options: the scenario's replies
  * then the hook's script, the scenario's templates then the hook's, the hook's responder.
@@ -290,7 +337,11 @@ export async function runScenario(
     env?: (model: ModelServer | undefined) => Promise<Record<string, string>>
   } = {}
 ): Promise<ScenarioReport> {
-  const sandbox = await Sandbox.create({ base: scenario.base, pr: scenario.pr })
+  const sandbox = await Sandbox.create({
+    base: scenario.base,
+    pr: scenario.pr,
+    permissions: scenario.permissions
+  })
   const artifacts = await ArtifactService.start()
   sandbox.artifactService = artifacts
   const model =
@@ -377,7 +428,9 @@ export async function runScenario(
         notices: commands(r.stdout, 'notice'),
         warnings: commands(r.stdout, 'warning'),
         errors: commands(r.stdout, 'error'),
-        groups: commands(r.stdout, 'group')
+        groups: commands(r.stdout, 'group'),
+        annotations: stepAnnotations(r.stdout),
+        summary: r.summary
       })),
       finalState: sandbox.stateJson(),
       comments: emu.comments.map(c => ({ id: c.id, author: c.author, body: c.body })),
@@ -397,6 +450,12 @@ export async function runScenario(
           annotation_level: a.annotation_level,
           message: a.message
         }))
+      })),
+      statuses: emu.statuses.map(({ sha, context, state, description }) => ({
+        sha,
+        context,
+        state,
+        description
       })),
       dispatches: emu.dispatches.map(d => ({
         workflow: d.workflowId,

@@ -116,6 +116,22 @@ export class FakeGitHub implements GitHubPort {
   async latestDispatchedRun() {
     return undefined
   }
+  statuses: Array<{ sha: string; context: string; state: string; description: string }> = []
+  async createCommitStatus(
+    sha: string,
+    status: { context: string; state: string; description: string }
+  ) {
+    this.calls.push(`createCommitStatus ${status.state}`)
+    this.statuses.push({ sha, ...status })
+  }
+  files: Record<string, string> = {}
+  async readFile(file: string) {
+    this.calls.push(`readFile ${file}`)
+    return this.files[file]
+  }
+  async recentPulls() {
+    return [this.pull]
+  }
   roles: Record<string, RepoRole> = {}
   async roleOf(login: string): Promise<RepoRole> {
     return this.roles[login] ?? 'read'
@@ -250,7 +266,8 @@ export function fakeLog(lines: string[] = []): Log {
     warning: m => lines.push(`warning ${m}`),
     debug: () => {},
     group: (_name, fn) => fn(),
-    verbatim: m => lines.push(`verbatim ${m}`)
+    verbatim: m => lines.push(`verbatim ${m}`),
+    annotate: a => lines.push(`annotate ${a.level} ${a.file}:${a.startLine} ${a.title}`)
   }
 }
 

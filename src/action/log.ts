@@ -9,6 +9,21 @@ export function createActionsLog(): Log {
     notice: m => core.notice(m),
     warning: m => core.warning(m),
     debug: m => core.debug(m),
+    annotate(a) {
+      const properties: core.AnnotationProperties = {
+        title: a.title,
+        file: a.file,
+        startLine: a.startLine,
+        endLine: a.endLine,
+        // the runner takes columns only on a one-line annotation, as the check-run API does
+        ...(a.startColumn !== undefined && a.startLine === a.endLine
+          ? { startColumn: a.startColumn, endColumn: a.endColumn }
+          : {})
+      }
+      const say =
+        a.level === 'failure' ? core.error : a.level === 'warning' ? core.warning : core.notice
+      say(a.message, properties)
+    },
     verbatim(text) {
       // the runner's own escape: nothing between stop-commands and its token is a command
       const token = randomUUID()

@@ -55,6 +55,9 @@ const SCOPE_FOR: Record<string, string> = {
   'update comment': 'issues: write',
   'delete comment': 'issues: write',
   'create check run': 'checks: write',
+  'create commit status': 'statuses: write',
+  'read file': 'contents: read',
+  'list pull requests': 'pull-requests: read',
   'update check run': 'checks: write',
   'dispatch workflow': 'actions: write',
   'list workflow runs': 'actions: read',
@@ -110,7 +113,8 @@ function toPullRequest(data: PullData): PullRequest {
     number: data.number,
     state: data.state === 'closed' ? 'closed' : 'open',
     draft: data.draft ?? false,
-    merged: data.merged,
+    // a listed pull request (pulls.list) has merged_at but no merged
+    merged: data.merged ?? Boolean(data.merged_at),
     title: data.title,
     body: data.body ?? '',
     author: data.user.login,
@@ -280,6 +284,47 @@ export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
           team_reviewers: teams
         })
       )
+    },
+    async createCommitStatus(sha, status) {
+      // GitHub refuses a description over 140 characters
+      const description =
+        status.description.length > 140
+          ? `${status.description.slice(0, 139)}…`
+          : status.description
+      await call('create commit status', () =>
+        octokit.rest.repos.createCommitStatus({
+          ...repoParams,
+          sha,
+          state: status.state,
+          context: status.context,
+          description,
+          ...(status.targetUrl ? { target_url: status.targetUrl } : {})
+        })
+      )
+    },
+    async readFile(file, ref) {
+      try {
+        const { data } = await octokit.rest.repos.getContent({ ...repoParams, path: file, ref })
+        if (Array.isArray(data) || data.type !== 'file' || !('content' in data)) return undefined
+        return Buffer.from(data.content, 'base64').toString('utf8')
+      } catch (e) {
+        if ((e as { status?: number }).status === 404) return undefined
+        throw wrap('read file', e)
+      }
+    },
+    async recentPulls(count) {
+      const pulls: PullRequest[] = []
+      for await (const { data } of octokit.paginate.iterator(octokit.rest.pulls.list, {
+        ...repoParams,
+        state: 'all',
+        sort: 'created',
+        direction: 'desc',
+        per_page: Math.min(100, count)
+      })) {
+        pulls.push(...data.map(p => toPullRequest(p as unknown as PullData)))
+        if (pulls.length >= count) break
+      }
+      return pulls.slice(0, count)
     },
     ...writes,
     ...createConversation(octokit, repoParams, call)

@@ -85,6 +85,23 @@ export interface GitHubPort extends ConversationPort {
     workflowFile: string,
     branch: string
   ): Promise<{ status: string; conclusion?: string; createdAt: string } | undefined>
+  /**
+   * Sets a commit status on `sha` (context, state, at most 140 characters of description): what
+   * reports the loop's result where a token may not write check runs (a PAT).
+   */
+  createCommitStatus(
+    sha: string,
+    status: {
+      context: string
+      state: 'success' | 'failure' | 'pending' | 'error'
+      description: string
+      targetUrl?: string
+    }
+  ): Promise<void>
+  /** A file of the repository at `ref` (a branch or a commit), or undefined when it is not there. */
+  readFile(file: string, ref?: string): Promise<string | undefined>
+  /** The newest `count` pull requests, open or closed, newest first. */
+  recentPulls(count: number): Promise<PullRequest[]>
   addLabels(pr: number, labels: string[]): Promise<void>
   removeLabel(pr: number, label: string): Promise<void>
   requestReviewers(pr: number, users: string[], teams: string[]): Promise<void>
@@ -231,6 +248,11 @@ export interface Log {
   debug(message: string): void
   /** A collapsible group in the run log, with one closing line saying how long it took. */
   group<T>(name: string, fn: () => Promise<T>): Promise<T>
+  /**
+   * A workflow-command annotation (`::error file=…,line=…::`) on the run and the PR's diff: what
+   * shows findings when no check run can carry them. GitHub keeps 10 of each level per step.
+   */
+  annotate(annotation: Annotation): void
   /**
    * Text the action did not write (what PR code printed), shown as it is: the runner reads no
    * workflow command in it, so a `::error::` or `::add-mask::` line it holds does nothing.

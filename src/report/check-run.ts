@@ -120,3 +120,25 @@ export function checkRunActions(
 ): Array<{ label: string; description: string; identifier: string }> {
   return buttonsFor(status).map(id => ({ identifier: id, ...BUTTONS[id] }))
 }
+
+/**
+ * How many workflow-command annotations of each level one step shows: the runner keeps the first 10
+ * errors, 10 warnings and 10 notices of a step and only counts the rest (`_maxIssueCount` in
+ * actions/runner's src/Runner.Worker/ExecutionContext.cs). Two of each are left to the action's own
+ * messages (its notice, a warning, a failed step's error).
+ */
+export const STEP_ANNOTATIONS: Readonly<Record<Annotation['level'], number>> = {
+  failure: 8,
+  warning: 8,
+  notice: 8
+}
+
+/** The annotations one step can show, most severe first, and how many are left out. */
+export function stepAnnotations(annotations: readonly Annotation[]): {
+  shown: Annotation[]
+  left: number
+} {
+  const used: Record<Annotation['level'], number> = { failure: 0, warning: 0, notice: 0 }
+  const shown = annotations.filter(a => used[a.level]++ < STEP_ANNOTATIONS[a.level])
+  return { shown, left: annotations.length - shown.length }
+}

@@ -29,6 +29,7 @@ import {
   saveState,
   type Recorded
 } from './record.js'
+import { readOnlyReport, WritesWithheld } from './read-only.js'
 import { reportPhase } from './report.js'
 import { reviewPhase } from './review.js'
 import { openWorkspace, type Workspace } from './workspace.js'
@@ -177,19 +178,29 @@ export async function iterate(
         )
       : undefined
   const { decision } = decided
+  const state = fixed?.state ?? decided.state
+  const { headSha } = plan.pull
+  const done = { state, decision, findings: review.findings, reviewedSha: headSha, headSha }
   // the state is saved before the push: a run that dies while pushing leaves the fix counted
-  let recorded = await explained(
-    recordPhase(deps, plan, {
-      review,
-      decision,
-      state: fixed?.state ?? decided.state,
-      files: fixed?.files ?? {},
-      notes: [...(ws.warning ? [ws.warning] : []), ...decided.notes, ...(fixed?.notes ?? [])],
-      warnings: ws.warning ? [ws.warning] : []
-    }),
-    fixed?.pending &&
-      `so the fix was not pushed; it is kept as fix-${plan.n}.patch in the run's artifact. Re-run the job to go on.`
-  )
+  let recorded: Recorded
+  try {
+    recorded = await explained(
+      recordPhase(deps, plan, {
+        review,
+        decision,
+        state,
+        files: fixed?.files ?? {},
+        notes: [...(ws.warning ? [ws.warning] : []), ...decided.notes, ...(fixed?.notes ?? [])],
+        warnings: ws.warning ? [ws.warning] : []
+      }),
+      fixed?.pending &&
+        `so the fix was not pushed; it is kept as fix-${plan.n}.patch in the run's artifact. Re-run the job to go on.`
+    )
+  } catch (e) {
+    if (!(e instanceof WritesWithheld)) throw e
+    const input = { review, decision, state, withheld: e }
+    return { ...done, ...(await readOnlyReport(deps, plan.pull, input)) }
+  }
   const final = fixed?.pending
     ? await pushPhase(deps, plan, { ...fixed, pending: fixed.pending }, ws)
     : fixed
@@ -202,10 +213,8 @@ export async function iterate(
   recorded = retriggered
   const { checkRunId } = await reportPhase(deps, plan, { review, decision, recorded })
   return {
+    ...done,
     state: recorded.state,
-    decision,
-    findings: review.findings,
-    reviewedSha: plan.pull.headSha,
     headSha: final?.headSha ?? plan.pull.headSha,
     commentUrl: recorded.comment.htmlUrl,
     checkRunId,
@@ -253,7 +262,7 @@ async function explained<T>(saving: Promise<T>, what: string | false | undefined
   try {
     return await saving
   } catch (e) {
-    if (!what) throw e
+    if (!what || e instanceof WritesWithheld) throw e
     throw new Error(`Could not save the loop state (${(e as Error).message}), ${what}`)
   }
 }

@@ -26,6 +26,8 @@ import type { RepoLinks } from '../report/format.js'
 import { renderReviewMarkdown } from '../report/review-markdown.js'
 import { escalate, mentions } from './escalate.js'
 import type { Plan } from './plan.js'
+import { publishCheck } from './publish-check.js'
+import { writeWithheld, WritesWithheld } from './read-only.js'
 import { saveComment, UNTRUSTED_MARKER, type UntrustedState } from './state-store.js'
 
 export interface RecordDeps {
@@ -92,11 +94,11 @@ export async function approvePhase(
   pull: PullRequest,
   state: LoopState,
   existing: PrComment | undefined
-): Promise<{ state: LoopState; findings: []; commentUrl: string; checkRunId: number }> {
+): Promise<{ state: LoopState; findings: []; commentUrl: string; checkRunId?: number }> {
   const { settings, ctx, github } = deps
   const by = state.override
   const title = `Approved by @${by?.by ?? '?'}: ${by?.reason ?? ''}`
-  const check = await github.createCheckRun({
+  const checkRunId = await publishCheck(deps, {
     name: settings.checkName,
     headSha: pull.headSha,
     conclusion: 'success',
@@ -118,7 +120,7 @@ export async function approvePhase(
     { ...settings, submitReview: noApproval },
     deps.log
   )
-  return { state, findings: [], commentUrl: comment.htmlUrl, checkRunId: check.id }
+  return { state, findings: [], commentUrl: comment.htmlUrl, checkRunId }
 }
 
 /** How a maintainer resets the loop deliberately, for each way a state can be untrusted. */
@@ -179,7 +181,7 @@ export async function recordHalt(
     writeSummary: WriteSummary
   },
   plan: Extract<Plan, { kind: 'halt' }>
-): Promise<{ comment: PrComment; checkRunId: number }> {
+): Promise<{ comment: PrComment; checkRunId?: number }> {
   const { settings, ctx, github } = deps
   const { pull, state } = plan
   const links = repoLinks(ctx, pull.number)
@@ -187,7 +189,7 @@ export async function recordHalt(
   const existing = plan.existingNotice
   const comment =
     existing?.body === body ? existing : await saveComment(github, pull.number, existing, body)
-  const check = await github.createCheckRun({
+  const checkRunId = await publishCheck(deps, {
     name: settings.checkName,
     headSha: pull.headSha,
     conclusion: checkConclusion('NEEDS_DISCUSSION', state.status, settings.failOn),
@@ -201,7 +203,7 @@ export async function recordHalt(
   const reviewBody = `review-loop: ${state.status} — ${state.reason ?? ''}`
   await escalate(github, pull, state.status, pull.headSha, reviewBody, settings, deps.log)
   await deps.writeSummary(body.slice(UNTRUSTED_MARKER.length).trim())
-  return { comment, checkRunId: check.id }
+  return { comment, checkRunId }
 }
 
 /** review-N.json, review-N.md and the fix's files, saved as the iteration's artifact. */
@@ -326,7 +328,15 @@ export async function recordPhase(
       notes
     },
     state
-  )
+  ).catch((e: unknown) => {
+    // a read-only token: the run reports where it still can (readOnlyReport)
+    if (writeWithheld(e))
+      throw new WritesWithheld(
+        (e as Error).message,
+        saved?.uploaded ? saved.name : saved?.directory
+      )
+    throw e
+  })
   if (!plan.comment) await checkAuthor(deps.github, recorded.comment)
   return recorded
 }

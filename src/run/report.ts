@@ -14,6 +14,7 @@ import {
 import { renderJobSummary } from '../report/summary.js'
 import { escalate } from './escalate.js'
 import type { Plan } from './plan.js'
+import { publishCheck } from './publish-check.js'
 import { repoLinks, type Recorded } from './record.js'
 
 export interface ReportDeps {
@@ -29,7 +30,7 @@ export async function reportPhase(
   deps: ReportDeps,
   plan: Extract<Plan, { kind: 'review' }>,
   input: { review: ReviewResult; decision: Decision; recorded: Recorded }
-): Promise<{ checkRunId: number }> {
+): Promise<{ checkRunId?: number }> {
   const { settings, ctx, github } = deps
   const { pull, n } = plan
   const { review, decision, recorded } = input
@@ -45,7 +46,7 @@ export async function reportPhase(
   const capNote = unannotated
     ? `${unannotated} of ${located.length} located findings are not annotated (max-annotations: ${settings.maxAnnotations}, most severe first); all are in review-${n}.json of the iteration's artifact.`
     : undefined
-  const check = await github.createCheckRun({
+  const checkRunId = await publishCheck(deps, {
     name: settings.checkName,
     headSha: pull.headSha,
     conclusion: checkConclusion(decision, state.status, settings.failOn),
@@ -79,5 +80,5 @@ export async function reportPhase(
       notes: [...recorded.notes, ...escalated, ...(capNote ? [capNote] : [])]
     })
   )
-  return { checkRunId: check.id }
+  return { checkRunId }
 }

@@ -1,5 +1,5 @@
-export const id = 376;
-export const ids = [376];
+export const id = 132;
+export const ids = [132];
 export const modules = {
 
 /***/ 9229:
@@ -2882,7 +2882,7 @@ function usageSince(after, before) {
 
 /***/ }),
 
-/***/ 70376:
+/***/ 82132:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -3009,6 +3009,20 @@ function createActionsLog() {
         notice: m => core.notice(m),
         warning: m => core.warning(m),
         debug: m => core.debug(m),
+        annotate(a) {
+            const properties = {
+                title: a.title,
+                file: a.file,
+                startLine: a.startLine,
+                endLine: a.endLine,
+                // the runner takes columns only on a one-line annotation, as the check-run API does
+                ...(a.startColumn !== undefined && a.startLine === a.endLine
+                    ? { startColumn: a.startColumn, endColumn: a.endColumn }
+                    : {})
+            };
+            const say = a.level === 'failure' ? core.error : a.level === 'warning' ? core.warning : core.notice;
+            say(a.message, properties);
+        },
         verbatim(text) {
             // the runner's own escape: nothing between stop-commands and its token is a command
             const token = (0,external_node_crypto_.randomUUID)();
@@ -4117,6 +4131,9 @@ const SCOPE_FOR = {
     'update comment': 'issues: write',
     'delete comment': 'issues: write',
     'create check run': 'checks: write',
+    'create commit status': 'statuses: write',
+    'read file': 'contents: read',
+    'list pull requests': 'pull-requests: read',
     'update check run': 'checks: write',
     'dispatch workflow': 'actions: write',
     'list workflow runs': 'actions: read',
@@ -4168,7 +4185,8 @@ function toPullRequest(data) {
         number: data.number,
         state: data.state === 'closed' ? 'closed' : 'open',
         draft: data.draft ?? false,
-        merged: data.merged,
+        // a listed pull request (pulls.list) has merged_at but no merged
+        merged: data.merged ?? Boolean(data.merged_at),
         title: data.title,
         body: data.body ?? '',
         author: data.user.login,
@@ -4312,6 +4330,48 @@ function createGitHubAdapter(options) {
                 reviewers: users,
                 team_reviewers: teams
             }));
+        },
+        async createCommitStatus(sha, status) {
+            // GitHub refuses a description over 140 characters
+            const description = status.description.length > 140
+                ? `${status.description.slice(0, 139)}…`
+                : status.description;
+            await call('create commit status', () => octokit.rest.repos.createCommitStatus({
+                ...repoParams,
+                sha,
+                state: status.state,
+                context: status.context,
+                description,
+                ...(status.targetUrl ? { target_url: status.targetUrl } : {})
+            }));
+        },
+        async readFile(file, ref) {
+            try {
+                const { data } = await octokit.rest.repos.getContent({ ...repoParams, path: file, ref });
+                if (Array.isArray(data) || data.type !== 'file' || !('content' in data))
+                    return undefined;
+                return Buffer.from(data.content, 'base64').toString('utf8');
+            }
+            catch (e) {
+                if (e.status === 404)
+                    return undefined;
+                throw wrap('read file', e);
+            }
+        },
+        async recentPulls(count) {
+            const pulls = [];
+            for await (const { data } of octokit.paginate.iterator(octokit.rest.pulls.list, {
+                ...repoParams,
+                state: 'all',
+                sort: 'created',
+                direction: 'desc',
+                per_page: Math.min(100, count)
+            })) {
+                pulls.push(...data.map(p => toPullRequest(p)));
+                if (pulls.length >= count)
+                    break;
+            }
+            return pulls.slice(0, count);
         },
         ...writes,
         ...createConversation(octokit, repoParams, call)
@@ -5857,6 +5917,267 @@ async function escalate(github, pull, status, reviewedSha, reviewBody, settings,
     return notes;
 }
 
+;// CONCATENATED MODULE: ./src/report/check-run.ts
+
+
+
+
+
+
+/** GitHub's limit for output.summary and output.text. */
+const CHECK_TEXT_LIMIT = 65_535;
+const LEVEL = {
+    critical: 'failure',
+    high: 'failure',
+    medium: 'warning',
+    low: 'warning',
+    suggestion: 'notice'
+};
+/** Every located finding as an annotation on the diff; `reraised` ids say so in the title. */
+function toAnnotations(findings, reraised = new Set()) {
+    return [...findings]
+        .sort(loop_findings/* bySeverity */.Np)
+        .filter(f => f.file && f.line && f.line > 0)
+        .map(f => {
+        const endLine = f.endLine && f.endLine >= f.line ? f.endLine : f.line;
+        // GitHub takes columns only on an annotation of one line
+        const columns = f.column && endLine === f.line
+            ? {
+                startColumn: f.column,
+                endColumn: f.endColumn && f.endColumn >= f.column ? f.endColumn : f.column
+            }
+            : {};
+        return {
+            file: f.file,
+            startLine: f.line,
+            endLine,
+            ...columns,
+            level: LEVEL[f.severity],
+            title: `[${f.severity}]${reraised.has(f.id) ? ' [re-raised]' : ''} ${f.title}`.slice(0, 255),
+            message: (f.description || f.title).slice(0, 60_000),
+            details: f.suggestedFix ? `Suggested fix:\n${f.suggestedFix}`.slice(0, 60_000) : undefined
+        };
+    });
+}
+function checkTitle(decision, findings) {
+    if (findings.length === 0)
+        return decision;
+    const counts = (0,loop_findings/* countBySeverity */.Ot)(findings);
+    const parts = types/* SEVERITIES */.oC.filter(s => counts[s] > 0).map(s => `${counts[s]} ${s}`);
+    return `${decision}: ${findings.length} finding${findings.length === 1 ? '' : 's'} (${parts.join(', ')})`;
+}
+/** The check run's summary mirrors the comment: where the loop stands, its path, the timeline, the open findings. */
+function checkRunSummary(state, findings, links, note) {
+    return fit([
+        statusLine(state, links),
+        state.reason ? `\n> ${state.reason}` : '',
+        note ? `\n> [!NOTE]\n> ${note}` : '',
+        '',
+        renderMermaid(state),
+        '',
+        renderTimeline(state, links),
+        '',
+        renderLatestReview(state),
+        '',
+        renderFindings(state, findings, links, {
+            maxFindings: 100,
+            details: false,
+            descriptionChars: 0
+        })
+    ].join('\n'));
+}
+/** Findings with no location go in the check's text, since they cannot be annotations. */
+function unlocatedText(findings) {
+    const unlocated = findings.filter(f => !(f.file && f.line));
+    if (unlocated.length === 0)
+        return undefined;
+    const parts = ['## Findings without a location', ''];
+    for (const f of [...unlocated].sort(loop_findings/* bySeverity */.Np)) {
+        parts.push(`### ${format/* SEVERITY_ICON */._9[f.severity]} ${(0,format/* escapeMd */.Xk)(f.title)}`, '', `\`${f.id}\` · ${f.severity} · ${f.source}`, '', f.description, '');
+    }
+    return fit(parts.join('\n'));
+}
+function fit(text, limit = CHECK_TEXT_LIMIT - 100) {
+    return text.length <= limit ? text : `${text.slice(0, limit)}\n\n… (cut; see the review artifact)`;
+}
+/** The buttons that fit the loop's state, in GitHub's words (at most three). */
+function checkRunActions(status) {
+    return (0,commands/* buttonsFor */.D3)(status).map(id => ({ identifier: id, ...commands/* BUTTONS */.en[id] }));
+}
+/**
+ * How many workflow-command annotations of each level one step shows: the runner keeps the first 10
+ * errors, 10 warnings and 10 notices of a step and only counts the rest (`_maxIssueCount` in
+ * actions/runner's src/Runner.Worker/ExecutionContext.cs). Two of each are left to the action's own
+ * messages (its notice, a warning, a failed step's error).
+ */
+const STEP_ANNOTATIONS = {
+    failure: 8,
+    warning: 8,
+    notice: 8
+};
+/** The annotations one step can show, most severe first, and how many are left out. */
+function stepAnnotations(annotations) {
+    const used = { failure: 0, warning: 0, notice: 0 };
+    const shown = annotations.filter(a => used[a.level]++ < STEP_ANNOTATIONS[a.level]);
+    return { shown, left: annotations.length - shown.length };
+}
+
+;// CONCATENATED MODULE: ./src/run/publish-check.ts
+
+/**
+ * GitHub's answer when the token may not write check runs: a personal access token ("You must
+ * authenticate via a GitHub App": only Apps, the workflow token included, create check runs), or a
+ * token without `checks: write` (a fork's read-only token, a workflow that does not grant it).
+ */
+function checksRefused(e) {
+    const status = e.status;
+    const message = e instanceof Error ? e.message : '';
+    return (status === 403 &&
+        /authenticate via a GitHub App|not accessible by (integration|personal access token)/i.test(message));
+}
+/** A check run's conclusion as a commit status: neutral passes, as it does for branch protection. */
+const STATE = { success: 'success', failure: 'failure', neutral: 'success' };
+/** The step's workflow-command annotations, most severe first, with a count of those left out. */
+function annotateStep(log, annotations) {
+    const { shown, left } = stepAnnotations(annotations);
+    for (const a of shown)
+        log.annotate(a);
+    if (left > 0)
+        log.info(`${left} more annotations are not shown: GitHub shows 10 of each level per step. All findings are in the job summary and the iteration's artifact.`);
+}
+/**
+ * The check run; where the token may not write one, the same result as a commit status named like
+ * the check (`statuses: write`) plus workflow-command annotations, and the run carries on. Returns
+ * the check run's id, when there is one.
+ */
+async function publishCheck(deps, input) {
+    try {
+        return (await deps.github.createCheckRun(input)).id;
+    }
+    catch (e) {
+        if (!checksRefused(e))
+            throw e;
+        const { log } = deps;
+        log.info(`This token cannot create check runs (${e.message}): the result is the commit status '${input.name}' and the step's annotations instead. A GitHub App's token (actions/create-github-app-token) or the workflow token can create check runs.`);
+        annotateStep(log, input.annotations);
+        try {
+            await deps.github.createCommitStatus(input.headSha, {
+                context: input.name,
+                state: STATE[input.conclusion],
+                description: input.title,
+                targetUrl: input.detailsUrl
+            });
+        }
+        catch (status) {
+            log.warning(`Could not set the commit status '${input.name}' either (${status.message}): grant 'statuses: write' under permissions:, or use a token that may. The result is in the job summary.`);
+        }
+        return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/report/summary.ts
+
+
+
+
+
+/** The job summary is capped at 1 MiB per step; this stays well below. */
+const SUMMARY_BUDGET = 900_000;
+/** This iteration's review as a table people can scan, with the loop's path. */
+function renderJobSummary(input) {
+    const { state, findings, links } = input;
+    const last = state.iterations[state.iterations.length - 1];
+    const parts = [headline(state), '', statusLine(state, links)];
+    if (state.reason)
+        parts.push('', `> ${(0,format/* escapeMd */.Xk)(state.reason)}`);
+    for (const note of input.notes)
+        parts.push('', `> [!NOTE]\n> ${(0,format/* escapeMd */.Xk)(note)}`);
+    parts.push('', renderMermaid(state));
+    if (input.reviewSummary)
+        parts.push('', '### Review summary', '', (0,format/* escapeMd */.Xk)(input.reviewSummary));
+    if (last) {
+        const coverage = renderCoverage(last);
+        if (coverage.length)
+            parts.push('', '### Coverage', '', ...coverage);
+    }
+    if (input.gates.length) {
+        parts.push('', '### Checks', '', '| check | result | exit | time |', '|---|---|---|---|');
+        for (const g of input.gates) {
+            parts.push(`| ${(0,format/* escapeMd */.Xk)(g.name)} | ${g.passed ? '✅ pass' : '❌ fail'} | ${g.exitCode} | ${(0,format/* duration */.p0)(g.durationMs)} |`);
+        }
+    }
+    parts.push('', `### Findings of this review (${findings.length})`, '');
+    if (findings.length) {
+        parts.push('| severity | location | finding | source | id |', '|---|---|---|---|---|');
+        for (const f of [...findings].sort(loop_findings/* bySeverity */.Np)) {
+            const where = f.file && last ? (0,format/* fileLink */.RF)(links, last.reviewedSha, f.file, f.line, f.endLine) : '—';
+            parts.push(`| ${format/* SEVERITY_ICON */._9[f.severity]} ${f.severity} | ${where} | ${(0,format/* escapeMd */.Xk)(f.title)} | ${(0,format/* escapeMd */.Xk)(f.source)} | \`${f.id}\` |`);
+        }
+    }
+    else {
+        parts.push('None.');
+    }
+    parts.push('', '### Timeline', '', renderTimeline(state, links));
+    if (input.artifact)
+        parts.push('', `Full review and fix records: artifact \`${(0,format/* escapeMd */.Xk)(input.artifact)}\`.`);
+    let text = parts.join('\n');
+    if (text.length > SUMMARY_BUDGET)
+        text = `${text.slice(0, SUMMARY_BUDGET)}\n\n… (cut; see the artifact)`;
+    return text;
+}
+
+;// CONCATENATED MODULE: ./src/run/read-only.ts
+
+
+
+
+
+/** The state comment could not be written because GitHub withheld the token's write permission. */
+class WritesWithheld extends Error {
+    artifact;
+    constructor(message, 
+    /** Where the iteration's records went (the artifact's name, or a folder on the runner). */
+    artifact) {
+        super(message);
+        this.artifact = artifact;
+        this.name = 'WritesWithheld';
+    }
+}
+/** GitHub's 403 for a permission the token lacks (not a rate limit, not a PAT's check-run refusal). */
+function writeWithheld(e) {
+    const status = e.status;
+    const message = e instanceof Error ? e.message : '';
+    return status === 403 && /not accessible by (integration|personal access token)/i.test(message);
+}
+/** Which permission GitHub withheld, and why: a fork's pull_request run, or the workflow's grant. */
+function withheldNotice(pull, eventName) {
+    const why = (0,rules/* isFork */.B0)(pull) && eventName.startsWith('pull_request')
+        ? `PR #${pull.number} comes from the fork ${pull.headRepoFullName || '(deleted)'} and this run is ${eventName}: GitHub gives such runs a read-only token whatever permissions: grant, and passes no secrets.`
+        : "the workflow's permissions: do not grant it: add 'issues: write' (and 'checks: write' for the check run).";
+    return `GitHub withheld 'issues: write' from this run's token, so review-loop cannot keep its state comment or go on from this run: ${why} This run's review is in the job summary and the annotations.`;
+}
+/**
+ * A run whose token may not write (a fork's PR under allow-forks, a workflow without write
+ * permissions): the review is reported where a read-only token still reaches, the step's annotations
+ * and the job summary, with a notice naming the withheld permission. The step fails only as fail-on
+ * says for the review's outcome, never for the permission.
+ */
+async function readOnlyReport(deps, pull, input) {
+    const { review, state } = input;
+    const notice = withheldNotice(pull, deps.ctx.eventName);
+    annotateStep(deps.log, toAnnotations(review.findings));
+    await deps.writeSummary(renderJobSummary({
+        state,
+        findings: review.findings,
+        gates: review.gates,
+        links: repoLinks(deps.ctx, pull.number),
+        reviewSummary: review.verdict?.summary,
+        artifact: input.withheld.artifact,
+        notes: [notice]
+    }));
+    return { notice, failure: (0,rules/* stepFailure */.nK)(state, deps.settings.failOn) };
+}
+
 ;// CONCATENATED MODULE: ./src/run/state-store.ts
 
 /** Marks the plain comment that reports an untrusted state; it holds no state. */
@@ -5962,6 +6283,8 @@ async function saveComment(github, pr, existing, body) {
 
 
 
+
+
 function repoLinks(ctx, pr) {
     return {
         serverUrl: ctx.serverUrl,
@@ -5989,7 +6312,7 @@ async function approvePhase(deps, pull, state, existing) {
     const { settings, ctx, github } = deps;
     const by = state.override;
     const title = `Approved by @${by?.by ?? '?'}: ${by?.reason ?? ''}`;
-    const check = await github.createCheckRun({
+    const checkRunId = await publishCheck(deps, {
         name: settings.checkName,
         headSha: pull.headSha,
         conclusion: 'success',
@@ -6003,7 +6326,7 @@ async function approvePhase(deps, pull, state, existing) {
     const comment = await writeState(deps, pull, state, existing);
     const noApproval = settings.submitReview === 'approve' ? 'comment' : settings.submitReview;
     await escalate(github, pull, 'go', pull.headSha, `review-loop: ${title}`, { ...settings, submitReview: noApproval }, deps.log);
-    return { state, findings: [], commentUrl: comment.htmlUrl, checkRunId: check.id };
+    return { state, findings: [], commentUrl: comment.htmlUrl, checkRunId };
 }
 /** How a maintainer resets the loop deliberately, for each way a state can be untrusted. */
 function resetAdvice(problem) {
@@ -6055,7 +6378,7 @@ async function recordHalt(deps, plan) {
     const body = renderUntrustedNotice(plan.untrusted, links, mentions(settings, ctx.owner));
     const existing = plan.existingNotice;
     const comment = existing?.body === body ? existing : await saveComment(github, pull.number, existing, body);
-    const check = await github.createCheckRun({
+    const checkRunId = await publishCheck(deps, {
         name: settings.checkName,
         headSha: pull.headSha,
         conclusion: (0,rules/* checkConclusion */.Gc)('NEEDS_DISCUSSION', state.status, settings.failOn),
@@ -6069,7 +6392,7 @@ async function recordHalt(deps, plan) {
     const reviewBody = `review-loop: ${state.status} — ${state.reason ?? ''}`;
     await escalate(github, pull, state.status, pull.headSha, reviewBody, settings, deps.log);
     await deps.writeSummary(body.slice(UNTRUSTED_MARKER.length).trim());
-    return { comment, checkRunId: check.id };
+    return { comment, checkRunId };
 }
 /** review-N.json, review-N.md and the fix's files, saved as the iteration's artifact. */
 async function saveRecords(deps, input, files, notes) {
@@ -6151,7 +6474,12 @@ async function recordPhase(deps, plan, input) {
         uploaded: saved?.uploaded ?? false,
         reviewJson: saved ? external_node_path_default().join(saved.directory, `review-${n}.json`) : undefined,
         notes
-    }, state);
+    }, state).catch((e) => {
+        // a read-only token: the run reports where it still can (readOnlyReport)
+        if (writeWithheld(e))
+            throw new WritesWithheld(e.message, saved?.uploaded ? saved.name : saved?.directory);
+        throw e;
+    });
     if (!plan.comment)
         await checkAuthor(deps.github, recorded.comment);
     return recorded;
@@ -6989,146 +7317,8 @@ async function pushPhase(deps, plan, fixed, ws) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/report/check-run.ts
-
-
-
-
-
-
-/** GitHub's limit for output.summary and output.text. */
-const CHECK_TEXT_LIMIT = 65_535;
-const LEVEL = {
-    critical: 'failure',
-    high: 'failure',
-    medium: 'warning',
-    low: 'warning',
-    suggestion: 'notice'
-};
-/** Every located finding as an annotation on the diff; `reraised` ids say so in the title. */
-function toAnnotations(findings, reraised = new Set()) {
-    return [...findings]
-        .sort(loop_findings/* bySeverity */.Np)
-        .filter(f => f.file && f.line && f.line > 0)
-        .map(f => {
-        const endLine = f.endLine && f.endLine >= f.line ? f.endLine : f.line;
-        // GitHub takes columns only on an annotation of one line
-        const columns = f.column && endLine === f.line
-            ? {
-                startColumn: f.column,
-                endColumn: f.endColumn && f.endColumn >= f.column ? f.endColumn : f.column
-            }
-            : {};
-        return {
-            file: f.file,
-            startLine: f.line,
-            endLine,
-            ...columns,
-            level: LEVEL[f.severity],
-            title: `[${f.severity}]${reraised.has(f.id) ? ' [re-raised]' : ''} ${f.title}`.slice(0, 255),
-            message: (f.description || f.title).slice(0, 60_000),
-            details: f.suggestedFix ? `Suggested fix:\n${f.suggestedFix}`.slice(0, 60_000) : undefined
-        };
-    });
-}
-function checkTitle(decision, findings) {
-    if (findings.length === 0)
-        return decision;
-    const counts = (0,loop_findings/* countBySeverity */.Ot)(findings);
-    const parts = types/* SEVERITIES */.oC.filter(s => counts[s] > 0).map(s => `${counts[s]} ${s}`);
-    return `${decision}: ${findings.length} finding${findings.length === 1 ? '' : 's'} (${parts.join(', ')})`;
-}
-/** The check run's summary mirrors the comment: where the loop stands, its path, the timeline, the open findings. */
-function checkRunSummary(state, findings, links, note) {
-    return fit([
-        statusLine(state, links),
-        state.reason ? `\n> ${state.reason}` : '',
-        note ? `\n> [!NOTE]\n> ${note}` : '',
-        '',
-        renderMermaid(state),
-        '',
-        renderTimeline(state, links),
-        '',
-        renderLatestReview(state),
-        '',
-        renderFindings(state, findings, links, {
-            maxFindings: 100,
-            details: false,
-            descriptionChars: 0
-        })
-    ].join('\n'));
-}
-/** Findings with no location go in the check's text, since they cannot be annotations. */
-function unlocatedText(findings) {
-    const unlocated = findings.filter(f => !(f.file && f.line));
-    if (unlocated.length === 0)
-        return undefined;
-    const parts = ['## Findings without a location', ''];
-    for (const f of [...unlocated].sort(loop_findings/* bySeverity */.Np)) {
-        parts.push(`### ${format/* SEVERITY_ICON */._9[f.severity]} ${(0,format/* escapeMd */.Xk)(f.title)}`, '', `\`${f.id}\` · ${f.severity} · ${f.source}`, '', f.description, '');
-    }
-    return fit(parts.join('\n'));
-}
-function fit(text, limit = CHECK_TEXT_LIMIT - 100) {
-    return text.length <= limit ? text : `${text.slice(0, limit)}\n\n… (cut; see the review artifact)`;
-}
-/** The buttons that fit the loop's state, in GitHub's words (at most three). */
-function checkRunActions(status) {
-    return (0,commands/* buttonsFor */.D3)(status).map(id => ({ identifier: id, ...commands/* BUTTONS */.en[id] }));
-}
-
-;// CONCATENATED MODULE: ./src/report/summary.ts
-
-
-
-
-
-/** The job summary is capped at 1 MiB per step; this stays well below. */
-const SUMMARY_BUDGET = 900_000;
-/** This iteration's review as a table people can scan, with the loop's path. */
-function renderJobSummary(input) {
-    const { state, findings, links } = input;
-    const last = state.iterations[state.iterations.length - 1];
-    const parts = [headline(state), '', statusLine(state, links)];
-    if (state.reason)
-        parts.push('', `> ${(0,format/* escapeMd */.Xk)(state.reason)}`);
-    for (const note of input.notes)
-        parts.push('', `> [!NOTE]\n> ${(0,format/* escapeMd */.Xk)(note)}`);
-    parts.push('', renderMermaid(state));
-    if (input.reviewSummary)
-        parts.push('', '### Review summary', '', (0,format/* escapeMd */.Xk)(input.reviewSummary));
-    if (last) {
-        const coverage = renderCoverage(last);
-        if (coverage.length)
-            parts.push('', '### Coverage', '', ...coverage);
-    }
-    if (input.gates.length) {
-        parts.push('', '### Checks', '', '| check | result | exit | time |', '|---|---|---|---|');
-        for (const g of input.gates) {
-            parts.push(`| ${(0,format/* escapeMd */.Xk)(g.name)} | ${g.passed ? '✅ pass' : '❌ fail'} | ${g.exitCode} | ${(0,format/* duration */.p0)(g.durationMs)} |`);
-        }
-    }
-    parts.push('', `### Findings of this review (${findings.length})`, '');
-    if (findings.length) {
-        parts.push('| severity | location | finding | source | id |', '|---|---|---|---|---|');
-        for (const f of [...findings].sort(loop_findings/* bySeverity */.Np)) {
-            const where = f.file && last ? (0,format/* fileLink */.RF)(links, last.reviewedSha, f.file, f.line, f.endLine) : '—';
-            parts.push(`| ${format/* SEVERITY_ICON */._9[f.severity]} ${f.severity} | ${where} | ${(0,format/* escapeMd */.Xk)(f.title)} | ${(0,format/* escapeMd */.Xk)(f.source)} | \`${f.id}\` |`);
-        }
-    }
-    else {
-        parts.push('None.');
-    }
-    parts.push('', '### Timeline', '', renderTimeline(state, links));
-    if (input.artifact)
-        parts.push('', `Full review and fix records: artifact \`${(0,format/* escapeMd */.Xk)(input.artifact)}\`.`);
-    let text = parts.join('\n');
-    if (text.length > SUMMARY_BUDGET)
-        text = `${text.slice(0, SUMMARY_BUDGET)}\n\n… (cut; see the artifact)`;
-    return text;
-}
-
 ;// CONCATENATED MODULE: ./src/run/report.ts
+
 
 
 
@@ -7149,7 +7339,7 @@ async function reportPhase(deps, plan, input) {
     const capNote = unannotated
         ? `${unannotated} of ${located.length} located findings are not annotated (max-annotations: ${settings.maxAnnotations}, most severe first); all are in review-${n}.json of the iteration's artifact.`
         : undefined;
-    const check = await github.createCheckRun({
+    const checkRunId = await publishCheck(deps, {
         name: settings.checkName,
         headSha: pull.headSha,
         conclusion: (0,rules/* checkConclusion */.Gc)(decision, state.status, settings.failOn),
@@ -7173,7 +7363,7 @@ async function reportPhase(deps, plan, input) {
         artifact: recorded.artifact,
         notes: [...recorded.notes, ...escalated, ...(capNote ? [capNote] : [])]
     }));
-    return { checkRunId: check.id };
+    return { checkRunId };
 }
 
 // EXTERNAL MODULE: ./src/gates/run-gates.ts + 7 modules
@@ -7394,6 +7584,7 @@ async function openWorkspace(deps, pull) {
 
 
 
+
 /**
  * One run: event → intent. A PR event or a dispatch plans a review; a human's comment, review or
  * button is answered (answerHuman), which may plan an iteration of its own.
@@ -7490,16 +7681,28 @@ async function iterate(deps, plan, human) {
         ? await keepingSpend(deps, plan, fixPhase(deps, plan, { state: decided.state, review: toFix }, ws))
         : undefined;
     const { decision } = decided;
+    const state = fixed?.state ?? decided.state;
+    const { headSha } = plan.pull;
+    const done = { state, decision, findings: review.findings, reviewedSha: headSha, headSha };
     // the state is saved before the push: a run that dies while pushing leaves the fix counted
-    let recorded = await explained(recordPhase(deps, plan, {
-        review,
-        decision,
-        state: fixed?.state ?? decided.state,
-        files: fixed?.files ?? {},
-        notes: [...(ws.warning ? [ws.warning] : []), ...decided.notes, ...(fixed?.notes ?? [])],
-        warnings: ws.warning ? [ws.warning] : []
-    }), fixed?.pending &&
-        `so the fix was not pushed; it is kept as fix-${plan.n}.patch in the run's artifact. Re-run the job to go on.`);
+    let recorded;
+    try {
+        recorded = await explained(recordPhase(deps, plan, {
+            review,
+            decision,
+            state,
+            files: fixed?.files ?? {},
+            notes: [...(ws.warning ? [ws.warning] : []), ...decided.notes, ...(fixed?.notes ?? [])],
+            warnings: ws.warning ? [ws.warning] : []
+        }), fixed?.pending &&
+            `so the fix was not pushed; it is kept as fix-${plan.n}.patch in the run's artifact. Re-run the job to go on.`);
+    }
+    catch (e) {
+        if (!(e instanceof WritesWithheld))
+            throw e;
+        const input = { review, decision, state, withheld: e };
+        return { ...done, ...(await readOnlyReport(deps, plan.pull, input)) };
+    }
     const final = fixed?.pending
         ? await pushPhase(deps, plan, { ...fixed, pending: fixed.pending }, ws)
         : fixed;
@@ -7509,10 +7712,8 @@ async function iterate(deps, plan, human) {
     recorded = retriggered;
     const { checkRunId } = await reportPhase(deps, plan, { review, decision, recorded });
     return {
+        ...done,
         state: recorded.state,
-        decision,
-        findings: review.findings,
-        reviewedSha: plan.pull.headSha,
         headSha: final?.headSha ?? plan.pull.headSha,
         commentUrl: recorded.comment.htmlUrl,
         checkRunId,
@@ -7544,7 +7745,7 @@ async function explained(saving, what) {
         return await saving;
     }
     catch (e) {
-        if (!what)
+        if (!what || e instanceof WritesWithheld)
             throw e;
         throw new Error(`Could not save the loop state (${e.message}), ${what}`);
     }

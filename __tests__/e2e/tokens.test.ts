@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest'
+import { runScenario, type Scenario } from '../../test-support/scenario.js'
+import { READ_ONLY } from '../../test-support/harness.js'
+
+const TODO_CHECK =
+  'todo: grep -n TODO src/a.js | sed "s|^|src/a.js:|; s|$|: error: TODO left|" | grep . && exit 1 || exit 0'
+const WARN_CHECK = "style: echo '::warning file=src/a.js,line=1::prefer const'; exit 0"
+
+function base(overrides: Partial<Scenario>): Scenario {
+  return {
+    base: { 'README.md': '# sample\n' },
+    pr: { commits: [{ message: 'todo', files: { 'src/a.js': 'run()\n// TODO later\n' } }] },
+    inputs: { checks: TODO_CHECK, 'fix-commands': "sed -i '/TODO/d' src/a.js" },
+    ...overrides
+  }
+}
+
+describe('any token', () => {
+  it('converges with a PAT and retrigger: push: no red step, a commit status named like the check, annotations', async () => {
+    const report = await runScenario(
+      base({ token: 'pat', inputs: { ...base({}).inputs, retrigger: 'push' } })
+    )
+    expect(report.runs.map(r => r.exitCode)).toEqual([0, 0])
+    expect(report.finalState?.['status']).toBe('go')
+    // GitHub refuses check runs to a PAT ("You must authenticate via a GitHub App")
+    expect(report.checkRuns).toEqual([])
+    expect(report.runs.flatMap(r => r.errors)).not.toContain(
+      expect.stringContaining('create check run')
+    )
+    const [first, second] = report.runs
+    expect(first!.annotations).toEqual([
+      expect.objectContaining({ level: 'error', file: 'src/a.js', line: 2 })
+    ])
+    expect(report.statuses.map(s => [s.context, s.state])).toEqual([
+      ['review-loop', 'failure'],
+      ['review-loop', 'success']
+    ])
+    // the green status is on the head the loop pushed and reviewed last
+    expect(report.statuses[1]!.sha).toBe(report.pushes[0]!.sha)
+    expect(second!.outputs['converged']).toBe('true')
+    expect(report.openApiProblems).toEqual([])
+  })
+
+  it('ends a fork PR under allow-forks with a read-only token in a notice, annotations and the job summary', async () => {
+    const report = await runScenario(
+      base({
+        pr: { fork: 'stranger/widgets', ...base({}).pr },
+        inputs: { checks: WARN_CHECK, 'allow-forks': 'true' }
+      })
+    )
+    const [run] = report.runs
+    expect(run!.exitCode).toBe(0)
+    expect(run!.errors).toEqual([])
+    expect(run!.notices.join('\n')).toMatch(
+      /withheld 'issues: write'.*comes from the fork stranger\/widgets and this run is pull_request: GitHub gives such runs a read-only token/
+    )
+    expect(run!.annotations).toEqual([
+      expect.objectContaining({ level: 'warning', file: 'src/a.js', line: 1 })
+    ])
+    expect(run!.summary).toContain('prefer const')
+    expect(run!.summary).toContain("withheld 'issues: write'")
+    expect(report.comments).toEqual([])
+    expect(run!.outputs['verdict']).toBe('GO')
+  })
+
+  it("fails a fork's read-only run only for its verdict (fail-on), never for the withheld permission", async () => {
+    const report = await runScenario(
+      base({
+        pr: { fork: 'stranger/widgets', ...base({}).pr },
+        inputs: { checks: TODO_CHECK, 'allow-forks': 'true' }
+      })
+    )
+    const [run] = report.runs
+    expect(run!.exitCode).toBe(1)
+    expect(run!.errors.join('\n')).toMatch(/review-loop ended as stalled/)
+    expect(run!.errors.join('\n')).not.toMatch(/Grant the workflow/)
+    expect(run!.annotations).toEqual([
+      expect.objectContaining({ level: 'error', file: 'src/a.js', line: 2 })
+    ])
+  })
+
+  it("names the workflow's permissions when a same-repository run's token may not write", async () => {
+    const report = await runScenario(base({ permissions: READ_ONLY }))
+    const [run] = report.runs
+    expect(run!.notices.join('\n')).toMatch(
+      /withheld 'issues: write'.*the workflow's permissions: do not grant it/
+    )
+    expect(report.comments).toEqual([])
+    expect(report.dispatches).toEqual([])
+  })
+})

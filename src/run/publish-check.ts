@@ -1,0 +1,66 @@
+import type { Annotation } from '../loop/types.js'
+import type { CheckRunInput, GitHubPort, Log } from '../ports/index.js'
+import { stepAnnotations } from '../report/check-run.js'
+
+/**
+ * GitHub's answer when the token may not write check runs: a personal access token ("You must
+ * authenticate via a GitHub App": only Apps, the workflow token included, create check runs), or a
+ * token without `checks: write` (a fork's read-only token, a workflow that does not grant it).
+ */
+export function checksRefused(e: unknown): boolean {
+  const status = (e as { status?: unknown }).status
+  const message = e instanceof Error ? e.message : ''
+  return (
+    status === 403 &&
+    /authenticate via a GitHub App|not accessible by (integration|personal access token)/i.test(
+      message
+    )
+  )
+}
+
+/** A check run's conclusion as a commit status: neutral passes, as it does for branch protection. */
+const STATE = { success: 'success', failure: 'failure', neutral: 'success' } as const
+
+/** The step's workflow-command annotations, most severe first, with a count of those left out. */
+export function annotateStep(log: Log, annotations: readonly Annotation[]): void {
+  const { shown, left } = stepAnnotations(annotations)
+  for (const a of shown) log.annotate(a)
+  if (left > 0)
+    log.info(
+      `${left} more annotations are not shown: GitHub shows 10 of each level per step. All findings are in the job summary and the iteration's artifact.`
+    )
+}
+
+/**
+ * The check run; where the token may not write one, the same result as a commit status named like
+ * the check (`statuses: write`) plus workflow-command annotations, and the run carries on. Returns
+ * the check run's id, when there is one.
+ */
+export async function publishCheck(
+  deps: { github: GitHubPort; log: Log },
+  input: CheckRunInput
+): Promise<number | undefined> {
+  try {
+    return (await deps.github.createCheckRun(input)).id
+  } catch (e) {
+    if (!checksRefused(e)) throw e
+    const { log } = deps
+    log.info(
+      `This token cannot create check runs (${(e as Error).message}): the result is the commit status '${input.name}' and the step's annotations instead. A GitHub App's token (actions/create-github-app-token) or the workflow token can create check runs.`
+    )
+    annotateStep(log, input.annotations)
+    try {
+      await deps.github.createCommitStatus(input.headSha, {
+        context: input.name,
+        state: STATE[input.conclusion],
+        description: input.title,
+        targetUrl: input.detailsUrl
+      })
+    } catch (status) {
+      log.warning(
+        `Could not set the commit status '${input.name}' either (${(status as Error).message}): grant 'statuses: write' under permissions:, or use a token that may. The result is in the job summary.`
+      )
+    }
+    return undefined
+  }
+}
