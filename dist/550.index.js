@@ -15167,7 +15167,7 @@ ZipArchiveEntry.prototype.isZip64 = function() {
 
 /***/ }),
 
-/***/ 59751:
+/***/ 82132:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 /**
@@ -15625,7 +15625,7 @@ module.exports = {
   ArchiveEntry: __webpack_require__(96070),
   ZipArchiveEntry: __webpack_require__(73380),
   ArchiveOutputStream: __webpack_require__(36306),
-  ZipArchiveOutputStream: __webpack_require__(59751)
+  ZipArchiveOutputStream: __webpack_require__(82132)
 };
 
 /***/ }),
@@ -20473,7 +20473,7 @@ module.exports = function isAsyncFunction(fn) {
 
 /***/ }),
 
-/***/ 17788:
+/***/ 95407:
 /***/ ((module, __unused_webpack_exports, __webpack_require__) => {
 
 
@@ -43140,7 +43140,7 @@ var isString = __webpack_require__(57970);
 var isNumber = __webpack_require__(33670);
 var isBoolean = __webpack_require__(10823);
 var isSymbol = __webpack_require__(63927);
-var isBigInt = __webpack_require__(17788);
+var isBigInt = __webpack_require__(95407);
 
 /** @type {import('.')} */
 // eslint-disable-next-line consistent-return

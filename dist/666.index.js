@@ -221,9 +221,12 @@ var external_node_fs_ = __webpack_require__(73024);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __webpack_require__(76760);
 var external_node_path_default = /*#__PURE__*/__webpack_require__.n(external_node_path_);
+// EXTERNAL MODULE: ./node_modules/minimatch/dist/esm/index.js + 7 modules
+var esm = __webpack_require__(33581);
 // EXTERNAL MODULE: ./src/model/sanitize.ts
 var sanitize = __webpack_require__(54142);
 ;// CONCATENATED MODULE: ./src/model/prompts.ts
+
 
 
 
@@ -256,6 +259,20 @@ function systemPrompt(name, vars, options = {}) {
     }
     last.cache_control = { type: 'ephemeral' };
     return blocks;
+}
+/**
+ * The repository's instructions for one prompt: the `instructions` input, then the
+ * `path-instructions` of .github/review-loop.yml whose glob matches one of `paths` (the files
+ * reviewed, or the files of the findings to fix).
+ */
+function repositoryInstructions(general, byPath, paths) {
+    const parts = general ? [general] : [];
+    for (const p of byPath) {
+        const matched = paths.filter(file => (0,esm/* minimatch */.xF)(file, p.path, { dot: true }));
+        if (matched.length)
+            parts.push(`### For files matching \`${p.path}\` (${matched.length} here)\n\n${p.instructions}`);
+    }
+    return parts.length ? parts.join('\n\n') : undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/model/models.ts
@@ -601,7 +618,10 @@ function fixerPrompt(deps, input) {
         threshold: deps.threshold,
         protected: input.tools.protectedPaths.join(', '),
         checks: input.tools.gates.map(c => c.name).join(', ') || 'none configured'
-    }, { instructions: deps.ai.instructions, dir: deps.promptsDir });
+    }, {
+        instructions: repositoryInstructions(deps.ai.instructions, deps.ai.pathInstructions, input.findings.flatMap(f => (f.file ? [f.file] : []))),
+        dir: deps.promptsDir
+    });
     const specs = toolSpecs(input.tools);
     specs[specs.length - 1] = { ...specs[specs.length - 1], cache_control: { type: 'ephemeral' } };
     const intent = input.pull
@@ -1399,7 +1419,7 @@ async function sharedPrompt(deps, input, shape, plan) {
                 ? `## Review guidelines (from ${guidelines.source})\n\n${(0,sanitize/* stripInvisible */._0)(guidelines.text)}`
                 : '## Review guidelines\n\nNone given: use general good practice.'
         ],
-        instructions: deps.instructions,
+        instructions: repositoryInstructions(deps.instructions, deps.pathInstructions ?? [], plan.files.filter(f => !f.ignored).map(f => f.path)),
         dir: deps.promptsDir
     });
     const shared = [

@@ -1295,7 +1295,7 @@ async function fail(error) {
 // Loading the modules blocks the event loop, so they load once the request is on the wire.
 // The only place that turns an outcome or an error into a failed step.
 Promise.resolve(prefetched?.sent)
-    .then(() => Promise.all(/* import() */[__nccwpck_require__.e(659), __nccwpck_require__.e(352), __nccwpck_require__.e(132)]).then(__nccwpck_require__.bind(__nccwpck_require__, 82132)))
+    .then(() => Promise.all(/* import() */[__nccwpck_require__.e(659), __nccwpck_require__.e(858), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 58434)))
     .then(({ run }) => run(prefetched))
     .then(failure => (failure ? fail(failure) : undefined))
     .catch(fail);

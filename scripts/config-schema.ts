@@ -5,6 +5,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
+import { INPUT_DEFAULTS } from '../src/inputs.js'
 
 /**
  * Inputs that stay in the workflow's `with:`: secrets, and the settings of one run or of the
@@ -123,6 +124,8 @@ const PATH_INSTRUCTIONS = {
 function actionInputs(actionYml: string): Record<string, ActionInput> {
   const inputs = (parse(actionYml) as { inputs?: Record<string, ActionInput> }).inputs
   if (!inputs) throw new Error('action.yml has no inputs')
+  // action.yml declares no defaults but github-token's: the parser's are the inputs' defaults
+  for (const [name, input] of Object.entries(inputs)) input.default ??= INPUT_DEFAULTS[name]
   for (const key of [...WORKFLOW_ONLY_KEYS, ...LIST_KEYS, ...NUMERIC_KEYS_WITHOUT_DEFAULT])
     if (!(key in inputs))
       throw new Error(`scripts/config-schema.ts names '${key}', which action.yml does not declare`)

@@ -3,6 +3,7 @@
 // from src/loop/transitions.ts, so they match.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { parse } from 'yaml'
+import { INPUT_DEFAULTS } from '../src/inputs.js'
 import { LOOP_EVENTS, TRANSITIONS, type Transition } from '../src/loop/transitions.js'
 import { LOOP_STATUSES } from '../src/loop/types.js'
 import { copySample, loadFixture, located, replay } from '../test-support/gate-parity.js'
@@ -19,10 +20,11 @@ export function tables(action: ActionYml): { inputs: string; outputs: string } {
   const inputs = [
     '| input | default | what it does |',
     '|---|---|---|',
-    ...Object.entries(action.inputs).map(
-      ([name, i]) =>
-        `| \`${name}\` | ${i.default ? `\`${cell(i.default)}\`` : ''} | ${cell(i.description)} |`
-    )
+    ...Object.entries(action.inputs).map(([name, i]) => {
+      // action.yml declares only github-token's default; the others are the parser's
+      const fallback = i.default ?? INPUT_DEFAULTS[name]
+      return `| \`${name}\` | ${fallback ? `\`${cell(fallback)}\`` : ''} | ${cell(i.description)} |`
+    })
   ].join('\n')
   const outputs = [
     '| output | what it holds |',

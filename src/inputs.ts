@@ -65,6 +65,11 @@ export interface Settings {
   ai: AiSettings
 }
 
+export interface PathInstruction {
+  path: string
+  instructions: string
+}
+
 export interface AiSettings {
   /** The anthropic-api-key input; empty when none was given. */
   apiKey: string
@@ -82,6 +87,8 @@ export interface AiSettings {
   fixTimeoutMinutes: number
   guidelines?: string
   instructions?: string
+  /** Instructions for the files a glob matches (`path-instructions` of .github/review-loop.yml). */
+  pathInstructions: PathInstruction[]
   /** Globs of changed files the reviewer skips, after the defaults; `!glob` takes files back (ignore). */
   ignore: string[]
   /** How many batches of a large PR are reviewed at once (review-concurrency). */
@@ -95,6 +102,55 @@ export interface AiSettings {
 export const ALWAYS_PROTECTED: readonly string[] = ['.github/workflows/**', '.github/actions/**']
 
 type GetInput = (name: string) => string
+
+/**
+ * Every input's default. action.yml declares none but github-token's, so an input the workflow
+ * leaves out reads '' and the repository's .github/review-loop.yml can set it; the defaults apply
+ * after both (withDefaults). `npm run docs` shows them in the README.
+ */
+export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
+  'max-iterations': '3',
+  'severity-threshold': 'medium',
+  'human-review-severity': 'high',
+  retrigger: 'dispatch',
+  'working-directory': '.',
+  'review-drafts': 'false',
+  'allow-forks': 'false',
+  sandbox: 'auto',
+  'sandbox-network': 'allow',
+  'review-concurrency': '4',
+  'max-annotations': '1000',
+  'check-name': 'review-loop',
+  'check-run-buttons': 'false',
+  'command-timeout-minutes': '10',
+  'request-timeout-seconds': '30',
+  'max-wait-seconds': '120',
+  'fail-on': 'max_iterations, needs_discussion, stalled, budget_exhausted, error',
+  'escalation-label': 'review-loop: needs human',
+  'stop-label': 'review-loop: stop',
+  'submit-review': 'none',
+  'commit-author-name': 'github-actions[bot]',
+  'commit-author-email': '41898282+github-actions[bot]@users.noreply.github.com',
+  'model-provider': 'auto',
+  'review-model': 'claude-sonnet-5-5',
+  'max-turns': '30',
+  'review-timeout-minutes': '10',
+  'fix-timeout-minutes': '20'
+}
+
+/** The input as given, else its default. */
+export function withDefaults(get: GetInput): GetInput {
+  return name => {
+    const given = get(name)
+    return given.trim() === '' ? (INPUT_DEFAULTS[name] ?? given) : given
+  }
+}
+
+/** A label input: 'none' turns it off. */
+function label(get: GetInput, name: string): string {
+  const value = get(name).trim()
+  return value.toLowerCase() === 'none' ? '' : value
+}
 
 function lines(value: string): string[] {
   return value
@@ -300,9 +356,14 @@ function parseModelChoice(get: GetInput, env: Env): ModelChoice {
 }
 
 /** The rest of the model inputs: the fixer's model, its limits, and what the repository adds. */
-function parseAiSettings(get: GetInput, model: ModelChoice): AiSettings {
+function parseAiSettings(
+  get: GetInput,
+  model: ModelChoice,
+  pathInstructions: PathInstruction[]
+): AiSettings {
   return {
     ...model,
+    pathInstructions,
     fixModel: get('fix-model').trim() || model.reviewModel,
     maxTurns: integer(get, 'max-turns', 30, 1, 500),
     reviewTimeoutMinutes: integer(get, 'review-timeout-minutes', 10, 1, 360),
@@ -337,16 +398,22 @@ function parseEscalation(
 > {
   const reviewers = list(get('escalation-reviewers'))
   return {
-    escalationLabel: get('escalation-label').trim(),
-    stopLabel: get('stop-label').trim(),
+    escalationLabel: label(get, 'escalation-label'),
+    stopLabel: label(get, 'stop-label'),
     escalationReviewers: reviewers.filter(r => !r.includes('/')),
     escalationTeamReviewers: reviewers.filter(r => r.includes('/')).map(r => r.split('/')[1] ?? r),
     submitReview: oneOf(get, 'submit-review', ['none', 'comment', 'approve'] as const, 'none')
   }
 }
 
-/** `env` is read only to choose the model provider (credentials exported by earlier steps). */
-export function parseSettings(get: GetInput, env: Env = process.env): Settings {
+/**
+ * What the GitHub adapter needs before the repository's settings file can be read: the workflow's
+ * own inputs (the file may not set them).
+ */
+export function parseConnection(
+  given: GetInput
+): Pick<Settings, 'githubToken' | 'requestTimeoutSeconds' | 'maxWaitSeconds' | 'stateAuthor'> {
+  const get = withDefaults(given)
   const githubToken = get('github-token').trim()
   if (githubToken === '') {
     throw new InputError(
@@ -354,12 +421,31 @@ export function parseSettings(get: GetInput, env: Env = process.env): Settings {
       'is empty. Leave it unset to use the workflow token, or pass a PAT/App token secret.'
     )
   }
+  return {
+    githubToken,
+    requestTimeoutSeconds: integer(get, 'request-timeout-seconds', 30, 1, 600),
+    maxWaitSeconds: integer(get, 'max-wait-seconds', 120, 0, 3600),
+    stateAuthor: get('state-author').trim() || undefined
+  }
+}
+
+/**
+ * `env` is read only to choose the model provider (credentials exported by earlier steps);
+ * `pathInstructions` come from .github/review-loop.yml.
+ */
+export function parseSettings(
+  given: GetInput,
+  env: Env = process.env,
+  pathInstructions: PathInstruction[] = []
+): Settings {
+  const get = withDefaults(given)
+  const connection = parseConnection(get)
   // parsed in the order the first wrong input is reported: the PR, the folder, the model
   const prNumber = parsePrNumber(get)
   const workingDirectory = parseWorkingDirectory(get)
   const model = parseModelChoice(get, env)
   const settings: Settings = {
-    githubToken,
+    ...connection,
     maxIterations: integer(get, 'max-iterations', 3, 1, 20),
     severityThreshold: oneOf(get, 'severity-threshold', SEVERITIES, 'medium'),
     humanReviewSeverity: oneOf(get, 'human-review-severity', SEVERITIES, 'high'),
@@ -375,8 +461,6 @@ export function parseSettings(get: GetInput, env: Env = process.env): Settings {
     checkName: get('check-name').trim() || 'review-loop',
     checkRunButtons: boolean(get, 'check-run-buttons', false),
     commandTimeoutMinutes: integer(get, 'command-timeout-minutes', 10, 1, 360),
-    requestTimeoutSeconds: integer(get, 'request-timeout-seconds', 30, 1, 600),
-    maxWaitSeconds: integer(get, 'max-wait-seconds', 120, 0, 3600),
     failOn: parseFailOn(get('fail-on')),
     ...parseEscalation(get),
     commitAuthor: {
@@ -385,13 +469,12 @@ export function parseSettings(get: GetInput, env: Env = process.env): Settings {
         get('commit-author-email').trim() || '41898282+github-actions[bot]@users.noreply.github.com'
     },
     artifactsDir: get('artifacts-dir').trim() || undefined,
-    stateAuthor: get('state-author').trim() || undefined,
     stateKey: get('state-key').trim() || undefined,
     sandbox: oneOf(get, 'sandbox', ['auto', 'required', 'off'] as const, 'auto'),
     sandboxNetwork: oneOf(get, 'sandbox-network', ['allow', 'deny'] as const, 'allow'),
     envPassthrough: parsePassthrough(get('env-passthrough')),
     maxAnnotations: integer(get, 'max-annotations', 1000, 0, 10_000),
-    ai: parseAiSettings(get, model)
+    ai: parseAiSettings(get, model, pathInstructions)
   }
   if (settings.gates.length === 0 && !settings.ai.provider) {
     throw new InputError(

@@ -8,7 +8,8 @@ import { setOutputs } from './action/outputs.js'
 import type { Prefetched } from './action/prefetch.js'
 import { createGit } from './git/git.js'
 import { createGitHubAdapter } from './github/octokit-adapter.js'
-import { parseSettings } from './inputs.js'
+import { parseConnection } from './inputs.js'
+import { readRepoConfig, settingsFrom, settingsRef } from './action/repo-config.js'
 import { createConfinement } from './process/sandbox.js'
 import { runIteration } from './run/iteration.js'
 
@@ -17,28 +18,32 @@ import { runIteration } from './run/iteration.js'
  * message to fail the step with, if the loop ended in a fail-on state.
  */
 export async function run(prefetched?: Prefetched): Promise<string | undefined> {
-  const settings = parseSettings(name => core.getInput(name))
-  core.setSecret(settings.githubToken)
-  if (settings.ai.apiKey) core.setSecret(settings.ai.apiKey)
-  if (settings.stateKey) core.setSecret(settings.stateKey)
+  const given = (name: string): string => core.getInput(name)
+  const connection = parseConnection(given)
+  core.setSecret(connection.githubToken)
   const ctx = readContext(process.env)
   const log = createActionsLog()
+  const github = createGitHubAdapter({
+    token: connection.githubToken,
+    owner: ctx.owner,
+    repo: ctx.repo,
+    baseUrl: ctx.apiUrl,
+    stateAuthor: connection.stateAuthor,
+    requestTimeoutMs: connection.requestTimeoutSeconds * 1000,
+    maxWaitSeconds: connection.maxWaitSeconds,
+    prefetched,
+    log
+  })
+  // the repository's settings file, from the PR's base: the workflow's inputs override it
+  const config = await readRepoConfig(github, await settingsRef(ctx, prefetched))
+  const settings = settingsFrom(given, config, process.env)
+  if (settings.ai.apiKey) core.setSecret(settings.ai.apiKey)
+  if (settings.stateKey) core.setSecret(settings.stateKey)
   if (settings.checkRunButtons && !settings.stateAuthor)
     log.warning(
       "check-run-buttons is on, but a click starts no workflow on a check run made with the workflow token (GitHub's rule): pass a GitHub App's token as github-token and its bot as state-author, or use the /review-loop commands."
     )
   const scratch = path.join(ctx.tempDir, 'review-loop-private')
-  const github = createGitHubAdapter({
-    token: settings.githubToken,
-    owner: ctx.owner,
-    repo: ctx.repo,
-    baseUrl: ctx.apiUrl,
-    stateAuthor: settings.stateAuthor,
-    requestTimeoutMs: settings.requestTimeoutSeconds * 1000,
-    maxWaitSeconds: settings.maxWaitSeconds,
-    prefetched,
-    log
-  })
   // The model SDK is loaded only when a model provider is configured.
   const ai = settings.ai.provider
     ? (await import('./model/agents.js')).createAiAgents(settings, log)

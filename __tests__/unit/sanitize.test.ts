@@ -146,6 +146,7 @@ describe('sanitizeUntrusted', () => {
 
 const ai: AiSettings = {
   apiKey: '',
+  pathInstructions: [],
   reviewModel: 'claude-test',
   fixModel: 'claude-test',
   maxTurns: 4,

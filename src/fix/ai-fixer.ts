@@ -2,7 +2,7 @@ import type { AiSettings } from '../inputs.js'
 import { atOrAbove, bySeverity, locationOf } from '../loop/findings.js'
 import type { Dispute, Finding, Severity } from '../loop/types.js'
 import { Budget } from '../model/budget.js'
-import { systemPrompt, type SystemBlock } from '../model/prompts.js'
+import { repositoryInstructions, systemPrompt, type SystemBlock } from '../model/prompts.js'
 import { prose, sanitizeUntrusted, stripInvisible } from '../model/sanitize.js'
 import type { ContentBlock, Message, ModelClient, ToolSpec } from '../ports/index.js'
 import { traitsOf } from '../model/models.js'
@@ -103,7 +103,14 @@ function fixerPrompt(
       protected: input.tools.protectedPaths.join(', '),
       checks: input.tools.gates.map(c => c.name).join(', ') || 'none configured'
     },
-    { instructions: deps.ai.instructions, dir: deps.promptsDir }
+    {
+      instructions: repositoryInstructions(
+        deps.ai.instructions,
+        deps.ai.pathInstructions,
+        input.findings.flatMap(f => (f.file ? [f.file] : []))
+      ),
+      dir: deps.promptsDir
+    }
   )
   const specs = toolSpecs(input.tools)
   specs[specs.length - 1] = { ...specs[specs.length - 1]!, cache_control: { type: 'ephemeral' } }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
+import { minimatch } from 'minimatch'
 import type { CacheControl } from '../ports/index.js'
 import { sanitizeUntrusted } from './sanitize.js'
 
@@ -43,4 +44,25 @@ export function systemPrompt(
   }
   last.cache_control = { type: 'ephemeral' }
   return blocks
+}
+
+/**
+ * The repository's instructions for one prompt: the `instructions` input, then the
+ * `path-instructions` of .github/review-loop.yml whose glob matches one of `paths` (the files
+ * reviewed, or the files of the findings to fix).
+ */
+export function repositoryInstructions(
+  general: string | undefined,
+  byPath: ReadonlyArray<{ path: string; instructions: string }>,
+  paths: readonly string[]
+): string | undefined {
+  const parts = general ? [general] : []
+  for (const p of byPath) {
+    const matched = paths.filter(file => minimatch(file, p.path, { dot: true }))
+    if (matched.length)
+      parts.push(
+        `### For files matching \`${p.path}\` (${matched.length} here)\n\n${p.instructions}`
+      )
+  }
+  return parts.length ? parts.join('\n\n') : undefined
 }

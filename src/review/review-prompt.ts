@@ -1,7 +1,7 @@
 import { locationOf } from '../loop/findings.js'
 import { roundIterations, filesChangedCount } from '../loop/state.js'
 import type { GateResult, LoopState, PullRequest, Severity } from '../loop/types.js'
-import { systemPrompt, type SystemBlock } from '../model/prompts.js'
+import { repositoryInstructions, systemPrompt, type SystemBlock } from '../model/prompts.js'
 import { prose, sanitizeUntrusted, stripInvisible } from '../model/sanitize.js'
 import type { Git, Message, ToolSpec } from '../ports/index.js'
 import type { Batch, ReviewPlan } from './batches.js'
@@ -111,6 +111,8 @@ export interface PromptDeps {
   threshold: Severity
   guidelines?: string
   instructions?: string
+  /** `path-instructions`: given for the glob's files among those reviewed. */
+  pathInstructions?: ReadonlyArray<{ path: string; instructions: string }>
   promptsDir?: string
 }
 
@@ -153,7 +155,11 @@ export async function sharedPrompt(
           ? `## Review guidelines (from ${guidelines.source})\n\n${stripInvisible(guidelines.text)}`
           : '## Review guidelines\n\nNone given: use general good practice.'
       ],
-      instructions: deps.instructions,
+      instructions: repositoryInstructions(
+        deps.instructions,
+        deps.pathInstructions ?? [],
+        plan.files.filter(f => !f.ignored).map(f => f.path)
+      ),
       dir: deps.promptsDir
     }
   )

@@ -1,5 +1,5 @@
-export const id = 132;
-export const ids = [132];
+export const id = 434;
+export const ids = [434];
 export const modules = {
 
 /***/ 9229:
@@ -10,8 +10,10 @@ export const modules = {
 /* harmony export */ });
 /** A wrong or missing action input; the message names the input and what to set. */
 class InputError extends Error {
+    input;
     constructor(input, message) {
         super(`Input '${input}': ${message}`);
+        this.input = input;
         this.name = 'InputError';
     }
 }
@@ -2882,7 +2884,7 @@ function usageSince(after, before) {
 
 /***/ }),
 
-/***/ 82132:
+/***/ 58434:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -4489,6 +4491,52 @@ var model_provider = __webpack_require__(94676);
  * repository's own actions run with the workflow's secrets.
  */
 const ALWAYS_PROTECTED = ['.github/workflows/**', '.github/actions/**'];
+/**
+ * Every input's default. action.yml declares none but github-token's, so an input the workflow
+ * leaves out reads '' and the repository's .github/review-loop.yml can set it; the defaults apply
+ * after both (withDefaults). `npm run docs` shows them in the README.
+ */
+const INPUT_DEFAULTS = {
+    'max-iterations': '3',
+    'severity-threshold': 'medium',
+    'human-review-severity': 'high',
+    retrigger: 'dispatch',
+    'working-directory': '.',
+    'review-drafts': 'false',
+    'allow-forks': 'false',
+    sandbox: 'auto',
+    'sandbox-network': 'allow',
+    'review-concurrency': '4',
+    'max-annotations': '1000',
+    'check-name': 'review-loop',
+    'check-run-buttons': 'false',
+    'command-timeout-minutes': '10',
+    'request-timeout-seconds': '30',
+    'max-wait-seconds': '120',
+    'fail-on': 'max_iterations, needs_discussion, stalled, budget_exhausted, error',
+    'escalation-label': 'review-loop: needs human',
+    'stop-label': 'review-loop: stop',
+    'submit-review': 'none',
+    'commit-author-name': 'github-actions[bot]',
+    'commit-author-email': '41898282+github-actions[bot]@users.noreply.github.com',
+    'model-provider': 'auto',
+    'review-model': 'claude-sonnet-5-5',
+    'max-turns': '30',
+    'review-timeout-minutes': '10',
+    'fix-timeout-minutes': '20'
+};
+/** The input as given, else its default. */
+function withDefaults(get) {
+    return name => {
+        const given = get(name);
+        return given.trim() === '' ? (INPUT_DEFAULTS[name] ?? given) : given;
+    };
+}
+/** A label input: 'none' turns it off. */
+function label(get, name) {
+    const value = get(name).trim();
+    return value.toLowerCase() === 'none' ? '' : value;
+}
 function lines(value) {
     return value
         .split(/\r?\n/)
@@ -4648,9 +4696,10 @@ function parseModelChoice(get, env) {
     return { apiKey, provider, baseUrl, reviewModel, maxCostUsd };
 }
 /** The rest of the model inputs: the fixer's model, its limits, and what the repository adds. */
-function parseAiSettings(get, model) {
+function parseAiSettings(get, model, pathInstructions) {
     return {
         ...model,
+        pathInstructions,
         fixModel: get('fix-model').trim() || model.reviewModel,
         maxTurns: integer(get, 'max-turns', 30, 1, 500),
         reviewTimeoutMinutes: integer(get, 'review-timeout-minutes', 10, 1, 360),
@@ -4675,25 +4724,43 @@ function parseIgnore(raw) {
 function parseEscalation(get) {
     const reviewers = list(get('escalation-reviewers'));
     return {
-        escalationLabel: get('escalation-label').trim(),
-        stopLabel: get('stop-label').trim(),
+        escalationLabel: label(get, 'escalation-label'),
+        stopLabel: label(get, 'stop-label'),
         escalationReviewers: reviewers.filter(r => !r.includes('/')),
         escalationTeamReviewers: reviewers.filter(r => r.includes('/')).map(r => r.split('/')[1] ?? r),
         submitReview: oneOf(get, 'submit-review', ['none', 'comment', 'approve'], 'none')
     };
 }
-/** `env` is read only to choose the model provider (credentials exported by earlier steps). */
-function parseSettings(get, env = process.env) {
+/**
+ * What the GitHub adapter needs before the repository's settings file can be read: the workflow's
+ * own inputs (the file may not set them).
+ */
+function parseConnection(given) {
+    const get = withDefaults(given);
     const githubToken = get('github-token').trim();
     if (githubToken === '') {
         throw new input_error/* InputError */.d('github-token', 'is empty. Leave it unset to use the workflow token, or pass a PAT/App token secret.');
     }
+    return {
+        githubToken,
+        requestTimeoutSeconds: integer(get, 'request-timeout-seconds', 30, 1, 600),
+        maxWaitSeconds: integer(get, 'max-wait-seconds', 120, 0, 3600),
+        stateAuthor: get('state-author').trim() || undefined
+    };
+}
+/**
+ * `env` is read only to choose the model provider (credentials exported by earlier steps);
+ * `pathInstructions` come from .github/review-loop.yml.
+ */
+function parseSettings(given, env = process.env, pathInstructions = []) {
+    const get = withDefaults(given);
+    const connection = parseConnection(get);
     // parsed in the order the first wrong input is reported: the PR, the folder, the model
     const prNumber = parsePrNumber(get);
     const workingDirectory = parseWorkingDirectory(get);
     const model = parseModelChoice(get, env);
     const settings = {
-        githubToken,
+        ...connection,
         maxIterations: integer(get, 'max-iterations', 3, 1, 20),
         severityThreshold: oneOf(get, 'severity-threshold', types/* SEVERITIES */.oC, 'medium'),
         humanReviewSeverity: oneOf(get, 'human-review-severity', types/* SEVERITIES */.oC, 'high'),
@@ -4709,8 +4776,6 @@ function parseSettings(get, env = process.env) {
         checkName: get('check-name').trim() || 'review-loop',
         checkRunButtons: inputs_boolean(get, 'check-run-buttons', false),
         commandTimeoutMinutes: integer(get, 'command-timeout-minutes', 10, 1, 360),
-        requestTimeoutSeconds: integer(get, 'request-timeout-seconds', 30, 1, 600),
-        maxWaitSeconds: integer(get, 'max-wait-seconds', 120, 0, 3600),
         failOn: parseFailOn(get('fail-on')),
         ...parseEscalation(get),
         commitAuthor: {
@@ -4718,18 +4783,375 @@ function parseSettings(get, env = process.env) {
             email: get('commit-author-email').trim() || '41898282+github-actions[bot]@users.noreply.github.com'
         },
         artifactsDir: get('artifacts-dir').trim() || undefined,
-        stateAuthor: get('state-author').trim() || undefined,
         stateKey: get('state-key').trim() || undefined,
         sandbox: oneOf(get, 'sandbox', ['auto', 'required', 'off'], 'auto'),
         sandboxNetwork: oneOf(get, 'sandbox-network', ['allow', 'deny'], 'allow'),
         envPassthrough: parsePassthrough(get('env-passthrough')),
         maxAnnotations: integer(get, 'max-annotations', 1000, 0, 10_000),
-        ai: parseAiSettings(get, model)
+        ai: parseAiSettings(get, model, pathInstructions)
     };
     if (settings.gates.length === 0 && !settings.ai.provider) {
         throw new input_error/* InputError */.d('checks', "is empty and no model provider is configured (no 'anthropic-api-key', no AWS credentials for Bedrock, no Vertex project), so nothing would review the PR. Add at least one 'name: command' line (for example 'test: npm test'), or set anthropic-api-key (or model-provider bedrock / vertex).");
     }
     return settings;
+}
+
+// EXTERNAL MODULE: ./node_modules/ajv/dist/ajv.js
+var ajv = __webpack_require__(42463);
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __webpack_require__(38815);
+;// CONCATENATED MODULE: ./schema/review-loop.schema.json
+const review_loop_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/review-loop/review-loop/schema/review-loop.schema.json","title":"review-loop repository settings (.github/review-loop.yml)","description":"Settings of the review-loop action kept in the repository. Each key is the action input of the same name and meaning; a value given in the workflow\'s `with:` overrides the file. Lists may be YAML lists or one string (one item a line). Secrets and per-run settings stay in the workflow: github-token, anthropic-api-key, state-key, pr-number, state-author, request-timeout-seconds, max-wait-seconds. Generated from action.yml by scripts/config-schema.ts.","type":"object","additionalProperties":false,"properties":{"max-iterations":{"description":"How many reviews one round may take before the loop stops as max_iterations (1-20).","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}],"default":3},"severity-threshold":{"description":"Findings at or above this severity block GO: critical, high, medium, low or suggestion.","type":"string","default":"medium"},"human-review-severity":{"description":"Severity of the findings a human review that requests changes becomes (its body and each inline comment); inline comments of other reviews are medium. critical, high, medium, low or suggestion.","type":"string","default":"high"},"checks":{"description":"Repository commands that review the PR, one \'name: command\' or \'name[options]: command\' per line. A non-zero exit fails the check. What the command prints becomes findings on their file and line: SARIF, Checkstyle XML, reviewdog rdjson, workflow commands, the JSON and text formats of common linters, type checkers and test runners (see the README\'s table), and problem-matchers. Options: error=, warning=, note= give the severity a tool level becomes (defaults high, medium, low; a passing check\'s are at most low unless set), report=PATH reads a report file the command writes (relative to working-directory). Example: \'lint[warning=low, report=out/eslint.sarif]: npx eslint . -f @microsoft/eslint-formatter-sarif -o out/eslint.sarif\'.","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"problem-matchers":{"description":"GitHub problem matcher files (the JSON that \'::add-matcher::\' takes), one path per line, relative to the repository root and read from the base branch: they teach the checks a tool\'s output format, before the built-in ones.","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"fix-commands":{"description":"Commands that fix the code, one per line, run in order before the AI fixer (for example formatters and `eslint --fix`).","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"retrigger":{"description":"How the next iteration starts after a fix is pushed: dispatch (workflow_dispatch of this workflow; works with the workflow token), push (the push itself; needs a PAT or App token), or none.","type":"string","default":"dispatch"},"working-directory":{"description":"Folder, relative to the repository root and inside it, in which checks and fix commands run.","type":"string","default":"."},"protected-paths":{"description":"Globs the fixers must not change (comma or newline separated). .github/workflows/** and .github/actions/** are always protected.","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"review-drafts":{"description":"Also review draft pull requests.","anyOf":[{"type":"boolean"},{"type":"string","enum":["true","false"]}],"default":false},"allow-forks":{"description":"Run checks and fixers on pull requests from forks. Leave false unless you trust fork code with this workflow\'s token.","anyOf":[{"type":"boolean"},{"type":"string","enum":["true","false"]}],"default":false},"sandbox":{"description":"How PR code (checks, fix commands, the AI fixer\'s run_check) is confined: auto (bubblewrap where it works; otherwise PR code runs unsandboxed, the log and PR comment say so, and the AI fixer gets no run_check), required (fail when bubblewrap cannot run), or off. On GitHub\'s Ubuntu runners the action installs bubblewrap and loads an AppArmor profile for it with sudo.","type":"string","default":"auto"},"sandbox-network":{"description":"Whether sandboxed PR code may reach the network: allow or deny (loopback only).","type":"string","default":"allow"},"env-passthrough":{"description":"Environment variables PR code gets besides PATH, HOME, TMPDIR, locale, CI, GITHUB_ACTIONS, GITHUB_WORKFLOW, RUNNER_OS and RUNNER_ARCH (comma or newline separated names, for example JAVA_HOME, GOPATH). Secrets you list here are readable by PR code.","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"ignore":{"description":"Globs of changed files the AI reviewer skips, one per line, added to the defaults (lockfiles, dist/, vendor/, node_modules/, generated files, minified bundles, source maps, binaries). A glob starting with ! takes files back, for example \'!dist/**\'. Ignored files are listed in the comment; every other changed file is reviewed.","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"review-concurrency":{"description":"How many parts of a large PR the AI reviewer reviews at once (1-16). A PR whose diff does not fit one call is split into parts (whole files, folders together, huge files by hunks), reviewed in parallel and merged into one verdict.","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}],"default":4},"max-annotations":{"description":"Most annotations one check run carries (0-10000), most severe first; the rest are counted in the check summary and kept in the review artifact. Each 50 annotations cost one API request, paced a second apart (GitHub allows 500 content-creating requests an hour).","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}],"default":1000},"check-name":{"description":"Name of the check run the action creates on each reviewed commit.","type":"string","default":"review-loop"},"check-run-buttons":{"description":"Put Retry, Continue and Approve anyway (or Stop, while the loop runs) buttons on the check run. A click starts a workflow only when the check run was made with a GitHub App token (github-token), never with the workflow token; see the README. The /review-loop commands work with any token.","anyOf":[{"type":"boolean"},{"type":"string","enum":["true","false"]}],"default":false},"command-timeout-minutes":{"description":"Time limit of each check and fix command.","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}],"default":10},"fail-on":{"description":"Terminal states that fail the check run and the step (comma separated): max_iterations, needs_discussion, stalled, budget_exhausted, stopped, error; or \'never\'. Other terminal states give a neutral check.","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"default":"max_iterations, needs_discussion, stalled, budget_exhausted, error"},"escalation-label":{"description":"Label added when the loop needs a human (removed again at GO). Set it to none for no label.","type":"string","default":"review-loop: needs human"},"stop-label":{"description":"A PR label with which a human stops the loop (status stopped). Set it to none to disable it.","type":"string","default":"review-loop: stop"},"escalation-reviewers":{"description":"Users (and org/team slugs) to request as reviewers and mention when the loop needs a human.","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"submit-review":{"description":"Submit a formal PR review when the loop ends: none, comment, or approve (approve on GO, where the repository allows Actions to approve; otherwise a comment).","type":"string","default":"none"},"commit-author-name":{"description":"Author name of fix commits.","type":"string","default":"github-actions[bot]"},"commit-author-email":{"description":"Author email of fix commits.","type":"string","default":"41898282+github-actions[bot]@users.noreply.github.com"},"artifacts-dir":{"description":"Folder for the iteration records (review-N.json, review-N.md, fix-N.json); default RUNNER_TEMP/review-loop. They are also uploaded as workflow artifacts.","type":"string"},"anthropic-base-url":{"description":"Base URL of the Messages API (a proxy or gateway), or of the Bedrock or Vertex endpoint with those providers. Empty for the default.","type":"string"},"model-provider":{"description":"Where Claude is reached: auto, anthropic, bedrock or vertex. auto takes anthropic when anthropic-api-key is set, else no AI. bedrock needs AWS credentials and a region in the environment (aws-actions/configure-aws-credentials); vertex needs a Vertex project and GOOGLE_APPLICATION_CREDENTIALS (google-github-actions/auth).","type":"string","default":"auto"},"aws-region":{"description":"AWS region of Amazon Bedrock. Default: AWS_REGION or AWS_DEFAULT_REGION.","type":"string"},"vertex-project-id":{"description":"Google Cloud project of Vertex AI. Default: ANTHROPIC_VERTEX_PROJECT_ID (and, with model-provider vertex, GOOGLE_CLOUD_PROJECT).","type":"string"},"vertex-region":{"description":"Vertex AI region, or global. Default: CLOUD_ML_REGION, else us-east5.","type":"string"},"review-model":{"description":"Model of the reviewer: any current Claude model id (the verdict comes back as structured output, so models that reject a forced tool choice work). On Bedrock use a Bedrock model id such as us.anthropic.claude-sonnet-5-5.","type":"string","default":"claude-sonnet-5-5"},"fix-model":{"description":"Model of the fixer; defaults to review-model.","type":"string"},"max-turns":{"description":"Most model turns the fixer may take in one iteration.","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}],"default":30},"max-cost-usd":{"description":"Budget in US dollars for the whole loop on this PR; the loop stops as budget_exhausted before exceeding it. Empty for no budget.","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}]},"review-timeout-minutes":{"description":"Time limit of the AI review in one iteration, retries and a repair included.","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}],"default":10},"fix-timeout-minutes":{"description":"Time limit of the AI fixer in one iteration; its work so far is committed when it runs out.","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}],"default":20},"guidelines":{"description":"Path of the review guidelines. Default: the first of .github/review-guidelines.md, REVIEW.md, or the \'Code Review Standards\' section of constitution.md.","type":"string"},"instructions":{"description":"Extra instructions for the reviewer and fixer (added to the prompts; they cannot replace the output contract).","type":"string"},"path-instructions":{"description":"Instructions the AI reviewer and fixer get for the changed files that match a glob, added to `instructions`.","type":"array","items":{"type":"object","additionalProperties":false,"required":["path","instructions"],"properties":{"path":{"description":"A glob of files relative to the repository root, for example \'src/api/**/*.ts\'.","type":"string","minLength":1},"instructions":{"description":"What the reviewer and fixer are told about the files the glob matches.","type":"string","minLength":1}}}}}}');
+;// CONCATENATED MODULE: ./src/config/config-file.ts
+
+
+
+
+/** The repository's settings: every action input a key of the same name and meaning. */
+const CONFIG_PATH = '.github/review-loop.yml';
+/** The file is refused beyond this size. */
+const MAX_CONFIG_BYTES = 256 * 1024;
+/** Values longer than this are described, never echoed: the file is untrusted text. */
+const MAX_ECHO = 80;
+/** A wrong config file; the message names the file, the key (and line when known) and the fix. */
+class ConfigError extends Error {
+    problems;
+    constructor(message, problems = [message]) {
+        super(message);
+        this.problems = problems;
+        this.name = 'ConfigError';
+    }
+}
+/**
+ * Inputs only the workflow's `with:` may set: secrets, and per-run or connection settings read before
+ * the file. The same as WORKFLOW_ONLY_KEYS of scripts/config-schema.ts (a test holds them equal).
+ */
+const WORKFLOW_ONLY_INPUTS = new Set([
+    'github-token',
+    'anthropic-api-key',
+    'state-key',
+    'pr-number',
+    'state-author',
+    'request-timeout-seconds',
+    'max-wait-seconds'
+]);
+const PATH_INSTRUCTIONS = 'path-instructions';
+const properties = review_loop_schema_namespaceObject.properties;
+/** What a key of the schema holds, read from its shape (see scripts/config-schema.ts). */
+function kindOf(key) {
+    const property = properties[key];
+    if (key === PATH_INSTRUCTIONS)
+        return 'path-instructions';
+    const types = property?.anyOf?.map(s => s.type) ?? [property?.type];
+    if (types.includes('boolean'))
+        return 'boolean';
+    if (types.includes('number'))
+        return 'number';
+    if (types.includes('array'))
+        return 'list';
+    return 'string';
+}
+let compiled;
+/** Compiled on first use, off the start-up path. */
+function validator() {
+    compiled ??= new ajv.Ajv({ allErrors: true }).compile(review_loop_schema_namespaceObject);
+    return compiled;
+}
+/** Reads `.github/review-loop.yml`: its settings as input strings, or a ConfigError naming each problem. */
+function parseConfigFile(text, source = `\`${CONFIG_PATH}\``) {
+    const size = Buffer.byteLength(text, 'utf8');
+    if (size > MAX_CONFIG_BYTES)
+        throw new ConfigError(`${source} is ${Math.ceil(size / 1024)} KB; the limit is ${MAX_CONFIG_BYTES / 1024} KB. Keep long texts in the review guidelines file (the \`guidelines\` setting).`);
+    const file = readYaml(text, source);
+    if (file.values === undefined)
+        return { inputs: {}, pathInstructions: [] };
+    const values = withoutUnset(file.values);
+    if (!validator()(values)) {
+        const problems = describeErrors(validator().errors ?? [], values, file);
+        throw new ConfigError(problems.join('\n'), problems);
+    }
+    const config = toConfig(values);
+    const problems = config.pathInstructions.flatMap((entry, i) => globProblem(entry.path, i, file));
+    if (problems.length > 0)
+        throw new ConfigError(problems.join('\n'), problems);
+    return config;
+}
+/** An input getter that takes the workflow's value when given, else the file's: the workflow overrides. */
+function withConfig(get, config) {
+    if (!config)
+        return get;
+    return name => {
+        const given = get(name);
+        if (given !== '')
+            return given;
+        return Object.hasOwn(config.inputs, name) ? (config.inputs[name] ?? '') : '';
+    };
+}
+function readYaml(text, source) {
+    const lines = new dist/* LineCounter */.HN();
+    const doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter: lines, prettyErrors: false, logLevel: 'error' });
+    const file = { doc, lines, source };
+    const [error] = doc.errors;
+    if (error) {
+        const line = lines.linePos(error.pos[0]).line;
+        const fix = error.code === 'DUPLICATE_KEY'
+            ? 'Give each setting once.'
+            : "Check the indentation, and quote values that contain ': ' or start with a special character.";
+        throw new ConfigError(`${where(file, line)}: is not valid YAML: ${clip(error.message, 200).replace(/\.$/, '')}. ${fix}`);
+    }
+    // an empty file, comments only, or a bare `---`
+    if (doc.contents === null || ((0,dist/* isScalar */.jn)(doc.contents) && doc.contents.value === null))
+        return file;
+    if (!(0,dist/* isMap */.jh)(doc.contents))
+        throw new ConfigError(`${where(file, lineOf(file, doc.contents))}: the top level must be a mapping of settings ('max-iterations: 5', one a line), not ${describe(doc.contents.toJSON())}.`);
+    try {
+        file.values = doc.toJS({ maxAliasCount: 100 });
+    }
+    catch (e) {
+        throw new ConfigError(`${source}: cannot be read: ${clip(e instanceof Error ? e.message : String(e), 200)}. Avoid YAML aliases.`);
+    }
+    return file;
+}
+/** Keys of the schema that map to null (`key:` with nothing after it) are not set. */
+function withoutUnset(values) {
+    return Object.fromEntries(Object.entries(values).filter(([key, value]) => !(value === null && Object.hasOwn(properties, key))));
+}
+function toConfig(values) {
+    const inputs = {};
+    let pathInstructions = [];
+    for (const [key, value] of Object.entries(values)) {
+        if (key === PATH_INSTRUCTIONS)
+            pathInstructions = value;
+        else
+            inputs[key] = Array.isArray(value) ? value.join('\n') : String(value);
+    }
+    return { inputs, pathInstructions };
+}
+/** A `path-instructions` glob the reviewer could not match: absolute, `./`, negated or empty. */
+function globProblem(glob, index, file) {
+    const bad = glob.startsWith('!') ? 'a negated glob matches no files here' : (0,ignore/* badGlob */.m$)(glob);
+    if (!bad)
+        return [];
+    const line = lineAt(file, [PATH_INSTRUCTIONS, index, 'path']);
+    return [
+        `${where(file, line)}: \`${PATH_INSTRUCTIONS}\` entry ${index + 1}: the path ${describe(glob)}: ${bad} (for example 'src/api/**').`
+    ];
+}
+// ---- messages ----
+function where(file, line) {
+    return line === undefined ? file.source : `${file.source} (line ${line})`;
+}
+function lineOf(file, node) {
+    if (!(0,dist/* isNode */.Ll)(node) || !node.range)
+        return undefined;
+    return file.lines.linePos(node.range[0]).line;
+}
+/** The line of a top-level key, or of the node at a path below it. */
+function lineAt(file, path) {
+    const [key, ...rest] = path;
+    if (!(0,dist/* isMap */.jh)(file.doc.contents))
+        return undefined;
+    const pair = file.doc.contents.items.find(p => (0,dist/* isScalar */.jn)(p.key) && String(p.key.value) === key);
+    if (!pair)
+        return undefined;
+    const below = rest.length > 0 && (0,dist/* isNode */.Ll)(pair.value) ? file.doc.getIn(path, true) : undefined;
+    return lineOf(file, below) ?? lineOf(file, pair.key);
+}
+/** Text taken from the file, shortened and stripped of control characters. */
+function clip(text, max) {
+    // eslint-disable-next-line no-control-regex
+    const clean = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ');
+    return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+}
+/** A value as a message may show it: short text quoted, anything else by its kind. */
+function describe(value) {
+    if (value === null || value === undefined)
+        return 'empty';
+    if (Array.isArray(value))
+        return 'a list';
+    if (typeof value === 'object')
+        return 'a mapping';
+    if (typeof value !== 'string')
+        return String(value);
+    if (value.length > MAX_ECHO)
+        return `a text of ${value.length} characters`;
+    return `'${clip(value, MAX_ECHO)}'`;
+}
+/** A key from the file, in backticks when short enough to show. */
+function keyName(key) {
+    return key.length > MAX_ECHO ? `a key of ${key.length} characters` : `\`${clip(key, MAX_ECHO)}\``;
+}
+function distance(a, b) {
+    let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const row = [i];
+        for (let j = 1; j <= b.length; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost);
+        }
+        previous = row;
+    }
+    return previous[b.length];
+}
+/** The closest known key, when the unknown one looks like a typo of it. */
+function suggestKey(key, known) {
+    const plain = (k) => k.toLowerCase().replace(/[-_\s]/g, '');
+    let best;
+    for (const candidate of known) {
+        const cost = distance(plain(key), plain(candidate));
+        if (!best || cost < best.cost)
+            best = { key: candidate, cost };
+    }
+    if (!best || key.length > MAX_ECHO)
+        return undefined;
+    return best.cost <= Math.max(2, Math.floor(best.key.length / 4)) ? best.key : undefined;
+}
+// ---- schema errors → messages ----
+/** One message per wrong key (or list item), in the order of the file. */
+function describeErrors(errors, values, file) {
+    const problems = new Map();
+    const described = new Set();
+    for (const error of errors) {
+        const [key = '', ...rest] = pointer(error.instancePath);
+        if (error.instancePath === '' && error.keyword === 'additionalProperties') {
+            const unknown = String(error.params.additionalProperty);
+            problems.set(unknown, { line: lineAt(file, [unknown]), text: unknownKey(unknown) });
+        }
+        else if (key === PATH_INSTRUCTIONS) {
+            const problem = pathInstructionProblem(error, rest, values[key], file);
+            problems.set(`${key}/${rest.join('/')}/${problem.text}`, problem);
+        }
+        else if (key !== '' && !described.has(key)) {
+            described.add(key);
+            for (const [i, problem] of valueProblems(key, values[key], file).entries())
+                problems.set(`${key}/${i}`, problem);
+        }
+    }
+    return [...problems.values()]
+        .sort((a, b) => (a.line ?? 0) - (b.line ?? 0))
+        .map(p => `${where(file, p.line)}: ${p.text}`);
+}
+function pointer(instancePath) {
+    return instancePath
+        .split('/')
+        .slice(1)
+        .map(s => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+function unknownKey(key) {
+    if (WORKFLOW_ONLY_INPUTS.has(key))
+        return `\`${key}\` cannot be set in ${CONFIG_PATH}: it is a secret or a per-run setting; pass it in the workflow's \`with:\`.`;
+    const suggestion = suggestKey(key, Object.keys(properties));
+    const hint = suggestion ? `; did you mean \`${suggestion}\`?` : '';
+    return `${keyName(key)} is not a review-loop setting${hint} (keys: see schema/review-loop.schema.json)`;
+}
+const CHECK_HINT = "; a 'name: command' line in a YAML list must be quoted (- 'lint: npm run lint') or the list written as a block string (checks: |)";
+/** What is wrong with a key's value, by what the key holds: the whole value, or each wrong list item. */
+function valueProblems(key, value, file) {
+    const kind = kindOf(key);
+    const line = lineAt(file, [key]);
+    if (kind === 'boolean')
+        return [{ line, text: `\`${key}\` must be true or false, not ${describe(value)}.` }];
+    if (kind === 'number')
+        return [{ line, text: `\`${key}\` must be a number such as 5, not ${describe(value)}.` }];
+    if (kind === 'string') {
+        const quote = typeof value === 'number' || typeof value === 'boolean'
+            ? `; quote it: ${key}: '${value}'`
+            : '';
+        return [{ line, text: `\`${key}\` must be a string, not ${describe(value)}${quote}.` }];
+    }
+    if (!Array.isArray(value))
+        return [
+            {
+                line,
+                text: `\`${key}\` must be a list of strings or one string with an item a line (${key}: |), not ${describe(value)}${key === 'checks' ? CHECK_HINT : ''}.`
+            }
+        ];
+    return value.flatMap((item, i) => typeof item === 'string'
+        ? []
+        : [
+            {
+                line: lineAt(file, [key, i]),
+                text: `\`${key}\` item ${i + 1} must be a string, not ${describe(item)}${key === 'checks' && typeof item === 'object' && item !== null ? CHECK_HINT : ''}.`
+            }
+        ]);
+}
+/** What is wrong with `path-instructions` or one of its entries. */
+function pathInstructionProblem(error, rest, value, file) {
+    const [index, field] = rest;
+    const path = [PATH_INSTRUCTIONS, ...rest.map(s => (/^\d+$/.test(s) ? Number(s) : s))];
+    const line = lineAt(file, path);
+    const shape = "a list of entries with a `path` (a glob such as 'src/api/**') and `instructions` (a string)";
+    if (index === undefined)
+        return { line, text: `\`${PATH_INSTRUCTIONS}\` must be ${shape}, not ${describe(value)}.` };
+    const entry = `\`${PATH_INSTRUCTIONS}\` entry ${Number(index) + 1}`;
+    if (field !== undefined)
+        return { line, text: `${entry}: \`${field}\` must be a non-empty string.` };
+    if (error.keyword === 'required') {
+        const missing = error.params.missingProperty;
+        return {
+            line,
+            text: `${entry} lacks \`${missing}\`; each entry has a \`path\` and \`instructions\`.`
+        };
+    }
+    if (error.keyword === 'additionalProperties') {
+        const extra = String(error.params.additionalProperty);
+        const suggestion = suggestKey(extra, ['path', 'instructions']);
+        const hint = suggestion ? `; did you mean \`${suggestion}\`?` : '.';
+        return {
+            line: lineAt(file, [...path, extra]) ?? line,
+            text: `${entry}: ${keyName(extra)} is not allowed; an entry has only \`path\` and \`instructions\`${hint}`
+        };
+    }
+    const item = Array.isArray(value) ? value[Number(index)] : undefined;
+    return {
+        line,
+        text: `${entry} must be a mapping with \`path\` and \`instructions\`, not ${describe(item)}.`
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/repo-config.ts
+
+
+
+/**
+ * The commit the settings file is read from: the PR's base commit (as the guidelines are), so a PR
+ * cannot change the settings it is reviewed by. The pull request fetched at start-up names it, else
+ * the event's payload; without either (no PR in sight), the default branch.
+ */
+async function settingsRef(ctx, prefetched) {
+    const baseSha = (pull) => {
+        const sha = pull?.base?.sha;
+        return typeof sha === 'string' && /^[0-9a-f]{40}$/.test(sha) ? sha : undefined;
+    };
+    const early = await prefetched?.response;
+    return ((early?.status === 200 ? baseSha(early.body) : undefined) ??
+        baseSha(ctx.payload['pull_request']));
+}
+/** `.github/review-loop.yml` at `ref`, parsed and validated; undefined when the file is not there. */
+async function readRepoConfig(github, ref) {
+    const text = await github.readFile(CONFIG_PATH, ref);
+    if (text === undefined)
+        return undefined;
+    const at = ref ? `the base commit ${ref.slice(0, 7)}` : 'the default branch';
+    return parseConfigFile(text, `\`${CONFIG_PATH}\` on ${at}`);
+}
+/**
+ * The settings: the workflow's inputs, else the file's, else the defaults. A wrong value the file
+ * gave is said to come from the file.
+ */
+function settingsFrom(given, config, env) {
+    try {
+        return parseSettings(withConfig(given, config), env, config?.pathInstructions);
+    }
+    catch (e) {
+        const fromFile = e instanceof input_error/* InputError */.d &&
+            config &&
+            given(e.input).trim() === '' &&
+            Object.hasOwn(config.inputs, e.input);
+        if (fromFile)
+            e.message += ` (It is set in ${CONFIG_PATH}; change it there, or set it in the workflow.)`;
+        throw e;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/process/command-runner.ts
@@ -7404,7 +7826,7 @@ function titleSimilarity(a, b) {
     return both / (x.size + y.size - both);
 }
 /** Lines between an earlier finding's line and a new finding's range; 0 for neither having one. */
-function distance(f, earlier) {
+function matching_distance(f, earlier) {
     if (earlier.line === undefined || f.line === undefined)
         return 0;
     const end = Math.max(f.endLine ?? f.line, f.line);
@@ -7424,7 +7846,7 @@ function sameProblem(f, earlier) {
         return false;
     if ((earlier.line === undefined) !== (f.line === undefined))
         return false;
-    const lines = distance(f, earlier);
+    const lines = matching_distance(f, earlier);
     if (lines > LINE_SLACK)
         return false;
     const similarity = titleSimilarity(f.title, earlier.title ?? '');
@@ -7814,33 +8236,38 @@ async function notReviewed(deps, plan) {
 
 
 
+
 /**
  * Wires the inputs, the run's context and one adapter per port into one iteration; returns the
  * message to fail the step with, if the loop ended in a fail-on state.
  */
 async function run(prefetched) {
-    const settings = parseSettings(name => core.getInput(name));
-    core.setSecret(settings.githubToken);
+    const given = (name) => core.getInput(name);
+    const connection = parseConnection(given);
+    core.setSecret(connection.githubToken);
+    const ctx = readContext(process.env);
+    const log = createActionsLog();
+    const github = createGitHubAdapter({
+        token: connection.githubToken,
+        owner: ctx.owner,
+        repo: ctx.repo,
+        baseUrl: ctx.apiUrl,
+        stateAuthor: connection.stateAuthor,
+        requestTimeoutMs: connection.requestTimeoutSeconds * 1000,
+        maxWaitSeconds: connection.maxWaitSeconds,
+        prefetched,
+        log
+    });
+    // the repository's settings file, from the PR's base: the workflow's inputs override it
+    const config = await readRepoConfig(github, await settingsRef(ctx, prefetched));
+    const settings = settingsFrom(given, config, process.env);
     if (settings.ai.apiKey)
         core.setSecret(settings.ai.apiKey);
     if (settings.stateKey)
         core.setSecret(settings.stateKey);
-    const ctx = readContext(process.env);
-    const log = createActionsLog();
     if (settings.checkRunButtons && !settings.stateAuthor)
         log.warning("check-run-buttons is on, but a click starts no workflow on a check run made with the workflow token (GitHub's rule): pass a GitHub App's token as github-token and its bot as state-author, or use the /review-loop commands.");
     const scratch = external_node_path_default().join(ctx.tempDir, 'review-loop-private');
-    const github = createGitHubAdapter({
-        token: settings.githubToken,
-        owner: ctx.owner,
-        repo: ctx.repo,
-        baseUrl: ctx.apiUrl,
-        stateAuthor: settings.stateAuthor,
-        requestTimeoutMs: settings.requestTimeoutSeconds * 1000,
-        maxWaitSeconds: settings.maxWaitSeconds,
-        prefetched,
-        log
-    });
     // The model SDK is loaded only when a model provider is configured.
     const ai = settings.ai.provider
         ? (await Promise.all(/* import() */[__webpack_require__.e(968), __webpack_require__.e(666)]).then(__webpack_require__.bind(__webpack_require__, 13666))).createAiAgents(settings, log)
