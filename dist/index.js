@@ -1286,17 +1286,29 @@ function prefetchPull(env) {
 
 ;// CONCATENATED MODULE: ./src/index.ts
 
-// Start-up stays light: the first API request leaves before the action's modules are loaded.
-const prefetched = prefetchPull(process.env);
 async function fail(error) {
-    const core = await __nccwpck_require__.e(/* import() */ 659).then(__nccwpck_require__.bind(__nccwpck_require__, 91659));
+    const core = await Promise.all(/* import() */[__nccwpck_require__.e(119), __nccwpck_require__.e(659)]).then(__nccwpck_require__.bind(__nccwpck_require__, 91659));
     core.setFailed(error instanceof Error ? error.message : String(error));
 }
-// Loading the modules blocks the event loop, so they load once the request is on the wire.
-// The only place that turns an outcome or an error into a failed step.
-Promise.resolve(prefetched?.sent)
-    .then(() => Promise.all(/* import() */[__nccwpck_require__.e(659), __nccwpck_require__.e(858), __nccwpck_require__.e(434)]).then(__nccwpck_require__.bind(__nccwpck_require__, 58434)))
-    .then(({ run }) => run(prefetched))
-    .then(failure => (failure ? fail(failure) : undefined))
-    .catch(fail);
+function action() {
+    // Start-up stays light: the first API request leaves before the action's modules are loaded.
+    const prefetched = prefetchPull(process.env);
+    // Loading the modules blocks the event loop, so they load once the request is on the wire.
+    // The only place that turns an outcome or an error into a failed step.
+    Promise.resolve(prefetched?.sent)
+        .then(() => Promise.all(/* import() */[__nccwpck_require__.e(119), __nccwpck_require__.e(659), __nccwpck_require__.e(858), __nccwpck_require__.e(343), __nccwpck_require__.e(349)]).then(__nccwpck_require__.bind(__nccwpck_require__, 46349)))
+        .then(({ run }) => run(prefetched))
+        .then(failure => (failure ? fail(failure) : undefined))
+        .catch(fail);
+}
+if (globalThis.__REVIEW_LOOP_CLI__) {
+    void Promise.all(/* import() */[__nccwpck_require__.e(119), __nccwpck_require__.e(858), __nccwpck_require__.e(343), __nccwpck_require__.e(441)]).then(__nccwpck_require__.bind(__nccwpck_require__, 55441))
+        .then(({ cli }) => cli(process.argv.slice(2)))
+        .then(code => {
+        process.exitCode = code;
+    });
+}
+else {
+    action();
+}
 

@@ -65,6 +65,11 @@ function kindOf(key: string): Kind {
   return 'string'
 }
 
+/** The inputs the file (and the CLI's --set) may give: every input but the workflow-only ones. */
+export const SETTING_KEYS: readonly string[] = Object.keys(properties).filter(
+  k => k !== PATH_INSTRUCTIONS
+)
+
 let compiled: ValidateFunction | undefined
 
 /** Compiled on first use, off the start-up path. */

@@ -364,7 +364,8 @@ export interface AiAgents {
     question: { author: string; path: string; line?: number; body: string; excerpt?: string }
     spentBefore: number
   }): Promise<string | undefined>
-  fix(input: {
+  /** Absent in a run that only reviews (the CLI's --dry-run). */
+  fix?(input: {
     pull: PullRequest
     state: LoopState
     review: ReviewResult

@@ -53,7 +53,7 @@ async function runFixers(
     timeoutMs: deps.settings.commandTimeoutMinutes * 60_000,
     log: line => deps.log.info(line)
   })
-  const agent = deps.ai ? await deps.ai.fix({ ...input, workspace: ws }) : undefined
+  const agent = deps.ai?.fix ? await deps.ai.fix({ ...input, workspace: ws }) : undefined
   return { commands, agent }
 }
 

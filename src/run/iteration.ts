@@ -120,7 +120,7 @@ async function reviewOrCarry(
   ws: Workspace,
   human?: HumanAsk
 ): Promise<{ review: ReviewResult; decided: Decided }> {
-  const run = { ...deps, run: deps.ctx, aiFixer: Boolean(deps.ai) }
+  const run = { ...deps, run: deps.ctx, aiFixer: Boolean(deps.ai?.fix) }
   if (human?.findings) {
     const review = carriedReview(human.trigger, human.findings, human.rework ?? [])
     return { review, decided: decideHumanFix(run, plan, review, human.trigger) }

@@ -1,0 +1,251 @@
+import { execFileSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { createArtifactStore } from '../action/artifacts.js'
+import type { RunContext } from '../action/context.js'
+import { readRepoConfig, settingsFrom } from '../action/repo-config.js'
+import { SETTING_KEYS } from '../config/config-file.js'
+import { createGit } from '../git/git.js'
+import type { Settings } from '../inputs.js'
+import type { AiAgents, ArtifactStore, Log } from '../ports/index.js'
+import { createConfinement } from '../process/sandbox.js'
+import { runIteration, type IterationOutcome } from '../run/iteration.js'
+import { UsageError, type ReviewOptions } from './args.js'
+import { createLocalGitHub, type LocalRecord } from './local-github.js'
+
+/** A loop never takes more runs than this, whatever its settings say (a guard, not a cap). */
+const MAX_RUNS = 60
+
+const gitOut = (cwd: string, args: string[]): string =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()
+
+/** The repository, its current branch and the base, checked before anything is copied. */
+function localRepo(cwd: string, base: string): { root: string; branch: string; head: string } {
+  let root: string
+  try {
+    root = gitOut(cwd, ['rev-parse', '--show-toplevel'])
+  } catch {
+    throw new UsageError(`${cwd} is not inside a git repository: run review-loop in one.`)
+  }
+  let branch: string
+  try {
+    branch = gitOut(root, ['symbolic-ref', '--short', 'HEAD'])
+  } catch {
+    throw new UsageError('HEAD is detached: check out the branch to review (git switch NAME).')
+  }
+  try {
+    gitOut(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${base}^{commit}`])
+  } catch {
+    throw new UsageError(`The base branch '${base}' does not exist here: name it with --base.`)
+  }
+  if (branch === base)
+    throw new UsageError(`You are on the base branch '${base}': switch to the branch to review.`)
+  return { root, branch, head: gitOut(root, ['rev-parse', 'HEAD']) }
+}
+
+/** The inputs given on the command line, refused where the action would refuse them in a file. */
+function checkedInputs(inputs: Record<string, string>): Record<string, string> {
+  for (const name of Object.keys(inputs))
+    if (!SETTING_KEYS.includes(name))
+      throw new UsageError(
+        `--set ${name}: not an input review-loop takes on the command line (see its action.yml; secrets come from the environment, such as ANTHROPIC_API_KEY).`
+      )
+  return inputs
+}
+
+/** The run's context as the loop reads it: a dispatch for "pull request" 1, the local branch. */
+function localContext(work: string, checkout: string, run: number, repoName: string): RunContext {
+  return {
+    eventName: 'workflow_dispatch',
+    payload: { inputs: { 'pr-number': '1' } },
+    owner: 'local',
+    repo: repoName,
+    runId: String(run),
+    runAttempt: 1,
+    workflowFile: 'local',
+    serverUrl: 'file://',
+    apiUrl: '',
+    workspace: checkout,
+    tempDir: work,
+    eventPrNumber: 1,
+    actor: 'you'
+  }
+}
+
+export interface LocalLoopResult {
+  outcome?: IterationOutcome
+  out: string
+  /** The commit the branch is on now (it moves when fixes were committed). */
+  head: string
+  /** Set when the fixes could not be brought onto the branch (it moved, or the tree is dirty). */
+  left?: string
+}
+
+/**
+ * The loop on the current branch, as the action runs it on a pull request: a copy of the repository
+ * stands in for GitHub's (its branch is what the loop pushes to), the loop's clone is where checks
+ * and fixers run, and the fixes are brought onto the user's branch by fast-forward at the end.
+ */
+export async function reviewLocally(
+  options: ReviewOptions,
+  io: { cwd: string; env: Record<string, string | undefined>; log: Log }
+): Promise<LocalLoopResult> {
+  const repo = localRepo(io.cwd, options.base)
+  const common = path.resolve(repo.root, gitOut(repo.root, ['rev-parse', '--git-common-dir']))
+  const out =
+    options.out ?? path.join(common, 'review-loop', new Date().toISOString().replace(/[:.]/g, '-'))
+  mkdirSync(out, { recursive: true })
+  const work = mkdtempSync(path.join(tmpdir(), 'review-loop-local-'))
+  try {
+    const mirror = path.join(work, 'origin.git')
+    const checkout = path.join(work, 'checkout')
+    gitOut(work, ['clone', '-q', '--bare', '--no-hardlinks', repo.root, mirror])
+    gitOut(work, ['clone', '-q', '--branch', repo.branch, mirror, checkout])
+    const outcome = await loop(options, io, { repo, out, work, checkout })
+    return { outcome, out, ...bringBack(repo, mirror, options.dryRun) }
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
+/** Every run of the loop, each one iteration, until it asks for no next run. */
+async function loop(
+  options: ReviewOptions,
+  io: { env: Record<string, string | undefined>; log: Log },
+  where: { repo: { root: string; branch: string }; out: string; work: string; checkout: string }
+): Promise<IterationOutcome | undefined> {
+  const { log } = io
+  const scratch = path.join(where.work, 'private')
+  mkdirSync(scratch)
+  const token = `local-${randomUUID()}` // no GitHub: a value nothing else holds
+  const openGit = (dir: string) => createGit(dir, { token, scratch, warn: m => log.warning(m) })
+  const git = await openGit(where.checkout)
+  const record: LocalRecord = { checkRuns: [], nextRequested: false }
+  const github = createLocalGitHub({
+    git,
+    out: where.out,
+    record,
+    pull: localPull(where.repo.branch, options.base)
+  })
+  const config = await readRepoConfig(github, `origin/${options.base}`)
+  const given: Record<string, string> = {
+    ...yourIdentity(where.repo.root),
+    ...checkedInputs(options.inputs),
+    'github-token': token,
+    'pr-number': '1'
+  }
+  const settings: Settings = {
+    ...settingsFrom(name => given[name] ?? inputFromEnv(name, io.env), config, io.env),
+    retrigger: 'dispatch',
+    artifactsDir: path.join(where.out, 'artifacts')
+  }
+  const ai = await agents(settings, log, options.dryRun)
+  if (options.dryRun) settings.fixCommands = []
+  let outcome: IterationOutcome | undefined
+  for (let run = 1; run <= MAX_RUNS; run++) {
+    record.nextRequested = false
+    outcome = await runIteration({
+      ai,
+      settings,
+      ctx: localContext(where.work, where.checkout, run, path.basename(where.repo.root)),
+      github,
+      openGit,
+      confine: createConfinement({
+        mode: settings.sandbox,
+        network: settings.sandboxNetwork,
+        passthrough: settings.envPassthrough,
+        tempDir: scratch,
+        env: io.env,
+        log
+      }),
+      artifacts: localArtifacts(settings.artifactsDir!, log),
+      log,
+      env: io.env,
+      clock: { now: () => new Date() },
+      writeSummary: async () => {}
+    })
+    if (!record.nextRequested) break
+  }
+  return outcome
+}
+
+/** The records in a folder of the output (there is no artifact service to upload them to). */
+function localArtifacts(dir: string, log: Log): ArtifactStore {
+  const store = createArtifactStore(dir, {}, log)
+  return { save: async (name, files) => ({ ...(await store.save(name, files)), note: undefined }) }
+}
+
+/** Fixes are committed as you (git's user.name and user.email), when git knows you. */
+function yourIdentity(root: string): Record<string, string> {
+  const read = (key: string): string | undefined => {
+    try {
+      return gitOut(root, ['config', key]) || undefined
+    } catch {
+      return undefined
+    }
+  }
+  const name = read('user.name')
+  const email = read('user.email')
+  return name && email ? { 'commit-author-name': name, 'commit-author-email': email } : {}
+}
+
+/** Secrets come from the environment, as the workflow passes them from its secrets. */
+function inputFromEnv(name: string, env: Record<string, string | undefined>): string {
+  return name === 'anthropic-api-key' ? (env['ANTHROPIC_API_KEY'] ?? '') : ''
+}
+
+async function agents(
+  settings: Settings,
+  log: Log,
+  dryRun: boolean
+): Promise<AiAgents | undefined> {
+  if (!settings.ai.provider) return undefined
+  const ai = (await import('../model/agents.js')).createAiAgents(settings, log)
+  return dryRun ? { ...ai, fix: undefined } : ai
+}
+
+function localPull(branch: string, base: string) {
+  return {
+    number: 1,
+    state: 'open' as const,
+    draft: false,
+    merged: false,
+    title: branch,
+    body: '',
+    author: 'you',
+    htmlUrl: '',
+    headRef: branch,
+    baseRef: base,
+    headRepoFullName: 'local',
+    baseRepoFullName: 'local',
+    labels: []
+  }
+}
+
+/**
+ * The loop's commits onto the user's branch, by fast-forward only: never when the branch moved
+ * meanwhile or the merge would touch a file changed in the work tree (git refuses; the commits are
+ * then named so they can be taken by hand).
+ */
+function bringBack(
+  repo: { root: string; branch: string; head: string },
+  mirror: string,
+  dryRun: boolean
+): { head: string; left?: string } {
+  const fixed = gitOut(mirror, ['rev-parse', `refs/heads/${repo.branch}`])
+  if (dryRun || fixed === repo.head) return { head: repo.head }
+  gitOut(repo.root, ['fetch', '-q', mirror, `refs/heads/${repo.branch}`])
+  try {
+    if (gitOut(repo.root, ['rev-parse', 'HEAD']) !== repo.head) throw new Error('the branch moved')
+    gitOut(repo.root, ['merge', '-q', '--ff-only', fixed])
+    return { head: fixed }
+  } catch (e) {
+    gitOut(repo.root, ['update-ref', `refs/review-loop/${repo.branch}`, fixed])
+    return {
+      head: repo.head,
+      left: `The fixes were not brought onto ${repo.branch} (${(e as Error).message.split('\n')[0]}); they are at refs/review-loop/${repo.branch}: git merge --ff-only ${fixed.slice(0, 12)}`
+    }
+  }
+}
