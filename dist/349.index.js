@@ -111,6 +111,8 @@ var git = __webpack_require__(10308);
 var octokit_adapter = __webpack_require__(35996);
 // EXTERNAL MODULE: ./src/inputs.ts
 var inputs = __webpack_require__(38422);
+// EXTERNAL MODULE: ./src/run/stats.ts + 1 modules
+var stats = __webpack_require__(28542);
 // EXTERNAL MODULE: ./src/action/repo-config.ts
 var repo_config = __webpack_require__(92799);
 // EXTERNAL MODULE: ./src/process/sandbox.ts + 1 modules
@@ -118,6 +120,7 @@ var sandbox = __webpack_require__(65111);
 // EXTERNAL MODULE: ./src/run/iteration.ts + 22 modules
 var iteration = __webpack_require__(33107);
 ;// CONCATENATED MODULE: ./src/main.ts
+
 
 
 
@@ -152,6 +155,9 @@ async function run(prefetched) {
         prefetched,
         log
     });
+    const mode = (0,inputs/* parseMode */.Zx)(given);
+    if (mode.mode === 'stats')
+        return reportStats(github, ctx, mode.pullRequests, log);
     // the repository's settings file, from the PR's base: the workflow's inputs override it
     const config = await (0,repo_config/* readRepoConfig */.bc)(github, await (0,repo_config/* settingsRef */.XL)(ctx, prefetched));
     const settings = (0,repo_config/* settingsFrom */.ms)(given, config, process.env);
@@ -203,6 +209,30 @@ async function run(prefetched) {
         core.notice(outcome.notice);
     setOutputs(outcome, settings.maxIterations);
     return outcome.failure;
+}
+/**
+ * mode: stats: the loop analytics of the newest pull requests in the job summary (with Mermaid
+ * charts) and the log; the states counted are those the token's identity wrote.
+ */
+async function reportStats(github, ctx, pullRequests, log) {
+    const report = await (0,stats/* statsReport */.s)(github, {
+        last: pullRequests,
+        author: await github.whoAmI(),
+        key: stateKey(),
+        repository: `${ctx.owner}/${ctx.repo}`
+    });
+    for (const line of report.lines)
+        log.info(line);
+    if (process.env['GITHUB_STEP_SUMMARY'])
+        await core.summary.addRaw(report.markdown).write();
+    return undefined;
+}
+/** The state-key input, masked in the log (stats reads signed states with it). */
+function stateKey() {
+    const key = core.getInput('state-key').trim();
+    if (key)
+        core.setSecret(key);
+    return key || undefined;
 }
 
 

@@ -1296,13 +1296,13 @@ function action() {
     // Loading the modules blocks the event loop, so they load once the request is on the wire.
     // The only place that turns an outcome or an error into a failed step.
     Promise.resolve(prefetched?.sent)
-        .then(() => Promise.all(/* import() */[__nccwpck_require__.e(119), __nccwpck_require__.e(659), __nccwpck_require__.e(858), __nccwpck_require__.e(343), __nccwpck_require__.e(349)]).then(__nccwpck_require__.bind(__nccwpck_require__, 46349)))
+        .then(() => Promise.all(/* import() */[__nccwpck_require__.e(119), __nccwpck_require__.e(659), __nccwpck_require__.e(858), __nccwpck_require__.e(424), __nccwpck_require__.e(349)]).then(__nccwpck_require__.bind(__nccwpck_require__, 46349)))
         .then(({ run }) => run(prefetched))
         .then(failure => (failure ? fail(failure) : undefined))
         .catch(fail);
 }
 if (globalThis.__REVIEW_LOOP_CLI__) {
-    void Promise.all(/* import() */[__nccwpck_require__.e(119), __nccwpck_require__.e(858), __nccwpck_require__.e(343), __nccwpck_require__.e(441)]).then(__nccwpck_require__.bind(__nccwpck_require__, 55441))
+    void Promise.all(/* import() */[__nccwpck_require__.e(119), __nccwpck_require__.e(858), __nccwpck_require__.e(424), __nccwpck_require__.e(244)]).then(__nccwpck_require__.bind(__nccwpck_require__, 11244))
         .then(({ cli }) => cli(process.argv.slice(2)))
         .then(code => {
         process.exitCode = code;

@@ -18,7 +18,9 @@ export const WORKFLOW_ONLY_KEYS: readonly string[] = [
   'pr-number',
   'state-author',
   'request-timeout-seconds',
-  'max-wait-seconds'
+  'max-wait-seconds',
+  'mode',
+  'stats-pull-requests'
 ]
 
 /**

@@ -135,7 +135,9 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   'review-model': 'claude-sonnet-5-5',
   'max-turns': '30',
   'review-timeout-minutes': '10',
-  'fix-timeout-minutes': '20'
+  'fix-timeout-minutes': '20',
+  mode: 'review',
+  'stats-pull-requests': '50'
 }
 
 /** The input as given, else its default. */
@@ -144,6 +146,16 @@ export function withDefaults(get: GetInput): GetInput {
     const given = get(name)
     return given.trim() === '' ? (INPUT_DEFAULTS[name] ?? given) : given
   }
+}
+
+/** mode: review (the loop) or stats (loop analytics), and how many pull requests stats reads. */
+export function parseMode(
+  given: GetInput
+): { mode: 'review' } | { mode: 'stats'; pullRequests: number } {
+  const get = withDefaults(given)
+  const mode = oneOf(get, 'mode', ['review', 'stats'] as const, 'review')
+  if (mode === 'review') return { mode }
+  return { mode, pullRequests: integer(get, 'stats-pull-requests', 50, 1, 1000) }
 }
 
 /** A label input: 'none' turns it off. */

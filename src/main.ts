@@ -8,7 +8,10 @@ import { setOutputs } from './action/outputs.js'
 import type { Prefetched } from './action/prefetch.js'
 import { createGit } from './git/git.js'
 import { createGitHubAdapter } from './github/octokit-adapter.js'
-import { parseConnection } from './inputs.js'
+import { parseConnection, parseMode } from './inputs.js'
+import { statsReport } from './run/stats.js'
+import type { GitHubPort, Log } from './ports/index.js'
+import type { RunContext } from './action/context.js'
 import { readRepoConfig, settingsFrom, settingsRef } from './action/repo-config.js'
 import { createConfinement } from './process/sandbox.js'
 import { runIteration } from './run/iteration.js'
@@ -34,6 +37,8 @@ export async function run(prefetched?: Prefetched): Promise<string | undefined> 
     prefetched,
     log
   })
+  const mode = parseMode(given)
+  if (mode.mode === 'stats') return reportStats(github, ctx, mode.pullRequests, log)
   // the repository's settings file, from the PR's base: the workflow's inputs override it
   const config = await readRepoConfig(github, await settingsRef(ctx, prefetched))
   const settings = settingsFrom(given, config, process.env)
@@ -83,4 +88,32 @@ export async function run(prefetched?: Prefetched): Promise<string | undefined> 
   if (outcome.notice) core.notice(outcome.notice)
   setOutputs(outcome, settings.maxIterations)
   return outcome.failure
+}
+
+/**
+ * mode: stats: the loop analytics of the newest pull requests in the job summary (with Mermaid
+ * charts) and the log; the states counted are those the token's identity wrote.
+ */
+async function reportStats(
+  github: GitHubPort,
+  ctx: RunContext,
+  pullRequests: number,
+  log: Log
+): Promise<undefined> {
+  const report = await statsReport(github, {
+    last: pullRequests,
+    author: await github.whoAmI(),
+    key: stateKey(),
+    repository: `${ctx.owner}/${ctx.repo}`
+  })
+  for (const line of report.lines) log.info(line)
+  if (process.env['GITHUB_STEP_SUMMARY']) await core.summary.addRaw(report.markdown).write()
+  return undefined
+}
+
+/** The state-key input, masked in the log (stats reads signed states with it). */
+function stateKey(): string | undefined {
+  const key = core.getInput('state-key').trim()
+  if (key) core.setSecret(key)
+  return key || undefined
 }

@@ -49,17 +49,23 @@ export async function cli(argv: readonly string[], io: CliIo = defaultIo()): Pro
 async function review(options: ReviewOptions, io: CliIo): Promise<number> {
   const log = createTerminalLog(io.out)
   const result = await reviewLocally(options, { cwd: io.cwd, env: io.env, log })
-  const state = result.outcome?.state
+  const { state, decision, findings = [] } = result.outcome ?? {}
   io.out('')
-  io.out(
-    `review-loop: ${state?.status ?? 'not reviewed'}${state?.reason ? ` — ${state.reason}` : ''}`
-  )
+  if (options.dryRun)
+    io.out(
+      `review-loop (dry run, nothing fixed): ${decision ?? 'not reviewed'}, ${findings.length} findings`
+    )
+  else
+    io.out(
+      `review-loop: ${state?.status ?? 'not reviewed'}${state?.reason ? ` — ${state.reason}` : ''}`
+    )
   if (result.outcome?.notice) io.out(result.outcome.notice)
   io.out(`The comment, the check results and the artifacts are in ${result.out}`)
   io.out(`  comment: ${path.join(result.out, 'comment.md')}`)
   if (result.left) io.err(result.left)
   else if (!options.dryRun)
     io.out(`Your branch is at ${result.head.slice(0, 12)} (nothing was pushed).`)
+  if (options.dryRun) return decision === 'GO' ? 0 : 1
   return result.outcome?.failure || result.left ? 1 : 0
 }
 

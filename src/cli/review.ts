@@ -127,6 +127,7 @@ async function loop(
     git,
     out: where.out,
     record,
+    log,
     pull: localPull(where.repo.branch, options.base)
   })
   const config = await readRepoConfig(github, `origin/${options.base}`)

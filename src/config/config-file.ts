@@ -40,7 +40,9 @@ export const WORKFLOW_ONLY_INPUTS: ReadonlySet<string> = new Set([
   'pr-number',
   'state-author',
   'request-timeout-seconds',
-  'max-wait-seconds'
+  'max-wait-seconds',
+  'mode',
+  'stats-pull-requests'
 ])
 
 const PATH_INSTRUCTIONS = 'path-instructions'

@@ -1,5 +1,5 @@
-export const id = 343;
-export const ids = [343];
+export const id = 424;
+export const ids = [424];
 export const modules = {
 
 /***/ 18089:
@@ -217,7 +217,7 @@ var ajv = __webpack_require__(42463);
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __webpack_require__(38815);
 ;// CONCATENATED MODULE: ./schema/review-loop.schema.json
-const review_loop_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/review-loop/review-loop/schema/review-loop.schema.json","title":"review-loop repository settings (.github/review-loop.yml)","description":"Settings of the review-loop action kept in the repository. Each key is the action input of the same name and meaning; a value given in the workflow\'s `with:` overrides the file. Lists may be YAML lists or one string (one item a line). Secrets and per-run settings stay in the workflow: github-token, anthropic-api-key, state-key, pr-number, state-author, request-timeout-seconds, max-wait-seconds. Generated from action.yml by scripts/config-schema.ts.","type":"object","additionalProperties":false,"properties":{"max-iterations":{"description":"How many reviews one round may take before the loop stops as max_iterations (1-20).","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}],"default":3},"severity-threshold":{"description":"Findings at or above this severity block GO: critical, high, medium, low or suggestion.","type":"string","default":"medium"},"human-review-severity":{"description":"Severity of the findings a human review that requests changes becomes (its body and each inline comment); inline comments of other reviews are medium. critical, high, medium, low or suggestion.","type":"string","default":"high"},"checks":{"description":"Repository commands that review the PR, one \'name: command\' or \'name[options]: command\' per line. A non-zero exit fails the check. What the command prints becomes findings on their file and line: SARIF, Checkstyle XML, reviewdog rdjson, workflow commands, the JSON and text formats of common linters, type checkers and test runners (see the README\'s table), and problem-matchers. Options: error=, warning=, note= give the severity a tool level becomes (defaults high, medium, low; a passing check\'s are at most low unless set), report=PATH reads a report file the command writes (relative to working-directory). Example: \'lint[warning=low, report=out/eslint.sarif]: npx eslint . -f @microsoft/eslint-formatter-sarif -o out/eslint.sarif\'.","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"problem-matchers":{"description":"GitHub problem matcher files (the JSON that \'::add-matcher::\' takes), one path per line, relative to the repository root and read from the base branch: they teach the checks a tool\'s output format, before the built-in ones.","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"fix-commands":{"description":"Commands that fix the code, one per line, run in order before the AI fixer (for example formatters and `eslint --fix`).","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"retrigger":{"description":"How the next iteration starts after a fix is pushed: dispatch (workflow_dispatch of this workflow; works with the workflow token), push (the push itself; needs a PAT or App token), or none.","type":"string","default":"dispatch"},"working-directory":{"description":"Folder, relative to the repository root and inside it, in which checks and fix commands run.","type":"string","default":"."},"protected-paths":{"description":"Globs the fixers must not change (comma or newline separated). .github/workflows/** and .github/actions/** are always protected.","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"review-drafts":{"description":"Also review draft pull requests.","anyOf":[{"type":"boolean"},{"type":"string","enum":["true","false"]}],"default":false},"allow-forks":{"description":"Run checks and fixers on pull requests from forks. Leave false unless you trust fork code with this workflow\'s token.","anyOf":[{"type":"boolean"},{"type":"string","enum":["true","false"]}],"default":false},"sandbox":{"description":"How PR code (checks, fix commands, the AI fixer\'s run_check) is confined: auto (bubblewrap where it works; otherwise PR code runs unsandboxed, the log and PR comment say so, and the AI fixer gets no run_check), required (fail when bubblewrap cannot run), or off. On GitHub\'s Ubuntu runners the action installs bubblewrap and loads an AppArmor profile for it with sudo.","type":"string","default":"auto"},"sandbox-network":{"description":"Whether sandboxed PR code may reach the network: allow or deny (loopback only).","type":"string","default":"allow"},"env-passthrough":{"description":"Environment variables PR code gets besides PATH, HOME, TMPDIR, locale, CI, GITHUB_ACTIONS, GITHUB_WORKFLOW, RUNNER_OS and RUNNER_ARCH (comma or newline separated names, for example JAVA_HOME, GOPATH). Secrets you list here are readable by PR code.","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"ignore":{"description":"Globs of changed files the AI reviewer skips, one per line, added to the defaults (lockfiles, dist/, vendor/, node_modules/, generated files, minified bundles, source maps, binaries). A glob starting with ! takes files back, for example \'!dist/**\'. Ignored files are listed in the comment; every other changed file is reviewed.","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"review-concurrency":{"description":"How many parts of a large PR the AI reviewer reviews at once (1-16). A PR whose diff does not fit one call is split into parts (whole files, folders together, huge files by hunks), reviewed in parallel and merged into one verdict.","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}],"default":4},"max-annotations":{"description":"Most annotations one check run carries (0-10000), most severe first; the rest are counted in the check summary and kept in the review artifact. Each 50 annotations cost one API request, paced a second apart (GitHub allows 500 content-creating requests an hour).","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}],"default":1000},"check-name":{"description":"Name of the check run the action creates on each reviewed commit.","type":"string","default":"review-loop"},"check-run-buttons":{"description":"Put Retry, Continue and Approve anyway (or Stop, while the loop runs) buttons on the check run. A click starts a workflow only when the check run was made with a GitHub App token (github-token), never with the workflow token; see the README. The /review-loop commands work with any token.","anyOf":[{"type":"boolean"},{"type":"string","enum":["true","false"]}],"default":false},"command-timeout-minutes":{"description":"Time limit of each check and fix command.","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}],"default":10},"fail-on":{"description":"Terminal states that fail the check run and the step (comma separated): max_iterations, needs_discussion, stalled, budget_exhausted, stopped, error; or \'never\'. Other terminal states give a neutral check.","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"default":"max_iterations, needs_discussion, stalled, budget_exhausted, error"},"escalation-label":{"description":"Label added when the loop needs a human (removed again at GO). Set it to none for no label.","type":"string","default":"review-loop: needs human"},"stop-label":{"description":"A PR label with which a human stops the loop (status stopped). Set it to none to disable it.","type":"string","default":"review-loop: stop"},"escalation-reviewers":{"description":"Users (and org/team slugs) to request as reviewers and mention when the loop needs a human.","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"submit-review":{"description":"Submit a formal PR review when the loop ends: none, comment, or approve (approve on GO, where the repository allows Actions to approve; otherwise a comment).","type":"string","default":"none"},"commit-author-name":{"description":"Author name of fix commits.","type":"string","default":"github-actions[bot]"},"commit-author-email":{"description":"Author email of fix commits.","type":"string","default":"41898282+github-actions[bot]@users.noreply.github.com"},"artifacts-dir":{"description":"Folder for the iteration records (review-N.json, review-N.md, fix-N.json); default RUNNER_TEMP/review-loop. They are also uploaded as workflow artifacts.","type":"string"},"anthropic-base-url":{"description":"Base URL of the Messages API (a proxy or gateway), or of the Bedrock or Vertex endpoint with those providers. Empty for the default.","type":"string"},"model-provider":{"description":"Where Claude is reached: auto, anthropic, bedrock or vertex. auto takes anthropic when anthropic-api-key is set, else no AI. bedrock needs AWS credentials and a region in the environment (aws-actions/configure-aws-credentials); vertex needs a Vertex project and GOOGLE_APPLICATION_CREDENTIALS (google-github-actions/auth).","type":"string","default":"auto"},"aws-region":{"description":"AWS region of Amazon Bedrock. Default: AWS_REGION or AWS_DEFAULT_REGION.","type":"string"},"vertex-project-id":{"description":"Google Cloud project of Vertex AI. Default: ANTHROPIC_VERTEX_PROJECT_ID (and, with model-provider vertex, GOOGLE_CLOUD_PROJECT).","type":"string"},"vertex-region":{"description":"Vertex AI region, or global. Default: CLOUD_ML_REGION, else us-east5.","type":"string"},"review-model":{"description":"Model of the reviewer: any current Claude model id (the verdict comes back as structured output, so models that reject a forced tool choice work). On Bedrock use a Bedrock model id such as us.anthropic.claude-sonnet-5-5.","type":"string","default":"claude-sonnet-5-5"},"fix-model":{"description":"Model of the fixer; defaults to review-model.","type":"string"},"max-turns":{"description":"Most model turns the fixer may take in one iteration.","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}],"default":30},"max-cost-usd":{"description":"Budget in US dollars for the whole loop on this PR; the loop stops as budget_exhausted before exceeding it. Empty for no budget.","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}]},"review-timeout-minutes":{"description":"Time limit of the AI review in one iteration, retries and a repair included.","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}],"default":10},"fix-timeout-minutes":{"description":"Time limit of the AI fixer in one iteration; its work so far is committed when it runs out.","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}],"default":20},"guidelines":{"description":"Path of the review guidelines. Default: the first of .github/review-guidelines.md, REVIEW.md, or the \'Code Review Standards\' section of constitution.md.","type":"string"},"instructions":{"description":"Extra instructions for the reviewer and fixer (added to the prompts; they cannot replace the output contract).","type":"string"},"path-instructions":{"description":"Instructions the AI reviewer and fixer get for the changed files that match a glob, added to `instructions`.","type":"array","items":{"type":"object","additionalProperties":false,"required":["path","instructions"],"properties":{"path":{"description":"A glob of files relative to the repository root, for example \'src/api/**/*.ts\'.","type":"string","minLength":1},"instructions":{"description":"What the reviewer and fixer are told about the files the glob matches.","type":"string","minLength":1}}}}}}');
+const review_loop_schema_namespaceObject = /*#__PURE__*/JSON.parse('{"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/review-loop/review-loop/schema/review-loop.schema.json","title":"review-loop repository settings (.github/review-loop.yml)","description":"Settings of the review-loop action kept in the repository. Each key is the action input of the same name and meaning; a value given in the workflow\'s `with:` overrides the file. Lists may be YAML lists or one string (one item a line). Secrets and per-run settings stay in the workflow: github-token, anthropic-api-key, state-key, pr-number, state-author, request-timeout-seconds, max-wait-seconds, mode, stats-pull-requests. Generated from action.yml by scripts/config-schema.ts.","type":"object","additionalProperties":false,"properties":{"max-iterations":{"description":"How many reviews one round may take before the loop stops as max_iterations (1-20).","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}],"default":3},"severity-threshold":{"description":"Findings at or above this severity block GO: critical, high, medium, low or suggestion.","type":"string","default":"medium"},"human-review-severity":{"description":"Severity of the findings a human review that requests changes becomes (its body and each inline comment); inline comments of other reviews are medium. critical, high, medium, low or suggestion.","type":"string","default":"high"},"checks":{"description":"Repository commands that review the PR, one \'name: command\' or \'name[options]: command\' per line. A non-zero exit fails the check. What the command prints becomes findings on their file and line: SARIF, Checkstyle XML, reviewdog rdjson, workflow commands, the JSON and text formats of common linters, type checkers and test runners (see the README\'s table), and problem-matchers. Options: error=, warning=, note= give the severity a tool level becomes (defaults high, medium, low; a passing check\'s are at most low unless set), report=PATH reads a report file the command writes (relative to working-directory). Example: \'lint[warning=low, report=out/eslint.sarif]: npx eslint . -f @microsoft/eslint-formatter-sarif -o out/eslint.sarif\'.","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"problem-matchers":{"description":"GitHub problem matcher files (the JSON that \'::add-matcher::\' takes), one path per line, relative to the repository root and read from the base branch: they teach the checks a tool\'s output format, before the built-in ones.","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"fix-commands":{"description":"Commands that fix the code, one per line, run in order before the AI fixer (for example formatters and `eslint --fix`).","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"retrigger":{"description":"How the next iteration starts after a fix is pushed: dispatch (workflow_dispatch of this workflow; works with the workflow token), push (the push itself; needs a PAT or App token), or none.","type":"string","default":"dispatch"},"working-directory":{"description":"Folder, relative to the repository root and inside it, in which checks and fix commands run.","type":"string","default":"."},"protected-paths":{"description":"Globs the fixers must not change (comma or newline separated). .github/workflows/** and .github/actions/** are always protected.","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"review-drafts":{"description":"Also review draft pull requests.","anyOf":[{"type":"boolean"},{"type":"string","enum":["true","false"]}],"default":false},"allow-forks":{"description":"Run checks and fixers on pull requests from forks. Leave false unless you trust fork code with this workflow\'s token.","anyOf":[{"type":"boolean"},{"type":"string","enum":["true","false"]}],"default":false},"sandbox":{"description":"How PR code (checks, fix commands, the AI fixer\'s run_check) is confined: auto (bubblewrap where it works; otherwise PR code runs unsandboxed, the log and PR comment say so, and the AI fixer gets no run_check), required (fail when bubblewrap cannot run), or off. On GitHub\'s Ubuntu runners the action installs bubblewrap and loads an AppArmor profile for it with sudo.","type":"string","default":"auto"},"sandbox-network":{"description":"Whether sandboxed PR code may reach the network: allow or deny (loopback only).","type":"string","default":"allow"},"env-passthrough":{"description":"Environment variables PR code gets besides PATH, HOME, TMPDIR, locale, CI, GITHUB_ACTIONS, GITHUB_WORKFLOW, RUNNER_OS and RUNNER_ARCH (comma or newline separated names, for example JAVA_HOME, GOPATH). Secrets you list here are readable by PR code.","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"ignore":{"description":"Globs of changed files the AI reviewer skips, one per line, added to the defaults (lockfiles, dist/, vendor/, node_modules/, generated files, minified bundles, source maps, binaries). A glob starting with ! takes files back, for example \'!dist/**\'. Ignored files are listed in the comment; every other changed file is reviewed.","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"review-concurrency":{"description":"How many parts of a large PR the AI reviewer reviews at once (1-16). A PR whose diff does not fit one call is split into parts (whole files, folders together, huge files by hunks), reviewed in parallel and merged into one verdict.","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}],"default":4},"max-annotations":{"description":"Most annotations one check run carries (0-10000), most severe first; the rest are counted in the check summary and kept in the review artifact. Each 50 annotations cost one API request, paced a second apart (GitHub allows 500 content-creating requests an hour).","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}],"default":1000},"check-name":{"description":"Name of the check run the action creates on each reviewed commit.","type":"string","default":"review-loop"},"check-run-buttons":{"description":"Put Retry, Continue and Approve anyway (or Stop, while the loop runs) buttons on the check run. A click starts a workflow only when the check run was made with a GitHub App token (github-token), never with the workflow token; see the README. The /review-loop commands work with any token.","anyOf":[{"type":"boolean"},{"type":"string","enum":["true","false"]}],"default":false},"command-timeout-minutes":{"description":"Time limit of each check and fix command.","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}],"default":10},"fail-on":{"description":"Terminal states that fail the check run and the step (comma separated): max_iterations, needs_discussion, stalled, budget_exhausted, stopped, error; or \'never\'. Other terminal states give a neutral check.","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"default":"max_iterations, needs_discussion, stalled, budget_exhausted, error"},"escalation-label":{"description":"Label added when the loop needs a human (removed again at GO). Set it to none for no label.","type":"string","default":"review-loop: needs human"},"stop-label":{"description":"A PR label with which a human stops the loop (status stopped). Set it to none to disable it.","type":"string","default":"review-loop: stop"},"escalation-reviewers":{"description":"Users (and org/team slugs) to request as reviewers and mention when the loop needs a human.","anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]},"submit-review":{"description":"Submit a formal PR review when the loop ends: none, comment, or approve (approve on GO, where the repository allows Actions to approve; otherwise a comment).","type":"string","default":"none"},"commit-author-name":{"description":"Author name of fix commits.","type":"string","default":"github-actions[bot]"},"commit-author-email":{"description":"Author email of fix commits.","type":"string","default":"41898282+github-actions[bot]@users.noreply.github.com"},"artifacts-dir":{"description":"Folder for the iteration records (review-N.json, review-N.md, fix-N.json); default RUNNER_TEMP/review-loop. They are also uploaded as workflow artifacts.","type":"string"},"anthropic-base-url":{"description":"Base URL of the Messages API (a proxy or gateway), or of the Bedrock or Vertex endpoint with those providers. Empty for the default.","type":"string"},"model-provider":{"description":"Where Claude is reached: auto, anthropic, bedrock or vertex. auto takes anthropic when anthropic-api-key is set, else no AI. bedrock needs AWS credentials and a region in the environment (aws-actions/configure-aws-credentials); vertex needs a Vertex project and GOOGLE_APPLICATION_CREDENTIALS (google-github-actions/auth).","type":"string","default":"auto"},"aws-region":{"description":"AWS region of Amazon Bedrock. Default: AWS_REGION or AWS_DEFAULT_REGION.","type":"string"},"vertex-project-id":{"description":"Google Cloud project of Vertex AI. Default: ANTHROPIC_VERTEX_PROJECT_ID (and, with model-provider vertex, GOOGLE_CLOUD_PROJECT).","type":"string"},"vertex-region":{"description":"Vertex AI region, or global. Default: CLOUD_ML_REGION, else us-east5.","type":"string"},"review-model":{"description":"Model of the reviewer: any current Claude model id (the verdict comes back as structured output, so models that reject a forced tool choice work). On Bedrock use a Bedrock model id such as us.anthropic.claude-sonnet-5-5.","type":"string","default":"claude-sonnet-5-5"},"fix-model":{"description":"Model of the fixer; defaults to review-model.","type":"string"},"max-turns":{"description":"Most model turns the fixer may take in one iteration.","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}],"default":30},"max-cost-usd":{"description":"Budget in US dollars for the whole loop on this PR; the loop stops as budget_exhausted before exceeding it. Empty for no budget.","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}]},"review-timeout-minutes":{"description":"Time limit of the AI review in one iteration, retries and a repair included.","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}],"default":10},"fix-timeout-minutes":{"description":"Time limit of the AI fixer in one iteration; its work so far is committed when it runs out.","anyOf":[{"type":"number","minimum":0},{"type":"string","pattern":"^\\\\s*\\\\d+(\\\\.\\\\d+)?\\\\s*$"}],"default":20},"guidelines":{"description":"Path of the review guidelines. Default: the first of .github/review-guidelines.md, REVIEW.md, or the \'Code Review Standards\' section of constitution.md.","type":"string"},"instructions":{"description":"Extra instructions for the reviewer and fixer (added to the prompts; they cannot replace the output contract).","type":"string"},"path-instructions":{"description":"Instructions the AI reviewer and fixer get for the changed files that match a glob, added to `instructions`.","type":"array","items":{"type":"object","additionalProperties":false,"required":["path","instructions"],"properties":{"path":{"description":"A glob of files relative to the repository root, for example \'src/api/**/*.ts\'.","type":"string","minLength":1},"instructions":{"description":"What the reviewer and fixer are told about the files the glob matches.","type":"string","minLength":1}}}}}}');
 // EXTERNAL MODULE: ./src/review/ignore.ts
 var ignore = __webpack_require__(29196);
 ;// CONCATENATED MODULE: ./src/config/config-file.ts
@@ -251,7 +251,9 @@ const WORKFLOW_ONLY_INPUTS = new Set([
     'pr-number',
     'state-author',
     'request-timeout-seconds',
-    'max-wait-seconds'
+    'max-wait-seconds',
+    'mode',
+    'stats-pull-requests'
 ]);
 const PATH_INSTRUCTIONS = 'path-instructions';
 const properties = review_loop_schema_namespaceObject.properties;
@@ -3669,7 +3671,8 @@ async function createCheckRun(l, input) {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   C8: () => (/* binding */ parseConnection),
-/* harmony export */   P$: () => (/* binding */ parseSettings)
+/* harmony export */   P$: () => (/* binding */ parseSettings),
+/* harmony export */   Zx: () => (/* binding */ parseMode)
 /* harmony export */ });
 /* unused harmony exports ALWAYS_PROTECTED, INPUT_DEFAULTS, withDefaults, parseChecks */
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(76760);
@@ -3727,7 +3730,9 @@ const INPUT_DEFAULTS = {
     'review-model': 'claude-sonnet-5-5',
     'max-turns': '30',
     'review-timeout-minutes': '10',
-    'fix-timeout-minutes': '20'
+    'fix-timeout-minutes': '20',
+    mode: 'review',
+    'stats-pull-requests': '50'
 };
 /** The input as given, else its default. */
 function withDefaults(get) {
@@ -3735,6 +3740,14 @@ function withDefaults(get) {
         const given = get(name);
         return given.trim() === '' ? (INPUT_DEFAULTS[name] ?? given) : given;
     };
+}
+/** mode: review (the loop) or stats (loop analytics), and how many pull requests stats reads. */
+function parseMode(given) {
+    const get = withDefaults(given);
+    const mode = oneOf(get, 'mode', ['review', 'stats'], 'review');
+    if (mode === 'review')
+        return { mode };
+    return { mode, pullRequests: integer(get, 'stats-pull-requests', 50, 1, 1000) };
 }
 /** A label input: 'none' turns it off. */
 function label(get, name) {
@@ -8809,6 +8822,347 @@ async function notReviewed(deps, plan) {
         return outcome;
     const comment = await writeState(deps, plan.pull, plan.state, plan.comment);
     return { ...outcome, commentUrl: comment.htmlUrl };
+}
+
+
+/***/ }),
+
+/***/ 28542:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  s: () => (/* binding */ statsReport)
+});
+
+// UNUSED EXPORTS: collectStates
+
+// EXTERNAL MODULE: ./src/loop/state.ts
+var loop_state = __webpack_require__(59431);
+// EXTERNAL MODULE: ./src/loop/types.ts
+var types = __webpack_require__(96539);
+// EXTERNAL MODULE: ./src/report/format.ts
+var format = __webpack_require__(12011);
+;// CONCATENATED MODULE: ./src/report/stats.ts
+/**
+ * Loop analytics: what the review loop did over many pull requests, from their loop states alone.
+ * Pure: the caller reads the states (one per PR) and writes the result where it wants it.
+ */
+
+
+
+const TOP = 5;
+const DEFAULT_TITLE = 'Review-loop analytics';
+function median(values) {
+    if (!values.length)
+        return undefined;
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+function mean(values) {
+    return values.length ? values.reduce((a, b) => a + b, 0) / values.length : undefined;
+}
+/**
+ * The first round's first review. Compaction may have dropped earlier rounds from a long state;
+ * then the earliest review still recorded stands in for it.
+ */
+function firstReview(state) {
+    const reviews = state.iterations.filter(it => !(0,loop_state/* reviewsNothing */.xb)(it.trigger));
+    return reviews.find(it => it.n === 1) ?? reviews[0];
+}
+/** Distinct finding ids over all iterations, counted by the category and the source they carry. */
+function findingCounts(state) {
+    const category = new Map();
+    const source = new Map();
+    for (const it of state.iterations) {
+        for (const f of it.findings) {
+            if (!category.get(f.id))
+                category.set(f.id, f.category);
+            if (!source.get(f.id))
+                source.set(f.id, f.source);
+        }
+    }
+    const tally = (ids) => {
+        const out = {};
+        for (const name of ids.values())
+            if (name)
+                out[name] = (out[name] ?? 0) + 1;
+        return out;
+    };
+    return { categories: tally(category), sources: tally(source) };
+}
+function prStats(state) {
+    const reviews = (0,loop_state/* roundReviews */.sv)(state);
+    return {
+        pr: state.pr,
+        status: state.status,
+        iterations: (0,loop_state/* lastIteration */.SU)(state)?.n ?? 0,
+        firstPassGo: firstReview(state)?.decision === 'GO',
+        ...(state.status === 'go' && reviews > 0 ? { iterationsToGo: reviews } : {}),
+        fixesPushed: state.iterations.filter(it => it.fix?.outcome === 'pushed').length,
+        costUsd: state.totals.costUsd,
+        ...findingCounts(state)
+    };
+}
+/** One state per PR: the most recently updated one when the same PR is given twice. */
+function latestPerPr(states) {
+    const byPr = new Map();
+    for (const s of states) {
+        const seen = byPr.get(s.pr);
+        if (!seen || s.updatedAt >= seen.updatedAt)
+            byPr.set(s.pr, s);
+    }
+    return [...byPr.values()];
+}
+function sumRecords(records) {
+    const out = {};
+    for (const r of records)
+        for (const [k, v] of Object.entries(r))
+            out[k] = (out[k] ?? 0) + v;
+    return out;
+}
+/** The `n` largest entries, most first, ties by name. */
+function stats_top(counts, n = TOP) {
+    return Object.entries(counts)
+        .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
+        .slice(0, n);
+}
+/** The PRs that had a first review: the denominator of the first-pass GO rate. */
+function reviewedPrs(prs) {
+    return prs.filter(p => p.iterations > 0);
+}
+function computeStats(states) {
+    const kept = latestPerPr(states);
+    const prs = kept.map(prStats);
+    const reviewed = reviewedPrs(prs);
+    const toGo = prs.flatMap(p => (p.iterationsToGo === undefined ? [] : [p.iterationsToGo]));
+    const costs = prs.map(p => p.costUsd);
+    const byStatus = Object.fromEntries(types/* LOOP_STATUSES */.gw.map(s => [s, 0]));
+    for (const p of prs)
+        byStatus[p.status] = (byStatus[p.status] ?? 0) + 1;
+    return {
+        prs,
+        counted: prs.length,
+        firstPassGoRate: reviewed.length
+            ? reviewed.filter(p => p.firstPassGo).length / reviewed.length
+            : undefined,
+        iterationsToGo: { median: median(toGo), mean: mean(toGo) },
+        byStatus,
+        topCategories: stats_top(sumRecords(prs.map(p => p.categories))),
+        topSources: stats_top(sumRecords(prs.map(p => p.sources))),
+        fixesPushed: prs.reduce((a, p) => a + p.fixesPushed, 0),
+        cost: {
+            total: costs.reduce((a, b) => a + b, 0),
+            mean: mean(costs),
+            median: median(costs),
+            max: costs.length ? Math.max(...costs) : undefined
+        },
+        tokens: kept.reduce((a, s) => a + (0,format/* tokens */.LU)(s.totals), 0)
+    };
+}
+/** 2, 2.5, 2.3: whole numbers as they are, others to one decimal. */
+function num(value) {
+    return Number.isInteger(value) ? String(value) : value.toFixed(1);
+}
+function money(value) {
+    return value === undefined ? '—' : (0,format/* usd */.dR)(value);
+}
+function firstPassText(stats) {
+    if (stats.firstPassGoRate === undefined)
+        return 'no PR reviewed yet';
+    const reviewed = reviewedPrs(stats.prs);
+    const go = reviewed.filter(p => p.firstPassGo).length;
+    return `${Math.round(stats.firstPassGoRate * 100)}% (${go} of ${reviewed.length})`;
+}
+function toGoText(stats) {
+    const { median: med, mean: avg } = stats.iterationsToGo;
+    if (med === undefined || avg === undefined)
+        return 'no PR reached GO';
+    const n = stats.prs.filter(p => p.iterationsToGo !== undefined).length;
+    return `median ${num(med)}, mean ${avg.toFixed(1)} (over ${n} PR${n === 1 ? '' : 's'} that reached GO)`;
+}
+function fixesText(stats) {
+    return `${stats.fixesPushed} (${(stats.fixesPushed / stats.counted).toFixed(2)} per PR)`;
+}
+function costText(stats) {
+    const c = stats.cost;
+    return `mean ${money(c.mean)}, median ${money(c.median)}, max ${money(c.max)}`;
+}
+/** The terminal statuses that occurred, in LOOP_STATUSES order, with their counts. */
+function ended(stats) {
+    return types/* LOOP_STATUSES */.gw.filter(s => s !== 'running' && (stats.byStatus[s] ?? 0) > 0).map(s => [
+        s,
+        stats.byStatus[s]
+    ]);
+}
+function endedText(stats) {
+    const parts = ended(stats).map(([s, n]) => `${format/* STATUS_LABEL */._P[s]}: ${n}`);
+    return parts.length ? parts.join(' · ') : 'none yet';
+}
+function headlineTable(stats) {
+    return [
+        '| figure | value |',
+        '|---|---|',
+        `| pull requests with loop state | ${stats.counted} |`,
+        `| first-pass GO | ${firstPassText(stats)} |`,
+        `| iterations to GO | ${toGoText(stats)} |`,
+        `| ended | ${endedText(stats)} |`,
+        `| still running | ${stats.byStatus['running'] ?? 0} |`,
+        `| fixes pushed | ${fixesText(stats)} |`,
+        `| cost per PR | ${costText(stats)} |`,
+        `| total cost | ${(0,format/* usd */.dR)(stats.cost.total)} |`,
+        `| tokens | ${stats.tokens.toLocaleString('en-US')} |`
+    ];
+}
+/** How the loops ended, as a Mermaid pie chart; labels quoted as mermaid.ts quotes them. */
+function endedPie(stats) {
+    const slices = ended(stats);
+    if (!slices.length)
+        return ['No loop has ended yet.'];
+    return [
+        '```mermaid',
+        'pie showData',
+        ...slices.map(([s, n]) => `  ${JSON.stringify(format/* STATUS_LABEL */._P[s])} : ${n}`),
+        '```'
+    ];
+}
+/** How many PRs took 1, 2, 3... review iterations to GO, as a Mermaid bar chart. */
+function toGoChart(stats) {
+    const toGo = stats.prs.flatMap(p => (p.iterationsToGo === undefined ? [] : [p.iterationsToGo]));
+    if (!toGo.length)
+        return [];
+    const max = Math.max(...toGo);
+    const buckets = Array.from({ length: max }, (_, i) => toGo.filter(n => n === i + 1).length);
+    const labels = buckets.map((_, i) => JSON.stringify(String(i + 1)));
+    return [
+        '```mermaid',
+        'xychart-beta',
+        '  title "Review iterations to GO"',
+        `  x-axis "review iterations" [${labels.join(', ')}]`,
+        `  y-axis "pull requests" 0 --> ${Math.max(...buckets)}`,
+        `  bar [${buckets.join(', ')}]`,
+        '```'
+    ];
+}
+function topTable(stats) {
+    const rows = Math.max(stats.topCategories.length, stats.topSources.length);
+    if (!rows)
+        return ['No findings recorded.'];
+    const cell = (entry) => entry ? `${(0,format/* escapeMd */.Xk)(entry[0])} | ${entry[1]}` : ' | ';
+    return [
+        '| # | category | findings | source | findings |',
+        '|---|---|---|---|---|',
+        ...Array.from({ length: rows }, (_, i) => `| ${i + 1} | ${cell(stats.topCategories[i])} | ${cell(stats.topSources[i])} |`)
+    ];
+}
+function prTable(stats) {
+    return [
+        '| PR | status | iterations | first-pass GO | to GO | fixes pushed | cost |',
+        '|---|---|---|---|---|---|---|',
+        ...stats.prs.map(p => `| #${p.pr} | ${format/* STATUS_LABEL */._P[p.status] ?? (0,format/* escapeMd */.Xk)(p.status)} | ${p.iterations} | ${p.firstPassGo ? 'yes' : 'no'} | ${p.iterationsToGo ?? '—'} | ${p.fixesPushed} | ${(0,format/* usd */.dR)(p.costUsd)} |`)
+    ];
+}
+/** The analytics as GitHub-flavoured Markdown for a job summary. */
+function renderStats(stats, options) {
+    const heading = `## ${(0,format/* escapeMd */.Xk)(options.title ?? DEFAULT_TITLE)}`;
+    const window = (0,format/* escapeMd */.Xk)(options.window);
+    if (!stats.counted)
+        return [heading, '', `No review-loop state found in ${window}.`, ''].join('\n');
+    const chart = toGoChart(stats);
+    const parts = [
+        heading,
+        '',
+        `Over ${window}: ${stats.counted} pull request${stats.counted === 1 ? '' : 's'} with review-loop state.`,
+        '',
+        ...headlineTable(stats),
+        '',
+        '### How loops ended',
+        '',
+        ...endedPie(stats),
+        ...(chart.length ? ['', '### Iterations to GO', '', ...chart] : []),
+        '',
+        `### Top finding categories and sources`,
+        '',
+        ...topTable(stats),
+        '',
+        '### Pull requests',
+        '',
+        ...prTable(stats)
+    ];
+    return `${parts.join('\n')}\n`;
+}
+function topText(entries) {
+    return entries.length ? entries.map(([name, n]) => `${name} ${n}`).join(', ') : 'none';
+}
+/** The same figures as plain lines for a terminal. */
+function statsLines(stats) {
+    if (!stats.counted)
+        return ['No review-loop state found.'];
+    return [
+        `Pull requests with loop state: ${stats.counted}`,
+        `First-pass GO: ${firstPassText(stats)}`,
+        `Iterations to GO: ${toGoText(stats)}`,
+        `Ended: ${endedText(stats)}`,
+        `Still running: ${stats.byStatus['running'] ?? 0}`,
+        `Top categories: ${topText(stats.topCategories)}`,
+        `Top sources: ${topText(stats.topSources)}`,
+        `Fixes pushed: ${fixesText(stats)}`,
+        `Cost per PR: ${costText(stats)}; total ${(0,format/* usd */.dR)(stats.cost.total)}`,
+        `Tokens: ${stats.tokens.toLocaleString('en-US')}`
+    ];
+}
+
+// EXTERNAL MODULE: ./src/loop/state-comment.ts
+var state_comment = __webpack_require__(71091);
+;// CONCATENATED MODULE: ./src/run/stats.ts
+
+
+/**
+ * The loop states of the newest `last` pull requests, read only: the state comment of each, written
+ * by `author` (the identity the action posts as), decoded and checked as a run would (a signed
+ * state needs its `key`). Nothing is written.
+ */
+async function collectStates(github, options) {
+    const pulls = await github.recentPulls(options.last);
+    const found = new Array(pulls.length);
+    let next = 0;
+    const worker = async () => {
+        while (next < pulls.length) {
+            const i = next++;
+            found[i] = await stateOf(github, pulls[i], options);
+        }
+    };
+    await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker));
+    return {
+        states: found.filter((s) => typeof s === 'object'),
+        pulls: pulls.length,
+        unreadable: found.filter(s => s === 'unreadable').length
+    };
+}
+async function stateOf(github, pull, options) {
+    const comments = await github.listComments(pull.number);
+    const comment = comments.find(c => c.author === options.author && (0,state_comment/* hasStateMarker */.k)(c.body));
+    if (!comment)
+        return undefined;
+    const decoded = (0,state_comment/* decodeState */.UJ)(comment.body, options.key);
+    return decoded.kind === 'ok' && decoded.state.pr === pull.number ? decoded.state : 'unreadable';
+}
+/** The analytics of the newest `last` pull requests: lines for a log, markdown for a summary. */
+async function statsReport(github, options) {
+    const collected = await collectStates(github, options);
+    const stats = computeStats(collected.states);
+    const window = `the last ${collected.pulls} pull requests of ${options.repository}`;
+    const unreadable = collected.unreadable
+        ? [
+            `${collected.unreadable} state comments could not be read (signed with a state-key that was not given, or broken).`
+        ]
+        : [];
+    return {
+        lines: [`Over ${window}:`, ...statsLines(stats), ...unreadable],
+        markdown: [renderStats(stats, { window }), ...unreadable.map(u => `\n> ${u}`)].join('\n')
+    };
 }
 
 

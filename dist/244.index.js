@@ -1,8 +1,8 @@
-export const id = 441;
-export const ids = [441];
+export const id = 244;
+export const ids = [244];
 export const modules = {
 
-/***/ 55441:
+/***/ 11244:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -24,333 +24,8 @@ var input_error = __webpack_require__(9229);
 var config_file = __webpack_require__(8877);
 // EXTERNAL MODULE: ./src/github/octokit-adapter.ts + 3 modules
 var octokit_adapter = __webpack_require__(35996);
-// EXTERNAL MODULE: ./src/loop/state.ts
-var loop_state = __webpack_require__(59431);
-// EXTERNAL MODULE: ./src/loop/types.ts
-var types = __webpack_require__(96539);
-// EXTERNAL MODULE: ./src/report/format.ts
-var format = __webpack_require__(12011);
-;// CONCATENATED MODULE: ./src/report/stats.ts
-/**
- * Loop analytics: what the review loop did over many pull requests, from their loop states alone.
- * Pure: the caller reads the states (one per PR) and writes the result where it wants it.
- */
-
-
-
-const TOP = 5;
-const DEFAULT_TITLE = 'Review-loop analytics';
-function median(values) {
-    if (!values.length)
-        return undefined;
-    const sorted = [...values].sort((a, b) => a - b);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-function mean(values) {
-    return values.length ? values.reduce((a, b) => a + b, 0) / values.length : undefined;
-}
-/**
- * The first round's first review. Compaction may have dropped earlier rounds from a long state;
- * then the earliest review still recorded stands in for it.
- */
-function firstReview(state) {
-    const reviews = state.iterations.filter(it => !(0,loop_state/* reviewsNothing */.xb)(it.trigger));
-    return reviews.find(it => it.n === 1) ?? reviews[0];
-}
-/** Distinct finding ids over all iterations, counted by the category and the source they carry. */
-function findingCounts(state) {
-    const category = new Map();
-    const source = new Map();
-    for (const it of state.iterations) {
-        for (const f of it.findings) {
-            if (!category.get(f.id))
-                category.set(f.id, f.category);
-            if (!source.get(f.id))
-                source.set(f.id, f.source);
-        }
-    }
-    const tally = (ids) => {
-        const out = {};
-        for (const name of ids.values())
-            if (name)
-                out[name] = (out[name] ?? 0) + 1;
-        return out;
-    };
-    return { categories: tally(category), sources: tally(source) };
-}
-function prStats(state) {
-    const reviews = (0,loop_state/* roundReviews */.sv)(state);
-    return {
-        pr: state.pr,
-        status: state.status,
-        iterations: (0,loop_state/* lastIteration */.SU)(state)?.n ?? 0,
-        firstPassGo: firstReview(state)?.decision === 'GO',
-        ...(state.status === 'go' && reviews > 0 ? { iterationsToGo: reviews } : {}),
-        fixesPushed: state.iterations.filter(it => it.fix?.outcome === 'pushed').length,
-        costUsd: state.totals.costUsd,
-        ...findingCounts(state)
-    };
-}
-/** One state per PR: the most recently updated one when the same PR is given twice. */
-function latestPerPr(states) {
-    const byPr = new Map();
-    for (const s of states) {
-        const seen = byPr.get(s.pr);
-        if (!seen || s.updatedAt >= seen.updatedAt)
-            byPr.set(s.pr, s);
-    }
-    return [...byPr.values()];
-}
-function sumRecords(records) {
-    const out = {};
-    for (const r of records)
-        for (const [k, v] of Object.entries(r))
-            out[k] = (out[k] ?? 0) + v;
-    return out;
-}
-/** The `n` largest entries, most first, ties by name. */
-function stats_top(counts, n = TOP) {
-    return Object.entries(counts)
-        .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
-        .slice(0, n);
-}
-/** The PRs that had a first review: the denominator of the first-pass GO rate. */
-function reviewedPrs(prs) {
-    return prs.filter(p => p.iterations > 0);
-}
-function computeStats(states) {
-    const kept = latestPerPr(states);
-    const prs = kept.map(prStats);
-    const reviewed = reviewedPrs(prs);
-    const toGo = prs.flatMap(p => (p.iterationsToGo === undefined ? [] : [p.iterationsToGo]));
-    const costs = prs.map(p => p.costUsd);
-    const byStatus = Object.fromEntries(types/* LOOP_STATUSES */.gw.map(s => [s, 0]));
-    for (const p of prs)
-        byStatus[p.status] = (byStatus[p.status] ?? 0) + 1;
-    return {
-        prs,
-        counted: prs.length,
-        firstPassGoRate: reviewed.length
-            ? reviewed.filter(p => p.firstPassGo).length / reviewed.length
-            : undefined,
-        iterationsToGo: { median: median(toGo), mean: mean(toGo) },
-        byStatus,
-        topCategories: stats_top(sumRecords(prs.map(p => p.categories))),
-        topSources: stats_top(sumRecords(prs.map(p => p.sources))),
-        fixesPushed: prs.reduce((a, p) => a + p.fixesPushed, 0),
-        cost: {
-            total: costs.reduce((a, b) => a + b, 0),
-            mean: mean(costs),
-            median: median(costs),
-            max: costs.length ? Math.max(...costs) : undefined
-        },
-        tokens: kept.reduce((a, s) => a + (0,format/* tokens */.LU)(s.totals), 0)
-    };
-}
-/** 2, 2.5, 2.3: whole numbers as they are, others to one decimal. */
-function num(value) {
-    return Number.isInteger(value) ? String(value) : value.toFixed(1);
-}
-function money(value) {
-    return value === undefined ? '—' : (0,format/* usd */.dR)(value);
-}
-function firstPassText(stats) {
-    if (stats.firstPassGoRate === undefined)
-        return 'no PR reviewed yet';
-    const reviewed = reviewedPrs(stats.prs);
-    const go = reviewed.filter(p => p.firstPassGo).length;
-    return `${Math.round(stats.firstPassGoRate * 100)}% (${go} of ${reviewed.length})`;
-}
-function toGoText(stats) {
-    const { median: med, mean: avg } = stats.iterationsToGo;
-    if (med === undefined || avg === undefined)
-        return 'no PR reached GO';
-    const n = stats.prs.filter(p => p.iterationsToGo !== undefined).length;
-    return `median ${num(med)}, mean ${avg.toFixed(1)} (over ${n} PR${n === 1 ? '' : 's'} that reached GO)`;
-}
-function fixesText(stats) {
-    return `${stats.fixesPushed} (${(stats.fixesPushed / stats.counted).toFixed(2)} per PR)`;
-}
-function costText(stats) {
-    const c = stats.cost;
-    return `mean ${money(c.mean)}, median ${money(c.median)}, max ${money(c.max)}`;
-}
-/** The terminal statuses that occurred, in LOOP_STATUSES order, with their counts. */
-function ended(stats) {
-    return types/* LOOP_STATUSES */.gw.filter(s => s !== 'running' && (stats.byStatus[s] ?? 0) > 0).map(s => [
-        s,
-        stats.byStatus[s]
-    ]);
-}
-function endedText(stats) {
-    const parts = ended(stats).map(([s, n]) => `${format/* STATUS_LABEL */._P[s]}: ${n}`);
-    return parts.length ? parts.join(' · ') : 'none yet';
-}
-function headlineTable(stats) {
-    return [
-        '| figure | value |',
-        '|---|---|',
-        `| pull requests with loop state | ${stats.counted} |`,
-        `| first-pass GO | ${firstPassText(stats)} |`,
-        `| iterations to GO | ${toGoText(stats)} |`,
-        `| ended | ${endedText(stats)} |`,
-        `| still running | ${stats.byStatus['running'] ?? 0} |`,
-        `| fixes pushed | ${fixesText(stats)} |`,
-        `| cost per PR | ${costText(stats)} |`,
-        `| total cost | ${(0,format/* usd */.dR)(stats.cost.total)} |`,
-        `| tokens | ${stats.tokens.toLocaleString('en-US')} |`
-    ];
-}
-/** How the loops ended, as a Mermaid pie chart; labels quoted as mermaid.ts quotes them. */
-function endedPie(stats) {
-    const slices = ended(stats);
-    if (!slices.length)
-        return ['No loop has ended yet.'];
-    return [
-        '```mermaid',
-        'pie showData',
-        ...slices.map(([s, n]) => `  ${JSON.stringify(format/* STATUS_LABEL */._P[s])} : ${n}`),
-        '```'
-    ];
-}
-/** How many PRs took 1, 2, 3... review iterations to GO, as a Mermaid bar chart. */
-function toGoChart(stats) {
-    const toGo = stats.prs.flatMap(p => (p.iterationsToGo === undefined ? [] : [p.iterationsToGo]));
-    if (!toGo.length)
-        return [];
-    const max = Math.max(...toGo);
-    const buckets = Array.from({ length: max }, (_, i) => toGo.filter(n => n === i + 1).length);
-    const labels = buckets.map((_, i) => JSON.stringify(String(i + 1)));
-    return [
-        '```mermaid',
-        'xychart-beta',
-        '  title "Review iterations to GO"',
-        `  x-axis "review iterations" [${labels.join(', ')}]`,
-        `  y-axis "pull requests" 0 --> ${Math.max(...buckets)}`,
-        `  bar [${buckets.join(', ')}]`,
-        '```'
-    ];
-}
-function topTable(stats) {
-    const rows = Math.max(stats.topCategories.length, stats.topSources.length);
-    if (!rows)
-        return ['No findings recorded.'];
-    const cell = (entry) => entry ? `${(0,format/* escapeMd */.Xk)(entry[0])} | ${entry[1]}` : ' | ';
-    return [
-        '| # | category | findings | source | findings |',
-        '|---|---|---|---|---|',
-        ...Array.from({ length: rows }, (_, i) => `| ${i + 1} | ${cell(stats.topCategories[i])} | ${cell(stats.topSources[i])} |`)
-    ];
-}
-function prTable(stats) {
-    return [
-        '| PR | status | iterations | first-pass GO | to GO | fixes pushed | cost |',
-        '|---|---|---|---|---|---|---|',
-        ...stats.prs.map(p => `| #${p.pr} | ${format/* STATUS_LABEL */._P[p.status] ?? (0,format/* escapeMd */.Xk)(p.status)} | ${p.iterations} | ${p.firstPassGo ? 'yes' : 'no'} | ${p.iterationsToGo ?? '—'} | ${p.fixesPushed} | ${(0,format/* usd */.dR)(p.costUsd)} |`)
-    ];
-}
-/** The analytics as GitHub-flavoured Markdown for a job summary. */
-function renderStats(stats, options) {
-    const heading = `## ${(0,format/* escapeMd */.Xk)(options.title ?? DEFAULT_TITLE)}`;
-    const window = (0,format/* escapeMd */.Xk)(options.window);
-    if (!stats.counted)
-        return [heading, '', `No review-loop state found in ${window}.`, ''].join('\n');
-    const chart = toGoChart(stats);
-    const parts = [
-        heading,
-        '',
-        `Over ${window}: ${stats.counted} pull request${stats.counted === 1 ? '' : 's'} with review-loop state.`,
-        '',
-        ...headlineTable(stats),
-        '',
-        '### How loops ended',
-        '',
-        ...endedPie(stats),
-        ...(chart.length ? ['', '### Iterations to GO', '', ...chart] : []),
-        '',
-        `### Top finding categories and sources`,
-        '',
-        ...topTable(stats),
-        '',
-        '### Pull requests',
-        '',
-        ...prTable(stats)
-    ];
-    return `${parts.join('\n')}\n`;
-}
-function topText(entries) {
-    return entries.length ? entries.map(([name, n]) => `${name} ${n}`).join(', ') : 'none';
-}
-/** The same figures as plain lines for a terminal. */
-function statsLines(stats) {
-    if (!stats.counted)
-        return ['No review-loop state found.'];
-    return [
-        `Pull requests with loop state: ${stats.counted}`,
-        `First-pass GO: ${firstPassText(stats)}`,
-        `Iterations to GO: ${toGoText(stats)}`,
-        `Ended: ${endedText(stats)}`,
-        `Still running: ${stats.byStatus['running'] ?? 0}`,
-        `Top categories: ${topText(stats.topCategories)}`,
-        `Top sources: ${topText(stats.topSources)}`,
-        `Fixes pushed: ${fixesText(stats)}`,
-        `Cost per PR: ${costText(stats)}; total ${(0,format/* usd */.dR)(stats.cost.total)}`,
-        `Tokens: ${stats.tokens.toLocaleString('en-US')}`
-    ];
-}
-
-// EXTERNAL MODULE: ./src/loop/state-comment.ts
-var state_comment = __webpack_require__(71091);
-;// CONCATENATED MODULE: ./src/run/stats.ts
-
-
-/**
- * The loop states of the newest `last` pull requests, read only: the state comment of each, written
- * by `author` (the identity the action posts as), decoded and checked as a run would (a signed
- * state needs its `key`). Nothing is written.
- */
-async function collectStates(github, options) {
-    const pulls = await github.recentPulls(options.last);
-    const found = new Array(pulls.length);
-    let next = 0;
-    const worker = async () => {
-        while (next < pulls.length) {
-            const i = next++;
-            found[i] = await stateOf(github, pulls[i], options);
-        }
-    };
-    await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker));
-    return {
-        states: found.filter((s) => typeof s === 'object'),
-        pulls: pulls.length,
-        unreadable: found.filter(s => s === 'unreadable').length
-    };
-}
-async function stateOf(github, pull, options) {
-    const comments = await github.listComments(pull.number);
-    const comment = comments.find(c => c.author === options.author && (0,state_comment/* hasStateMarker */.k)(c.body));
-    if (!comment)
-        return undefined;
-    const decoded = (0,state_comment/* decodeState */.UJ)(comment.body, options.key);
-    return decoded.kind === 'ok' && decoded.state.pr === pull.number ? decoded.state : 'unreadable';
-}
-/** The analytics of the newest `last` pull requests: lines for a log, markdown for a summary. */
-async function statsReport(github, options) {
-    const collected = await collectStates(github, options);
-    const stats = computeStats(collected.states);
-    const window = `the last ${collected.pulls} pull requests of ${options.repository}`;
-    const unreadable = collected.unreadable
-        ? [
-            `${collected.unreadable} state comments could not be read (signed with a state-key that was not given, or broken).`
-        ]
-        : [];
-    return {
-        lines: [`Over ${window}:`, ...statsLines(stats), ...unreadable],
-        markdown: [renderStats(stats, { window }), ...unreadable.map(u => `\n> ${u}`)].join('\n')
-    };
-}
-
+// EXTERNAL MODULE: ./src/run/stats.ts + 1 modules
+var stats = __webpack_require__(28542);
 ;// CONCATENATED MODULE: ./package.json
 const package_namespaceObject = {"rE":"0.1.0"};
 // EXTERNAL MODULE: external "node:util"
@@ -518,6 +193,8 @@ function createLocalGitHub(input) {
         },
         async createCheckRun(check) {
             record.checkRuns.push(check);
+            for (const a of check.annotations)
+                input.log.annotate(a);
             (0,external_node_fs_.writeFileSync)(external_node_path_default().join(out, 'checks.json'), JSON.stringify(record.checkRuns, null, 2));
             return { id: record.checkRuns.length, htmlUrl: '' };
         },
@@ -646,6 +323,7 @@ async function loop(options, io, where) {
         git,
         out: where.out,
         record,
+        log,
         pull: localPull(where.repo.branch, options.base)
     });
     const config = await (0,repo_config/* readRepoConfig */.bc)(github, `origin/${options.base}`);
@@ -680,7 +358,7 @@ async function loop(options, io, where) {
                 env: io.env,
                 log
             }),
-            artifacts: (0,artifacts/* createArtifactStore */.G)(settings.artifactsDir, {}, log),
+            artifacts: localArtifacts(settings.artifactsDir, log),
             log,
             env: io.env,
             clock: { now: () => new Date() },
@@ -690,6 +368,11 @@ async function loop(options, io, where) {
             break;
     }
     return outcome;
+}
+/** The records in a folder of the output (there is no artifact service to upload them to). */
+function localArtifacts(dir, log) {
+    const store = (0,artifacts/* createArtifactStore */.G)(dir, {}, log);
+    return { save: async (name, files) => ({ ...(await store.save(name, files)), note: undefined }) };
 }
 /** Fixes are committed as you (git's user.name and user.email), when git knows you. */
 function yourIdentity(root) {
@@ -812,7 +495,7 @@ async function cli(argv, io = defaultIo()) {
                 io.out(package_namespaceObject.rE);
                 return 0;
             case 'stats':
-                return await stats(options, io);
+                return await main_stats(options, io);
             default:
                 return await review(options, io);
         }
@@ -826,9 +509,12 @@ async function cli(argv, io = defaultIo()) {
 async function review(options, io) {
     const log = createTerminalLog(io.out);
     const result = await reviewLocally(options, { cwd: io.cwd, env: io.env, log });
-    const state = result.outcome?.state;
+    const { state, decision, findings = [] } = result.outcome ?? {};
     io.out('');
-    io.out(`review-loop: ${state?.status ?? 'not reviewed'}${state?.reason ? ` — ${state.reason}` : ''}`);
+    if (options.dryRun)
+        io.out(`review-loop (dry run, nothing fixed): ${decision ?? 'not reviewed'}, ${findings.length} findings`);
+    else
+        io.out(`review-loop: ${state?.status ?? 'not reviewed'}${state?.reason ? ` — ${state.reason}` : ''}`);
     if (result.outcome?.notice)
         io.out(result.outcome.notice);
     io.out(`The comment, the check results and the artifacts are in ${result.out}`);
@@ -837,9 +523,11 @@ async function review(options, io) {
         io.err(result.left);
     else if (!options.dryRun)
         io.out(`Your branch is at ${result.head.slice(0, 12)} (nothing was pushed).`);
+    if (options.dryRun)
+        return decision === 'GO' ? 0 : 1;
     return result.outcome?.failure || result.left ? 1 : 0;
 }
-async function stats(options, io) {
+async function main_stats(options, io) {
     const token = io.env['GITHUB_TOKEN'] || io.env['GH_TOKEN'];
     if (!token)
         throw new UsageError('stats reads GitHub: set GITHUB_TOKEN (or GH_TOKEN) to a token that may read pull requests and issues.');
@@ -855,7 +543,7 @@ async function stats(options, io) {
         baseUrl: (options.apiUrl ?? io.env['GITHUB_API_URL'] ?? 'https://api.github.com').replace(/\/$/, ''),
         log
     });
-    const report = await statsReport(github, {
+    const report = await (0,stats/* statsReport */.s)(github, {
         last: options.last,
         author: options.stateAuthor,
         key: io.env['REVIEW_LOOP_STATE_KEY'],

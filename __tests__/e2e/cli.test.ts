@@ -1,0 +1,197 @@
+import { spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { git, writeFiles } from '../../test-support/git-fixture.js'
+import { defaultNode, Sandbox, WORKFLOW_TOKEN } from '../../test-support/harness.js'
+import { runScenario, type Scenario } from '../../test-support/scenario.js'
+
+const BIN = path.resolve('bin/review-loop.mjs')
+const TODO_CHECK = 'todo: grep -n TODO src/a.js | sed "s|^|src/a.js:|" | grep . && exit 1 || exit 0'
+const dirs: string[] = []
+
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true })
+})
+
+/**
+ * `review-loop ARGS` through the committed bundle, on node 24, as npx runs it; asynchronous, so the
+ * emulator in this process keeps answering.
+ */
+function cli(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {}
+): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise(resolve => {
+    const child = spawn(defaultNode(), [BIN, ...args], {
+      cwd,
+      env: {
+        PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+        HOME: os.homedir(),
+        LANG: 'C.UTF-8',
+        ...env
+      }
+    })
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()))
+    child.on('close', code => resolve({ code, out, err }))
+  })
+}
+
+/** A repository on `feature` with a TODO the check finds, `main` its base. */
+function sampleRepo(files: Record<string, string> = {}): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'review-loop-cli-'))
+  dirs.push(dir)
+  git(dir, ['init', '-q', '-b', 'main'])
+  git(dir, ['config', 'user.name', 'Dev'])
+  git(dir, ['config', 'user.email', 'dev@example.com'])
+  writeFiles(dir, { 'README.md': '# sample\n', ...files })
+  git(dir, ['add', '-A'])
+  git(dir, ['commit', '-q', '-m', 'initial'])
+  git(dir, ['switch', '-q', '-c', 'feature'])
+  writeFiles(dir, { 'src/a.js': 'run()\n// TODO later\n' })
+  git(dir, ['add', '-A'])
+  git(dir, ['commit', '-q', '-m', 'todo'])
+  return dir
+}
+
+describe('npx review-loop', () => {
+  it('prints its help and refuses a wrong command with exit 2', async () => {
+    const help = await cli(['--help'], os.tmpdir())
+    expect(help.code).toBe(0)
+    expect(help.out).toContain('review-loop stats [options]')
+    const wrong = await cli(['revew'], os.tmpdir())
+    expect(wrong.code).toBe(2)
+    expect(wrong.err).toContain("Unknown command 'revew'")
+  })
+
+  it('takes a local branch to GO with fix commands, commits the fix locally and writes the comment', async () => {
+    const repo = sampleRepo()
+    const out = path.join(repo, '..', `${path.basename(repo)}-out`)
+    dirs.push(out)
+    const r = await cli(
+      ['--check', TODO_CHECK, '--fix', "sed -i '/TODO/d' src/a.js", '--out', out],
+      repo
+    )
+    expect(r.code).toBe(0)
+    // the same progress lines as the action's log
+    expect(r.out).toContain('[1/3] review: NO_GO (1 finding)')
+    expect(r.out).toContain('[1/3] fix: pushed (1 file)')
+    expect(r.out).toContain('[2/3] review: GO (no findings)')
+    expect(r.out).toContain(`review-loop: go`)
+    expect(git(repo, ['log', '--format=%an %s', '-1'])).toBe(
+      'Dev review-loop: address review (iteration 1)'
+    )
+    expect(readFileSync(path.join(repo, 'src/a.js'), 'utf8')).toBe('run()\n')
+    expect(git(repo, ['status', '--porcelain'])).toBe('')
+    expect(readFileSync(path.join(out, 'comment.md'), 'utf8')).toContain('## Review loop: GO')
+    expect(readdirSync(path.join(out, 'artifacts'))).toEqual([
+      'review-loop-pr-1-iteration-1',
+      'review-loop-pr-1-iteration-2'
+    ])
+  })
+
+  it('reviews only with --dry-run, offline with checks from .github/review-loop.yml of the base', async () => {
+    const repo = sampleRepo({
+      '.github/review-loop.yml': `checks:\n  - '${TODO_CHECK}'\nfix-commands: sed -i '/TODO/d' src/a.js\n`
+    })
+    const head = git(repo, ['rev-parse', 'HEAD'])
+    const r = await cli(['--dry-run'], repo)
+    expect(r.out).toContain('[1/3] review: NO_GO (1 finding)')
+    expect(r.out).toContain('src/a.js:2: failure: [high]')
+    expect(r.out).not.toContain('[1/3] fix')
+    expect(r.out).toContain('review-loop (dry run, nothing fixed): NO_GO, 1 findings')
+    expect(git(repo, ['rev-parse', 'HEAD'])).toBe(head)
+    expect(r.code).toBe(1) // not GO
+    const folder = /are in (\S+)/.exec(r.out)?.[1]
+    expect(folder && existsSync(path.join(folder, 'comment.md'))).toBe(true)
+  })
+
+  it('names the input and the fix for a wrong option', async () => {
+    const repo = sampleRepo()
+    const r = await cli(['--check', TODO_CHECK, '--set', 'max-iterations=50'], repo)
+    expect(r.code).toBe(2)
+    expect(r.err).toContain("Input 'max-iterations'")
+    const secret = await cli(['--set', 'github-token=x'], repo)
+    expect(secret.code).toBe(2)
+    expect(secret.err).toContain('--set github-token')
+  })
+})
+
+describe('review-loop stats', () => {
+  const loop = (number: number, overrides: Partial<Scenario>): Scenario => ({
+    base: { 'README.md': '# sample\n' },
+    pr: { number, commits: [{ message: 'todo', files: { 'src/a.js': 'run()\n// TODO later\n' } }] },
+    inputs: { checks: TODO_CHECK, 'fix-commands': "sed -i '/TODO/d' src/a.js" },
+    ...overrides
+  })
+
+  it('prints the figures over the loop states of the emulated pull requests, and the action mode writes them with charts', async () => {
+    // three real loops: GO after a fix, GO at once, stalled (nothing fixes)
+    const reports = await Promise.all([
+      runScenario(loop(11, {})),
+      runScenario(
+        loop(12, {
+          pr: { number: 12, commits: [{ message: 'ok', files: { 'src/a.js': 'run()\n' } }] }
+        })
+      ),
+      runScenario(loop(13, { inputs: { checks: TODO_CHECK } }))
+    ])
+    const sandbox = await Sandbox.create({
+      base: { 'README.md': '# sample\n' },
+      pr: { number: 11, commits: [{ message: 'x', files: { 'src/a.js': 'run()\n' } }] }
+    })
+    try {
+      const emu = sandbox.emulator
+      for (const n of [12, 13, 14]) emu.addPull({ number: n, headRef: 'feature' })
+      reports.forEach((r, i) => {
+        const body = r.comments.find(c => c.body.includes('review-loop:state'))!.body
+        const at = new Date().toISOString()
+        emu.comments.push({
+          id: 500 + i,
+          issueNumber: 11 + i,
+          body,
+          author: 'github-actions[bot]',
+          authorType: 'Bot',
+          createdAt: at,
+          updatedAt: at
+        })
+      })
+      const summary = path.join(sandbox.dir, 'stats.md')
+      const r = await cli(
+        [
+          'stats',
+          '--repo',
+          'acme/widgets',
+          '--last',
+          '10',
+          '--api-url',
+          emu.url,
+          '--summary',
+          summary
+        ],
+        sandbox.dir,
+        { GITHUB_TOKEN: WORKFLOW_TOKEN }
+      )
+      expect(r.err).toBe('')
+      expect(r.code).toBe(0)
+      expect(r.out).toContain('Over the last 4 pull requests of acme/widgets:')
+      expect(r.out).toMatch(/first-pass GO: 33% \(1 of 3\)/i)
+      expect(r.out).toMatch(/fixes pushed: 1/i)
+      expect(r.out).toMatch(/stalled[^\n]*1/i)
+      expect(readFileSync(summary, 'utf8')).toContain('```mermaid')
+      // the action's mode: stats, as a scheduled or dispatched workflow runs it
+      const run = await sandbox.run({ event: 'workflow_dispatch', inputs: { mode: 'stats' } })
+      expect(run.exitCode).toBe(0)
+      expect(run.summary).toContain('```mermaid')
+      expect(run.summary).toContain('the last 4 pull requests of acme/widgets')
+      expect(emu.openApiProblems).toEqual([])
+    } finally {
+      await sandbox.close()
+    }
+  })
+})
