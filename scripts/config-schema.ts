@@ -58,7 +58,7 @@ const LIST_WORDING = /\bper line\b|\bcomma (or newline )?separated\b/i
 
 /** How the file gives an input: derived from its default and description, lists named above. */
 export function inputKind(name: string, input: ActionInput): InputKind {
-  const fallback = String(input.default ?? '').trim()
+  const fallback = String(input.default ?? INPUT_DEFAULTS[name] ?? '').trim()
   if (LIST_KEYS.includes(name)) return 'list'
   if (LIST_WORDING.test(input.description))
     throw new Error(

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { parseSettings } from '../../src/inputs.js'
+import { parseMode, parseSettings } from '../../src/inputs.js'
 import { gateToolsTable, tables, transitionTable } from '../../scripts/readme-tables.js'
 
 const action = parse(readFileSync('action.yml', 'utf8')) as Parameters<typeof tables>[0] & {
@@ -32,10 +32,12 @@ describe('documentation matches the code', () => {
 
   it('the action reads exactly the inputs action.yml declares', () => {
     const read = new Set<string>()
-    parseSettings(name => {
+    const get = (name: string): string => {
       read.add(name)
       return name === 'github-token' ? 'ghs_x' : name === 'checks' ? 'a: true' : ''
-    })
+    }
+    parseSettings(get)
+    parseMode(name => (name === 'mode' ? (get(name), 'stats') : get(name)))
     expect([...read].sort()).toEqual(Object.keys(action.inputs).sort())
   })
 

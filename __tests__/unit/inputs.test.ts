@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { ALWAYS_PROTECTED, InputError, parseSettings, type Settings } from '../../src/inputs.js'
+import { readFileSync } from 'node:fs'
+import { parse as parseYaml } from 'yaml'
+import {
+  ALWAYS_PROTECTED,
+  INPUT_DEFAULTS,
+  InputError,
+  parseSettings,
+  type Settings
+} from '../../src/inputs.js'
 
 const REQUIRED = { 'github-token': 'ghs_token', checks: 'test: npm test' }
 
@@ -181,5 +189,40 @@ describe('parseSettings', () => {
     expect(parse({}).stateKey).toBeUndefined()
     expect(parse({ 'state-key': '  ' }).stateKey).toBeUndefined()
     expect(parse({ 'state-key': 's3cret-key\n' }).stateKey).toBe('s3cret-key')
+  })
+})
+
+describe('defaults and the settings file', () => {
+  it('gives every input left out the default the README shows, as if it were given', () => {
+    const unset = parseSettings(name => REQUIRED[name as keyof typeof REQUIRED] ?? '', {})
+    const given = parseSettings(
+      name => REQUIRED[name as keyof typeof REQUIRED] ?? INPUT_DEFAULTS[name] ?? '',
+      {}
+    )
+    expect(unset).toEqual(given)
+    expect(unset.escalationLabel).toBe('review-loop: needs human')
+  })
+
+  it("turns a label off with 'none'", () => {
+    const s = parseSettings(
+      name =>
+        (
+          ({ ...REQUIRED, 'escalation-label': 'none', 'stop-label': 'None' }) as Record<
+            string,
+            string
+          >
+        )[name] ?? '',
+      {}
+    )
+    expect([s.escalationLabel, s.stopLabel]).toEqual(['', ''])
+  })
+
+  it('declares no default in action.yml but github-token’s, so the file can set what the workflow leaves out', () => {
+    const action = parseYaml(readFileSync('action.yml', 'utf8')) as {
+      inputs: Record<string, { default?: string }>
+    }
+    const withDefault = Object.entries(action.inputs).filter(([, i]) => i.default !== undefined)
+    expect(withDefault.map(([name]) => name)).toEqual(['github-token'])
+    for (const name of Object.keys(INPUT_DEFAULTS)) expect(action.inputs).toHaveProperty(name)
   })
 })

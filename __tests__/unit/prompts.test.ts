@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { systemPrompt } from '../../src/model/prompts.js'
+import { repositoryInstructions, systemPrompt } from '../../src/model/prompts.js'
 
 const dir = path.resolve('prompts')
 const vars = { threshold: 'medium', protected: '.github/workflows/**', checks: 'test' }
@@ -34,5 +34,24 @@ describe('systemPrompt', () => {
     expect(fixer).toHaveLength(1)
     expect(fixer[0]!.cache_control).toEqual({ type: 'ephemeral' })
     expect(fixer[0]!.text).toContain('.github/workflows/**')
+  })
+})
+
+describe('repositoryInstructions', () => {
+  const byPath = [
+    { path: 'src/api/**', instructions: 'Every handler checks the caller.' },
+    { path: '**/*.sql', instructions: 'No string-built queries.' }
+  ]
+
+  it('adds the path-instructions whose glob matches a file of this prompt, after the general ones', () => {
+    const text = repositoryInstructions('Be brief.', byPath, ['src/api/users.ts', 'README.md'])
+    expect(text).toBe(
+      'Be brief.\n\n### For files matching `src/api/**` (1 here)\n\nEvery handler checks the caller.'
+    )
+  })
+
+  it('gives nothing when nothing is set or nothing matches', () => {
+    expect(repositoryInstructions(undefined, byPath, ['docs/a.md'])).toBeUndefined()
+    expect(repositoryInstructions(undefined, [], [])).toBeUndefined()
   })
 })

@@ -166,17 +166,7 @@ export async function iterate(
     ...reviewed.decided,
     state: human?.remember?.(reviewed.decided.state) ?? reviewed.decided.state
   }
-  // what humans dismissed is not the fixers' work
-  const dismissed = dismissedIds(decided.state)
-  const toFix = { ...review, findings: review.findings.filter(f => !dismissed.has(f.id)) }
-  const fixed =
-    decided.next.kind === 'fix'
-      ? await keepingSpend(
-          deps,
-          plan,
-          fixPhase(deps, plan, { state: decided.state, review: toFix }, ws)
-        )
-      : undefined
+  const fixed = await fixAsDecided(deps, plan, { ...decided, review }, ws)
   const { decision } = decided
   const state = fixed?.state ?? decided.state
   const { headSha } = plan.pull
@@ -221,6 +211,20 @@ export async function iterate(
     reviewJson: recorded.reviewJson,
     failure: retriggered.failure ?? stepFailure(recorded.state, settings.failOn)
   }
+}
+
+/** FIX, when the decision asks for it; what humans dismissed is not the fixers' work. */
+async function fixAsDecided(
+  deps: IterationDeps,
+  plan: Extract<Plan, { kind: 'review' }>,
+  decided: { next: { kind: string }; state: LoopState; review: ReviewResult },
+  ws: Workspace
+): Promise<Fixed | undefined> {
+  if (decided.next.kind !== 'fix') return undefined
+  const { review, state } = decided
+  const dismissed = dismissedIds(state)
+  const toFix = { ...review, findings: review.findings.filter(f => !dismissed.has(f.id)) }
+  return keepingSpend(deps, plan, fixPhase(deps, plan, { state, review: toFix }, ws))
 }
 
 /**
