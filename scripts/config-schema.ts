@@ -5,23 +5,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
-import { INPUT_DEFAULTS } from '../src/inputs.js'
+import { INPUT_DEFAULTS, WORKFLOW_ONLY_INPUTS } from '../src/inputs.js'
 
-/**
- * Inputs that stay in the workflow's `with:`: secrets, and the settings of one run or of the
- * connection that are needed before the file can be read.
- */
-export const WORKFLOW_ONLY_KEYS: readonly string[] = [
-  'github-token',
-  'anthropic-api-key',
-  'state-key',
-  'pr-number',
-  'state-author',
-  'request-timeout-seconds',
-  'max-wait-seconds',
-  'mode',
-  'stats-pull-requests'
-]
+/** Inputs that stay in the workflow's `with:` (src/inputs.ts): left out of the schema. */
+export const WORKFLOW_ONLY_KEYS = WORKFLOW_ONLY_INPUTS
 
 /**
  * Inputs that hold a list (one item a line, or comma separated as well): the file may give them as a

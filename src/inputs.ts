@@ -96,10 +96,15 @@ export interface AiSettings {
 }
 
 /**
- * Always protected: pushing workflow files needs the `workflows` permission the token lacks, and the
- * repository's own actions run with the workflow's secrets.
+ * Always protected: pushing workflow files needs the `workflows` permission the token lacks, the
+ * repository's own actions run with the workflow's secrets, and .github/review-loop.yml says which
+ * commands run and where the model key goes.
  */
-export const ALWAYS_PROTECTED: readonly string[] = ['.github/workflows/**', '.github/actions/**']
+export const ALWAYS_PROTECTED: readonly string[] = [
+  '.github/workflows/**',
+  '.github/actions/**',
+  '.github/review-loop.yml'
+]
 
 type GetInput = (name: string) => string
 
@@ -139,6 +144,22 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   mode: 'review',
   'stats-pull-requests': '50'
 }
+
+/**
+ * Inputs only the workflow's `with:` may set, never .github/review-loop.yml: secrets, and per-run or
+ * connection settings read before the file.
+ */
+export const WORKFLOW_ONLY_INPUTS: readonly string[] = [
+  'github-token',
+  'anthropic-api-key',
+  'state-key',
+  'pr-number',
+  'state-author',
+  'request-timeout-seconds',
+  'max-wait-seconds',
+  'mode',
+  'stats-pull-requests'
+]
 
 /** The input as given, else its default. */
 export function withDefaults(get: GetInput): GetInput {
@@ -430,7 +451,7 @@ export function parseConnection(
   if (githubToken === '') {
     throw new InputError(
       'github-token',
-      'is empty. Leave it unset to use the workflow token, or pass a PAT/App token secret.'
+      "is empty. Leave it unset to use the workflow token, or pass a PAT/App token secret; a fork's pull_request run gets no secrets, so pass `${{ secrets.MY_TOKEN || github.token }}` there."
     )
   }
   return {

@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { createArtifactStore } from './action/artifacts.js'
 import { readContext, runUrl } from './action/context.js'
+import { prNumberFromInput } from './action/event.js'
 import { createActionsLog } from './action/log.js'
 import { setOutputs } from './action/outputs.js'
 import type { Prefetched } from './action/prefetch.js'
@@ -40,7 +41,11 @@ export async function run(prefetched?: Prefetched): Promise<string | undefined> 
   const mode = parseMode(given)
   if (mode.mode === 'stats') return reportStats(github, ctx, mode.pullRequests, log)
   // the repository's settings file, from the PR's base: the workflow's inputs override it
-  const config = await readRepoConfig(github, await settingsRef(ctx, prefetched))
+  const prNumber = prNumberFromInput(given('pr-number'))
+  const config = await readRepoConfig(
+    github,
+    await settingsRef(ctx, github, { prefetched, prNumber })
+  )
   const settings = settingsFrom(given, config, process.env)
   if (settings.ai.apiKey) core.setSecret(settings.ai.apiKey)
   if (settings.stateKey) core.setSecret(settings.stateKey)

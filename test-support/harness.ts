@@ -354,14 +354,15 @@ export class Sandbox {
       ...(tokenKind === 'workflow' ? {} : { 'github-token': TOKEN_OF[tokenKind] }),
       ...req.inputs
     }
-    // GitHub's rule for a fork's PR: a read-only workflow token and no secrets (a PAT or an App's
-    // token is a secret too, so the workflow falls back to the read-only token)
+    // GitHub's rule for a fork's PR: a read-only workflow token and no secrets
     const fork = this.emulator.pulls.get(this.prNumber)?.headRepoFullName
     const own = `${this.owner}/${this.repo}`.toLowerCase()
     const forkRun =
       fork !== undefined && fork.toLowerCase() !== own && FORK_READ_ONLY_EVENTS.includes(req.event)
     if (forkRun) {
-      inputs['github-token'] = FORK_TOKEN
+      // `${{ github.token }}` is the read-only token; `${{ secrets.PAT }}` evaluates to '', which the
+      // runner passes as given (an empty input does not take action.yml's default)
+      inputs['github-token'] = tokenKind === 'workflow' ? FORK_TOKEN : ''
       for (const name of SECRET_INPUTS) if (name in inputs) inputs[name] = ''
     }
     const env: Record<string, string> = {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -109,6 +109,26 @@ describe('npx review-loop', () => {
     expect(r.code).toBe(1) // not GO
     const folder = /are in (\S+)/.exec(r.out)?.[1]
     expect(folder && existsSync(path.join(folder, 'comment.md'))).toBe(true)
+  })
+
+  it("never uses sudo on the user's machine: no bubblewrap install, no AppArmor profile", async () => {
+    const repo = sampleRepo()
+    const bin = mkdtempSync(path.join(os.tmpdir(), 'review-loop-fakebin-'))
+    dirs.push(bin)
+    const calls = path.join(bin, 'calls')
+    // a sudo that would say yes, and a bwrap that cannot create namespaces (Ubuntu 24.04's AppArmor)
+    writeFileSync(path.join(bin, 'sudo'), `#!/bin/sh\necho "sudo $*" >> ${calls}\nexit 0\n`, {
+      mode: 0o755
+    })
+    writeFileSync(path.join(bin, 'bwrap'), '#!/bin/sh\n[ "$1" = --version ] && exit 0\nexit 1\n', {
+      mode: 0o755
+    })
+    const r = await cli(['--check', TODO_CHECK, '--dry-run'], repo, {
+      PATH: `${bin}:${process.env['PATH'] ?? '/usr/bin:/bin'}`
+    })
+    expect(r.out).toContain('[1/3] review: NO_GO (1 finding)')
+    expect(r.out).toContain('PR code ran unsandboxed')
+    expect(existsSync(calls)).toBe(false)
   })
 
   it('names the input and the fix for a wrong option', async () => {

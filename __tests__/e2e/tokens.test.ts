@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { runScenario, type Scenario } from '../../test-support/scenario.js'
-import { READ_ONLY } from '../../test-support/harness.js'
+import { ALL_WRITE, READ_ONLY } from '../../test-support/harness.js'
 
 const TODO_CHECK =
   'todo: grep -n TODO src/a.js | sed "s|^|src/a.js:|; s|$|: error: TODO left|" | grep . && exit 1 || exit 0'
@@ -80,12 +80,53 @@ describe('any token', () => {
   })
 
   it("names the workflow's permissions when a same-repository run's token may not write", async () => {
-    const report = await runScenario(base({ permissions: READ_ONLY }))
+    // checks only: a read-only run with no fix to lose reports instead of failing on the comment
+    const report = await runScenario(
+      base({ permissions: READ_ONLY, inputs: { checks: TODO_CHECK } })
+    )
     const [run] = report.runs
+    // NO_GO and nothing may fix it: the step fails for the verdict, not for the permission
+    expect(run!.exitCode).toBe(1)
+    expect(run!.errors.join('\n')).toMatch(/review-loop ended as stalled/)
+    expect(run!.annotations).toEqual([
+      expect.objectContaining({ level: 'error', file: 'src/a.js', line: 2 })
+    ])
     expect(run!.notices.join('\n')).toMatch(
       /withheld 'issues: write'.*the workflow's permissions: do not grant it/
     )
     expect(report.comments).toEqual([])
     expect(report.dispatches).toEqual([])
+  })
+
+  it('fails a same-repository run whose fix cannot be recorded, naming the permission, and keeps the fix', async () => {
+    const report = await runScenario(base({ permissions: { ...ALL_WRITE, issues: 'read' } }))
+    const [run] = report.runs
+    expect(run!.exitCode).toBe(1)
+    expect(run!.errors.join('\n')).toMatch(/Grant the workflow 'issues: write'.*fix-1\.patch/s)
+    expect(report.pushes).toEqual([])
+    expect(report.dispatches).toEqual([])
+  })
+
+  it('fails the step when the workflow token lacks checks: write, instead of hiding the check run', async () => {
+    const report = await runScenario(
+      base({ permissions: { ...ALL_WRITE, checks: 'read' }, inputs: { checks: WARN_CHECK } })
+    )
+    const [run] = report.runs
+    expect(run!.exitCode).toBe(1)
+    expect(run!.errors.join('\n')).toContain("Grant the workflow 'checks: write'")
+    expect(report.statuses).toEqual([])
+  })
+
+  it("says what to pass when a fork's run gets no secret for github-token", async () => {
+    const report = await runScenario(
+      base({
+        token: 'pat',
+        pr: { fork: 'stranger/widgets', ...base({}).pr },
+        inputs: { checks: WARN_CHECK, 'allow-forks': 'true' }
+      })
+    )
+    const [run] = report.runs
+    expect(run!.exitCode).toBe(1)
+    expect(run!.errors.join('\n')).toContain('secrets.MY_TOKEN || github.token')
   })
 })

@@ -15,7 +15,6 @@ import {
   parseConfigFile,
   suggestKey,
   withConfig,
-  WORKFLOW_ONLY_INPUTS,
   type RepoConfig
 } from '../../src/config/config-file.js'
 import { parseSettings } from '../../src/inputs.js'
@@ -302,10 +301,6 @@ describe('schema/review-loop.schema.json', () => {
     const settable = Object.keys(actionInputs).filter(k => !WORKFLOW_ONLY_KEYS.includes(k))
     expect(Object.keys(schema.properties).sort()).toEqual([...settable, 'path-instructions'].sort())
     for (const key of WORKFLOW_ONLY_KEYS) expect(actionInputs).toHaveProperty([key])
-  })
-
-  it('keeps the workflow-only keys of the script and of the reader the same', () => {
-    expect([...WORKFLOW_ONLY_INPUTS].sort()).toEqual([...WORKFLOW_ONLY_KEYS].sort())
   })
 
   it('types the inputs as the input parser reads them', () => {

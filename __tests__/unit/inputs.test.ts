@@ -135,13 +135,18 @@ describe('parseSettings', () => {
     expect(s.ai.apiKey).toBe('sk-ant-x')
   })
 
-  it('always protects .github/workflows/** and .github/actions/** in addition to the configured paths', () => {
-    expect(parse({}).protectedPaths).toEqual(['.github/workflows/**', '.github/actions/**'])
+  it('always protects .github/workflows/**, .github/actions/** and the settings file in addition to the configured paths', () => {
+    expect(parse({}).protectedPaths).toEqual([
+      '.github/workflows/**',
+      '.github/actions/**',
+      '.github/review-loop.yml'
+    ])
     expect(
       parse({ 'protected-paths': 'package.json\nsecrets/**, LICENSE' }).protectedPaths
     ).toEqual([
       '.github/workflows/**',
       '.github/actions/**',
+      '.github/review-loop.yml',
       'package.json',
       'secrets/**',
       'LICENSE'

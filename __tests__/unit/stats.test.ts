@@ -105,6 +105,26 @@ describe('loop analytics figures', () => {
     expect(stats.iterationsToGo).toEqual({ median: 2, mean: 2 })
   })
 
+  it("does not count a human's approval (/review-loop approve) as the loop reaching GO", () => {
+    const approved = {
+      ...loop(201, 'go', 0.5, [
+        { decision: 'NO_GO' },
+        { decision: 'NO_GO' },
+        { decision: 'NO_GO' }
+      ]),
+      override: {
+        by: 'maintainer',
+        reason: 'known flake',
+        sha: 'a'.repeat(40),
+        at: '2026-11-22T00:00:00Z'
+      }
+    } as LoopState
+    const figures = computeStats([approved])
+    expect(figures.byStatus['go']).toBe(1)
+    expect(figures.prs[0]!.iterationsToGo).toBeUndefined()
+    expect(figures.iterationsToGo).toEqual({ median: undefined, mean: undefined })
+  })
+
   it('counts a finding once per PR however many iterations raised it, then sums over PRs', () => {
     expect(stats.prs.find(p => p.pr === 102)!.categories).toEqual({
       logic: 1,

@@ -8,21 +8,25 @@ import type { Prefetched } from './prefetch.js'
 /**
  * The commit the settings file is read from: the PR's base commit (as the guidelines are), so a PR
  * cannot change the settings it is reviewed by. The pull request fetched at start-up names it, else
- * the event's payload; without either (no PR in sight), the default branch.
+ * the event's payload, else the pull request asked for (a dispatch whose early fetch failed);
+ * without a PR in sight, the default branch.
  */
 export async function settingsRef(
-  ctx: Pick<RunContext, 'payload'>,
-  prefetched?: Prefetched
+  ctx: Pick<RunContext, 'payload' | 'eventPrNumber'>,
+  github: Pick<GitHubPort, 'getPull'>,
+  options: { prefetched?: Prefetched; prNumber?: number }
 ): Promise<string | undefined> {
   const baseSha = (pull: unknown): string | undefined => {
     const sha = (pull as { base?: { sha?: unknown } } | undefined)?.base?.sha
     return typeof sha === 'string' && /^[0-9a-f]{40}$/.test(sha) ? sha : undefined
   }
-  const early = await prefetched?.response
-  return (
+  const early = await options.prefetched?.response
+  const known =
     (early?.status === 200 ? baseSha(early.body) : undefined) ??
     baseSha(ctx.payload['pull_request'])
-  )
+  if (known) return known
+  const pr = options.prNumber ?? ctx.eventPrNumber
+  return pr ? (await github.getPull(pr)).baseSha : undefined
 }
 
 /** `.github/review-loop.yml` at `ref`, parsed and validated; undefined when the file is not there. */

@@ -159,7 +159,8 @@ async function loop(
         passthrough: settings.envPassthrough,
         tempDir: scratch,
         env: io.env,
-        log
+        log,
+        setUp: false // never sudo on someone's machine: bubblewrap is used when it works as it is
       }),
       artifacts: localArtifacts(settings.artifactsDir!, log),
       log,
@@ -239,14 +240,19 @@ function bringBack(
   if (dryRun || fixed === repo.head) return { head: repo.head }
   gitOut(repo.root, ['fetch', '-q', mirror, `refs/heads/${repo.branch}`])
   try {
-    if (gitOut(repo.root, ['rev-parse', 'HEAD']) !== repo.head) throw new Error('the branch moved')
+    if (gitOut(repo.root, ['rev-parse', 'HEAD']) !== repo.head)
+      throw new Error(`${repo.branch} moved while the loop ran`)
     gitOut(repo.root, ['merge', '-q', '--ff-only', fixed])
     return { head: fixed }
   } catch (e) {
-    gitOut(repo.root, ['update-ref', `refs/review-loop/${repo.branch}`, fixed])
+    // one ref per run, so an earlier run's fixes stay reachable
+    const ref = `refs/review-loop/${repo.branch}/${fixed.slice(0, 12)}`
+    gitOut(repo.root, ['update-ref', ref, fixed])
+    const err = e as Error & { stderr?: string }
+    const why = (err.stderr?.trim() || err.message).split('\n').slice(0, 3).join(' ')
     return {
       head: repo.head,
-      left: `The fixes were not brought onto ${repo.branch} (${(e as Error).message.split('\n')[0]}); they are at refs/review-loop/${repo.branch}: git merge --ff-only ${fixed.slice(0, 12)}`
+      left: `The fixes were not brought onto ${repo.branch}: ${why}. They are kept at ${ref}; take them with: git merge --ff-only ${ref}`
     }
   }
 }

@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } from 'yaml'
 import schema from '../../schema/review-loop.schema.json' with { type: 'json' }
+import { WORKFLOW_ONLY_INPUTS } from '../inputs.js'
 import { badGlob } from '../review/ignore.js'
 
 /** The repository's settings: every action input a key of the same name and meaning. */
@@ -28,22 +29,6 @@ export class ConfigError extends Error {
     this.name = 'ConfigError'
   }
 }
-
-/**
- * Inputs only the workflow's `with:` may set: secrets, and per-run or connection settings read before
- * the file. The same as WORKFLOW_ONLY_KEYS of scripts/config-schema.ts (a test holds them equal).
- */
-export const WORKFLOW_ONLY_INPUTS: ReadonlySet<string> = new Set([
-  'github-token',
-  'anthropic-api-key',
-  'state-key',
-  'pr-number',
-  'state-author',
-  'request-timeout-seconds',
-  'max-wait-seconds',
-  'mode',
-  'stats-pull-requests'
-])
 
 const PATH_INSTRUCTIONS = 'path-instructions'
 
@@ -286,7 +271,7 @@ function pointer(instancePath: string): string[] {
 }
 
 function unknownKey(key: string): string {
-  if (WORKFLOW_ONLY_INPUTS.has(key))
+  if (WORKFLOW_ONLY_INPUTS.includes(key))
     return `\`${key}\` cannot be set in ${CONFIG_PATH}: it is a secret or a per-run setting; pass it in the workflow's \`with:\`.`
   const suggestion = suggestKey(key, Object.keys(properties))
   const hint = suggestion ? `; did you mean \`${suggestion}\`?` : ''

@@ -222,18 +222,20 @@ const PROBE = (network: NetworkMode): string[] => [
 /**
  * Finds a working bubblewrap: installs it with passwordless sudo when missing (GitHub's hosted
  * runners), and loads the AppArmor profile above when Ubuntu's user-namespace restriction stops it.
+ * With `setUp` false (someone's own machine: the CLI) it uses sudo for nothing.
  */
 export async function chooseSandbox(
   mode: SandboxMode,
   network: NetworkMode,
   exec: Exec = execCommand,
-  platform: string = process.platform
+  platform: string = process.platform,
+  setUp = true
 ): Promise<SandboxChoice> {
   const setup: string[] = []
   if (mode === 'off') return { kind: 'none', reason: 'sandbox is off', setup }
   if (platform !== 'linux')
     return { kind: 'none', reason: `bubblewrap needs Linux; this runner is ${platform}`, setup }
-  const sudo = (await exec('sudo', ['-n', 'true'])).code === 0
+  const sudo = setUp && (await exec('sudo', ['-n', 'true'])).code === 0
   let version = await exec('bwrap', ['--version'])
   if (version.code !== 0 && sudo && (await exec('apt-get', ['--version'])).code === 0) {
     let installed = await exec('sudo', ['-n', 'apt-get', 'install', '-y', '-q', 'bubblewrap'])
@@ -296,12 +298,20 @@ export interface ConfineOptions {
   env: Record<string, string | undefined>
   log: Log
   exec?: Exec
+  /** Install bubblewrap and load its AppArmor profile with sudo where needed (default: a runner). */
+  setUp?: boolean
 }
 
 /** Chooses the sandbox once and gives each checkout a runner confined to it. */
 export function createConfinement(options: ConfineOptions): Confine {
   return async checkout => {
-    const choice = await chooseSandbox(options.mode, options.network, options.exec)
+    const choice = await chooseSandbox(
+      options.mode,
+      options.network,
+      options.exec,
+      process.platform,
+      options.setUp
+    )
     for (const step of choice.setup) options.log.info(`sandbox: ${step}`)
     if (choice.kind === 'none' && options.mode === 'required')
       throw new Error(sandboxHelp(choice.reason))

@@ -91,7 +91,8 @@ function prStats(state: LoopState): PrStats {
     status: state.status,
     iterations: lastIteration(state)?.n ?? 0,
     firstPassGo: firstReview(state)?.decision === 'GO',
-    ...(state.status === 'go' && reviews > 0 ? { iterationsToGo: reviews } : {}),
+    // a GO a human gave (/review-loop approve) is no review's: it does not count as reaching GO
+    ...(state.status === 'go' && !state.override && reviews > 0 ? { iterationsToGo: reviews } : {}),
     fixesPushed: state.iterations.filter(it => it.fix?.outcome === 'pushed').length,
     costUsd: state.totals.costUsd,
     ...findingCounts(state)

@@ -187,9 +187,11 @@ export async function iterate(
         `so the fix was not pushed; it is kept as fix-${plan.n}.patch in the run's artifact. Re-run the job to go on.`
     )
   } catch (e) {
+    // a read-only token reports what it can; with a fix waiting to be pushed the step fails instead
+    // (explained above), naming the permission to grant
     if (!(e instanceof WritesWithheld)) throw e
     const input = { review, decision, state, withheld: e }
-    return { ...done, ...(await readOnlyReport(deps, plan.pull, input)) }
+    return { ...done, ...(await readOnlyReport(deps, plan, input)) }
   }
   const final = fixed?.pending
     ? await pushPhase(deps, plan, { ...fixed, pending: fixed.pending }, ws)
@@ -266,7 +268,7 @@ async function explained<T>(saving: Promise<T>, what: string | false | undefined
   try {
     return await saving
   } catch (e) {
-    if (!what || e instanceof WritesWithheld) throw e
+    if (!what) throw e
     throw new Error(`Could not save the loop state (${(e as Error).message}), ${what}`)
   }
 }

@@ -3,19 +3,17 @@ import type { CheckRunInput, GitHubPort, Log } from '../ports/index.js'
 import { stepAnnotations } from '../report/check-run.js'
 
 /**
- * GitHub's answer when the token may not write check runs: a personal access token ("You must
- * authenticate via a GitHub App": only Apps, the workflow token included, create check runs), or a
- * token without `checks: write` (a fork's read-only token, a workflow that does not grant it).
+ * GitHub's answer when the token may not write check runs: a personal access token gets "You must
+ * authenticate via a GitHub App" (only Apps, the workflow token included, create check runs). With
+ * `readOnly` (GitHub withheld the token's writes) a missing `checks: write` counts too; otherwise
+ * that is an error to fix in the workflow, and the step fails naming the permission.
  */
-export function checksRefused(e: unknown): boolean {
+export function checksRefused(e: unknown, readOnly = false): boolean {
   const status = (e as { status?: unknown }).status
   const message = e instanceof Error ? e.message : ''
-  return (
-    status === 403 &&
-    /authenticate via a GitHub App|not accessible by (integration|personal access token)/i.test(
-      message
-    )
-  )
+  if (status !== 403) return false
+  if (/authenticate via a GitHub App/i.test(message)) return true
+  return readOnly && /not accessible by (integration|personal access token)/i.test(message)
 }
 
 /** A check run's conclusion as a commit status: neutral passes, as it does for branch protection. */
@@ -38,17 +36,21 @@ export function annotateStep(log: Log, annotations: readonly Annotation[]): void
  */
 export async function publishCheck(
   deps: { github: GitHubPort; log: Log },
-  input: CheckRunInput
+  input: CheckRunInput,
+  options: { readOnly?: boolean } = {}
 ): Promise<number | undefined> {
   try {
     return (await deps.github.createCheckRun(input)).id
   } catch (e) {
-    if (!checksRefused(e)) throw e
+    if (!checksRefused(e, options.readOnly)) throw e
     const { log } = deps
     log.info(
-      `This token cannot create check runs (${(e as Error).message}): the result is the commit status '${input.name}' and the step's annotations instead. A GitHub App's token (actions/create-github-app-token) or the workflow token can create check runs.`
+      options.readOnly
+        ? `This read-only token cannot create the check run either (${(e as Error).message}): the result is the step's annotations.`
+        : `This token cannot create check runs (${(e as Error).message}): the result is the commit status '${input.name}' and the step's annotations instead. A GitHub App's token (actions/create-github-app-token) or the workflow token can create check runs.`
     )
     annotateStep(log, input.annotations)
+    if (options.readOnly) return undefined
     try {
       await deps.github.createCommitStatus(input.headSha, {
         context: input.name,

@@ -1,11 +1,11 @@
 import type { RunContext } from '../action/context.js'
 import type { Settings } from '../inputs.js'
-import { isFork, stepFailure } from '../loop/rules.js'
+import { checkConclusion, isFork, stepFailure } from '../loop/rules.js'
 import type { Decision, LoopState, PullRequest, ReviewResult } from '../loop/types.js'
-import type { Log, WriteSummary } from '../ports/index.js'
-import { toAnnotations } from '../report/check-run.js'
+import type { GitHubPort, Log, WriteSummary } from '../ports/index.js'
+import { checkTitle, toAnnotations } from '../report/check-run.js'
 import { renderJobSummary } from '../report/summary.js'
-import { annotateStep } from './publish-check.js'
+import { publishCheck } from './publish-check.js'
 import { repoLinks } from './record.js'
 
 /** The state comment could not be written because GitHub withheld the token's write permission. */
@@ -27,39 +27,67 @@ export function writeWithheld(e: unknown): boolean {
   return status === 403 && /not accessible by (integration|personal access token)/i.test(message)
 }
 
+/** Events whose runs for a fork's PR get a read-only token and no secrets (GitHub's rule). */
+const FORK_READ_ONLY_EVENTS = ['pull_request', 'pull_request_review', 'pull_request_review_comment']
+
 /** Which permission GitHub withheld, and why: a fork's pull_request run, or the workflow's grant. */
 export function withheldNotice(pull: PullRequest, eventName: string): string {
   const why =
-    isFork(pull) && eventName.startsWith('pull_request')
+    isFork(pull) && FORK_READ_ONLY_EVENTS.includes(eventName)
       ? `PR #${pull.number} comes from the fork ${pull.headRepoFullName || '(deleted)'} and this run is ${eventName}: GitHub gives such runs a read-only token whatever permissions: grant, and passes no secrets.`
       : "the workflow's permissions: do not grant it: add 'issues: write' (and 'checks: write' for the check run)."
   return `GitHub withheld 'issues: write' from this run's token, so review-loop cannot keep its state comment or go on from this run: ${why} This run's review is in the job summary and the annotations.`
 }
 
 /**
- * A run whose token may not write (a fork's PR under allow-forks, a workflow without write
- * permissions): the review is reported where a read-only token still reaches, the step's annotations
- * and the job summary, with a notice naming the withheld permission. The step fails only as fail-on
- * says for the review's outcome, never for the permission.
+ * A run whose token may not write the comment (a fork's PR under allow-forks, a workflow without
+ * write permissions) and that has no fix to lose: the review goes where the token still reaches —
+ * the check run or its fallback (a commit status, the step's annotations) and the job summary —
+ * with a notice naming the withheld permission. No later run can continue the loop, so the step
+ * fails unless the review is GO (with fail-on's message when the loop ended in a state it lists).
  */
 export async function readOnlyReport(
-  deps: { settings: Settings; ctx: RunContext; log: Log; writeSummary: WriteSummary },
-  pull: PullRequest,
+  deps: {
+    settings: Settings
+    ctx: RunContext
+    github: GitHubPort
+    log: Log
+    writeSummary: WriteSummary
+  },
+  plan: { pull: PullRequest; started: Date },
   input: { review: ReviewResult; decision: Decision; state: LoopState; withheld: WritesWithheld }
-): Promise<{ notice: string; failure?: string }> {
-  const { review, state } = input
+): Promise<{ notice: string; failure?: string; checkRunId?: number }> {
+  const { review, state, decision } = input
+  const { pull } = plan
   const notice = withheldNotice(pull, deps.ctx.eventName)
-  annotateStep(deps.log, toAnnotations(review.findings))
-  await deps.writeSummary(
-    renderJobSummary({
-      state,
-      findings: review.findings,
-      gates: review.gates,
-      links: repoLinks(deps.ctx, pull.number),
-      reviewSummary: review.verdict?.summary,
-      artifact: input.withheld.artifact,
-      notes: [notice]
-    })
+  const summary = renderJobSummary({
+    state,
+    findings: review.findings,
+    gates: review.gates,
+    links: repoLinks(deps.ctx, pull.number),
+    reviewSummary: review.verdict?.summary,
+    artifact: input.withheld.artifact,
+    notes: [notice]
+  })
+  const checkRunId = await publishCheck(
+    deps,
+    {
+      name: deps.settings.checkName,
+      headSha: pull.headSha,
+      conclusion: checkConclusion(decision, state.status, deps.settings.failOn),
+      title: checkTitle(decision, review.findings),
+      summary: summary.slice(0, 60_000),
+      annotations: toAnnotations(review.findings).slice(0, deps.settings.maxAnnotations),
+      externalId: `${pull.number}:read-only:${deps.ctx.runId}:${deps.ctx.runAttempt}`,
+      startedAt: plan.started.toISOString()
+    },
+    { readOnly: true }
   )
-  return { notice, failure: stepFailure(state, deps.settings.failOn) }
+  await deps.writeSummary(summary)
+  const failure =
+    stepFailure(state, deps.settings.failOn) ??
+    (decision === 'GO'
+      ? undefined
+      : `review-loop: ${decision} with ${review.findings.length} findings on a read-only token, so no later run can fix them (see the annotations and the job summary).`)
+  return { notice, failure, checkRunId }
 }
