@@ -78,7 +78,8 @@ const SHAPES: Record<InputKind, object> = {
 
 function inputProperty(name: string, input: ActionInput): object {
   const kind = inputKind(name, input)
-  const fallback = typedDefault(kind, input.default)
+  // action.yml declares no defaults but github-token's: the parser's are the inputs' defaults
+  const fallback = typedDefault(kind, input.default ?? INPUT_DEFAULTS[name])
   return {
     description: input.description,
     ...SHAPES[kind],
@@ -113,8 +114,6 @@ const PATH_INSTRUCTIONS = {
 function actionInputs(actionYml: string): Record<string, ActionInput> {
   const inputs = (parse(actionYml) as { inputs?: Record<string, ActionInput> }).inputs
   if (!inputs) throw new Error('action.yml has no inputs')
-  // action.yml declares no defaults but github-token's: the parser's are the inputs' defaults
-  for (const [name, input] of Object.entries(inputs)) input.default ??= INPUT_DEFAULTS[name]
   for (const key of [...WORKFLOW_ONLY_KEYS, ...LIST_KEYS, ...NUMERIC_KEYS_WITHOUT_DEFAULT])
     if (!(key in inputs))
       throw new Error(`scripts/config-schema.ts names '${key}', which action.yml does not declare`)

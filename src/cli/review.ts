@@ -9,7 +9,7 @@ import { readRepoConfig, settingsFrom } from '../action/repo-config.js'
 import { SETTING_KEYS } from '../config/config-file.js'
 import { createGit } from '../git/git.js'
 import type { Settings } from '../inputs.js'
-import type { AiAgents, ArtifactStore, Log } from '../ports/index.js'
+import type { AiAgents, ArtifactStore, Confine, Log } from '../ports/index.js'
 import { createConfinement } from '../process/sandbox.js'
 import { runIteration, type IterationOutcome } from '../run/iteration.js'
 import { UsageError, type ReviewOptions } from './args.js'
@@ -153,15 +153,7 @@ async function loop(
       ctx: localContext(where.work, where.checkout, run, path.basename(where.repo.root)),
       github,
       openGit,
-      confine: createConfinement({
-        mode: settings.sandbox,
-        network: settings.sandboxNetwork,
-        passthrough: settings.envPassthrough,
-        tempDir: scratch,
-        env: io.env,
-        log,
-        setUp: false // never sudo on someone's machine: bubblewrap is used when it works as it is
-      }),
+      confine: localConfinement(settings, scratch, io.env, log),
       artifacts: localArtifacts(settings.artifactsDir!, log),
       log,
       env: io.env,
@@ -191,6 +183,24 @@ function yourIdentity(root: string): Record<string, string> {
   const name = read('user.name')
   const email = read('user.email')
   return name && email ? { 'commit-author-name': name, 'commit-author-email': email } : {}
+}
+
+/** PR code's confinement; never sudo on someone's machine: bubblewrap is used if it works as is. */
+function localConfinement(
+  settings: Settings,
+  scratch: string,
+  env: Record<string, string | undefined>,
+  log: Log
+): Confine {
+  return createConfinement({
+    mode: settings.sandbox,
+    network: settings.sandboxNetwork,
+    passthrough: settings.envPassthrough,
+    tempDir: scratch,
+    env,
+    log,
+    setUp: false
+  })
 }
 
 /** Secrets come from the environment, as the workflow passes them from its secrets. */

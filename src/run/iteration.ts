@@ -29,7 +29,8 @@ import {
   saveState,
   type Recorded
 } from './record.js'
-import { readOnlyReport, WritesWithheld } from './read-only.js'
+import { readOnlyReport } from './read-only.js'
+import { WritesWithheld } from './withheld.js'
 import { reportPhase } from './report.js'
 import { reviewPhase } from './review.js'
 import { openWorkspace, type Workspace } from './workspace.js'

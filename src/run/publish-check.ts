@@ -1,6 +1,7 @@
 import type { Annotation } from '../loop/types.js'
 import type { CheckRunInput, GitHubPort, Log } from '../ports/index.js'
 import { stepAnnotations } from '../report/check-run.js'
+import { writeWithheld } from './withheld.js'
 
 /**
  * GitHub's answer when the token may not write check runs: a personal access token gets "You must
@@ -9,11 +10,10 @@ import { stepAnnotations } from '../report/check-run.js'
  * that is an error to fix in the workflow, and the step fails naming the permission.
  */
 export function checksRefused(e: unknown, readOnly = false): boolean {
-  const status = (e as { status?: unknown }).status
   const message = e instanceof Error ? e.message : ''
-  if (status !== 403) return false
-  if (/authenticate via a GitHub App/i.test(message)) return true
-  return readOnly && /not accessible by (integration|personal access token)/i.test(message)
+  const status = (e as { status?: unknown }).status
+  if (status === 403 && /authenticate via a GitHub App/i.test(message)) return true
+  return readOnly && writeWithheld(e)
 }
 
 /** A check run's conclusion as a commit status: neutral passes, as it does for branch protection. */

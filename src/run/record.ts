@@ -27,7 +27,7 @@ import { renderReviewMarkdown } from '../report/review-markdown.js'
 import { escalate, mentions } from './escalate.js'
 import type { Plan } from './plan.js'
 import { publishCheck } from './publish-check.js'
-import { writeWithheld, WritesWithheld } from './read-only.js'
+import { writeWithheld, WritesWithheld } from './withheld.js'
 import { saveComment, UNTRUSTED_MARKER, type UntrustedState } from './state-store.js'
 
 export interface RecordDeps {
