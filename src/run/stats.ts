@@ -1,3 +1,4 @@
+import Bottleneck from 'bottleneck/light.js'
 import { computeStats, renderStats, statsLines } from '../report/stats.js'
 import { decodeState, hasStateMarker } from '../loop/state-comment.js'
 import type { LoopState, PullRequest } from '../loop/types.js'
@@ -22,15 +23,11 @@ export async function collectStates(
   options: { last: number; author: string; key?: string; concurrency?: number }
 ): Promise<CollectedStates> {
   const pulls = await github.recentPulls(options.last)
-  const found: Array<LoopState | 'unreadable' | undefined> = new Array(pulls.length)
-  let next = 0
-  const worker = async (): Promise<void> => {
-    while (next < pulls.length) {
-      const i = next++
-      found[i] = await stateOf(github, pulls[i]!, options)
-    }
-  }
-  await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker))
+  // a few at a time, with the limiter the reviewer's batches use
+  const limiter = new Bottleneck({ maxConcurrent: options.concurrency ?? 4 })
+  const found = await Promise.all(
+    pulls.map(pull => limiter.schedule(() => stateOf(github, pull, options)))
+  )
   return {
     states: found.filter((s): s is LoopState => typeof s === 'object'),
     pulls: pulls.length,
