@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // e2e tests spawn real git and node processes; two workers suit a 2-core machine
-    maxWorkers: 2
+    maxWorkers: 2,
+    // tests marked concurrent (the fault matrix, the random kills) run this many at a time per file
+    maxConcurrency: 4
   }
 })

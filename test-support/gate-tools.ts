@@ -82,6 +82,15 @@ const GOLANGCI: Planted[] = [
   ['golangci/path/to/filea.go', 10, 'medium'],
   ['golangci/path/to/fileb.go', 300, 'high']
 ]
+// @microsoft/eslint-formatter-sarif 3.1.0 asks for ESLint 8 and jschardet@latest (a dist-tag, which
+// broke npm ci when jschardet moved): its two fixtures were captured here on 2026-11-22 and are
+// replayed, not run again; the other ESLint rows still run ESLint 9 live
+const MARKDOWNLINT: Planted[] = [
+  ['docs/guide.md', 1, 'high'],
+  ['docs/guide.md', 5, 'high']
+]
+const NODE22_SOURCE = 'a run here, 2026-11-22'
+const ESLINT_SARIF_SOURCE = '@microsoft/eslint-formatter-sarif 3.1.0, captured here on 2026-11-22'
 const GOLANGCI_SOURCE = 'golangci/golangci-lint 6fb5dee (v2.13.1+3) pkg/printers/'
 
 export const GATE_TOOLS: GateTool[] = [
@@ -114,7 +123,7 @@ export const GATE_TOOLS: GateTool[] = [
     tool: 'ESLint',
     format: 'SARIF on stdout',
     check: 'lint: eslint js -f @microsoft/eslint-formatter-sarif',
-    run: npm('eslint'),
+    source: ESLINT_SARIF_SOURCE,
     planted: ESLINT
   },
   {
@@ -123,7 +132,7 @@ export const GATE_TOOLS: GateTool[] = [
     format: 'SARIF file (report=)',
     check:
       'lint[report=out/eslint.sarif]: mkdir -p out && eslint js -f @microsoft/eslint-formatter-sarif -o out/eslint.sarif',
-    run: npm('eslint'),
+    source: ESLINT_SARIF_SOURCE,
     planted: ESLINT
   },
   {
@@ -366,10 +375,33 @@ export const GATE_TOOLS: GateTool[] = [
     format: 'default',
     check: 'docs: markdownlint-cli2 docs/guide.md',
     run: npm('markdownlint-cli2', 'markdownlint-cli2 --help | head -1'),
-    planted: [
-      ['docs/guide.md', 1, 'high'],
-      ['docs/guide.md', 5, 'high']
-    ]
+    planted: MARKDOWNLINT
+  },
+  // stylelint 18 and markdownlint-cli2 0.24 declare Node 22 (development runs Node 20, where the rows
+  // above run 17 and 0.22 live): what they printed here on 2026-11-22 is still replayed
+  {
+    id: 'stylelint-18',
+    tool: 'stylelint',
+    format: 'string (v18)',
+    check: 'css: stylelint css/style.css',
+    source: NODE22_SOURCE,
+    planted: STYLELINT
+  },
+  {
+    id: 'stylelint-18-json',
+    tool: 'stylelint',
+    format: 'json (v18)',
+    check: 'css: stylelint css/style.css -f json',
+    source: NODE22_SOURCE,
+    planted: STYLELINT
+  },
+  {
+    id: 'markdownlint-0.24',
+    tool: 'markdownlint-cli2',
+    format: 'default (v0.24)',
+    check: 'docs: markdownlint-cli2 docs/guide.md',
+    source: NODE22_SOURCE,
+    planted: MARKDOWNLINT
   },
   {
     id: 'jest',

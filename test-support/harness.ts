@@ -368,6 +368,7 @@ export class Sandbox {
     const env: Record<string, string> = {
       PATH: process.env['PATH'] ?? '/usr/bin:/bin',
       HOME: process.env['HOME'] ?? os.homedir(),
+      NODE_COMPILE_CACHE: path.join(os.tmpdir(), 'review-loop-node-compile-cache'),
       LANG: 'C.UTF-8',
       CI: 'true',
       GITHUB_ACTIONS: 'true',

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, it } from 'vitest'
 import {
   HTTP_KINDS,
   runCell,
@@ -54,12 +54,17 @@ const EXPECTED = { fix: 'go', model: 'go', escalate: 'max_iterations' }
 const GIT_FAILS: FaultKind[] = ['403', '500 persistent']
 
 const cells: CellResult[] = []
-afterAll(() => console.log(`\nFault matrix (reads, escalation, git, model)\n${table(cells)}\n`))
+afterAll(() =>
+  console.log(
+    `\nFault matrix (reads, escalation, git, model; ${cells.length} cells)\n${table(cells)}\n`
+  )
+)
 
-describe('faults on reads, escalation, git and the model never break the loop', () => {
+// cells run side by side, as in fault-matrix-writes.test.ts
+describe.concurrent('faults on reads, escalation, git and the model never break the loop', () => {
   for (const { variant, route, kinds } of CELLS)
     for (const kind of kinds)
-      it(`${route} × ${kind}`, { timeout: 180_000 }, async () => {
+      it(`${route} × ${kind}`, { timeout: 180_000 }, async ({ expect }) => {
         const cell = await runCell(variant, route, kind)
         cells.push(cell)
         expect(cell.faultsApplied, 'the fault was injected').toBeGreaterThan(0)

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, it } from 'vitest'
 import { HTTP_KINDS, runCell, table, type CellResult } from '../../test-support/fault-matrix.js'
 
 /**
@@ -15,20 +15,25 @@ const ROUTES = [
 ]
 
 const cells: CellResult[] = []
-afterAll(() => console.log(`\nFault matrix (writes)\n${table(cells)}\n`))
+afterAll(() => console.log(`\nFault matrix (writes, ${cells.length} cells)\n${table(cells)}\n`))
 
-describe('faults on every write never break the cap, duplicate an object or lose a fix', () => {
-  for (const route of ROUTES)
-    for (const kind of HTTP_KINDS)
-      it(`${route} × ${kind}`, { timeout: 180_000 }, async () => {
-        const cell = await runCell('fix', route, kind)
-        cells.push(cell)
-        expect(cell.faultsApplied, 'the fault was injected').toBeGreaterThan(0)
-        expect(cell.uncountedPushes).toBe(0)
-        expect(cell.duplicates).toEqual([])
-        expect(cell.lostFixes).toBe(0)
-        expect(cell.finalStatus).toBe('go')
-        expect(cell.exitCodes.at(-1)).toBe(0)
-        expect(cell.iterations).toBeLessThanOrEqual(3)
-      })
-})
+// each cell has emulators, a repository and runs of its own: cells run side by side (maxConcurrency
+// in vitest.config.ts), as most of a cell's time is its runs waiting on timeouts and retries
+describe.concurrent(
+  'faults on every write never break the cap, duplicate an object or lose a fix',
+  () => {
+    for (const route of ROUTES)
+      for (const kind of HTTP_KINDS)
+        it(`${route} × ${kind}`, { timeout: 180_000 }, async ({ expect }) => {
+          const cell = await runCell('fix', route, kind)
+          cells.push(cell)
+          expect(cell.faultsApplied, 'the fault was injected').toBeGreaterThan(0)
+          expect(cell.uncountedPushes).toBe(0)
+          expect(cell.duplicates).toEqual([])
+          expect(cell.lostFixes).toBe(0)
+          expect(cell.finalStatus).toBe('go')
+          expect(cell.exitCodes.at(-1)).toBe(0)
+          expect(cell.iterations).toBeLessThanOrEqual(3)
+        })
+  }
+)

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, it } from 'vitest'
 import { git } from '../../test-support/git-fixture.js'
 import { runScenario, type Scenario } from '../../test-support/scenario.js'
 
@@ -73,27 +73,35 @@ async function trial(seed: number, variant: Partial<Scenario>): Promise<Trial> {
   }
 }
 
-describe('random kills never take the loop past its cap', () => {
-  for (const [name, variant] of [
-    ['retrigger: dispatch', {}],
-    ['retrigger: push (PAT)', { token: 'pat' as const, inputs: { retrigger: 'push' } }]
-  ] as const)
-    it(`${name}: 20 random kills`, { timeout: 300_000 }, async () => {
-      const trials: Trial[] = []
-      for (let seed = 1; seed <= 20; seed++) trials.push(await trial(seed, variant))
-      console.log(
-        `\nRandom kills (${name})\n| seed | kill | landed | bot pushes | uncounted | iterations | final |\n|---|---|---|---|---|---|---|\n${trials
-          .map(
-            t =>
-              `| ${t.seed} | run ${t.kills[0]!.run} at ${t.kills[0]!.afterMs} ms | ${t.landed ? 'yes' : 'no'} | ${t.botPushes} | ${t.uncounted} | ${t.iterations} | ${t.status} |`
-          )
-          .join('\n')}\n`
-      )
-      for (const t of trials) {
+const VARIANTS = [
+  ['retrigger: dispatch', {}],
+  ['retrigger: push (PAT)', { token: 'pat' as const, inputs: { retrigger: 'push' } }]
+] as const
+const SEEDS = Array.from({ length: 20 }, (_, i) => i + 1)
+
+for (const [name, variant] of VARIANTS) {
+  const trials: Trial[] = []
+  afterAll(() => {
+    trials.sort((a, b) => a.seed - b.seed)
+    console.log(
+      `\nRandom kills (${name})\n| seed | kill | landed | bot pushes | uncounted | iterations | final |\n|---|---|---|---|---|---|---|\n${trials
+        .map(
+          t =>
+            `| ${t.seed} | run ${t.kills[0]!.run} at ${t.kills[0]!.afterMs} ms | ${t.landed ? 'yes' : 'no'} | ${t.botPushes} | ${t.uncounted} | ${t.iterations} | ${t.status} |`
+        )
+        .join('\n')}\n`
+    )
+  })
+  // each trial has emulators and a repository of its own: trials run side by side (maxConcurrency)
+  describe.concurrent(`random kills never take the loop past its cap, ${name}`, () => {
+    for (const seed of SEEDS)
+      it(`seed ${seed}`, { timeout: 300_000 }, async ({ expect }) => {
+        const t = await trial(seed, variant)
+        trials.push(t)
         expect(t.botPushes, `seed ${t.seed}`).toBeLessThanOrEqual(1)
         expect(t.uncounted, `seed ${t.seed}`).toBe(0)
         expect(t.iterations, `seed ${t.seed}`).toBeLessThanOrEqual(2)
         expect(t.status, `seed ${t.seed}`).toBe('max_iterations')
-      }
-    })
-})
+      })
+  })
+}

@@ -27,6 +27,28 @@ function imports(file: string): string[] {
   )
 }
 
+/** Each circle once, as `a → b → … → a`, from a depth-first walk of the import graph. */
+function importCircles(graph: Map<string, string[]>): string[] {
+  const circles = new Set<string>()
+  const done = new Set<string>()
+  const walk = (file: string, trail: string[]): void => {
+    const at = trail.indexOf(file)
+    if (at >= 0) {
+      const loop = trail.slice(at)
+      // the same circle found from another of its modules: start it at its least name
+      const first = loop.indexOf([...loop].sort()[0]!)
+      const turned = [...loop.slice(first), ...loop.slice(0, first)]
+      circles.add([...turned, turned[0]].join(' → '))
+      return
+    }
+    if (done.has(file)) return
+    for (const next of graph.get(file) ?? []) walk(next, [...trail, file])
+    done.add(file)
+  }
+  for (const file of [...graph.keys()].sort()) walk(file, [])
+  return [...circles].sort()
+}
+
 describe('the shape of src/', () => {
   it('keeps the pure core free of adapters, SDKs and the phases', () => {
     const core: Record<string, string[]> = {
@@ -59,6 +81,30 @@ describe('the shape of src/', () => {
       .filter(f => f.lines > 60)
       .map(f => `${f.file}:${f.line} ${f.name} (${f.lines} lines)`)
     expect(long).toEqual([])
+  })
+
+  it('has no import circles: no module of src/ reaches itself through its imports, types included', () => {
+    const graph = new Map(
+      files('src').map(file => [
+        file,
+        imports(file)
+          .filter(t => t.startsWith('src/'))
+          .map(t => t.replace(/\.js$/, '.ts'))
+      ])
+    )
+    expect(importCircles(graph)).toEqual([])
+  })
+
+  it('finds an import circle when there is one', () => {
+    const graph = new Map([
+      ['src/run/a.ts', ['src/run/b.ts']],
+      ['src/run/b.ts', ['src/run/c.ts', 'src/loop/d.ts']],
+      ['src/run/c.ts', ['src/run/a.ts']],
+      ['src/loop/d.ts', []]
+    ])
+    expect(importCircles(graph)).toEqual([
+      'src/run/a.ts → src/run/b.ts → src/run/c.ts → src/run/a.ts'
+    ])
   })
 
   it('wires adapters only in main.ts: the phases receive ports', () => {

@@ -1,7 +1,7 @@
 import * as core from '@actions/core'
 import { roundIterations, roundReviews } from '../loop/state.js'
 import { tokens } from '../report/format.js'
-import type { IterationOutcome } from '../run/iteration.js'
+import type { IterationOutcome } from '../run/deps.js'
 
 /** Sets every output, so later steps can rely on them even after a skip. */
 export function setOutputs(outcome: IterationOutcome, maxIterations: number): void {

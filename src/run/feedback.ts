@@ -25,9 +25,14 @@ import { excerptAround } from '../review/ai-answer.js'
 import { stamped } from '../loop/record.js'
 import { addUsage, zeroUsage } from '../loop/usage.js'
 import { writeState } from './record.js'
-import type { FeedbackIntent, Iterate } from './human.js'
-import { MAY_COMMAND, said } from './human.js'
-import type { IterationDeps, IterationOutcome } from './iteration.js'
+import {
+  MAY_COMMAND,
+  said,
+  type FeedbackIntent,
+  type Iterate,
+  type IterationDeps,
+  type IterationOutcome
+} from './deps.js'
 import { planPhase } from './plan.js'
 import { loadState, type LoadedState } from './state-store.js'
 

@@ -1,7 +1,6 @@
 import { allowed, CONTINUABLE, transition } from '../loop/transitions.js'
 import { helpText, type Command } from '../loop/commands.js'
 import { moveTo, stamped } from '../loop/record.js'
-import type { Intent } from '../loop/router.js'
 import {
   dismissedIds,
   lastIteration,
@@ -10,43 +9,22 @@ import {
   remember,
   wasProcessed
 } from '../loop/state.js'
-import type { Finding, HumanTrigger, LoopState, PullRequest, RepoRole } from '../loop/types.js'
+import type { HumanTrigger, LoopState, PullRequest, RepoRole } from '../loop/types.js'
 import { statusText } from '../report/comment.js'
 import { approvePhase, writeState } from './record.js'
-import type { IterationDeps, IterationOutcome } from './iteration.js'
-import { planPhase, type Plan } from './plan.js'
+import {
+  MAY_COMMAND,
+  said,
+  type CommandIntent,
+  type FeedbackIntent,
+  type HumanAsk,
+  type Iterate,
+  type IterationDeps,
+  type IterationOutcome
+} from './deps.js'
+import { planPhase } from './plan.js'
 import { loadState, type LoadedState } from './state-store.js'
 import { takeFeedback } from './feedback.js'
-
-export type CommandIntent = Extract<Intent, { kind: 'command' }>
-export type FeedbackIntent = Extract<Intent, { kind: 'feedback' }>
-export type ReviewPlan = Extract<Plan, { kind: 'review' }>
-
-/** What a human asked an iteration for: who and why, and for a fix the findings and instructions. */
-export interface HumanAsk {
-  trigger: HumanTrigger
-  /** Set for a fix without a new review: the findings the fixers address. */
-  findings?: Finding[]
-  /** The human's instructions, as the fixer's required rework. */
-  rework?: string[]
-  /**
-   * What the iteration's state remembers once its review (or carried review) stands: the request
-   * processed, what answering questions cost. A run that fails before that leaves it unprocessed.
-   */
-  remember?: (state: LoopState) => LoopState
-}
-
-/** Runs an iteration on a plan: a review, or (with findings) a fix a human asked for. */
-export type Iterate = (plan: ReviewPlan, human: HumanAsk) => Promise<IterationOutcome>
-
-/** Roles that may command the loop and whose reviews it fixes. */
-export const MAY_COMMAND: readonly RepoRole[] = ['admin', 'maintain', 'write']
-
-export const said = (notice: string, state?: LoopState): IterationOutcome => ({
-  notice,
-  state,
-  findings: []
-})
 
 /** How the loop answers one command: reactions on a comment, and words only when needed. */
 interface Speaker {

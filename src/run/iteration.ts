@@ -1,24 +1,13 @@
-import type { RunContext } from '../action/context.js'
-import type { Settings } from '../inputs.js'
 import { stamped } from '../loop/record.js'
 import { addUsage } from '../loop/usage.js'
 import { routeEvent } from '../loop/router.js'
 import { dismissedIds, lastIteration } from '../loop/state.js'
 import { stepFailure } from '../loop/rules.js'
-import type { Decision, Finding, HumanTrigger, LoopState, ReviewResult } from '../loop/types.js'
+import type { Finding, HumanTrigger, LoopState, ReviewResult } from '../loop/types.js'
 import { zeroUsage } from '../loop/usage.js'
-import type {
-  AiAgents,
-  ArtifactStore,
-  Clock,
-  Confine,
-  Git,
-  GitHubPort,
-  Log,
-  WriteSummary
-} from '../ports/index.js'
 import { decideHumanFix, decidePhase, type Decided } from './decide.js'
-import { answerHuman, type HumanAsk, type ReviewPlan } from './human.js'
+import type { HumanAsk, IterationDeps, IterationOutcome, ReviewPlan } from './deps.js'
+import { answerHuman } from './human.js'
 import { fixPhase, pushPhase, type Fixed } from './fix.js'
 import { planPhase, type Plan } from './plan.js'
 import {
@@ -35,35 +24,6 @@ import { reportPhase } from './report.js'
 import { reviewPhase } from './review.js'
 import { openWorkspace, type Workspace } from './workspace.js'
 import { loadState } from './state-store.js'
-
-export interface IterationDeps {
-  settings: Settings
-  ctx: RunContext
-  github: GitHubPort
-  openGit: (dir: string) => Promise<Git>
-  /** Confines PR code to the checkout (bubblewrap in the action). */
-  confine: Confine
-  artifacts: ArtifactStore
-  log: Log
-  env: Record<string, string | undefined>
-  clock: Clock
-  ai?: AiAgents
-  writeSummary: WriteSummary
-}
-
-export interface IterationOutcome {
-  notice?: string
-  state?: LoopState
-  decision?: Decision
-  findings: Finding[]
-  reviewedSha?: string
-  headSha?: string
-  commentUrl?: string
-  checkRunId?: number
-  reviewJson?: string
-  /** Set when the step should fail: a terminal state listed in fail-on. */
-  failure?: string
-}
 
 /**
  * One run: event → intent. A PR event or a dispatch plans a review; a human's comment, review or
