@@ -1,5 +1,13 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync
+} from 'node:fs'
 import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
@@ -194,6 +202,55 @@ function githubRef(event: string, branch: string, pr: number): string {
 }
 
 /** A repository with a PR, the GitHub emulator in front of it, and a runner that runs dist/ on it. */
+/** Repositories already made in this process, by what they hold: copied instead of made again. */
+const madeRepositories = new Map<string, string>()
+/** What stands for the bare repository's path in a made repository's clone. */
+const ORIGIN_URL = '@ORIGIN@'
+process.on('exit', () => {
+  for (const template of madeRepositories.values())
+    rmSync(template, { recursive: true, force: true })
+})
+
+/**
+ * The PR's repository in `dir`: the bare `origin.git` with `main` (the base) and the PR branch (its
+ * commits), and the human's clone in `human`. The first sandbox of a kind makes it with git; the
+ * next ones (the fault matrix's cells, the random kills) copy that one, which costs a file copy
+ * instead of a dozen git processes and pushes, and holds the same objects.
+ */
+function makeRepository(
+  dir: string,
+  base: FileChanges,
+  branch: string,
+  commits: SandboxOptions['pr']['commits']
+): void {
+  const key = JSON.stringify([base, branch, commits])
+  const made = madeRepositories.get(key)
+  const bare = path.join(dir, 'origin.git')
+  const human = path.join(dir, 'human')
+  if (made && existsSync(made)) {
+    cpSync(made, dir, { recursive: true })
+    // the clone's origin is the bare repository beside it
+    const config = path.join(human, '.git', 'config')
+    writeFileSync(config, readFileSync(config, 'utf8').split(ORIGIN_URL).join(bare))
+    return
+  }
+  git(dir, ['init', '-q', '--bare', '-b', 'main', bare])
+  git(dir, ['clone', '-q', bare, human])
+  git(human, ['checkout', '-q', '-b', 'main'])
+  writeFiles(human, base)
+  git(human, ['add', '-A'])
+  git(human, ['commit', '-q', '--allow-empty', '-m', 'initial commit'])
+  git(human, ['push', '-q', 'origin', 'main'])
+  git(human, ['checkout', '-q', '-b', branch])
+  git(human, ['push', '-q', 'origin', branch])
+  for (const c of commits) commitAndPush(human, branch, c.files, c.message)
+  const template = mkdtempSync(path.join(os.tmpdir(), 'review-loop-template-'))
+  cpSync(dir, template, { recursive: true })
+  const config = path.join(template, 'human', '.git', 'config')
+  writeFileSync(config, readFileSync(config, 'utf8').split(bare).join(ORIGIN_URL))
+  madeRepositories.set(key, template)
+}
+
 export class Sandbox {
   readonly owner: string
   readonly repo: string
@@ -221,18 +278,8 @@ export class Sandbox {
   static async create(opts: SandboxOptions): Promise<Sandbox> {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'review-loop-'))
     const bare = path.join(dir, 'origin.git')
-    git(dir, ['init', '-q', '--bare', '-b', 'main', bare])
-    const human = path.join(dir, 'human')
-    git(dir, ['clone', '-q', bare, human])
-    git(human, ['checkout', '-q', '-b', 'main'])
-    writeFiles(human, opts.base)
-    git(human, ['add', '-A'])
-    git(human, ['commit', '-q', '--allow-empty', '-m', 'initial commit'])
-    git(human, ['push', '-q', 'origin', 'main'])
     const branch = opts.pr.branch ?? 'feature'
-    git(human, ['checkout', '-q', '-b', branch])
-    git(human, ['push', '-q', 'origin', branch])
-    for (const c of opts.pr.commits) commitAndPush(human, branch, c.files, c.message)
+    makeRepository(dir, opts.base, branch, opts.pr.commits)
     const owner = opts.owner ?? 'acme'
     const repo = opts.repo ?? 'widgets'
     const all = ALL_WRITE
