@@ -11,7 +11,7 @@ interface Marked {
   Renderer: new () => { code: (token: { lang?: string; text: string }) => string }
   parse: (markdown: string, options: object) => Promise<string> | string
 }
-const PACKAGES = ['marked@18', 'github-markdown-css@5', 'mermaid@11']
+const PACKAGES = ['marked@18', 'github-markdown-css@5', 'mermaid@12']
 
 const args = process.argv.slice(2).filter(a => a !== '--open')
 const open = process.argv.includes('--open') // expand every <details>

@@ -180,12 +180,16 @@ export async function runCell(
   }
 }
 
-/** The matrix as a table, for the test's output. */
-export function table(cells: CellResult[]): string {
-  const rows = cells.map(
-    c =>
-      `| ${c.route} | ${c.kind} | ${c.faultsApplied} | ${c.exitCodes.join(' ')} | ${c.uncountedPushes} | ${c.duplicates.length} | ${c.lostFixes} | ${c.longestRunS.toFixed(1)} | ${c.finalStatus} (${c.iterations}) |`
-  )
+/** The matrix as a table, for the test's output: cells in the order given, whatever order they ended in. */
+export function table(cells: CellResult[], order: Array<[route: string, kind: string]>): string {
+  const at = (c: CellResult) =>
+    order.findIndex(([route, kind]) => route === c.route && kind === c.kind)
+  const rows = [...cells]
+    .sort((a, b) => at(a) - at(b))
+    .map(
+      c =>
+        `| ${c.route} | ${c.kind} | ${c.faultsApplied} | ${c.exitCodes.join(' ')} | ${c.uncountedPushes} | ${c.duplicates.length} | ${c.lostFixes} | ${c.longestRunS.toFixed(1)} | ${c.finalStatus} (${c.iterations}) |`
+    )
   return [
     '| route | fault | injected | exit codes | uncounted pushes | duplicates | lost fixes | longest run (s) | final |',
     '|---|---|---|---|---|---|---|---|---|',

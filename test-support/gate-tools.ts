@@ -82,14 +82,15 @@ const GOLANGCI: Planted[] = [
   ['golangci/path/to/filea.go', 10, 'medium'],
   ['golangci/path/to/fileb.go', 300, 'high']
 ]
-// @microsoft/eslint-formatter-sarif 3.1.0 asks for ESLint 8 and jschardet@latest (a dist-tag, which
-// broke npm ci when jschardet moved): its two fixtures were captured here on 2026-11-22 and are
-// replayed, not run again; the other ESLint rows still run ESLint 9 live
 const MARKDOWNLINT: Planted[] = [
   ['docs/guide.md', 1, 'high'],
   ['docs/guide.md', 5, 'high']
 ]
+/** stylelint 18 and markdownlint-cli2 0.24, which declare Node 22: captured here, now replayed. */
 const NODE22_SOURCE = 'a run here, 2026-11-22'
+// @microsoft/eslint-formatter-sarif 3.1.0 asks for ESLint 8 and jschardet@latest (a dist-tag, which
+// broke npm ci when jschardet moved): its two fixtures were captured here on 2026-11-22 and are
+// replayed, not run again; the other ESLint rows still run ESLint 9 live
 const ESLINT_SARIF_SOURCE = '@microsoft/eslint-formatter-sarif 3.1.0, captured here on 2026-11-22'
 const GOLANGCI_SOURCE = 'golangci/golangci-lint 6fb5dee (v2.13.1+3) pkg/printers/'
 

@@ -201,21 +201,17 @@ function githubRef(event: string, branch: string, pr: number): string {
   return 'refs/heads/main'
 }
 
-/** A repository with a PR, the GitHub emulator in front of it, and a runner that runs dist/ on it. */
 /** Repositories already made in this process, by what they hold: copied instead of made again. */
 const madeRepositories = new Map<string, string>()
 /** What stands for the bare repository's path in a made repository's clone. */
 const ORIGIN_URL = '@ORIGIN@'
-process.on('exit', () => {
-  for (const template of madeRepositories.values())
-    rmSync(template, { recursive: true, force: true })
-})
 
 /**
  * The PR's repository in `dir`: the bare `origin.git` with `main` (the base) and the PR branch (its
- * commits), and the human's clone in `human`. The first sandbox of a kind makes it with git; the
- * next ones (the fault matrix's cells, the random kills) copy that one, which costs a file copy
- * instead of a dozen git processes and pushes, and holds the same objects.
+ * commits), and the human's clone in `human`. Under vitest (test-support/global-setup.ts names a
+ * folder for them, and removes it at the end), the first sandbox of a kind keeps a copy of what it
+ * made with git, and the next ones (the fault matrix's cells, the random kills) copy that: a file
+ * copy instead of a dozen git processes and pushes, with the same objects.
  */
 function makeRepository(
   dir: string,
@@ -244,13 +240,18 @@ function makeRepository(
   git(human, ['checkout', '-q', '-b', branch])
   git(human, ['push', '-q', 'origin', branch])
   for (const c of commits) commitAndPush(human, branch, c.files, c.message)
-  const template = mkdtempSync(path.join(os.tmpdir(), 'review-loop-template-'))
+  const templates = process.env['REVIEW_LOOP_TEMPLATES']
+  if (!templates || !existsSync(templates)) return
+  const template = mkdtempSync(path.join(templates, 'repo-'))
   cpSync(dir, template, { recursive: true })
+  // nothing in the copy names this sandbox's folder: its origin is a stand-in, its last fetch gone
   const config = path.join(template, 'human', '.git', 'config')
   writeFileSync(config, readFileSync(config, 'utf8').split(bare).join(ORIGIN_URL))
+  rmSync(path.join(template, 'human', '.git', 'FETCH_HEAD'), { force: true })
   madeRepositories.set(key, template)
 }
 
+/** A repository with a PR, the GitHub emulator in front of it, and a runner that runs dist/ on it. */
 export class Sandbox {
   readonly owner: string
   readonly repo: string

@@ -56,7 +56,10 @@ const GIT_FAILS: FaultKind[] = ['403', '500 persistent']
 const cells: CellResult[] = []
 afterAll(() =>
   console.log(
-    `\nFault matrix (reads, escalation, git, model; ${cells.length} cells)\n${table(cells)}\n`
+    `\nFault matrix (reads, escalation, git, model; ${cells.length} cells)\n${table(
+      cells,
+      CELLS.flatMap(({ route, kinds }) => kinds.map(kind => [route, kind] as [string, string]))
+    )}\n`
   )
 )
 

@@ -15,7 +15,14 @@ const ROUTES = [
 ]
 
 const cells: CellResult[] = []
-afterAll(() => console.log(`\nFault matrix (writes, ${cells.length} cells)\n${table(cells)}\n`))
+afterAll(() =>
+  console.log(
+    `\nFault matrix (writes, ${cells.length} cells)\n${table(
+      cells,
+      ROUTES.flatMap(route => HTTP_KINDS.map(kind => [route, kind] as [string, string]))
+    )}\n`
+  )
+)
 
 // each cell has emulators, a repository and runs of its own: cells run side by side (maxConcurrency
 // in vitest.config.ts), as most of a cell's time is its runs waiting on timeouts and retries

@@ -33,16 +33,31 @@ const KINDS = [
   'peerDependencies'
 ] as const
 
-/** Package names that `overrides` pins, at any depth (`name` or `name@range` keys). */
-function pinned(overrides: Record<string, unknown> = {}): Set<string> {
-  const names = new Set<string>()
-  for (const [key, value] of Object.entries(overrides)) {
-    if (key !== '.') names.add(key.replace(/(.)@.*$/, '$1'))
-    if (value && typeof value === 'object')
-      for (const n of pinned(value as Record<string, unknown>)) names.add(n)
-  }
-  return names
+/** A package `overrides` sets to a version range, and under which package (none: everywhere). */
+interface Pin {
+  name: string
+  under?: string
 }
+
+/**
+ * What `overrides` pins: `name` or `name@range` keys whose value is a version range, or an object
+ * whose `.` is one. An object's other keys pin only under that package, as npm applies them (and an
+ * object alone pins what is under the package, not the package itself).
+ */
+function pins(overrides: Record<string, unknown> = {}, under?: string): Pin[] {
+  return Object.entries(overrides).flatMap(([key, value]) => {
+    const name = key.replace(/(.)@.*$/, '$1')
+    const nested = value && typeof value === 'object' ? (value as Record<string, unknown>) : {}
+    const spec = typeof value === 'string' ? value : nested['.']
+    const own = key !== '.' && typeof spec === 'string' && rangeOf(spec) !== null
+    return [...(own ? [{ name, under }] : []), ...pins(nested, name)]
+  })
+}
+
+/** Whether a pin covers `dep` as a dependency of the lock entry at `where`. */
+const covers = (pin: Pin, where: string, dep: string): boolean =>
+  pin.name === dep &&
+  (pin.under === undefined || `${where}/`.includes(`node_modules/${pin.under}/`))
 
 /** The version range a spec asks for, or null: `npm:name@range` aliases are ranges too. */
 function rangeOf(spec: string): string | null {
@@ -52,13 +67,13 @@ function rangeOf(spec: string): string | null {
 
 /** What is wrong with a lock, one line per problem, naming the package and its spec. */
 function lockProblems(lock: Lock, manifest: Manifest, nodes: string[]): string[] {
-  const overridden = pinned(manifest.overrides)
+  const pinned = pins(manifest.overrides)
   const problems: string[] = []
   for (const [where, entry] of Object.entries(lock.packages)) {
     const name = where || '(package.json)'
     for (const kind of KINDS)
       for (const [dep, spec] of Object.entries(entry[kind] ?? {}))
-        if (rangeOf(spec) === null && !overridden.has(dep))
+        if (rangeOf(spec) === null && !pinned.some(pin => covers(pin, where, dep)))
           problems.push(`${name} asks for ${dep}@${spec} in ${kind}: not a version range`)
     if (where === '' || entry.link) continue
     if (!entry.version || !semver.valid(entry.version) || !entry.integrity)
@@ -105,8 +120,36 @@ describe('package-lock.json', () => {
       'node_modules/formatter asks for b@github:owner/b#main in optionalDependencies: not a version range',
       'node_modules/formatter@3.1.0 needs Node >=22.12.0, not 20.19.0'
     ])
-    // a spec that overrides pins is what npm installs instead: no problem
+    // a spec that overrides pins to a version is what npm installs instead: no problem
     const manifest = { overrides: { formatter: { jschardet: '4.1.0', a: '1.0.0', b: '1.0.0' } } }
     expect(lockProblems(bad, manifest, ['22.12.0'])).toEqual([])
+    // an override under one package does not pin the same name under another
+    const elsewhere: Lock = {
+      packages: {
+        'node_modules/other': {
+          version: '1.0.0',
+          integrity: 'sha512-y',
+          dependencies: { jschardet: 'latest' }
+        }
+      }
+    }
+    expect(lockProblems(elsewhere, manifest, [])).toEqual([
+      'node_modules/other asks for jschardet@latest in dependencies: not a version range'
+    ])
+    // an override that is itself a dist-tag pins nothing
+    const tagged = { overrides: { formatter: { jschardet: 'latest', a: '1.0.0', b: '1.0.0' } } }
+    expect(lockProblems(bad, tagged, ['22.12.0'])).toEqual([
+      'node_modules/formatter asks for jschardet@latest in dependencies: not a version range'
+    ])
+    // overriding what is under a package does not exempt the package's own spec
+    const asksForTag: Lock = {
+      packages: {
+        '': { devDependencies: { formatter: 'latest' } },
+        'node_modules/formatter': { version: '3.1.0', integrity: 'sha512-x' }
+      }
+    }
+    expect(
+      lockProblems(asksForTag, { overrides: { formatter: { jschardet: '4.1.0' } } }, [])
+    ).toEqual(['(package.json) asks for formatter@latest in devDependencies: not a version range'])
   })
 })
