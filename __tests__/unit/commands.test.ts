@@ -189,6 +189,15 @@ describe('dismissed findings', () => {
     expect(verdictOf(verdict('NO_GO', [finding()]), state(), 'medium')).toBe('NO_GO')
   })
 
+  it("do not count when the PR's author dismissed them, as the author cannot approve either", () => {
+    const byAuthor = state({
+      dismissed: [{ id: 'RL-0000000001', by: 'Octocat', at: NOW.toISOString() }]
+    })
+    expect(verdictOf(verdict('NO_GO', [finding()]), byAuthor, 'medium', 'octocat')).toBe('NO_GO')
+    // a maintainer's dismissal still counts
+    expect(verdictOf(verdict('NO_GO', [finding()]), dismissed, 'medium', 'octocat')).toBe('GO')
+  })
+
   it('leave every other blocker blocking', () => {
     const other = finding({ id: 'RL-0000000002' })
     expect(verdictOf(verdict('NO_GO', [finding(), other]), dismissed, 'medium')).toBe('NO_GO')

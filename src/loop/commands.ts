@@ -162,7 +162,7 @@ export function helpText(): string {
     '- `/review-loop stop`: stop the loop (adds the stop label)',
     '- `/review-loop approve [reason]`: end the loop as GO as it is, recorded as your call',
     '- `/review-loop fix [instructions]`: one fix of the latest review, with your instructions',
-    '- `/review-loop dismiss RL-… [reason]`: settle a finding as won’t-fix; it no longer blocks',
+    '- `/review-loop dismiss RL-… [reason]`: settle a finding as won’t-fix; it no longer blocks (not from the PR’s author, as with approve)',
     '- `/review-loop help`: this list',
     '',
     'A review that requests changes is fixed in the next iteration, and its threads are answered.'

@@ -82,9 +82,19 @@ export function recordedFindings(state: LoopState): Finding[] {
     }))
 }
 
-/** The ids humans dismissed (won't fix): they no longer block. */
-export function dismissedIds(state: LoopState): Set<string> {
-  return new Set((state.dismissed ?? []).map(d => d.id))
+/**
+ * The ids humans dismissed (won't fix): they no longer block. A dismissal by the PR's `author`
+ * (recorded before review-loop refused those) does not count: an author cannot wave through their
+ * own PR's blockers, as they cannot approve it.
+ */
+export function dismissedIds(state: LoopState, author?: string): Set<string> {
+  const own = (by: string): boolean => author !== undefined && sameLogin(by, author)
+  return new Set((state.dismissed ?? []).filter(d => !own(d.by)).map(d => d.id))
+}
+
+/** GitHub logins compare without regard to case. */
+export function sameLogin(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase()
 }
 
 /** How many processed keys the state keeps; older ones are covered by the feedback floors. */

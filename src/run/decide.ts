@@ -66,14 +66,16 @@ function reviewedIteration(
 
 /**
  * The verdict with the findings humans dismissed left out: they no longer block. The reviewer's own
- * NO_GO stands unless every blocker it raised was dismissed and it failed no criterion.
+ * NO_GO stands unless every blocker it raised was dismissed and it failed no criterion. A dismissal
+ * by the PR's `author` does not count (the same rule as approve).
  */
 export function verdictOf(
   review: ReviewResult,
   state: LoopState,
-  threshold: Settings['severityThreshold']
+  threshold: Settings['severityThreshold'],
+  author?: string
 ): Decision {
-  const dismissed = dismissedIds(state)
+  const dismissed = dismissedIds(state, author)
   const findings = review.findings.filter(f => !dismissed.has(f.id))
   const blockers = review.findings.filter(f => atOrAbove(f.severity, threshold))
   const allDismissed =
@@ -109,7 +111,7 @@ export function decidePhase(
 ): Decided {
   const { settings } = deps
   const { pull } = plan
-  const decision = verdictOf(review, plan.state, settings.severityThreshold)
+  const decision = verdictOf(review, plan.state, settings.severityThreshold, pull.author)
   deps.log.info(
     `${plan.tag} review: ${decision} (${plural(review.findings.length, 'finding') || 'no findings'})`
   )

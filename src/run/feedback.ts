@@ -182,7 +182,7 @@ export async function takeFeedback(
   const plan = await planPhase(deps, pull.number, { event: 'human_feedback', loaded, pull })
   if (plan.kind !== 'review') return said(plan.notice, state)
   const spent = await answerQuestions(deps, pull, state, feedback.questions)
-  const dismissed = state ? dismissedIds(state) : new Set<string>()
+  const dismissed = state ? dismissedIds(state, pull.author) : new Set<string>()
   const carried = state ? recordedFindings(state).filter(f => !dismissed.has(f.id)) : []
   const ids = new Set(feedback.findings.map(f => f.id))
   const outcome = await iterate(plan, {

@@ -7,6 +7,7 @@ import {
   newState,
   recordedFindings,
   remember,
+  sameLogin,
   wasProcessed
 } from '../loop/state.js'
 import type { HumanTrigger, LoopState, PullRequest, RepoRole } from '../loop/types.js'
@@ -186,7 +187,7 @@ async function approve(run: CommandRun, reason: string): Promise<IterationOutcom
   if (!allowed(state.status, 'human_approve'))
     return run.speak.refuse(`the loop is ${state.status}: there is nothing to approve.`)
   const by = intent.from.login
-  if (by.toLowerCase() === pull.author.toLowerCase())
+  if (sameLogin(by, pull.author))
     return run.speak.refuse(
       "the PR's author cannot approve their own PR through review-loop: ask another maintainer."
     )
@@ -210,7 +211,11 @@ async function approve(run: CommandRun, reason: string): Promise<IterationOutcom
   return { ...outcome, notice: `Approved as is by @${by}: ${why}.` }
 }
 
-/** `dismiss RL-… [reason]`: the finding is settled as won't-fix; it no longer blocks. */
+/**
+ * `dismiss RL-… [reason]`: the finding is settled as won't-fix; it no longer blocks. Not from the
+ * PR's author: as with approve, the author cannot wave through their own PR, so the finding keeps
+ * blocking and the reply says who can settle it.
+ */
 async function dismiss(run: CommandRun, id: string, reason: string): Promise<IterationOutcome> {
   const { deps, pull, intent } = run
   const state = run.loaded.state
@@ -219,7 +224,12 @@ async function dismiss(run: CommandRun, id: string, reason: string): Promise<Ite
     return run.speak.refuse(
       `there is no finding ${id} on this PR; the ids are in the review-loop comment.`
     )
-  if (state.dismissed?.some(d => d.id === id))
+  if (sameLogin(intent.from.login, pull.author))
+    return run.speak.refuse(
+      `a dismissal by the PR's author does not count towards GO (the same rule as approve): ${id} keeps blocking. Fix it, answer it in the code or a review thread, or ask another maintainer to dismiss it.`,
+      state
+    )
+  if (dismissedIds(state, pull.author).has(id))
     return run.speak.done(`${id} was dismissed already.`, processed(state, intent.key))
   const now = deps.clock.now()
   const dismissal = {
@@ -311,7 +321,7 @@ async function fixNow(run: CommandRun, instructions: string): Promise<IterationO
         carried: last.n,
         ...(instructions ? { instructions } : {})
       },
-      findings: recordedFindings(state).filter(f => !dismissedIds(state).has(f.id)),
+      findings: recordedFindings(state).filter(f => !dismissedIds(state, run.pull.author).has(f.id)),
       rework: instructions ? [`@${by} asks: ${instructions}`] : []
     }
   )

@@ -185,7 +185,7 @@ async function fixAsDecided(
 ): Promise<Fixed | undefined> {
   if (decided.next.kind !== 'fix') return undefined
   const { review, state } = decided
-  const dismissed = dismissedIds(state)
+  const dismissed = dismissedIds(state, plan.pull.author)
   const toFix = { ...review, findings: review.findings.filter(f => !dismissed.has(f.id)) }
   return keepingSpend(deps, plan, fixPhase(deps, plan, { state, review: toFix }, ws))
 }
