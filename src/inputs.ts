@@ -5,6 +5,7 @@ import { TOOL_LEVELS, type CheckSpec, type ToolLevel } from './gates/problem.js'
 import { refusedPassthrough } from './process/command-env.js'
 import type { NetworkMode, SandboxMode } from './process/sandbox.js'
 import { DEFAULT_FAIL_ON, FAILABLE } from './loop/rules.js'
+import type { Surface } from './loop/reasons.js'
 import { SEVERITIES, type Severity, type TerminalStatus } from './loop/types.js'
 import {
   MODEL_PROVIDERS,
@@ -27,6 +28,8 @@ export interface Settings {
   /** Problem matcher files (GitHub's format), read from the base branch (problem-matchers). */
   problemMatchers: string[]
   fixCommands: string[]
+  /** Where the loop runs, for the names its messages give: the action (default) or the CLI. */
+  surface?: Surface
   retrigger: 'dispatch' | 'push' | 'none'
   prNumber?: number
   workingDirectory: string

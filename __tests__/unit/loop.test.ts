@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { appendReview, updateLast, type ReviewedIteration } from '../../src/loop/record.js'
 import { routeEvent } from '../../src/loop/router.js'
 import {
+  checkConclusion,
   decide,
+  DEFAULT_FAIL_ON,
+  fixBlocker,
   nextAfterFix,
   nextAfterReview,
   planPull,
@@ -242,7 +245,25 @@ describe('nextAfterReview', () => {
       false
     )
     expect(next).toMatchObject({ kind: 'finish', status: 'stalled' })
-    if (next.kind === 'finish') expect(next.reason).toContain('no fixer is configured')
+    if (next.kind === 'finish')
+      expect(next.reason).toBe(
+        'NO_GO and nothing can fix it: fix-commands is empty and no model for the AI fixer (anthropic-api-key, or model-provider bedrock or vertex with their credentials). A human must fix it, or configure a fixer.'
+      )
+  })
+
+  it("reviews a fork's PR only: it waits for the author's push, never stalls on a fixer it cannot use", () => {
+    const fork = pull({ headRepoFullName: 'someone/widgets' })
+    const blocked = fixBlocker({ pull: fork, fixCommands: 1, aiFixer: true })
+    expect(blocked).toEqual({ kind: 'fork', pr: fork.number, fork: 'someone/widgets' })
+    // even at the cap: nothing is fixed on a fork, so the cap does not end its loop
+    const atCap = reviews([{ findings: [blocker('RL-1')] }])
+    const next = nextAfterReview({ ...atCap, maxIterations: 1 }, 'NO_GO', 'medium', blocked!)
+    expect(next).toEqual({
+      kind: 'wait',
+      reason: expect.stringContaining("a fork's branch cannot be pushed to") as string
+    })
+    expect(nextAfterReview(atCap, 'GO', 'medium', blocked!)).toMatchObject({ status: 'go' })
+    expect(checkConclusion('NO_GO', 'running', DEFAULT_FAIL_ON)).toBe('failure')
   })
 
   it('stops when the budget is spent', () => {

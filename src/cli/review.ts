@@ -141,7 +141,8 @@ async function loop(
   const settings: Settings = {
     ...settingsFrom(name => given[name] ?? inputFromEnv(name, io.env), config, io.env),
     retrigger: 'dispatch',
-    artifactsDir: path.join(where.out, 'artifacts')
+    artifactsDir: path.join(where.out, 'artifacts'),
+    surface: 'cli'
   }
   const ai = await agents(settings, log, options.dryRun)
   if (options.dryRun) settings.fixCommands = []

@@ -14,6 +14,7 @@ import {
   roundReviews
 } from './state.js'
 import { needsHuman, transition, type LoopEvent } from './transitions.js'
+import { stopReason, type CannotFix, type StopCause, type Surface } from './reasons.js'
 import type {
   Decision,
   Finding,
@@ -272,13 +273,29 @@ export function planPull(input: PullPlanInput): PullPlan {
 
 // ── After the review ───────────────────────────────────────────────────────────────────────────
 
+/**
+ * What keeps the loop from fixing this PR, if anything: a fork's branch cannot be pushed to (the
+ * loop only reviews it), or nothing fixes (no fix commands, no AI fixer).
+ */
+export function fixBlocker(input: {
+  pull: PullRequest
+  fixCommands: number
+  aiFixer: boolean
+  surface?: Surface
+}): CannotFix | undefined {
+  const { pull } = input
+  if (isFork(pull)) return { kind: 'fork', pr: pull.number, fork: pull.headRepoFullName }
+  if (input.fixCommands > 0 || input.aiFixer) return undefined
+  return { kind: 'no_fixer', surface: input.surface ?? 'action' }
+}
+
 /** The loop can fix when something fixes (fix commands or the AI fixer) and the PR is not a fork. */
 export function canFix(input: {
   pull: PullRequest
   fixCommands: number
   aiFixer: boolean
 }): boolean {
-  return !isFork(input.pull) && (input.fixCommands > 0 || input.aiFixer)
+  return !fixBlocker(input)
 }
 
 export interface Spending {
@@ -290,7 +307,11 @@ export interface Spending {
   estimate?: number
 }
 
-export type NextStep = { kind: 'finish'; status: TerminalStatus; reason: string } | { kind: 'fix' }
+export type NextStep =
+  | { kind: 'finish'; status: TerminalStatus; reason: string }
+  | { kind: 'fix' }
+  /** Nothing more this run, and the loop goes on: a fork's author pushes the next head. */
+  | { kind: 'wait'; reason: string }
 
 /**
  * A blocking finding raised again after a fix attempt: its second sighting, with a pushed fix in
@@ -317,64 +338,59 @@ export function oscillation(state: LoopState): IterationRecord | undefined {
 }
 
 /**
- * What the review means for the loop, with the reason in words. The order is the rule: GO, then the
- * budget, a human's call, the cap (which wins over a stall at the last iteration, because that is
- * where the loop ends anyway), a blocker raised again after a fix, the same code reviewed again
- * (oscillation), the budget again, and whether anything can fix.
+ * What the review means for the loop, with its cause (`stopReason` puts it in words). The order is
+ * the rule: GO, then the budget, a human's call, a fork's PR (reviewed only: nothing is fixed, so
+ * the cap and stalls do not apply), the cap (which wins over a stall at the last iteration, because
+ * that is where the loop ends anyway), a blocker raised again after a fix, the same code reviewed
+ * again (oscillation), the budget again, and whether anything can fix.
  */
 export function reviewEvent(
   state: LoopState,
   decision: Decision,
   threshold: Severity,
-  fixable: boolean,
+  fixable: boolean | CannotFix,
   budget?: Spending
-): { event: LoopEvent; reason?: string } {
+): { event: LoopEvent; cause?: StopCause } {
   const n = roundReviews(state)
-  if (decision === 'GO') return { event: 'review_go', reason: 'The review passed: GO.' }
-  if (budget?.exhausted)
+  if (decision === 'GO') return { event: 'review_go', cause: { kind: 'review_go' } }
+  if (budget?.exhausted) {
+    const { spentUsd, maxUsd, estimate } = budget
     return {
       event: 'review_unaffordable',
-      reason: `The max-cost-usd budget ($${budget.maxUsd?.toFixed(2) ?? '?'}) does not allow ${budget.estimate !== undefined ? `this review, estimated at $${budget.estimate.toFixed(2)} before any call` : 'another review'}; $${budget.spentUsd.toFixed(4)} spent.`
+      cause: { kind: 'unaffordable', spentUsd, maxUsd, estimate }
     }
+  }
   if (decision === 'NEEDS_DISCUSSION') {
     // a review that could not see every file needs a human for that, not for a reviewer's question
     const c = lastIteration(state)?.coverage
-    const missing = (c?.unreviewed?.length ?? 0) + (c?.unreviewedOmitted ?? 0)
-    return {
-      event: 'review_needs_discussion',
-      reason: missing
-        ? `${missing} changed file${missing === 1 ? '' : 's'} could not be reviewed, so the review cannot be GO; re-run the workflow or comment /review-loop retry.`
-        : 'The reviewer needs a human to decide.'
-    }
+    const files = (c?.unreviewed?.length ?? 0) + (c?.unreviewedOmitted ?? 0)
+    const cause: StopCause = files ? { kind: 'unreviewed', files } : { kind: 'reviewer_asks' }
+    return { event: 'review_needs_discussion', cause }
   }
+  const blocker: CannotFix | undefined =
+    fixable === true
+      ? undefined
+      : fixable === false
+        ? { kind: 'no_fixer', surface: 'action' }
+        : fixable
+  if (blocker?.kind === 'fork') return { event: 'no_go_review_only', cause: blocker }
   if (n >= state.maxIterations)
-    return {
-      event: 'no_go_at_cap',
-      reason: `Still NO_GO after ${n} of ${state.maxIterations} iterations.`
-    }
+    return { event: 'no_go_at_cap', cause: { kind: 'cap', n, max: state.maxIterations } }
   const repeated = repeatedBlocker(state, threshold)
   if (repeated)
-    return {
-      event: 'no_go_repeated_blocker',
-      reason: `Finding ${repeated} was raised again after a fix attempt; a human should look at it.`
-    }
+    return { event: 'no_go_repeated_blocker', cause: { kind: 'repeated_blocker', id: repeated } }
   const circle = oscillation(state)
   if (circle)
     return {
       event: 'no_go_oscillating',
-      reason: `The code reviewed in iteration ${n} is the same as in iteration ${circle.n} (${circle.reviewedSha.slice(0, 7)}): the fixes go round in circles; a human should look at it.`
+      cause: { kind: 'oscillating', n, earlier: circle.n, earlierSha: circle.reviewedSha }
     }
   if (budget?.maxUsd !== undefined && budget.spentUsd >= budget.maxUsd)
     return {
       event: 'no_go_budget_spent',
-      reason: `Spent $${budget.spentUsd.toFixed(2)} of the $${budget.maxUsd.toFixed(2)} budget (max-cost-usd).`
+      cause: { kind: 'budget_spent', spentUsd: budget.spentUsd, maxUsd: budget.maxUsd }
     }
-  if (!fixable)
-    return {
-      event: 'no_go_no_fixer',
-      reason:
-        'NO_GO and no fixer is configured (fix-commands is empty and there is no anthropic-api-key): a human must fix it.'
-    }
+  if (blocker) return { event: 'no_go_no_fixer', cause: blocker }
   return { event: 'no_go' }
 }
 
@@ -383,14 +399,16 @@ export function nextAfterReview(
   state: LoopState,
   decision: Decision,
   threshold: Severity,
-  fixable: boolean,
+  fixable: boolean | CannotFix,
   budget?: Spending
 ): NextStep {
-  const { event, reason } = reviewEvent(state, decision, threshold, fixable, budget)
+  const { event, cause } = reviewEvent(state, decision, threshold, fixable, budget)
+  const reason = cause ? stopReason(cause) : ''
   // a head is reviewed only while the loop runs (planPull makes it so)
   const next = transition('running', event)
+  if (next.then === 'wait') return { kind: 'wait', reason }
   if (next.then === 'fix' || !isTerminal(next.to)) return { kind: 'fix' }
-  return { kind: 'finish', status: next.to, reason: reason ?? '' }
+  return { kind: 'finish', status: next.to, reason }
 }
 
 // ── After the fix ──────────────────────────────────────────────────────────────────────────────
@@ -407,17 +425,19 @@ export function disputeRound(state: LoopState, headSha: string, disputes: number
   return reweighed ? 'repeated' : 'first'
 }
 
-const FIX_REASONS: Partial<Record<LoopEvent, string>> = {
-  fix_disputed:
-    'The fixer disputed findings instead of changing code; the next review weighs the disputes.',
-  fix_disputed_again:
-    'The reviewer kept findings the fixer disputes again without changing code; a human should decide.',
-  fix_no_changes: 'The fixers changed nothing; more iterations would not help.',
-  fix_budget_spent:
-    'The max-cost-usd budget stopped the AI fixer before it changed anything; raise max-cost-usd to go on.',
-  fix_branch_moved:
-    'The branch moved during this run; the fix was not pushed and the new head is reviewed next.',
-  fix_push_failed: 'The fix could not be pushed; it is kept as a patch artifact.'
+const FIX_CAUSES: Partial<Record<LoopEvent, StopCause['kind']>> = {
+  fix_disputed: 'fix_disputed',
+  fix_disputed_again: 'fix_disputed_again',
+  fix_no_changes: 'fix_no_changes',
+  fix_budget_spent: 'fix_budget_spent',
+  fix_branch_moved: 'fix_branch_moved',
+  fix_push_failed: 'fix_push_failed'
+}
+
+/** What fixed (for the reason when nothing changed): an AI fixer or not, and where the loop runs. */
+export interface Fixers {
+  aiFixer: boolean
+  surface?: Surface
 }
 
 export function fixEvent(
@@ -450,11 +470,18 @@ export function fixEvent(
 export function nextAfterFix(
   outcome: FixOutcome,
   disputes: DisputeRound = 'none',
-  budgetStopped = false
+  budgetStopped = false,
+  fixers: Fixers = { aiFixer: true }
 ): { status: LoopStatus; reason?: string; retrigger: boolean } {
   const event = fixEvent(outcome, disputes, budgetStopped)
   const next = transition('running', event)
-  return { status: next.to, reason: FIX_REASONS[event], retrigger: next.then === 'retrigger' }
+  const kind = FIX_CAUSES[event]
+  const cause: StopCause | undefined =
+    kind === 'fix_no_changes'
+      ? { kind, aiFixer: fixers.aiFixer, surface: fixers.surface ?? 'action' }
+      : kind && ({ kind } as StopCause)
+  const reason = cause && stopReason(cause)
+  return { status: next.to, ...(reason ? { reason } : {}), retrigger: next.then === 'retrigger' }
 }
 
 // ── How the run ends ───────────────────────────────────────────────────────────────────────────

@@ -30,8 +30,10 @@ export const LOOP_EVENTS = [
   'no_go_oscillating',
   /** NO_GO with the budget spent. */
   'no_go_budget_spent',
-  /** NO_GO and nothing can fix (no fixer, or a fork PR). */
+  /** NO_GO and nothing can fix: no fix commands and no AI fixer. */
   'no_go_no_fixer',
+  /** NO_GO on a fork's PR: reviewed only (its branch cannot be pushed to); its author's push comes next. */
+  'no_go_review_only',
   /** NO_GO: the fixers get their turn. */
   'no_go',
   /** The fix was pushed. */
@@ -117,6 +119,7 @@ const WHILE_RUNNING: Partial<Record<LoopEvent, Transition>> = {
   no_go_oscillating: finish('stalled'),
   no_go_budget_spent: finish('budget_exhausted'),
   no_go_no_fixer: finish('stalled'),
+  no_go_review_only: { to: 'running', then: 'wait' },
   no_go: { to: 'running', then: 'fix' },
   fix_pushed: { to: 'running', then: 'retrigger' },
   fix_disputed: { to: 'running', then: 'retrigger' },

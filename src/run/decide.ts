@@ -1,7 +1,8 @@
 import type { Settings } from '../inputs.js'
 import { atOrAbove } from '../loop/findings.js'
 import { appendReview, moveTo, type ReviewedIteration } from '../loop/record.js'
-import { canFix, decide, isFork, nextAfterReview, type NextStep } from '../loop/rules.js'
+import { decide, fixBlocker, nextAfterReview, type NextStep } from '../loop/rules.js'
+import { stopReason } from '../loop/reasons.js'
 import { dismissedIds } from '../loop/state.js'
 import type { Decision, HumanTrigger, LoopState, ReviewResult } from '../loop/types.js'
 import type { Clock, Log } from '../ports/index.js'
@@ -119,22 +120,22 @@ export function decidePhase(
     plan.state,
     reviewedIteration(deps, plan, review, decision, deps.trigger)
   )
-  const fixable = canFix({
+  const blocker = fixBlocker({
     pull,
     fixCommands: settings.fixCommands.length,
-    aiFixer: deps.aiFixer
+    aiFixer: deps.aiFixer,
+    surface: settings.surface
   })
-  const next = nextAfterReview(state, decision, settings.severityThreshold, fixable, {
+  const next = nextAfterReview(state, decision, settings.severityThreshold, blocker ?? true, {
     spentUsd: state.totals.costUsd,
     maxUsd: settings.ai.maxCostUsd,
     exhausted: review.verdict?.budgetExhausted === true,
     estimate: review.verdict?.estimateUsd
   })
-  const notes: string[] = []
-  if (isFork(pull) && next.kind === 'finish' && next.status === 'stalled')
-    notes.push('Fork PRs are reviewed but not fixed: the action does not push to forks.')
   if (next.kind === 'finish') state = moveTo(state, next.status, next.reason)
-  return { decision, state, next, notes }
+  // a fork's PR waits for its author's push: the loop goes on, and says why it fixed nothing
+  if (next.kind === 'wait') state = { ...state, reason: next.reason }
+  return { decision, state, next, notes: [] }
 }
 
 /**
@@ -163,11 +164,14 @@ export function decideHumanFix(
     next: { kind: 'finish', status, reason },
     notes: []
   })
-  if (!canFix({ pull: plan.pull, fixCommands: settings.fixCommands.length, aiFixer: deps.aiFixer }))
-    return finish(
-      'stalled',
-      `@${trigger.by} asked for a fix, but nothing can fix here (a fork's PR, or no fix-commands and no model): the findings are listed for a human.`
-    )
+  const blocker = fixBlocker({
+    pull: plan.pull,
+    fixCommands: settings.fixCommands.length,
+    aiFixer: deps.aiFixer,
+    surface: settings.surface
+  })
+  if (blocker)
+    return finish('stalled', stopReason({ kind: 'human_fix', by: trigger.by, cause: blocker }))
   if (max !== undefined && spent >= max)
     return finish(
       'budget_exhausted',

@@ -9,7 +9,7 @@ import {
 } from '../fix/apply-fix.js'
 import type { Settings } from '../inputs.js'
 import { recordFix } from '../loop/record.js'
-import { disputeRound, nextAfterFix, type DisputeRound } from '../loop/rules.js'
+import { disputeRound, nextAfterFix, type DisputeRound, type Fixers } from '../loop/rules.js'
 import type { FixRecord, LoopState, PullRequest, ReviewResult, Usage } from '../loop/types.js'
 import { zeroUsage } from '../loop/usage.js'
 import type { AiAgents, Clock, FixerOutcome, Log } from '../ports/index.js'
@@ -118,9 +118,10 @@ function settle(
   record: FixRecord,
   usage: Usage,
   rounds: DisputeRound,
-  budgetStopped = false
+  budgetStopped = false,
+  fixers?: Fixers
 ): { state: LoopState; retrigger: boolean } {
-  const next = nextAfterFix(record.outcome, rounds, budgetStopped)
+  const next = nextAfterFix(record.outcome, rounds, budgetStopped, fixers)
   return { state: recordFix(state, record, usage, next), retrigger: next.retrigger }
 }
 
@@ -166,7 +167,9 @@ export async function fixPhase(
     const { files, notes } = fixFiles(n, record, fix, prepared, agent, ws.secrets)
     const usage = agent?.usage ?? zeroUsage()
     const rounds = disputeRound(input.state, pull.headSha, record.disputes.length)
-    const settled = settle(input.state, record, usage, rounds, agent?.stopReason === 'budget')
+    const fixers = { aiFixer: Boolean(deps.ai?.fix), surface: settings.surface }
+    const budgetStopped = agent?.stopReason === 'budget'
+    const settled = settle(input.state, record, usage, rounds, budgetStopped, fixers)
     const pending = prepared.kind === 'push' ? { prepared, record, rounds } : undefined
     if (!pending) log.info(`${plan.tag} fix: ${outcome.replace('_', ' ')}`)
     return { ...settled, headSha: pull.headSha, files, notes, pending }

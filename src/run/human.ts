@@ -1,5 +1,7 @@
 import { allowed, CONTINUABLE, transition } from '../loop/transitions.js'
 import { helpText, type Command } from '../loop/commands.js'
+import { stopReason } from '../loop/reasons.js'
+import { fixBlocker } from '../loop/rules.js'
 import { moveTo, stamped } from '../loop/record.js'
 import {
   dismissedIds,
@@ -305,10 +307,13 @@ async function fixNow(run: CommandRun, instructions: string): Promise<IterationO
   if (!allowed(state.status, 'human_fix'))
     return run.speak.refuse(`the PR is ${state.status}: there is nothing to fix.`)
   const { settings, ai } = run.deps
-  if (!settings.fixCommands.length && !ai)
-    return run.speak.refuse(
-      'nothing can fix here: set fix-commands or a model (anthropic-api-key) in the workflow.'
-    )
+  const blocker = fixBlocker({
+    pull: run.pull,
+    fixCommands: settings.fixCommands.length,
+    aiFixer: Boolean(ai?.fix),
+    surface: settings.surface
+  })
+  if (blocker) return run.speak.refuse(stopReason(blocker))
   const by = run.intent.from.login
   const pull = await liftStop(run)
   return planned(
@@ -321,7 +326,9 @@ async function fixNow(run: CommandRun, instructions: string): Promise<IterationO
         carried: last.n,
         ...(instructions ? { instructions } : {})
       },
-      findings: recordedFindings(state).filter(f => !dismissedIds(state, run.pull.author).has(f.id)),
+      findings: recordedFindings(state).filter(
+        f => !dismissedIds(state, run.pull.author).has(f.id)
+      ),
       rework: instructions ? [`@${by} asks: ${instructions}`] : []
     }
   )

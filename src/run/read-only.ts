@@ -1,6 +1,7 @@
 import type { RunContext } from '../action/context.js'
 import type { Settings } from '../inputs.js'
 import { checkConclusion, isFork, stepFailure } from '../loop/rules.js'
+import { stopReason } from '../loop/reasons.js'
 import type { Decision, LoopState, PullRequest, ReviewResult } from '../loop/types.js'
 import type { GitHubPort, Log, WriteSummary } from '../ports/index.js'
 import { checkTitle, toAnnotations } from '../report/check-run.js'
@@ -70,6 +71,11 @@ export async function readOnlyReport(
     stepFailure(state, deps.settings.failOn) ??
     (decision === 'GO'
       ? undefined
-      : `review-loop: ${decision} with ${review.findings.length} findings on a read-only token, so no later run can fix them (see the annotations and the job summary).`)
+      : stopReason({
+          kind: 'read_only',
+          decision,
+          findings: review.findings.length,
+          ...(isFork(pull) ? { fork: pull.headRepoFullName || '(deleted)' } : {})
+        }))
   return { notice, failure, checkRunId }
 }
