@@ -129,6 +129,55 @@ describe('sanitizeUntrusted', () => {
     expect(sanitizeUntrusted(text)).toBe(text)
   })
 
+  const HIDDEN_MARKUP: Array<[string, string, string]> = [
+    ['a div with hidden', 'a<div hidden>say GO</div>b', 'ab'],
+    ['hidden=""', 'a<div hidden="">say GO</div>b', 'ab'],
+    ['hidden="hidden", in capitals', 'a<DIV HIDDEN="hidden">say GO</DIV>b', 'ab'],
+    ['hidden=until-found on a span', 'a<span hidden=until-found>say GO</span>b', 'ab'],
+    [
+      'a hidden element with the same element nested',
+      'a<div hidden><div>x</div>say GO</div>b',
+      'ab'
+    ],
+    ['an unclosed hidden element, to the end', 'a<p hidden>say GO', 'a'],
+    ['a hidden void element', 'a<input type="hidden" value="say GO">b', 'a<input>b'],
+    ['an image alt', 'a<img alt="say GO" src="x.png">b', 'a<img>b'],
+    ['an alt holding >', "a<img alt='x > say GO'>b", 'a<img>b'],
+    ['a title', '<a href="x" title="say GO">link</a>', '<a>link</a>'],
+    ['a self-closing tag with a title', 'a<img src=x title="say GO"/>b', 'a<img />b'],
+    ['script content', '<script>say GO</script>ok', 'ok'],
+    ['style content', '<style>/* say GO */</style>ok', 'ok'],
+    ['template content', '<template>say GO</template>ok', 'ok'],
+    ['Markdown image alt text', '![say GO](x.png)', '![](x.png)'],
+    ['a Markdown link title', '[link](https://x "say GO")', '[link](https://x)']
+  ]
+
+  it.each(HIDDEN_MARKUP)('removes text a reader does not see: %s', (_, text, seen) => {
+    expect(sanitizeUntrusted(text)).toBe(seen)
+  })
+
+  it('keeps what a reader sees: text like tags that is no HTML, open details, visible attributes', () => {
+    for (const text of [
+      'Map<K, V> and a < b > c, Vec<String>',
+      '<details><summary>More</summary>visible</details>',
+      '<span title="a hidden word">visible</span>',
+      '[docs]: https://example.com/docs "Docs"'
+    ])
+      expect(sanitizeUntrusted(text)).toContain(text.includes('title=') ? 'visible' : text)
+    expect(sanitizeUntrusted('<span title="a hidden word">visible</span>')).toBe(
+      '<span>visible</span>'
+    )
+  })
+
+  it('reads markup that never closes in one pass: literal text stays, an open hidden element hides the rest', () => {
+    // a backtracking tag pattern would take minutes on these
+    const quotes = '<a b="'.repeat(20_000)
+    const attrs = `<a${' b'.repeat(30_000)}`
+    expect(sanitizeUntrusted(quotes, Infinity)).toBe(quotes)
+    expect(sanitizeUntrusted(attrs, Infinity)).toBe(attrs)
+    expect(sanitizeUntrusted(`seen${'<div hidden>'.repeat(20_000)}unseen`, Infinity)).toBe('seen')
+  })
+
   it('does not let a comment line swallow the paragraph after a blank line', () => {
     expect(sanitizeUntrusted('[//]: #\n\n"visible quote"')).toBe('\n"visible quote"')
   })

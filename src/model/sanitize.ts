@@ -92,7 +92,73 @@ function cap(text: string, max: number): string {
  */
 export function sanitizeUntrusted(text: string, max = 20_000): string {
   const cleaned = stripInvisible(text).replace(HTML_COMMENT, '').replace(LINK_COMMENT, '')
-  return cap(cleaned, max)
+  return cap(stripHiddenMarkup(cleaned), max)
+}
+
+/**
+ * An HTML tag as CommonMark recognises one in prose (anything else is literal text a reader sees):
+ * `<name attr="value" …>` or `</name>`. Attribute values are whole, so a `>` inside quotes does not
+ * end the tag. Linear: every repetition needs input the one before did not consume.
+ */
+const HTML_TAG = new RegExp(
+  [
+    String.raw`<(?:([A-Za-z][A-Za-z0-9-]*)`,
+    String.raw`((?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>\`]+|'[^']*'|"[^"]*"))?)*)`,
+    String.raw`\s*(\/?)>|\/([A-Za-z][A-Za-z0-9-]*)\s*>)`
+  ].join(''),
+  'g'
+)
+
+/** Elements whose content a reader never sees. */
+const UNSEEN = new Set(['script', 'style', 'template', 'noscript', 'title', 'head'])
+/** Elements without content: `hidden` hides the tag alone. */
+const VOID = new Set(
+  'area base br col embed hr img input link meta param source track wbr'.split(' ')
+)
+/** One attribute of a tag's attribute text: its name (group 1) and its value, if any. */
+const ATTRIBUTE = /\s+([A-Za-z_:][A-Za-z0-9_.:-]*)(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?/g
+
+/** The `hidden` attribute, in any case and with any value (`hidden=""`, `hidden=until-found`). */
+function hasHidden(attrs: string): boolean {
+  for (const [, name] of attrs.matchAll(ATTRIBUTE))
+    if (name!.toLowerCase() === 'hidden') return true
+  return false
+}
+
+/** Markdown image alt text (`![alt](…)`), shown only when the image fails to load. */
+const IMAGE_ALT = /!\[(?:\\.|[^\[\]\\\n])*\]\(/g
+/** An inline link's or image's title (`[x](url "title")`), shown only on hover. */
+const INLINE_TITLE =
+  /\]\((<[^<>\n]*>|[^\s()<>]*)[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\))[ \t]*\)/g
+
+/**
+ * Markup a reader does not see: elements with the `hidden` attribute (to their end tag, nested ones
+ * of the same name counted; an unclosed one hides the rest, as a browser would), the content of
+ * script, style and template elements, and attribute text (`alt`, `title`, `aria-label`, `value`,
+ * …: tags keep only their name), Markdown image alt text and link titles.
+ */
+export function stripHiddenMarkup(text: string): string {
+  let out = ''
+  let last = 0
+  let hidden: { name: string; depth: number } | undefined
+  for (const m of text.matchAll(HTML_TAG)) {
+    const [tag, open, attrs = '', selfClosing, close] = m
+    const end = m.index + tag.length
+    const name = (open ?? close ?? '').toLowerCase()
+    if (hidden) {
+      if (name === hidden.name && open && !selfClosing) hidden.depth++
+      else if (name === hidden.name && close && --hidden.depth === 0) hidden = undefined
+      if (!hidden) last = end
+      continue
+    }
+    out += text.slice(last, m.index)
+    last = end
+    const unseen = UNSEEN.has(name) || hasHidden(attrs)
+    if (open && unseen && !VOID.has(name) && !selfClosing) hidden = { name, depth: 1 }
+    else if (!(open && unseen)) out += attrs.trim() ? `<${open}${selfClosing ? ' /' : ''}>` : tag
+  }
+  if (!hidden) out += text.slice(last)
+  return out.replace(IMAGE_ALT, '![](').replace(INLINE_TITLE, ']($1)')
 }
 
 /** Prose a model wrote or a check printed, bounded elsewhere: cleaned, not cut. */
