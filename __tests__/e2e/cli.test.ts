@@ -111,6 +111,22 @@ describe('npx review-loop', () => {
     expect(folder && existsSync(path.join(folder, 'comment.md'))).toBe(true)
   })
 
+  it('names the missing fixer as a CLI user sets it: --fix and ANTHROPIC_API_KEY', async () => {
+    // a fix command that changes nothing, and no API key for the AI fixer
+    const fixed = await cli(['--check', TODO_CHECK, '--fix', 'true'], sampleRepo())
+    expect(fixed.code).toBe(1)
+    expect(fixed.out).toContain(
+      'review-loop: stalled — The fix commands changed nothing and ANTHROPIC_API_KEY is not set for the AI fixer'
+    )
+    // no fixer at all
+    const none = await cli(['--check', TODO_CHECK], sampleRepo())
+    expect(none.code).toBe(1)
+    expect(none.out).toContain(
+      'review-loop: stalled — NO_GO and nothing can fix it: no --fix command was given and ANTHROPIC_API_KEY is not set'
+    )
+    expect(none.out + fixed.out).not.toMatch(/fix-commands is empty|anthropic-api-key/)
+  })
+
   it("never uses sudo on the user's machine: no bubblewrap install, no AppArmor profile", async () => {
     const repo = sampleRepo()
     const bin = mkdtempSync(path.join(os.tmpdir(), 'review-loop-fakebin-'))

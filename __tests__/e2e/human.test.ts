@@ -79,6 +79,44 @@ describe('maintainer commands', () => {
     expect(report.comments[0]!.body).toContain('**What you can do:**')
   })
 
+  it("does not let the PR's author dismiss their own blocker: retry stays NO_GO; a maintainer's dismissal counts", async () => {
+    const id = 'RL-9a1c9782a5' // EMPTY_NAME on GREET
+    // the reviewer's only objection is the finding: dismissing it settles the review
+    const noGo = verdict('NO_GO', [EMPTY_NAME]) as Extract<ScriptedReply, { kind: 'json' }>
+    const blocker = { ...noGo, value: { ...(noGo.value as object), failedCriteria: [] } }
+    const say = (afterRun: number, author: string, body: string) => ({
+      afterRun,
+      comment: { author, permission: 'write' as const, body }
+    })
+    const report = await runScenario(
+      ai([blocker, blocker, blocker], {
+        inputs: { 'max-iterations': '1' },
+        humanEvents: [
+          // octocat opened the PR (the harness's PR author)
+          say(1, 'octocat', `/review-loop dismiss ${id} not a problem`),
+          say(2, 'octocat', '/review-loop retry'),
+          say(3, 'maintainer', `/review-loop dismiss ${id} tracked in #12`),
+          say(4, 'maintainer', '/review-loop retry')
+        ]
+      })
+    )
+    expect(statuses(report)).toEqual([
+      'pull_request:max_iterations',
+      'issue_comment:max_iterations',
+      'issue_comment:max_iterations',
+      'issue_comment:max_iterations',
+      'issue_comment:go'
+    ])
+    expect(report.runs[2]!.outputs['verdict']).toBe('NO_GO')
+    expect(replies(report, 'octocat')[0]!.body).toBe(
+      `@octocat a dismissal by the PR's author does not count towards GO (the same rule as approve): ${id} keeps blocking. Fix it, answer it in the code or a review thread, or ask another maintainer to dismiss it.`
+    )
+    expect(report.checkRuns.map(c => c.conclusion)).toEqual(['failure', 'failure', 'success'])
+    expect(state(report).dismissed).toEqual([
+      expect.objectContaining({ id, by: 'maintainer', reason: 'tracked in #12' })
+    ])
+  })
+
   it("dispatches the loop's next run again when a command's run took its place in the concurrency group", async () => {
     const report = await runScenario(
       gates({

@@ -63,17 +63,26 @@ describe('any token', () => {
     expect(run!.outputs['verdict']).toBe('GO')
   })
 
-  it("fails a fork's read-only run only for its verdict (fail-on), never for the withheld permission", async () => {
+  it("fails a fork's read-only run only for its findings, with the fork as the reason: never for a fixer or the permission", async () => {
     const report = await runScenario(
       base({
         pr: { fork: 'stranger/widgets', ...base({}).pr },
-        inputs: { checks: TODO_CHECK, 'allow-forks': 'true' }
+        inputs: {
+          checks: TODO_CHECK,
+          'fix-commands': "sed -i '/TODO/d' src/a.js",
+          'allow-forks': 'true'
+        }
       })
     )
     const [run] = report.runs
     expect(run!.exitCode).toBe(1)
-    expect(run!.errors.join('\n')).toMatch(/review-loop ended as stalled/)
-    expect(run!.errors.join('\n')).not.toMatch(/Grant the workflow/)
+    const errors = run!.errors.join('\n')
+    expect(errors).toContain(
+      "review-loop: NO_GO with 1 finding for the author of the fork stranger/widgets to fix (review only: a fork's branch cannot be pushed to)"
+    )
+    expect(errors).not.toMatch(/stalled|fix-commands is empty|Grant the workflow/)
+    expect(run!.outputs['status']).toBe('running')
+    expect(run!.summary).toContain('Review only: PR \\#7 comes from the fork stranger/widgets')
     expect(run!.annotations).toEqual([
       expect.objectContaining({ level: 'error', file: 'src/a.js', line: 2 })
     ])

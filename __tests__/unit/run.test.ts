@@ -486,10 +486,12 @@ describe('the phases on their own', () => {
       }
     })
     expect(decided.decision).toBe('NO_GO')
-    expect(decided.next).toMatchObject({ kind: 'finish', status: 'stalled' })
-    expect(decided.state.status).toBe('stalled')
-    expect(decided.notes).toEqual([
-      'Fork PRs are reviewed but not fixed: the action does not push to forks.'
-    ])
+    // review only: not a stall for a fixer it cannot use; the author's next push comes next
+    expect(decided.next).toMatchObject({ kind: 'wait' })
+    expect(decided.state.status).toBe('running')
+    expect(decided.state.reason).toMatch(
+      /^Review only: PR #7 comes from the fork someone\/r, and a fork's branch cannot be pushed to/
+    )
+    expect(decided.state.reason).not.toMatch(/fix-commands/)
   })
 })
