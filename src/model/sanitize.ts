@@ -126,7 +126,7 @@ function hasHidden(attrs: string): boolean {
 }
 
 /** Markdown image alt text (`![alt](…)`), shown only when the image fails to load. */
-const IMAGE_ALT = /!\[(?:\\.|[^\[\]\\\n])*\]\(/g
+const IMAGE_ALT = /!\[(?:\\.|[^[\]\\\n])*\]\(/g
 /** An inline link's or image's title (`[x](url "title")`), shown only on hover. */
 const INLINE_TITLE =
   /\]\((<[^<>\n]*>|[^\s()<>]*)[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\))[ \t]*\)/g
