@@ -8,7 +8,7 @@ import type { CheckSpec } from '../gates/problem.js'
 import { runOneCheck } from '../gates/run-gates.js'
 import { maskSecrets } from '../process/secrets.js'
 import { isGitName, locate, readConfined, Refusal, writeConfined } from './confined-fs.js'
-import { isProtected } from './protected-paths.js'
+import { protectedMatcher } from './protected-paths.js'
 
 export const DISPUTE_REASONS = ['already_satisfied', 'stale', 'out_of_scope', 'wrong'] as const
 
@@ -44,10 +44,9 @@ const MAX_READ = 100_000
 export const MAX_WRITE = 1_000_000
 
 function refuseProtected(rel: string, ctx: ToolContext): void {
-  if (isProtected(rel, ctx.protectedPaths))
-    throw new Refusal(
-      `${rel} is protected (protected-paths, .github/workflows/**, .github/actions/**): it may not be changed`
-    )
+  const guarded = protectedMatcher(ctx.protectedPaths)(rel)
+  if (guarded)
+    throw new Refusal(`${rel} is protected by "${guarded}" (protected-paths): it may not be changed`)
 }
 
 function numbered(text: string, offset: number, limit: number): string {

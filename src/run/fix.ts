@@ -75,10 +75,6 @@ function fixFiles(
 ): { files: Record<string, string>; notes: string[] } {
   const files: Record<string, string> = {}
   const notes: string[] = []
-  if (record.revertedProtected.length)
-    notes.push(
-      `Left the fixers' changes to protected paths out of the fix commit: ${record.revertedProtected.join(', ')}`
-    )
   for (const left of fix.leftOut)
     notes.push(`Left ${left.path} out of the fix commit: ${left.reason}.`)
   // every fix commit is kept as a patch before any push, so no fault after it loses the work
@@ -159,6 +155,9 @@ export async function fixPhase(
       commands,
       disputes: agent?.disputes ?? [],
       revertedProtected: fix.protectedLeftOut,
+      ...(fix.leftOut.length
+        ? { leftOut: fix.leftOut.slice(0, 50).map(l => ({ ...l, reason: l.reason.slice(0, 500) })) }
+        : {}),
       durationMs: deps.clock.now().getTime() - started.getTime(),
       ...(agent?.summary ? { summary: agent.summary.slice(0, 2000) } : {}),
       ...(agent && agent.stopReason !== 'done' ? { stopReason: agent.stopReason } : {})
