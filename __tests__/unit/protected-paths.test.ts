@@ -4,11 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { linkRefusal } from '../../src/fix/apply-fix.js'
-import {
-  ALWAYS_PROTECTED,
-  isProtected,
-  protectedMatcher
-} from '../../src/fix/protected-paths.js'
+import { ALWAYS_PROTECTED, isProtected, protectedMatcher } from '../../src/fix/protected-paths.js'
 
 /**
  * protected-paths follow .gitignore. Every row's expectation is what
@@ -128,7 +124,8 @@ describe('protected paths (.gitignore semantics)', () => {
         } catch {
           ignored = false
         }
-        if (ignored !== expected) disagree.push(`${JSON.stringify(patterns)} ${file}: git ${ignored}`)
+        if (ignored !== expected)
+          disagree.push(`${JSON.stringify(patterns)} ${file}: git ${ignored}`)
       } finally {
         rmSync(dir, { recursive: true, force: true })
       }

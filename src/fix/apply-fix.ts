@@ -138,8 +138,7 @@ export async function commitFix(
       const refused = linkRefusal(file, found.target, isProtected)
       if (refused) leftOut.push({ path: file, reason: `it is ${refused}` })
       else entries.push({ path: file, mode: '120000', content: Buffer.from(found.target) })
-    }
-    else
+    } else
       entries.push({
         path: file,
         mode: found.executable ? '100755' : '100644',

@@ -83,7 +83,10 @@ function decide(rules: readonly Rule[], parts: readonly string[]): Rule | undefi
 
 /** A path relative to the repository root, as its parts. */
 function partsOf(file: string): string[] {
-  const normal = file.replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/\/+$/, '')
+  const normal = file
+    .replace(/\\/g, '/')
+    .replace(/^(\.\/)+/, '')
+    .replace(/\/+$/, '')
   return foldPath(normal)
     .split('/')
     .filter(p => p !== '' && p !== '.')

@@ -46,7 +46,9 @@ export const MAX_WRITE = 1_000_000
 function refuseProtected(rel: string, ctx: ToolContext): void {
   const guarded = protectedMatcher(ctx.protectedPaths)(rel)
   if (guarded)
-    throw new Refusal(`${rel} is protected by "${guarded}" (protected-paths): it may not be changed`)
+    throw new Refusal(
+      `${rel} is protected by "${guarded}" (protected-paths): it may not be changed`
+    )
 }
 
 function numbered(text: string, offset: number, limit: number): string {

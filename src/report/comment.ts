@@ -229,7 +229,8 @@ function renderLeftOut(round: readonly IterationRecord[]): string[] {
   const fixes = round.filter(it => it.fix?.leftOut?.length || it.fix?.revertedProtected.length)
   for (const it of fixes.slice(-3)) {
     const left =
-      it.fix!.leftOut ?? it.fix!.revertedProtected.map(p => ({ path: p, reason: 'it is protected' }))
+      it.fix!.leftOut ??
+      it.fix!.revertedProtected.map(p => ({ path: p, reason: 'it is protected' }))
     out.push('', `**Left out of the fix commit of iteration ${it.n}:**`)
     for (const l of left.slice(0, 10)) out.push(`- ${codeSpan(l.path)}: ${escapeMd(l.reason)}`)
     if (left.length > 10) out.push(`- … and ${left.length - 10} more (see the run's summary)`)
