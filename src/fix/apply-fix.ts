@@ -96,6 +96,31 @@ export function linkRefusal(
   return undefined
 }
 
+type Kept = { path: string; reason: string; protectedBy?: string }
+
+/** What a changed path becomes in the fix commit: its entry, or why it is left out. */
+function entryFor(
+  root: string,
+  file: string,
+  ctx: { tracked: ReadonlySet<string>; isProtected: ProtectedMatcher }
+): TreeEntry | Kept {
+  const guarded = ctx.isProtected(file)
+  if (guarded)
+    return { path: file, reason: `it is protected by "${guarded}"`, protectedBy: guarded }
+  // a tracked .env.example or test key is edited like any file; only new ones are suspect
+  if (!ctx.tracked.has(file) && looksLikeCredential(file))
+    return { path: file, reason: 'it looks like a credential file' }
+  const found = inspectForCommit(root, file)
+  if (found.kind === 'refused') return { path: file, reason: found.reason }
+  if (found.kind === 'gone') return { path: file, deleted: true }
+  if (found.kind === 'link') {
+    const refused = linkRefusal(file, found.target, ctx.isProtected)
+    if (refused) return { path: file, reason: `it is ${refused}` }
+    return { path: file, mode: '120000', content: Buffer.from(found.target) }
+  }
+  return { path: file, mode: found.executable ? '100755' : '100644', content: found.content }
+}
+
 /**
  * Builds the fix commit from what the fixers changed since the reviewed head: only those paths (not
  * files untracked before the fix phase), read without following links, without filters, never a
@@ -114,36 +139,16 @@ export async function commitFix(
   }
 ): Promise<FixCommit> {
   const changed = await git.changedSince(input.reviewedSha, input.leftovers)
-  // a tracked .env.example or test key is edited like any file; only new ones are suspect
   const tracked = new Set(await git.listFiles(input.reviewedSha))
   const isProtected = protectedMatcher(input.protectedPaths)
   const protectedLeftOut: string[] = []
   const leftOut: FixCommit['leftOut'] = []
   const entries: TreeEntry[] = []
   for (const file of changed) {
-    const guarded = isProtected(file)
-    if (guarded) {
-      protectedLeftOut.push(file)
-      leftOut.push({ path: file, reason: `it is protected by "${guarded}"` })
-      continue
-    }
-    if (!tracked.has(file) && looksLikeCredential(file)) {
-      leftOut.push({ path: file, reason: 'it looks like a credential file' })
-      continue
-    }
-    const found = inspectForCommit(git.root, file)
-    if (found.kind === 'refused') leftOut.push({ path: file, reason: found.reason })
-    else if (found.kind === 'gone') entries.push({ path: file, deleted: true })
-    else if (found.kind === 'link') {
-      const refused = linkRefusal(file, found.target, isProtected)
-      if (refused) leftOut.push({ path: file, reason: `it is ${refused}` })
-      else entries.push({ path: file, mode: '120000', content: Buffer.from(found.target) })
-    } else
-      entries.push({
-        path: file,
-        mode: found.executable ? '100755' : '100644',
-        content: found.content
-      })
+    const entry = entryFor(git.root, file, { tracked, isProtected })
+    if (!('reason' in entry)) entries.push(entry)
+    else leftOut.push({ path: file, reason: entry.reason })
+    if ('protectedBy' in entry) protectedLeftOut.push(file)
   }
   const secretFound = entries.some(e => 'content' in e && containsSecret(e.content, input.secrets))
   const safe = secretFound

@@ -156,7 +156,11 @@ export async function fixPhase(
       disputes: agent?.disputes ?? [],
       revertedProtected: fix.protectedLeftOut,
       ...(fix.leftOut.length
-        ? { leftOut: fix.leftOut.slice(0, 50).map(l => ({ ...l, reason: l.reason.slice(0, 500) })) }
+        ? {
+            leftOut: fix.leftOut
+              .slice(0, 50)
+              .map(l => ({ path: l.path, reason: l.reason.slice(0, 500) }))
+          }
         : {}),
       durationMs: deps.clock.now().getTime() - started.getTime(),
       ...(agent?.summary ? { summary: agent.summary.slice(0, 2000) } : {}),
