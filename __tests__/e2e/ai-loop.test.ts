@@ -168,6 +168,10 @@ describe('Claude as reviewer and fixer, through dist/ against the local Messages
     expect(report.runs[1]!.outputs['status']).toBe('go')
     const state = report.finalState as { iterations: Array<{ fix?: { filesChanged: string[] } }> }
     expect(state.iterations[0]!.fix!.filesChanged).toEqual(['src/greet.js'])
+    // the comment still says so after the next review
+    expect(report.comments[0]!.body).toContain(
+      '- `.GITHUB/workflows/x.yml`: the fixer was refused it: it is protected by ".github/workflows/"'
+    )
   })
 
   it('gives run_check an environment without secrets', async () => {

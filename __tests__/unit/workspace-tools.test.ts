@@ -121,6 +121,7 @@ describe('fixer tools stay inside the workspace', () => {
       const r = await runTool('write_file', { path: p, content: 'on: push' }, ctx)
       expect(r.refused, p).toMatch(/is protected by "\.github\/(workflows\/|review-loop\.yml)"/)
       expect(existsSync(path.join(ctx.root, p)), p).toBe(false)
+      expect(r.keptOut?.path, p).toBe(p)
     }
   })
 

@@ -37,18 +37,27 @@ export interface ToolOutcome {
   dispute?: { id: string; reason: string }
   /** Set when a refusal is a boundary the fixer tried to cross (reported to the user). */
   refused?: string
+  /** Set when the fixer was refused a protected path: listed with what the fix commit left out. */
+  keptOut?: { path: string; reason: string }
 }
 
 const MAX_READ = 100_000
 /** The most one write_file or edit_file may write. */
 export const MAX_WRITE = 1_000_000
 
+/** A write to a protected path, refused: the path and the pattern that protects it. */
+class ProtectedRefusal extends Refusal {
+  constructor(
+    readonly path: string,
+    readonly pattern: string
+  ) {
+    super(`${path} is protected by "${pattern}" (protected-paths): it may not be changed`)
+  }
+}
+
 function refuseProtected(rel: string, ctx: ToolContext): void {
   const guarded = protectedMatcher(ctx.protectedPaths)(rel)
-  if (guarded)
-    throw new Refusal(
-      `${rel} is protected by "${guarded}" (protected-paths): it may not be changed`
-    )
+  if (guarded) throw new ProtectedRefusal(rel, guarded)
 }
 
 function numbered(text: string, offset: number, limit: number): string {
@@ -294,6 +303,16 @@ export async function runTool(name: string, input: Input, ctx: ToolContext): Pro
   try {
     return masked(await tool(input, ctx))
   } catch (e) {
+    if (e instanceof ProtectedRefusal) {
+      const reason = `the fixer was refused it: it is protected by "${e.pattern}"`
+      const keptOut = { path: e.path, reason }
+      return masked({
+        content: `refused: ${e.message}`,
+        isError: true,
+        refused: e.message,
+        keptOut
+      })
+    }
     if (e instanceof Refusal)
       return masked({ content: `refused: ${e.message}`, isError: true, refused: e.message })
     return masked(error(`error: ${(e as Error).message}`))

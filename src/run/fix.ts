@@ -101,6 +101,13 @@ function fixFiles(
   return { files, notes }
 }
 
+/** Every path kept out of the fix commit, with why: by the commit, and the fixer's refused writes. */
+function leftOutOf(fix: FixCommit, agent: FixerOutcome | undefined): Pick<FixRecord, 'leftOut'> {
+  const all = [...fix.leftOut, ...(agent?.keptOut ?? [])]
+  if (all.length === 0) return {}
+  return { leftOut: all.slice(0, 50).map(l => ({ path: l.path, reason: l.reason.slice(0, 500) })) }
+}
+
 /** What the fix phase leaves for the push, once the state that counts it is saved. */
 export interface PendingPush {
   prepared: Extract<PreparedFix, { kind: 'push' }>
@@ -155,13 +162,7 @@ export async function fixPhase(
       commands,
       disputes: agent?.disputes ?? [],
       revertedProtected: fix.protectedLeftOut,
-      ...(fix.leftOut.length
-        ? {
-            leftOut: fix.leftOut
-              .slice(0, 50)
-              .map(l => ({ path: l.path, reason: l.reason.slice(0, 500) }))
-          }
-        : {}),
+      ...leftOutOf(fix, agent),
       durationMs: deps.clock.now().getTime() - started.getTime(),
       ...(agent?.summary ? { summary: agent.summary.slice(0, 2000) } : {}),
       ...(agent && agent.stopReason !== 'done' ? { stopReason: agent.stopReason } : {})
