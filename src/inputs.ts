@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { InputError } from './action/input-error.js'
 import { badGlob } from './review/ignore.js'
+import { ALWAYS_PROTECTED, badPattern } from './fix/protected-paths.js'
 import { TOOL_LEVELS, type CheckSpec, type ToolLevel } from './gates/problem.js'
 import { refusedPassthrough } from './process/command-env.js'
 import type { NetworkMode, SandboxMode } from './process/sandbox.js'
@@ -98,16 +99,7 @@ export interface AiSettings {
   reviewConcurrency: number
 }
 
-/**
- * Always protected: pushing workflow files needs the `workflows` permission the token lacks, the
- * repository's own actions run with the workflow's secrets, and .github/review-loop.yml says which
- * commands run and where the model key goes.
- */
-export const ALWAYS_PROTECTED: readonly string[] = [
-  '.github/workflows/**',
-  '.github/actions/**',
-  '.github/review-loop.yml'
-]
+export { ALWAYS_PROTECTED }
 
 type GetInput = (name: string) => string
 
@@ -411,6 +403,19 @@ function parseAiSettings(
   }
 }
 
+function parseProtected(raw: string): string[] {
+  const patterns = list(raw)
+  for (const pattern of patterns) {
+    const bad = badPattern(pattern)
+    if (bad)
+      throw new InputError(
+        'protected-paths',
+        `'${pattern}': ${bad} (.gitignore syntax, for example 'config/' or '*.lock').`
+      )
+  }
+  return patterns
+}
+
 function parseIgnore(raw: string): string[] {
   // one glob per line: commas belong to brace globs such as **/*.{png,jpg}
   const globs = lines(raw)
@@ -491,7 +496,7 @@ export function parseSettings(
     retrigger: oneOf(get, 'retrigger', ['dispatch', 'push', 'none'] as const, 'dispatch'),
     prNumber,
     workingDirectory,
-    protectedPaths: [...ALWAYS_PROTECTED, ...list(get('protected-paths'))],
+    protectedPaths: [...ALWAYS_PROTECTED, ...parseProtected(get('protected-paths'))],
     reviewDrafts: boolean(get, 'review-drafts', false),
     allowForks: boolean(get, 'allow-forks', false),
     checkName: get('check-name').trim() || 'review-loop',

@@ -129,6 +129,14 @@ describe('Claude as reviewer and fixer, through dist/ against the local Messages
               {
                 name: 'write_file',
                 input: { path: '.github/workflows/ci.yml', content: 'on: push' }
+              },
+              {
+                name: 'write_file',
+                input: { path: '.GITHUB/workflows/x.yml', content: 'on: push' }
+              },
+              {
+                name: 'write_file',
+                input: { path: '.github/Workflows/x.yml', content: 'on: push' }
               }
             ]
           },
@@ -145,6 +153,12 @@ describe('Claude as reviewer and fixer, through dist/ against the local Messages
           expect(results).toContain('refused: absolute paths are not allowed')
           expect(results).toContain('refused: the .git folder is off limits')
           expect(results).toContain('is protected')
+          expect(results).toContain(
+            '.GITHUB/workflows/x.yml is protected by \\".github/workflows/\\"'
+          )
+          expect(results).toContain(
+            '.github/Workflows/x.yml is protected by \\".github/workflows/\\"'
+          )
           expect(results).not.toContain('root:x:0:0')
         }
       }
@@ -152,6 +166,12 @@ describe('Claude as reviewer and fixer, through dist/ against the local Messages
     const run = report.runs[0]!
     expect(run.warnings.join('\n')).toContain('The fixer was refused')
     expect(report.runs[1]!.outputs['status']).toBe('go')
+    const state = report.finalState as { iterations: Array<{ fix?: { filesChanged: string[] } }> }
+    expect(state.iterations[0]!.fix!.filesChanged).toEqual(['src/greet.js'])
+    // the comment still says so after the next review
+    expect(report.comments[0]!.body).toContain(
+      '- `.GITHUB/workflows/x.yml`: the fixer was refused it: it is protected by ".github/workflows/"'
+    )
   })
 
   it('gives run_check an environment without secrets', async () => {

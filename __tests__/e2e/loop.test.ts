@@ -263,6 +263,54 @@ describe('safety', () => {
   })
 })
 
+describe('what a fix commit leaves out', () => {
+  it('keeps protected paths (.gitignore semantics, any letter case) and links out of the repository out, and the comment says why', async () => {
+    const report = await runScenario(
+      scenario({
+        base: {
+          'package.json': '{ "name": "sample", "private": true }\n',
+          'config/settings.json': '{ "a": 1 }\n',
+          'packages/app/yarn.lock': '# yarn lockfile v1\n',
+          'src/util.js': 'export const one = 1\n'
+        },
+        inputs: {
+          checks: WHITESPACE_CHECK,
+          'protected-paths': 'config/, *.lock, secrets',
+          'fix-commands': [
+            "sed -i -E 's/ +$//' src/*.js",
+            'echo changed >> config/settings.json && echo changed >> packages/app/yarn.lock',
+            'mkdir -p secrets && echo x > secrets/new.txt',
+            'mkdir -p .GITHUB/workflows .github/Workflows',
+            "echo 'on: push' > .GITHUB/workflows/x.yml && echo 'on: push' > .github/Workflows/x.yml",
+            'ln -s ../../../../etc/passwd src/passwd-rel && ln -s /etc/passwd src/passwd-abs',
+            'ln -s util.js src/util-link.js'
+          ].join('\n')
+        }
+      })
+    )
+    const state = report.finalState as {
+      iterations: Array<{ fix?: { filesChanged: string[] } }>
+    }
+    // only the whitespace fix and the link within the repository are committed
+    expect(state.iterations[0]!.fix!.filesChanged).toEqual(['src/greet.js', 'src/util-link.js'])
+    const body = report.comments[0]!.body
+    expect(body).toContain('**Left out of the fix commit of iteration 1:**')
+    for (const line of [
+      '- `config/settings.json`: it is protected by "config/"',
+      '- `packages/app/yarn.lock`: it is protected by "\\*.lock"',
+      '- `secrets/new.txt`: it is protected by "secrets"',
+      '- `.GITHUB/workflows/x.yml`: it is protected by ".github/workflows/"',
+      '- `.github/Workflows/x.yml`: it is protected by ".github/workflows/"',
+      '- `src/passwd-rel`: it is a symbolic link out of the repository ("../../../../etc/passwd")',
+      '- `src/passwd-abs`: it is a symbolic link to an absolute path ("/etc/passwd")'
+    ])
+      expect(body).toContain(line)
+    expect(report.runs[0]!.warnings.join('\n')).toContain(
+      'Left src/passwd-rel out of the fix commit: it is a symbolic link out of the repository'
+    )
+  })
+})
+
 describe('a branch that moves during the run', () => {
   it('is not pushed over: the fix is kept as a patch and the new head is left to the next run', async () => {
     const sandbox = await Sandbox.create(scenario({}))

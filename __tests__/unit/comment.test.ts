@@ -222,6 +222,55 @@ describe('what the reviewer and the fixer said, in the comment', () => {
   })
 })
 
+describe('what a fix commit left out, in the comment', () => {
+  function fixedWith(fix: Partial<NonNullable<LoopState['iterations'][number]['fix']>>): LoopState {
+    const s = appendReview(newState(7, 3, NOW), reviewed({ decision: 'NO_GO' }))
+    return updateLast(s, it => ({
+      ...it,
+      fix: {
+        outcome: 'pushed',
+        filesChanged: ['src/greet.js'],
+        commands: [],
+        disputes: [],
+        revertedProtected: [],
+        durationMs: 1,
+        ...fix
+      }
+    }))
+  }
+
+  it('lists each path left out with why, its name shown as code', () => {
+    const body = renderComment(
+      fixedWith({
+        revertedProtected: ['config/settings.json'],
+        leftOut: [
+          { path: 'config/settings.json', reason: 'it is protected by "config/"' },
+          {
+            path: 'src/`x`.js',
+            reason: 'it is a symbolic link out of the repository ("../../etc/passwd")'
+          }
+        ]
+      }),
+      [],
+      LINKS
+    )
+    expect(body).toContain('**Left out of the fix commit of iteration 1:**')
+    expect(body).toContain('- `config/settings.json`: it is protected by "config/"')
+    expect(body).toContain(
+      '- ``src/`x`.js``: it is a symbolic link out of the repository ("../../etc/passwd")'
+    )
+  })
+
+  it('reads an older state that only listed the protected paths', () => {
+    const body = renderComment(fixedWith({ revertedProtected: ['a.lock'] }), [], LINKS)
+    expect(body).toContain('- `a.lock`: it is protected')
+  })
+
+  it('says nothing when nothing was left out', () => {
+    expect(renderComment(fixedWith({}), [], LINKS)).not.toContain('Left out of the fix commit')
+  })
+})
+
 describe("the reviewer's notes never push the state over its budget", () => {
   it('fits 30 long answers, 20 dropped findings and 20 failed criteria full of markup', () => {
     const noisy = (n: number) => '<T>&'.repeat(Math.ceil(n / 4)).slice(0, n)

@@ -135,22 +135,34 @@ describe('parseSettings', () => {
     expect(s.ai.apiKey).toBe('sk-ant-x')
   })
 
-  it('always protects .github/workflows/**, .github/actions/** and the settings file in addition to the configured paths', () => {
+  it('always protects .github/workflows/, .github/actions/ and the settings file in addition to the configured paths', () => {
     expect(parse({}).protectedPaths).toEqual([
-      '.github/workflows/**',
-      '.github/actions/**',
+      '.github/workflows/',
+      '.github/actions/',
       '.github/review-loop.yml'
     ])
     expect(
       parse({ 'protected-paths': 'package.json\nsecrets/**, LICENSE' }).protectedPaths
     ).toEqual([
-      '.github/workflows/**',
-      '.github/actions/**',
+      '.github/workflows/',
+      '.github/actions/',
       '.github/review-loop.yml',
       'package.json',
       'secrets/**',
       'LICENSE'
     ])
+  })
+
+  it.each([
+    ['./config/', /'\.\/config\/'.*without '\.' or '\.\.' parts/],
+    ['../secrets', /without '\.' or '\.\.' parts/],
+    ['!', /names no path/],
+    ['/', /names no path/]
+  ])('refuses the protected-paths pattern %s and names the fix', (pattern, reason) => {
+    expect(() => parse({ 'protected-paths': `config/, ${pattern}` })).toThrow(
+      /Input 'protected-paths'/
+    )
+    expect(() => parse({ 'protected-paths': pattern })).toThrow(reason)
   })
 
   it('refuses an absolute working-directory and names the fix', () => {

@@ -369,7 +369,7 @@ describe('a state the loop cannot trust halts it; it never starts afresh', () =>
         w =>
           void (stateComment(w).body = renderStateMarker({
             ...stateOf(),
-            schema: 6
+            schema: 7
           } as unknown as LoopState)),
         /written by a newer review-loop; upgrade the action/
       ]

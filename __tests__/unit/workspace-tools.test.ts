@@ -111,6 +111,20 @@ describe('fixer tools stay inside the workspace', () => {
     }
   })
 
+  it('refuses look-alikes of the workflow folder and the settings file, writing nothing', async () => {
+    for (const p of [
+      '.GITHUB/workflows/x.yml',
+      '.github/Workflows/x.yml',
+      '.github./workflows/x.yml',
+      '.GitHub/Review-Loop.yml'
+    ]) {
+      const r = await runTool('write_file', { path: p, content: 'on: push' }, ctx)
+      expect(r.refused, p).toMatch(/is protected by "\.github\/(workflows\/|review-loop\.yml)"/)
+      expect(existsSync(path.join(ctx.root, p)), p).toBe(false)
+      expect(r.keptOut?.path, p).toBe(p)
+    }
+  })
+
   it('runs only configured checks, and records disputes of known findings', async () => {
     expect((await runTool('run_check', { name: 'rm -rf /' }, ctx)).isError).toBe(true)
     const env = await runTool('run_check', { name: 'env' }, ctx)

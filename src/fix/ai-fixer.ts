@@ -26,6 +26,8 @@ export interface FixerDeps {
 export interface FixerResult {
   disputes: Dispute[]
   refusals: string[]
+  /** Protected paths the fixer was refused, with why. */
+  keptOut: Array<{ path: string; reason: string }>
   turns: number
   stopReason: 'done' | 'max_turns' | 'timeout' | 'budget' | 'error' | 'max_tokens'
   error?: string
@@ -121,6 +123,9 @@ function fixerPrompt(
   return { system, specs, messages: [{ role: 'user', content: [{ type: 'text', text }] }] }
 }
 
+/** What the fixer's tool calls leave for the record. */
+type Found = Pick<FixerResult, 'disputes' | 'refusals' | 'keptOut'>
+
 /**
  * Runs the tool calls of one turn; disputes and refusals are collected for the record. What a tool
  * returns (file contents, search hits, check output) loses its invisible characters before the
@@ -129,7 +134,7 @@ function fixerPrompt(
 async function runCalls(
   calls: ReadonlyArray<Extract<ContentBlock, { type: 'tool_use' }>>,
   input: FixerInput,
-  found: { disputes: Dispute[]; refusals: string[] },
+  found: Found,
   log: FixerDeps['log']
 ): Promise<ContentBlock[]> {
   const results: ContentBlock[] = []
@@ -140,6 +145,8 @@ async function runCalls(
       input.tools
     )
     if (outcome.dispute) found.disputes.push(outcome.dispute)
+    const kept = outcome.keptOut
+    if (kept && !found.keptOut.some(k => k.path === kept.path)) found.keptOut.push(kept)
     if (outcome.refused) {
       found.refusals.push(`${call.name}: ${outcome.refused}`)
       log.warning(`fixer: refused ${call.name}: ${outcome.refused}`)
@@ -179,7 +186,7 @@ export async function aiFix(deps: FixerDeps, input: FixerInput): Promise<FixerRe
     FIX_MAX_TOKENS,
     traitsOf(ai.fixModel, ai.provider?.name).maxOutputTokens
   )
-  const found = { disputes: [] as Dispute[], refusals: [] as string[] }
+  const found: Found = { disputes: [], refusals: [], keptOut: [] }
   let edited = false
   const stop = (stopReason: FixerResult['stopReason'], turns: number, error?: string) =>
     ({

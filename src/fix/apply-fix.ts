@@ -1,9 +1,10 @@
 import { minimatch } from 'minimatch'
+import path from 'node:path'
 import type { FixRecord } from '../loop/types.js'
 import type { CommandRunner, Git, TreeEntry } from '../ports/index.js'
 import { containsSecret, maskSecrets } from '../process/secrets.js'
-import { inspectForCommit } from './confined-fs.js'
-import { isProtected } from './protected-paths.js'
+import { inspectForCommit, isGitName } from './confined-fs.js'
+import { protectedMatcher, type ProtectedMatcher } from './protected-paths.js'
 
 /** The deterministic fixers: each fix command in order; their results are recorded, failures tolerated. */
 export async function runFixCommands(
@@ -64,12 +65,60 @@ export interface FixCommit {
   filesChanged: string[]
   /** Protected paths the fixers changed, left out. */
   protectedLeftOut: string[]
-  /** Other paths left out, with why (credential files, links out, hard links). */
+  /** Every path left out, with why (protected, credential files, links out, hard links). */
   leftOut: Array<{ path: string; reason: string }>
   /** Set when the fix held the value of one of the job's secrets: it is masked and never pushed. */
   secretFound: boolean
   /** Set when the commit's tree holds what it should not: it is kept as a patch, never pushed. */
   refusal?: string
+}
+
+/**
+ * Why a symbolic link may not be committed: it points at an absolute path, climbs out of the
+ * repository, or into its .git folder or a protected path (a later write through it would land
+ * there). Targets are read as any checkout may read them, `\\` as a separator too.
+ */
+export function linkRefusal(
+  file: string,
+  target: string,
+  isProtected: ProtectedMatcher
+): string | undefined {
+  const to = target.replace(/\\/g, '/')
+  const shown = JSON.stringify(target.slice(0, 200))
+  if (path.posix.isAbsolute(to) || /^[a-zA-Z]:/.test(to))
+    return `a symbolic link to an absolute path (${shown})`
+  const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(file), to))
+  if (resolved === '..' || resolved.startsWith('../'))
+    return `a symbolic link out of the repository (${shown})`
+  if (resolved.split('/').some(isGitName)) return `a symbolic link into the .git folder (${shown})`
+  const guarded = isProtected(resolved)
+  if (guarded) return `a symbolic link to a path protected by "${guarded}" (${shown})`
+  return undefined
+}
+
+type Kept = { path: string; reason: string; protectedBy?: string }
+
+/** What a changed path becomes in the fix commit: its entry, or why it is left out. */
+function entryFor(
+  root: string,
+  file: string,
+  ctx: { tracked: ReadonlySet<string>; isProtected: ProtectedMatcher }
+): TreeEntry | Kept {
+  const guarded = ctx.isProtected(file)
+  if (guarded)
+    return { path: file, reason: `it is protected by "${guarded}"`, protectedBy: guarded }
+  // a tracked .env.example or test key is edited like any file; only new ones are suspect
+  if (!ctx.tracked.has(file) && looksLikeCredential(file))
+    return { path: file, reason: 'it looks like a credential file' }
+  const found = inspectForCommit(root, file)
+  if (found.kind === 'refused') return { path: file, reason: found.reason }
+  if (found.kind === 'gone') return { path: file, deleted: true }
+  if (found.kind === 'link') {
+    const refused = linkRefusal(file, found.target, ctx.isProtected)
+    if (refused) return { path: file, reason: `it is ${refused}` }
+    return { path: file, mode: '120000', content: Buffer.from(found.target) }
+  }
+  return { path: file, mode: found.executable ? '100755' : '100644', content: found.content }
 }
 
 /**
@@ -90,31 +139,16 @@ export async function commitFix(
   }
 ): Promise<FixCommit> {
   const changed = await git.changedSince(input.reviewedSha, input.leftovers)
-  // a tracked .env.example or test key is edited like any file; only new ones are suspect
   const tracked = new Set(await git.listFiles(input.reviewedSha))
+  const isProtected = protectedMatcher(input.protectedPaths)
   const protectedLeftOut: string[] = []
   const leftOut: FixCommit['leftOut'] = []
   const entries: TreeEntry[] = []
   for (const file of changed) {
-    if (isProtected(file, input.protectedPaths)) {
-      protectedLeftOut.push(file)
-      continue
-    }
-    if (!tracked.has(file) && looksLikeCredential(file)) {
-      leftOut.push({ path: file, reason: 'it looks like a credential file' })
-      continue
-    }
-    const found = inspectForCommit(git.root, file)
-    if (found.kind === 'refused') leftOut.push({ path: file, reason: found.reason })
-    else if (found.kind === 'gone') entries.push({ path: file, deleted: true })
-    else if (found.kind === 'link')
-      entries.push({ path: file, mode: '120000', content: Buffer.from(found.target) })
-    else
-      entries.push({
-        path: file,
-        mode: found.executable ? '100755' : '100644',
-        content: found.content
-      })
+    const entry = entryFor(git.root, file, { tracked, isProtected })
+    if (!('reason' in entry)) entries.push(entry)
+    else leftOut.push({ path: file, reason: entry.reason })
+    if ('protectedBy' in entry) protectedLeftOut.push(file)
   }
   const secretFound = entries.some(e => 'content' in e && containsSecret(e.content, input.secrets))
   const safe = secretFound
@@ -128,7 +162,7 @@ export async function commitFix(
   if (!commitSha) return { filesChanged: [], protectedLeftOut, leftOut, secretFound: false }
   const filesChanged = await git.changedBetween(input.reviewedSha, commitSha)
   const allowed = new Set(safe.map(e => e.path))
-  const stray = filesChanged.filter(f => !allowed.has(f) || isProtected(f, input.protectedPaths))
+  const stray = filesChanged.filter(f => !allowed.has(f) || isProtected(f) !== undefined)
   const refusal = stray.length
     ? `refused to push: the fix commit changes paths it should not (${stray.join(', ')})`
     : undefined

@@ -8,7 +8,7 @@ import type { CheckSpec } from '../gates/problem.js'
 import { runOneCheck } from '../gates/run-gates.js'
 import { maskSecrets } from '../process/secrets.js'
 import { isGitName, locate, readConfined, Refusal, writeConfined } from './confined-fs.js'
-import { isProtected } from './protected-paths.js'
+import { protectedMatcher } from './protected-paths.js'
 
 export const DISPUTE_REASONS = ['already_satisfied', 'stale', 'out_of_scope', 'wrong'] as const
 
@@ -37,17 +37,27 @@ export interface ToolOutcome {
   dispute?: { id: string; reason: string }
   /** Set when a refusal is a boundary the fixer tried to cross (reported to the user). */
   refused?: string
+  /** Set when the fixer was refused a protected path: listed with what the fix commit left out. */
+  keptOut?: { path: string; reason: string }
 }
 
 const MAX_READ = 100_000
 /** The most one write_file or edit_file may write. */
 export const MAX_WRITE = 1_000_000
 
+/** A write to a protected path, refused: the path and the pattern that protects it. */
+class ProtectedRefusal extends Refusal {
+  constructor(
+    readonly path: string,
+    readonly pattern: string
+  ) {
+    super(`${path} is protected by "${pattern}" (protected-paths): it may not be changed`)
+  }
+}
+
 function refuseProtected(rel: string, ctx: ToolContext): void {
-  if (isProtected(rel, ctx.protectedPaths))
-    throw new Refusal(
-      `${rel} is protected (protected-paths, .github/workflows/**, .github/actions/**): it may not be changed`
-    )
+  const guarded = protectedMatcher(ctx.protectedPaths)(rel)
+  if (guarded) throw new ProtectedRefusal(rel, guarded)
 }
 
 function numbered(text: string, offset: number, limit: number): string {
@@ -293,6 +303,16 @@ export async function runTool(name: string, input: Input, ctx: ToolContext): Pro
   try {
     return masked(await tool(input, ctx))
   } catch (e) {
+    if (e instanceof ProtectedRefusal) {
+      const reason = `the fixer was refused it: it is protected by "${e.pattern}"`
+      const keptOut = { path: e.path, reason }
+      return masked({
+        content: `refused: ${e.message}`,
+        isError: true,
+        refused: e.message,
+        keptOut
+      })
+    }
     if (e instanceof Refusal)
       return masked({ content: `refused: ${e.message}`, isError: true, refused: e.message })
     return masked(error(`error: ${(e as Error).message}`))

@@ -80,6 +80,13 @@ function trimIteration(it: IterationRecord, keep: number, slim: boolean): Iterat
         undefined,
       commands: fix.commands.slice(0, 20).map(c => ({ ...c, command: c.command.slice(0, 200) })),
       revertedProtected: fix.revertedProtected.slice(0, 20),
+      ...(fix.leftOut
+        ? {
+            leftOut: fix.leftOut
+              .slice(0, 20)
+              .map(l => ({ path: l.path.slice(0, 300), reason: l.reason.slice(0, 300) }))
+          }
+        : {}),
       disputes: fix.disputes.slice(0, 20).map(d => ({ id: d.id, reason: d.reason.slice(0, 300) }))
     }
   }

@@ -15,10 +15,10 @@ import {
  * reviewed tree, the reviewer's failed criteria, answers and dropped findings, and the fixer's
  * summary; 4 added what humans did: commands processed, an approval, dismissed findings, a round's
  * own cap, the human review feedback seen and who started an iteration; 5 added what a review covered
-(files reviewed, ignored and not reviewed) and the true count of a check's problems. An older version meeting
- * them says to upgrade.
+(files reviewed, ignored and not reviewed) and the true count of a check's problems; 6 added the
+ * paths left out of a fix commit, with why. An older version meeting them says to upgrade.
  */
-export const STATE_SCHEMA = 5
+export const STATE_SCHEMA = 6
 
 const login = { type: 'string', maxLength: 100 } as const
 const nonNegative = { type: 'number', minimum: 0 } as const
@@ -90,6 +90,16 @@ const fixRecord = {
       }
     },
     revertedProtected: { type: 'array', items: { type: 'string' } },
+    leftOut: {
+      type: 'array',
+      maxItems: 50,
+      items: {
+        type: 'object',
+        required: ['path', 'reason'],
+        additionalProperties: false,
+        properties: { path: { type: 'string' }, reason: { type: 'string', maxLength: 500 } }
+      }
+    },
     patch: { type: 'string' },
     durationMs: count,
     summary: { type: 'string', maxLength: 2000 },
@@ -226,7 +236,7 @@ export const stateSchema = {
   ],
   additionalProperties: false,
   properties: {
-    schema: { enum: [1, 2, 3, 4, STATE_SCHEMA] },
+    schema: { enum: [1, 2, 3, 4, 5, STATE_SCHEMA] },
     pr: { type: 'integer', minimum: 1 },
     status: { enum: LOOP_STATUSES },
     round: { type: 'integer', minimum: 1 },

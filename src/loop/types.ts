@@ -267,7 +267,10 @@ export interface FixRecord {
   filesOmitted?: number
   commands: Array<{ command: string; exitCode: number; durationMs: number }>
   disputes: Dispute[]
+  /** Protected paths the fixers changed, left out of the commit. */
   revertedProtected: string[]
+  /** Every path left out of the fix commit, with why (protected, a link out, a credential file). */
+  leftOut?: Array<{ path: string; reason: string }>
   /** Artifact or path holding the patch when the commit could not be pushed. */
   patch?: string
   durationMs: number
@@ -374,8 +377,8 @@ export interface IterationRecord {
 }
 
 export interface LoopState {
-  /** 1 to 4 are read and written again as 5 (see STATE_SCHEMA). */
-  schema: 1 | 2 | 3 | 4 | 5
+  /** 1 to 5 are read and written again as 6 (see STATE_SCHEMA). */
+  schema: 1 | 2 | 3 | 4 | 5 | 6
   pr: number
   status: LoopStatus
   /** A round starts when the PR is opened, and again when a human pushes after a terminal state. */

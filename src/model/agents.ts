@@ -85,6 +85,7 @@ export function createAiAgents(settings: Settings, log: Log, client?: ModelClien
       return {
         disputes: result.disputes,
         refusals: result.refusals,
+        keptOut: result.keptOut,
         usage: usageSince(budget.usage, before),
         transcript: result.transcript,
         stopReason: result.stopReason,

@@ -338,6 +338,8 @@ export interface FixerOutcome {
   disputes: Dispute[]
   /** Boundaries the fixer tried to cross (paths outside the workspace, protected files). */
   refusals: string[]
+  /** Protected paths the fixer was refused, with why (shown with what the fix commit left out). */
+  keptOut?: Array<{ path: string; reason: string }>
   usage: Usage
   transcript: unknown
   stopReason: string

@@ -10,6 +10,7 @@ import {
 } from '../loop/state.js'
 import { SEVERITIES, type Finding, type IterationRecord, type LoopState } from '../loop/types.js'
 import {
+  codeSpan,
   commitLink,
   duration,
   escapeMd,
@@ -222,10 +223,25 @@ export function renderLatestReview(state: LoopState): string {
   return out.join('\n')
 }
 
-/** The fixer's disputes with its reasons and the reviewer's answers, and its closing summary. */
+/** What the last fixes of the round left out of their commits, and why (protected, links out). */
+function renderLeftOut(round: readonly IterationRecord[]): string[] {
+  const out: string[] = []
+  const fixes = round.filter(it => it.fix?.leftOut?.length || it.fix?.revertedProtected.length)
+  for (const it of fixes.slice(-3)) {
+    const left =
+      it.fix!.leftOut ??
+      it.fix!.revertedProtected.map(p => ({ path: p, reason: 'it is protected' }))
+    out.push('', `**Left out of the fix commit of iteration ${it.n}:**`)
+    for (const l of left.slice(0, 10)) out.push(`- ${codeSpan(l.path)}: ${escapeMd(l.reason)}`)
+    if (left.length > 10) out.push(`- … and ${left.length - 10} more (see the run's summary)`)
+  }
+  return out
+}
+
+/** The fixer's disputes with its reasons and the reviewer's answers, what its commit left out, and its closing summary. */
 export function renderFixerVoice(state: LoopState): string {
   const round = roundIterations(state)
-  const out: string[] = []
+  const out: string[] = renderLeftOut(round)
   const disputed = round.filter(it => it.fix?.disputes.length).slice(-3)
   for (const it of disputed) {
     const next = round.find(r => r.n === it.n + 1)

@@ -75,10 +75,6 @@ function fixFiles(
 ): { files: Record<string, string>; notes: string[] } {
   const files: Record<string, string> = {}
   const notes: string[] = []
-  if (record.revertedProtected.length)
-    notes.push(
-      `Left the fixers' changes to protected paths out of the fix commit: ${record.revertedProtected.join(', ')}`
-    )
   for (const left of fix.leftOut)
     notes.push(`Left ${left.path} out of the fix commit: ${left.reason}.`)
   // every fix commit is kept as a patch before any push, so no fault after it loses the work
@@ -103,6 +99,13 @@ function fixFiles(
   }
   files[`fix-${n}.json`] = JSON.stringify(record, null, 2)
   return { files, notes }
+}
+
+/** Every path kept out of the fix commit, with why: by the commit, and the fixer's refused writes. */
+function leftOutOf(fix: FixCommit, agent: FixerOutcome | undefined): Pick<FixRecord, 'leftOut'> {
+  const all = [...fix.leftOut, ...(agent?.keptOut ?? [])]
+  if (all.length === 0) return {}
+  return { leftOut: all.slice(0, 50).map(l => ({ path: l.path, reason: l.reason.slice(0, 500) })) }
 }
 
 /** What the fix phase leaves for the push, once the state that counts it is saved. */
@@ -160,6 +163,7 @@ export async function fixPhase(
       commands,
       disputes: agent?.disputes ?? [],
       revertedProtected: fix.protectedLeftOut,
+      ...leftOutOf(fix, agent),
       durationMs: deps.clock.now().getTime() - started.getTime(),
       ...(agent?.summary ? { summary: agent.summary.slice(0, 2000) } : {}),
       ...(agent && agent.stopReason !== 'done' ? { stopReason: agent.stopReason } : {})
