@@ -353,8 +353,8 @@ export async function runScenario(
   const cancelledRuns: ScenarioReport['cancelledRuns'] = []
   const gitServer =
     scenario.gitOverHttp || scenario.faults?.some(f => faultTarget(f.route) === 'git')
-    ? await GitHttpServer.start(sandbox.bare, scenario.token === 'pat' ? PAT : WORKFLOW_TOKEN)
-    : undefined
+      ? await GitHttpServer.start(sandbox.bare, scenario.token === 'pat' ? PAT : WORKFLOW_TOKEN)
+      : undefined
   try {
     const inputs = model
       ? { 'anthropic-api-key': TEST_API_KEY, 'anthropic-base-url': model.url, ...scenario.inputs }

@@ -275,7 +275,10 @@ describe('the trust boundary, attacked through dist/ with the sandbox on', () =>
 })
 
 /** The hostile check of issue 25 for `sandbox: off`: see its header. */
-const SECRETS_HUNT = readFileSync(path.join(import.meta.dirname, 'fixtures', 'secrets-hunt.sh'), 'utf8')
+const SECRETS_HUNT = readFileSync(
+  path.join(import.meta.dirname, 'fixtures', 'secrets-hunt.sh'),
+  'utf8'
+)
 
 /** Racing writes: the fixer writes this many files into race/ while the watcher swaps it for a link. */
 const RACE_BATCHES = 10
@@ -303,7 +306,7 @@ describe('the unsandboxed fallback (sandbox: off), attacked through dist/', () =
         input: { path: `race/d${b * RACE_BATCH + i}/e/f/g.txt`, content: 'x' }
       }))
     }))
-    await runScenario(
+    const report = await runScenario(
       {
         base: {
           'package.json': '{ "name": "sample", "type": "module" }\n',
@@ -333,7 +336,9 @@ describe('the unsandboxed fallback (sandbox: off), attacked through dist/', () =
         },
         // origin over HTTP: the action's own fetch and push carry the workflow token
         gitOverHttp: true,
-        maxRuns: 2,
+        // one run: it reviews, fixes and pushes. (A watcher left from it on the same machine could
+        // read the next run's environment in the moment before that run hands it off.)
+        maxRuns: 1,
         model: {
           replies: [
             {
@@ -350,8 +355,7 @@ describe('the unsandboxed fallback (sandbox: off), attacked through dist/', () =
             },
             ...writes,
             FIX_EDIT,
-            { kind: 'text', text: 'done' },
-            verdict('GO')
+            { kind: 'text', text: 'done' }
           ]
         }
       },
@@ -372,10 +376,10 @@ describe('the unsandboxed fallback (sandbox: off), attacked through dist/', () =
                 .split('\n')
                 .filter(l => l.startsWith('LEAK'))
             )
-          outsideFiles = readdirSync(
-            path.join(sandbox.runs[0]!.workspace, '..', 'outside-race'),
-            { recursive: true, encoding: 'utf8' }
-          )
+          outsideFiles = readdirSync(path.join(sandbox.runs[0]!.workspace, '..', 'outside-race'), {
+            recursive: true,
+            encoding: 'utf8'
+          })
           // the swap was live: some of the fixer's writes met the link and were refused
           const fixer = model!.calls.filter(c => c.model === 'claude-sonnet-4-6').at(-1)!
           refusedRaces = (
@@ -389,6 +393,8 @@ describe('the unsandboxed fallback (sandbox: off), attacked through dist/', () =
     console.log(
       `unsandboxed fallback: ${leaks.length} secrets found; ${outsideFiles.length} of ${RACE_BATCHES * RACE_BATCH} racing writes created a file or folder outside the workspace (${refusedRaces} refused)\n${leaks.slice(0, 40).join('\n')}`
     )
+    // the run fetched and pushed its fix with the token while the watcher ran
+    expect(report.pushes.map(p => p.by)).toEqual(['workflow'])
     expect(refusedRaces).toBeGreaterThan(0)
     expect(leaks).toEqual([])
     expect(outsideFiles).toEqual([])
