@@ -1,4 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -272,6 +281,31 @@ describe('fetch, ls-remote and push against a server that fails (git smart HTTP)
       AUTHOR
     ))!
   const faults = () => server.requests.flatMap(r => (r.fault ? [`${r.route} ${r.fault}`] : []))
+
+  it('keeps the token out of the environment and command line of every git process while it pushes', async () => {
+    const g = await open({ networkTimeoutMs: 3000, retryDelaysMs: [] })
+    const fixed = await fixCommit(g)
+    // the push is carried out, then its answer never comes: git waits, holding its credentials
+    server.addFault({ route: 'git push', lost: true, hang: true })
+    const pushed = g.push('feature', fixed)
+    while (!server.requests.some(r => r.fault === 'lost→hang'))
+      await new Promise(resolve => setTimeout(resolve, 20))
+    const basic = Buffer.from(`x-access-token:${TOKEN}`).toString('base64')
+    const gits = readdirSync('/proc').filter(pid => {
+      try {
+        return /^\d+$/.test(pid) && readlinkSync(`/proc/${pid}/cwd`) === realpathSync(work)
+      } catch {
+        return false
+      }
+    })
+    const seen = gits.flatMap(pid =>
+      ['environ', 'cmdline'].map(file => readFileSync(`/proc/${pid}/${file}`, 'latin1'))
+    )
+    // git and its remote helper at least
+    expect(seen.filter(text => text.includes('git')).length).toBeGreaterThanOrEqual(2)
+    expect(seen.filter(text => text.includes(TOKEN) || text.includes(basic))).toEqual([])
+    await pushed
+  })
 
   it('pushes after a 503 and a reset connection, saying it tries again', async () => {
     const g = await open()
