@@ -133,7 +133,8 @@ function openFolder(root: string, where: Located): number {
     const parts = where.rel.split('/').slice(0, -1)
     for (const [i, part] of parts.entries()) {
       // a folder moved out of the workspace meanwhile is not written in
-      if (!within(readlinkSync(`${FD_DIR}/${fd}`), realRoot)) throw notAFolder(parts[i - 1]!)
+      if (!within(readlinkSync(`${FD_DIR}/${fd}`), realRoot))
+        throw notAFolder(parts.slice(0, i).join('/') || '.')
       const next = `${FD_DIR}/${fd}/${part}`
       try {
         mkdirSync(next)
