@@ -1,3 +1,4 @@
+import { handOff, receiveHandoff } from './action/handoff.js'
 import { prefetchPull } from './action/prefetch.js'
 
 declare global {
@@ -10,16 +11,17 @@ async function fail(error: unknown): Promise<void> {
   core.setFailed(error instanceof Error ? error.message : String(error))
 }
 
-function action(): void {
+async function action(): Promise<void> {
+  // the secrets leave this process's environment first: PR code may read it (./action/handoff.ts)
+  await handOff(process.argv[1] ?? '')
+  await receiveHandoff()
   // Start-up stays light: the first API request leaves before the action's modules are loaded.
   const prefetched = prefetchPull(process.env)
   // Loading the modules blocks the event loop, so they load once the request is on the wire.
-  // The only place that turns an outcome or an error into a failed step.
-  Promise.resolve(prefetched?.sent)
-    .then(() => import('./main.js'))
-    .then(({ run }) => run(prefetched))
-    .then(failure => (failure ? fail(failure) : undefined))
-    .catch(fail)
+  await prefetched?.sent
+  const { run } = await import('./main.js')
+  const failure = await run(prefetched)
+  if (failure) await fail(failure)
 }
 
 if (globalThis.__REVIEW_LOOP_CLI__) {
@@ -29,5 +31,6 @@ if (globalThis.__REVIEW_LOOP_CLI__) {
       process.exitCode = code
     })
 } else {
-  action()
+  // the only place that turns an outcome or an error into a failed step
+  action().catch(fail)
 }

@@ -62,6 +62,8 @@ export interface Scenario {
   model?: { replies?: ScriptedReply[]; templates?: ReplyTemplate[]; latencyMs?: number }
   /** Faults the local servers inject: see "Faults" in the README. */
   faults?: Fault[]
+  /** Serve origin over HTTP, requiring the token, without any fault (git faults do it too). */
+  gitOverHttp?: boolean
   /** Re-run a run that failed (exit code not 0) once, as a person would with "Re-run jobs". */
   rerunFailed?: boolean
   /** SIGKILL the action `afterMs` into run N (a cancelled job, a lost runner); it is then re-run. */
@@ -349,9 +351,10 @@ export async function runScenario(
   const pushes: ScenarioReport['pushes'] = []
   const ignoredEvents: IgnoredEvent[] = []
   const cancelledRuns: ScenarioReport['cancelledRuns'] = []
-  const gitServer = scenario.faults?.some(f => faultTarget(f.route) === 'git')
-    ? await GitHttpServer.start(sandbox.bare, scenario.token === 'pat' ? PAT : WORKFLOW_TOKEN)
-    : undefined
+  const gitServer =
+    scenario.gitOverHttp || scenario.faults?.some(f => faultTarget(f.route) === 'git')
+      ? await GitHttpServer.start(sandbox.bare, scenario.token === 'pat' ? PAT : WORKFLOW_TOKEN)
+      : undefined
   try {
     const inputs = model
       ? { 'anthropic-api-key': TEST_API_KEY, 'anthropic-base-url': model.url, ...scenario.inputs }

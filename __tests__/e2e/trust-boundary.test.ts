@@ -1,4 +1,4 @@
-import { EMPTY_NAME } from './greet-replies.js'
+import { EMPTY_NAME, FIX_EDIT } from './greet-replies.js'
 import { execFileSync } from 'node:child_process'
 import {
   existsSync,
@@ -272,4 +272,131 @@ describe('the trust boundary, attacked through dist/ with the sandbox on', () =>
       rmSync(bin, { recursive: true, force: true })
     }
   }, 120_000)
+})
+
+/** The hostile check of issue 25 for `sandbox: off`: see its header. */
+const SECRETS_HUNT = readFileSync(
+  path.join(import.meta.dirname, 'fixtures', 'secrets-hunt.sh'),
+  'utf8'
+)
+
+/** Racing writes: the fixer writes this many files into race/ while the watcher swaps it for a link. */
+const RACE_BATCHES = 10
+const RACE_BATCH = 60
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe('the unsandboxed fallback (sandbox: off), attacked through dist/', () => {
+  it('a hostile check and a watcher that outlives it find no secret, and 600 racing writes create no file outside the workspace', async () => {
+    const leaks: string[] = []
+    let outsideFiles: string[] = []
+    let refusedRaces = 0
+    const writes: ScriptedReply[] = Array.from({ length: RACE_BATCHES }, (_, b) => ({
+      kind: 'tool_uses',
+      calls: Array.from({ length: RACE_BATCH }, (_, i) => ({
+        name: 'write_file',
+        // a file in new folders of race/: each folder made on the way is a chance to race
+        input: { path: `race/d${b * RACE_BATCH + i}/e/f/g.txt`, content: 'x' }
+      }))
+    }))
+    const report = await runScenario(
+      {
+        base: {
+          'package.json': '{ "name": "sample", "type": "module" }\n',
+          '.gitignore': 'race/\nrace.real/\nrace.link\n'
+        },
+        pr: {
+          title: 'Add greeting',
+          body: 'Adds greet().',
+          commits: [
+            { message: 'greet', files: { 'src/greet.js': GREET, 'secrets-hunt.sh': SECRETS_HUNT } }
+          ]
+        },
+        inputs: {
+          checks: 'hunt: bash secrets-hunt.sh check',
+          'review-model': 'claude-haiku-4-5',
+          'fix-model': 'claude-sonnet-4-6',
+          'max-iterations': '3',
+          'max-turns': '20',
+          'state-key': 'CANARY_state_key_0001',
+          sandbox: 'off'
+        },
+        env: {
+          GH_PAT: 'ghp_CANARY_pat',
+          ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'CANARY_oidc_request_token',
+          // a secret under a name that does not look like one
+          DEPLOY_SETTING: 'CANARY_plain_name'
+        },
+        // origin over HTTP: the action's own fetch and push carry the workflow token
+        gitOverHttp: true,
+        // one run: it reviews, fixes and pushes. (A watcher left from it on the same machine could
+        // read the next run's environment in the moment before that run hands it off.)
+        maxRuns: 1,
+        model: {
+          replies: [
+            {
+              kind: 'json',
+              value: {
+                decision: 'NO_GO',
+                summary: 'greet mishandles empty names.',
+                findings: [EMPTY_NAME],
+                failedCriteria: [],
+                passedCriteria: [],
+                requiredRework: [],
+                earlierFindings: []
+              }
+            },
+            ...writes,
+            FIX_EDIT,
+            { kind: 'text', text: 'done' }
+          ]
+        }
+      },
+      {
+        keep: async (sandbox, model) => {
+          const hunt = path.join(sandbox.dir, 'hunt')
+          const pidFile = path.join(hunt, 'watcher.pid')
+          expect(existsSync(pidFile), 'the watcher started').toBe(true)
+          const watcher = Number(readFileSync(pidFile, 'utf8'))
+          writeFileSync(path.join(hunt, 'stop'), '')
+          // it scans the files once more on its way out
+          for (let i = 0; i < 300 && isAlive(watcher); i++)
+            await new Promise(resolve => setTimeout(resolve, 100))
+          if (isAlive(watcher)) process.kill(watcher, 'SIGKILL')
+          for (const file of files(hunt))
+            leaks.push(
+              ...readFileSync(file, 'utf8')
+                .split('\n')
+                .filter(l => l.startsWith('LEAK'))
+            )
+          outsideFiles = readdirSync(path.join(sandbox.runs[0]!.workspace, '..', 'outside-race'), {
+            recursive: true,
+            encoding: 'utf8'
+          })
+          // the swap was live: some of the fixer's writes met the link and were refused
+          const fixer = model!.calls.filter(c => c.model === 'claude-sonnet-4-6').at(-1)!
+          refusedRaces = (
+            JSON.stringify(fixer.messages).match(
+              /symbolic link|not a folder|outside the workspace|ENOENT/g
+            ) ?? []
+          ).length
+        }
+      }
+    )
+    console.log(
+      `unsandboxed fallback: ${leaks.length} secrets found; ${outsideFiles.length} of ${RACE_BATCHES * RACE_BATCH} racing writes created a file or folder outside the workspace (${refusedRaces} refused)\n${leaks.slice(0, 40).join('\n')}`
+    )
+    // the run fetched and pushed its fix with the token while the watcher ran
+    expect(report.pushes.map(p => p.by)).toEqual(['workflow'])
+    expect(refusedRaces).toBeGreaterThan(0)
+    expect(leaks).toEqual([])
+    expect(outsideFiles).toEqual([])
+  }, 300_000)
 })

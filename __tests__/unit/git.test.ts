@@ -1,4 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -273,6 +282,31 @@ describe('fetch, ls-remote and push against a server that fails (git smart HTTP)
     ))!
   const faults = () => server.requests.flatMap(r => (r.fault ? [`${r.route} ${r.fault}`] : []))
 
+  it('keeps the token out of the environment and command line of every git process while it pushes', async () => {
+    const g = await open({ networkTimeoutMs: 3000, retryDelaysMs: [] })
+    const fixed = await fixCommit(g)
+    // the push is carried out, then its answer never comes: git waits, holding its credentials
+    server.addFault({ route: 'git push', lost: true, hang: true })
+    const pushed = g.push('feature', fixed)
+    while (!server.requests.some(r => r.fault === 'lost→hang'))
+      await new Promise(resolve => setTimeout(resolve, 20))
+    const basic = Buffer.from(`x-access-token:${TOKEN}`).toString('base64')
+    const gits = readdirSync('/proc').filter(pid => {
+      try {
+        return /^\d+$/.test(pid) && readlinkSync(`/proc/${pid}/cwd`) === realpathSync(work)
+      } catch {
+        return false
+      }
+    })
+    const seen = gits.flatMap(pid =>
+      ['environ', 'cmdline'].map(file => readFileSync(`/proc/${pid}/${file}`, 'latin1'))
+    )
+    // git and its remote helper at least
+    expect(seen.filter(text => text.includes('git')).length).toBeGreaterThanOrEqual(2)
+    expect(seen.filter(text => text.includes(TOKEN) || text.includes(basic))).toEqual([])
+    await pushed
+  })
+
   it('pushes after a 503 and a reset connection, saying it tries again', async () => {
     const g = await open()
     const fixed = await fixCommit(g)
@@ -308,14 +342,15 @@ describe('fetch, ls-remote and push against a server that fails (git smart HTTP)
     'names the github-token input and contents: write when origin answers %i, without retrying',
     async status => {
       const g = await open()
-      server.addFault({ route: 'git push', status })
+      // git asks without credentials first and with them after a 401: both are refused
+      server.addFault({ route: 'git push', status, times: 2 })
       const r = await g.push('feature', await fixCommit(g))
       expect(r.kind).toBe('failed')
       const message = 'message' in r ? r.message : ''
       expect(message).toMatch(/`github-token` input/)
       expect(message).toMatch(/`contents: write`.*`permissions:`/s)
       expect(message).toMatch(/fork/)
-      expect(faults()).toEqual([`git push ${status}`])
+      expect(faults()).toEqual(Array(status === 401 ? 2 : 1).fill(`git push ${status}`))
       expect(warnings).toEqual([])
     }
   )
@@ -327,7 +362,7 @@ describe('fetch, ls-remote and push against a server that fails (git smart HTTP)
       () => undefined,
       (e: Error) => e.message
     )
-    expect(error).toMatch(/could not read Username/)
+    expect(error).toMatch(/Authentication failed/)
     expect(error).toMatch(/`github-token` input.*`contents: write`/s)
     expect(error).not.toContain(wrong)
     expect(server.requests.filter(r => r.authorized)).toEqual([])
@@ -351,8 +386,8 @@ describe('fetch, ls-remote and push against a server that fails (git smart HTTP)
     commitAndPush(other, 'feature', { 'theirs.txt': 'x\n' }, 'human')
     const r = await g.push('feature', await fixCommit(g))
     expect(r.kind).toBe('rejected')
-    // git saw the moved branch in the ref advertisement, and asked once
-    expect(server.requests.filter(r => r.route === 'git push')).toHaveLength(1)
+    // git saw the moved branch in the ref advertisement, and asked once (with the token)
+    expect(server.requests.filter(r => r.route === 'git push' && r.authorized)).toHaveLength(1)
     expect(warnings).toEqual([])
   })
 

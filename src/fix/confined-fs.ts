@@ -1,6 +1,7 @@
 import {
   closeSync,
   constants,
+  existsSync,
   fstatSync,
   ftruncateSync,
   lstatSync,
@@ -9,6 +10,7 @@ import {
   readFileSync,
   readlinkSync,
   realpathSync,
+  unlinkSync,
   writeSync
 } from 'node:fs'
 import path from 'node:path'
@@ -112,20 +114,101 @@ export function readConfined(
   }
 }
 
-/** Writes a file of the workspace, creating its folders; never through a link, never a hard link. */
-export function writeConfined(
-  root: string,
-  given: unknown,
-  content: string,
-  maxBytes: number
-): string {
-  const where = locate(root, given)
-  const bytes = Buffer.from(content, 'utf8')
-  if (bytes.length > maxBytes)
-    throw new Refusal(
-      `${where.rel}: ${bytes.length} bytes is more than the ${maxBytes}-byte limit of one write`
-    )
-  // create missing folders one by one, refusing links on the way
+/** Where a descriptor of this process is reached by path, so that a lookup starts at what it opened. */
+const FD_DIR = '/proc/self/fd'
+
+const within = (p: string, root: string): boolean => p === root || p.startsWith(`${root}/`)
+
+/**
+ * The folder of `where` opened (and made where missing) one part at a time below the descriptor of
+ * its parent, never through a link: a folder swapped for a link on the way is refused, and what is
+ * made lands in the folder that was checked, wherever a name points meanwhile. Linux (/proc/self/fd).
+ */
+function openFolder(root: string, where: Located): number {
+  const realRoot = realpathSync(root)
+  let fd = openSync(realRoot, constants.O_RDONLY | constants.O_DIRECTORY)
+  const notAFolder = (dir: string): Refusal =>
+    new Refusal(`${where.rel} goes through ${dir}, which is not a folder`)
+  try {
+    const parts = where.rel.split('/').slice(0, -1)
+    for (const [i, part] of parts.entries()) {
+      // a folder moved out of the workspace meanwhile is not written in
+      if (!within(readlinkSync(`${FD_DIR}/${fd}`), realRoot))
+        throw notAFolder(parts.slice(0, i).join('/') || '.')
+      const next = `${FD_DIR}/${fd}/${part}`
+      try {
+        mkdirSync(next)
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+      }
+      let opened: number
+      try {
+        opened = openSync(next, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW)
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code
+        if (code === 'ELOOP' || code === 'ENOTDIR')
+          throw notAFolder(parts.slice(0, i + 1).join('/'))
+        throw e
+      }
+      closeSync(fd)
+      fd = opened
+    }
+    if (!within(readlinkSync(`${FD_DIR}/${fd}`), realRoot))
+      throw notAFolder(path.dirname(where.rel))
+    return fd
+  } catch (e) {
+    closeSync(fd)
+    throw e
+  }
+}
+
+/**
+ * Opens the file to write, below its checked folder where /proc/self/fd exists (else by path), and
+ * checks what was opened; a file this made where it was not asked for is not left there.
+ */
+function openForWrite(root: string, where: Located): number {
+  const flags = constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK
+  const open = (file: string): { fd: number; created?: string } => {
+    try {
+      return {
+        fd: openSync(file, flags | constants.O_CREAT | constants.O_EXCL, 0o644),
+        created: file
+      }
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+      return { fd: openSync(file, flags) }
+    }
+  }
+  const checked = ({ fd, created }: { fd: number; created?: string }): number => {
+    try {
+      checkOpened(fd, root, where)
+      return fd
+    } catch (e) {
+      closeSync(fd)
+      if (created) unlinkSync(created)
+      throw e
+    }
+  }
+  try {
+    if (!existsSync(FD_DIR)) {
+      makeFolders(root, where)
+      return checked(open(where.abs))
+    }
+    const dir = openFolder(root, where)
+    try {
+      return checked(open(`${FD_DIR}/${dir}/${path.basename(where.abs)}`))
+    } finally {
+      closeSync(dir)
+    }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new Refusal(`${where.rel} is a symbolic link; links are not followed`)
+    throw e
+  }
+}
+
+/** Creates the folders of `where` by path, refusing links on the way (where /proc/self/fd is missing). */
+function makeFolders(root: string, where: Located): void {
   let dir = root
   for (const part of where.rel.split('/').slice(0, -1)) {
     dir = path.join(dir, part)
@@ -140,20 +223,27 @@ export function writeConfined(
         `${where.rel} goes through ${path.relative(root, dir)}, which is not a folder`
       )
   }
-  let fd: number
-  try {
-    fd = openSync(
-      where.abs,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-      0o644
+}
+
+/**
+ * Writes a file of the workspace, creating its folders; never through a link, never a hard link.
+ * Each folder is checked before anything is made in it, and the file is made in the folder that was
+ * checked: a process swapping a folder for a link meanwhile makes nothing appear outside.
+ */
+export function writeConfined(
+  root: string,
+  given: unknown,
+  content: string,
+  maxBytes: number
+): string {
+  const where = locate(root, given)
+  const bytes = Buffer.from(content, 'utf8')
+  if (bytes.length > maxBytes)
+    throw new Refusal(
+      `${where.rel}: ${bytes.length} bytes is more than the ${maxBytes}-byte limit of one write`
     )
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ELOOP')
-      throw new Refusal(`${where.rel} is a symbolic link; links are not followed`)
-    throw e
-  }
+  const fd = openForWrite(root, where)
   try {
-    checkOpened(fd, root, where)
     ftruncateSync(fd, 0)
     let written = 0
     while (written < bytes.length)

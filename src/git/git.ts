@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import type { Writable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Git } from '../ports/index.js'
 import { gitEnv } from '../process/command-env.js'
@@ -85,6 +86,12 @@ type RunGit = (args: string[]) => Promise<GitResult>
 interface RunOptions {
   env: Record<string, string>
   input?: Buffer
+  /**
+   * What git's credential helper answers (`username=…\npassword=…\n`), handed to git on its fd 3:
+   * a socket, which no other process can open through /proc/PID/fd the way it can read an
+   * environment or a command line.
+   */
+  credential?: string
   /** Set for network commands: they run in their own process group, killed after this long. */
   timeoutMs?: number
 }
@@ -93,11 +100,21 @@ interface RunOptions {
 function runGit(
   cwd: string,
   args: string[],
-  { env, input, timeoutMs }: RunOptions
+  { env, input, timeoutMs, credential }: RunOptions
 ): Promise<GitResult> {
   return new Promise(resolve => {
     const bounded = timeoutMs !== undefined
-    const child = spawn('git', args, { cwd, env, detached: bounded })
+    const child = spawn('git', credential === undefined ? args : [...HELPER, ...args], {
+      cwd,
+      env,
+      detached: bounded,
+      stdio: ['pipe', 'pipe', 'pipe', ...(credential === undefined ? [] : ['pipe' as const])]
+    })
+    const secret = child.stdio[3] as Writable | null | undefined
+    if (secret) {
+      secret.on('error', () => undefined)
+      secret.end(credential)
+    }
     const out: Buffer[] = []
     const err: Buffer[] = []
     child.stdout.on('data', (c: Buffer) => out.push(c))
@@ -145,6 +162,17 @@ function runGit(
     child.stdin.end(input)
   })
 }
+
+/**
+ * The credential helper of the action's own fetch and push: it answers `get` with what the action
+ * wrote to fd 3 (see RunOptions.credential), and no helper of the runner's config is asked.
+ */
+const HELPER = [
+  '-c',
+  'credential.helper=',
+  '-c',
+  'credential.helper=!f() { test "$1" = get && cat <&3; }; f'
+]
 
 /** What git says when a network command fails, stderr then stdout (push --porcelain's ref lines). */
 const said = (r: GitResult): string => (r.stderr + r.stdout).trim()
@@ -253,22 +281,20 @@ async function credentialFreeCopy(
 }
 
 /**
- * With persist-credentials: false, the action authenticates its own fetch and push through the
- * environment of those commands alone: never on a command line, never in .git/config.
+ * With persist-credentials: false, the action authenticates its own fetch and push through a
+ * credential helper that reads the token from the command's fd 3: never in an environment (which
+ * any process of the same user can read in /proc/PID/environ, PR code included where no sandbox
+ * runs), on a command line, or in a file.
  */
 async function authentication(
   git: RunGit,
   token: string | undefined
-): Promise<Record<string, string>> {
+): Promise<Partial<RunOptions>> {
   if (!token) return {}
   const persisted =
     (await git(['config', '--get-regexp', '^http\\..*extraheader$'])).stdout.trim() !== ''
   if (persisted) return {}
-  return {
-    GIT_CONFIG_COUNT: '1',
-    GIT_CONFIG_KEY_0: 'http.extraheader',
-    GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`
-  }
+  return { credential: `username=x-access-token\npassword=${token}\n` }
 }
 
 /** SAFE, and: a transfer that stalls gives up (a network command's timeout is the hard limit). */
@@ -286,13 +312,13 @@ function safeFlags(options: GitOptions): string[] {
 /** Fetch, ls-remote and push: authenticated, bounded in time, retried while they fail transiently. */
 function networkCommand(
   git: (args: string[], extra: Partial<RunOptions>) => Promise<GitResult>,
-  authEnv: Record<string, string>,
+  auth: Partial<RunOptions>,
   options: GitOptions
 ): (args: string[], retry?: boolean) => Promise<GitResult & { attempts: number }> {
   const timeoutMs = options.networkTimeoutMs ?? NETWORK_TIMEOUT_MS
   return (args, retry = true) =>
     withRetries(
-      async () => redact(await git(args, { env: authEnv, timeoutMs }), options.token),
+      async () => redact(await git(args, { ...auth, timeoutMs }), options.token),
       retry ? (options.retryDelaysMs ?? RETRY_DELAYS_MS) : [],
       (failed, wait) =>
         options.warn?.(
@@ -365,8 +391,8 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
     if (!origin) throw new Error(`The checkout in ${root} has no remote 'origin'.`)
     return origin
   }
-  const authEnv = await authentication(git, options.token)
-  const network = networkCommand(git, authEnv, options)
+  const auth = await authentication(git, options.token)
+  const network = networkCommand(git, auth, options)
   const remote = async (args: string[]): Promise<string> => succeeded(args[0]!, await network(args))
 
   const untracked = async (): Promise<string[]> =>
