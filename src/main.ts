@@ -35,6 +35,7 @@ export async function run(prefetched?: Prefetched): Promise<string | undefined> 
     stateAuthor: connection.stateAuthor,
     requestTimeoutMs: connection.requestTimeoutSeconds * 1000,
     maxWaitSeconds: connection.maxWaitSeconds,
+    selfRunId: ctx.runId,
     prefetched,
     log
   })

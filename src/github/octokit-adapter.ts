@@ -26,6 +26,8 @@ export interface AdapterOptions {
   baseUrl: string
   /** Login the action posts as, when it cannot be asked (GitHub App tokens). */
   stateAuthor?: string
+  /** The id of the workflow run the action runs in (GITHUB_RUN_ID): never taken for a run it dispatched. */
+  selfRunId?: string
   /** The pull request fetched at start-up, used once when it answered 200. */
   prefetched?: Prefetched
   log: { warning(message: string): void; debug(message: string): void }
@@ -200,7 +202,14 @@ export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
     log
   })
   const octokit = createOctokit(options, policy)
-  const lookup: Lookup = { octokit, owner, repo, policy, log }
+  const lookup: Lookup = {
+    octokit,
+    owner,
+    repo,
+    policy,
+    log,
+    ...(options.selfRunId ? { selfRunId: options.selfRunId } : {})
+  }
   const repoParams = { owner, repo }
   let me: Promise<string> | undefined
   const whoAmI = (): Promise<string> =>
@@ -327,7 +336,7 @@ export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
       return pulls.slice(0, count)
     },
     ...writes,
-    ...createConversation(octokit, repoParams, call)
+    ...createConversation(lookup, whoAmI, call)
   }
 }
 
@@ -387,7 +396,7 @@ function createWrites(
               runId: data?.workflow_run_id === undefined ? undefined : Number(data.workflow_run_id)
             }
           },
-          since => findDispatchedRun(lookup, workflowFile, branch, since)
+          (_since, sentAt) => findDispatchedRun(lookup, workflowFile, branch, sentAt)
         )
       )
     },
