@@ -66,7 +66,7 @@ export async function createOnce<T>(
         l.log.warning(`'${what}' had been carried out; not sending it again.`)
         return found
       }
-      if (attempt >= MAX_WRITE_ATTEMPTS || !(await l.policy.pause(attempt, what))) throw e
+      if (attempt >= MAX_WRITE_ATTEMPTS || !(await l.policy.pause(attempt, what, e))) throw e
     }
   }
 }
@@ -233,7 +233,7 @@ export async function appendAnnotations<A>(
         landed = count
         continue
       }
-      if (failures >= MAX_WRITE_ATTEMPTS || !(await l.policy.pause(failures, 'the annotations')))
+      if (failures >= MAX_WRITE_ATTEMPTS || !(await l.policy.pause(failures, 'the annotations', e)))
         throw e
     }
   }
