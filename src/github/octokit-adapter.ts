@@ -100,7 +100,7 @@ export class GitHubError extends Error {
 const RERUN = 'Re-run the job to go on.'
 
 /** What the user can do about a failed request, from how it failed. */
-function remedy(operation: string, status: number, message: string): string {
+function remedy(operation: string, status: number): string {
   const scope = SCOPE_FOR[operation]
   const grant = scope ? `grant the workflow '${scope}' under permissions: (see the README)` : ''
   if (status === 401) return 'GitHub did not accept the token: check the github-token input.'
@@ -141,7 +141,12 @@ function wrap(operation: string, e: unknown): GitHubError {
   const status = answered ? (err.status ?? 0) : 0
   const message = (err.response?.data?.message ?? err.message ?? String(e)).replace(/[.\s]+$/, '')
   const how = answered && status > 0 ? `HTTP ${status}` : 'no answer: connection failed'
-  return new GitHubError(status, operation, `${message}. ${remedy(operation, status, message)}`, how)
+  return new GitHubError(
+    status,
+    operation,
+    `${message}. ${remedy(operation, status)}`,
+    how
+  )
 }
 
 async function call<T>(operation: string, fn: () => Promise<T>): Promise<T> {

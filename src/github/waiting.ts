@@ -258,7 +258,11 @@ export function createRetryPolicy(options: WaitingOptions): RetryPolicy {
         }
       if (counts.rateLimits > MAX_RATE_LIMIT_WAITS)
         return {
-          fail: retryLater(e, verdict, `review-loop waited for it ${MAX_RATE_LIMIT_WAITS} times already`)
+          fail: retryLater(
+            e,
+            verdict,
+            `review-loop waited for it ${MAX_RATE_LIMIT_WAITS} times already`
+          )
         }
       if (ms > budget.leftMs())
         return {
