@@ -85,14 +85,18 @@ const SCOPE_FOR: Record<string, string> = {
 
 /** An HTTP error from GitHub, reduced to what the loop acts on: what failed, why, and what to do. */
 export class GitHubError extends Error {
+  /** What failed, without the remedy: for a caller that says what to do itself. */
+  readonly said: string
   constructor(
     readonly status: number,
     readonly operation: string,
     message: string,
     /** How GitHub failed to answer, in words ('HTTP 404', 'timed out', 'connection failed'). */
-    how = `HTTP ${status}`
+    how = `HTTP ${status}`,
+    remedy = ''
   ) {
-    super(`${operation}: ${message} (${how})`)
+    super(`${operation}: ${message}${remedy ? ` ${remedy}` : ''} (${how})`)
+    this.said = `${operation}: ${message.replace(/\.$/, '')} (${how})`
     this.name = 'GitHubError'
   }
 }
@@ -132,8 +136,9 @@ function wrap(operation: string, e: unknown): GitHubError {
     return new GitHubError(
       0,
       operation,
-      `${said ?? 'no answer from GitHub'}. GitHub may be slow: re-run the job; if it keeps timing out, raise request-timeout-seconds.`,
-      'timed out'
+      `${said ?? 'no answer from GitHub'}.`,
+      'timed out',
+      'GitHub may be slow: re-run the job; if it keeps timing out, raise request-timeout-seconds.'
     )
   }
   // Octokit reports a request that got no HTTP answer (a reset, a refused connection) as a 500
@@ -141,12 +146,7 @@ function wrap(operation: string, e: unknown): GitHubError {
   const status = answered ? (err.status ?? 0) : 0
   const message = (err.response?.data?.message ?? err.message ?? String(e)).replace(/[.\s]+$/, '')
   const how = answered && status > 0 ? `HTTP ${status}` : 'no answer: connection failed'
-  return new GitHubError(
-    status,
-    operation,
-    `${message}. ${remedy(operation, status)}`,
-    how
-  )
+  return new GitHubError(status, operation, `${message}.`, how, remedy(operation, status))
 }
 
 async function call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
