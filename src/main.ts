@@ -8,7 +8,7 @@ import { createActionsLog } from './action/log.js'
 import { setOutputs } from './action/outputs.js'
 import type { Prefetched } from './action/prefetch.js'
 import { createGit } from './git/git.js'
-import { createGitHubAdapter } from './github/octokit-adapter.js'
+import { createGitHubAdapter, type AdapterOptions } from './github/octokit-adapter.js'
 import { parseConnection, parseMode } from './inputs.js'
 import { statsReport } from './run/stats.js'
 import type { GitHubPort, Log } from './ports/index.js'
@@ -27,17 +27,7 @@ export async function run(prefetched?: Prefetched): Promise<string | undefined> 
   core.setSecret(connection.githubToken)
   const ctx = readContext(process.env)
   const log = createActionsLog()
-  const github = createGitHubAdapter({
-    token: connection.githubToken,
-    owner: ctx.owner,
-    repo: ctx.repo,
-    baseUrl: ctx.apiUrl,
-    stateAuthor: connection.stateAuthor,
-    requestTimeoutMs: connection.requestTimeoutSeconds * 1000,
-    maxWaitSeconds: connection.maxWaitSeconds,
-    prefetched,
-    log
-  })
+  const github = createGitHubAdapter({ ...adapterOptions(connection, ctx), prefetched, log })
   const mode = parseMode(given)
   if (mode.mode === 'stats') return reportStats(github, ctx, mode.pullRequests, log)
   // the repository's settings file, from the PR's base: the workflow's inputs override it
@@ -93,6 +83,24 @@ export async function run(prefetched?: Prefetched): Promise<string | undefined> 
   if (outcome.notice) core.notice(outcome.notice)
   setOutputs(outcome, settings.maxIterations)
   return outcome.failure
+}
+
+/** The GitHub adapter's settings: the connection inputs and the run it works for. */
+function adapterOptions(
+  connection: ReturnType<typeof parseConnection>,
+  ctx: RunContext
+): Omit<AdapterOptions, 'log'> {
+  return {
+    token: connection.githubToken,
+    owner: ctx.owner,
+    repo: ctx.repo,
+    baseUrl: ctx.apiUrl,
+    stateAuthor: connection.stateAuthor,
+    requestTimeoutMs: connection.requestTimeoutSeconds * 1000,
+    maxWaitSeconds: connection.maxWaitSeconds,
+    // a dispatched run is never taken for the run its own dispatch started
+    selfRunId: ctx.runId
+  }
 }
 
 /**

@@ -356,3 +356,88 @@ describe('two state comments (through dist/)', () => {
     }
   })
 })
+
+const ONE_FILE: Scenario = {
+  base: { 'README.md': '# sample\n' },
+  pr: { commits: [{ message: 'work', files: { 'src/a.js': 'one()\n' } }] },
+  inputs: { checks: 'ok: true', 'request-timeout-seconds': '2' },
+  maxRuns: 2
+}
+
+describe('faults leave the loop going or say what to do', () => {
+  it('a dispatch refused by GitHub is not taken for the run that is asking: the run fails, saying how to go on', async () => {
+    // run 1 fixes and dispatches run 2, which fixes again; run 2's dispatch is refused
+    const report = await runScenario({
+      ...ONE_FILE,
+      pr: { commits: [{ message: 'work', files: { 'src/a.js': 'one()   \n' } }] },
+      inputs: {
+        ...ONE_FILE.inputs,
+        checks: WS_CHECK,
+        'fix-commands':
+          "if grep -q stage2 src/a.js; then sed -i -E 's/ +$//' src/a.js; else printf 'x\\n\\n\\nfunction stage2() {}   \\n' > src/a.js; fi"
+      },
+      faults: [
+        {
+          run: 2,
+          route: 'POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches',
+          status: 500,
+          times: 20
+        }
+      ],
+      maxRuns: 4
+    })
+    expect(report.runs.map(r => [r.event, r.exitCode])).toEqual([
+      ['pull_request', 0],
+      ['workflow_dispatch', 1]
+    ])
+    expect(report.runs[1]!.errors.join('\n')).toContain('Could not dispatch the next iteration')
+    expect(report.finalState?.['reason']).toMatch(/Re-run this job.*pr-number 7/)
+  })
+
+  it('a review call that fails on the first run leaves a failed check run saying what failed and what to do', async () => {
+    const report = await runScenario({
+      ...ONE_FILE,
+      model: {
+        templates: [
+          {
+            reply: {
+              kind: 'error',
+              status: 400,
+              type: 'invalid_request_error',
+              message: 'prompt is too long'
+            }
+          }
+        ]
+      }
+    })
+    expect(report.runs.map(r => r.exitCode)).toEqual([1])
+    expect(report.checkRuns).toHaveLength(1)
+    const [check] = report.checkRuns
+    expect(check).toMatchObject({ conclusion: 'failure', title: 'review-loop failed' })
+    expect(check!.summary).toContain('prompt is too long')
+    expect(check!.summary).toContain('Re-run the job')
+  })
+
+  it('a failure after the state exists adds a line to the sticky comment', async () => {
+    const report = await runScenario({
+      ...ONE_FILE,
+      faults: [{ run: 1, route: 'POST /repos/{owner}/{repo}/check-runs', status: 404 }]
+    })
+    expect(report.runs.map(r => r.exitCode)).toEqual([1])
+    const [comment] = report.comments
+    expect(comment!.body).toMatch(
+      /\*\*Run \d+ \(attempt 1\) failed:\*\* create check run: Not Found\. .*'checks: write'.*re-run the job/
+    )
+  })
+
+  it('pr-number naming no pull request says so, naming the input', async () => {
+    const report = await runScenario({
+      ...ONE_FILE,
+      inputs: { ...ONE_FILE.inputs, 'pr-number': '4242' },
+      start: { event: 'workflow_dispatch', dispatchInputs: { 'pr-number': '4242' } }
+    })
+    expect(report.runs[0]!.errors).toEqual([
+      'pr-number: PR #4242 does not exist in acme/widgets (or the token cannot see it). Set pr-number to the number of a pull request of this repository.'
+    ])
+  })
+})

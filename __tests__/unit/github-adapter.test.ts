@@ -153,7 +153,10 @@ describe('the GitHub adapter waits within bounds', () => {
     const started = Date.now()
     const error = await adapter()
       .getPull(1)
-      .catch((e: unknown) => e as Error)
+      .then(
+        () => new Error('no error'),
+        (e: unknown) => e as Error
+      )
     expect(Date.now() - started).toBeLessThan(1000)
     expect(error).toMatchObject({ name: 'GitHubError', status: 403 })
     expect((error as Error).message).toContain(`until ${at} (UTC), 60 min from now`)
@@ -161,6 +164,36 @@ describe('the GitHub adapter waits within bounds', () => {
 
     emu.addFault({ route: COMMENTS, status: 429, headers: { 'retry-after': '600' } })
     await expect(adapter().createComment(1, 'later')).rejects.toThrow(/10 min from now.*Re-run/)
+  })
+
+  it('waits as long as retry-after says on a 503 to a write', async () => {
+    const from = emu.requests.length
+    emu.addFault({ route: COMMENTS, status: 503, headers: { 'retry-after': '2' } })
+    await adapter().createComment(1, 'after a 503')
+    const [refused, retried] = requestsOn(COMMENTS, from)
+    expect(retried!.at - refused!.at).toBeGreaterThanOrEqual(1900)
+    expect(emu.comments.filter(c => c.body === 'after a 503')).toHaveLength(1)
+  })
+
+  it('calls a timeout a timeout, with what to do', async () => {
+    emu.addFault({ route: CHECK_RUNS, hang: true, times: 20 })
+    const error = await adapter({ requestTimeoutMs: 200 })
+      .createCheckRun(checkRun('hung-create'))
+      .then(
+        () => new Error('no error'),
+        (e: unknown) => e as Error
+      )
+    expect(error.message).toMatch(/^create check run: no answer from GitHub within 200 ms\./)
+    expect(error.message).toContain('raise request-timeout-seconds')
+    expect(error.message).toMatch(/\(timed out\)$/)
+    expect(error.message).not.toContain('HTTP 500')
+  })
+
+  it('says what to do about a 404 on a write: the permission to check', async () => {
+    emu.addFault({ route: CHECK_RUNS, status: 404 })
+    await expect(adapter().createCheckRun(checkRun('not-found'))).rejects.toThrow(
+      /create check run: Not Found\. .*grant the workflow 'checks: write'.*re-run the job\. \(HTTP 404\)/
+    )
   })
 
   it('keeps the permission hint on a 403 that is not a rate limit', async () => {
@@ -232,6 +265,23 @@ describe('the GitHub adapter creates once when an answer is lost', () => {
     expect(emu.dispatches.slice(before)).toMatchObject([{ ref: 'unsent', runId }])
   })
 
+  it('a dispatch refused by a 500 is not taken as made for the run that is asking (its own dispatched run)', async () => {
+    // the run making the request was itself dispatched a moment ago, on the same branch
+    const { runId: self } = await adapter().dispatchWorkflow('review-loop.yml', 'feature', {
+      pr: '1'
+    })
+    const before = emu.dispatches.length
+    emu.addFault({ route: DISPATCH, status: 500, times: 20 })
+    const gh = adapter({ selfRunId: String(self) })
+    const error = await gh.dispatchWorkflow('review-loop.yml', 'feature', { pr: '1' }).then(
+      () => new Error('no error'),
+      (e: unknown) => e as Error
+    )
+    expect(error).toMatchObject({ name: 'GitHubError', status: 500 })
+    expect(error.message).toMatch(/dispatch workflow: .*Re-run the job/)
+    expect(emu.dispatches.slice(before)).toEqual([])
+  })
+
   it('a review whose answer is lost is submitted once', async () => {
     const before = emu.reviews.length
     emu.addFault({ route: REVIEWS, lost: true, reset: true })
@@ -286,5 +336,13 @@ describe('the retry policy', () => {
     const patch = `${R}/check-runs/{check_run_id}`
     expect(isIdempotent('PATCH', patch, { output: { annotations: [{}] } })).toBe(false)
     expect(isIdempotent('PATCH', patch, { output: { annotations: [] } })).toBe(true)
+    // a commit status, a GraphQL query and resolving a thread leave the same result when repeated
+    expect(isIdempotent('POST', `${R}/statuses/{sha}`)).toBe(true)
+    expect(isIdempotent('POST', '/graphql', { query: 'query { viewer { login } }' })).toBe(true)
+    const resolve =
+      'mutation($threadId: ID!) {\n  resolveReviewThread(input: { threadId: $threadId }) { thread { id } } }'
+    expect(isIdempotent('POST', '/graphql', { query: resolve })).toBe(true)
+    const other = 'mutation { addComment(input: {}) { clientMutationId } }'
+    expect(isIdempotent('POST', '/graphql', { query: other })).toBe(false)
   })
 })

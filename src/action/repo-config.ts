@@ -12,7 +12,7 @@ import type { Prefetched } from './prefetch.js'
  * without a PR in sight, the default branch.
  */
 export async function settingsRef(
-  ctx: Pick<RunContext, 'payload' | 'eventPrNumber'>,
+  ctx: Pick<RunContext, 'payload' | 'eventPrNumber' | 'owner' | 'repo'>,
   github: Pick<GitHubPort, 'getPull'>,
   options: { prefetched?: Prefetched; prNumber?: number }
 ): Promise<string | undefined> {
@@ -26,7 +26,18 @@ export async function settingsRef(
     baseSha(ctx.payload['pull_request'])
   if (known) return known
   const pr = options.prNumber ?? ctx.eventPrNumber
-  return pr ? (await github.getPull(pr)).baseSha : undefined
+  if (!pr) return undefined
+  try {
+    return (await github.getPull(pr)).baseSha
+  } catch (e) {
+    // the number came from the pr-number input (or a dispatch's input of that name)
+    const inputs = ctx.payload['inputs'] as Record<string, unknown> | undefined
+    const named = options.prNumber !== undefined || inputs?.['pr-number'] !== undefined
+    if (!named || (e as { status?: number }).status !== 404) throw e
+    throw new Error(
+      `pr-number: PR #${pr} does not exist in ${ctx.owner}/${ctx.repo} (or the token cannot see it). Set pr-number to the number of a pull request of this repository.`
+    )
+  }
 }
 
 /** `.github/review-loop.yml` at `ref`, parsed and validated; undefined when the file is not there. */

@@ -1,6 +1,7 @@
 import type { getOctokit } from '@actions/github'
 import type { HumanReview, RepoRole, ReviewComment } from '../loop/types.js'
 import type { ConversationPort } from '../ports/index.js'
+import { createOnce, findReply, type Lookup } from './idempotent.js'
 
 type Octokit = ReturnType<typeof getOctokit>
 type Call = <T>(operation: string, fn: () => Promise<T>) => Promise<T>
@@ -68,10 +69,12 @@ async function threadsOf(
 
 /** The human side of the PR over REST and GraphQL (see ConversationPort). */
 export function createConversation(
-  octokit: Octokit,
-  repo: { owner: string; repo: string },
+  lookup: Lookup,
+  whoAmI: () => Promise<string>,
   call: Call
 ): ConversationPort {
+  const { octokit } = lookup
+  const repo = { owner: lookup.owner, repo: lookup.repo }
   return {
     async roleOf(login) {
       const data = await call('get collaborator permission', () =>
@@ -145,13 +148,23 @@ export function createConversation(
       }))
     },
     async replyToReviewComment(pr, commentId, body) {
+      // a reply whose answer was lost is looked for before it is sent again
       await call('reply to review comment', () =>
-        octokit.rest.pulls.createReplyForReviewComment({
-          ...repo,
-          pull_number: pr,
-          comment_id: commentId,
-          body
-        })
+        createOnce(
+          lookup,
+          'reply to review comment',
+          async () =>
+            (
+              await octokit.rest.pulls.createReplyForReviewComment({
+                ...repo,
+                pull_number: pr,
+                comment_id: commentId,
+                body
+              })
+            ).data.id,
+          async since =>
+            findReply(lookup, pr, { inReplyTo: commentId, author: await whoAmI(), body }, since)
+        )
       )
     },
     async resolveThreads(pr, commentIds) {

@@ -23,6 +23,8 @@ export interface Lookup {
   repo: string
   policy: RetryPolicy
   log: { warning(message: string): void }
+  /** The id of the workflow run making the requests (GITHUB_RUN_ID), never taken for one it started. */
+  selfRunId?: string
   /** The wait between one bulk write and the next (annotation batches); default WRITE_PACE_MS. */
   paceMs?: number
 }
@@ -36,15 +38,17 @@ export const WRITE_PACE_MS = 1000
 
 /**
  * Runs `create`; when its answer is lost, `find` looks for what it made (given the time just
- * before the first attempt) and only when nothing is found is it sent again.
+ * before the first attempt less CLOCK_SLACK_MS, and that time itself) and only when nothing is
+ * found is it sent again.
  */
 export async function createOnce<T>(
   l: Lookup,
   what: string,
   create: () => Promise<T>,
-  find: (since: number) => Promise<T | undefined>
+  find: (since: number, sentAt: number) => Promise<T | undefined>
 ): Promise<T> {
-  const since = Date.now() - CLOCK_SLACK_MS
+  const sentAt = Date.now()
+  const since = sentAt - CLOCK_SLACK_MS
   for (let attempt = 1; ; attempt++) {
     try {
       return await create()
@@ -53,7 +57,7 @@ export async function createOnce<T>(
       l.log.warning(`The answer to '${what}' was lost (${(e as Error).message}); looking for it.`)
       let found: T | undefined
       try {
-        found = await find(since)
+        found = await find(since, sentAt)
       } catch (lookupError) {
         l.log.warning(`Could not look: ${(lookupError as Error).message}.`)
         throw e
@@ -62,7 +66,7 @@ export async function createOnce<T>(
         l.log.warning(`'${what}' had been carried out; not sending it again.`)
         return found
       }
-      if (attempt >= MAX_WRITE_ATTEMPTS || !(await l.policy.pause(attempt, what))) throw e
+      if (attempt >= MAX_WRITE_ATTEMPTS || !(await l.policy.pause(attempt, what, e))) throw e
     }
   }
 }
@@ -110,16 +114,20 @@ export async function findCheckRun(
 }
 
 /**
- * The id of a run of `workflowFile` dispatched on `branch` since `since`, if there is one. A run
- * shows in the list a moment after its dispatch, so the list is read a few times, backing off
- * within the retry budget, before the dispatch counts as not made.
+ * The id of a run of `workflowFile` dispatched on `branch` by this dispatch, if there is one: a run
+ * created once the request was sent (`sentAt`, give or take a second), never the run making the
+ * request (`selfRunId`, which a dispatch also started moments before). A run shows in the list a
+ * moment after its dispatch, so the list is read a few times, backing off within the retry
+ * budget, before the dispatch counts as not made.
  */
 export async function findDispatchedRun(
   l: Lookup,
   workflowFile: string,
   branch: string,
-  since: number
+  sentAt: number
 ): Promise<{ runId: number } | undefined> {
+  // GitHub's times have whole seconds; a second more for the runner's clock
+  const since = Math.floor(sentAt / 1000) * 1000 - 1000
   for (let look = 1; ; look++) {
     const { data } = await l.octokit.rest.actions.listWorkflowRuns({
       owner: l.owner,
@@ -129,11 +137,35 @@ export async function findDispatchedRun(
       branch,
       per_page: 30
     })
-    const run = data.workflow_runs.find(r => createdSince(r.created_at, since))
+    const run = data.workflow_runs.find(
+      r => String(r.id) !== l.selfRunId && createdSince(r.created_at, since)
+    )
     if (run) return { runId: Number(run.id) }
     if (look >= 3 || !(await l.policy.pause(look, 'looking for the dispatched run')))
       return undefined
   }
+}
+
+/** The id of `author`'s reply with `body` to review comment `inReplyTo` on `pr`, made since `since`. */
+export async function findReply(
+  l: Lookup,
+  pr: number,
+  reply: { inReplyTo: number; author: string; body: string },
+  since: number
+): Promise<number | undefined> {
+  const comments = await l.octokit.paginate(l.octokit.rest.pulls.listReviewComments, {
+    owner: l.owner,
+    repo: l.repo,
+    pull_number: pr,
+    per_page: 100
+  })
+  return comments.find(
+    c =>
+      c.in_reply_to_id === reply.inReplyTo &&
+      c.user?.login === reply.author &&
+      c.body === reply.body &&
+      createdSince(c.created_at, since)
+  )?.id
 }
 
 /** Whether `author` left a review with `body` on `commitId` of `pr` since `since`. */
@@ -201,7 +233,7 @@ export async function appendAnnotations<A>(
         landed = count
         continue
       }
-      if (failures >= MAX_WRITE_ATTEMPTS || !(await l.policy.pause(failures, 'the annotations')))
+      if (failures >= MAX_WRITE_ATTEMPTS || !(await l.policy.pause(failures, 'the annotations', e)))
         throw e
     }
   }

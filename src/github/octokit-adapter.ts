@@ -15,7 +15,13 @@ import {
   type Lookup
 } from './idempotent.js'
 import { createConversation } from './conversation.js'
-import { createRetryPolicy, fetchWithTimeout, isIdempotent, type RetryPolicy } from './waiting.js'
+import {
+  createRetryPolicy,
+  fetchWithTimeout,
+  isIdempotent,
+  RetryLaterError,
+  type RetryPolicy
+} from './waiting.js'
 
 export const ANNOTATIONS_PER_REQUEST = 50
 
@@ -26,6 +32,8 @@ export interface AdapterOptions {
   baseUrl: string
   /** Login the action posts as, when it cannot be asked (GitHub App tokens). */
   stateAuthor?: string
+  /** The id of the workflow run the action runs in (GITHUB_RUN_ID): never taken for a run it dispatched. */
+  selfRunId?: string
   /** The pull request fetched at start-up, used once when it answered 200. */
   prefetched?: Prefetched
   log: { warning(message: string): void; debug(message: string): void }
@@ -75,27 +83,70 @@ const SCOPE_FOR: Record<string, string> = {
   'resolve review thread': 'pull-requests: write'
 }
 
-/** An HTTP error from GitHub, reduced to what the loop acts on. */
+/** An HTTP error from GitHub, reduced to what the loop acts on: what failed, why, and what to do. */
 export class GitHubError extends Error {
+  /** What failed, without the remedy: for a caller that says what to do itself. */
+  readonly said: string
   constructor(
     readonly status: number,
     readonly operation: string,
-    message: string
+    message: string,
+    /** How GitHub failed to answer, in words ('HTTP 404', 'timed out', 'connection failed'). */
+    how = `HTTP ${status}`,
+    remedy = ''
   ) {
-    super(`${operation}: ${message} (HTTP ${status})`)
+    super(`${operation}: ${message}${remedy ? ` ${remedy}` : ''} (${how})`)
+    this.said = `${operation}: ${message.replace(/\.$/, '')} (${how})`
     this.name = 'GitHubError'
   }
 }
 
+const RERUN = 'Re-run the job to go on.'
+
+/** What the user can do about a failed request, from how it failed. */
+function remedy(operation: string, status: number): string {
+  const scope = SCOPE_FOR[operation]
+  const grant = scope ? `grant the workflow '${scope}' under permissions: (see the README)` : ''
+  if (status === 401) return 'GitHub did not accept the token: check the github-token input.'
+  if (status === 403)
+    return grant
+      ? `${grant[0]!.toUpperCase()}${grant.slice(1)}, then re-run the job.`
+      : `Check the token's permissions, then re-run the job.`
+  if (status === 404)
+    return `GitHub answers 404 for what is gone and for what the token may not see: check that it still exists${grant ? ` and ${grant}` : ''}, then re-run the job.`
+  if (status === 422) return `GitHub refused the request as invalid. ${RERUN}`
+  if (status >= 500 || status === 0) return `GitHub failed to answer (on GitHub's side). ${RERUN}`
+  return RERUN
+}
+
 function wrap(operation: string, e: unknown): GitHubError {
   if (e instanceof GitHubError) return e
-  const err = e as { status?: number; message?: string; response?: { data?: { message?: string } } }
-  const status = err.status ?? 0
-  let message = err.response?.data?.message ?? err.message ?? String(e)
-  if (status === 403 && /not accessible by integration/i.test(message) && SCOPE_FOR[operation]) {
-    message += `. Grant the workflow '${SCOPE_FOR[operation]}' under permissions: (see the README).`
+  // a rate limit the action would not wait out already says when to re-run
+  if (e instanceof RetryLaterError) return new GitHubError(e.status, operation, e.message)
+  const err = e as {
+    status?: number
+    name?: string
+    message?: string
+    cause?: { name?: string; message?: string }
+    response?: { data?: { message?: string } }
   }
-  return new GitHubError(status, operation, message)
+  const timedOut = err.name === 'TimeoutError' || err.cause?.name === 'TimeoutError'
+  if (timedOut) {
+    const said = err.cause?.name === 'TimeoutError' ? err.cause.message : err.message
+    return new GitHubError(
+      0,
+      operation,
+      `${said ?? 'no answer from GitHub'}.`,
+      'timed out',
+      'GitHub may be slow: re-run the job; if it keeps timing out, raise request-timeout-seconds.'
+    )
+  }
+  // Octokit reports a request that got no HTTP answer (a reset, a refused connection) as a 500
+  const answered = err.response !== undefined || !('request' in (err as object))
+  const status = answered ? (err.status ?? 0) : 0
+  const message = (err.response?.data?.message ?? err.message ?? String(e)).replace(/[.\s]+$/, '')
+  const how = answered && status > 0 ? `HTTP ${status}` : 'no answer: connection failed'
+  return new GitHubError(status, operation, `${message}.`, how, remedy(operation, status))
 }
 
 async function call<T>(operation: string, fn: () => Promise<T>): Promise<T> {
@@ -200,7 +251,14 @@ export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
     log
   })
   const octokit = createOctokit(options, policy)
-  const lookup: Lookup = { octokit, owner, repo, policy, log }
+  const lookup: Lookup = {
+    octokit,
+    owner,
+    repo,
+    policy,
+    log,
+    ...(options.selfRunId ? { selfRunId: options.selfRunId } : {})
+  }
   const repoParams = { owner, repo }
   let me: Promise<string> | undefined
   const whoAmI = (): Promise<string> =>
@@ -327,7 +385,7 @@ export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
       return pulls.slice(0, count)
     },
     ...writes,
-    ...createConversation(octokit, repoParams, call)
+    ...createConversation(lookup, whoAmI, call)
   }
 }
 
@@ -387,7 +445,7 @@ function createWrites(
               runId: data?.workflow_run_id === undefined ? undefined : Number(data.workflow_run_id)
             }
           },
-          since => findDispatchedRun(lookup, workflowFile, branch, since)
+          (_since, sentAt) => findDispatchedRun(lookup, workflowFile, branch, sentAt)
         )
       )
     },

@@ -103,11 +103,20 @@ export function isIdempotent(
       return !(/\/check-runs\/[^/]+$/.test(path) && (output?.annotations?.length ?? 0) > 0)
     }
     case 'POST':
-      // adding labels and requesting reviewers twice leaves the same labels and reviewers
-      return /\/labels$|\/requested_reviewers$/.test(path)
+      // adding labels and requesting reviewers twice leaves the same labels and reviewers; a
+      // commit status sent twice leaves the same latest status for its context
+      if (/\/labels$|\/requested_reviewers$|\/statuses\/[^/]+$/.test(path)) return true
+      // a GraphQL query reads; resolving a thread twice leaves it resolved
+      return /\/graphql$/.test(path) && isRepeatableGraphql(params['query'])
     default:
       return false
   }
+}
+
+function isRepeatableGraphql(query: unknown): boolean {
+  if (typeof query !== 'string') return false
+  const text = query.trim()
+  return !text.startsWith('mutation') || /^mutation\b[^{]*\{\s*resolveReviewThread\b/.test(text)
 }
 
 /** A failure after which GitHub may or may not have acted: a 5xx, a reset, a timeout. */
@@ -213,8 +222,11 @@ export interface RetryPolicy {
   readonly budget: RetryBudget
   /** Sends a request, waiting out rate limits and retrying transient failures when safe. */
   send<T>(what: string, idempotent: boolean, request: () => Promise<T>): Promise<T>
-  /** Backs off before attempt `attempt + 1` at a write; false when the budget does not allow it. */
-  pause(attempt: number, what: string): Promise<boolean>
+  /**
+   * Backs off before attempt `attempt + 1` at a write, as long as the failure's retry-after says
+   * when there is one; false when the budget or max-wait-seconds does not allow it.
+   */
+  pause(attempt: number, what: string, failure?: unknown): Promise<boolean>
 }
 
 export function createRetryPolicy(options: WaitingOptions): RetryPolicy {
@@ -244,12 +256,20 @@ export function createRetryPolicy(options: WaitingOptions): RetryPolicy {
             `review-loop waits at most ${seconds(options.maxWaitSeconds)}`
           )
         }
-      if (ms > budget.leftMs() || counts.rateLimits > MAX_RATE_LIMIT_WAITS)
+      if (counts.rateLimits > MAX_RATE_LIMIT_WAITS)
         return {
           fail: retryLater(
             e,
             verdict,
-            `this run's retry budget (${seconds(options.retryBudgetSeconds)}) is spent`
+            `review-loop waited for it ${MAX_RATE_LIMIT_WAITS} times already`
+          )
+        }
+      if (ms > budget.leftMs())
+        return {
+          fail: retryLater(
+            e,
+            verdict,
+            `this run's retry budget (${seconds(options.retryBudgetSeconds)}, all waits together) has ${seconds(budget.leftMs() / 1000)} left`
           )
         }
       return { ms, why: verdict.what }
@@ -281,9 +301,11 @@ export function createRetryPolicy(options: WaitingOptions): RetryPolicy {
         }
       }
     },
-    async pause(attempt, what) {
-      const ms = options.backoffMs * 2 ** (attempt - 1)
+    async pause(attempt, what, failure) {
+      const asked = failure === undefined ? undefined : retryAfterSeconds(failure as Failure)
+      const ms = asked !== undefined ? asked * 1000 : options.backoffMs * 2 ** (attempt - 1)
       if (attempt > MAX_TRANSIENT_RETRIES || ms > budget.leftMs()) return false
+      if (ms > options.maxWaitSeconds * 1000) return false
       log.warning(`Trying ${what} again in ${seconds(ms / 1000)}.`)
       await wait(ms)
       return true

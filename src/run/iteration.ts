@@ -1,6 +1,7 @@
 import { stamped } from '../loop/record.js'
 import { addUsage } from '../loop/usage.js'
-import { routeEvent } from '../loop/router.js'
+import { routeEvent, type Intent } from '../loop/router.js'
+import { reportFailure } from './failure.js'
 import { dismissedIds, lastIteration } from '../loop/state.js'
 import { stepFailure } from '../loop/rules.js'
 import type { Finding, HumanTrigger, LoopState, ReviewResult } from '../loop/types.js'
@@ -33,6 +34,18 @@ export async function runIteration(deps: IterationDeps): Promise<IterationOutcom
   const { settings, ctx } = deps
   const intent = routeEvent({ ...ctx, inputPrNumber: settings.prNumber })
   if (intent.kind === 'skip') return { notice: intent.notice, findings: [] }
+  try {
+    return await runIntent(deps, intent)
+  } catch (e) {
+    // every failure leaves a line on the PR saying what failed and what to do
+    throw await reportFailure(deps, intent.pr, e)
+  }
+}
+
+async function runIntent(
+  deps: IterationDeps,
+  intent: Exclude<Intent, { kind: 'skip' }>
+): Promise<IterationOutcome> {
   if (intent.kind !== 'review') {
     const answered = await answerHuman(deps, intent, (plan, human) => iterate(deps, plan, human))
     return keepGoing(deps, intent.pr, answered)

@@ -59,8 +59,10 @@ export async function publishCheck(
         targetUrl: input.detailsUrl
       })
     } catch (status) {
+      // only a refusal asks for the permission; the error says what to do about anything else
+      const refused = [401, 403, 404].includes((status as { status?: number }).status ?? 0)
       log.warning(
-        `Could not set the commit status '${input.name}' either (${(status as Error).message}): grant 'statuses: write' under permissions:, or use a token that may. The result is in the job summary.`
+        `Could not set the commit status '${input.name}' either (${(status as Error).message})${refused ? ": grant 'statuses: write' under permissions:, or use a token that may" : ''}. The result is in the job summary.`
       )
     }
     return undefined

@@ -262,7 +262,9 @@ async function dispatchNext(
     })
     return undefined
   } catch (e) {
-    return `Could not dispatch the next iteration: ${(e as Error).message}. ${rerun}`
+    // the adapter's error without its generic remedy: this message says how to go on
+    const said = (e as { said?: string }).said ?? (e as Error).message
+    return `Could not dispatch the next iteration: ${said}. ${rerun}`
   }
 }
 

@@ -1,0 +1,42 @@
+/**
+ * A run that failed, in one line on the PR: what failed and what to do. The line goes at the end of
+ * the sticky comment (the next saved state renders the comment afresh, without it), or in a check
+ * run and the job summary where there is no state yet.
+ */
+import { escapeMd } from './format.js'
+
+/** Marks the failure line in the sticky comment, so a later failure replaces it. */
+export const FAILURE_MARKER = '<!-- review-loop:failure -->'
+
+/** The longest failure message shown on the PR; the job's log has all of it. */
+const MAX_MESSAGE = 1500
+
+/** Words that tell the user what to do; a message without one gets the generic remedy. */
+const REMEDY = /re-run|grant |set (the )?[\w-]+|check (that|the)|raise |delete |upgrade|use a /i
+
+/** The failure's message with a remedy: the cause as it was said, then what to do. */
+export function withRemedy(message: string): string {
+  const said = message.trim().replace(/\s+$/, '')
+  if (REMEDY.test(said)) return said
+  return `${said.replace(/\.?$/, '.')} Re-run the job; if it fails the same way again, the job's log has the details.`
+}
+
+/** One line of Markdown for `message`: control characters removed, Markdown and mentions escaped. */
+function flat(message: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = message.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '')
+  const cut = clean.length > MAX_MESSAGE ? `${clean.slice(0, MAX_MESSAGE)}… (cut)` : clean
+  return escapeMd(cut)
+}
+
+/** The failure as a Markdown block: `what` (e.g. 'Run 12 (attempt 1)') failed, and why. */
+export function failureBlock(what: string, message: string): string {
+  return `${FAILURE_MARKER}\n> [!CAUTION]\n> **${escapeMd(what)} failed:** ${flat(withRemedy(message))}`
+}
+
+/** `body` with `block` at its end, in place of an earlier failure line. */
+export function withFailure(body: string, block: string): string {
+  const at = body.indexOf(FAILURE_MARKER)
+  const kept = (at === -1 ? body : body.slice(0, at)).replace(/\s+$/, '')
+  return `${kept}\n\n${block}`
+}
