@@ -497,6 +497,9 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
       return r.code === 0 ? r.stdout.trim() : undefined
     },
     async prepareDiff(baseRef, baseSha, headSha) {
+      return (await self.reviewBase(baseRef, baseSha, headSha)).sha
+    },
+    async reviewBase(baseRef, baseSha, headSha) {
       if ((await self.revParse(baseSha)) === undefined) {
         await remote([
           'fetch',
@@ -506,15 +509,26 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
         ])
       }
       let mergeBase = await self.mergeBase(baseSha, headSha)
-      if (
-        !mergeBase &&
-        (await git(['rev-parse', '--is-shallow-repository'])).stdout.trim() === 'true'
-      ) {
-        // a shallow checkout (the default fetch-depth: 1) lacks the history down to the merge base
-        await remote(['fetch', '--no-tags', '--unshallow', url()])
-        mergeBase = await self.mergeBase(baseSha, headSha)
-      }
-      return mergeBase ?? baseSha
+      // a shallow checkout (the default fetch-depth: 1) lacks the history down to the merge base
+      if (!mergeBase && (await self.fullHistory())) mergeBase = await self.mergeBase(baseSha, headSha)
+      return mergeBase ? { sha: mergeBase, shared: true } : { sha: baseSha, shared: false }
+    },
+    async fullHistory() {
+      if ((await git(['rev-parse', '--is-shallow-repository'])).stdout.trim() !== 'true')
+        return false
+      const r = await network(['fetch', '--no-tags', '--unshallow', url()])
+      if (r.code !== 0)
+        throw new Error(
+          `The checkout is shallow and the action could not fetch the rest of its history; check out with \`actions/checkout\` and \`fetch-depth: 0\`. ${networkFailure('fetch --unshallow', r)}`
+        )
+      return true
+    },
+    async isAncestor(a, b) {
+      if ((await self.revParse(a)) === undefined || (await self.revParse(b)) === undefined)
+        return undefined
+      const r = await git(['merge-base', '--is-ancestor', a, b])
+      if (r.code > 1) throw new Error(`git merge-base failed (exit ${r.code}): ${said(r)}`)
+      return r.code === 0
     },
     async diff(base, head, paths = [], options = {}) {
       return ok([
@@ -525,7 +539,7 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
         '--no-ext-diff',
         '--no-textconv',
         ...(options.text ? ['--text'] : []),
-        `${base}...${head}`,
+        `${base}..${head}`,
         '--',
         ...paths
       ])

@@ -175,6 +175,18 @@ function reviewedIn(state: LoopState, headSha: string): IterationRecord | undefi
 }
 
 /**
+ * The head is one this round reviewed, but not where the round left the branch: the last
+ * iteration's pushed fix, or else the head it reviewed. A human reset the branch to an older commit
+ * (dropping the loop's fix, or a later commit of theirs).
+ */
+function movedBack(state: LoopState, headSha: string): boolean {
+  const last = state.iterations[state.iterations.length - 1]
+  if (!last || last.round !== state.round) return false
+  const left = last.fix?.outcome === 'pushed' ? last.fix.commitSha : last.reviewedSha
+  return left !== undefined && left !== headSha
+}
+
+/**
  * What the head is to this state: new, reviewed already, or reviewed with disputes to weigh (the
  * one re-review of a head after the fixer disputed findings without changing code).
  */
@@ -186,7 +198,9 @@ function headEvent(
   // a head a human approved as is was dealt with, as a reviewed one is
   if (state.status === 'go' && state.override?.sha === headSha) return 'head_reviewed'
   const reviewed = reviewedIn(state, headSha)
-  if (!reviewed) return 'new_head'
+  // a head reviewed before that the branch has left since (its fix pushed on top, or a later
+  // review): a human moved the branch back to it, which is a new head for the loop
+  if (!reviewed || movedBack(state, headSha)) return 'new_head'
   const last = state.iterations[state.iterations.length - 1]
   if (reviewed === last && state.status === 'running' && last.fix?.outcome === 'interrupted')
     return 'fix_interrupted'
