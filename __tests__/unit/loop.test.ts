@@ -6,6 +6,7 @@ import {
   nextAfterFix,
   nextAfterReview,
   planPull,
+  repeatedBlocker,
   type PullPlanInput
 } from '../../src/loop/rules.js'
 import type { FindingRecord, FixRecord, IterationRecord, LoopState } from '../../src/loop/types.js'
@@ -382,6 +383,27 @@ describe('planPull', () => {
     if (other.kind === 'skip') expect(other.notice).toContain('by run 1001')
   })
 
+  it('reviews a head the branch was moved back to as a new head, in a running or an ended loop', () => {
+    // iteration 1 reviewed SHA_A and pushed its fix: the branch was left at the fix's commit
+    const running = reviews([{ findings: [blocker('RL-1')], fix: PUSHED }])
+    const back = plan({ state: running, pull: pull({ headSha: SHA_A }) })
+    expect(back).toMatchObject({ kind: 'review', iteration: 2, newRound: false })
+    // the fix's commit itself, once reviewed, is the head the round left: a re-run skips it
+    const atFix = reviews([
+      { findings: [blocker('RL-1')], fix: PUSHED },
+      { findings: [blocker('RL-1')] }
+    ])
+    const fixSha = PUSHED.commitSha!
+    atFix.iterations[1] = { ...atFix.iterations[1]!, reviewedSha: fixSha }
+    expect(plan({ state: atFix, pull: pull({ headSha: fixSha }) }).kind).toBe('skip')
+    // back to the first commit after the loop ended: a new round reviews it
+    const ended = { ...atFix, status: 'max_iterations' as const }
+    expect(plan({ state: ended, pull: pull({ headSha: SHA_A }) })).toMatchObject({
+      kind: 'review',
+      newRound: true
+    })
+  })
+
   it('starts a new round with a fresh cap when a human pushes after the loop ended', () => {
     const ended = reviews(
       [
@@ -531,6 +553,20 @@ describe('appendReview', () => {
     expect(s.lastReviewedSha).toBe(SHA_C)
     expect(s.totals.inputTokens).toBe(300)
     expect(s.totals.costUsd).toBe(0.3)
+  })
+
+  it('counts a finding raised again as raised after a fix only when the fix is in the head', () => {
+    const fixed = updateLast(appendReview(state(), review(1, SHA_A, ['RL-A'])), it => ({
+      ...it,
+      fix: PUSHED
+    }))
+    // the fix is in the head (the reviewed commit is its child): the finding came back after it
+    const kept = appendReview(fixed, review(2, SHA_B, ['RL-A']))
+    expect(kept.iterations[1]!.findings[0]).toMatchObject({ id: 'RL-A', reraised: true })
+    // a human moved the branch back (or rewrote it) without the fix: nothing was raised after it
+    const dropped = appendReview(fixed, { ...review(2, SHA_A, ['RL-A']), fixDropped: true })
+    expect(dropped.iterations[1]!.findings[0]!.reraised).toBeUndefined()
+    expect(repeatedBlocker(dropped, 'high')).toBeUndefined()
   })
 
   it('starts counting afresh in a new round', () => {

@@ -516,7 +516,14 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
     async fullHistory() {
       if ((await git(['rev-parse', '--is-shallow-repository'])).stdout.trim() !== 'true')
         return false
-      const r = await network(['fetch', '--no-tags', '--unshallow', url()])
+      // every branch, as fetch-depth: 0 fetches them: the history of the shallow commits comes with them
+      const r = await network([
+        'fetch',
+        '--no-tags',
+        '--unshallow',
+        url(),
+        '+refs/heads/*:refs/remotes/origin/*'
+      ])
       if (r.code !== 0)
         throw new Error(
           `The checkout is shallow and the action could not fetch the rest of its history; check out with \`actions/checkout\` and \`fetch-depth: 0\`. ${networkFailure('fetch --unshallow', r)}`
