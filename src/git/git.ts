@@ -369,6 +369,18 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
   const network = networkCommand(git, authEnv, options)
   const remote = async (args: string[]): Promise<string> => succeeded(args[0]!, await network(args))
 
+  const shallow = async (): Promise<boolean> =>
+    (await git(['rev-parse', '--is-shallow-repository'])).stdout.trim() === 'true'
+  /** A fetch of history the review needs; from a shallow checkout, its failure names fetch-depth: 0. */
+  const historyFetch = async (args: string[]): Promise<void> => {
+    const r = await network(args)
+    if (r.code === 0) return
+    const hint = (await shallow())
+      ? 'The checkout is shallow and the action could not fetch the history the review needs; check out with `actions/checkout` and `fetch-depth: 0`. '
+      : ''
+    throw new Error(hint + networkFailure('fetch', r))
+  }
+
   const untracked = async (): Promise<string[]> =>
     (await ok(['ls-files', '--others', '--exclude-standard', '-z'])).split('\0').filter(Boolean)
   const nul = (text: string): string[] => text.split('\0').filter(Boolean)
@@ -500,34 +512,29 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
       return (await self.reviewBase(baseRef, baseSha, headSha)).sha
     },
     async reviewBase(baseRef, baseSha, headSha) {
-      if ((await self.revParse(baseSha)) === undefined) {
-        await remote([
+      if ((await self.revParse(baseSha)) === undefined)
+        await historyFetch([
           'fetch',
           '--no-tags',
           url(),
           `+refs/heads/${baseRef}:refs/remotes/origin/${baseRef}`
         ])
-      }
       let mergeBase = await self.mergeBase(baseSha, headSha)
       // a shallow checkout (the default fetch-depth: 1) lacks the history down to the merge base
-      if (!mergeBase && (await self.fullHistory())) mergeBase = await self.mergeBase(baseSha, headSha)
+      if (!mergeBase && (await self.fullHistory()))
+        mergeBase = await self.mergeBase(baseSha, headSha)
       return mergeBase ? { sha: mergeBase, shared: true } : { sha: baseSha, shared: false }
     },
     async fullHistory() {
-      if ((await git(['rev-parse', '--is-shallow-repository'])).stdout.trim() !== 'true')
-        return false
+      if (!(await shallow())) return false
       // every branch, as fetch-depth: 0 fetches them: the history of the shallow commits comes with them
-      const r = await network([
+      await historyFetch([
         'fetch',
         '--no-tags',
         '--unshallow',
         url(),
         '+refs/heads/*:refs/remotes/origin/*'
       ])
-      if (r.code !== 0)
-        throw new Error(
-          `The checkout is shallow and the action could not fetch the rest of its history; check out with \`actions/checkout\` and \`fetch-depth: 0\`. ${networkFailure('fetch --unshallow', r)}`
-        )
       return true
     },
     async isAncestor(a, b) {

@@ -77,7 +77,13 @@ export async function reportPhase(
       links,
       reviewSummary: review.verdict?.summary,
       artifact: recorded.artifact,
-      notes: [...recorded.notes, ...escalated, ...(capNote ? [capNote] : [])]
+      notes: [
+        // a head with no history shared with the base, or without the loop's last fix
+        ...(review.history ? [review.history] : []),
+        ...recorded.notes,
+        ...escalated,
+        ...(capNote ? [capNote] : [])
+      ]
     })
   )
   return { checkRunId }
