@@ -116,7 +116,9 @@ describe('histories a human rewrites', () => {
       'anthropic-base-url': model.url
     }
     try {
-      expect((await sandbox.run({ event: 'pull_request', action: 'opened', inputs })).exitCode).toBe(0)
+      expect(
+        (await sandbox.run({ event: 'pull_request', action: 'opened', inputs })).exitCode
+      ).toBe(0)
       const head = sandbox.humanPush(
         { 'src/greet.js': `${GREET}export const bye = () => 'Bye'\n` },
         'start over',

@@ -468,7 +468,10 @@ describe('planPull', () => {
       { findings: [], fix: PUSHED },
       { findings: [blocker('RL-1')], fix: { ...PUSHED, outcome: 'pushing', commitSha: SHA_B } }
     ])
-    expect(plan({ state: full, pull: pull({ headSha: SHA_A }) }).kind).toBe('skip')
+    expect(plan({ state: full, pull: pull({ headSha: SHA_A }) })).toMatchObject({
+      kind: 'stop',
+      state: { status: 'max_iterations' }
+    })
   })
 
   it('lets a re-run of the run that disputed weigh the disputes, when its dispatch failed', () => {
@@ -496,14 +499,18 @@ describe('planPull', () => {
     expect(plan({ pull: pull({ draft: true }) })).not.toHaveProperty('repeats')
   })
 
-  it('does not review past the cap while the loop is still running', () => {
+  it('does not review past the cap while the loop is still running: it ends, saying why', () => {
     const s = reviews(
       [{ findings: [], fix: PUSHED }, { findings: [], fix: PUSHED }, { findings: [] }],
       { status: 'running' }
     )
     const p = plan({ state: s, pull: pull({ headSha: SHA_D }) })
-    expect(p.kind).toBe('skip')
-    if (p.kind === 'skip') expect(p.notice).toContain('raise max-iterations')
+    // never a skip that leaves the state running with no run to come
+    expect(p).toMatchObject({ kind: 'stop', state: { status: 'max_iterations' } })
+    if (p.kind === 'stop') {
+      expect(p.notice).toContain('used 3 of 3 iterations; raise max-iterations')
+      expect(p.state?.reason).toBe(p.notice)
+    }
   })
 })
 

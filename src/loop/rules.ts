@@ -251,6 +251,17 @@ export function roundCapOf(state: LoopState, maxIterations: number): number {
   return state.roundCap?.round === state.round ? state.roundCap.max : maxIterations
 }
 
+/**
+ * A new head in a running round that used its whole cap (a human's fix at the cap, a lowered
+ * max-iterations): the loop ends as max_iterations with the reason, never running with no run to come.
+ */
+function roundUsedUp(input: PullPlanInput, state: LoopState, used: string): PullPlan {
+  const notice = `The loop already used ${used} iterations; raise max-iterations, or comment /review-loop continue, to go on.`
+  const next = transition(state.status, 'round_used_up')
+  if (next.then === 'skip') return { kind: 'skip', repeats: !input.human, notice }
+  return { kind: 'stop', notice, state: stamped(moveTo(state, next.to, notice), input.now) }
+}
+
 /** Decides, from the PR and the loop state, whether this run reviews the head and as which iteration. */
 export function planPull(input: PullPlanInput): PullPlan {
   const { pull, maxIterations } = input
@@ -274,13 +285,7 @@ export function planPull(input: PullPlanInput): PullPlan {
   const cap = roundCapOf(state, maxIterations)
   state = { ...state, status: next.to, maxIterations: cap }
   const done = roundReviews(state)
-  if (done >= cap && transition(state.status, 'round_used_up').then === 'skip') {
-    return {
-      kind: 'skip',
-      repeats: !input.human,
-      notice: `The loop already used ${done} of ${cap} iterations; raise max-iterations to continue.`
-    }
-  }
+  if (done >= cap) return roundUsedUp(input, state, `${done} of ${cap}`)
   return { kind: 'review', state, iteration: done + 1, newRound: next.newRound === true }
 }
 
