@@ -48,3 +48,39 @@ export function commitAndPush(
   git(clone, ['push', '-q', 'origin', `HEAD:refs/heads/${branch}`])
   return git(clone, ['rev-parse', 'HEAD'])
 }
+
+/**
+ * How a human rewrites the PR branch: `unrelated` pushes a commit with no parent (a new history:
+ * the branch's tree with the changes applied, sharing no commit with the base); `resetTo` moves the
+ * branch back to a revision of it (`HEAD~1` drops the last commit, a sha names any commit), then
+ * commits the changes, if any, on top. Either way the branch is force-pushed.
+ */
+export type ForcePush = 'unrelated' | { resetTo: string }
+
+/** Rewrites `branch` on origin from a work clone as `force` says; returns the new head's sha. */
+export function forcePush(
+  clone: string,
+  branch: string,
+  force: ForcePush,
+  files: FileChanges,
+  message: string
+): string {
+  git(clone, ['fetch', '-q', 'origin'])
+  git(clone, ['checkout', '-q', '-B', branch, `origin/${branch}`])
+  if (force === 'unrelated') {
+    writeFiles(clone, files)
+    git(clone, ['add', '-A'])
+    const tree = git(clone, ['write-tree'])
+    const sha = git(clone, ['commit-tree', tree, '-m', message])
+    git(clone, ['reset', '-q', '--hard', sha])
+  } else {
+    git(clone, ['reset', '-q', '--hard', git(clone, ['rev-parse', '--verify', force.resetTo])])
+    if (Object.keys(files).length) {
+      writeFiles(clone, files)
+      git(clone, ['add', '-A'])
+      git(clone, ['commit', '-q', '-m', message])
+    }
+  }
+  git(clone, ['push', '-q', '--force', 'origin', `HEAD:refs/heads/${branch}`])
+  return git(clone, ['rev-parse', 'HEAD'])
+}

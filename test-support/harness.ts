@@ -15,7 +15,14 @@ import { fileURLToPath } from 'node:url'
 import { parse as parseYaml } from 'yaml'
 import type { ArtifactService } from './artifact-service.js'
 import { GitHubEmulator, type TokenSpec } from './github-emulator.js'
-import { commitAndPush, git, writeFiles, type FileChanges } from './git-fixture.js'
+import {
+  commitAndPush,
+  forcePush,
+  git,
+  writeFiles,
+  type FileChanges,
+  type ForcePush
+} from './git-fixture.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const require = createRequire(import.meta.url)
@@ -112,6 +119,8 @@ export interface RunRequest {
   gitConfig?: Record<string, string>
   /** Check out as actions/checkout does by default: the PR head only, fetch-depth 1. */
   shallow?: boolean
+  /** Check out only the last `depth` commits of the ref (actions/checkout's fetch-depth); 0 all. */
+  depth?: number
   /** SIGKILL the action this many ms after it starts: a cancelled job or a lost runner. */
   killAfterMs?: number
 }
@@ -319,8 +328,9 @@ export class Sandbox {
     return git(this.bare, ['rev-parse', `refs/heads/${branch}`])
   }
 
-  /** A human pushes a commit to the PR branch; returns its sha. */
-  humanPush(files: FileChanges, message: string): string {
+  /** A human pushes a commit to the PR branch, or rewrites it (`force`); returns the new head. */
+  humanPush(files: FileChanges, message: string, force?: ForcePush): string {
+    if (force) return forcePush(this.humanClone, this.branch, force, files, message)
     return commitAndPush(this.humanClone, this.branch, files, message)
   }
 
@@ -365,18 +375,22 @@ export class Sandbox {
     const temp = path.join(runDir, 'temp')
     mkdirSync(temp, { recursive: true })
     // what actions/checkout leaves behind: the PR head (pull_request) or the branch (dispatch)
-    if (req.shallow) {
+    const depth = req.depth ?? (req.shallow ? 1 : 0)
+    if (depth > 0) {
+      // one ref, `depth` commits of it, as actions/checkout fetches with fetch-depth: N
+      const onBranch = req.event === 'workflow_dispatch' || PR_CONTEXT.includes(req.event)
       git(this.dir, [
         'clone',
         '-q',
         '--depth',
-        '1',
+        String(depth),
         '--branch',
-        this.branch,
+        onBranch ? this.branch : 'main',
         `file://${this.bare}`,
         workspace
       ])
-      git(workspace, ['checkout', '-q', '--detach', this.headSha()])
+      if (onBranch && req.event !== 'workflow_dispatch')
+        git(workspace, ['checkout', '-q', '--detach', this.headSha()])
     } else {
       git(this.dir, ['clone', '-q', this.bare, workspace])
       if (req.event === 'workflow_dispatch') git(workspace, ['checkout', '-q', this.branch])

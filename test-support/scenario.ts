@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { parse as parseYaml } from 'yaml'
-import type { FileChanges } from './git-fixture.js'
+import type { FileChanges, ForcePush } from './git-fixture.js'
 import type { FaultSpec } from './fault.js'
 import { GitHttpServer } from './git-http-server.js'
 import {
@@ -43,8 +43,18 @@ export interface Scenario {
   start?: { event: string; action?: string; dispatchInputs?: Record<string, string> }
   /** Cap on runs; default 10. */
   maxRuns?: number
-  /** A human pushes before run N (1-based); GitHub then starts a pull_request synchronize run. */
-  humanPushes?: Array<{ beforeRun: number; message: string; files: FileChanges }>
+  /**
+   * A human pushes before run N (1-based); GitHub then starts a pull_request synchronize run. With
+   * `force` the human rewrites the branch instead (test-support/git-fixture.ts `forcePush`).
+   */
+  humanPushes?: Array<{
+    beforeRun: number
+    message?: string
+    files?: FileChanges
+    force?: ForcePush
+  }>
+  /** Every run's checkout holds only this many commits of its ref (fetch-depth); default all. */
+  checkoutDepth?: number
   /** After run N a human comments, reviews or clicks a button; GitHub starts the runs it triggers. */
   humanEvents?: HumanEvent[]
   /** Re-run run N (same run id, next attempt) right after it finishes. */
@@ -366,6 +376,7 @@ export async function runScenario(
       env: { ...scenario.env, ...(await hooks.env?.(model)) },
       gitConfig: scenario.gitConfig,
       originUrl: gitServer?.url,
+      depth: scenario.checkoutDepth,
       ...(scenario.node ? { node: scenario.node } : {})
     }
     const start = scenario.start ?? { event: 'pull_request', action: 'opened' }
@@ -374,7 +385,7 @@ export async function runScenario(
     while (sandbox.runs.length < maxRuns) {
       const k = sandbox.runs.length + 1
       for (const push of scenario.humanPushes?.filter(p => p.beforeRun === k) ?? []) {
-        const sha = sandbox.humanPush(push.files, push.message)
+        const sha = sandbox.humanPush(push.files ?? {}, push.message ?? 'push by hand', push.force)
         pushes.push({ by: 'human', sha })
         queue.push({ ...base, event: 'pull_request', action: 'synchronize' })
       }

@@ -229,6 +229,19 @@ export class FakeGit implements Git {
   async prepareDiff(_r: string, baseSha: string) {
     return baseSha
   }
+  /** Whether the head shares history with the base (false: a force-push to an unrelated one). */
+  sharesHistory = true
+  async reviewBase(_r: string, baseSha: string) {
+    return { sha: baseSha, shared: this.sharesHistory }
+  }
+  async fullHistory() {
+    return false
+  }
+  /** Whether the last pushed fix is in the head's history (false: a human moved the branch back). */
+  fixKept = true
+  async isAncestor() {
+    return this.fixKept
+  }
   /** What `diff` answers: no change by default. */
   diffText = ''
   async diff() {

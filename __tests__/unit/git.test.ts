@@ -114,6 +114,48 @@ describe('createGit', () => {
     expect(result.kind).toBe('rejected')
     expect(await g.remoteHead('feature')).toBe(theirs)
   })
+  it('reviews a head with no history shared with the base against the base tip, diffing from there', async () => {
+    const g = await createGit(work)
+    const base = await g.head()
+    git(work, ['push', '-q', 'origin', 'HEAD:refs/heads/main'])
+    // a human force-pushes a history of its own to the branch
+    git(work, ['checkout', '-q', '--orphan', 'fresh'])
+    writeFiles(work, { 'a.txt': 'one\n', 'src/b.txt': 'rewritten\n' })
+    git(work, ['add', '-A'])
+    git(work, ['commit', '-q', '-m', 'start over'])
+    const head = git(work, ['rev-parse', 'HEAD'])
+    expect(await g.reviewBase('main', base, head)).toEqual({ sha: base, shared: false })
+    expect(await g.isAncestor(base, head)).toBe(false)
+    const diff = await g.diff(base, head)
+    expect(diff).toContain('+rewritten')
+    expect(diff).not.toContain('a.txt')
+    // a head on the base's history: its merge base
+    expect(await g.reviewBase('main', base, base)).toEqual({ sha: base, shared: true })
+    expect(await g.isAncestor('f'.repeat(40), head)).toBeUndefined()
+  })
+
+  it('deepens a shallow checkout to find the merge base, or fails naming fetch-depth: 0', async () => {
+    const base = git(work, ['rev-parse', 'HEAD'])
+    git(work, ['push', '-q', 'origin', 'HEAD:refs/heads/main'])
+    commitAndPush(work, 'feature', { 'a.txt': 'two\n' }, 'second')
+    const head = commitAndPush(work, 'feature', { 'a.txt': 'three\n' }, 'third')
+    const shallow = path.join(dir, 'shallow')
+    const clone = ['clone', '-q', '--depth', '1', '--branch', 'feature', `file://${origin}`]
+    git(dir, [...clone, shallow])
+    const g = await createGit(shallow)
+    expect(await g.isAncestor(base, head)).toBeUndefined()
+    expect(await g.reviewBase('main', base, head)).toEqual({ sha: base, shared: true })
+    expect(await g.isAncestor(base, head)).toBe(true)
+    expect(await g.fullHistory()).toBe(false)
+
+    const cut = path.join(dir, 'cut')
+    git(dir, [...clone, cut])
+    // origin cannot serve the rest of the history
+    git(cut, ['remote', 'set-url', 'origin', path.join(dir, 'gone.git')])
+    const failing = await createGit(cut)
+    await expect(failing.fullHistory()).rejects.toThrow(/shallow.*fetch-depth: 0/)
+  })
+
   it('reports a branch missing on origin as undefined', async () => {
     const g = await createGit(work)
     expect(await g.remoteHead('no-such-branch')).toBeUndefined()

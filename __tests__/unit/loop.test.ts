@@ -9,6 +9,7 @@ import {
   nextAfterFix,
   nextAfterReview,
   planPull,
+  repeatedBlocker,
   type PullPlanInput
 } from '../../src/loop/rules.js'
 import type { FindingRecord, FixRecord, IterationRecord, LoopState } from '../../src/loop/types.js'
@@ -403,6 +404,27 @@ describe('planPull', () => {
     if (other.kind === 'skip') expect(other.notice).toContain('by run 1001')
   })
 
+  it('reviews a head the branch was moved back to as a new head, in a running or an ended loop', () => {
+    // iteration 1 reviewed SHA_A and pushed its fix: the branch was left at the fix's commit
+    const running = reviews([{ findings: [blocker('RL-1')], fix: PUSHED }])
+    const back = plan({ state: running, pull: pull({ headSha: SHA_A }) })
+    expect(back).toMatchObject({ kind: 'review', iteration: 2, newRound: false })
+    // the fix's commit itself, once reviewed, is the head the round left: a re-run skips it
+    const atFix = reviews([
+      { findings: [blocker('RL-1')], fix: PUSHED },
+      { findings: [blocker('RL-1')] }
+    ])
+    const fixSha = PUSHED.commitSha!
+    atFix.iterations[1] = { ...atFix.iterations[1]!, reviewedSha: fixSha }
+    expect(plan({ state: atFix, pull: pull({ headSha: fixSha }) }).kind).toBe('skip')
+    // back to the first commit after the loop ended: a new round reviews it
+    const ended = { ...atFix, status: 'max_iterations' as const }
+    expect(plan({ state: ended, pull: pull({ headSha: SHA_A }) })).toMatchObject({
+      kind: 'review',
+      newRound: true
+    })
+  })
+
   it('starts a new round with a fresh cap when a human pushes after the loop ended', () => {
     const ended = reviews(
       [
@@ -467,7 +489,10 @@ describe('planPull', () => {
       { findings: [], fix: PUSHED },
       { findings: [blocker('RL-1')], fix: { ...PUSHED, outcome: 'pushing', commitSha: SHA_B } }
     ])
-    expect(plan({ state: full, pull: pull({ headSha: SHA_A }) }).kind).toBe('skip')
+    expect(plan({ state: full, pull: pull({ headSha: SHA_A }) })).toMatchObject({
+      kind: 'stop',
+      state: { status: 'max_iterations' }
+    })
   })
 
   it('lets a re-run of the run that disputed weigh the disputes, when its dispatch failed', () => {
@@ -495,14 +520,18 @@ describe('planPull', () => {
     expect(plan({ pull: pull({ draft: true }) })).not.toHaveProperty('repeats')
   })
 
-  it('does not review past the cap while the loop is still running', () => {
+  it('does not review past the cap while the loop is still running: it ends, saying why', () => {
     const s = reviews(
       [{ findings: [], fix: PUSHED }, { findings: [], fix: PUSHED }, { findings: [] }],
       { status: 'running' }
     )
     const p = plan({ state: s, pull: pull({ headSha: SHA_D }) })
-    expect(p.kind).toBe('skip')
-    if (p.kind === 'skip') expect(p.notice).toContain('raise max-iterations')
+    // never a skip that leaves the state running with no run to come
+    expect(p).toMatchObject({ kind: 'stop', state: { status: 'max_iterations' } })
+    if (p.kind === 'stop') {
+      expect(p.notice).toContain('used 3 of 3 iterations; raise max-iterations')
+      expect(p.state?.reason).toBe(p.notice)
+    }
   })
 })
 
@@ -552,6 +581,20 @@ describe('appendReview', () => {
     expect(s.lastReviewedSha).toBe(SHA_C)
     expect(s.totals.inputTokens).toBe(300)
     expect(s.totals.costUsd).toBe(0.3)
+  })
+
+  it('counts a finding raised again as raised after a fix only when the fix is in the head', () => {
+    const fixed = updateLast(appendReview(state(), review(1, SHA_A, ['RL-A'])), it => ({
+      ...it,
+      fix: PUSHED
+    }))
+    // the fix is in the head (the reviewed commit is its child): the finding came back after it
+    const kept = appendReview(fixed, review(2, SHA_B, ['RL-A']))
+    expect(kept.iterations[1]!.findings[0]).toMatchObject({ id: 'RL-A', reraised: true })
+    // a human moved the branch back (or rewrote it) without the fix: nothing was raised after it
+    const dropped = appendReview(fixed, { ...review(2, SHA_A, ['RL-A']), fixDropped: true })
+    expect(dropped.iterations[1]!.findings[0]!.reraised).toBeUndefined()
+    expect(repeatedBlocker(dropped, 'high')).toBeUndefined()
   })
 
   it('starts counting afresh in a new round', () => {

@@ -421,6 +421,20 @@ describe('a state the loop cannot trust halts it; it never starts afresh', () =>
     expect(w.github.calls.filter(c => c === 'updateComment').length).toBe(writes)
   })
 
+  it('ends a running loop whose round used its cap as max_iterations, calling a human, never left running', async () => {
+    const w = world(LOOPING)
+    await runIteration(w.deps)
+    expect(savedState(w.github).status).toBe('running')
+    // max-iterations lowered to what the round used already: the next head cannot be reviewed
+    w.deps.settings = settings({ ...LOOPING, 'max-iterations': '1' })
+    const ended = await next(w, '2002')
+    expect(w.ran).toEqual([])
+    expect(savedState(w.github)).toMatchObject({ status: 'max_iterations' })
+    expect(savedState(w.github).reason).toContain('used 1 of 1 iterations; raise max-iterations')
+    expect(ended.failure).toMatch(/ended as max_iterations/)
+    expect(w.github.calls.some(c => c.startsWith('addLabels'))).toBe(true)
+  })
+
   it('gives a re-run of a red run the same red: the head was dealt with, the state ended in fail-on', async () => {
     const w = world({ checks: 'lint: fail:lint' })
     const first = await runIteration(w.deps)

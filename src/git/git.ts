@@ -327,6 +327,72 @@ function networkCommand(
     )
 }
 
+/** Whether the checkout is shallow (actions/checkout's default is fetch-depth: 1). */
+async function isShallow(git: RunGit): Promise<boolean> {
+  return (await git(['rev-parse', '--is-shallow-repository'])).stdout.trim() === 'true'
+}
+
+/** A fetch of history the review needs; from a shallow checkout, its failure names fetch-depth: 0. */
+async function historyFetch(
+  git: RunGit,
+  network: ReturnType<typeof networkCommand>,
+  args: string[]
+): Promise<void> {
+  const r = await network(args)
+  if (r.code === 0) return
+  const hint = (await isShallow(git))
+    ? 'The checkout is shallow and the action could not fetch the history the review needs; check out with `actions/checkout` and `fetch-depth: 0`. '
+    : ''
+  throw new Error(hint + networkFailure('fetch', r))
+}
+
+/** The port's history methods: what to diff against, a shallow checkout deepened, ancestry. */
+function historyMethods(
+  git: RunGit,
+  network: ReturnType<typeof networkCommand>,
+  url: () => string,
+  own: () => Pick<Git, 'revParse' | 'mergeBase' | 'reviewBase' | 'fullHistory'>
+): Pick<Git, 'prepareDiff' | 'reviewBase' | 'fullHistory' | 'isAncestor'> {
+  return {
+    async prepareDiff(baseRef, baseSha, headSha) {
+      return (await own().reviewBase(baseRef, baseSha, headSha)).sha
+    },
+    async reviewBase(baseRef, baseSha, headSha) {
+      if ((await own().revParse(baseSha)) === undefined)
+        await historyFetch(git, network, [
+          'fetch',
+          '--no-tags',
+          url(),
+          `+refs/heads/${baseRef}:refs/remotes/origin/${baseRef}`
+        ])
+      let mergeBase = await own().mergeBase(baseSha, headSha)
+      // a shallow checkout (the default fetch-depth: 1) lacks the history down to the merge base
+      if (!mergeBase && (await own().fullHistory()))
+        mergeBase = await own().mergeBase(baseSha, headSha)
+      return mergeBase ? { sha: mergeBase, shared: true } : { sha: baseSha, shared: false }
+    },
+    async fullHistory() {
+      if (!(await isShallow(git))) return false
+      // every branch, as fetch-depth: 0 fetches them: the history of the shallow commits comes with them
+      await historyFetch(git, network, [
+        'fetch',
+        '--no-tags',
+        '--unshallow',
+        url(),
+        '+refs/heads/*:refs/remotes/origin/*'
+      ])
+      return true
+    },
+    async isAncestor(a, b) {
+      if ((await own().revParse(a)) === undefined || (await own().revParse(b)) === undefined)
+        return undefined
+      const r = await git(['merge-base', '--is-ancestor', a, b])
+      if (r.code > 1) throw new Error(`git merge-base failed (exit ${r.code}): ${said(r)}`)
+      return r.code === 0
+    }
+  }
+}
+
 export async function createGit(cwd: string, options: GitOptions = {}): Promise<Git> {
   const scratch = mkdtempSync(path.join(options.scratch ?? tmpdir(), 'review-loop-git-'))
   const baseEnv = options.env ?? process.env
@@ -522,26 +588,7 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
       const r = await git(['merge-base', a, b])
       return r.code === 0 ? r.stdout.trim() : undefined
     },
-    async prepareDiff(baseRef, baseSha, headSha) {
-      if ((await self.revParse(baseSha)) === undefined) {
-        await remote([
-          'fetch',
-          '--no-tags',
-          url(),
-          `+refs/heads/${baseRef}:refs/remotes/origin/${baseRef}`
-        ])
-      }
-      let mergeBase = await self.mergeBase(baseSha, headSha)
-      if (
-        !mergeBase &&
-        (await git(['rev-parse', '--is-shallow-repository'])).stdout.trim() === 'true'
-      ) {
-        // a shallow checkout (the default fetch-depth: 1) lacks the history down to the merge base
-        await remote(['fetch', '--no-tags', '--unshallow', url()])
-        mergeBase = await self.mergeBase(baseSha, headSha)
-      }
-      return mergeBase ?? baseSha
-    },
+    ...historyMethods(git, network, url, () => self),
     async diff(base, head, paths = [], options = {}) {
       return ok([
         '-c',
@@ -551,7 +598,7 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
         '--no-ext-diff',
         '--no-textconv',
         ...(options.text ? ['--text'] : []),
-        `${base}...${head}`,
+        `${base}..${head}`,
         '--',
         ...paths
       ])

@@ -42,6 +42,8 @@ export type ReviewedIteration = Pick<
    * a finding gone from there was fixed; gone from elsewhere it is only no longer raised.
    */
   changedLines?: Readonly<Record<string, ReadonlyArray<readonly [number, number]>>>
+  /** The previous iteration's pushed fix is not in this head: nothing here was raised after it. */
+  fixDropped?: boolean
 }
 
 /** The fix changed the lines of the finding (a finding without a line: its file). */
@@ -112,7 +114,7 @@ export function appendReview(state: LoopState, r: ReviewedIteration): LoopState 
     for (const f of it.findings) if (!firstSeen.has(f.id)) firstSeen.set(f.id, f.since)
   const settledBefore = new Set(round.flatMap(it => [...it.resolved, ...(it.gone ?? [])]))
   const disputed = new Set(previous?.fix?.disputes.map(d => d.id) ?? [])
-  const fix = previous?.round === state.round ? previous.fix : undefined
+  const fix = previous?.round === state.round && !r.fixDropped ? previous.fix : undefined
   // a fix attempted it: the pushed fix changed its lines, or the fixers ran to the end without disputing it
   const attempted = (f: FindingRecord) =>
     fix?.outcome === 'pushed' &&

@@ -176,6 +176,18 @@ function reviewedIn(state: LoopState, headSha: string): IterationRecord | undefi
 }
 
 /**
+ * The head is one this round reviewed, but not where the round left the branch: the last
+ * iteration's pushed fix, or else the head it reviewed. A human reset the branch to an older commit
+ * (dropping the loop's fix, or a later commit of theirs).
+ */
+function movedBack(state: LoopState, headSha: string): boolean {
+  const last = state.iterations[state.iterations.length - 1]
+  if (!last || last.round !== state.round) return false
+  const left = last.fix?.outcome === 'pushed' ? last.fix.commitSha : last.reviewedSha
+  return left !== undefined && left !== headSha
+}
+
+/**
  * What the head is to this state: new, reviewed already, or reviewed with disputes to weigh (the
  * one re-review of a head after the fixer disputed findings without changing code).
  */
@@ -187,7 +199,9 @@ function headEvent(
   // a head a human approved as is was dealt with, as a reviewed one is
   if (state.status === 'go' && state.override?.sha === headSha) return 'head_reviewed'
   const reviewed = reviewedIn(state, headSha)
-  if (!reviewed) return 'new_head'
+  // a head reviewed before that the branch has left since (its fix pushed on top, or a later
+  // review): a human moved the branch back to it, which is a new head for the loop
+  if (!reviewed || movedBack(state, headSha)) return 'new_head'
   const last = state.iterations[state.iterations.length - 1]
   if (reviewed === last && state.status === 'running' && last.fix?.outcome === 'interrupted')
     return 'fix_interrupted'
@@ -238,6 +252,17 @@ export function roundCapOf(state: LoopState, maxIterations: number): number {
   return state.roundCap?.round === state.round ? state.roundCap.max : maxIterations
 }
 
+/**
+ * A new head in a running round that used its whole cap (a human's fix at the cap, a lowered
+ * max-iterations): the loop ends as max_iterations with the reason, never running with no run to come.
+ */
+function roundUsedUp(input: PullPlanInput, state: LoopState, used: string): PullPlan {
+  const notice = `The loop already used ${used} iterations; raise max-iterations, or comment /review-loop continue, to go on.`
+  const next = transition(state.status, 'round_used_up')
+  if (next.then === 'skip') return { kind: 'skip', repeats: !input.human, notice }
+  return { kind: 'stop', notice, state: stamped(moveTo(state, next.to, notice), input.now) }
+}
+
 /** Decides, from the PR and the loop state, whether this run reviews the head and as which iteration. */
 export function planPull(input: PullPlanInput): PullPlan {
   const { pull, maxIterations } = input
@@ -261,13 +286,7 @@ export function planPull(input: PullPlanInput): PullPlan {
   const cap = roundCapOf(state, maxIterations)
   state = { ...state, status: next.to, maxIterations: cap }
   const done = roundReviews(state)
-  if (done >= cap && transition(state.status, 'round_used_up').then === 'skip') {
-    return {
-      kind: 'skip',
-      repeats: !input.human,
-      notice: `The loop already used ${done} of ${cap} iterations; raise max-iterations to continue.`
-    }
-  }
+  if (done >= cap) return roundUsedUp(input, state, `${done} of ${cap}`)
   return { kind: 'review', state, iteration: done + 1, newRound: next.newRound === true }
 }
 

@@ -14,7 +14,7 @@ export const LOOP_EVENTS = [
   'head_reviewed',
   /** The fixer disputed findings without changing code: the same head gets one re-review. */
   'disputes_to_weigh',
-  /** The round used every iteration of its cap before this head came. */
+  /** The round used every iteration of its cap before this head came: the loop ends. */
   'round_used_up',
   /** The review said GO. */
   'review_go',
@@ -110,7 +110,7 @@ const WHILE_RUNNING: Partial<Record<LoopEvent, Transition>> = {
   new_head: { to: 'running', then: 'review' },
   head_reviewed: { to: 'running', then: 'skip' },
   disputes_to_weigh: { to: 'running', then: 'review' },
-  round_used_up: { to: 'running', then: 'skip' },
+  round_used_up: finish('max_iterations'),
   review_go: finish('go'),
   review_needs_discussion: finish('needs_discussion'),
   review_unaffordable: finish('budget_exhausted'),

@@ -233,6 +233,13 @@ export interface ReviewResult {
   tree?: string
   /** Lines of the previously reviewed version that the pushed fix since then changed, per file. */
   changedLines?: Record<string, Array<[number, number]>>
+  /**
+   * How the head relates to the base and the last pushed fix, when that is out of the ordinary (no
+   * history shared with the base, the fix dropped): said in the review's summary.
+   */
+  history?: string
+  /** The previous iteration's pushed fix is not in the head's history (a human moved the branch). */
+  fixDropped?: boolean
 }
 
 /** A finding as remembered in the state: small, because the state lives in a PR comment. */

@@ -170,7 +170,24 @@ export interface Git {
    */
   prepareDiff(baseRef: string, baseSha: string, headSha: string): Promise<string>
   /**
-   * The diff from the merge base of `base` and `head` to `head`, paths quoted only where git must
+   * What the PR's head is reviewed against: the merge base of the base branch and the head
+   * (`shared`), or, when they share no history (a force-push to an unrelated history), the base
+   * branch's tip. Fetches the base and deepens a shallow checkout as `prepareDiff` does.
+   */
+  reviewBase(
+    baseRef: string,
+    baseSha: string,
+    headSha: string
+  ): Promise<{ sha: string; shared: boolean }>
+  /**
+   * Fetches the rest of a shallow checkout's history; false when it was whole already. Fails naming
+   * `fetch-depth: 0` when the fetch fails.
+   */
+  fullHistory(): Promise<boolean>
+  /** Whether commit `a` is `b` or one of its ancestors; undefined when either is not here. */
+  isAncestor(a: string, b: string): Promise<boolean | undefined>
+  /**
+   * The diff from `base` (the merge base, when the caller wants the PR's change) to `head`, paths quoted only where git must
    * (core.quotePath off). `text` treats every file as text, whatever the PR's .gitattributes say.
    */
   diff(base: string, head: string, paths?: string[], options?: { text?: boolean }): Promise<string>

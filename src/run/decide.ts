@@ -41,7 +41,9 @@ function reviewedIteration(
     runId: deps.run.runId,
     runAttempt: deps.run.runAttempt,
     decision,
-    summary: review.verdict?.summary ?? gatesSummary(review),
+    summary: [review.history, review.verdict?.summary ?? gatesSummary(review)]
+      .filter(Boolean)
+      .join(' '),
     findings: review.findings,
     gates: review.gates.map(g => ({
       name: g.name,
@@ -55,6 +57,7 @@ function reviewedIteration(
     usage: review.usage,
     tree: review.tree,
     changedLines: review.changedLines,
+    fixDropped: review.fixDropped,
     error: review.verdict?.error,
     failedCriteria: review.verdict?.failedCriteria,
     dropped: review.verdict?.droppedFindings,

@@ -3,11 +3,12 @@ import { addUsage } from '../loop/usage.js'
 import { routeEvent, type Intent } from '../loop/router.js'
 import { reportFailure } from './failure.js'
 import { dismissedIds, lastIteration } from '../loop/state.js'
-import { stepFailure } from '../loop/rules.js'
-import type { Finding, HumanTrigger, LoopState, ReviewResult } from '../loop/types.js'
+import { needsHuman, stepFailure } from '../loop/rules.js'
+import type { Finding, HumanTrigger, LoopState, PullRequest, ReviewResult } from '../loop/types.js'
 import { zeroUsage } from '../loop/usage.js'
 import { decideHumanFix, decidePhase, type Decided } from './decide.js'
 import type { HumanAsk, IterationDeps, IterationOutcome, ReviewPlan } from './deps.js'
+import { escalate } from './escalate.js'
 import { answerHuman } from './human.js'
 import { fixPhase, pushPhase, type Fixed } from './fix.js'
 import { planPhase, type Plan } from './plan.js'
@@ -304,5 +305,19 @@ async function notReviewed(
   }
   if (plan.kind === 'skip' || !plan.changed || !plan.state) return outcome
   const comment = await writeState(deps, plan.pull, plan.state, plan.comment)
-  return { ...outcome, commentUrl: comment.htmlUrl }
+  const ended = { ...outcome, commentUrl: comment.htmlUrl }
+  return needsHuman(plan.state.status) ? endedForHuman(deps, plan.pull, plan.state, ended) : ended
+}
+
+/** A loop that ended without a review (its round used up): a human is called, as after one. */
+async function endedForHuman(
+  deps: IterationDeps,
+  pull: PullRequest,
+  state: LoopState,
+  outcome: IterationOutcome
+): Promise<IterationOutcome> {
+  const { settings } = deps
+  const body = `review-loop: ${state.status} — ${state.reason ?? ''}`
+  await escalate(deps.github, pull, state.status, pull.headSha, body, settings, deps.log)
+  return { ...outcome, failure: stepFailure(state, settings.failOn) }
 }

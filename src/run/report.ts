@@ -77,7 +77,8 @@ export async function reportPhase(
       links,
       reviewSummary: review.verdict?.summary,
       artifact: recorded.artifact,
-      notes: [...recorded.notes, ...escalated, ...(capNote ? [capNote] : [])]
+      // first, what is odd about the head's history (no history shared with the base, a fix dropped)
+      notes: [review.history || [], recorded.notes, escalated, capNote || []].flat()
     })
   )
   return { checkRunId }

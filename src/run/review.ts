@@ -4,7 +4,7 @@ import { mergeFindings } from '../loop/findings.js'
 import parseDiff from 'parse-diff'
 import { keepEarlierIds } from '../loop/matching.js'
 import { lastIteration } from '../loop/state.js'
-import type { LoopState, ReviewResult } from '../loop/types.js'
+import type { IterationRecord, LoopState, PullRequest, ReviewResult } from '../loop/types.js'
 import { zeroUsage } from '../loop/usage.js'
 import type { AiAgents, Git, Log } from '../ports/index.js'
 import type { Plan } from './plan.js'
@@ -39,6 +39,7 @@ export async function reviewPhase(
       gates.flatMap(g => g.findings),
       verdict?.findings ?? []
     )
+    const history = await historyOf(ws.git, pull, state)
     return {
       gates,
       verdict,
@@ -54,23 +55,55 @@ export async function reviewPhase(
       ),
       usage: verdict?.usage ?? zeroUsage(),
       tree: await ws.git.treeOf(pull.headSha),
-      changedLines: await fixedLines(ws.git, state, pull.headSha)
+      ...history
     }
   })
 }
 
+type History = Pick<ReviewResult, 'history' | 'changedLines' | 'fixDropped'>
+
 /**
- * The lines (old side) the pushed fix of the previous iteration changed in the files its open
- * findings cite: a finding gone from there was fixed, gone from elsewhere only no longer raised.
+ * How the head relates to the base branch and to the loop's last pushed fix. A head that shares no
+ * history with the base (a force-push to an unrelated history) is reviewed against the base's tip,
+ * and the review says so. A head without the fix the previous iteration pushed (a human moved the
+ * branch back, or rewrote it) is reviewed as a new head: a finding raised again there is not one the
+ * fix failed to settle.
+ */
+async function historyOf(git: Git, pull: PullRequest, state: LoopState): Promise<History> {
+  const notes: string[] = []
+  const base = await git.reviewBase(pull.baseRef, pull.baseSha, pull.headSha)
+  if (!base.shared)
+    notes.push(
+      `Head ${pull.headSha.slice(0, 7)} shares no history with ${pull.baseRef} (a force-push to an unrelated history?): it was reviewed against ${pull.baseRef}'s tip ${pull.baseSha.slice(0, 7)}, so every file that differs from there counts as changed.`
+    )
+  const previous = lastIteration(state)
+  const fix = previous?.round === state.round ? previous.fix : undefined
+  if (!previous || fix?.outcome !== 'pushed')
+    return notes.length ? { history: notes.join(' ') } : {}
+  const fixSha = fix.commitSha ?? previous.reviewedSha
+  let kept = await git.isAncestor(fixSha, pull.headSha)
+  if (kept === undefined && (await git.fullHistory()))
+    kept = await git.isAncestor(fixSha, pull.headSha)
+  if (!kept) {
+    notes.push(
+      `The branch no longer holds the fix ${fixSha.slice(0, 7)} pushed in iteration ${previous.n} (a human moved it back or rewrote it): head ${pull.headSha.slice(0, 7)} is reviewed as a new head, and a finding raised again is not counted as one the fix failed to settle.`
+    )
+    return { history: notes.join(' '), fixDropped: true }
+  }
+  const changedLines = await fixedLines(git, previous, pull.headSha)
+  return { ...(notes.length ? { history: notes.join(' ') } : {}), changedLines }
+}
+
+/**
+ * The lines (old side) the pushed fix of the previous iteration (in the head's history) changed in
+ * the files its open findings cite: a finding gone from there was fixed, gone from elsewhere only no
+ * longer raised.
  */
 async function fixedLines(
   git: Git,
-  state: LoopState,
+  previous: IterationRecord,
   headSha: string
 ): Promise<Record<string, Array<[number, number]>> | undefined> {
-  const previous = lastIteration(state)
-  if (!previous || previous.round !== state.round || previous.fix?.outcome !== 'pushed')
-    return undefined
   const files = [...new Set(previous.findings.flatMap(f => (f.file ? [f.file] : [])))]
   if (files.length === 0) return undefined
   const ranges: Record<string, Array<[number, number]>> = {}
