@@ -86,7 +86,7 @@ export function escapeMd(text: string): string {
  */
 export function codeSpan(text: string): string {
   const flat = text.replace(/\r?\n/g, ' ')
-  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map(r => r.length))
+  const longest = (flat.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0)
   const fence = '`'.repeat(longest + 1)
   const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : ''
   return `${fence}${pad}${flat}${pad}${fence}`

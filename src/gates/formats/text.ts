@@ -71,9 +71,12 @@ export function readText(
     () => readGeneric(lines)
   ]
   for (const read of readers) {
-    const found = read().filter(r => !claimed.has(r.at))
-    for (const r of found) claimed.add(r.at)
-    problems.push(...found)
+    // one by one: a flood of problems spread into push() would overflow the call stack
+    for (const r of read()) {
+      if (claimed.has(r.at)) continue
+      claimed.add(r.at)
+      problems.push(r)
+    }
   }
   // in the order they were printed
   return problems.sort((a, b) => a.at - b.at).map(r => r.problem)
