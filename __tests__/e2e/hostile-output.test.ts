@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { runScenario, type ScenarioReport } from '../../test-support/scenario.js'
 
 /** Control bytes but tab and line feed (a carriage return is one too). */
+// eslint-disable-next-line no-control-regex -- the bytes the test looks for
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/
 
 /** What GitHub renders of a Markdown text: not the state's HTML comment, not code blocks. */

@@ -16,6 +16,7 @@ const HOSTILE =
   'nul\u0000byte \u001b[31mred\u001b[0m \u001b]8;;https://evil.example/\u001b\\link\u001b]8;;\u001b\\ cr\rover ' +
   '<img src=https://evil.example/p.png> </details> ![pixel](https://evil.example/q.png) @octocat'
 
+// eslint-disable-next-line no-control-regex -- the bytes the test looks for
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/
 /** HTML a renderer would act on: `<` neither escaped (`\<`, `&lt;`) nor inside code. */
 const RAW_IMG = /(?<!\\)<img/
