@@ -119,15 +119,41 @@ type Placed = GateProblem & { file?: string; unplaced?: string }
  */
 const FILE_LIKE = /^(?!.*:\/\/|\.\.\/|\/)[^\s/]*\/(?:[^\s/]+\/)*[^\s/]*\.[A-Za-z][\w-]*$/
 
-/** Each problem's path placed in the repository; an unplaceable one keeps what the tool printed. */
-function place(problems: readonly GateProblem[], placer: PathPlacer): Placed[] {
-  return problems.flatMap(p => {
-    if (!p.file) return [p]
-    const placed = placer.place(p.file)
-    if ('file' in placed) return [{ ...p, file: placed.file }]
-    // the loose form's non-files are not locations at all (a URL, a time of day)
-    return p.loose && !FILE_LIKE.test(p.file) ? [] : [{ ...p, file: undefined, unplaced: p.file }]
-  })
+/**
+ * Each problem once, with how many times it was printed: a flood of one line (a linter in a loop)
+ * costs one problem's work and memory, not one per line.
+ */
+function collapse(problems: readonly GateProblem[]): Array<{ p: GateProblem; times: number }> {
+  const byKey = new Map<string, { p: GateProblem; times: number }>()
+  for (const p of problems) {
+    const key = JSON.stringify([
+      p.file,
+      p.line,
+      p.column,
+      p.endLine,
+      p.endColumn,
+      p.level,
+      p.rule,
+      p.message,
+      p.testName,
+      p.loose
+    ])
+    const seen = byKey.get(key)
+    if (seen) seen.times++
+    else byKey.set(key, { p, times: 1 })
+  }
+  return [...byKey.values()]
+}
+
+/** A problem's path placed in the repository; an unplaceable one keeps what the tool printed. */
+function place(p: GateProblem, placer: PathPlacer): Placed | undefined {
+  if (!p.file) return p
+  const placed = placer.place(p.file)
+  if ('file' in placed) return { ...p, file: placed.file }
+  // the loose form's non-files are not locations at all (a URL, a time of day)
+  return p.loose && !FILE_LIKE.test(p.file)
+    ? undefined
+    : { ...p, file: undefined, unplaced: p.file }
 }
 
 /** A located problem on a line the file has: one past its end (a stale line number) is clamped to it. */
@@ -193,10 +219,14 @@ export function readGateOutput(
   const lines = new FileLines(repoRoot)
   const read = problemsOf(result, options.matchers ?? [], f => 'file' in placer.place(f))
   const passed = result.exitCode === 0
-  const problems = place(read.problems, placer).map(p => {
-    const clamped = clamp(p, lines)
-    return { p: clamped, severity: severityOf(clamped.level, check, passed) }
+  const problems = collapse(read.problems).flatMap(({ p, times }) => {
+    const placed = place(p, placer)
+    const clamped = placed && clamp(placed, lines)
+    return clamped
+      ? [{ p: clamped, severity: severityOf(clamped.level, check, passed), times }]
+      : []
   })
+  const count = (which: typeof problems) => which.reduce((n, { times }) => n + times, 0)
   // over the cap, the most severe first: what is left out is the least severe
   const ordered =
     problems.length > MAX_FINDINGS_PER_CHECK ? [...problems].sort(bySeverity) : problems
@@ -209,8 +239,8 @@ export function readGateOutput(
   }
   return {
     findings,
-    problems: problems.filter(({ p }) => p.file).length,
-    capped: problems.length > MAX_FINDINGS_PER_CHECK
+    problems: count(problems.filter(({ p }) => p.file)),
+    capped: count(problems) > MAX_FINDINGS_PER_CHECK
   }
 }
 
