@@ -189,6 +189,20 @@ describe('every finding reaches the user, each with an id of its own', () => {
     ])
   })
 
+  it('reads located lines holding control bytes, a carriage return or an unterminated terminal link', () => {
+    const output = [
+      'src/a.ts:1:1: error: nul\u0000byte \u001b[31mred\u001b[0m \u001b]8;;https://x/\u001b\\link\u001b]8;;\u001b\\ cr\rover',
+      'src/a.ts:2:1: error: an OSC that never ends \u001b]0;title',
+      'src/a.ts:3:1: error: still read, up to a bell far below',
+      'done\u0007'
+    ].join('\n')
+    expect(run(output).map(f => [f.line, f.title])).toEqual([
+      [1, 'check: nulbyte red link cr'],
+      [2, 'check: an OSC that never ends'],
+      [3, 'check: still read, up to a bell far below']
+    ])
+  })
+
   it('keeps findings apart that differ only in letter case or line, and one problem printed twice is one', () => {
     write('src/same.ts', 'check()\nother()\ncheck()\n')
     const findings = run(

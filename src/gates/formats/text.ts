@@ -1,15 +1,9 @@
+import { plainText } from '../../loop/untrusted.js'
 import type { GateProblem } from '../problem.js'
 import { toolLevel } from '../problem.js'
 import { readWithMatchers, type ProblemMatcher, type ReadProblem } from './problem-matchers.js'
 import { readTestFailures } from './test-failures.js'
 import { readWorkflowCommands } from './workflow-commands.js'
-
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;]*[A-Za-z]|\u001b\][^\u0007]*\u0007/g
-
-export function stripAnsi(text: string): string {
-  return text.replace(ANSI, '')
-}
 
 /**
  * The loosest form, last: `path:line[:col][:] [error|warning|note:] message [code]`, as gcc, go vet,
@@ -59,8 +53,9 @@ export function readText(
   inRepo: (file: string) => boolean
 ): GateProblem[] {
   // a location is at a line's start: the rest of a very long line only slows the regexps down
-  const lines = stripAnsi(output)
-    .split(/\r?\n/)
+  // colours and links gone, and a carriage return ends a line (`plainText`), as on a terminal
+  const lines = plainText(output)
+    .split('\n')
     .map(l => (l.length > MAX_LINE ? l.slice(0, MAX_LINE) : l))
   const claimed = new Set<number>()
   const problems: ReadProblem[] = []
@@ -85,7 +80,7 @@ export function readText(
 
 /** The last lines of an output, for a failing command whose output names no location. */
 export function tail(output: string, maxLines = 40, maxChars = 3000): string {
-  const lines = stripAnsi(output).trimEnd().split(/\r?\n/)
+  const lines = plainText(output).trimEnd().split('\n')
   let text = lines.slice(-maxLines).join('\n')
   if (text.length > maxChars) text = text.slice(-maxChars)
   return text
