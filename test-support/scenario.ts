@@ -132,6 +132,8 @@ export interface ScenarioReport {
     conclusion: string | null
     title?: string
     summary?: string
+    /** The check run's `output.text` (findings without a location, among others). */
+    text?: string
     /** The buttons' identifiers. */
     actions: string[]
     annotations: Array<{
@@ -140,7 +142,9 @@ export interface ScenarioReport {
       start_column?: number | null
       end_column?: number | null
       annotation_level: string | null
+      title?: string | null
       message: string | null
+      raw_details?: string | null
     }>
   }>
   /** Commit statuses set on the PR's commits (what a PAT reports through), oldest first. */
@@ -456,13 +460,16 @@ export async function runScenario(
         conclusion: c.conclusion,
         title: c.title,
         summary: c.summary,
+        text: c.text,
         annotations: c.annotations.map(a => ({
           path: a.path,
           start_line: a.start_line,
           start_column: a.start_column,
           end_column: a.end_column,
           annotation_level: a.annotation_level,
-          message: a.message
+          title: a.title,
+          message: a.message,
+          raw_details: a.raw_details
         }))
       })),
       statuses: emu.statuses.map(({ sha, context, state, description }) => ({

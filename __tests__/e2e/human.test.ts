@@ -362,7 +362,10 @@ describe('questions in review threads', () => {
       ai(
         [
           verdict('GO'),
-          { kind: 'text', text: 'It returns the greeting as is; @someone could localise it later.' }
+          {
+            kind: 'text',
+            text: 'It returns the greeting as is; @someone could localise it later. <img src=https://evil.example/p.png>\u0000\u001b[31m'
+          }
         ],
         {
           humanEvents: [
@@ -392,6 +395,10 @@ describe('questions in review threads', () => {
     // the answer's mentions are made inert, and it says whose answer it is
     expect(answers[0]!.body).toMatch(/^It returns the greeting as is; @\u200bsomeone could/)
     expect(answers[0]!.body).toContain("Answered by review-loop's reviewer model")
+    // nor does its HTML render, nor its control bytes reach GitHub
+    expect(answers[0]!.body).toContain('later. &lt;img src=https://evil.example/p.png>')
+    expect(answers[0]!.body).not.toContain('\u0000')
+    expect(answers[0]!.body).not.toContain('\u001b')
     expect(report.pushes.filter(p => p.by !== 'human')).toHaveLength(0)
     expect(report.modelCalls).toHaveLength(2)
     expect(state(report).status).toBe('go')

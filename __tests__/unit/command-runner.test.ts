@@ -87,6 +87,19 @@ describe('createCommandRunner', () => {
     expect(r.stdout).not.toContain('oops')
   })
 
+  it('cuts a flood of output at line ends: no half line is left to be read as a problem', async () => {
+    const r = await runner.run("yes 'src/a.js:1:1: error: same' | head -n 1000000; exit 1", {
+      cwd: dir,
+      timeoutMs: 60_000,
+      env: env()
+    })
+    expect(r.output.length).toBeLessThan(9 * 1024 * 1024)
+    const lines = new Set(r.output.trimEnd().split('\n'))
+    expect([...lines].filter(l => !l.includes('characters cut'))).toEqual([
+      'src/a.js:1:1: error: same'
+    ])
+  })
+
   it('fails a pipeline whose first command fails', async () => {
     const r = await runner.run('false | cat', { cwd: dir, timeoutMs: 10_000, env: env() })
     expect(r.exitCode).toBe(1)

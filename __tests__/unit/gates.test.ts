@@ -133,7 +133,7 @@ describe('findings from located lines', () => {
     ])
   })
 
-  it('ignores lines that only look like locations: URLs, hosts, missing files', () => {
+  it('ignores lines that only look like locations (URLs, hosts), and lists a missing file unlocated', () => {
     const findings = run(
       [
         'http://x:80: y',
@@ -143,7 +143,11 @@ describe('findings from located lines', () => {
         'src/a.ts:1:1: error: real one'
       ].join('\n')
     )
-    expect(findings.map(f => [f.file, f.title])).toEqual([['src/a.ts', 'check: real one']])
+    // a file the PR deleted or renamed away: no annotation can hold it, the comment lists it
+    expect(findings.map(f => [f.file, f.title])).toEqual([
+      [undefined, 'check: not here (in src/gone.ts, not a file of this repository)'],
+      ['src/a.ts', 'check: real one']
+    ])
   })
 
   it('resolves paths from the working directory and reports them from the repository root', () => {
@@ -162,6 +166,65 @@ describe('findings from located lines', () => {
     const after = run("src/a.ts(5,7): error TS2322: Type 'string' is not assignable.")[0]!
     expect(after.line).toBe(5)
     expect(after.id).toBe(before.id)
+  })
+})
+
+describe('every finding reaches the user, each with an id of its own', () => {
+  it('reads paths with a space or a tab, and lists a path with bytes that are not UTF-8', () => {
+    write('src/my file.ts', 'const a = 1\n')
+    write('src/tab\tfile.ts', 'const b = 2\n')
+    const output = Buffer.concat([
+      Buffer.from('src/my file.ts:1:1: error: on a space\nsrc/tab\tfile.ts:1:7: error: on a tab\n'),
+      Buffer.from([0x73, 0x72, 0x63, 0x2f, 0xff, 0x2e, 0x74, 0x73]), // src/<0xff>.ts
+      Buffer.from(':2:1: error: on an invalid byte\n')
+    ]).toString('utf8')
+    expect(run(output).map(f => [f.file, f.line, f.title])).toEqual([
+      ['src/my file.ts', 1, 'check: on a space'],
+      ['src/tab\tfile.ts', 1, 'check: on a tab'],
+      [
+        undefined,
+        undefined,
+        'check: on an invalid byte (in src/\ufffd.ts, not a file of this repository)'
+      ]
+    ])
+  })
+
+  it('reads located lines holding control bytes, a carriage return or an unterminated terminal link', () => {
+    const output = [
+      'src/a.ts:1:1: error: nul\u0000byte \u001b[31mred\u001b[0m \u001b]8;;https://x/\u001b\\link\u001b]8;;\u001b\\ cr\rover',
+      'src/a.ts:2:1: error: an OSC that never ends \u001b]0;title',
+      'src/a.ts:3:1: error: still read, up to a bell far below',
+      'done\u0007'
+    ].join('\n')
+    expect(run(output).map(f => [f.line, f.title])).toEqual([
+      [1, 'check: nulbyte red link cr'],
+      [2, 'check: an OSC that never ends'],
+      [3, 'check: still read, up to a bell far below']
+    ])
+  })
+
+  it('keeps findings apart that differ only in letter case or line, and one problem printed twice is one', () => {
+    write('src/same.ts', 'check()\nother()\ncheck()\n')
+    const findings = run(
+      [
+        'src/same.ts:1:1: error: Parses Input',
+        'src/same.ts:1:1: error: parses input',
+        'src/same.ts:3:1: error: parses input',
+        'src/same.ts:1:1: error: Parses Input'
+      ].join('\n')
+    )
+    expect(findings.map(f => [f.line, f.title])).toEqual([
+      [1, 'check: Parses Input'],
+      [1, 'check: parses input'],
+      [3, 'check: parses input']
+    ])
+    expect(new Set(findings.map(f => f.id)).size).toBe(3)
+    // the same output again gives the same ids: the next iteration matches them
+    expect(
+      run(findings.map(f => `src/same.ts:${f.line}:1: error: ${f.description}`).join('\n')).map(
+        f => f.id
+      )
+    ).toEqual(findings.map(f => f.id))
   })
 })
 

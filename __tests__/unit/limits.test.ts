@@ -23,6 +23,25 @@ describe('limits that protect the loop', () => {
     expect(findings.map(f => [f.file, f.severity])).toEqual([['a.ts', 'low']])
   })
 
+  it('reads 150,000 identical located lines (and 150,000 distinct ones) without overflowing the stack', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'rl-limits-'))
+    writeFileSync(path.join(root, 'a.js'), 'one()\n'.repeat(10))
+    const read = (output: string) =>
+      readGateOutput(
+        { name: 'flood', command: '' },
+        { exitCode: 1, stdout: output, output, timedOut: false },
+        { repoRoot: root, cwd: root }
+      )
+    const same = read('a.js:1:1: error: same\n'.repeat(150_000))
+    expect(same.problems).toBe(150_000)
+    expect(same.findings.map(f => [f.file, f.line, f.title])).toEqual([['a.js', 1, 'flood: same']])
+    const distinct = read(
+      Array.from({ length: 150_000 }, (_, i) => `a.js:${(i % 10) + 1}:1: error: e${i}`).join('\n')
+    )
+    expect(distinct.problems).toBe(150_000)
+    expect(distinct.findings).toHaveLength(100)
+  })
+
   it('keeps a comment under the limit and readable after 4,000 resolved findings and 2,000 reverted paths', () => {
     const ids = Array.from({ length: 4000 }, (_, i) => `RL-${String(i).padStart(10, '0')}`)
     const paths = Array.from({ length: 2000 }, (_, i) => `dist/generated/chunk-${i}.js`)

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto'
 import * as core from '@actions/core'
+import { logText, plainText } from '../loop/untrusted.js'
 import type { Log } from '../ports/index.js'
 
 /** The runner's log, through the toolkit: groups close with how long they took. */
 export function createActionsLog(): Log {
   return {
-    info: m => core.info(m),
+    // PR code's and tools' words reach the log in these: no line of theirs is a workflow command
+    info: m => core.info(logText(m)),
     notice: m => core.notice(m),
     warning: m => core.warning(m),
-    debug: m => core.debug(m),
+    debug: m => core.debug(logText(m)),
     annotate(a) {
       const properties: core.AnnotationProperties = {
         title: a.title,
@@ -28,16 +30,17 @@ export function createActionsLog(): Log {
       // the runner's own escape: nothing between stop-commands and its token is a command
       const token = randomUUID()
       core.info(`::stop-commands::${token}`)
-      core.info(text)
+      core.info(plainText(text))
       core.info(`::${token}::`)
     },
     async group(name, fn) {
       const started = Date.now()
-      core.startGroup(name)
+      const title = logText(name)
+      core.startGroup(title)
       try {
         return await fn()
       } finally {
-        core.info(`${name}: done in ${((Date.now() - started) / 1000).toFixed(1)}s`)
+        core.info(`${title}: done in ${((Date.now() - started) / 1000).toFixed(1)}s`)
         core.endGroup()
       }
     }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fingerprint } from '../loop/fingerprint.js'
+import { plainText } from '../loop/untrusted.js'
 import { atOrAbove, bySeverity } from '../loop/findings.js'
 import type { Category, Finding, Severity } from '../loop/types.js'
 import { readCheckstyle } from './formats/checkstyle.js'
@@ -111,15 +112,48 @@ function problemsOf(
 
 type Placed = GateProblem & { file?: string; unplaced?: string }
 
-/** Each problem's path placed in the repository; an unplaceable one keeps what the tool printed. */
-function place(problems: readonly GateProblem[], placer: PathPlacer): Placed[] {
-  return problems.flatMap(p => {
-    if (!p.file) return [p]
-    const placed = placer.place(p.file)
-    if ('file' in placed) return [{ ...p, file: placed.file }]
-    // the loose form's non-files are not locations at all (a URL, a time of day)
-    return p.loose ? [] : [{ ...p, file: undefined, unplaced: p.file }]
-  })
+/**
+ * A path as a tool prints a file's, though no file of the head has it (one the PR deleted or renamed
+ * away, one whose name had bytes that are not UTF-8): relative, a folder and a name with an
+ * extension, no spaces. A URL, a time of day or a file outside the repository is none.
+ */
+const FILE_LIKE = /^(?!.*:\/\/|\.\.\/|\/)[^\s/]*\/(?:[^\s/]+\/)*[^\s/]*\.[A-Za-z][\w-]*$/
+
+/**
+ * Each problem once, with how many times it was printed: a flood of one line (a linter in a loop)
+ * costs one problem's work and memory, not one per line.
+ */
+function collapse(problems: readonly GateProblem[]): Array<{ p: GateProblem; times: number }> {
+  const byKey = new Map<string, { p: GateProblem; times: number }>()
+  for (const p of problems) {
+    const key = JSON.stringify([
+      p.file,
+      p.line,
+      p.column,
+      p.endLine,
+      p.endColumn,
+      p.level,
+      p.rule,
+      p.message,
+      p.testName,
+      p.loose
+    ])
+    const seen = byKey.get(key)
+    if (seen) seen.times++
+    else byKey.set(key, { p, times: 1 })
+  }
+  return [...byKey.values()]
+}
+
+/** A problem's path placed in the repository; an unplaceable one keeps what the tool printed. */
+function place(p: GateProblem, placer: PathPlacer): Placed | undefined {
+  if (!p.file) return p
+  const placed = placer.place(p.file)
+  if ('file' in placed) return { ...p, file: placed.file }
+  // the loose form's non-files are not locations at all (a URL, a time of day)
+  return p.loose && !FILE_LIKE.test(p.file)
+    ? undefined
+    : { ...p, file: undefined, unplaced: p.file }
 }
 
 /** A located problem on a line the file has: one past its end (a stale line number) is clamped to it. */
@@ -147,7 +181,7 @@ function toFinding(
   lines: FileLines
 ): Finding {
   // without a rule id, the check's name says what kind of problem it is
-  const base = p.testName ?? `${p.rule ?? check.name}: ${p.message}`
+  const base = plainText(p.testName ?? `${p.rule ?? check.name}: ${p.message}`)
   const where = p.unplaced ? ` (in ${p.unplaced}, not a file of this repository)` : ''
   const title = `${base.split('\n')[0]!.slice(0, 200)}${where.slice(0, 120)}`
   const endLine = p.endLine && p.line && p.endLine >= p.line ? p.endLine : undefined
@@ -164,7 +198,7 @@ function toFinding(
         ? p.endColumn
         : undefined,
     title,
-    description: p.message,
+    description: plainText(p.message),
     source: `gate:${check.name}`
   }
 }
@@ -185,10 +219,14 @@ export function readGateOutput(
   const lines = new FileLines(repoRoot)
   const read = problemsOf(result, options.matchers ?? [], f => 'file' in placer.place(f))
   const passed = result.exitCode === 0
-  const problems = place(read.problems, placer).map(p => {
-    const clamped = clamp(p, lines)
-    return { p: clamped, severity: severityOf(clamped.level, check, passed) }
+  const problems = collapse(read.problems).flatMap(({ p, times }) => {
+    const placed = place(p, placer)
+    const clamped = placed && clamp(placed, lines)
+    return clamped
+      ? [{ p: clamped, severity: severityOf(clamped.level, check, passed), times }]
+      : []
   })
+  const count = (which: typeof problems) => which.reduce((n, { times }) => n + times, 0)
   // over the cap, the most severe first: what is left out is the least severe
   const ordered =
     problems.length > MAX_FINDINGS_PER_CHECK ? [...problems].sort(bySeverity) : problems
@@ -201,8 +239,8 @@ export function readGateOutput(
   }
   return {
     findings,
-    problems: problems.filter(({ p }) => p.file).length,
-    capped: problems.length > MAX_FINDINGS_PER_CHECK
+    problems: count(problems.filter(({ p }) => p.file)),
+    capped: count(problems) > MAX_FINDINGS_PER_CHECK
   }
 }
 
@@ -221,13 +259,35 @@ function failedFinding(name: string, result: CommandOutput): Finding {
   }
 }
 
-/** The first `max` findings with distinct ids. */
+/**
+ * The first `max` distinct findings. The same problem printed again (same title and place) is one
+ * finding; two that only normalise alike (titles differing in case, the same message on two lines
+ * of identical code) keep ids of their own: the first keeps its usual id, the next one an id that
+ * also hashes what tells it apart.
+ */
 function firstDistinct<P>(problems: P[], max: number, toFinding: (p: P) => Finding): Finding[] {
   const seen = new Map<string, Finding>()
+  const same = (a: Finding, b: Finding) =>
+    a.title === b.title && a.line === b.line && a.column === b.column
   for (const p of problems) {
     if (seen.size >= max) break
     const f = toFinding(p)
-    if (!seen.has(f.id)) seen.set(f.id, f)
+    const first = seen.get(f.id)
+    if (!first) {
+      seen.set(f.id, f)
+      continue
+    }
+    if (same(first, f)) continue
+    // its exact title first (a case variant), then its place too (the same text on another line)
+    for (const distinct of [
+      `title:${f.title}`,
+      `at:${f.line ?? ''}:${f.column ?? ''}:${f.title}`
+    ]) {
+      const id = fingerprint({ title: f.title, file: f.file, distinct })
+      const other = seen.get(id)
+      if (!other) seen.set(id, { ...f, id })
+      if (!other || same(other, f)) break
+    }
   }
   return [...seen.values()]
 }

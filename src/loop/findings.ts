@@ -1,4 +1,5 @@
 import { SEVERITIES, type Finding, type Severity } from './types.js'
+import { plainText } from './untrusted.js'
 
 /** Lower rank = more severe. */
 export function severityRank(severity: Severity): number {
@@ -27,9 +28,22 @@ export function countBySeverity(
   return counts
 }
 
-/** Findings of several sources merged by id; the first source to report an id keeps it. */
+/**
+ * Findings of several sources merged by id; the first source to report an id keeps it. Their texts
+ * (a tool's or a model's words) are plain text from here on (`plainText`).
+ */
 export function mergeFindings(...sources: ReadonlyArray<readonly Finding[]>): Finding[] {
   const byId = new Map<string, Finding>()
-  for (const f of sources.flat()) if (!byId.has(f.id)) byId.set(f.id, f)
+  for (const source of sources)
+    for (const f of source) if (!byId.has(f.id)) byId.set(f.id, plainFinding(f))
   return [...byId.values()]
+}
+
+function plainFinding(f: Finding): Finding {
+  return {
+    ...f,
+    title: plainText(f.title),
+    description: plainText(f.description),
+    ...(f.suggestedFix === undefined ? {} : { suggestedFix: plainText(f.suggestedFix) })
+  }
 }

@@ -23,13 +23,23 @@ export function normaliseAnchor(anchor: string | undefined): string {
  * Stable id of a finding: normalised title + file + nearest anchor (the text of the line it points
  * at). The same problem keeps its id across iterations even when lines move.
  */
-export function fingerprint(input: { title: string; file?: string; anchor?: string }): string {
+export function fingerprint(input: {
+  title: string
+  file?: string
+  anchor?: string
+  /**
+   * What tells this finding apart from another with the same normalised title, file and anchor
+   * (the exact title, whose case differs; the line and column): hashed as it is. Without it, the
+   * id is the one it always was.
+   */
+  distinct?: string
+}): string {
   const hash = createHash('sha256')
     .update(normaliseTitle(input.title))
     .update('\0')
     .update(input.file ?? '')
     .update('\0')
     .update(normaliseAnchor(input.anchor))
-    .digest('hex')
-  return `RL-${hash.slice(0, 10)}`
+  if (input.distinct !== undefined) hash.update('\0').update(input.distinct)
+  return `RL-${hash.digest('hex').slice(0, 10)}`
 }

@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import { checkState, STATE_SCHEMA } from './state-schema.js'
 import type { LoopState } from './types.js'
+import { plainText } from './untrusted.js'
 
 /**
  * The sticky comment starts with a machine part and continues with the human part:
@@ -30,8 +31,11 @@ function sameDigest(a: string, b: string): boolean {
   return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 }
 
+/** The state as stored: every text in it plain (`plainText`), nothing in it that ends the comment. */
 export function encodeStateJson(state: LoopState): string {
-  return JSON.stringify(state)
+  return JSON.stringify(state, (_key, value: unknown) =>
+    typeof value === 'string' ? plainText(value) : value
+  )
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
     .replace(/&/g, '\\u0026')

@@ -25,7 +25,12 @@ const pause = (ms: number): Promise<void> => new Promise(resolve => setTimeout(r
 function cap(text: string, max: number): string {
   if (text.length <= max) return text
   const half = Math.floor(max / 2)
-  return `${text.slice(0, half)}\n… [${text.length - max} characters cut] …\n${text.slice(-half)}`
+  // cut at line ends, so no half line is read as a problem of its own
+  const headEnd = text.lastIndexOf('\n', half)
+  const head = text.slice(0, headEnd > 0 ? headEnd : half)
+  const tailStart = text.indexOf('\n', text.length - half)
+  const tail = text.slice(tailStart >= 0 ? tailStart + 1 : text.length - half)
+  return `${head}\n… [${text.length - head.length - tail.length} characters cut] …\n${tail}`
 }
 
 /** Kills the command's whole process group: nothing it started outlives it. */

@@ -9,7 +9,8 @@ import {
   type Severity
 } from '../loop/types.js'
 import { renderFindings, renderLatestReview, renderTimeline, statusLine } from './comment.js'
-import { escapeMd, SEVERITY_ICON, type RepoLinks } from './format.js'
+import { plainText } from '../loop/untrusted.js'
+import { escapeMd, SEVERITY_ICON, untrustedMarkdown, type RepoLinks } from './format.js'
 import { renderMermaid } from './mermaid.js'
 
 /** GitHub's limit for output.summary and output.text. */
@@ -47,12 +48,14 @@ export function toAnnotations(
         endLine,
         ...columns,
         level: LEVEL[f.severity],
-        title: `[${f.severity}]${reraised.has(f.id) ? ' [re-raised]' : ''} ${f.title}`.slice(
-          0,
-          255
-        ),
-        message: (f.description || f.title).slice(0, 60_000),
-        details: f.suggestedFix ? `Suggested fix:\n${f.suggestedFix}`.slice(0, 60_000) : undefined
+        // annotations are plain text on GitHub: only what is not text at all is taken out
+        title: plainText(
+          `[${f.severity}]${reraised.has(f.id) ? ' [re-raised]' : ''} ${f.title}`
+        ).slice(0, 255),
+        message: plainText(f.description || f.title).slice(0, 60_000) || f.id,
+        details: f.suggestedFix
+          ? plainText(`Suggested fix:\n${f.suggestedFix}`).slice(0, 60_000)
+          : undefined
       }
     })
 }
@@ -74,7 +77,7 @@ export function checkRunSummary(
   return fit(
     [
       statusLine(state, links),
-      state.reason ? `\n> ${state.reason}` : '',
+      state.reason ? `\n> ${escapeMd(state.reason)}` : '',
       note ? `\n> [!NOTE]\n> ${note}` : '',
       '',
       renderMermaid(state),
@@ -101,9 +104,9 @@ export function unlocatedText(findings: readonly Finding[]): string | undefined 
     parts.push(
       `### ${SEVERITY_ICON[f.severity]} ${escapeMd(f.title)}`,
       '',
-      `\`${f.id}\` · ${f.severity} · ${f.source}`,
+      `\`${f.id}\` · ${f.severity} · ${escapeMd(f.source)}`,
       '',
-      f.description,
+      untrustedMarkdown(f.description.slice(0, 8000)),
       ''
     )
   }

@@ -1,4 +1,5 @@
 import type { LoopStatus, Severity, Usage } from '../loop/types.js'
+import { plainText } from '../loop/untrusted.js'
 
 /** Where links in reports point. */
 export interface RepoLinks {
@@ -74,8 +75,8 @@ export function duration(ms: number): string {
 
 /** Escapes text from PRs and tools for one line of Markdown (tables, list items). */
 export function escapeMd(text: string): string {
-  return text
-    .replace(/\r?\n/g, ' ')
+  return plainText(text)
+    .replace(/\n/g, ' ')
     .replace(/([\\`*_[\]|<>#])/g, '\\$1')
     .replace(/@/g, '@\u200b')
 }
@@ -85,20 +86,61 @@ export function escapeMd(text: string): string {
  * fence is longer than any run of backticks inside (CommonMark), lines are joined.
  */
 export function codeSpan(text: string): string {
-  const flat = text.replace(/\r?\n/g, ' ')
-  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map(r => r.length))
+  const flat = plainText(text).replace(/\n/g, ' ')
+  const longest = (flat.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0)
   const fence = '`'.repeat(longest + 1)
   const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : ''
   return `${fence}${pad}${flat}${pad}${fence}`
 }
 
-/** Text for a collapsible block: HTML comments and mentions neutralised, length capped. */
+/** A fence line: three or more backticks or tildes, indented three spaces at most. */
+const FENCE = /^ {0,3}(`{3,}|~{3,})/
+
+/**
+ * One line outside code: HTML made text (`<img>`, `</details>`, `<!--` show as written), images
+ * made links (`![x](url)` loads nothing), mentions notify no one. Code spans stay as written.
+ */
+function neutralLine(line: string): string {
+  return line.replace(/(`+)(?:(?!\1)[^])*?[^`]\1(?!`)|<|!\[|@(?=\w)/g, (m, ticks?: string) =>
+    ticks ? m : m === '<' ? '&lt;' : m === '![' ? '!\\[' : '@\u200b'
+  )
+}
+
+/**
+ * Untrusted Markdown (a finding's description, a model's answer) fit for a comment: plain text
+ * (`plainText`), HTML and images neutralised outside code, mentions that notify no one, and a code
+ * block left open closed, so nothing in it reaches past its own text.
+ */
+export function untrustedMarkdown(text: string): string {
+  const out: string[] = []
+  let fence: string | undefined
+  for (const line of plainText(text).split('\n')) {
+    const f = FENCE.exec(line)?.[1]
+    if (fence) {
+      if (
+        f &&
+        f[0] === fence[0] &&
+        f.length >= fence.length &&
+        !line.slice(line.indexOf(f) + f.length).trim()
+      )
+        fence = undefined
+      out.push(line)
+    } else if (f && !(f[0] === '`' && line.slice(line.indexOf(f) + f.length).includes('`'))) {
+      fence = f
+      out.push(line)
+    } else out.push(neutralLine(line))
+  }
+  if (fence) out.push(fence)
+  return out.join('\n')
+}
+
+/** Text for a collapsible block: untrusted Markdown (`untrustedMarkdown`), length capped. */
 export function safeBlock(text: string, max: number): string {
-  let t = text.replace(/<!--/g, '&lt;!--').replace(/@(?=\w)/g, '@\u200b')
-  if (t.length > max) t = `${t.slice(0, max)}\n… (cut; the full text is in the review artifact)`
-  const fences = (t.match(/```/g) ?? []).length
-  if (fences % 2 === 1) t += '\n```'
-  return t
+  const capped =
+    text.length > max
+      ? `${text.slice(0, max)}\n… (cut; the full text is in the review artifact)`
+      : text
+  return untrustedMarkdown(capped)
 }
 
 /** `3 files`, `1 file`, or nothing for none; `before` and `after` wrap a count that is shown. */

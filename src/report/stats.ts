@@ -150,7 +150,7 @@ export function computeStats(states: readonly LoopState[]): LoopStats {
       total: costs.reduce((a, b) => a + b, 0),
       mean: mean(costs),
       median: median(costs),
-      max: costs.length ? Math.max(...costs) : undefined
+      max: costs.length ? costs.reduce((a, b) => Math.max(a, b)) : undefined
     },
     tokens: kept.reduce((a, s) => a + tokens(s.totals), 0)
   }
@@ -233,7 +233,7 @@ function endedPie(stats: LoopStats): string[] {
 function toGoChart(stats: LoopStats): string[] {
   const toGo = stats.prs.flatMap(p => (p.iterationsToGo === undefined ? [] : [p.iterationsToGo]))
   if (!toGo.length) return []
-  const max = Math.max(...toGo)
+  const max = toGo.reduce((a, b) => Math.max(a, b), -Infinity)
   const buckets = Array.from({ length: max }, (_, i) => toGo.filter(n => n === i + 1).length)
   const labels = buckets.map((_, i) => JSON.stringify(String(i + 1)))
   return [
@@ -241,7 +241,7 @@ function toGoChart(stats: LoopStats): string[] {
     'xychart-beta',
     '  title "Review iterations to GO"',
     `  x-axis "review iterations" [${labels.join(', ')}]`,
-    `  y-axis "pull requests" 0 --> ${Math.max(...buckets)}`,
+    `  y-axis "pull requests" 0 --> ${buckets.reduce((a, b) => Math.max(a, b), 0)}`,
     `  bar [${buckets.join(', ')}]`,
     '```'
   ]

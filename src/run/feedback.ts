@@ -35,6 +35,7 @@ import {
 } from './deps.js'
 import { planPhase } from './plan.js'
 import { loadState, type LoadedState } from './state-store.js'
+import { escapeMd, untrustedMarkdown } from '../report/format.js'
 
 /** A finding's title: the comment's first line, short. */
 function titleOf(body: string): string {
@@ -251,7 +252,7 @@ async function answerQuestions(
       .replyToReviewComment(
         pull.number,
         thread,
-        `${answer}\n\n<sub>Answered by review-loop's reviewer model (${deps.settings.ai.reviewModel}); a person may know better.</sub>`
+        `${untrustedMarkdown(answer.slice(0, 20_000))}\n\n<sub>Answered by review-loop's reviewer model (${deps.settings.ai.reviewModel}); a person may know better.</sub>`
       )
       .catch((e: unknown) =>
         log.warning(`Could not answer in review thread ${thread}: ${(e as Error).message}`)
@@ -281,8 +282,8 @@ async function answerThreads(
   for (const [id, thread] of threads) {
     const dispute = fix.disputes.find(d => d.id === id)
     const body = dispute
-      ? `Not changed in ${sha.slice(0, 7)}: the fixer disputes it: ${dispute.reason.slice(0, 500)}`
-      : `Addressed in ${sha}: ${line}`
+      ? `Not changed in ${sha.slice(0, 7)}: the fixer disputes it: ${escapeMd(dispute.reason.slice(0, 500))}`
+      : `Addressed in ${sha}: ${escapeMd(line)}`
     try {
       await deps.github.replyToReviewComment(pr, thread, body)
       if (!dispute) resolve.push(thread)

@@ -22,7 +22,7 @@ import type {
   WriteSummary
 } from '../ports/index.js'
 import { renderComment } from '../report/comment.js'
-import type { RepoLinks } from '../report/format.js'
+import { escapeMd, type RepoLinks } from '../report/format.js'
 import { renderReviewMarkdown } from '../report/review-markdown.js'
 import { escalate, mentions } from './escalate.js'
 import type { Plan } from './plan.js'
@@ -200,7 +200,7 @@ export async function recordHalt(
     detailsUrl: comment.htmlUrl,
     startedAt: deps.clock.now().toISOString()
   })
-  const reviewBody = `review-loop: ${state.status} — ${state.reason ?? ''}`
+  const reviewBody = `review-loop: ${state.status} — ${escapeMd(state.reason ?? '')}`
   await escalate(github, pull, state.status, pull.headSha, reviewBody, settings, deps.log)
   await deps.writeSummary(body.slice(UNTRUSTED_MARKER.length).trim())
   return { comment, checkRunId }

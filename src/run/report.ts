@@ -11,6 +11,7 @@ import {
   toAnnotations,
   unlocatedText
 } from '../report/check-run.js'
+import { escapeMd } from '../report/format.js'
 import { renderJobSummary } from '../report/summary.js'
 import { escalate } from './escalate.js'
 import type { Plan } from './plan.js'
@@ -59,7 +60,7 @@ export async function reportPhase(
     startedAt: plan.started.toISOString(),
     ...(settings.checkRunButtons ? { actions: checkRunActions(state.status) } : {})
   })
-  const reviewBody = `review-loop: ${state.status} — ${state.reason ?? decision}`
+  const reviewBody = `review-loop: ${state.status} — ${escapeMd(state.reason ?? decision)}`
   const escalated = await escalate(
     github,
     pull,

@@ -1,23 +1,18 @@
+import { plainText } from '../../loop/untrusted.js'
 import type { GateProblem } from '../problem.js'
 import { toolLevel } from '../problem.js'
 import { readWithMatchers, type ProblemMatcher, type ReadProblem } from './problem-matchers.js'
 import { readTestFailures } from './test-failures.js'
 import { readWorkflowCommands } from './workflow-commands.js'
 
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;]*[A-Za-z]|\u001b\][^\u0007]*\u0007/g
-
-export function stripAnsi(text: string): string {
-  return text.replace(ANSI, '')
-}
-
 /**
  * The loosest form, last: `path:line[:col][:] [error|warning|note:] message [code]`, as gcc, go vet,
- * mypy, staticcheck and ShellCheck -f gcc print it. What it finds is `loose`: kept only where the
- * path names a file of the tree, so a URL or a time is never taken for a location.
+ * mypy, staticcheck and ShellCheck -f gcc print it; a path may hold spaces and tabs inside. What it
+ * finds is `loose`: kept only where the path names a file of the tree or looks like a file's path
+ * (see read-output.ts), so a URL or a time is never taken for a location.
  */
 const GENERIC =
-  /^(?:\.\/)?([^\s:"'<>|()]+):(\d+)(?::(\d+))?(?::\s*|\s+)(?:(error|warning|note|info)\s*:\s*)?(.+)$/i
+  /^(?:\.\/)?([^\s:"'<>|()](?:[^:"'<>|()\n]*[^\s:"'<>|()])?):(\d+)(?::(\d+))?(?::\s*|\s+)(?:(error|warning|note|info)\s*:\s*)?(.+)$/i
 /** A code at the end of the message: mypy's `[return-value]`, staticcheck's `(SA5009)`, `[SC2086]`. */
 const TRAILING_CODE = /\s[[(]((?:SC|SA|S|ST|QF|U)?\d+|[a-z][\w-]*)[\])]$/i
 
@@ -58,8 +53,9 @@ export function readText(
   inRepo: (file: string) => boolean
 ): GateProblem[] {
   // a location is at a line's start: the rest of a very long line only slows the regexps down
-  const lines = stripAnsi(output)
-    .split(/\r?\n/)
+  // colours and links gone, and a carriage return ends a line (`plainText`), as on a terminal
+  const lines = plainText(output)
+    .split('\n')
     .map(l => (l.length > MAX_LINE ? l.slice(0, MAX_LINE) : l))
   const claimed = new Set<number>()
   const problems: ReadProblem[] = []
@@ -71,9 +67,12 @@ export function readText(
     () => readGeneric(lines)
   ]
   for (const read of readers) {
-    const found = read().filter(r => !claimed.has(r.at))
-    for (const r of found) claimed.add(r.at)
-    problems.push(...found)
+    // one by one: a flood of problems spread into push() would overflow the call stack
+    for (const r of read()) {
+      if (claimed.has(r.at)) continue
+      claimed.add(r.at)
+      problems.push(r)
+    }
   }
   // in the order they were printed
   return problems.sort((a, b) => a.at - b.at).map(r => r.problem)
@@ -81,7 +80,7 @@ export function readText(
 
 /** The last lines of an output, for a failing command whose output names no location. */
 export function tail(output: string, maxLines = 40, maxChars = 3000): string {
-  const lines = stripAnsi(output).trimEnd().split(/\r?\n/)
+  const lines = plainText(output).trimEnd().split('\n')
   let text = lines.slice(-maxLines).join('\n')
   if (text.length > maxChars) text = text.slice(-maxChars)
   return text
