@@ -245,7 +245,10 @@ describe('credentials', () => {
           r => r.method === 'POST' && r.path.endsWith('git-receive-pack') && r.status === 200
         )
       ).toBe(true)
-      expect(server.requests.filter(r => !r.authorized)).toEqual([])
+      // git asks without credentials first, as it always does, and gets them from the action's
+      // credential helper after the 401: nothing is served without them
+      expect(server.requests.filter(r => !r.authorized && r.status !== 401)).toEqual([])
+      expect(server.requests.filter(r => r.authorized).length).toBeGreaterThan(0)
       // the token was used per command, never written where checks could read it
       expect(readFileSync(path.join(run.workspace, '.git', 'config'), 'utf8')).not.toContain(
         'extraheader'
@@ -428,6 +431,62 @@ describe('faults leave the loop going or say what to do', () => {
     expect(comment!.body).toMatch(
       /\*\*Run \d+ \(attempt 1\) failed:\*\* create check run: Not Found\. .*'checks: write'.*re-run the job/
     )
+  })
+
+  it('the model spend of a run whose state save failed is counted by its re-run, once', async () => {
+    const report = await runScenario({
+      ...ONE_FILE,
+      rerunFailed: true,
+      maxRuns: 3,
+      model: {
+        templates: [
+          {
+            reply: {
+              kind: 'json',
+              value: {
+                decision: 'GO',
+                summary: 'ok',
+                findings: [],
+                failedCriteria: [],
+                passedCriteria: [],
+                requiredRework: [],
+                earlierFindings: []
+              }
+            }
+          }
+        ]
+      },
+      faults: [
+        {
+          run: 1,
+          attempt: 1,
+          route: 'POST /repos/{owner}/{repo}/issues/{issue_number}/comments',
+          status: 500,
+          times: 20
+        }
+      ]
+    })
+    expect(report.runs.map(r => [r.attempt, r.exitCode, r.outputs['status']])).toEqual([
+      [1, 1, undefined],
+      [2, 0, 'go']
+    ])
+    // both attempts paid for a review; the state counts both, each once
+    const served = report.modelCalls.reduce(
+      (sum, c) => sum + (c.usage ? c.usage.input_tokens + c.usage.output_tokens : 0),
+      0
+    )
+    expect(report.modelCalls).toHaveLength(2)
+    const state = report.finalState as {
+      totals: { inputTokens: number; outputTokens: number; cacheReadTokens: number }
+      carriedSpend?: string[]
+    }
+    expect(
+      state.totals.inputTokens + state.totals.outputTokens + state.totals.cacheReadTokens
+    ).toBe(
+      served +
+        report.modelCalls.reduce((sum, c) => sum + (c.usage?.cache_read_input_tokens ?? 0), 0)
+    )
+    expect(state.carriedSpend).toEqual([`${report.runs[0]!.runId}:1`])
   })
 
   it('pr-number naming no pull request says so, naming the input', async () => {

@@ -116,6 +116,12 @@ export class FakeGitHub implements GitHubPort {
   async latestDispatchedRun() {
     return undefined
   }
+  async checkRunSummaries(sha: string, name: string, prefix: string) {
+    this.calls.push('checkRunSummaries')
+    return this.checkRuns
+      .filter(r => r.headSha === sha && r.name === name && r.externalId.startsWith(prefix))
+      .map(r => r.summary)
+  }
   statuses: Array<{ sha: string; context: string; state: string; description: string }> = []
   async createCommitStatus(
     sha: string,

@@ -64,6 +64,7 @@ export function createLocalGitHub(input: {
       record.nextRequested = true
       return {}
     },
+    checkRunSummaries: async () => [],
     latestDispatchedRun: async () => undefined,
     readFile: async (file, ref) => git.show(ref ?? `origin/${input.pull.baseRef}`, file),
     recentPulls: async () => [],

@@ -302,6 +302,18 @@ export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
         throw wrap('delete comment', e)
       }
     },
+    async checkRunSummaries(sha, name, prefix) {
+      const runs = await call('list check runs', () =>
+        octokit.paginate(octokit.rest.checks.listForRef, {
+          ...repoParams,
+          ref: sha,
+          check_name: name,
+          filter: 'all',
+          per_page: 100
+        })
+      )
+      return runs.filter(r => r.external_id?.startsWith(prefix)).map(r => r.output?.summary ?? '')
+    },
     async latestDispatchedRun(workflowFile, branch) {
       const { data } = await call('list workflow runs', () =>
         octokit.rest.actions.listWorkflowRuns({

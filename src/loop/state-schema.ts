@@ -7,6 +7,7 @@ import {
   SEVERITIES,
   type LoopState
 } from './types.js'
+import { MAX_CARRIED } from './unsaved-spend.js'
 
 /**
  * The state format this version writes; it reads this one and the one before. A higher number
@@ -15,8 +16,9 @@ import {
  * reviewed tree, the reviewer's failed criteria, answers and dropped findings, and the fixer's
  * summary; 4 added what humans did: commands processed, an approval, dismissed findings, a round's
  * own cap, the human review feedback seen and who started an iteration; 5 added what a review covered
-(files reviewed, ignored and not reviewed) and the true count of a check's problems; 6 added the
- * paths left out of a fix commit, with why. An older version meeting them says to upgrade.
+ * (files reviewed, ignored and not reviewed) and the true count of a check's problems; 6 added the
+ * paths left out of a fix commit, with why, and the runs whose unsaved spend was carried. An older
+ * version meeting them says to upgrade.
  */
 export const STATE_SCHEMA = 6
 
@@ -245,6 +247,11 @@ export const stateSchema = {
     lastReviewedSha: sha,
     lastPushedSha: sha,
     totals: usage,
+    carriedSpend: {
+      type: 'array',
+      maxItems: MAX_CARRIED,
+      items: { type: 'string', pattern: '^[0-9]{1,20}:[0-9]{1,6}$' }
+    },
     reason: { type: 'string', maxLength: 4000 },
     roundCap: {
       type: 'object',

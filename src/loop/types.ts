@@ -396,6 +396,11 @@ export interface LoopState {
   /** The last commit the action itself pushed, to tell a human push from its own. */
   lastPushedSha?: string
   totals: Usage
+  /**
+   * Runs (`runId:attempt`) whose spend a later run carried into `totals` after their own state
+   * save failed (schema 6); a carried run is never counted again.
+   */
+  carriedSpend?: string[]
   /** Why the loop ended, in words, for terminal states. */
   reason?: string
   /** A cap a human gave this round (`/review-loop continue N`), instead of max-iterations. */

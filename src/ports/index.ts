@@ -74,6 +74,8 @@ export interface GitHubPort extends ConversationPort {
    * each annotation lands once even when answers are lost (found again by `externalId`).
    */
   createCheckRun(input: CheckRunInput): Promise<{ id: number; htmlUrl: string }>
+  /** The summaries of the check runs named `name` on `sha` whose external id starts with `prefix`. */
+  checkRunSummaries(sha: string, name: string, prefix: string): Promise<string[]>
   /** Starts the workflow on `ref`; `runId` is the run it created, when GitHub says so. */
   dispatchWorkflow(
     workflowFile: string,

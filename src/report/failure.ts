@@ -21,11 +21,9 @@ export function withRemedy(message: string): string {
   return `${said.replace(/\.?$/, '.')} Re-run the job; if it fails the same way again, the job's log has the details.`
 }
 
-/** One line of Markdown for `message`: control characters removed, Markdown and mentions escaped. */
+/** One line of Markdown for `message`: plain text, Markdown and mentions escaped (`escapeMd`). */
 function flat(message: string): string {
-  // eslint-disable-next-line no-control-regex
-  const clean = message.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '')
-  const cut = clean.length > MAX_MESSAGE ? `${clean.slice(0, MAX_MESSAGE)}… (cut)` : clean
+  const cut = message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}… (cut)` : message
   return escapeMd(cut)
 }
 

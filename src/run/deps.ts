@@ -18,6 +18,7 @@ import type {
   WriteSummary
 } from '../ports/index.js'
 import type { Plan } from './plan.js'
+import type { SpendLedger } from './spend.js'
 
 export interface IterationDeps {
   settings: Settings
@@ -32,6 +33,8 @@ export interface IterationDeps {
   clock: Clock
   ai?: AiAgents
   writeSummary: WriteSummary
+  /** What the run spent that no saved state holds yet (made by runIteration). */
+  ledger?: SpendLedger
 }
 
 export interface IterationOutcome {

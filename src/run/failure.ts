@@ -9,6 +9,8 @@ import { failureBlock, withFailure, withRemedy } from '../report/failure.js'
 import type { IterationDeps } from './deps.js'
 import { publishCheck } from './publish-check.js'
 import { loadState } from './state-store.js'
+import { spendMarker } from '../loop/unsaved-spend.js'
+import { failedCheckPrefix, unsavedSpend } from './spend.js'
 
 /** GitHub refuses a comment over 65,536 characters. */
 const COMMENT_LIMIT = 65_536
@@ -18,14 +20,20 @@ const COMMENT_LIMIT = 65_536
  * with: its message with a remedy, if it named none.
  */
 export async function reportFailure(
-  deps: Pick<IterationDeps, 'github' | 'settings' | 'ctx' | 'log' | 'clock' | 'writeSummary'>,
+  deps: Pick<
+    IterationDeps,
+    'github' | 'settings' | 'ctx' | 'log' | 'clock' | 'writeSummary' | 'ai' | 'ledger'
+  >,
   pr: number | undefined,
   error: unknown
 ): Promise<Error> {
   const message = withRemedy(error instanceof Error ? error.message : String(error))
   const { ctx, log } = deps
   const what = `Run ${ctx.runId} (attempt ${ctx.runAttempt})`
-  const block = failureBlock(what, message)
+  // the spend no saved state holds rides along, for the next run to count (unsaved-spend.ts)
+  const block = [failureBlock(what, message), spendMarker(unsavedSpend(deps))]
+    .filter(Boolean)
+    .join('\n')
   await deps.writeSummary(`${block}\n`).catch(() => undefined)
   if (pr !== undefined) {
     try {
@@ -74,7 +82,7 @@ async function onCheckRun(
     title: 'review-loop failed',
     summary: block,
     annotations: [],
-    externalId: `${pr}:failed:${ctx.runId}:${ctx.runAttempt}`,
+    externalId: `${failedCheckPrefix(pr)}${ctx.runId}:${ctx.runAttempt}`,
     detailsUrl: runUrl(ctx),
     startedAt: deps.clock.now().toISOString()
   })

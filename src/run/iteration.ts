@@ -26,12 +26,14 @@ import { reportPhase } from './report.js'
 import { reviewPhase } from './review.js'
 import { openWorkspace, type Workspace } from './workspace.js'
 import { loadState } from './state-store.js'
+import { newLedger } from './spend.js'
 
 /**
  * One run: event → intent. A PR event or a dispatch plans a review; a human's comment, review or
  * button is answered (answerHuman), which may plan an iteration of its own.
  */
-export async function runIteration(deps: IterationDeps): Promise<IterationOutcome> {
+export async function runIteration(given: IterationDeps): Promise<IterationOutcome> {
+  const deps = given.ledger ? given : { ...given, ledger: newLedger() }
   const { settings, ctx } = deps
   const intent = routeEvent({ ...ctx, inputPrNumber: settings.prNumber })
   if (intent.kind === 'skip') return { notice: intent.notice, findings: [] }

@@ -4,6 +4,7 @@ import { lastIteration } from '../loop/state.js'
 import { planPull, type HumanEvent } from '../loop/rules.js'
 import type { LoopState, PrComment, PullRequest } from '../loop/types.js'
 import type { Clock, GitHubPort, Log } from '../ports/index.js'
+import { withUnsavedSpend, type SpendLedger } from './spend.js'
 import { loadState, type LoadedState, type UntrustedState } from './state-store.js'
 
 export type Plan =
@@ -54,6 +55,7 @@ export interface PlanDeps {
   github: GitHubPort
   log: Log
   clock: Clock
+  ledger?: SpendLedger
 }
 
 /** PLAN: the PR and its loop state, and whether this run reviews the head (the rules decide). */
@@ -113,5 +115,6 @@ export async function planPhase(
   if (plan.newRound)
     log.info(`${tag} a new commit after the loop ended: starting round ${plan.state.round}`)
   const n = (lastIteration(plan.state)?.n ?? 0) + 1
-  return { ...found, kind: 'review', state: plan.state, n, tag, started }
+  const state = await withUnsavedSpend(deps, pull, loaded.comment, plan.state)
+  return { ...found, kind: 'review', state, n, tag, started }
 }

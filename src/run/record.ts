@@ -14,6 +14,7 @@ import type {
   ReviewResult
 } from '../loop/types.js'
 import type {
+  AiAgents,
   ArtifactStore,
   Clock,
   GitHubPort,
@@ -28,6 +29,7 @@ import { escalate, mentions } from './escalate.js'
 import type { Plan } from './plan.js'
 import { publishCheck } from './publish-check.js'
 import { writeWithheld, WritesWithheld } from './withheld.js'
+import { markSaved, type SpendLedger } from './spend.js'
 import { saveComment, UNTRUSTED_MARKER, type UntrustedState } from './state-store.js'
 
 export interface RecordDeps {
@@ -37,6 +39,9 @@ export interface RecordDeps {
   artifacts: ArtifactStore
   log: Log
   clock: Clock
+  /** What the run spent: a saved state holds it all (see spend.ts). */
+  ai?: AiAgents
+  ledger?: SpendLedger
 }
 
 export interface Recorded {
@@ -69,7 +74,7 @@ export function repoLinks(ctx: RunContext, pr: number): RepoLinks {
  * iteration's findings as the state remembers them.
  */
 export async function writeState(
-  deps: Pick<RecordDeps, 'settings' | 'ctx' | 'github'>,
+  deps: Pick<RecordDeps, 'settings' | 'ctx' | 'github' | 'ai' | 'ledger'>,
   pull: PullRequest,
   state: LoopState,
   existing: PrComment | undefined
@@ -80,7 +85,9 @@ export async function writeState(
     repoLinks(deps.ctx, pull.number),
     { stateKey: deps.settings.stateKey }
   )
-  return saveComment(deps.github, pull.number, existing, body)
+  const saved = await saveComment(deps.github, pull.number, existing, body)
+  markSaved(deps)
+  return saved
 }
 
 /**
@@ -270,7 +277,7 @@ async function dispatchNext(
 
 /** Writes the state comment with this iteration's findings, warnings and artifact links. */
 export async function saveState(
-  deps: Pick<RecordDeps, 'settings' | 'ctx' | 'github'>,
+  deps: Pick<RecordDeps, 'settings' | 'ctx' | 'github' | 'ai' | 'ledger'>,
   plan: Extract<Plan, { kind: 'review' }>,
   recorded: Omit<Recorded, 'comment'> & { comment?: PrComment },
   state: LoopState
@@ -289,6 +296,7 @@ export async function saveState(
     }
   )
   const comment = await saveComment(deps.github, plan.pull.number, recorded.comment, body)
+  markSaved(deps)
   return { ...recorded, state, comment }
 }
 
