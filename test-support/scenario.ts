@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import type { FileChanges, ForcePush } from './git-fixture.js'
 import type { FaultSpec } from './fault.js'
@@ -249,6 +250,9 @@ export function loadScenario(file: string): Scenario {
   if (!parsed || typeof parsed !== 'object' || !parsed.pr || !parsed.base) {
     throw new Error(`${file}: a scenario needs at least 'base' (files) and 'pr' (with commits).`)
   }
+  // a relative `node` is the scenario file's neighbour (scenarios/issue-25/node-rss.sh)
+  if (parsed.node && /^\.\.?\//.test(parsed.node))
+    parsed.node = path.resolve(path.dirname(file), parsed.node)
   return parsed
 }
 
