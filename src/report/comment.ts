@@ -6,7 +6,8 @@ import {
   lastIteration,
   resolvedCount,
   roundIterations,
-  roundReviews
+  roundReviews,
+  sameLogin
 } from '../loop/state.js'
 import { SEVERITIES, type Finding, type IterationRecord, type LoopState } from '../loop/types.js'
 import {
@@ -41,6 +42,8 @@ export interface CommentExtras {
   stateKey?: string
   /** What the user must know about this run (PR code ran unsandboxed). */
   warnings?: readonly string[]
+  /** The PR's author: their own dismissals are shown as not counting. */
+  author?: string
 }
 
 export function headline(state: LoopState): string {
@@ -104,6 +107,8 @@ interface FindingsOptions {
   maxFindings: number
   details: boolean
   descriptionChars: number
+  /** The PR's author, whose dismissals do not count (see dismissedIds). */
+  author?: string
 }
 
 /** Open findings of the latest review, grouped by severity, each linked to its code. */
@@ -134,9 +139,12 @@ export function renderFindings(
         : 'no location'
       const age = last.n - (since.get(f.id) ?? last.n) + 1
       const settled = dismissed.get(f.id)
-      const status = settled
-        ? `**dismissed** by @${settled.by}${settled.reason ? `: ${escapeMd(settled.reason)}` : ''} (does not block)`
-        : `open for ${age} iteration${age === 1 ? '' : 's'}`
+      const why = settled?.reason ? `: ${escapeMd(settled.reason)}` : ''
+      const status = !settled
+        ? `open for ${age} iteration${age === 1 ? '' : 's'}`
+        : opt.author !== undefined && sameLogin(settled.by, opt.author)
+          ? `dismissed by @${settled.by}, the PR's author${why} (does not count: an author cannot dismiss their own PR's findings)`
+          : `**dismissed** by @${settled.by}${why} (does not block)`
       out.push(
         `- **${escapeMd(f.title)}** — ${where} · \`${escapeMd(f.source)}\` · \`${f.id}\` · ${reraised.has(f.id) ? '**re-raised** after a fix · ' : ''}${status}`
       )
@@ -310,7 +318,7 @@ export function renderComment(
   for (const opt of attempts) {
     const body = [
       marker,
-      renderHuman(state, findings, links, extras, opt, opt.maxFindings > 0)
+      renderHuman(state, findings, links, extras, { ...opt, author: extras.author }, opt.maxFindings > 0)
     ].join('\n')
     if (body.length <= budget) return body
   }

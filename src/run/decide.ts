@@ -134,7 +134,7 @@ export function decidePhase(
     maxUsd: settings.ai.maxCostUsd,
     exhausted: review.verdict?.budgetExhausted === true,
     estimate: review.verdict?.estimateUsd
-  })
+  }, pull.author)
   if (next.kind === 'finish') state = moveTo(state, next.status, next.reason)
   // a fork's PR waits for its author's push: the loop goes on, and says why it fixed nothing
   if (next.kind === 'wait') state = { ...state, reason: next.reason }
