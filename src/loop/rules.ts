@@ -367,7 +367,7 @@ export function oscillation(state: LoopState): IterationRecord | undefined {
 /**
  * What the review means for the loop, with its cause (`stopReason` puts it in words). The order is
  * the rule: GO, then the budget, a human's call, a fork's PR (reviewed only: nothing is fixed, so
- * the cap and stalls do not apply), the cap (which wins over a stall at the last iteration, because
+ * the cap and stalls do not apply; planPull does not apply the cap to it either), the cap (which wins over a stall at the last iteration, because
  * that is where the loop ends anyway), a blocker raised again after a fix, the same code reviewed
  * again (oscillation), the budget again, and whether anything can fix.
  */

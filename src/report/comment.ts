@@ -46,12 +46,18 @@ export interface CommentExtras {
   author?: string
 }
 
+/** "iteration 2 of 3"; past the cap (a fork's PR, reviewed on each of its author's pushes) it says so. */
+function iterationOf(state: LoopState): string {
+  const n = roundReviews(state)
+  const max = state.maxIterations
+  return n > max ? `iteration ${n}, past the cap of ${max}` : `iteration ${n} of ${max}`
+}
+
 export function headline(state: LoopState): string {
   const last = lastIteration(state)
-  const n = roundReviews(state)
   const verdict = last?.decision ?? 'pending'
   const round = state.round > 1 ? ` (round ${state.round})` : ''
-  return `## Review loop: ${state.status === 'running' ? verdict : STATUS_LABEL[state.status]} — iteration ${n} of ${state.maxIterations}${round}`
+  return `## Review loop: ${state.status === 'running' ? verdict : STATUS_LABEL[state.status]} — ${iterationOf(state)}${round}`
 }
 
 export function statusLine(state: LoopState, links: RepoLinks): string {
@@ -291,7 +297,7 @@ export function statusText(state: LoopState | undefined): string {
   const open = (last?.findings ?? []).filter(f => f.status === 'open').length
   const round = state.round > 1 ? ` of round ${state.round}` : ''
   const lines = [
-    `the loop is \`${state.status}\`: iteration ${roundReviews(state)} of ${state.maxIterations}${round}, verdict ${last?.decision ?? 'pending'}, ${open} open finding${open === 1 ? '' : 's'}, ${usd(state.totals.costUsd)} spent.`
+    `the loop is \`${state.status}\`: ${iterationOf(state)}${round}, verdict ${last?.decision ?? 'pending'}, ${open} open finding${open === 1 ? '' : 's'}, ${usd(state.totals.costUsd)} spent.`
   ]
   if (state.reason) lines.push('', `> ${escapeMd(state.reason)}`)
   const can = whatYouCanDo(state)
@@ -318,7 +324,14 @@ export function renderComment(
   for (const opt of attempts) {
     const body = [
       marker,
-      renderHuman(state, findings, links, extras, { ...opt, author: extras.author }, opt.maxFindings > 0)
+      renderHuman(
+        state,
+        findings,
+        links,
+        extras,
+        { ...opt, author: extras.author },
+        opt.maxFindings > 0
+      )
     ].join('\n')
     if (body.length <= budget) return body
   }
