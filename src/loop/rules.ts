@@ -188,6 +188,20 @@ function movedBack(state: LoopState, headSha: string): boolean {
 }
 
 /**
+ * The pulls API shows a head this round reviewed while the round's last fix pushed another commit:
+ * a human moved the branch back, or GitHub's API still lags behind the loop's own push. The caller
+ * asks the branch's real head (`git ls-remote`) before taking it as a move back. Never a fork's PR
+ * (the loop pushes nothing there, and its branch is not on origin).
+ */
+export function behindLoopPush(state: LoopState | undefined, pull: PullRequest): boolean {
+  const last = state?.iterations.at(-1)
+  if (!state || !last || last.round !== state.round || isFork(pull)) return false
+  const fix = last.fix
+  const pushed = fix?.outcome === 'pushed' || fix?.outcome === 'pushing' ? fix.commitSha : undefined
+  return pushed !== undefined && pushed !== pull.headSha && !!reviewedIn(state, pull.headSha)
+}
+
+/**
  * What the head is to this state: new, reviewed already, or reviewed with disputes to weigh (the
  * one re-review of a head after the fixer disputed findings without changing code).
  */
