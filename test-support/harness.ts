@@ -123,6 +123,11 @@ export interface RunRequest {
   depth?: number
   /** SIGKILL the action this many ms after it starts: a cancelled job or a lost runner. */
   killAfterMs?: number
+  /**
+   * A fork's pull_request runs get the workflow token as for the repository's own PRs (a private
+   * repository's setting "Send write tokens to workflows from pull requests"), not the read-only one.
+   */
+  forkWriteToken?: boolean
 }
 
 export interface RunRecord {
@@ -421,7 +426,7 @@ export class Sandbox {
     const own = `${this.owner}/${this.repo}`.toLowerCase()
     const forkRun =
       fork !== undefined && fork.toLowerCase() !== own && FORK_READ_ONLY_EVENTS.includes(req.event)
-    if (forkRun) {
+    if (forkRun && !req.forkWriteToken) {
       // `${{ github.token }}` is the read-only token; `${{ secrets.PAT }}` evaluates to '', which the
       // runner passes as given (an empty input does not take action.yml's default)
       inputs['github-token'] = tokenKind === 'workflow' ? FORK_TOKEN : ''

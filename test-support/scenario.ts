@@ -40,6 +40,8 @@ export interface Scenario {
   token?: TokenKind
   /** The workflow token's permissions (`permissions:`); default every scope the README asks for. */
   permissions?: SandboxOptions['permissions']
+  /** A fork's pull_request runs get the workflow token, not the read-only one (RunRequest). */
+  forkWriteToken?: boolean
   /** The event that starts the first run; default pull_request opened. */
   start?: { event: string; action?: string; dispatchInputs?: Record<string, string> }
   /** Cap on runs; default 10. */
@@ -385,6 +387,7 @@ export async function runScenario(
       gitConfig: scenario.gitConfig,
       originUrl: gitServer?.url,
       depth: scenario.checkoutDepth,
+      forkWriteToken: scenario.forkWriteToken,
       ...(scenario.node ? { node: scenario.node } : {})
     }
     const start = scenario.start ?? { event: 'pull_request', action: 'opened' }

@@ -152,6 +152,32 @@ describe('the sticky comment', () => {
     expect(human).not.toContain('@team')
     expect(human).not.toContain('Close </details>')
   })
+
+  it("shows a dismissal by the PR's author as not counting, a maintainer's as not blocking", () => {
+    const mine = finding({ id: 'RL-MINE', title: 'Mine' })
+    const theirs = finding({ id: 'RL-THEIRS', title: 'Theirs' })
+    const s: LoopState = {
+      ...loopWith([[mine, theirs]], 'running'),
+      dismissed: [
+        { id: 'RL-MINE', by: 'OctoCat', at: NOW.toISOString(), reason: 'fine' },
+        { id: 'RL-THEIRS', by: 'maintainer', at: NOW.toISOString() }
+      ]
+    }
+    const body = renderComment(s, [mine, theirs], LINKS, { author: 'octocat' })
+    const line = (title: string) => body.split('\n').find(l => l.includes(`**${title}**`)) ?? ''
+    expect(line('Mine')).toContain(
+      "dismissed by @OctoCat, the PR's author: fine (does not count: an author cannot dismiss their own PR's findings)"
+    )
+    expect(line('Mine')).not.toContain('does not block')
+    expect(line('Theirs')).toContain('**dismissed** by @maintainer (does not block)')
+  })
+
+  it("says a fork's review past the cap is past it, not 'iteration 3 of 2'", () => {
+    const s = { ...loopWith([[], [], []], 'running'), maxIterations: 2 }
+    const body = renderComment(s, [], LINKS)
+    expect(body).toContain('— iteration 3, past the cap of 2')
+    expect(body).not.toContain('iteration 3 of 2')
+  })
 })
 
 describe('what the reviewer and the fixer said, in the comment', () => {

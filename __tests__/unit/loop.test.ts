@@ -533,6 +533,50 @@ describe('planPull', () => {
       expect(p.state?.reason).toBe(p.notice)
     }
   })
+
+  it("reviews every push of a fork's PR at and past the cap: its author paces it, never the cap", () => {
+    const fork = (headSha: string) => pull({ headRepoFullName: 'someone/widgets', headSha })
+    // max-iterations 2: two NO_GO reviews, each waiting for the author's push (a fork is never fixed)
+    const s = reviews([{ findings: [blocker('RL-1')] }, { findings: [blocker('RL-1')] }], {
+      maxIterations: 2,
+      iterations: [
+        iteration({ n: 1, reviewedSha: SHA_A, findings: [blocker('RL-1')] }),
+        iteration({ n: 2, reviewedSha: SHA_B, findings: [blocker('RL-1')] })
+      ]
+    })
+    const at = { state: s, maxIterations: 2, allowForks: true }
+    const third = plan({ ...at, pull: fork(SHA_C) })
+    expect(third).toMatchObject({ kind: 'review', iteration: 3, state: { status: 'running' } })
+    // its review, past the cap, waits for the next push again: no max_iterations, no human called
+    if (third.kind !== 'review') return
+    const reviewed3 = {
+      ...third.state,
+      iterations: [...s.iterations, iteration({ n: 3, reviewedSha: SHA_C })]
+    }
+    const blocked = fixBlocker({ pull: fork(SHA_C), fixCommands: 1, aiFixer: true })!
+    const next = nextAfterReview(reviewed3, 'NO_GO', 'medium', blocked)
+    expect(next).toEqual({
+      kind: 'wait',
+      reason: expect.stringContaining('their next push is reviewed again') as string
+    })
+    // nothing loops without a push: the same head again (a re-run, a duplicate event) is a skip
+    expect(plan({ ...at, state: reviewed3, pull: fork(SHA_C) })).toMatchObject({
+      kind: 'skip',
+      repeats: true
+    })
+    // the budget still applies past the cap
+    const spent = nextAfterReview(reviewed3, 'NO_GO', 'medium', blocked, {
+      spentUsd: 1,
+      maxUsd: 1,
+      exhausted: true
+    })
+    expect(spent).toMatchObject({ kind: 'finish', status: 'budget_exhausted' })
+    // a PR from the repository itself at the same point ends as max_iterations
+    expect(plan({ ...at, pull: pull({ headSha: SHA_C }) })).toMatchObject({
+      kind: 'stop',
+      state: { status: 'max_iterations' }
+    })
+  })
 })
 
 describe('appendReview', () => {
@@ -595,6 +639,23 @@ describe('appendReview', () => {
     const dropped = appendReview(fixed, { ...review(2, SHA_A, ['RL-A']), fixDropped: true })
     expect(dropped.iterations[1]!.findings[0]!.reraised).toBeUndefined()
     expect(repeatedBlocker(dropped, 'high')).toBeUndefined()
+  })
+
+  it("counts a blocker raised again as a stall even when the PR's author dismissed it", () => {
+    const fixed = updateLast(appendReview(state(), review(1, SHA_A, ['RL-A'])), it => ({
+      ...it,
+      fix: PUSHED
+    }))
+    const again = appendReview(fixed, review(2, SHA_B, ['RL-A']))
+    const byAuthor = { ...again, dismissed: [{ id: 'RL-A', by: 'OctoCat', at: NOW.toISOString() }] }
+    // a dismissal stored before authors were refused: it does not settle the author's own blocker
+    expect(repeatedBlocker(byAuthor, 'high', 'octocat')).toBe('RL-A')
+    expect(nextAfterReview(byAuthor, 'NO_GO', 'high', true, undefined, 'octocat')).toMatchObject({
+      kind: 'finish',
+      status: 'stalled'
+    })
+    // a maintainer's dismissal does settle it
+    expect(repeatedBlocker(byAuthor, 'high', 'maintainer')).toBeUndefined()
   })
 
   it('starts counting afresh in a new round', () => {

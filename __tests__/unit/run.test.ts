@@ -211,6 +211,42 @@ describe('runIteration: one event in, one decision out (on fake ports)', () => {
     expect(w.saved['review-loop-pr-7-iteration-1']).toHaveProperty('fix-1.patch')
   })
 
+  it("reviews the loop's pushed fix when GitHub's API still shows the head it fixed, never taking it for a move back", async () => {
+    const w = world({ checks: 'lint: fail:lint', 'fix-commands': 'touch:src/a.ts' })
+    await runIteration(w.deps)
+    const fixed = w.git.pushed[0]!
+    // the next run: the pulls API lags and still shows the reviewed head; origin has the fix
+    expect(w.github.pull.headSha).not.toBe(fixed)
+    const outcome = await runIteration({
+      ...w.deps,
+      ctx: context({ eventName: 'workflow_dispatch', runId: '2002' }),
+      settings: settings({
+        checks: 'lint: fail:lint',
+        'fix-commands': 'touch:src/a.ts',
+        'pr-number': '7'
+      })
+    })
+    const state = savedState(w.github)
+    expect(state.iterations.map(i => i.reviewedSha)).toEqual([w.github.pull.headSha, fixed])
+    // the fix is in the reviewed head: the lint finding came back after it, a stall, not a move back
+    expect(state.iterations[1]?.findings[0]?.reraised).toBe(true)
+    expect(state.reason).not.toContain('branch moved')
+    expect(outcome.reviewedSha).toBe(fixed)
+    expect(w.lines.join('\n')).toContain('the API lags behind a push')
+  })
+
+  it('reviews a head the loop fixed again when the branch itself was moved back to it', async () => {
+    const w = world({ checks: 'lint: fail:lint', 'fix-commands': 'touch:src/a.ts' })
+    await runIteration(w.deps)
+    const reviewed = w.github.pull.headSha
+    w.git.remote = reviewed // a human reset the branch, dropping the fix
+    const outcome = await runIteration({ ...w.deps, ctx: context({ runId: '2002' }) })
+    const state = savedState(w.github)
+    expect(state.iterations.map(i => i.reviewedSha)).toEqual([reviewed, reviewed])
+    expect(outcome.reviewedSha).toBe(reviewed)
+    expect(w.lines.join('\n')).not.toContain('the API lags')
+  })
+
   it('stops on the stop label without running PR code, and writes the stopped state', async () => {
     const inputs = {
       checks: 'lint: fail:lint',

@@ -188,6 +188,20 @@ function movedBack(state: LoopState, headSha: string): boolean {
 }
 
 /**
+ * The pulls API shows a head this round reviewed while the round's last fix pushed another commit:
+ * a human moved the branch back, or GitHub's API still lags behind the loop's own push. The caller
+ * asks the branch's real head (`git ls-remote`) before taking it as a move back. Never a fork's PR
+ * (the loop pushes nothing there, and its branch is not on origin).
+ */
+export function behindLoopPush(state: LoopState | undefined, pull: PullRequest): boolean {
+  const last = state?.iterations.at(-1)
+  if (!state || !last || last.round !== state.round || isFork(pull)) return false
+  const fix = last.fix
+  const pushed = fix?.outcome === 'pushed' || fix?.outcome === 'pushing' ? fix.commitSha : undefined
+  return pushed !== undefined && pushed !== pull.headSha && !!reviewedIn(state, pull.headSha)
+}
+
+/**
  * What the head is to this state: new, reviewed already, or reviewed with disputes to weigh (the
  * one re-review of a head after the fixer disputed findings without changing code).
  */
@@ -255,6 +269,7 @@ export function roundCapOf(state: LoopState, maxIterations: number): number {
 /**
  * A new head in a running round that used its whole cap (a human's fix at the cap, a lowered
  * max-iterations): the loop ends as max_iterations with the reason, never running with no run to come.
+ * Not for a fork's PR (see planPull).
  */
 function roundUsedUp(input: PullPlanInput, state: LoopState, used: string): PullPlan {
   const notice = `The loop already used ${used} iterations; raise max-iterations, or comment /review-loop continue, to go on.`
@@ -286,7 +301,9 @@ export function planPull(input: PullPlanInput): PullPlan {
   const cap = roundCapOf(state, maxIterations)
   state = { ...state, status: next.to, maxIterations: cap }
   const done = roundReviews(state)
-  if (done >= cap) return roundUsedUp(input, state, `${done} of ${cap}`)
+  // A fork's PR is reviewed only, paced by its author's pushes: the cap does not end it (every push
+  // is reviewed; the budget still applies). Nothing loops: it never fixes and never retriggers.
+  if (done >= cap && !isFork(pull)) return roundUsedUp(input, state, `${done} of ${cap}`)
   return { kind: 'review', state, iteration: done + 1, newRound: next.newRound === true }
 }
 
@@ -335,11 +352,16 @@ export type NextStep =
 /**
  * A blocking finding raised again after a fix attempt: its second sighting, with a pushed fix in
  * between (or back after it was settled). One failed attempt is enough to call a human, and under
- * the default cap of 3 it is reported as what it is rather than as the cap.
+ * the default cap of 3 it is reported as what it is rather than as the cap. A dismissal by the PR's
+ * `author` does not settle it (as it does not count towards GO).
  */
-export function repeatedBlocker(state: LoopState, threshold: Severity): string | undefined {
+export function repeatedBlocker(
+  state: LoopState,
+  threshold: Severity,
+  author?: string
+): string | undefined {
   const last = roundIterations(state).at(-1)
-  const dismissed = dismissedIds(state)
+  const dismissed = dismissedIds(state, author)
   return last?.findings.find(
     f => f.reraised && atOrAbove(f.severity, threshold) && !dismissed.has(f.id)
   )?.id
@@ -359,7 +381,7 @@ export function oscillation(state: LoopState): IterationRecord | undefined {
 /**
  * What the review means for the loop, with its cause (`stopReason` puts it in words). The order is
  * the rule: GO, then the budget, a human's call, a fork's PR (reviewed only: nothing is fixed, so
- * the cap and stalls do not apply), the cap (which wins over a stall at the last iteration, because
+ * the cap and stalls do not apply; planPull does not apply the cap to it either), the cap (which wins over a stall at the last iteration, because
  * that is where the loop ends anyway), a blocker raised again after a fix, the same code reviewed
  * again (oscillation), the budget again, and whether anything can fix.
  */
@@ -368,7 +390,9 @@ export function reviewEvent(
   decision: Decision,
   threshold: Severity,
   fixable: boolean | CannotFix,
-  budget?: Spending
+  budget?: Spending,
+  /** The PR's author: their own dismissals do not settle a blocker. */
+  author?: string
 ): { event: LoopEvent; cause?: StopCause } {
   const n = roundReviews(state)
   if (decision === 'GO') return { event: 'review_go', cause: { kind: 'review_go' } }
@@ -395,7 +419,7 @@ export function reviewEvent(
   if (blocker?.kind === 'fork') return { event: 'no_go_review_only', cause: blocker }
   if (n >= state.maxIterations)
     return { event: 'no_go_at_cap', cause: { kind: 'cap', n, max: state.maxIterations } }
-  const repeated = repeatedBlocker(state, threshold)
+  const repeated = repeatedBlocker(state, threshold, author)
   if (repeated)
     return { event: 'no_go_repeated_blocker', cause: { kind: 'repeated_blocker', id: repeated } }
   const circle = oscillation(state)
@@ -419,9 +443,10 @@ export function nextAfterReview(
   decision: Decision,
   threshold: Severity,
   fixable: boolean | CannotFix,
-  budget?: Spending
+  budget?: Spending,
+  author?: string
 ): NextStep {
-  const { event, cause } = reviewEvent(state, decision, threshold, fixable, budget)
+  const { event, cause } = reviewEvent(state, decision, threshold, fixable, budget, author)
   const reason = cause ? stopReason(cause) : ''
   // a head is reviewed only while the loop runs (planPull makes it so)
   const next = transition('running', event)

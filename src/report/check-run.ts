@@ -72,7 +72,9 @@ export function checkRunSummary(
   state: LoopState,
   findings: readonly Finding[],
   links: RepoLinks,
-  note?: string
+  note?: string,
+  /** The PR's author, whose dismissals do not count. */
+  author?: string
 ): string {
   return fit(
     [
@@ -89,7 +91,8 @@ export function checkRunSummary(
       renderFindings(state, findings, links, {
         maxFindings: 100,
         details: false,
-        descriptionChars: 0
+        descriptionChars: 0,
+        author
       })
     ].join('\n')
   )

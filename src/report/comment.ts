@@ -6,7 +6,8 @@ import {
   lastIteration,
   resolvedCount,
   roundIterations,
-  roundReviews
+  roundReviews,
+  sameLogin
 } from '../loop/state.js'
 import { SEVERITIES, type Finding, type IterationRecord, type LoopState } from '../loop/types.js'
 import {
@@ -41,14 +42,22 @@ export interface CommentExtras {
   stateKey?: string
   /** What the user must know about this run (PR code ran unsandboxed). */
   warnings?: readonly string[]
+  /** The PR's author: their own dismissals are shown as not counting. */
+  author?: string
+}
+
+/** "iteration 2 of 3"; past the cap (a fork's PR, reviewed on each of its author's pushes) it says so. */
+function iterationOf(state: LoopState): string {
+  const n = roundReviews(state)
+  const max = state.maxIterations
+  return n > max ? `iteration ${n}, past the cap of ${max}` : `iteration ${n} of ${max}`
 }
 
 export function headline(state: LoopState): string {
   const last = lastIteration(state)
-  const n = roundReviews(state)
   const verdict = last?.decision ?? 'pending'
   const round = state.round > 1 ? ` (round ${state.round})` : ''
-  return `## Review loop: ${state.status === 'running' ? verdict : STATUS_LABEL[state.status]} — iteration ${n} of ${state.maxIterations}${round}`
+  return `## Review loop: ${state.status === 'running' ? verdict : STATUS_LABEL[state.status]} — ${iterationOf(state)}${round}`
 }
 
 export function statusLine(state: LoopState, links: RepoLinks): string {
@@ -104,6 +113,8 @@ interface FindingsOptions {
   maxFindings: number
   details: boolean
   descriptionChars: number
+  /** The PR's author, whose dismissals do not count (see dismissedIds). */
+  author?: string
 }
 
 /** Open findings of the latest review, grouped by severity, each linked to its code. */
@@ -134,9 +145,12 @@ export function renderFindings(
         : 'no location'
       const age = last.n - (since.get(f.id) ?? last.n) + 1
       const settled = dismissed.get(f.id)
-      const status = settled
-        ? `**dismissed** by @${settled.by}${settled.reason ? `: ${escapeMd(settled.reason)}` : ''} (does not block)`
-        : `open for ${age} iteration${age === 1 ? '' : 's'}`
+      const why = settled?.reason ? `: ${escapeMd(settled.reason)}` : ''
+      const status = !settled
+        ? `open for ${age} iteration${age === 1 ? '' : 's'}`
+        : opt.author !== undefined && sameLogin(settled.by, opt.author)
+          ? `dismissed by @${settled.by}, the PR's author${why} (does not count: an author cannot dismiss their own PR's findings)`
+          : `**dismissed** by @${settled.by}${why} (does not block)`
       out.push(
         `- **${escapeMd(f.title)}** — ${where} · \`${escapeMd(f.source)}\` · \`${f.id}\` · ${reraised.has(f.id) ? '**re-raised** after a fix · ' : ''}${status}`
       )
@@ -283,7 +297,7 @@ export function statusText(state: LoopState | undefined): string {
   const open = (last?.findings ?? []).filter(f => f.status === 'open').length
   const round = state.round > 1 ? ` of round ${state.round}` : ''
   const lines = [
-    `the loop is \`${state.status}\`: iteration ${roundReviews(state)} of ${state.maxIterations}${round}, verdict ${last?.decision ?? 'pending'}, ${open} open finding${open === 1 ? '' : 's'}, ${usd(state.totals.costUsd)} spent.`
+    `the loop is \`${state.status}\`: ${iterationOf(state)}${round}, verdict ${last?.decision ?? 'pending'}, ${open} open finding${open === 1 ? '' : 's'}, ${usd(state.totals.costUsd)} spent.`
   ]
   if (state.reason) lines.push('', `> ${escapeMd(state.reason)}`)
   const can = whatYouCanDo(state)
@@ -310,7 +324,14 @@ export function renderComment(
   for (const opt of attempts) {
     const body = [
       marker,
-      renderHuman(state, findings, links, extras, opt, opt.maxFindings > 0)
+      renderHuman(
+        state,
+        findings,
+        links,
+        extras,
+        { ...opt, author: extras.author },
+        opt.maxFindings > 0
+      )
     ].join('\n')
     if (body.length <= budget) return body
   }

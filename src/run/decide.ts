@@ -129,12 +129,19 @@ export function decidePhase(
     aiFixer: deps.aiFixer,
     surface: settings.surface
   })
-  const next = nextAfterReview(state, decision, settings.severityThreshold, blocker ?? true, {
-    spentUsd: state.totals.costUsd,
-    maxUsd: settings.ai.maxCostUsd,
-    exhausted: review.verdict?.budgetExhausted === true,
-    estimate: review.verdict?.estimateUsd
-  })
+  const next = nextAfterReview(
+    state,
+    decision,
+    settings.severityThreshold,
+    blocker ?? true,
+    {
+      spentUsd: state.totals.costUsd,
+      maxUsd: settings.ai.maxCostUsd,
+      exhausted: review.verdict?.budgetExhausted === true,
+      estimate: review.verdict?.estimateUsd
+    },
+    pull.author
+  )
   if (next.kind === 'finish') state = moveTo(state, next.status, next.reason)
   // a fork's PR waits for its author's push: the loop goes on, and says why it fixed nothing
   if (next.kind === 'wait') state = { ...state, reason: next.reason }

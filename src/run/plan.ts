@@ -1,9 +1,9 @@
 import type { RunContext } from '../action/context.js'
 import type { Settings } from '../inputs.js'
 import { lastIteration } from '../loop/state.js'
-import { planPull, type HumanEvent } from '../loop/rules.js'
+import { behindLoopPush, planPull, type HumanEvent } from '../loop/rules.js'
 import type { LoopState, PrComment, PullRequest } from '../loop/types.js'
-import type { Clock, GitHubPort, Log } from '../ports/index.js'
+import type { Clock, Git, GitHubPort, Log } from '../ports/index.js'
 import { withUnsavedSpend, type SpendLedger } from './spend.js'
 import { loadState, type LoadedState, type UntrustedState } from './state-store.js'
 
@@ -56,6 +56,38 @@ export interface PlanDeps {
   log: Log
   clock: Clock
   ledger?: SpendLedger
+  /** Reads the branch's real head when the pulls API may lag behind the loop's push. */
+  openGit?: (dir: string) => Promise<Git>
+}
+
+/**
+ * The PR as the pulls API shows it, its head confirmed by the branch itself when the API shows a
+ * head the loop pushed past (`behindLoopPush`): GitHub's API can lag behind a push, and its stale
+ * head taken for a human's move back would be reviewed again, using an iteration, and the fix's push
+ * would then fail as "branch moved". When the branch says otherwise, its head is the PR's head (the
+ * loop's own fix, reviewed next as it would have been). Unreadable, the API's head stands.
+ */
+async function confirmedHead(
+  deps: PlanDeps,
+  pull: PullRequest,
+  state: LoopState | undefined
+): Promise<PullRequest> {
+  if (!deps.openGit || !behindLoopPush(state, pull)) return pull
+  const shown = pull.headSha.slice(0, 7)
+  try {
+    const git = await deps.openGit(deps.ctx.workspace)
+    const real = await git.remoteHead(pull.headRef)
+    if (!real || real === pull.headSha) return pull
+    deps.log.info(
+      `GitHub's API shows ${shown} as the head of PR #${pull.number}, but origin/${pull.headRef} is at ${real.slice(0, 7)}: the API lags behind a push, so the branch's head is the one reviewed.`
+    )
+    return { ...pull, headSha: real }
+  } catch (e) {
+    deps.log.warning(
+      `Could not read origin/${pull.headRef} to confirm its head (${(e as Error).message}): ${shown}, which the loop pushed past, is taken as moved back by a human.`
+    )
+    return pull
+  }
 }
 
 /** PLAN: the PR and its loop state, and whether this run reviews the head (the rules decide). */
@@ -65,8 +97,10 @@ export async function planPhase(
   human?: { event: HumanEvent; roundCap?: number; loaded?: LoadedState; pull?: PullRequest }
 ): Promise<Plan> {
   const { settings, ctx, github, log } = deps
-  const pull = human?.pull ?? (await github.getPull(pr))
-  const loaded = human?.loaded ?? (await loadState(github, pull.number, log, settings.stateKey))
+  const shown = human?.pull ?? (await github.getPull(pr))
+  const loaded = human?.loaded ?? (await loadState(github, shown.number, log, settings.stateKey))
+  // a human's request plans its own event; only a head's event reads what the head means
+  const pull = human ? shown : await confirmedHead(deps, shown, loaded.state)
   const { untrusted } = loaded
   const started = deps.clock.now()
   const plan = planPull({

@@ -83,7 +83,7 @@ export async function writeState(
     compactState(state),
     recordedFindings(state),
     repoLinks(deps.ctx, pull.number),
-    { stateKey: deps.settings.stateKey }
+    { stateKey: deps.settings.stateKey, author: pull.author }
   )
   const saved = await saveComment(deps.github, pull.number, existing, body)
   markSaved(deps)
@@ -292,7 +292,8 @@ export async function saveState(
       stateKey: settings.stateKey,
       warnings: recorded.warnings,
       artifact: recorded.artifact,
-      artifactUrl: recorded.artifactUrl
+      artifactUrl: recorded.artifactUrl,
+      author: plan.pull.author
     }
   )
   const comment = await saveComment(deps.github, plan.pull.number, recorded.comment, body)

@@ -52,7 +52,7 @@ export async function reportPhase(
     headSha: pull.headSha,
     conclusion: checkConclusion(decision, state.status, settings.failOn),
     title: checkTitle(decision, review.findings),
-    summary: checkRunSummary(state, review.findings, links, capNote),
+    summary: checkRunSummary(state, review.findings, links, capNote, pull.author),
     text: unlocatedText(review.findings),
     annotations,
     externalId: `${pull.number}:${n}:${ctx.runId}:${ctx.runAttempt}`,
