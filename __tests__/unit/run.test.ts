@@ -209,6 +209,9 @@ describe('runIteration: one event in, one decision out (on fake ports)', () => {
     expect(outcome.state?.status).toBe('running')
     expect(outcome.state?.reason).toContain('branch moved')
     expect(w.saved['review-loop-pr-7-iteration-1']).toHaveProperty('fix-1.patch')
+    // the artifact was not uploaded: the patch is in the log as written, where nothing in it is a
+    // workflow command to the runner
+    expect(w.lines).toContain(`verbatim ${w.saved['review-loop-pr-7-iteration-1']!['fix-1.patch']}`)
   })
 
   it('stops on the stop label without running PR code, and writes the stopped state', async () => {

@@ -152,6 +152,10 @@ describe('every sink to GitHub gets untrusted text sanitised', () => {
       expect(lines.filter(l => /^\s*::(add-mask|set-output|stop-commands)/.test(l))).toEqual([])
       expect(written.join('')).not.toMatch(CONTROL)
       expect(logText('::error::x')).toBe(':\u200b:error::x')
+      // the older form is read anywhere in a line
+      expect(logText('error in x ##[set-output name=status;]go')).toBe(
+        'error in x ##\u200b[set-output name=status;]go'
+      )
     })
   })
 })
