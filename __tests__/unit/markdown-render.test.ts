@@ -83,12 +83,18 @@ describe('untrusted Markdown through a CommonMark renderer', () => {
         // as the sticky comment and the fixer's summary embed it
         const wrapped = `<details><summary>Details</summary>\n\n${safeBlock(text, 4000)}\n\n</details>\n\nAFTER`
         const html = render(wrapped)
-        expect(strangeTags(html).filter(t => t !== 'details' && t !== 'summary'), name).toEqual([])
+        expect(
+          strangeTags(html).filter(t => t !== 'details' && t !== 'summary'),
+          name
+        ).toEqual([])
         expect(html.match(/<\/?details>/g), name).toEqual(['<details>', '</details>'])
         expect(html.trimEnd(), name).toMatch(/<\/details>\n<p>AFTER<\/p>$/)
         // as the check run and a thread reply embed it
         const reply = render(`${untrustedMarkdown(text)}\n\n<sub>Answered by a model</sub>`)
-        expect(strangeTags(reply).filter(t => t !== 'sub'), name).toEqual([])
+        expect(
+          strangeTags(reply).filter(t => t !== 'sub'),
+          name
+        ).toEqual([])
         expect(reply.trimEnd(), name).toMatch(/<p><sub>Answered by a model<\/sub><\/p>$/)
       }
     }
@@ -99,7 +105,10 @@ describe('untrusted Markdown through a CommonMark renderer', () => {
       for (const [name, render] of Object.entries(renderers)) {
         const block = `<details><summary>Details</summary>\n\n${safeBlock(text, 4000)}\n\n</details>`
         const html = render(`- **a finding**\n${block.replace(/^(?=.)/gm, '  ')}\n\nAFTER`)
-        expect(strangeTags(html).filter(t => t !== 'details' && t !== 'summary'), name).toEqual([])
+        expect(
+          strangeTags(html).filter(t => t !== 'details' && t !== 'summary'),
+          name
+        ).toEqual([])
         expect(html.match(/<\/?details>/g), name).toEqual(['<details>', '</details>'])
         expect(html.trimEnd(), name).toMatch(/<\/ul>\n<p>AFTER<\/p>$/)
       }
@@ -115,8 +124,7 @@ describe('untrusted Markdown through a CommonMark renderer', () => {
       expect(
         render(untrustedMarkdown('a <b> and ![x](y)')).replaceAll('\u200b', '').trimEnd(),
         name
-      ).toBe('<p>a &lt;b&gt; and !<a href="y">x</a></p>'
-      )
+      ).toBe('<p>a &lt;b&gt; and !<a href="y">x</a></p>')
     }
   })
 })
