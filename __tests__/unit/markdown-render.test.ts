@@ -1,7 +1,10 @@
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { unlocatedText } from '../../src/report/check-run.js'
+import { renderComment } from '../../src/report/comment.js'
 import { safeBlock, untrustedMarkdown } from '../../src/report/format.js'
+import { finding, iteration, state } from './builders.js'
 
 /**
  * Untrusted Markdown through two real CommonMark renderers with raw HTML on (as GitHub keeps the
@@ -65,7 +68,16 @@ const HOSTILE = [
   '<?php echo 1 ?> <!DOCTYPE html> <![CDATA[ x ]]>',
   '[link](javascript:alert(1)) [l2](<https://x> "t")',
   '<details><summary>fake</summary>\n\ninside\n\n</details>',
-  '@octocat and @org/team'
+  '@octocat and @org/team',
+  '- a\n\t```\n<img src=x>',
+  '1. one\n   ~~~\n   <img src=x>',
+  // a tab after the two spaces that indent a list item reaches only the fourth column
+  '```\n\t```\n<img src=x>',
+  ' \t```\n<img src=x>\n\n</details>',
+  '```\n  \t```\n<img src=x>',
+  // an info string is an attribute's text
+  '```"><img src=x>\ncode\n```',
+  '~~~ `<script>`\n~~~'
 ]
 
 /** The tags of the rendered HTML that plain Markdown does not make. */
@@ -126,5 +138,50 @@ describe('untrusted Markdown through a CommonMark renderer', () => {
         name
       ).toBe('<p>a &lt;b&gt; and !<a href="y">x</a></p>')
     }
+  })
+
+  it('the sticky comment and the check run, as they are rendered, hold only their own HTML', () => {
+    const links = { serverUrl: 'https://github.com', owner: 'acme', repo: 'widgets', pr: 7 }
+    const sinks = (text: string): string[] => {
+      const f = finding({ description: text, suggestedFix: text })
+      const s = state({
+        status: 'stalled',
+        iterations: [
+          iteration({
+            findings: [
+              { id: f.id, severity: f.severity, title: f.title, status: 'open', since: 1 }
+            ],
+            fix: {
+              outcome: 'no_changes',
+              filesChanged: [],
+              commands: [],
+              disputes: [],
+              revertedProtected: [],
+              durationMs: 1,
+              summary: text
+            }
+          })
+        ]
+      })
+      return [
+        renderComment(s, [f], links),
+        unlocatedText([{ ...f, file: undefined, line: undefined }])!
+      ]
+    }
+    /** The HTML a sink makes of its own, whatever the text: what it makes of a plain one. */
+    const own = (html: string): string[] => strangeTags(html).sort()
+    const plain = sinks('plain words')
+    for (const text of HOSTILE)
+      for (const [name, render] of Object.entries(renderers))
+        sinks(text).forEach((markdown, i) => {
+          const html = render(markdown)
+          expect(own(html), `${name}: ${text}`).toEqual(own(render(plain[i]!)))
+          // every details block closes where the sink closes it, not earlier, not never
+          expect(html.match(/<\/?details>/g)?.join(''), `${name}: ${text}`).toBe(
+            render(plain[i]!)
+              .match(/<\/?details>/g)
+              ?.join('')
+          )
+        })
   })
 })

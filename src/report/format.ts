@@ -112,17 +112,32 @@ function neutralLine(line: string): string {
 }
 
 /**
+ * A line with the tabs of its indentation made spaces (tab stops of four columns, as CommonMark
+ * counts them), so that it means the same at the top level and indented into a list item: there
+ * `\t` after two spaces reaches only the fourth column, and a line that is code at the top
+ * level would open or close a fence.
+ */
+function spacedIndent(line: string): string {
+  const indent = /^[ \t]*/.exec(line)![0]
+  if (!indent.includes('\t')) return line
+  let width = 0
+  for (const c of indent) width = c === '\t' ? width + 4 - (width % 4) : width + 1
+  return `${' '.repeat(width)}${line.slice(indent.length)}`
+}
+
+/**
  * Untrusted Markdown (a finding's description, a model's answer) fit for a comment: plain text
  * (`plainText`), nothing outside fenced code that makes HTML, an image or a mention
  * (`neutralLine`), and a fence left open closed, so nothing in it reaches past its own text. A
  * fence opens only at a line's start: there CommonMark opens one at the top level whatever came
  * before, and closes it as tracked here; every other fence is text or ends with its list item or
- * quote. Callers put the text at the top level, or indent every line into one list item.
+ * quote. Callers put the text at the top level, or indent every line into one list item (tabs
+ * that indent are made spaces, so both read alike).
  */
 export function untrustedMarkdown(text: string): string {
   const out: string[] = []
   let fence: string | undefined
-  for (const line of plainText(text).split('\n')) {
+  for (const line of plainText(text).split('\n').map(spacedIndent)) {
     if (fence) {
       const close = CLOSER.exec(line)?.[1]
       if (close && close[0] === fence[0] && close.length >= fence.length) fence = undefined
