@@ -396,7 +396,7 @@ describe('questions in review threads', () => {
     expect(answers[0]!.body).toMatch(/^It returns the greeting as is; @\u200bsomeone could/)
     expect(answers[0]!.body).toContain("Answered by review-loop's reviewer model")
     // nor does its HTML render, nor its control bytes reach GitHub
-    expect(answers[0]!.body).toContain('later. &lt;img src=https://evil.example/p.png>')
+    expect(answers[0]!.body).toContain('later. <\u200bimg src=https://evil.example/p.png>')
     expect(answers[0]!.body).not.toContain('\u0000')
     expect(answers[0]!.body).not.toContain('\u001b')
     expect(report.pushes.filter(p => p.by !== 'human')).toHaveLength(0)

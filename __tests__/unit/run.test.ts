@@ -209,6 +209,9 @@ describe('runIteration: one event in, one decision out (on fake ports)', () => {
     expect(outcome.state?.status).toBe('running')
     expect(outcome.state?.reason).toContain('branch moved')
     expect(w.saved['review-loop-pr-7-iteration-1']).toHaveProperty('fix-1.patch')
+    // the artifact was not uploaded: the patch is in the log as written, where nothing in it is a
+    // workflow command to the runner
+    expect(w.lines).toContain(`verbatim ${w.saved['review-loop-pr-7-iteration-1']!['fix-1.patch']}`)
   })
 
   it("reviews the loop's pushed fix when GitHub's API still shows the head it fixed, never taking it for a move back", async () => {

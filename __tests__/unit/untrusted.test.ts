@@ -114,8 +114,10 @@ describe('every sink to GitHub gets untrusted text sanitised', () => {
   it('replies and one-line texts (escapeMd, untrustedMarkdown)', () => {
     expectSafeMarkdown(escapeMd(HOSTILE))
     expectSafeMarkdown(untrustedMarkdown(`An answer: ${HOSTILE}\n\n<details>\n`))
-    // code spans and blocks stay as written
-    expect(untrustedMarkdown('use `a<b` here\n```\n<b>\n```')).toBe('use `a<b` here\n```\n<b>\n```')
+    // code blocks stay as written; in a code span `<` gets a zero-width space, which no one sees
+    expect(untrustedMarkdown('use `a<b` here\n```\n<b>\n```')).toBe(
+      'use `a<\u200bb` here\n```\n<b>\n```'
+    )
     // a block left open is closed: what follows cannot be taken into it
     expect(untrustedMarkdown('~~~\n</details>')).toBe('~~~\n</details>\n~~~')
   })
@@ -150,6 +152,10 @@ describe('every sink to GitHub gets untrusted text sanitised', () => {
       expect(lines.filter(l => /^\s*::(add-mask|set-output|stop-commands)/.test(l))).toEqual([])
       expect(written.join('')).not.toMatch(CONTROL)
       expect(logText('::error::x')).toBe(':\u200b:error::x')
+      // the older form is read anywhere in a line
+      expect(logText('error in x ##[set-output name=status;]go')).toBe(
+        'error in x ##\u200b[set-output name=status;]go'
+      )
     })
   })
 })

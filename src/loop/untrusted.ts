@@ -27,9 +27,13 @@ export function plainText(text: string): string {
 }
 
 /**
- * Text for the runner's log: plain, and no line starts a workflow command (`::add-mask::`,
- * `::set-output`, `::stop-commands::`); the runner reads them at a line's start, after spaces.
+ * Text for the runner's log: plain, and no line holds a workflow command: none starts one
+ * (`::add-mask::`, `::set-output`, `::stop-commands::`; the runner reads them at a line's start,
+ * after spaces), and no `##[` is left anywhere (the older form, `##[set-output name=x;]y`, which
+ * the runner finds anywhere in a line).
  */
 export function logText(text: string): string {
-  return plainText(text).replace(/^(\s*):(?=:)/gm, '$1:\u200b')
+  return plainText(text)
+    .replace(/^(\s*):(?=:)/gm, '$1:\u200b')
+    .replace(/##\[/g, '##\u200b[')
 }

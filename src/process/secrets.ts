@@ -42,6 +42,17 @@ export function maskSecrets(text: string, secrets: readonly string[]): string {
   return out
 }
 
+/**
+ * Credentials known by their form, whoever's they are: GitHub's tokens (`ghp_`, `gho_`, `ghu_`,
+ * `ghs_`, `ghr_`, `github_pat_`) and Anthropic's API keys (`sk-ant-`).
+ */
+const TOKEN_FORM = /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|sk-ant-[\w-]{20,})/g
+
+/** Text for a public place (a PR comment, a check run): the job's secrets and any token masked. */
+export function maskForPublic(text: string, secrets: readonly string[]): string {
+  return maskSecrets(text, secrets).replace(TOKEN_FORM, '***')
+}
+
 /** Whether any of the secrets occurs in the text or bytes. */
 export function containsSecret(text: string | Buffer, secrets: readonly string[]): boolean {
   return secrets.some(s => text.includes(s))

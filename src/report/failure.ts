@@ -11,8 +11,14 @@ export const FAILURE_MARKER = '<!-- review-loop:failure -->'
 /** The longest failure message shown on the PR; the job's log has all of it. */
 const MAX_MESSAGE = 1500
 
-/** Words that tell the user what to do; a message without one gets the generic remedy. */
-const REMEDY = /re-run|grant |set (the )?[\w-]+|check (that|the)|raise |delete |upgrade|use a /i
+/**
+ * A remedy: an imperative that starts a sentence or a clause (`Set state-key …`, `…: check the
+ * github-token input`, `…; re-run the workflow later`, `… (or set review-drafts: true)`), not the
+ * same verb in the cause (`could not set the commit status`). A message without one gets the
+ * generic remedy.
+ */
+const REMEDY =
+  /(?:^|[.:;!?(—–]\s+|\b(?:or|then)\s+)(?:re-run|grant|unset|set|check|raise|delete|upgrade|use)\b(?!-)/im
 
 /** The failure's message with a remedy: the cause as it was said, then what to do. */
 export function withRemedy(message: string): string {

@@ -93,40 +93,60 @@ export function codeSpan(text: string): string {
   return `${fence}${pad}${flat}${pad}${fence}`
 }
 
-/** A fence line: three or more backticks or tildes, indented three spaces at most. */
-const FENCE = /^ {0,3}(`{3,}|~{3,})/
+/** A fence that opens at the line's start: its backticks or tildes, and its info string. */
+const OPENER = /^(`{3,}|~{3,})(.*)$/
+/** A line that closes a fence (CommonMark): indented three spaces at most, spaces or tabs after. */
+const CLOSER = /^ {0,3}(`{3,}|~{3,})[ \t]*$/
 
 /**
- * One line outside code: HTML made text (`<img>`, `</details>`, `<!--` show as written), images
- * made links (`![x](url)` loads nothing), mentions notify no one. Code spans stay as written.
+ * One line outside a fence, made inert wherever the renderer puts it (paragraph, code span, list
+ * item, quote): every `<` gets a zero-width space after it, so no tag, comment or autolink forms
+ * (`<img>`, `</details>`, `<!--` show as written, in code too); an image becomes a link (`![x](u)`
+ * loads nothing); a mention notifies no one; a fence indented one to three spaces becomes text,
+ * so the only fences are those `untrustedMarkdown` tracks.
  */
 function neutralLine(line: string): string {
-  return line.replace(/(`+)(?:(?!\1)[^])*?[^`]\1(?!`)|<|!\[|@(?=\w)/g, (m, ticks?: string) =>
-    ticks ? m : m === '<' ? '&lt;' : m === '![' ? '!\\[' : '@\u200b'
-  )
+  return line
+    .replace(/<|!\[|@(?=\w)/g, m => (m === '![' ? '!\u200b[' : `${m}\u200b`))
+    .replace(/^( {1,3})(?=`{3}|~{3})/, '$1\u200b')
+}
+
+/**
+ * A line with the tabs of its indentation made spaces (tab stops of four columns, as CommonMark
+ * counts them), so that it means the same at the top level and indented into a list item: there
+ * `\t` after two spaces reaches only the fourth column, and a line that is code at the top
+ * level would open or close a fence.
+ */
+function spacedIndent(line: string): string {
+  const indent = /^[ \t]*/.exec(line)![0]
+  if (!indent.includes('\t')) return line
+  let width = 0
+  for (const c of indent) width = c === '\t' ? width + 4 - (width % 4) : width + 1
+  return `${' '.repeat(width)}${line.slice(indent.length)}`
 }
 
 /**
  * Untrusted Markdown (a finding's description, a model's answer) fit for a comment: plain text
- * (`plainText`), HTML and images neutralised outside code, mentions that notify no one, and a code
- * block left open closed, so nothing in it reaches past its own text.
+ * (`plainText`), nothing outside fenced code that makes HTML, an image or a mention
+ * (`neutralLine`), and a fence left open closed, so nothing in it reaches past its own text. A
+ * fence opens only at a line's start: there CommonMark opens one at the top level whatever came
+ * before, and closes it as tracked here; every other fence is text or ends with its list item or
+ * quote. Callers put the text at the top level, or indent every line into one list item (tabs
+ * that indent are made spaces, so both read alike).
  */
 export function untrustedMarkdown(text: string): string {
   const out: string[] = []
   let fence: string | undefined
-  for (const line of plainText(text).split('\n')) {
-    const f = FENCE.exec(line)?.[1]
+  for (const line of plainText(text).split('\n').map(spacedIndent)) {
     if (fence) {
-      if (
-        f &&
-        f[0] === fence[0] &&
-        f.length >= fence.length &&
-        !line.slice(line.indexOf(f) + f.length).trim()
-      )
-        fence = undefined
+      const close = CLOSER.exec(line)?.[1]
+      if (close && close[0] === fence[0] && close.length >= fence.length) fence = undefined
       out.push(line)
-    } else if (f && !(f[0] === '`' && line.slice(line.indexOf(f) + f.length).includes('`'))) {
-      fence = f
+      continue
+    }
+    const [, open, info] = OPENER.exec(line) ?? []
+    if (open && !(open[0] === '`' && info!.includes('`'))) {
+      fence = open
       out.push(line)
     } else out.push(neutralLine(line))
   }

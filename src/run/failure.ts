@@ -5,10 +5,12 @@
  * fails with the same message whatever becomes of it.
  */
 import { runUrl } from '../action/context.js'
+import { maskForPublic } from '../process/secrets.js'
 import { failureBlock, withFailure, withRemedy } from '../report/failure.js'
 import type { IterationDeps } from './deps.js'
 import { publishCheck } from './publish-check.js'
 import { loadState } from './state-store.js'
+import { jobSecrets } from './workspace.js'
 import { spendMarker } from '../loop/unsaved-spend.js'
 import { failedCheckPrefix, unsavedSpend } from './spend.js'
 
@@ -22,12 +24,15 @@ const COMMENT_LIMIT = 65_536
 export async function reportFailure(
   deps: Pick<
     IterationDeps,
-    'github' | 'settings' | 'ctx' | 'log' | 'clock' | 'writeSummary' | 'ai' | 'ledger'
+    'github' | 'settings' | 'ctx' | 'log' | 'clock' | 'writeSummary' | 'ai' | 'ledger' | 'env'
   >,
   pr: number | undefined,
   error: unknown
 ): Promise<Error> {
-  const message = withRemedy(error instanceof Error ? error.message : String(error))
+  // the message goes to the PR, the check run and the job summary: no secret of the job in it
+  const secrets = jobSecrets(deps.settings, deps.env)
+  const mask = (text: string): string => maskForPublic(text, secrets)
+  const message = mask(withRemedy(error instanceof Error ? error.message : String(error)))
   const { ctx, log } = deps
   const what = `Run ${ctx.runId} (attempt ${ctx.runAttempt})`
   // the spend no saved state holds rides along, for the next run to count (unsaved-spend.ts)
@@ -43,7 +48,7 @@ export async function reportFailure(
     }
   }
   const failed = new Error(message)
-  if (error instanceof Error && error.stack) failed.stack = error.stack
+  if (error instanceof Error && error.stack) failed.stack = mask(error.stack)
   return failed
 }
 

@@ -269,7 +269,8 @@ async function afterPush(
     notes.push(
       `The artifact was not uploaded, so ${fix.patch} is printed in the log (group "${fix.patch}").`
     )
-    await deps.log.group(fix.patch!, async () => deps.log.info(patch))
+    // as written (a patch's lines are not commands to the runner, nor changed by the log)
+    await deps.log.group(fix.patch!, async () => deps.log.verbatim(patch))
   }
   const saved = await saveState(deps, plan, recorded, stamped(final.state, deps.clock.now()))
   return { ...saved, notes: [...saved.notes, ...notes] }

@@ -18,6 +18,11 @@ export interface Workspace extends Confined {
   matchers: ProblemMatcher[]
 }
 
+/** The job's secret values: the action's own (token, API key, state key) and the environment's. */
+export function jobSecrets(settings: Settings, env: Record<string, string | undefined>): string[] {
+  return collectSecrets([settings.githubToken, settings.ai.apiKey, settings.stateKey], env)
+}
+
 /** The working directory, which must be a folder inside the repository (links resolved). */
 function workingDirectory(root: string, given: string): string {
   const cwd = path.resolve(root, given)
@@ -54,10 +59,7 @@ export async function openWorkspace(
     gitDir: git.gitDir,
     gitConfig: await git.configForPrCode()
   })
-  const secrets = collectSecrets(
-    [deps.settings.githubToken, deps.settings.ai.apiKey, deps.settings.stateKey],
-    deps.env
-  )
+  const secrets = jobSecrets(deps.settings, deps.env)
   const matchers = await loadMatchers(git, pull.baseSha, deps.settings.problemMatchers)
   return { ...confined, git, cwd, secrets, matchers }
 }

@@ -1,0 +1,187 @@
+import { createRequire } from 'node:module'
+import { pathToFileURL } from 'node:url'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { unlocatedText } from '../../src/report/check-run.js'
+import { renderComment } from '../../src/report/comment.js'
+import { safeBlock, untrustedMarkdown } from '../../src/report/format.js'
+import { finding, iteration, state } from './builders.js'
+
+/**
+ * Untrusted Markdown through two real CommonMark renderers with raw HTML on (as GitHub keeps the
+ * HTML it allows): markdown-it and micromark, both pinned dependencies of markdownlint-cli2 (a
+ * devDependency), loaded from there.
+ */
+type Render = (markdown: string) => string
+const fromCli2 = createRequire(createRequire(import.meta.url).resolve('markdownlint-cli2'))
+const renderers: Record<string, Render> = {}
+
+beforeAll(async () => {
+  const MarkdownIt = fromCli2('markdown-it') as new (
+    preset: string,
+    options: { html: boolean }
+  ) => { render: Render }
+  const markdownIt = new MarkdownIt('commonmark', { html: true })
+  renderers['markdown-it'] = markdown => markdownIt.render(markdown)
+  const micromarkPath = createRequire(fromCli2.resolve('markdownlint')).resolve('micromark')
+  const { micromark } = (await import(pathToFileURL(micromarkPath).href)) as {
+    micromark: (markdown: string, options: { allowDangerousHtml: boolean }) => string
+  }
+  renderers.micromark = markdown => micromark(markdown, { allowDangerousHtml: true })
+})
+
+/** The elements plain Markdown makes; anything else came from raw HTML. */
+const MARKDOWN_ELEMENTS = new Set(
+  'p code pre em strong a ul ol li blockquote h1 h2 h3 h4 h5 h6 hr br'.split(' ')
+)
+
+/** What a text that wants out of its block tries, one per line of attack. */
+const HOSTILE = [
+  // an escaped backtick opens no code span
+  'see \\`</details><img src="https://evil.example/p.png">\\` here',
+  // a code span may run over a line end
+  'a `x\ny` <img src=x> `z`',
+  // a fence in a list item ends with the item
+  '- item\n  ```\nx\n<img src="https://evil.example/p.png">',
+  '> ```\n> in quote\n<img src=x>',
+  '- a\n    ```\n<img src=x>',
+  '</details>',
+  '<img src=x onerror=alert(1)>',
+  '<!-- hidden\n\n</details>',
+  '<script>alert(1)</script>',
+  '<pre>\n\n</details>\n\n</pre>',
+  '<div>\nblock\n</div>',
+  '<https://evil.example/> <mailto:a@b.c> <a@b.c>',
+  '&lt;img src=x&gt; &#60;img src=x&#62; &amp;lt;',
+  '![pixel](https://evil.example/q.png) ![ref][r]\n\n[r]: https://evil.example/r.png',
+  '!\\[not](x) \\![still not](y) !![two](z)',
+  '````\n```\n<img src=x>\n````\n<img src=y>',
+  '~~~\n```\n</details>\n~~~~\n<img src=z>',
+  '```js `tick`\n<img src=x>\n```',
+  '   ```\n<img src=x>\n```',
+  '```\n<img src=x>\n```\u00a0\n</details>',
+  '```\nleft open <img src=x>',
+  '\\\\\\<img src=x> \\\\<b>bold</b> \\<i>',
+  '\t```\n<img src=x>\n\t```',
+  '```\t\n<img src=x>\n```\t',
+  '    indented <img src=x>\n\n<img src=y>',
+  'x\n===\n<h1>raw</h1>',
+  '<?php echo 1 ?> <!DOCTYPE html> <![CDATA[ x ]]>',
+  '[link](javascript:alert(1)) [l2](<https://x> "t")',
+  '<details><summary>fake</summary>\n\ninside\n\n</details>',
+  '@octocat and @org/team',
+  '- a\n\t```\n<img src=x>',
+  '1. one\n   ~~~\n   <img src=x>',
+  // a tab after the two spaces that indent a list item reaches only the fourth column
+  '```\n\t```\n<img src=x>',
+  ' \t```\n<img src=x>\n\n</details>',
+  '```\n  \t```\n<img src=x>',
+  // an info string is an attribute's text
+  '```"><img src=x>\ncode\n```',
+  '~~~ `<script>`\n~~~'
+]
+
+/** The tags of the rendered HTML that plain Markdown does not make. */
+function strangeTags(html: string): string[] {
+  return [...html.matchAll(/<\/?([a-zA-Z][\w-]*)|<!--|<\?|<!/g)]
+    .map(m => m[1]?.toLowerCase() ?? m[0])
+    .filter(tag => !MARKDOWN_ELEMENTS.has(tag))
+}
+
+describe('untrusted Markdown through a CommonMark renderer', () => {
+  it.each(HOSTILE.map((text, i) => [i, text]))(
+    'hostile text %i makes no HTML of its own and stays inside its details block',
+    (_i, text) => {
+      for (const [name, render] of Object.entries(renderers)) {
+        // as the sticky comment and the fixer's summary embed it
+        const wrapped = `<details><summary>Details</summary>\n\n${safeBlock(text, 4000)}\n\n</details>\n\nAFTER`
+        const html = render(wrapped)
+        expect(
+          strangeTags(html).filter(t => t !== 'details' && t !== 'summary'),
+          name
+        ).toEqual([])
+        expect(html.match(/<\/?details>/g), name).toEqual(['<details>', '</details>'])
+        expect(html.trimEnd(), name).toMatch(/<\/details>\n<p>AFTER<\/p>$/)
+        // as the check run and a thread reply embed it
+        const reply = render(`${untrustedMarkdown(text)}\n\n<sub>Answered by a model</sub>`)
+        expect(
+          strangeTags(reply).filter(t => t !== 'sub'),
+          name
+        ).toEqual([])
+        expect(reply.trimEnd(), name).toMatch(/<p><sub>Answered by a model<\/sub><\/p>$/)
+      }
+    }
+  )
+
+  it('in a list item, as the sticky comment indents a finding', () => {
+    for (const text of HOSTILE)
+      for (const [name, render] of Object.entries(renderers)) {
+        const block = `<details><summary>Details</summary>\n\n${safeBlock(text, 4000)}\n\n</details>`
+        const html = render(`- **a finding**\n${block.replace(/^(?=.)/gm, '  ')}\n\nAFTER`)
+        expect(
+          strangeTags(html).filter(t => t !== 'details' && t !== 'summary'),
+          name
+        ).toEqual([])
+        expect(html.match(/<\/?details>/g), name).toEqual(['<details>', '</details>'])
+        expect(html.trimEnd(), name).toMatch(/<\/ul>\n<p>AFTER<\/p>$/)
+      }
+  })
+
+  it('shows code as written and text as the author wrote it', () => {
+    for (const [name, render] of Object.entries(renderers)) {
+      const html = render(untrustedMarkdown('use `a<b` here\n\n```ts\nif (a < b) x()\n```'))
+      // a zero-width space after `<` is all that differs, and no one sees it
+      expect(html.replaceAll('\u200b', '').trimEnd(), name).toBe(
+        '<p>use <code>a&lt;b</code> here</p>\n<pre><code class="language-ts">if (a &lt; b) x()\n</code></pre>'
+      )
+      expect(
+        render(untrustedMarkdown('a <b> and ![x](y)')).replaceAll('\u200b', '').trimEnd(),
+        name
+      ).toBe('<p>a &lt;b&gt; and !<a href="y">x</a></p>')
+    }
+  })
+
+  it('the sticky comment and the check run, as they are rendered, hold only their own HTML', () => {
+    const links = { serverUrl: 'https://github.com', owner: 'acme', repo: 'widgets', pr: 7 }
+    const sinks = (text: string): string[] => {
+      const f = finding({ description: text, suggestedFix: text })
+      const s = state({
+        status: 'stalled',
+        iterations: [
+          iteration({
+            findings: [
+              { id: f.id, severity: f.severity, title: f.title, status: 'open', since: 1 }
+            ],
+            fix: {
+              outcome: 'no_changes',
+              filesChanged: [],
+              commands: [],
+              disputes: [],
+              revertedProtected: [],
+              durationMs: 1,
+              summary: text
+            }
+          })
+        ]
+      })
+      return [
+        renderComment(s, [f], links),
+        unlocatedText([{ ...f, file: undefined, line: undefined }])!
+      ]
+    }
+    /** The HTML a sink makes of its own, whatever the text: what it makes of a plain one. */
+    const own = (html: string): string[] => strangeTags(html).sort()
+    const plain = sinks('plain words')
+    for (const text of HOSTILE)
+      for (const [name, render] of Object.entries(renderers))
+        sinks(text).forEach((markdown, i) => {
+          const html = render(markdown)
+          expect(own(html), `${name}: ${text}`).toEqual(own(render(plain[i]!)))
+          // every details block closes where the sink closes it, not earlier, not never
+          expect(html.match(/<\/?details>/g)?.join(''), `${name}: ${text}`).toBe(
+            render(plain[i]!)
+              .match(/<\/?details>/g)
+              ?.join('')
+          )
+        })
+  })
+})
