@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { fingerprint } from '../loop/fingerprint.js'
+import { fingerprint, normaliseAnchor } from '../loop/fingerprint.js'
 import { plainText } from '../loop/untrusted.js'
 import { atOrAbove, bySeverity } from '../loop/findings.js'
 import type { Category, Finding, Severity } from '../loop/types.js'
@@ -231,8 +231,11 @@ export function readGateOutput(
   const ordered =
     problems.length > MAX_FINDINGS_PER_CHECK ? [...problems].sort(bySeverity) : problems
   const category: Category = read.category ?? 'logic'
-  const findings = firstDistinct(ordered, MAX_FINDINGS_PER_CHECK, ({ p, severity }) =>
-    toFinding(check, p, severity, category, lines)
+  const findings = firstDistinct(
+    ordered,
+    MAX_FINDINGS_PER_CHECK,
+    ({ p, severity }) => toFinding(check, p, severity, category, lines),
+    ({ p }) => `${p.file ?? ''}\0${normaliseAnchor(lines.at(p.file, p.line))}`
   )
   if (!passed && !findings.some(f => atOrAbove(f.severity, 'high'))) {
     findings.push(failedFinding(check.name, result))
@@ -267,16 +270,28 @@ function failedFinding(name: string, result: CommandOutput): Finding {
  * identical code) each get an id that also hashes their exact title and their rank among the
  * group's findings of that exact title, counted in line order.
  */
-function firstDistinct<P>(problems: P[], max: number, toFinding: (p: P) => Finding): Finding[] {
+function firstDistinct<P>(
+  problems: P[],
+  max: number,
+  toFinding: (p: P) => Finding,
+  where: (p: P) => string
+): Finding[] {
   const groups = new Map<string, Map<string, Finding>>()
+  // the file and line text of the kept findings: past the cap, a problem elsewhere shares no id
+  const kept = new Set<string>()
   for (const p of problems) {
+    const full = groups.size >= max
+    const at = where(p)
+    if (full && !kept.has(at)) continue
     const f = toFinding(p)
     const group = groups.get(f.id)
     const key = JSON.stringify([f.title, f.line, f.column])
-    // past the cap, a new problem only counts when it shares an id with a kept one
     if (group) {
       if (!group.has(key)) group.set(key, f)
-    } else if (groups.size < max) groups.set(f.id, new Map([[key, f]]))
+    } else if (!full) {
+      groups.set(f.id, new Map([[key, f]]))
+      kept.add(at)
+    }
   }
   const findings: Finding[] = []
   for (const group of groups.values()) {
