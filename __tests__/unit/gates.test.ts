@@ -252,6 +252,25 @@ describe('finding ids that stay put', () => {
     ])
   })
 
+  it('gives case twins the same ids when one of them is printed past the cap', () => {
+    write('src/many.ts', Array.from({ length: 101 }, (_, i) => `line${i}()`).join('\n'))
+    const others = Array.from(
+      { length: MAX_FINDINGS_PER_CHECK },
+      (_, i) => `src/many.ts:${i + 2}:1: error: e${i}`
+    )
+    const twin = (title: string) => `src/many.ts:1:1: error: ${title}`
+    const ids = (output: string[]) =>
+      new Map(run(output.join('\n')).map(f => [`${f.line} ${f.title}`, f.id]))
+    const first = ids([twin('Parses Input'), ...others, twin('parses input')])
+    const flipped = ids([twin('parses input'), ...others, twin('Parses Input')])
+    expect(first.size).toBe(MAX_FINDINGS_PER_CHECK)
+    expect(first.get('1 check: Parses Input')).toBeDefined()
+    expect(first.get('1 check: parses input')).toBeDefined()
+    expect(first.get('1 check: parses input')).not.toBe(first.get('1 check: Parses Input'))
+    for (const title of ['1 check: Parses Input', '1 check: parses input'])
+      expect(flipped.get(title)).toBe(first.get(title))
+  })
+
   it('keeps the ids of one message on two identical lines when an edit above moves them', () => {
     write('src/same.ts', 'check()\nother()\ncheck()\n')
     const before = ids(['src/same.ts:1:1: error: unchecked', 'src/same.ts:3:1: error: unchecked'])
