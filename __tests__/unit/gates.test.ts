@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { MAX_FINDINGS_PER_CHECK, readGateOutput } from '../../src/gates/run-gates.js'
+import { fingerprint } from '../../src/loop/fingerprint.js'
 
 let root: string
 
@@ -225,6 +226,61 @@ describe('every finding reaches the user, each with an id of its own', () => {
         f => f.id
       )
     ).toEqual(findings.map(f => f.id))
+  })
+})
+
+describe('finding ids that stay put', () => {
+  const ids = (output: string[]) => run(output.join('\n')).map(f => [f.line, f.title, f.id])
+
+  it('gives case-variant failing tests an id each, whatever order the runner prints them in', () => {
+    write('src/t.test.js', "const check = require('./check')\ntest(check)\n")
+    write('src/check.js', 'module.exports = n => {\n  throw new Error(n)\n}\n')
+    const failure = (name: string) => [`✖ ${name}`, '  at check (src/check.js:2:9)']
+    const first = ids([...failure('parses Input'), ...failure('parses input')])
+    const flipped = ids([...failure('parses input'), ...failure('parses Input')])
+    expect(first.map(([, title]) => title)).toEqual(['parses Input', 'parses input'])
+    expect(new Set(first.map(([, , id]) => id)).size).toBe(2)
+    expect([...flipped].reverse()).toEqual(first)
+    // one of them alone keeps the id it always had: earlier states still match it
+    const alone = ids(failure('parses input'))
+    expect(alone).toEqual([
+      [
+        2,
+        'parses input',
+        fingerprint({ title: 'parses input', file: 'src/check.js', anchor: '  throw new Error(n)' })
+      ]
+    ])
+  })
+
+  it('gives case twins the same ids when one of them is printed past the cap', () => {
+    write('src/many.ts', Array.from({ length: 101 }, (_, i) => `line${i}()`).join('\n'))
+    const others = Array.from(
+      { length: MAX_FINDINGS_PER_CHECK },
+      (_, i) => `src/many.ts:${i + 2}:1: error: e${i}`
+    )
+    const twin = (title: string) => `src/many.ts:1:1: error: ${title}`
+    const ids = (output: string[]) =>
+      new Map(run(output.join('\n')).map(f => [`${f.line} ${f.title}`, f.id]))
+    const first = ids([twin('Parses Input'), ...others, twin('parses input')])
+    const flipped = ids([twin('parses input'), ...others, twin('Parses Input')])
+    expect(first.size).toBe(MAX_FINDINGS_PER_CHECK)
+    expect(first.get('1 check: Parses Input')).toBeDefined()
+    expect(first.get('1 check: parses input')).toBeDefined()
+    expect(first.get('1 check: parses input')).not.toBe(first.get('1 check: Parses Input'))
+    for (const title of ['1 check: Parses Input', '1 check: parses input'])
+      expect(flipped.get(title)).toBe(first.get(title))
+  })
+
+  it('keeps the ids of one message on two identical lines when an edit above moves them', () => {
+    write('src/same.ts', 'check()\nother()\ncheck()\n')
+    const before = ids(['src/same.ts:1:1: error: unchecked', 'src/same.ts:3:1: error: unchecked'])
+    write('src/same.ts', '// added\n\ncheck()\nother()\ncheck()\n')
+    const after = ids(['src/same.ts:5:1: error: unchecked', 'src/same.ts:3:1: error: unchecked'])
+    expect(new Set(before.map(([, , id]) => id)).size).toBe(2)
+    expect(after).toEqual([
+      [5, 'check: unchecked', before[1]![2]],
+      [3, 'check: unchecked', before[0]![2]]
+    ])
   })
 })
 

@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import { afterEach, describe, expect, it } from 'vitest'
 import { keepEarlierIds, sameProblem, titleSimilarity } from '../../src/loop/matching.js'
+import type { Finding } from '../../src/loop/types.js'
 import { messagesClient } from '../../src/model/anthropic.js'
 import { Budget } from '../../src/model/budget.js'
 import { traitsOf } from '../../src/model/models.js'
@@ -192,5 +193,35 @@ describe('review-timeout-minutes bounds the review, retries included', () => {
     // 0.6 s of budget: one hung attempt, no five attempts of a minute each
     expect(Date.now() - started).toBeLessThan(10_000)
     expect(server.calls.length).toBe(1)
+  })
+})
+
+describe('findings that differ only in case keep their own earlier ids', () => {
+  const alone = finding({
+    id: 'RL-usual',
+    category: 'testing',
+    file: 'src/check.js',
+    line: 2,
+    title: 'parses input',
+    source: 'gate:test'
+  })
+  const earlier = { ...alone, status: 'open' as const, since: 1 }
+  const twin = { ...alone, id: 'RL-twin-upper', title: 'parses Input' }
+  const same = { ...alone, id: 'RL-twin-lower' }
+
+  it('gives the earlier id to the finding of the very same title, whatever the order', () => {
+    // iteration 1 failed 'parses input' only; now its case twin fails too and both ids are new
+    const s = state({ iterations: [iteration({ findings: [earlier] })] })
+    const ids = (findings: Finding[]) => keepEarlierIds(findings, s).map(f => [f.title, f.id])
+    expect(ids([twin, same])).toEqual([
+      ['parses Input', 'RL-twin-upper'],
+      ['parses input', 'RL-usual']
+    ])
+    expect(ids([same, twin])).toEqual([
+      ['parses input', 'RL-usual'],
+      ['parses Input', 'RL-twin-upper']
+    ])
+    // with no finding of the very same title, a similar one still raises it again
+    expect(ids([twin])).toEqual([['parses Input', 'RL-usual']])
   })
 })

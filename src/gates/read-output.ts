@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { fingerprint } from '../loop/fingerprint.js'
+import { fingerprint, normaliseAnchor } from '../loop/fingerprint.js'
 import { plainText } from '../loop/untrusted.js'
 import { atOrAbove, bySeverity } from '../loop/findings.js'
 import type { Category, Finding, Severity } from '../loop/types.js'
@@ -231,8 +231,11 @@ export function readGateOutput(
   const ordered =
     problems.length > MAX_FINDINGS_PER_CHECK ? [...problems].sort(bySeverity) : problems
   const category: Category = read.category ?? 'logic'
-  const findings = firstDistinct(ordered, MAX_FINDINGS_PER_CHECK, ({ p, severity }) =>
-    toFinding(check, p, severity, category, lines)
+  const findings = firstDistinct(
+    ordered,
+    MAX_FINDINGS_PER_CHECK,
+    ({ p, severity }) => toFinding(check, p, severity, category, lines),
+    ({ p }) => `${p.file ?? ''}\0${normaliseAnchor(lines.at(p.file, p.line))}`
   )
   if (!passed && !findings.some(f => atOrAbove(f.severity, 'high'))) {
     findings.push(failedFinding(check.name, result))
@@ -260,34 +263,65 @@ function failedFinding(name: string, result: CommandOutput): Finding {
 }
 
 /**
- * The first `max` distinct findings. The same problem printed again (same title and place) is one
- * finding; two that only normalise alike (titles differing in case, the same message on two lines
- * of identical code) keep ids of their own: the first keeps its usual id, the next one an id that
- * also hashes what tells it apart.
+ * The first `max` distinct findings, each with an id that neither the order a tool prints them in
+ * nor lines moving above them changes. The same problem printed again (same title and place) is one
+ * finding. A finding alone under its usual id (normalised title, file, the text of its line) keeps
+ * it; findings that share one (titles differing only in case, the same message on two lines of
+ * identical code) each get an id that also hashes their exact title and their rank among the
+ * group's findings of that exact title, counted in line order.
  */
-function firstDistinct<P>(problems: P[], max: number, toFinding: (p: P) => Finding): Finding[] {
-  const seen = new Map<string, Finding>()
-  const same = (a: Finding, b: Finding) =>
-    a.title === b.title && a.line === b.line && a.column === b.column
+function firstDistinct<P>(
+  problems: P[],
+  max: number,
+  toFinding: (p: P) => Finding,
+  where: (p: P) => string
+): Finding[] {
+  const groups = new Map<string, Map<string, Finding>>()
+  // the file and line text of the kept findings: past the cap, a problem elsewhere shares no id
+  const kept = new Set<string>()
   for (const p of problems) {
-    if (seen.size >= max) break
+    const full = groups.size >= max
+    const at = where(p)
+    if (full && !kept.has(at)) continue
     const f = toFinding(p)
-    const first = seen.get(f.id)
-    if (!first) {
-      seen.set(f.id, f)
-      continue
-    }
-    if (same(first, f)) continue
-    // its exact title first (a case variant), then its place too (the same text on another line)
-    for (const distinct of [
-      `title:${f.title}`,
-      `at:${f.line ?? ''}:${f.column ?? ''}:${f.title}`
-    ]) {
-      const id = fingerprint({ title: f.title, file: f.file, distinct })
-      const other = seen.get(id)
-      if (!other) seen.set(id, { ...f, id })
-      if (!other || same(other, f)) break
+    const group = groups.get(f.id)
+    const key = JSON.stringify([f.title, f.line, f.column])
+    if (group) {
+      if (!group.has(key)) group.set(key, f)
+    } else if (!full) {
+      groups.set(f.id, new Map([[key, f]]))
+      kept.add(at)
     }
   }
-  return [...seen.values()]
+  const findings: Finding[] = []
+  for (const group of groups.values()) {
+    const members = group.size === 1 ? [...group.values()] : distinctIds([...group.values()])
+    // no spread: a group can hold a flood of findings
+    for (const f of members) if (findings.length < max) findings.push(f)
+    if (findings.length >= max) break
+  }
+  return findings
+}
+
+/**
+ * A colliding group's findings (in the order printed), each with its own id: the group's usual id
+ * (which hashes the text of their line), their exact title, and their rank among the group's
+ * findings of that title in line order (a finding on the same title's first line has rank 0).
+ */
+function distinctIds(group: readonly Finding[]): Finding[] {
+  const inLines = [...group].sort(
+    (a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)
+  )
+  const ranks = new Map<Finding, number>()
+  const counts = new Map<string, number>()
+  for (const f of inLines) {
+    const rank = counts.get(f.title) ?? 0
+    counts.set(f.title, rank + 1)
+    ranks.set(f, rank)
+  }
+  return group.map(f => {
+    const rank = ranks.get(f)!
+    const distinct = `${f.id}:title:${f.title}${rank > 0 ? `#${rank}` : ''}`
+    return { ...f, id: fingerprint({ title: f.title, file: f.file, distinct }) }
+  })
 }

@@ -29,8 +29,9 @@ export function fingerprint(input: {
   anchor?: string
   /**
    * What tells this finding apart from another with the same normalised title, file and anchor
-   * (the exact title, whose case differs; the line and column): hashed as it is. Without it, the
-   * id is the one it always was.
+   * (its exact title, whose case may differ, and its rank among that title's findings on identical
+   * lines: never its line number, which moves): hashed as it is. Without it, the id is the one it
+   * always was.
    */
   distinct?: string
 }): string {

@@ -76,7 +76,9 @@ function matchable(state: LoopState, settled: ReadonlySet<string>): Map<string, 
  * finding whose id is already an earlier one (its fingerprint, or the reviewer's `previousId`) keeps
  * it; the others are matched by `sameProblem` against earlier findings not settled (fixed, or
  * answered fixed or dispute accepted in `settled`), each earlier id given to one finding at most, the
- * most recent records first. Findings that end up with one id are merged: the most severe stays.
+ * most recent records first, and to a finding of the very same title before a similar one (of two
+ * tests differing only in case, each keeps its own). Findings that end up with one id are merged:
+ * the most severe stays.
  */
 export function keepEarlierIds(
   findings: readonly Finding[],
@@ -86,19 +88,28 @@ export function keepEarlierIds(
   const latest = matchable(state, settled)
   const records = [...latest.values()].reverse()
   const taken = new Set(findings.map(f => f.id).filter(id => latest.has(id)))
-  const byId = new Map<string, Finding>()
-  for (const f of findings) {
-    let id = f.id
-    if (!latest.has(id) && !byId.has(id)) {
-      const match = records.find(r => !taken.has(r.id) && sameProblem(f, r))
+  const ids = findings.map(f => f.id)
+  const first = new Map<string, number>()
+  ids.forEach((id, i) => first.has(id) || first.set(id, i))
+  for (const exact of [true, false]) {
+    findings.forEach((f, i) => {
+      // kept as it is: an earlier id already, matched in the first pass, or merged with one above
+      if (latest.has(f.id) || ids[i] !== f.id || first.get(f.id) !== i) return
+      const match = records.find(
+        r => !taken.has(r.id) && (!exact || r.title === f.title) && sameProblem(f, r)
+      )
       if (match) {
-        id = match.id
-        taken.add(id)
+        ids[i] = match.id
+        taken.add(match.id)
       }
-    }
+    })
+  }
+  const byId = new Map<string, Finding>()
+  findings.forEach((f, i) => {
+    const id = ids[i]!
     const kept = byId.get(id)
     if (!kept || severityRank(f.severity) < severityRank(kept.severity))
       byId.set(id, id === f.id ? f : { ...f, id })
-  }
+  })
   return [...byId.values()]
 }
