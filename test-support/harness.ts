@@ -88,6 +88,12 @@ export interface SandboxOptions {
     branch?: string
     draft?: boolean
     fork?: string
+    /**
+     * Origin holds the head only as refs/pull/N/head, as GitHub serves a fork's PR from the base
+     * repository (implied by `fork`), or a same-repository PR whose branch was deleted after it was
+     * opened. Human pushes are not supported then.
+     */
+    branchDeleted?: boolean
     commits: Array<{ message: string; files: FileChanges }>
   }
   allowActionsToApprove?: boolean
@@ -276,7 +282,7 @@ export class Sandbox {
     readonly dir: string,
     readonly bare: string,
     readonly emulator: GitHubEmulator,
-    opts: SandboxOptions
+    private readonly opts: SandboxOptions
   ) {
     this.owner = opts.owner ?? 'acme'
     this.repo = opts.repo ?? 'widgets'
@@ -321,15 +327,30 @@ export class Sandbox {
       author: 'octocat',
       headRepoFullName: opts.pr.fork
     })
+    if (opts.pr.fork || opts.pr.branchDeleted) {
+      // the commits live in the fork (or a deleted branch): the base repository keeps the pull ref
+      git(bare, ['update-ref', `refs/pull/${opts.pr.number ?? 7}/head`, `refs/heads/${branch}`])
+      git(bare, ['update-ref', '-d', `refs/heads/${branch}`])
+    }
     return new Sandbox(dir, bare, emulator, opts)
   }
 
+  /** The ref origin holds the PR head under: its branch, or only the pull ref (fork, deleted branch). */
+  private get headRef(): string {
+    return this.opts.pr.fork || this.opts.pr.branchDeleted
+      ? `refs/pull/${this.prNumber}/head`
+      : `refs/heads/${this.branch}`
+  }
+
   headSha(branch = this.branch): string {
+    if (branch === this.branch) return git(this.bare, ['rev-parse', this.headRef])
     return git(this.bare, ['rev-parse', `refs/heads/${branch}`])
   }
 
   /** A human pushes a commit to the PR branch, or rewrites it (`force`); returns the new head. */
   humanPush(files: FileChanges, message: string, force?: ForcePush): string {
+    if (!this.headRef.startsWith('refs/heads/'))
+      throw new Error('harness: human pushes need the PR branch on origin (not fork/branchDeleted)')
     if (force) return forcePush(this.humanClone, this.branch, force, files, message)
     return commitAndPush(this.humanClone, this.branch, files, message)
   }
@@ -379,23 +400,42 @@ export class Sandbox {
     if (depth > 0) {
       // one ref, `depth` commits of it, as actions/checkout fetches with fetch-depth: N
       const onBranch = req.event === 'workflow_dispatch' || PR_CONTEXT.includes(req.event)
-      git(this.dir, [
-        'clone',
-        '-q',
-        '--depth',
-        String(depth),
-        '--branch',
-        onBranch ? this.branch : 'main',
-        `file://${this.bare}`,
-        workspace
-      ])
-      if (onBranch && req.event !== 'workflow_dispatch')
+      const pullRefOnly = !this.headRef.startsWith('refs/heads/')
+      if (onBranch && pullRefOnly && req.event !== 'workflow_dispatch') {
+        // actions/checkout fetches the PR's ref from the base repository, `depth` commits of it
+        git(this.dir, ['init', '-q', workspace])
+        git(workspace, ['remote', 'add', 'origin', `file://${this.bare}`])
+        const refspec = `+${this.headRef}:refs/remotes/pull/${this.prNumber}/head`
+        git(workspace, ['fetch', '-q', '--no-tags', '--depth', String(depth), 'origin', refspec])
         git(workspace, ['checkout', '-q', '--detach', this.headSha()])
+      } else {
+        git(this.dir, [
+          'clone',
+          '-q',
+          '--depth',
+          String(depth),
+          '--branch',
+          onBranch ? this.branch : 'main',
+          `file://${this.bare}`,
+          workspace
+        ])
+        if (onBranch && req.event !== 'workflow_dispatch')
+          git(workspace, ['checkout', '-q', '--detach', this.headSha()])
+      }
     } else {
       git(this.dir, ['clone', '-q', this.bare, workspace])
       if (req.event === 'workflow_dispatch') git(workspace, ['checkout', '-q', this.branch])
       else if (!PR_CONTEXT.includes(req.event)) git(workspace, ['checkout', '-q', 'main'])
-      else git(workspace, ['checkout', '-q', '--detach', this.headSha()])
+      else {
+        if (!this.headRef.startsWith('refs/heads/'))
+          git(workspace, [
+            'fetch',
+            '-q',
+            'origin',
+            `+${this.headRef}:refs/remotes/pull/${this.prNumber}/head`
+          ])
+        git(workspace, ['checkout', '-q', '--detach', this.headSha()])
+      }
     }
     if (req.originUrl) git(workspace, ['remote', 'set-url', 'origin', req.originUrl])
     for (const [key, value] of Object.entries(req.gitConfig ?? {}))
