@@ -181,6 +181,21 @@ describe('createGit', () => {
     expect(await g.diff(base, head)).toContain('+three')
   })
 
+  it("checks out a fork's head the checkout lacks, which origin holds only as the PR's pull ref", async () => {
+    git(work, ['push', '-q', 'origin', 'HEAD:refs/heads/main'])
+    const head = commitAndPush(work, 'feature', { 'a.txt': 'from the fork\n' }, 'fork commit')
+    git(origin, ['update-ref', 'refs/pull/7/head', head])
+    git(origin, ['update-ref', '-d', 'refs/heads/feature'])
+    // a depth-1 checkout of another commit (actions/checkout's merge ref): the head is not here
+    const checkout = path.join(dir, 'merge-ref')
+    git(dir, ['clone', '-q', '--depth', '1', '--branch', 'main', `file://${origin}`, checkout])
+    const g = await createGit(checkout)
+    await g.checkoutPullHead('feature', head)
+    expect(await g.head()).toBe(head)
+    expect(readFileSync(path.join(checkout, 'a.txt'), 'utf8')).toBe('from the fork\n')
+    await expect(g.checkoutPullHead('feature', 'f'.repeat(40))).rejects.toThrow(/git fetch failed/)
+  })
+
   it('never calls a head unrelated while its history is cut off: it fails naming fetch-depth: 0', async () => {
     const base = git(work, ['rev-parse', 'HEAD'])
     git(work, ['push', '-q', 'origin', 'HEAD:refs/heads/main'])

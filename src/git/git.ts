@@ -412,6 +412,33 @@ function historyMethods(
   }
 }
 
+/**
+ * Puts the work tree on `branch` at the PR head `sha`, fetching it when the checkout lacks it (a
+ * depth-1 checkout of the merge ref): from origin's branch, or else the commit itself, which is
+ * all the base repository has of a fork's head (or of a deleted branch's): GitHub serves a
+ * commit its refs (refs/pull/N/head included) reach.
+ */
+function pullHeadCheckout(
+  git: RunGit,
+  network: ReturnType<typeof networkCommand>,
+  url: () => string
+): (branch: string, sha: string) => Promise<void> {
+  const here = async (ref: string): Promise<boolean> =>
+    (await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).code === 0
+  return async (branch, sha) => {
+    if (!(await here(sha))) {
+      const fetch = ['fetch', '--no-tags', url()]
+      const r = await network([...fetch, `+refs/heads/${branch}:refs/remotes/origin/${branch}`])
+      if (!(await here(sha)) && (await network([...fetch, sha])).code !== 0 && r.code !== 0)
+        throw new Error(networkFailure('fetch', r))
+    }
+    if (!(await here(sha)))
+      throw new Error(`The PR head ${sha} is not on origin/${branch}; was the branch rewritten?`)
+    const r = await git(['checkout', '--force', '-B', branch, sha])
+    if (r.code !== 0) throw new Error(`git checkout failed (exit ${r.code}): ${said(r)}`)
+  }
+}
+
 export async function createGit(cwd: string, options: GitOptions = {}): Promise<Git> {
   const scratch = mkdtempSync(path.join(options.scratch ?? tmpdir(), 'review-loop-git-'))
   const baseEnv = options.env ?? process.env
@@ -498,20 +525,7 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
       const r = await git(['rev-parse', '--verify', '--quiet', `${sha}^{tree}`])
       return r.code === 0 ? r.stdout.trim() : undefined
     },
-    async checkoutPullHead(branch, sha) {
-      if ((await self.revParse(sha)) === undefined) {
-        await remote([
-          'fetch',
-          '--no-tags',
-          url(),
-          `+refs/heads/${branch}:refs/remotes/origin/${branch}`
-        ])
-      }
-      if ((await self.revParse(sha)) === undefined) {
-        throw new Error(`The PR head ${sha} is not on origin/${branch}; was the branch rewritten?`)
-      }
-      await ok(['checkout', '--force', '-B', branch, sha])
-    },
+    checkoutPullHead: pullHeadCheckout(git, network, url),
     async remoteHead(branch) {
       const r = await remote(['ls-remote', url(), `refs/heads/${branch}`])
       return r.split(/\s+/)[0] || undefined
