@@ -127,6 +127,11 @@ export interface RunRequest {
   shallow?: boolean
   /** Check out only the last `depth` commits of the ref (actions/checkout's fetch-depth); 0 all. */
   depth?: number
+  /**
+   * With `depth`, check out the PR's merge commit (refs/pull/N/merge, which this makes), as
+   * actions/checkout does by default for pull_request: the head itself is then not in the checkout.
+   */
+  mergeRef?: boolean
   /** SIGKILL the action this many ms after it starts: a cancelled job or a lost runner. */
   killAfterMs?: number
 }
@@ -342,6 +347,16 @@ export class Sandbox {
       : `refs/heads/${this.branch}`
   }
 
+  /** GitHub's test merge of the PR head into the base branch, as refs/pull/N/merge. */
+  private mergeRef(): string {
+    const ref = `refs/pull/${this.prNumber}/merge`
+    const tree = git(this.bare, ['merge-tree', '--write-tree', 'refs/heads/main', this.headSha()])
+    const parents = ['-p', 'refs/heads/main', '-p', this.headSha()]
+    const merge = git(this.bare, ['commit-tree', tree, ...parents, '-m', 'Merge into main'])
+    git(this.bare, ['update-ref', ref, merge])
+    return ref
+  }
+
   headSha(branch = this.branch): string {
     if (branch === this.branch) return git(this.bare, ['rev-parse', this.headRef])
     return git(this.bare, ['rev-parse', `refs/heads/${branch}`])
@@ -401,13 +416,14 @@ export class Sandbox {
       // one ref, `depth` commits of it, as actions/checkout fetches with fetch-depth: N
       const onBranch = req.event === 'workflow_dispatch' || PR_CONTEXT.includes(req.event)
       const pullRefOnly = !this.headRef.startsWith('refs/heads/')
-      if (onBranch && pullRefOnly && req.event !== 'workflow_dispatch') {
+      if (onBranch && req.event !== 'workflow_dispatch' && (pullRefOnly || req.mergeRef)) {
         // actions/checkout fetches the PR's ref from the base repository, `depth` commits of it
+        const ref = req.mergeRef ? this.mergeRef() : this.headRef
         git(this.dir, ['init', '-q', workspace])
         git(workspace, ['remote', 'add', 'origin', `file://${this.bare}`])
-        const refspec = `+${this.headRef}:refs/remotes/pull/${this.prNumber}/head`
+        const refspec = `+${ref}:refs/remotes/pull/${this.prNumber}/${path.basename(ref)}`
         git(workspace, ['fetch', '-q', '--no-tags', '--depth', String(depth), 'origin', refspec])
-        git(workspace, ['checkout', '-q', '--detach', this.headSha()])
+        git(workspace, ['checkout', '-q', '--detach', 'FETCH_HEAD'])
       } else {
         git(this.dir, [
           'clone',

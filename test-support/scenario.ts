@@ -55,6 +55,8 @@ export interface Scenario {
   }>
   /** Every run's checkout holds only this many commits of its ref (fetch-depth); default all. */
   checkoutDepth?: number
+  /** With checkoutDepth, pull_request runs check out the PR's merge commit (actions/checkout's default). */
+  checkoutMergeRef?: boolean
   /** After run N a human comments, reviews or clicks a button; GitHub starts the runs it triggers. */
   humanEvents?: HumanEvent[]
   /** Re-run run N (same run id, next attempt) right after it finishes. */
@@ -381,6 +383,7 @@ export async function runScenario(
       gitConfig: scenario.gitConfig,
       originUrl: gitServer?.url,
       depth: scenario.checkoutDepth,
+      mergeRef: scenario.checkoutMergeRef,
       ...(scenario.node ? { node: scenario.node } : {})
     }
     const start = scenario.start ?? { event: 'pull_request', action: 'opened' }
