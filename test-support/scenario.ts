@@ -8,6 +8,7 @@ import {
   PAT,
   Sandbox,
   WORKFLOW_TOKEN,
+  FORK_TOKEN,
   type RunRecord,
   type RunRequest,
   type SandboxOptions,
@@ -369,7 +370,9 @@ export async function runScenario(
   const cancelledRuns: ScenarioReport['cancelledRuns'] = []
   const gitServer =
     scenario.gitOverHttp || scenario.faults?.some(f => faultTarget(f.route) === 'git')
-      ? await GitHttpServer.start(sandbox.bare, scenario.token === 'pat' ? PAT : WORKFLOW_TOKEN)
+      ? await GitHttpServer.start(sandbox.bare, scenario.token === 'pat' ? PAT : WORKFLOW_TOKEN, [
+          FORK_TOKEN
+        ])
       : undefined
   try {
     const inputs = model
