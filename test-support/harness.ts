@@ -91,7 +91,7 @@ export interface SandboxOptions {
     /**
      * Origin holds the head only as refs/pull/N/head, as GitHub serves a fork's PR from the base
      * repository (implied by `fork`), or a same-repository PR whose branch was deleted after it was
-     * opened. Human pushes are not supported then.
+     * opened. A human push moves the pull ref.
      */
     branchDeleted?: boolean
     commits: Array<{ message: string; files: FileChanges }>
@@ -362,12 +362,22 @@ export class Sandbox {
     return git(this.bare, ['rev-parse', `refs/heads/${branch}`])
   }
 
-  /** A human pushes a commit to the PR branch, or rewrites it (`force`); returns the new head. */
+  /**
+   * A human pushes a commit to the PR branch, or rewrites it (`force`); returns the new head. For a
+   * head origin holds only as the pull ref (a fork's), GitHub moves refs/pull/N/head after the push.
+   */
   humanPush(files: FileChanges, message: string, force?: ForcePush): string {
-    if (!this.headRef.startsWith('refs/heads/'))
-      throw new Error('harness: human pushes need the PR branch on origin (not fork/branchDeleted)')
-    if (force) return forcePush(this.humanClone, this.branch, force, files, message)
-    return commitAndPush(this.humanClone, this.branch, files, message)
+    const pullRefOnly = !this.headRef.startsWith('refs/heads/')
+    const branchRef = `refs/heads/${this.branch}`
+    if (pullRefOnly) git(this.bare, ['update-ref', branchRef, this.headRef])
+    const sha = force
+      ? forcePush(this.humanClone, this.branch, force, files, message)
+      : commitAndPush(this.humanClone, this.branch, files, message)
+    if (pullRefOnly) {
+      git(this.bare, ['update-ref', this.headRef, sha])
+      git(this.bare, ['update-ref', '-d', branchRef])
+    }
+    return sha
   }
 
   /** The payload GitHub would send, derived from @octokit/webhooks-examples with this PR's data. */
