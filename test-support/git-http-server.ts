@@ -127,15 +127,21 @@ export class GitHttpServer {
     private readonly faults: GitFault[]
   ) {}
 
-  /** Serves the bare repository at `bare` as `<url>/<basename of bare>`. */
-  static async start(bare: string, token: string): Promise<GitHttpServer> {
-    const expected = `basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`
+  /**
+   * Serves the bare repository at `bare` as `<url>/<basename of bare>`; `readOnly` tokens may fetch
+   * but not push (a fork's read-only workflow token).
+   */
+  static async start(bare: string, token: string, readOnly: string[] = []): Promise<GitHttpServer> {
+    const basic = (t: string): string =>
+      `basic ${Buffer.from(`x-access-token:${t}`).toString('base64')}`.toLowerCase()
     const requests: GitRequest[] = []
     const faults: GitFault[] = []
     const server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+      const given = (req.headers['authorization'] ?? '').toLowerCase()
       const authorized =
-        (req.headers['authorization'] ?? '').toLowerCase() === expected.toLowerCase()
+        given === basic(token) ||
+        (routeOf(req.method ?? '', url) === 'git fetch' && readOnly.some(t => given === basic(t)))
       const record = (status: number, fault?: string): void => {
         const route = routeOf(req.method ?? '', url) ?? ''
         const request = { method: req.method ?? '', path: url.pathname, route, status, authorized }

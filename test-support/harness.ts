@@ -88,6 +88,12 @@ export interface SandboxOptions {
     branch?: string
     draft?: boolean
     fork?: string
+    /**
+     * Origin holds the head only as refs/pull/N/head, as GitHub serves a fork's PR from the base
+     * repository (implied by `fork`), or a same-repository PR whose branch was deleted after it was
+     * opened. A human push moves the pull ref.
+     */
+    branchDeleted?: boolean
     commits: Array<{ message: string; files: FileChanges }>
   }
   allowActionsToApprove?: boolean
@@ -121,6 +127,11 @@ export interface RunRequest {
   shallow?: boolean
   /** Check out only the last `depth` commits of the ref (actions/checkout's fetch-depth); 0 all. */
   depth?: number
+  /**
+   * With `depth`, check out the PR's merge commit (refs/pull/N/merge, which this makes), as
+   * actions/checkout does by default for pull_request: the head itself is then not in the checkout.
+   */
+  mergeRef?: boolean
   /** SIGKILL the action this many ms after it starts: a cancelled job or a lost runner. */
   killAfterMs?: number
   /**
@@ -281,7 +292,7 @@ export class Sandbox {
     readonly dir: string,
     readonly bare: string,
     readonly emulator: GitHubEmulator,
-    opts: SandboxOptions
+    private readonly opts: SandboxOptions
   ) {
     this.owner = opts.owner ?? 'acme'
     this.repo = opts.repo ?? 'widgets'
@@ -326,17 +337,52 @@ export class Sandbox {
       author: 'octocat',
       headRepoFullName: opts.pr.fork
     })
+    if (opts.pr.fork || opts.pr.branchDeleted) {
+      // the commits live in the fork (or a deleted branch): the base repository keeps the pull ref
+      git(bare, ['update-ref', `refs/pull/${opts.pr.number ?? 7}/head`, `refs/heads/${branch}`])
+      git(bare, ['update-ref', '-d', `refs/heads/${branch}`])
+    }
     return new Sandbox(dir, bare, emulator, opts)
   }
 
+  /** The ref origin holds the PR head under: its branch, or only the pull ref (fork, deleted branch). */
+  private get headRef(): string {
+    return this.opts.pr.fork || this.opts.pr.branchDeleted
+      ? `refs/pull/${this.prNumber}/head`
+      : `refs/heads/${this.branch}`
+  }
+
+  /** GitHub's test merge of the PR head into the base branch, as refs/pull/N/merge. */
+  private mergeRef(): string {
+    const ref = `refs/pull/${this.prNumber}/merge`
+    const tree = git(this.bare, ['merge-tree', '--write-tree', 'refs/heads/main', this.headSha()])
+    const parents = ['-p', 'refs/heads/main', '-p', this.headSha()]
+    const merge = git(this.bare, ['commit-tree', tree, ...parents, '-m', 'Merge into main'])
+    git(this.bare, ['update-ref', ref, merge])
+    return ref
+  }
+
   headSha(branch = this.branch): string {
+    if (branch === this.branch) return git(this.bare, ['rev-parse', this.headRef])
     return git(this.bare, ['rev-parse', `refs/heads/${branch}`])
   }
 
-  /** A human pushes a commit to the PR branch, or rewrites it (`force`); returns the new head. */
+  /**
+   * A human pushes a commit to the PR branch, or rewrites it (`force`); returns the new head. For a
+   * head origin holds only as the pull ref (a fork's), GitHub moves refs/pull/N/head after the push.
+   */
   humanPush(files: FileChanges, message: string, force?: ForcePush): string {
-    if (force) return forcePush(this.humanClone, this.branch, force, files, message)
-    return commitAndPush(this.humanClone, this.branch, files, message)
+    const pullRefOnly = !this.headRef.startsWith('refs/heads/')
+    const branchRef = `refs/heads/${this.branch}`
+    if (pullRefOnly) git(this.bare, ['update-ref', branchRef, this.headRef])
+    const sha = force
+      ? forcePush(this.humanClone, this.branch, force, files, message)
+      : commitAndPush(this.humanClone, this.branch, files, message)
+    if (pullRefOnly) {
+      git(this.bare, ['update-ref', this.headRef, sha])
+      git(this.bare, ['update-ref', '-d', branchRef])
+    }
+    return sha
   }
 
   /** The payload GitHub would send, derived from @octokit/webhooks-examples with this PR's data. */
@@ -384,23 +430,43 @@ export class Sandbox {
     if (depth > 0) {
       // one ref, `depth` commits of it, as actions/checkout fetches with fetch-depth: N
       const onBranch = req.event === 'workflow_dispatch' || PR_CONTEXT.includes(req.event)
-      git(this.dir, [
-        'clone',
-        '-q',
-        '--depth',
-        String(depth),
-        '--branch',
-        onBranch ? this.branch : 'main',
-        `file://${this.bare}`,
-        workspace
-      ])
-      if (onBranch && req.event !== 'workflow_dispatch')
-        git(workspace, ['checkout', '-q', '--detach', this.headSha()])
+      const pullRefOnly = !this.headRef.startsWith('refs/heads/')
+      if (onBranch && req.event !== 'workflow_dispatch' && (pullRefOnly || req.mergeRef)) {
+        // actions/checkout fetches the PR's ref from the base repository, `depth` commits of it
+        const ref = req.mergeRef ? this.mergeRef() : this.headRef
+        git(this.dir, ['init', '-q', workspace])
+        git(workspace, ['remote', 'add', 'origin', `file://${this.bare}`])
+        const refspec = `+${ref}:refs/remotes/pull/${this.prNumber}/${path.basename(ref)}`
+        git(workspace, ['fetch', '-q', '--no-tags', '--depth', String(depth), 'origin', refspec])
+        git(workspace, ['checkout', '-q', '--detach', 'FETCH_HEAD'])
+      } else {
+        git(this.dir, [
+          'clone',
+          '-q',
+          '--depth',
+          String(depth),
+          '--branch',
+          onBranch ? this.branch : 'main',
+          `file://${this.bare}`,
+          workspace
+        ])
+        if (onBranch && req.event !== 'workflow_dispatch')
+          git(workspace, ['checkout', '-q', '--detach', this.headSha()])
+      }
     } else {
       git(this.dir, ['clone', '-q', this.bare, workspace])
       if (req.event === 'workflow_dispatch') git(workspace, ['checkout', '-q', this.branch])
       else if (!PR_CONTEXT.includes(req.event)) git(workspace, ['checkout', '-q', 'main'])
-      else git(workspace, ['checkout', '-q', '--detach', this.headSha()])
+      else {
+        if (!this.headRef.startsWith('refs/heads/'))
+          git(workspace, [
+            'fetch',
+            '-q',
+            'origin',
+            `+${this.headRef}:refs/remotes/pull/${this.prNumber}/head`
+          ])
+        git(workspace, ['checkout', '-q', '--detach', this.headSha()])
+      }
     }
     if (req.originUrl) git(workspace, ['remote', 'set-url', 'origin', req.originUrl])
     for (const [key, value] of Object.entries(req.gitConfig ?? {}))

@@ -9,6 +9,7 @@ import {
   PAT,
   Sandbox,
   WORKFLOW_TOKEN,
+  FORK_TOKEN,
   type RunRecord,
   type RunRequest,
   type SandboxOptions,
@@ -58,6 +59,8 @@ export interface Scenario {
   }>
   /** Every run's checkout holds only this many commits of its ref (fetch-depth); default all. */
   checkoutDepth?: number
+  /** With checkoutDepth, pull_request runs check out the PR's merge commit (actions/checkout's default). */
+  checkoutMergeRef?: boolean
   /** After run N a human comments, reviews or clicks a button; GitHub starts the runs it triggers. */
   humanEvents?: HumanEvent[]
   /** Re-run run N (same run id, next attempt) right after it finishes. */
@@ -373,7 +376,9 @@ export async function runScenario(
   const cancelledRuns: ScenarioReport['cancelledRuns'] = []
   const gitServer =
     scenario.gitOverHttp || scenario.faults?.some(f => faultTarget(f.route) === 'git')
-      ? await GitHttpServer.start(sandbox.bare, scenario.token === 'pat' ? PAT : WORKFLOW_TOKEN)
+      ? await GitHttpServer.start(sandbox.bare, scenario.token === 'pat' ? PAT : WORKFLOW_TOKEN, [
+          FORK_TOKEN
+        ])
       : undefined
   try {
     const inputs = model
@@ -388,6 +393,7 @@ export async function runScenario(
       originUrl: gitServer?.url,
       depth: scenario.checkoutDepth,
       forkWriteToken: scenario.forkWriteToken,
+      mergeRef: scenario.checkoutMergeRef,
       ...(scenario.node ? { node: scenario.node } : {})
     }
     const start = scenario.start ?? { event: 'pull_request', action: 'opened' }

@@ -103,6 +103,53 @@ describe('histories a human rewrites', () => {
     }
   })
 
+  // origin (the base repository) holds a fork's commits, or a deleted branch's, only as refs/pull/7/head
+  // origin (the base repository) holds a fork's commits, or a deleted branch's, only as refs/pull/7/head
+  for (const [who, pr, checkoutMergeRef] of [
+    ["a fork's PR", { fork: 'stranger/widgets' }, false],
+    [
+      "a fork's PR checked out at its merge commit (the head not in it)",
+      { fork: 'stranger/widgets' },
+      true
+    ],
+    ['a PR whose branch was deleted', { branchDeleted: true }, false]
+  ] as const) {
+    it(`reviews ${who} from a depth-1 checkout against its merge base, never as an unrelated history`, async () => {
+      const s = scenario({ checkoutDepth: 1, checkoutMergeRef, maxRuns: 1 })
+      const report = await runScenario({
+        ...s,
+        pr: { ...s.pr, ...pr },
+        inputs: { ...s.inputs, 'fix-commands': '', 'allow-forks': 'true' }
+      })
+      const run = report.runs[0]!
+      expect(run.errors.join('\n')).not.toMatch(/fetch|git diff failed/)
+      expect(run.outputs['verdict']).toBe('NO_GO')
+      expect(run.summary).toContain('src/greet.js:2')
+      expect(run.summary).not.toContain('shares no history')
+    })
+  }
+
+  it("fails naming fetch-depth: 0 when a fork's shallow checkout cannot reach origin", async () => {
+    const s = scenario({})
+    const sandbox = await Sandbox.create({
+      base: s.base,
+      pr: { ...s.pr, fork: 'stranger/widgets' }
+    })
+    try {
+      const run = await sandbox.run({
+        event: 'pull_request',
+        action: 'opened',
+        shallow: true,
+        inputs: { ...s.inputs, 'allow-forks': 'true' },
+        originUrl: path.join(sandbox.dir, 'gone.git')
+      })
+      expect(run.exitCode).toBe(1)
+      expect(run.stdout).toMatch(/::error::.*checkout is shallow.*fetch-depth: 0/)
+    } finally {
+      await sandbox.close()
+    }
+  })
+
   it('sends the AI reviewer the diff against the base tip after a force-push to an unrelated history', async () => {
     const s = scenario({})
     const sandbox = await Sandbox.create({

@@ -156,6 +156,64 @@ describe('createGit', () => {
     await expect(failing.fullHistory()).rejects.toThrow(/shallow.*fetch-depth: 0/)
   })
 
+  it("deepens a shallow checkout of a head origin holds only as the PR's pull ref (a fork's PR)", async () => {
+    const base = git(work, ['rev-parse', 'HEAD'])
+    git(work, ['push', '-q', 'origin', 'HEAD:refs/heads/main'])
+    commitAndPush(work, 'feature', { 'a.txt': 'two\n' }, 'second')
+    const head = commitAndPush(work, 'feature', { 'a.txt': 'three\n' }, 'third')
+    // the commits live in the fork: the base repository serves them as refs/pull/7/head only
+    git(origin, ['update-ref', 'refs/pull/7/head', head])
+    git(origin, ['update-ref', '-d', 'refs/heads/feature'])
+    const shallow = path.join(dir, 'fork-shallow')
+    git(dir, ['init', '-q', shallow])
+    git(shallow, ['remote', 'add', 'origin', `file://${origin}`])
+    git(shallow, [
+      'fetch',
+      '-q',
+      '--depth',
+      '1',
+      'origin',
+      '+refs/pull/7/head:refs/remotes/pull/7/head'
+    ])
+    git(shallow, ['checkout', '-q', '--detach', head])
+    const g = await createGit(shallow)
+    expect(await g.reviewBase('main', base, head)).toEqual({ sha: base, shared: true })
+    expect(await g.diff(base, head)).toContain('+three')
+  })
+
+  it("checks out a fork's head the checkout lacks, which origin holds only as the PR's pull ref", async () => {
+    git(work, ['push', '-q', 'origin', 'HEAD:refs/heads/main'])
+    const head = commitAndPush(work, 'feature', { 'a.txt': 'from the fork\n' }, 'fork commit')
+    git(origin, ['update-ref', 'refs/pull/7/head', head])
+    git(origin, ['update-ref', '-d', 'refs/heads/feature'])
+    // a depth-1 checkout of another commit (actions/checkout's merge ref): the head is not here
+    const checkout = path.join(dir, 'merge-ref')
+    git(dir, ['clone', '-q', '--depth', '1', '--branch', 'main', `file://${origin}`, checkout])
+    const g = await createGit(checkout)
+    await g.checkoutPullHead('feature', head)
+    expect(await g.head()).toBe(head)
+    expect(readFileSync(path.join(checkout, 'a.txt'), 'utf8')).toBe('from the fork\n')
+    await expect(g.checkoutPullHead('feature', 'f'.repeat(40))).rejects.toThrow(/git fetch failed/)
+  })
+
+  it('never calls a head unrelated while its history is cut off: it fails naming fetch-depth: 0', async () => {
+    const base = git(work, ['rev-parse', 'HEAD'])
+    git(work, ['push', '-q', 'origin', 'HEAD:refs/heads/main'])
+    commitAndPush(work, 'feature', { 'a.txt': 'two\n' }, 'second')
+    const head = commitAndPush(work, 'feature', { 'a.txt': 'three\n' }, 'third')
+    const cut = path.join(dir, 'cut-off')
+    git(dir, ['clone', '-q', '--depth', '1', '--branch', 'feature', `file://${origin}`, cut])
+    // origin now holds main but not the head's history (as the base repository without a fork's commits)
+    const mirror = path.join(dir, 'main-only.git')
+    git(dir, ['init', '-q', '--bare', mirror])
+    git(work, ['push', '-q', mirror, `${base}:refs/heads/main`])
+    git(cut, ['remote', 'set-url', 'origin', `file://${mirror}`])
+    const g = await createGit(cut)
+    await expect(g.reviewBase('main', base, head)).rejects.toThrow(
+      /shallow.*fetch-depth: 0.*history of the head [0-9a-f]{40} still stops/
+    )
+  })
+
   it('reports a branch missing on origin as undefined', async () => {
     const g = await createGit(work)
     expect(await g.remoteHead('no-such-branch')).toBeUndefined()

@@ -332,6 +332,22 @@ async function isShallow(git: RunGit): Promise<boolean> {
   return (await git(['rev-parse', '--is-shallow-repository'])).stdout.trim() === 'true'
 }
 
+const SHALLOW_HINT =
+  'The checkout is shallow and the action could not fetch the history the review needs; check out with `actions/checkout` and `fetch-depth: 0`. '
+
+/**
+ * Whether the history of `sha` is cut off here: a commit of it is a shallow boundary of the
+ * checkout (its parents were not fetched), so a merge base missing may only be out of reach.
+ */
+async function historyCut(git: RunGit, sha: string): Promise<boolean> {
+  if (!(await isShallow(git))) return false
+  const file = (await git(['rev-parse', '--path-format=absolute', '--git-path', 'shallow'])).stdout
+  const boundaries = existsSync(file.trim()) ? readFileSync(file.trim(), 'utf8').split(/\s+/) : []
+  for (const boundary of boundaries.filter(Boolean))
+    if ((await git(['merge-base', '--is-ancestor', boundary, sha])).code === 0) return true
+  return false
+}
+
 /** A fetch of history the review needs; from a shallow checkout, its failure names fetch-depth: 0. */
 async function historyFetch(
   git: RunGit,
@@ -340,9 +356,7 @@ async function historyFetch(
 ): Promise<void> {
   const r = await network(args)
   if (r.code === 0) return
-  const hint = (await isShallow(git))
-    ? 'The checkout is shallow and the action could not fetch the history the review needs; check out with `actions/checkout` and `fetch-depth: 0`. '
-    : ''
+  const hint = (await isShallow(git)) ? SHALLOW_HINT : ''
   throw new Error(hint + networkFailure('fetch', r))
 }
 
@@ -369,6 +383,11 @@ function historyMethods(
       // a shallow checkout (the default fetch-depth: 1) lacks the history down to the merge base
       if (!mergeBase && (await own().fullHistory()))
         mergeBase = await own().mergeBase(baseSha, headSha)
+      // "shares no history" only once the head's whole history is here
+      if (!mergeBase && (await historyCut(git, headSha)))
+        throw new Error(
+          `${SHALLOW_HINT}After deepening, the history of the head ${headSha} still stops at a commit whose parents origin did not send, so its merge base with ${baseRef} is unknown.`
+        )
       return mergeBase ? { sha: mergeBase, shared: true } : { sha: baseSha, shared: false }
     },
     async fullHistory() {
@@ -390,6 +409,33 @@ function historyMethods(
       if (r.code > 1) throw new Error(`git merge-base failed (exit ${r.code}): ${said(r)}`)
       return r.code === 0
     }
+  }
+}
+
+/**
+ * Puts the work tree on `branch` at the PR head `sha`, fetching it when the checkout lacks it (a
+ * depth-1 checkout of the merge ref): from origin's branch, or else the commit itself, which is
+ * all the base repository has of a fork's head (or of a deleted branch's): GitHub serves a
+ * commit its refs (refs/pull/N/head included) reach.
+ */
+function pullHeadCheckout(
+  git: RunGit,
+  network: ReturnType<typeof networkCommand>,
+  url: () => string
+): (branch: string, sha: string) => Promise<void> {
+  const here = async (ref: string): Promise<boolean> =>
+    (await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).code === 0
+  return async (branch, sha) => {
+    if (!(await here(sha))) {
+      const fetch = ['fetch', '--no-tags', url()]
+      const r = await network([...fetch, `+refs/heads/${branch}:refs/remotes/origin/${branch}`])
+      if (!(await here(sha)) && (await network([...fetch, sha])).code !== 0 && r.code !== 0)
+        throw new Error(networkFailure('fetch', r))
+    }
+    if (!(await here(sha)))
+      throw new Error(`The PR head ${sha} is not on origin/${branch}; was the branch rewritten?`)
+    const r = await git(['checkout', '--force', '-B', branch, sha])
+    if (r.code !== 0) throw new Error(`git checkout failed (exit ${r.code}): ${said(r)}`)
   }
 }
 
@@ -479,20 +525,7 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
       const r = await git(['rev-parse', '--verify', '--quiet', `${sha}^{tree}`])
       return r.code === 0 ? r.stdout.trim() : undefined
     },
-    async checkoutPullHead(branch, sha) {
-      if ((await self.revParse(sha)) === undefined) {
-        await remote([
-          'fetch',
-          '--no-tags',
-          url(),
-          `+refs/heads/${branch}:refs/remotes/origin/${branch}`
-        ])
-      }
-      if ((await self.revParse(sha)) === undefined) {
-        throw new Error(`The PR head ${sha} is not on origin/${branch}; was the branch rewritten?`)
-      }
-      await ok(['checkout', '--force', '-B', branch, sha])
-    },
+    checkoutPullHead: pullHeadCheckout(git, network, url),
     async remoteHead(branch) {
       const r = await remote(['ls-remote', url(), `refs/heads/${branch}`])
       return r.split(/\s+/)[0] || undefined

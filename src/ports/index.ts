@@ -139,7 +139,10 @@ export interface Git {
   revParse(ref: string): Promise<string | undefined>
   /** The tree of commit `sha`: the same tree under two commits is the same code. */
   treeOf(sha: string): Promise<string | undefined>
-  /** Puts the work tree on local branch `branch` at `sha`, fetching it from origin when needed. */
+  /**
+   * Puts the work tree on local branch `branch` at `sha`, fetching it from origin when needed: its
+   * branch, or the commit itself when origin has no branch for it (a fork's head, a deleted branch).
+   */
   checkoutPullHead(branch: string, sha: string): Promise<void>
   /** The sha of `branch` on origin now, or undefined when it is gone. */
   remoteHead(branch: string): Promise<string | undefined>
@@ -174,7 +177,9 @@ export interface Git {
   /**
    * What the PR's head is reviewed against: the merge base of the base branch and the head
    * (`shared`), or, when they share no history (a force-push to an unrelated history), the base
-   * branch's tip. Fetches the base and deepens a shallow checkout as `prepareDiff` does.
+   * branch's tip. Fetches the base and deepens a shallow checkout as `prepareDiff` does; fails
+   * naming `fetch-depth: 0` when the head's history is still cut off after that (so its merge base
+   * is unknown, not missing).
    */
   reviewBase(
     baseRef: string,
