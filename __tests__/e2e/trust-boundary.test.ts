@@ -296,6 +296,8 @@ function isAlive(pid: number): boolean {
 describe('the unsandboxed fallback (sandbox: off), attacked through dist/', () => {
   it('a hostile check and a watcher that outlives it find no secret, and 600 racing writes create no file outside the workspace', async () => {
     const leaks: string[] = []
+    // the control, as the check and as the watcher saw it
+    const seen = { check: [] as string[], watch: [] as string[] }
     let outsideFiles: string[] = []
     let refusedRaces = 0
     const writes: ScriptedReply[] = Array.from({ length: RACE_BATCHES }, (_, b) => ({
@@ -332,7 +334,10 @@ describe('the unsandboxed fallback (sandbox: off), attacked through dist/', () =
           GH_PAT: 'ghp_CANARY_pat',
           ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'CANARY_oidc_request_token',
           // a secret under a name that does not look like one
-          DEPLOY_SETTING: 'CANARY_plain_name'
+          DEPLOY_SETTING: 'CANARY_plain_name',
+          // the positive control: no secret, kept in the action's environment when it restarts
+          // itself, so the hunt must see it there (else it could not see the action at all)
+          LC_HUNT_CONTROL: 'visible-to-the-hunt'
         },
         // origin over HTTP: the action's own fetch and push carry the workflow token
         gitOverHttp: true,
@@ -370,12 +375,12 @@ describe('the unsandboxed fallback (sandbox: off), attacked through dist/', () =
           for (let i = 0; i < 300 && isAlive(watcher); i++)
             await new Promise(resolve => setTimeout(resolve, 100))
           if (isAlive(watcher)) process.kill(watcher, 'SIGKILL')
-          for (const file of files(hunt))
-            leaks.push(
-              ...readFileSync(file, 'utf8')
-                .split('\n')
-                .filter(l => l.startsWith('LEAK'))
-            )
+          for (const file of files(hunt)) {
+            const lines = readFileSync(file, 'utf8').split('\n')
+            leaks.push(...lines.filter(l => l.startsWith('LEAK')))
+            const mode = path.basename(file).startsWith('watch-') ? 'watch' : 'check'
+            seen[mode].push(...lines.filter(l => l.startsWith('SEEN')))
+          }
           outsideFiles = readdirSync(path.join(sandbox.runs[0]!.workspace, '..', 'outside-race'), {
             recursive: true,
             encoding: 'utf8'
@@ -391,8 +396,11 @@ describe('the unsandboxed fallback (sandbox: off), attacked through dist/', () =
       }
     )
     console.log(
-      `unsandboxed fallback: ${leaks.length} secrets found; ${outsideFiles.length} of ${RACE_BATCHES * RACE_BATCH} racing writes created a file or folder outside the workspace (${refusedRaces} refused)\n${leaks.slice(0, 40).join('\n')}`
+      `unsandboxed fallback: ${leaks.length} secrets found; ${outsideFiles.length} of ${RACE_BATCHES * RACE_BATCH} racing writes created a file or folder outside the workspace (${refusedRaces} refused)\n${leaks.slice(0, 40).join('\n')}\ncontrol seen by the check: ${seen.check.join('; ')}\ncontrol seen by the watcher: ${seen.watch.join('; ')}`
     )
+    // the scans could read the action's own environment (it runs dist/index.js), so the 0 below counts
+    expect(seen.check.join('\n')).toMatch(/^SEEN \/proc\/\d+\/environ \(.*dist\/index\.js/m)
+    expect(seen.watch.join('\n')).toMatch(/^SEEN \/proc\/\d+\/environ \(.*dist\/index\.js/m)
     // the run fetched and pushed its fix with the token while the watcher ran
     expect(report.pushes.map(p => p.by)).toEqual(['workflow'])
     expect(refusedRaces).toBeGreaterThan(0)

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import http from 'node:http'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -18,42 +20,160 @@ import path from 'node:path'
 /** The argument that tells the new image where the keeper waits. */
 export const HANDOFF_FLAG = '--review-loop-handoff'
 
-/** What the new image starts with: what node reads as it starts, nothing secret. */
+/**
+ * What the new image starts with: what node (or the loader, or OpenSSL) reads only as it starts,
+ * nothing secret. Everything else is put back into `process.env` after the start, where it works
+ * as before.
+ */
 const KEPT =
-  /^(PATH|HOME|LANG|LANGUAGE|LC_[A-Z_]+|TZ|TMPDIR|NODE_OPTIONS|NODE_EXTRA_CA_CERTS|NODE_COMPILE_CACHE|SSL_CERT_FILE|SSL_CERT_DIR)$/
+  /^(PATH|HOME|LANG|LANGUAGE|LC_[A-Z_]+|TZ|TMPDIR|NODE_OPTIONS|NODE_EXTRA_CA_CERTS|NODE_USE_ENV_PROXY|NODE_USE_SYSTEM_CA|NODE_COMPILE_CACHE|SSL_CERT_FILE|SSL_CERT_DIR|OPENSSL_CONF|OPENSSL_MODULES|LD_LIBRARY_PATH|UV_THREADPOOL_SIZE)$/
+
+/** The proxy settings node reads as it starts (with NODE_USE_ENV_PROXY=1 or --use-env-proxy). */
+const PROXY = /^(https?_proxy|no_proxy)$/i
+
+/** Whether a proxy URL carries a user name or password (`http://user:pass@proxy:3128`). */
+function hasCredentials(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return url.username !== '' || url.password !== ''
+  } catch {
+    return value.includes('@')
+  }
+}
+
+/** Whether this node can set the proxy again after the start (Node 24.14 and later). */
+function canSetProxy(): boolean {
+  return typeof (http as { setGlobalProxyFromEnv?: unknown }).setGlobalProxyFromEnv === 'function'
+}
+
+/**
+ * The environment the new image starts with. A proxy that carries credentials stays out of it
+ * when this node can set the proxy again once the environment is back (`restoreProxy`);
+ * otherwise it is kept, so that the action still reaches the network.
+ */
+export function startEnv(
+  env: NodeJS.ProcessEnv,
+  proxyLater: boolean = canSetProxy()
+): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) continue
+    const proxy = PROXY.test(name)
+    if (proxy ? !(proxyLater && hasCredentials(value)) : KEPT.test(name)) out[name] = value
+  }
+  return out
+}
+
+/** Whether node routes its own requests through the environment's proxy (Node 24). */
+function usesEnvProxy(env: NodeJS.ProcessEnv): boolean {
+  const flag = /(^|\s)--use-env-proxy\b/
+  return (
+    env['NODE_USE_ENV_PROXY'] === '1' ||
+    process.execArgv.includes('--use-env-proxy') ||
+    flag.test(env['NODE_OPTIONS'] ?? '')
+  )
+}
+
+/**
+ * After the hand-off: a proxy that was left out of the start (it carries credentials) is set
+ * again for fetch and node:http(s), as node would have set it at the start.
+ */
+function restoreProxy(started: NodeJS.ProcessEnv): void {
+  const withheld = Object.keys(process.env).some(
+    name => PROXY.test(name) && process.env[name] !== started[name]
+  )
+  if (!withheld || !usesEnvProxy(process.env) || !canSetProxy()) return
+  ;(
+    http as unknown as { setGlobalProxyFromEnv: (env: NodeJS.ProcessEnv) => void }
+  ).setGlobalProxyFromEnv(process.env)
+}
+
+/** How long the keeper waits for the new image to come for the environment. */
+const KEEPER_WAIT_MS = 15_000
 
 /**
  * The keeper (run with `node -e`, an empty environment): it reads the environment from its stdin,
- * says `ready` once it listens in the given private folder, answers one connection with it, then
- * removes the folder and exits; after a minute without one it exits all the same.
+ * says `ready` once it listens, and answers a connection only once it knows that the connection
+ * is the action's. On Linux it sends each connection a random word, and the client writes it into
+ * its own /proc/self/comm, which only the process itself can write (the kernel refuses every other
+ * process, root included): the keeper then reads /proc/<action>/comm. Any other connection means
+ * another process went for the environment: the keeper then tells the action so, drops it and
+ * exits. It exits all the same after KEEPER_WAIT_MS without the action.
  */
 const KEEPER = `
-const net = require('net'), fs = require('fs'), dir = process.argv[1]
-const done = code => { fs.rmSync(dir, { recursive: true, force: true }); process.exit(code) }
+const net = require('net'), fs = require('fs'), crypto = require('crypto')
+const [name, action, dir] = process.argv.slice(1)
+const address = name.replace(/^@/, '\\0')
+const linux = process.platform === 'linux'
+const done = code => { if (dir) fs.rmSync(dir, { recursive: true, force: true }); process.exit(code) }
+const comm = () => { try { return fs.readFileSync('/proc/' + action + '/comm', 'utf8').trim() } catch { return '' } }
 const chunks = []
+let connections = 0
 process.stdin.on('data', c => chunks.push(c)).on('end', () => {
   const data = Buffer.concat(chunks)
-  const server = net.createServer(c => { server.close(); c.end(data, () => done(0)) })
+  const server = net.createServer(c => {
+    connections++
+    const word = crypto.randomBytes(11).toString('base64url')
+    let said = ''
+    c.on('error', () => undefined)
+    c.on('data', d => {
+      said += d
+      if (!said.includes('\\n')) return
+      c.removeAllListeners('data')
+      const theAction = !linux || (process.ppid === Number(action) && comm() === word)
+      if (!theAction) return void c.destroy()
+      server.close()
+      c.end(connections > 1 ? 'TAKEN ' + (connections - 1) + '\\n' : data, () => done(connections > 1 ? 2 : 0))
+    })
+    c.write(word + '\\n')
+  })
   server.on('error', () => done(1))
-  server.listen(dir + '/s', () => process.stdout.write('ready\\n'))
-  setTimeout(() => done(1), 60000).unref()
+  server.listen(address, () => process.stdout.write('ready\\n'))
+  setTimeout(() => done(1), ${KEEPER_WAIT_MS}).unref()
 })`
 
 /** Node's process.execve (22.15 and later; not in @types/node yet). */
 type Execve = (file: string, args: string[], env: Record<string, string>) => never
 
-/** The environment the new image starts with. */
-export function startEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(env))
-    if (value !== undefined && KEPT.test(name)) out[name] = value
-  return out
+/** The process's name in /proc/self/comm ('' without /proc). */
+function ownComm(): string {
+  try {
+    return readFileSync('/proc/self/comm', 'utf8').trim()
+  } catch {
+    return ''
+  }
+}
+
+function setComm(name: string): void {
+  try {
+    writeFileSync('/proc/self/comm', name)
+  } catch {
+    // no /proc: the keeper does not check there either
+  }
+}
+
+/**
+ * Where the keeper listens: on Linux an abstract socket (`@` stands for its leading NUL byte, which
+ * no argument can carry), which no other process can remove or take over while the keeper holds
+ * it; elsewhere a socket in a private folder. Undefined when there is none to be had.
+ */
+function keeperAddress(): { address: string; dir?: string } | undefined {
+  if (process.platform === 'linux')
+    return ownComm() === ''
+      ? undefined
+      : { address: `@review-loop-${randomBytes(12).toString('hex')}` }
+  try {
+    const dir = mkdtempSync(path.join(tmpdir(), 'review-loop-handoff-'))
+    return { address: path.join(dir, 's'), dir }
+  } catch {
+    return undefined
+  }
 }
 
 /**
  * Starts the action again without its secrets in the environment. Never settles when it does (the
  * process image is replaced); resolves where it cannot (no `process.execve` before Node 22.15, on
- * Windows, or the keeper did not start), and the action then runs on as it is.
+ * Windows, no /proc on Linux, or the keeper did not start), and the action then runs on as it is.
  */
 export function handOff(script: string): Promise<void> {
   const execve = (process as unknown as { execve?: Execve }).execve?.bind(process)
@@ -64,20 +184,19 @@ export function handOff(script: string): Promise<void> {
     process.platform === 'win32'
   )
     return Promise.resolve()
+  const at = keeperAddress()
+  if (!at) return Promise.resolve()
   return new Promise(resolve => {
-    let dir: string
-    try {
-      dir = mkdtempSync(path.join(tmpdir(), 'review-loop-handoff-'))
-    } catch {
-      resolve()
-      return
-    }
-    const keeper = spawn(process.execPath, ['-e', KEEPER, dir], {
-      env: {},
-      stdio: ['pipe', 'pipe', 'ignore']
-    })
+    const keeper = spawn(
+      process.execPath,
+      ['-e', KEEPER, at.address, String(process.pid), ...(at.dir ? [at.dir] : [])],
+      {
+        env: {},
+        stdio: ['pipe', 'pipe', 'ignore']
+      }
+    )
     const giveUp = (): void => {
-      rmSync(dir, { recursive: true, force: true })
+      if (at.dir) rmSync(at.dir, { recursive: true, force: true })
       resolve()
     }
     keeper.on('error', giveUp)
@@ -85,7 +204,7 @@ export function handOff(script: string): Promise<void> {
     keeper.stdin.on('error', () => undefined)
     keeper.stdin.end(JSON.stringify(process.env))
     keeper.stdout.once('data', () => {
-      const args = [...process.execArgv, script, HANDOFF_FLAG, path.join(dir, 's')]
+      const args = [...process.execArgv, script, HANDOFF_FLAG, at.address]
       try {
         execve(process.execPath, [process.execPath, ...args], startEnv(process.env))
       } catch {
@@ -96,28 +215,67 @@ export function handOff(script: string): Promise<void> {
 }
 
 /**
+ * Asks the keeper for the environment: it sends a word, which this process writes into its own
+ * /proc/self/comm for the keeper to check (its name is set back after); then the keeper answers
+ * with the environment, or with `TAKEN n` when n other connections came first.
+ */
+function askKeeper(address: string): Promise<string> {
+  const own = ownComm()
+  return new Promise((resolve, reject) => {
+    let got = ''
+    let asked = false
+    const socket = connect(address.replace(/^@/, '\0'))
+    socket.setEncoding('utf8')
+    socket
+      .on('data', (chunk: string) => {
+        got += chunk
+        if (asked || !got.includes('\n')) return
+        asked = true
+        setComm(got.slice(0, got.indexOf('\n')))
+        got = got.slice(got.indexOf('\n') + 1)
+        socket.write('ok\n')
+      })
+      .on('end', () => {
+        setComm(own)
+        resolve(got)
+      })
+      .on('error', e => {
+        setComm(own)
+        reject(e)
+      })
+  })
+}
+
+/** What the action says when another process went for its environment. */
+function takenError(others: string): Error {
+  return new Error(
+    `review-loop dropped its environment instead of taking it back: ${others} other process(es) connected to the keeper that held it before the action did. A process left running on this runner (by an earlier step of this job, or by another job on a self-hosted runner) is trying to read the job's secrets. Find and stop it (or run the job on a fresh runner, such as a GitHub-hosted one), then re-run the job.`
+  )
+}
+
+/**
  * In the new image: takes the environment back from the keeper into `process.env` (the process's
  * memory, not the kernel's copy) and drops the hand-off's arguments. Nothing to do without them.
  */
 export async function receiveHandoff(): Promise<void> {
   const at = process.argv.indexOf(HANDOFF_FLAG)
   if (at < 0) return
-  const socket = process.argv[at + 1] ?? ''
+  const address = process.argv[at + 1] ?? ''
   process.argv.splice(at, 2)
+  const started = { ...process.env }
   let env: Record<string, string>
   try {
-    const data = await new Promise<Buffer>((resolve, reject) => {
-      const chunks: Buffer[] = []
-      connect(socket)
-        .on('data', (c: Buffer) => chunks.push(c))
-        .on('end', () => resolve(Buffer.concat(chunks)))
-        .on('error', reject)
-    })
-    env = JSON.parse(data.toString('utf8')) as Record<string, string>
+    const answer = await askKeeper(address)
+    const taken = /^TAKEN (\d+)/.exec(answer)
+    if (taken) throw takenError(taken[1]!)
+    if (answer === '') throw new Error('the keeper did not answer')
+    env = JSON.parse(answer) as Record<string, string>
   } catch (e) {
+    if ((e as Error).message.startsWith('review-loop dropped')) throw e
     throw new Error(
       `review-loop could not take its environment back after restarting itself without secrets in it (${(e as Error).message}). Re-run the job; if it happens again, report it.`
     )
   }
   for (const [name, value] of Object.entries(env)) process.env[name] = value
+  restoreProxy(started)
 }
