@@ -8,6 +8,7 @@ import { GitHttpServer } from '../../test-support/git-http-server.js'
 import { Sandbox, WORKFLOW_TOKEN } from '../../test-support/harness.js'
 import type { ScriptedReply } from '../../test-support/model-server.js'
 import { runScenario, type Scenario } from '../../test-support/scenario.js'
+import { verdict as scriptedVerdict } from './greet-replies.js'
 
 const WS_CHECK = "whitespace: grep -rnE ' +$' src && exit 1 || exit 0"
 const WS_FIX = "sed -i -E 's/ +$//' src/*.js"
@@ -438,24 +439,7 @@ describe('faults leave the loop going or say what to do', () => {
       ...ONE_FILE,
       rerunFailed: true,
       maxRuns: 3,
-      model: {
-        templates: [
-          {
-            reply: {
-              kind: 'json',
-              value: {
-                decision: 'GO',
-                summary: 'ok',
-                findings: [],
-                failedCriteria: [],
-                passedCriteria: [],
-                requiredRework: [],
-                earlierFindings: []
-              }
-            }
-          }
-        ]
-      },
+      model: { templates: [{ reply: scriptedVerdict('GO') }] },
       faults: [
         {
           run: 1,

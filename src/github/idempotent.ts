@@ -94,14 +94,13 @@ export async function findComment(
     .at(-1)
 }
 
-/** The check run named `name` on `headSha` with `externalId`, if one was created. */
-export async function findCheckRun(
-  l: Lookup,
+/** Every check run named `name` on `headSha`, not only the newest. */
+export function listCheckRuns(
+  l: Pick<Lookup, 'octokit' | 'owner' | 'repo'>,
   headSha: string,
-  name: string,
-  externalId: string
-): Promise<{ id: number; html_url: string | null } | undefined> {
-  const runs = await l.octokit.paginate(l.octokit.rest.checks.listForRef, {
+  name: string
+) {
+  return l.octokit.paginate(l.octokit.rest.checks.listForRef, {
     owner: l.owner,
     repo: l.repo,
     ref: headSha,
@@ -109,6 +108,16 @@ export async function findCheckRun(
     filter: 'all',
     per_page: 100
   })
+}
+
+/** The check run named `name` on `headSha` with `externalId`, if one was created. */
+export async function findCheckRun(
+  l: Lookup,
+  headSha: string,
+  name: string,
+  externalId: string
+): Promise<{ id: number; html_url: string | null } | undefined> {
+  const runs = await listCheckRuns(l, headSha, name)
   const run = runs.find(r => r.external_id === externalId)
   return run && { id: Number(run.id), html_url: run.html_url }
 }

@@ -12,6 +12,7 @@ import {
   findComment,
   findDispatchedRun,
   findReview,
+  listCheckRuns,
   type Lookup
 } from './idempotent.js'
 import { createConversation } from './conversation.js'
@@ -303,15 +304,7 @@ export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
       }
     },
     async checkRunSummaries(sha, name, prefix) {
-      const runs = await call('list check runs', () =>
-        octokit.paginate(octokit.rest.checks.listForRef, {
-          ...repoParams,
-          ref: sha,
-          check_name: name,
-          filter: 'all',
-          per_page: 100
-        })
-      )
+      const runs = await call('list check runs', () => listCheckRuns(lookup, sha, name))
       return runs.filter(r => r.external_id?.startsWith(prefix)).map(r => r.output?.summary ?? '')
     },
     async latestDispatchedRun(workflowFile, branch) {
