@@ -5,32 +5,11 @@
  * live by the real-tools test. `planted` is what the sample repository (test-support/gate-sample)
  * holds on purpose, as [file, line, severity] — file and line null for a finding with no location.
  */
-import type { Severity } from '../src/loop/types.js'
+import { apt, npm, type GateTool, type Planted } from './gate-tool-types.js'
+import { LINTER_TOOLS } from './gate-tools-linters.js'
+import { RUNNER_TOOLS } from './gate-tools-runners.js'
 
-export type Planted = [file: string | null, line: number | null, severity: Severity]
-
-export interface GateTool {
-  /** The fixture's name. */
-  id: string
-  tool: string
-  format: string
-  /** The check as a user writes it in the `checks` input. */
-  check: string
-  /** How to run it here: the program it needs, how to ask its version, where it installs from. */
-  run?: { bin: string; version: string; from: 'npm' | 'apt' | 'rustup' }
-  /** For a fixture copied from elsewhere: where from. */
-  source?: string
-  /** Text in a copied fixture that stands for a folder of the sample (its temp path, a test's file name). */
-  replace?: Record<string, string>
-  planted: Planted[]
-}
-
-const npm = (bin: string, version = `${bin} --version`) => ({ bin, version, from: 'npm' as const })
-const apt = (bin: string, version = `${bin} --version | grep -m1 -E '[0-9]+[.][0-9]+'`) => ({
-  bin,
-  version,
-  from: 'apt' as const
-})
+export type { GateTool, Planted } from './gate-tool-types.js'
 
 const ESLINT: Planted[] = [
   ['js/app.js', 2, 'high'],
@@ -94,7 +73,7 @@ const NODE22_SOURCE = 'a run here, 2026-11-22'
 const ESLINT_SARIF_SOURCE = '@microsoft/eslint-formatter-sarif 3.1.0, captured here on 2026-11-22'
 const GOLANGCI_SOURCE = 'golangci/golangci-lint 6fb5dee (v2.13.1+3) pkg/printers/'
 
-export const GATE_TOOLS: GateTool[] = [
+const BASE_TOOLS: GateTool[] = [
   {
     id: 'eslint-stylish',
     tool: 'ESLint',
@@ -583,3 +562,6 @@ export const GATE_TOOLS: GateTool[] = [
     ]
   }
 ]
+
+/** Every tool: the first set, then test runners' and linters' outputs added for issue 26. */
+export const GATE_TOOLS: GateTool[] = [...BASE_TOOLS, ...RUNNER_TOOLS, ...LINTER_TOOLS]

@@ -1,0 +1,31 @@
+/** What a tool the gates are tested against is: see gate-tools.ts. */
+import type { Severity } from '../src/loop/types.js'
+
+export type Planted = [file: string | null, line: number | null, severity: Severity]
+
+export interface GateTool {
+  /** The fixture's name. */
+  id: string
+  tool: string
+  format: string
+  /** The check as a user writes it in the `checks` input. */
+  check: string
+  /** How to run it here: the program it needs, how to ask its version, where it installs from. */
+  run?: { bin: string; version: string; from: 'npm' | 'apt' | 'rustup' }
+  /** For a fixture copied from elsewhere: where from. */
+  source?: string
+  /** Text in a copied fixture that stands for a folder of the sample (its temp path, a test's file name). */
+  replace?: Record<string, string>
+  planted: Planted[]
+}
+
+export const npm = (bin: string, version = `${bin} --version`) => ({
+  bin,
+  version,
+  from: 'npm' as const
+})
+export const apt = (bin: string, version = `${bin} --version | grep -m1 -E '[0-9]+[.][0-9]+'`) => ({
+  bin,
+  version,
+  from: 'apt' as const
+})
