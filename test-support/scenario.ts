@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import type { FileChanges, ForcePush } from './git-fixture.js'
@@ -18,6 +19,7 @@ import {
 import { unexpectedOpenApiProblems } from './openapi-check.js'
 import { enqueueInGroup, humanRuns, type HumanEvent, type IgnoredEvent } from './human-events.js'
 import { ArtifactService } from './artifact-service.js'
+import { buildRunnerLayout } from './runner-layout.js'
 import {
   ModelServer,
   type ModelServerOptions,
@@ -84,6 +86,12 @@ export interface Scenario {
   rerunFailed?: boolean
   /** SIGKILL the action `afterMs` into run N (a cancelled job, a lost runner); it is then re-run. */
   kills?: Array<{ run: number; afterMs: number }>
+  /**
+   * Run on a GitHub-hosted runner's toolchain layout (test-support/runner-layout.ts): HOME, PATH and
+   * the toolchain variables of a made-up /home/runner with rustup, pyenv, pip --user, pipx, Go and
+   * tool-cache tools and credential files; LAYOUT_CREDENTIALS lists the credential files.
+   */
+  runnerLayout?: boolean
 }
 
 /**
@@ -380,6 +388,10 @@ export async function runScenario(
           FORK_TOKEN
         ])
       : undefined
+  const layoutDir = scenario.runnerLayout
+    ? realpathSync(mkdtempSync(path.join(tmpdir(), 'rl-runner-layout-')))
+    : undefined
+  const layout = layoutDir ? buildRunnerLayout(layoutDir) : undefined
   try {
     const inputs = model
       ? { 'anthropic-api-key': TEST_API_KEY, 'anthropic-base-url': model.url, ...scenario.inputs }
@@ -388,7 +400,12 @@ export async function runScenario(
     const base: Partial<RunRequest> = {
       inputs,
       token: scenario.token,
-      env: { ...scenario.env, ...(await hooks.env?.(model)) },
+      env: {
+        ...layout?.env,
+        ...(layout ? { LAYOUT_CREDENTIALS: layout.credentials.join(' ') } : {}),
+        ...scenario.env,
+        ...(await hooks.env?.(model))
+      },
       gitConfig: scenario.gitConfig,
       originUrl: gitServer?.url,
       depth: scenario.checkoutDepth,
@@ -549,6 +566,7 @@ export async function runScenario(
     await model?.close()
     await artifacts.close()
     await sandbox.close()
+    if (layoutDir) rmSync(layoutDir, { recursive: true, force: true })
   }
 }
 

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync } from 'node:fs'
 import path from 'node:path'
 import { commandEnv, type PrivateDirs } from './command-env.js'
 import { createCommandRunner, type Launch } from './command-runner.js'
+import { toolchainView } from './toolchains.js'
 import type { Confine, Log } from '../ports/index.js'
 
 /**
@@ -28,10 +29,12 @@ export interface SandboxLayout {
   dirs: PrivateDirs
   /** Folders replaced by empty ones (the runner's home, temp and file-command folders). */
   hide: string[]
-  /** Folders under hidden ones shown again read-only (tools on PATH, the tool cache). */
+  /** Folders under hidden ones shown again read-only (tools on PATH, toolchain homes, the tool cache). */
   show: string[]
-  /** Sockets replaced by /dev/null (a Docker socket is root on the host). */
+  /** Sockets and credential files replaced by /dev/null (a Docker socket is root on the host). */
   mask: string[]
+  /** Credential folders inside shown ones, replaced by empty read-only folders. */
+  maskFolders?: string[]
   network: NetworkMode
   /** Running as root: capabilities are dropped explicitly. */
   root_user: boolean
@@ -82,6 +85,7 @@ export function bwrapArgs(layout: SandboxLayout, cwd: string, command: string): 
     '/proc',
     ...ordered.flatMap(m => (m.src ? [m.op, m.src, m.dest] : [m.op, m.dest])),
     ...layout.mask.flatMap(file => ['--ro-bind', '/dev/null', file]),
+    ...(layout.maskFolders ?? []).flatMap(dir => ['--tmpfs', dir, '--remount-ro', dir]),
     '--chdir',
     cwd,
     '--',
@@ -96,7 +100,9 @@ export function bwrapArgs(layout: SandboxLayout, cwd: string, command: string): 
 /**
  * What PR code must not see: the runner's home (credentials of CLIs, the runner's own files), its
  * temp folder (file commands, credential files of earlier steps), and the runner's install folder.
- * Tools on PATH and the tool cache stay visible, read-only.
+ * Tools on PATH, where their links lead, the toolchain homes and the tool cache stay visible,
+ * read-only (src/process/toolchains.ts), with the credential files in them masked; `env` holds the
+ * toolchain homes' variables for PR code.
  */
 export function hiddenFolders(
   env: Record<string, string | undefined>,
@@ -111,6 +117,9 @@ export function hiddenFolders(
 ): {
   hide: string[]
   show: string[]
+  maskFiles: string[]
+  maskFolders: string[]
+  env: Record<string, string>
 } {
   const real = options.real ?? ((p: string) => path.resolve(p))
   const hide = new Set<string>()
@@ -143,17 +152,17 @@ export function hiddenFolders(
     dirs.some(h => p === h || p.startsWith(`${h}/`))
   const show = new Set<string>()
   const writable = (options.writable ?? []).map(real)
-  for (const entry of [
-    ...(env['PATH'] ?? '').split(':'),
-    env['RUNNER_TOOL_CACHE'],
-    '/run/systemd/resolve'
-  ]) {
-    if (!entry || !path.isAbsolute(entry)) continue
-    const p = real(entry)
-    // a folder of the work tree on PATH (node_modules/.bin) stays writable: it is not shown again
-    if (within(p, hidden) && !within(p, writable)) show.add(p)
+  const pathDirs = (env['PATH'] ?? '')
+    .split(':')
+    .filter(p => path.isAbsolute(p))
+    .map(real)
+  for (const p of [...pathDirs, '/run/systemd/resolve']) {
+    // a folder of the work tree on PATH (node_modules/.bin) stays writable: it is not shown again;
+    // a hidden folder itself (HOME on PATH) is never shown whole
+    if (within(p, hidden) && !within(p, writable) && !hidden.includes(p)) show.add(p)
   }
-  return { hide: hidden, show: [...show] }
+  const tools = toolchainView(env, { hide: hidden, show: [...show], writable, pathDirs }, real)
+  return { ...tools, hide: hidden, show: [...show, ...tools.show] }
 }
 
 // ── Finding a sandbox that works here ───────────────────────────────────────────────────────────
@@ -302,6 +311,34 @@ export interface ConfineOptions {
   setUp?: boolean
 }
 
+/** The layout of one checkout's sandbox, from the folders hiddenFolders chose. */
+function confinedLayout(
+  checkout: Parameters<Confine>[0],
+  dirs: PrivateDirs,
+  folders: ReturnType<typeof hiddenFolders>,
+  options: ConfineOptions,
+  real: (p: string) => string
+): SandboxLayout {
+  const { hide, show } = folders
+  const modules = path.join(checkout.gitDir, 'modules')
+  return {
+    root: real(checkout.root),
+    gitDir: real(checkout.gitDir),
+    gitConfig: checkout.gitConfig,
+    dirs: { home: real(dirs.home), tmp: real(dirs.tmp) },
+    // submodules' configs may hold persisted credentials too
+    hide: [...hide, real(options.tempDir), ...(existsSync(modules) ? [real(modules)] : [])],
+    show,
+    mask: [
+      ...SOCKETS.filter(file => existsSync(file) && !hide.some(h => real(file).startsWith(`${h}/`))),
+      ...folders.maskFiles
+    ],
+    maskFolders: folders.maskFolders,
+    network: options.network,
+    root_user: process.getuid?.() === 0
+  }
+}
+
 /** Chooses the sandbox once and gives each checkout a runner confined to it. */
 export function createConfinement(options: ConfineOptions): Confine {
   return async checkout => {
@@ -320,7 +357,13 @@ export function createConfinement(options: ConfineOptions): Confine {
     const dirs = { home: path.join(base, 'home'), tmp: path.join(base, 'tmp') }
     mkdirSync(dirs.home)
     mkdirSync(dirs.tmp)
-    const env = commandEnv(options.env, options.passthrough, dirs)
+    const real = (p: string): string => (existsSync(p) ? realpathSync(p) : path.resolve(p))
+    const folders = hiddenFolders(
+      { ...options.env, RUNNER_TEMP: options.env['RUNNER_TEMP'] ?? options.tempDir },
+      { execPath: process.execPath, writable: [checkout.root, dirs.home, dirs.tmp], real }
+    )
+    // the toolchain homes' variables (RUSTUP_HOME, …): the private HOME would hide their defaults
+    const env = { ...folders.env, ...commandEnv(options.env, options.passthrough, dirs) }
     if (choice.kind === 'none') {
       return {
         runner: createCommandRunner(),
@@ -335,27 +378,7 @@ export function createConfinement(options: ConfineOptions): Confine {
     options.log.info(
       `sandbox: PR code runs in bubblewrap (own PID namespace, allow-listed environment, .git read-only, network ${options.network === 'deny' ? 'denied' : 'allowed'})`
     )
-    const real = (p: string): string => (existsSync(p) ? realpathSync(p) : path.resolve(p))
-    const writable = [checkout.root, dirs.home, dirs.tmp]
-    const { hide, show } = hiddenFolders(
-      { ...options.env, RUNNER_TEMP: options.env['RUNNER_TEMP'] ?? options.tempDir },
-      { execPath: process.execPath, writable, real }
-    )
-    const modules = path.join(checkout.gitDir, 'modules')
-    const layout: SandboxLayout = {
-      root: real(checkout.root),
-      gitDir: real(checkout.gitDir),
-      gitConfig: checkout.gitConfig,
-      dirs: { home: real(dirs.home), tmp: real(dirs.tmp) },
-      // submodules' configs may hold persisted credentials too
-      hide: [...hide, real(options.tempDir), ...(existsSync(modules) ? [real(modules)] : [])],
-      show,
-      mask: SOCKETS.filter(
-        file => existsSync(file) && !hide.some(h => real(file).startsWith(`${h}/`))
-      ),
-      network: options.network,
-      root_user: process.getuid?.() === 0
-    }
+    const layout = confinedLayout(checkout, dirs, folders, options, real)
     const launch: Launch = (command, cwd) => ({
       file: choice.bwrap,
       args: bwrapArgs(layout, cwd, command)

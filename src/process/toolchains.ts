@@ -1,0 +1,302 @@
+import { closeSync, lstatSync, openSync, readSync, readdirSync, realpathSync } from 'node:fs'
+import path from 'node:path'
+
+/**
+ * What the sandbox shows of a runner's home, and what it never shows. The home is hidden (an empty
+ * folder), so a toolchain installed there — rustup's proxies, pyenv's shims, `pip install --user`,
+ * pipx, links on PATH into `~/…` — would not start (exit 127). These tables name the toolchain
+ * homes shown again read-only, and the credential files that stay hidden even inside them. The
+ * README's sandbox table is made from them (npm run docs).
+ *
+ * A folder is written `~/…` (under the runner's HOME), `$NAME` (the variable, else the default), or
+ * `$NAME/…`.
+ */
+export interface HomeFolder {
+  path: string
+  /** Where it is when the variable is not set. */
+  default?: string
+  /** Only these subfolders are shown (a folder that holds other things too, such as ~/.local). */
+  only?: readonly string[]
+  why: string
+}
+
+/** Toolchain homes: shown read-only, their variable passed to PR code pointing at them. */
+export const TOOLCHAIN_HOMES: readonly HomeFolder[] = [
+  {
+    path: '$CARGO_HOME',
+    default: '~/.cargo',
+    why: "Cargo's home: rustup's proxies (`cargo`, `rustc`, `cargo-clippy`) in `bin`, the registry cache, config"
+  },
+  {
+    path: '$RUSTUP_HOME',
+    default: '~/.rustup',
+    why: "the Rust toolchains rustup's proxies run"
+  },
+  {
+    path: '$GOPATH',
+    default: '~/go',
+    why: "Go's module cache (`pkg/mod`) and the tools `go install` put in `bin`"
+  },
+  { path: '$GOMODCACHE', why: "Go's module cache where it is not under `GOPATH`" },
+  { path: '$GOROOT', why: 'a Go toolchain' },
+  {
+    path: '$PYENV_ROOT',
+    default: '~/.pyenv',
+    why: "pyenv: its shims run `libexec/pyenv`, which runs `versions/…`"
+  },
+  {
+    path: '$PYTHONUSERBASE',
+    default: '~/.local',
+    only: ['bin', 'lib'],
+    why: '`pip install --user`: scripts in `bin`, packages in `lib/pythonX.Y/site-packages` (only these two)'
+  },
+  {
+    path: '$PIPX_HOME',
+    default: '~/.local/share/pipx',
+    why: "pipx's virtual environments, which its links in `~/.local/bin` run"
+  },
+  { path: '~/.local/pipx', why: "pipx's virtual environments before pipx 1.2" },
+  { path: '$DOTNET_ROOT', default: '~/.dotnet', why: '.NET SDKs and global tools' },
+  { path: '$JAVA_HOME', why: 'a JDK' },
+  { path: '$JAVA_HOME_*', why: "the runner's other JDKs (`JAVA_HOME_17_X64`, …)" },
+  {
+    path: '$RUNNER_TOOL_CACHE',
+    why: 'the tool cache `setup-*` actions install into (hosted runners: `/opt/hostedtoolcache`)'
+  },
+  { path: '$AGENT_TOOLSDIRECTORY', why: 'the same tool cache, by the name some setup actions read' }
+]
+
+/** Credentials: never shown, even inside a shown folder (masked by an empty file or folder). */
+export const CREDENTIALS: readonly (HomeFolder & { pathFoldersInside?: true })[] = [
+  { path: '~/.git-credentials', why: "git's credential store: tokens in plain text" },
+  { path: '~/.ssh', why: 'SSH private keys' },
+  { path: '~/.docker/config.json', why: 'registry logins (`docker login`)' },
+  { path: '~/.npmrc', why: 'npm registry tokens' },
+  { path: '~/.pypirc', why: 'PyPI upload tokens' },
+  { path: '~/.netrc', why: 'passwords curl, git and pip send to hosts' },
+  { path: '$CARGO_HOME/credentials.toml', why: 'crates.io tokens (`cargo login`)' },
+  { path: '$CARGO_HOME/credentials', why: 'crates.io tokens (Cargo before 1.39)' },
+  { path: '~/.aws', why: 'AWS CLI keys' },
+  { path: '~/.azure', why: 'Azure CLI tokens' },
+  { path: '~/.config/gcloud', why: 'Google Cloud CLI tokens' },
+  { path: '~/.kube', why: 'Kubernetes cluster credentials' },
+  { path: '~/.config/gh', why: 'GitHub CLI token' },
+  {
+    path: '$RUNNER_TEMP',
+    pathFoldersInside: true,
+    why: 'file commands and credential files earlier steps wrote (`gha-creds-*.json`); only folders on `PATH` inside it are shown'
+  }
+]
+
+type Env = Record<string, string | undefined>
+type Located = { variable?: string; folder: string }
+
+const DEFAULTS = new Map(
+  TOOLCHAIN_HOMES.filter(h => h.default).map(h => [h.path.slice(1), h.default!])
+)
+
+/** Where a table's folder is on this runner: none when its variable is unset and it has no default. */
+export function locate(spec: string, env: Env): Located[] {
+  const home = env['HOME']
+  if (spec.startsWith('~/'))
+    return home && path.isAbsolute(home) && home !== '/'
+      ? [{ folder: path.join(home, spec.slice(2)) }]
+      : []
+  const m = /^\$([A-Z_]+)(\*)?(?:\/(.*))?$/.exec(spec)
+  if (!m) return []
+  const [, name = '', star, rest = ''] = m
+  const names = star ? Object.keys(env).filter(k => k.startsWith(name)) : [name]
+  return names.sort().flatMap(variable => {
+    const value = env[variable]
+    if (value && path.isAbsolute(value))
+      return [{ variable, folder: path.join(value, rest) }]
+    const fallback = star ? undefined : DEFAULTS.get(variable)
+    return fallback
+      ? locate(rest ? `${fallback}/${rest}` : fallback, env).map(l => ({ ...l, variable }))
+      : []
+  })
+}
+
+const within = (p: string, dirs: readonly string[]): boolean =>
+  dirs.some(d => p === d || p.startsWith(`${d}/`))
+
+/** The file's kind without following a link, or undefined when it is not there. */
+function kind(p: string): 'dir' | 'file' | 'link' | undefined {
+  try {
+    const s = lstatSync(p)
+    return s.isSymbolicLink() ? 'link' : s.isDirectory() ? 'dir' : 'file'
+  } catch {
+    return undefined
+  }
+}
+
+function realOrUndefined(p: string): string | undefined {
+  try {
+    return realpathSync(p)
+  } catch {
+    return undefined
+  }
+}
+
+/** A script's interpreter (`#!/path/to/python`), from its first bytes. */
+function interpreter(file: string): string | undefined {
+  let fd: number | undefined
+  try {
+    fd = openSync(file, 'r')
+    const head = Buffer.alloc(256)
+    const n = readSync(fd, head, 0, head.length, 0)
+    const m = /^#!\s*(\/\S+)/.exec(head.subarray(0, n).toString('latin1'))
+    return m?.[1]
+  } catch {
+    return undefined
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
+}
+
+/**
+ * The folder that holds a toolchain a link or script on PATH leads into: the outermost
+ * `node_modules` (a package and the dependencies hoisted beside it), else the prefix above a `bin`
+ * (a virtual environment, a Python version, an SDK), else the file's folder.
+ */
+export function toolchainRoot(target: string, hidden: readonly string[]): string {
+  const nm = target.indexOf('/node_modules/')
+  if (nm > 0) return target.slice(0, nm + '/node_modules'.length)
+  const dir = path.dirname(target)
+  const prefix = path.dirname(dir)
+  return ['bin', 'sbin'].includes(path.basename(dir)) && !hidden.includes(prefix) ? prefix : dir
+}
+
+/** At most this many folders are shown for links on PATH; more are merged into common parents. */
+export const MAX_LINKED = 24
+/** Entries of a PATH folder read at most (a /usr/bin holds thousands). */
+const MAX_ENTRIES = 20_000
+
+/** Merges roots into their parents, the parent with most roots first, until few enough remain. */
+export function mergeRoots(roots: readonly string[], hidden: readonly string[]): string[] {
+  const all = new Set(roots)
+  const nested = (r: string): boolean => {
+    for (let p = path.dirname(r); p !== path.dirname(p); p = path.dirname(p)) if (all.has(p)) return true
+    return false
+  }
+  let out = [...all].filter(r => !nested(r))
+  while (out.length > MAX_LINKED) {
+    const parents = new Map<string, number>()
+    for (const r of out) {
+      const p = path.dirname(r)
+      if (!within(p, hidden) || hidden.includes(p)) continue
+      parents.set(p, (parents.get(p) ?? 0) + 1)
+    }
+    const best = [...parents].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length)[0]
+    if (!best || best[1] < 2) return out.slice(0, MAX_LINKED)
+    out = [...out.filter(r => !within(r, [best[0]])), best[0]]
+  }
+  return out
+}
+
+/** Where the links and scripts of these folders lead (resolved), among what `hiddenAt` hides. */
+function leadsTo(
+  dirs: readonly string[],
+  hiddenAt: (p: string) => boolean,
+  scripts: (dir: string) => boolean
+): string[] {
+  const targets: string[] = []
+  for (const dir of dirs) {
+    let names: string[]
+    try {
+      names = readdirSync(dir).slice(0, MAX_ENTRIES)
+    } catch {
+      continue
+    }
+    const readScripts = scripts(dir)
+    for (const name of names) {
+      const file = path.join(dir, name)
+      const k = kind(file)
+      const target =
+        k === 'link'
+          ? realOrUndefined(file)
+          : k === 'file' && readScripts
+            ? interpreter(file)
+            : undefined
+      const real = target && realOrUndefined(target)
+      if (real && hiddenAt(real)) targets.push(real)
+    }
+  }
+  return targets
+}
+
+export interface ToolchainView {
+  /** Folders to show read-only: toolchain homes and where links on PATH lead. */
+  show: string[]
+  /** Credential files (masked by /dev/null) and folders (masked by an empty folder). */
+  maskFiles: string[]
+  maskFolders: string[]
+  /** The toolchain homes' variables, pointing at the folders shown. */
+  env: Record<string, string>
+}
+
+/** The credential paths on this runner (as given, and canonical), with the rows that name them. */
+function credentialPaths(env: Env, real: (p: string) => string) {
+  return CREDENTIALS.flatMap(c =>
+    locate(c.path, env).map(l => ({ ...c, folder: real(l.folder) }))
+  )
+}
+
+/**
+ * What PR code sees of the toolchains: `hide` and `show` as the sandbox mounts them (the work
+ * tree and private folders in `writable`), `pathDirs` the PATH folders.
+ */
+export function toolchainView(
+  env: Env,
+  view: { hide: string[]; show: string[]; writable: string[]; pathDirs: string[] },
+  real: (p: string) => string
+): ToolchainView {
+  const shown = [...view.show]
+  const open = [...shown, ...view.writable]
+  // the deepest mount above a path decides whether it is seen
+  const hiddenAt = (p: string): boolean => {
+    const h = view.hide.filter(d => within(p, [d])).sort((a, b) => b.length - a.length)[0]
+    if (!h) return false
+    return !open.some(o => within(p, [o]) && o.length >= h.length)
+  }
+  const credentials = credentialPaths(env, real)
+  const forbidden = credentials.filter(c => !c.pathFoldersInside).map(c => c.folder)
+  const out: Record<string, string> = {}
+  for (const h of TOOLCHAIN_HOMES) {
+    for (const l of locate(h.path, env)) {
+      const folder = real(l.folder)
+      const parts = (h.only ?? ['']).map(sub => path.join(folder, sub))
+      const present = parts.filter(p => kind(p) === 'dir' && !within(p, forbidden))
+      if (present.length === 0 || view.hide.includes(folder)) continue
+      const unseen = present.filter(hiddenAt)
+      shown.push(...unseen)
+      open.push(...unseen)
+      if (l.variable) out[l.variable] = folder
+    }
+  }
+  // links and scripts on PATH that lead into hidden folders: twice, for a venv's python link
+  let dirs = view.pathDirs
+  let linked: string[] = []
+  for (let round = 0; round < 2 && dirs.length > 0; round++) {
+    // scripts' interpreters only in PATH folders of the hidden home (`pip install --user` scripts)
+    const scripts = (dir: string): boolean => round === 0 && within(dir, view.hide)
+    const roots = leadsTo(dirs, hiddenAt, scripts)
+      .map(t => toolchainRoot(t, view.hide))
+      .filter(r => !within(r, forbidden) && !view.hide.includes(r))
+    const merged = mergeRoots([...linked, ...roots], view.hide)
+    dirs = merged.filter(r => !linked.includes(r)).map(r => path.join(r, 'bin'))
+    linked = merged
+  }
+  shown.push(...linked)
+  const seen = (p: string): boolean => !hiddenAt(p) || within(p, shown) || within(p, view.writable)
+  // a link left dangling by real() is not masked: bwrap would follow it
+  const masked = credentials.filter(
+    c => !c.pathFoldersInside && ['dir', 'file'].includes(kind(c.folder) ?? '') && seen(c.folder)
+  )
+  return {
+    show: shown.filter(s => !view.show.includes(s)),
+    maskFiles: masked.filter(c => kind(c.folder) !== 'dir').map(c => c.folder),
+    maskFolders: masked.filter(c => kind(c.folder) === 'dir').map(c => c.folder),
+    env: out
+  }
+}
