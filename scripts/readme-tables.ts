@@ -1,11 +1,13 @@
 // npm run docs: rewrites the inputs and outputs tables of README.md from action.yml, the table of
-// tools the checks read from their fixtures, and the loop's transition table in src/loop/README.md
-// from src/loop/transitions.ts, so they match.
+// tools the checks read from their fixtures, the sandbox's folder table from
+// src/process/toolchains.ts, and the loop's transition table in src/loop/README.md from
+// src/loop/transitions.ts, so they match.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import { INPUT_DEFAULTS } from '../src/inputs.js'
 import { LOOP_EVENTS, TRANSITIONS, type Transition } from '../src/loop/transitions.js'
 import { LOOP_STATUSES } from '../src/loop/types.js'
+import { CREDENTIALS, TOOLCHAIN_HOMES } from '../src/process/toolchains.js'
 import { copySample, loadFixture, located, replay } from '../test-support/gate-parity.js'
 import { GATE_TOOLS } from '../test-support/gate-tools.js'
 
@@ -80,6 +82,23 @@ export function gateToolsTable(): string {
   }
 }
 
+/** The sandbox's view of a runner's home: toolchain homes shown, credentials hidden, and why. */
+export function sandboxTable(): string {
+  const where = (h: { path: string; default?: string; only?: readonly string[] }): string =>
+    `\`${h.path}\`${h.default ? ` (default \`${h.default}\`)` : ''}${h.only ? `: ${h.only.map(o => `\`${o}\``).join(', ')}` : ''}`
+  return [
+    '| folder | in the sandbox | why |',
+    '|---|---|---|',
+    ...TOOLCHAIN_HOMES.map(
+      h =>
+        `| ${where(h)} | shown read-only${h.path.startsWith('$') ? ', variable passed' : ''} | ${cell(h.why)} |`
+    ),
+    ...CREDENTIALS.map(
+      c => `| ${where(c)} | hidden, masked inside shown folders | ${cell(c.why)} |`
+    )
+  ].join('\n')
+}
+
 export function replaceBetween(text: string, marker: string, content: string): string {
   const start = `<!-- ${marker}:start -->`
   const end = `<!-- ${marker}:end -->`
@@ -96,6 +115,7 @@ if (process.argv[1]?.endsWith('readme-tables.ts')) {
   readme = replaceBetween(readme, 'inputs', inputs)
   readme = replaceBetween(readme, 'outputs', outputs)
   readme = replaceBetween(readme, 'gate-tools', gateToolsTable())
+  readme = replaceBetween(readme, 'sandbox-folders', sandboxTable())
   writeFileSync('README.md', readme)
   const loop = replaceBetween(
     readFileSync('src/loop/README.md', 'utf8'),

@@ -52,7 +52,10 @@ tc=$(sed -n 's/^default_toolchain = "\\(.*\\)"/\\1/p' "$home/settings.toml" 2>/d
 exec "$home/toolchains/$tc/bin/$(basename "$0")" "$@"`
   script(path.join(home, '.cargo/bin/rustup'), proxy)
   link('rustup', path.join(home, '.cargo/bin/cargo'))
-  put(path.join(home, '.rustup/settings.toml'), 'default_toolchain = "stable-x86_64-unknown-linux-gnu"\n')
+  put(
+    path.join(home, '.rustup/settings.toml'),
+    'default_toolchain = "stable-x86_64-unknown-linux-gnu"\n'
+  )
   const bin = path.join(home, '.rustup/toolchains/stable-x86_64-unknown-linux-gnu/bin')
   script(path.join(bin, 'cargo'), 'echo "reached cargo 1.89.0 $*"')
   put(path.join(home, '.cargo/config.toml'), '[term]\ncolor = "never"\n')
@@ -75,10 +78,7 @@ function pyenv(home: string, python: string): void {
 
 /** `pip install --user tool`: a script in ~/.local/bin importing from the user site. */
 function userSite(home: string, python: string): void {
-  const version = execFileSync(python, [
-    '-c',
-    'import sys; print("%d.%d" % sys.version_info[:2])'
-  ])
+  const version = execFileSync(python, ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'])
     .toString()
     .trim()
   const site = path.join(home, `.local/lib/python${version}/site-packages`)

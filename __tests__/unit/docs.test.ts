@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { parseMode, parseSettings } from '../../src/inputs.js'
-import { gateToolsTable, tables, transitionTable } from '../../scripts/readme-tables.js'
+import {
+  gateToolsTable,
+  sandboxTable,
+  tables,
+  transitionTable
+} from '../../scripts/readme-tables.js'
 
 const action = parse(readFileSync('action.yml', 'utf8')) as Parameters<typeof tables>[0] & {
   runs: { using: string; main: string }
@@ -24,6 +29,10 @@ describe('documentation matches the code', () => {
       const [planted, found] = row.split(' | ').slice(3, 5)
       expect(found, row).toBe(planted)
     }
+  })
+
+  it("the README's sandbox table is the toolchain and credential lists of the code (npm run docs)", () => {
+    expect(readme).toContain(sandboxTable())
   })
 
   it('src/loop/README.md shows the transition table the code has (npm run docs rewrites it)', () => {

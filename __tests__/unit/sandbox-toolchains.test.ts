@@ -43,66 +43,75 @@ async function confined(env: Record<string, string>): Promise<Confined> {
   return confine({ root: repo, gitDir: path.join(repo, '.git'), gitConfig: cleanConfig })
 }
 
-describe.skipIf(!hasBwrap)("a runner's toolchains in the sandbox (actions/runner-images layout)", () => {
-  it('the layout works outside the sandbox: each check reaches its tool (the control)', () => {
-    for (const [name, command] of Object.entries(layout.checks)) {
-      const r = spawnSync('bash', ['-c', command], { cwd: repo, env: layout.env, encoding: 'utf8' })
-      expect(`${r.status} ${r.stdout}${r.stderr}`, name).toMatch(/^0 reached /)
-    }
-  })
-
-  it('runs every check to its end in bubblewrap, as the action runs it', async () => {
-    const c = await confined(layout.env)
-    expect(c.sandboxed).toBe(true)
-    const reached: string[] = []
-    for (const [name, command] of Object.entries(layout.checks)) {
-      const r = await c.runner.run(command, { cwd: repo, env: c.env, timeoutMs: 20_000 })
-      expect(`${r.exitCode} ${r.output}`, name).toMatch(/^0 reached /)
-      reached.push(name)
-    }
-    expect(reached.length).toBe(systemPython() ? 8 : 6)
-    // the variables point at the shown folders; HOME stays private
-    expect(c.env).toMatchObject({
-      CARGO_HOME: path.join(layout.home, '.cargo'),
-      RUSTUP_HOME: path.join(layout.home, '.rustup'),
-      GOPATH: path.join(layout.home, 'go'),
-      JAVA_HOME: layout.env['JAVA_HOME'],
-      JAVA_HOME_17_X64: layout.env['JAVA_HOME'],
-      RUNNER_TOOL_CACHE: layout.env['RUNNER_TOOL_CACHE']
+describe.skipIf(!hasBwrap)(
+  "a runner's toolchains in the sandbox (actions/runner-images layout)",
+  () => {
+    it('the layout works outside the sandbox: each check reaches its tool (the control)', () => {
+      for (const [name, command] of Object.entries(layout.checks)) {
+        const r = spawnSync('bash', ['-c', command], {
+          cwd: repo,
+          env: layout.env,
+          encoding: 'utf8'
+        })
+        expect(`${r.status} ${r.stdout}${r.stderr}`, name).toMatch(/^0 reached /)
+      }
     })
-    expect(c.env['HOME']).not.toBe(layout.home)
-  })
 
-  it('keeps every credential file out of reach, inside shown toolchain homes too', async () => {
-    const c = await confined(layout.env)
-    const r = await c.runner.run(
-      `${credentialProbe(layout.credentials)}; ls -a ~/ ${layout.home} ${layout.home}/.cargo ${layout.home}/.local 2>&1`,
-      { cwd: repo, env: c.env, timeoutMs: 20_000 }
-    )
-    expect(r.output).not.toContain(layout.canary)
-    // the home shows only the toolchain folders, never .ssh, .aws, .config
-    expect(r.output).not.toMatch(/^\.(ssh|aws|azure|kube|config|docker|git-credentials|npmrc|netrc)$/m)
-    // the probe can tell: outside the sandbox it reads all of them
-    const outside = spawnSync('bash', ['-c', credentialProbe(layout.credentials)], {
-      encoding: 'utf8'
+    it('runs every check to its end in bubblewrap, as the action runs it', async () => {
+      const c = await confined(layout.env)
+      expect(c.sandboxed).toBe(true)
+      const reached: string[] = []
+      for (const [name, command] of Object.entries(layout.checks)) {
+        const r = await c.runner.run(command, { cwd: repo, env: c.env, timeoutMs: 20_000 })
+        expect(`${r.exitCode} ${r.output}`, name).toMatch(/^0 reached /)
+        reached.push(name)
+      }
+      expect(reached.length).toBe(systemPython() ? 8 : 6)
+      // the variables point at the shown folders; HOME stays private
+      expect(c.env).toMatchObject({
+        CARGO_HOME: path.join(layout.home, '.cargo'),
+        RUSTUP_HOME: path.join(layout.home, '.rustup'),
+        GOPATH: path.join(layout.home, 'go'),
+        JAVA_HOME: layout.env['JAVA_HOME'],
+        JAVA_HOME_17_X64: layout.env['JAVA_HOME'],
+        RUNNER_TOOL_CACHE: layout.env['RUNNER_TOOL_CACHE']
+      })
+      expect(c.env['HOME']).not.toBe(layout.home)
     })
-    expect(outside.stdout.split(layout.canary).length - 1).toBe(layout.credentials.length)
-  })
 
-  it('masks credentials.toml in a CARGO_HOME outside the home (a rust Docker image: /usr/local/cargo)', async () => {
-    const cargo = path.join(dir, 'usr-local-cargo')
-    mkdirSync(path.join(cargo, 'bin'), { recursive: true })
-    writeFileSync(path.join(cargo, 'credentials.toml'), `token = "${layout.canary}"\n`)
-    const c = await confined({ ...layout.env, CARGO_HOME: cargo })
-    const r = await c.runner.run(`cat "$CARGO_HOME/credentials.toml"; ls "$CARGO_HOME"`, {
-      cwd: repo,
-      env: c.env,
-      timeoutMs: 20_000
+    it('keeps every credential file out of reach, inside shown toolchain homes too', async () => {
+      const c = await confined(layout.env)
+      const r = await c.runner.run(
+        `${credentialProbe(layout.credentials)}; ls -a ~/ ${layout.home} ${layout.home}/.cargo ${layout.home}/.local 2>&1`,
+        { cwd: repo, env: c.env, timeoutMs: 20_000 }
+      )
+      expect(r.output).not.toContain(layout.canary)
+      // the home shows only the toolchain folders, never .ssh, .aws, .config
+      expect(r.output).not.toMatch(
+        /^\.(ssh|aws|azure|kube|config|docker|git-credentials|npmrc|netrc)$/m
+      )
+      // the probe can tell: outside the sandbox it reads all of them
+      const outside = spawnSync('bash', ['-c', credentialProbe(layout.credentials)], {
+        encoding: 'utf8'
+      })
+      expect(outside.stdout.split(layout.canary).length - 1).toBe(layout.credentials.length)
     })
-    expect(r.output).not.toContain(layout.canary)
-    expect(r.stdout).toContain('bin')
-  })
-})
+
+    it('masks credentials.toml in a CARGO_HOME outside the home (a rust Docker image: /usr/local/cargo)', async () => {
+      const cargo = path.join(dir, 'usr-local-cargo')
+      mkdirSync(path.join(cargo, 'bin'), { recursive: true })
+      writeFileSync(path.join(cargo, 'credentials.toml'), `token = "${layout.canary}"\n`)
+      const c = await confined({ ...layout.env, CARGO_HOME: cargo })
+      const r = await c.runner.run(`cat "$CARGO_HOME/credentials.toml"; ls "$CARGO_HOME"`, {
+        cwd: repo,
+        env: c.env,
+        timeoutMs: 20_000
+      })
+      expect(r.output).not.toContain(layout.canary)
+      expect(r.stdout).toContain('bin')
+    })
+  }
+)
 
 describe('where links on PATH lead', () => {
   it('shows the outermost node_modules of a package, the prefix above a bin, else the folder', () => {
@@ -171,4 +180,82 @@ describe('the credential list', () => {
       args.indexOf('--ro-bind-try /home/runner/.cargo /home/runner/.cargo')
     )
   })
+})
+
+const works = (command: string): boolean => spawnSync('bash', ['-c', command]).status === 0
+
+describe.skipIf(!hasBwrap)("this machine's own toolchains, through the sandbox", () => {
+  // real tools as installed here (rustup in ~/.cargo and ~/.rustup, pyenv, go): each skips when absent
+  async function realRun(files: Record<string, string>, command: string) {
+    const work = realpathSync(mkdtempSync(path.join(tmpdir(), 'rl-real-')))
+    try {
+      for (const [name, text] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(work, name)), { recursive: true })
+        writeFileSync(path.join(work, name), text)
+      }
+      execFileSync('git', ['init', '-q'], { cwd: work })
+      writeFileSync(path.join(work, '.git/clean-config'), '[core]\n')
+      const env = { ...process.env, RUNNER_TEMP: path.join(work, '.runner-temp') } as Record<
+        string,
+        string
+      >
+      const c = await createConfinement({
+        mode: 'required',
+        network: 'deny',
+        passthrough: [],
+        tempDir: path.join(work, '.runner-temp', 'private'),
+        env,
+        log: fakeLog()
+      })({
+        root: work,
+        gitDir: path.join(work, '.git'),
+        gitConfig: path.join(work, '.git/clean-config')
+      })
+      return await c.runner.run(command, { cwd: work, env: c.env, timeoutMs: 120_000 })
+    } finally {
+      rmSync(work, { recursive: true, force: true })
+    }
+  }
+
+  it.skipIf(!works('cargo clippy --version'))(
+    "cargo build, clippy and test run through rustup's proxy with CARGO_HOME read-only",
+    async () => {
+      const r = await realRun(
+        {
+          'Cargo.toml': '[package]\nname = "adder"\nversion = "0.1.0"\nedition = "2021"\n',
+          'src/lib.rs':
+            'pub fn add(a: i32, b: i32) -> i32 { a + b }\n#[cfg(test)]\nmod t { #[test] fn adds() { assert_eq!(super::add(1, 2), 3); } }\n'
+        },
+        'cargo build --offline && cargo clippy --offline && cargo test --offline'
+      )
+      expect(`${r.exitCode} ${r.output}`).toMatch(/^0 [\s\S]*test t::adds \.\.\. ok/)
+    },
+    180_000
+  )
+
+  it.skipIf(!works('go version'))(
+    'go build and go vet run with a fresh GOCACHE and GOPATH read-only',
+    async () => {
+      const r = await realRun(
+        {
+          'go.mod': 'module example.com/m\n\ngo 1.19\n',
+          'm.go': 'package m\n\nfunc Add(a, b int) int { return a + b }\n',
+          'm_test.go':
+            'package m\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal("add")\n\t}\n}\n'
+        },
+        'go build ./... && go vet ./... && echo vetted'
+      )
+      expect(`${r.exitCode} ${r.output}`).toMatch(/^0 [\s\S]*vetted/)
+    },
+    120_000
+  )
+
+  it.skipIf(!process.env['PYENV_ROOT'] || !works('python3 --version'))(
+    "python3 runs through pyenv's shim",
+    async () => {
+      const r = await realRun({}, 'python3 -c "import sys; print(sys.prefix)"')
+      expect(r.exitCode, r.output).toBe(0)
+      expect(r.stdout.trim()).toContain(process.env['PYENV_ROOT'])
+    }
+  )
 })

@@ -330,7 +330,9 @@ function confinedLayout(
     hide: [...hide, real(options.tempDir), ...(existsSync(modules) ? [real(modules)] : [])],
     show,
     mask: [
-      ...SOCKETS.filter(file => existsSync(file) && !hide.some(h => real(file).startsWith(`${h}/`))),
+      ...SOCKETS.filter(
+        file => existsSync(file) && !hide.some(h => real(file).startsWith(`${h}/`))
+      ),
       ...folders.maskFiles
     ],
     maskFolders: folders.maskFolders,

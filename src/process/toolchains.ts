@@ -42,7 +42,7 @@ export const TOOLCHAIN_HOMES: readonly HomeFolder[] = [
   {
     path: '$PYENV_ROOT',
     default: '~/.pyenv',
-    why: "pyenv: its shims run `libexec/pyenv`, which runs `versions/…`"
+    why: 'pyenv: its shims run `libexec/pyenv`, which runs `versions/…`'
   },
   {
     path: '$PYTHONUSERBASE',
@@ -108,8 +108,7 @@ export function locate(spec: string, env: Env): Located[] {
   const names = star ? Object.keys(env).filter(k => k.startsWith(name)) : [name]
   return names.sort().flatMap(variable => {
     const value = env[variable]
-    if (value && path.isAbsolute(value))
-      return [{ variable, folder: path.join(value, rest) }]
+    if (value && path.isAbsolute(value)) return [{ variable, folder: path.join(value, rest) }]
     const fallback = star ? undefined : DEFAULTS.get(variable)
     return fallback
       ? locate(rest ? `${fallback}/${rest}` : fallback, env).map(l => ({ ...l, variable }))
@@ -176,7 +175,8 @@ const MAX_ENTRIES = 20_000
 export function mergeRoots(roots: readonly string[], hidden: readonly string[]): string[] {
   const all = new Set(roots)
   const nested = (r: string): boolean => {
-    for (let p = path.dirname(r); p !== path.dirname(p); p = path.dirname(p)) if (all.has(p)) return true
+    for (let p = path.dirname(r); p !== path.dirname(p); p = path.dirname(p))
+      if (all.has(p)) return true
     return false
   }
   let out = [...all].filter(r => !nested(r))
@@ -237,9 +237,7 @@ export interface ToolchainView {
 
 /** The credential paths on this runner (as given, and canonical), with the rows that name them. */
 function credentialPaths(env: Env, real: (p: string) => string) {
-  return CREDENTIALS.flatMap(c =>
-    locate(c.path, env).map(l => ({ ...c, folder: real(l.folder) }))
-  )
+  return CREDENTIALS.flatMap(c => locate(c.path, env).map(l => ({ ...c, folder: real(l.folder) })))
 }
 
 /**
