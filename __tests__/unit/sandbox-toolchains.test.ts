@@ -113,6 +113,21 @@ describe.skipIf(!hasBwrap)(
   }
 )
 
+describe.skipIf(!hasBwrap)('credential folders inside a shown folder', () => {
+  it('are empty: a toolchain home set to ~/.config shows it without gh and gcloud', async () => {
+    const config = path.join(layout.home, '.config')
+    const c = await confined({ ...layout.env, DOTNET_ROOT: config })
+    const r = await c.runner.run(
+      `ls "$DOTNET_ROOT"; ls -A "$DOTNET_ROOT/gh" "$DOTNET_ROOT/gcloud"; cat "$DOTNET_ROOT"/gh/* "$DOTNET_ROOT"/gcloud/*; touch "$DOTNET_ROOT/gh/x"`,
+      { cwd: repo, env: c.env, timeoutMs: 20_000 }
+    )
+    expect(c.env['DOTNET_ROOT']).toBe(config)
+    expect(r.stdout).toMatch(/^gcloud\ngh\n/)
+    expect(r.output).not.toContain(layout.canary)
+    expect(r.output).toMatch(/Read-only file system/)
+  })
+})
+
 describe('where links on PATH lead', () => {
   it('shows the outermost node_modules of a package, the prefix above a bin, else the folder', () => {
     const hidden = ['/home/runner']
