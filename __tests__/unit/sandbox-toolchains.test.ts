@@ -165,6 +165,30 @@ describe('where links on PATH lead', () => {
   })
 })
 
+describe("the PR's own links", () => {
+  it('are never followed: a node_modules/.bin link of the work tree opens no folder of the home', () => {
+    const home = path.join(dir, 'pr-links/home')
+    const work = path.join(dir, 'pr-links/work')
+    mkdirSync(path.join(home, 'actions-runner/bin'), { recursive: true })
+    writeFileSync(path.join(home, 'actions-runner/bin/Runner.Listener'), '')
+    writeFileSync(path.join(home, 'actions-runner/.credentials'), layout.canary)
+    mkdirSync(path.join(work, 'node_modules/.bin'), { recursive: true })
+    symlinkSync(
+      path.join(home, 'actions-runner/bin/Runner.Listener'),
+      path.join(work, 'node_modules/.bin/evil')
+    )
+    writeFileSync(
+      path.join(work, 'node_modules/.bin/script'),
+      `#!${home}/actions-runner/bin/Runner.Listener\n`
+    )
+    const { show } = hiddenFolders(
+      { HOME: home, PATH: path.join(work, 'node_modules/.bin') },
+      { real: p => p, writable: [work] }
+    )
+    expect(show.filter(s => s.startsWith(home))).toEqual([])
+  })
+})
+
 describe('the credential list', () => {
   it('names each entry with its reason, the README table made from it', () => {
     for (const c of CREDENTIALS) expect(c.why.length, c.path).toBeGreaterThan(10)

@@ -1,4 +1,12 @@
-import { closeSync, lstatSync, openSync, readSync, readdirSync, realpathSync } from 'node:fs'
+import {
+  closeSync,
+  lstatSync,
+  openSync,
+  readSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync
+} from 'node:fs'
 import path from 'node:path'
 
 /**
@@ -120,10 +128,11 @@ const within = (p: string, dirs: readonly string[]): boolean =>
   dirs.some(d => p === d || p.startsWith(`${d}/`))
 
 /** The file's kind without following a link, or undefined when it is not there. */
-function kind(p: string): 'dir' | 'file' | 'link' | undefined {
+function kind(p: string): 'dir' | 'file' | 'link' | 'other' | undefined {
   try {
     const s = lstatSync(p)
-    return s.isSymbolicLink() ? 'link' : s.isDirectory() ? 'dir' : 'file'
+    // a FIFO or device is never opened (reading a FIFO's first bytes would wait forever)
+    return s.isSymbolicLink() ? 'link' : s.isDirectory() ? 'dir' : s.isFile() ? 'file' : 'other'
   } catch {
     return undefined
   }
@@ -194,14 +203,28 @@ export function mergeRoots(roots: readonly string[], hidden: readonly string[]):
   return out
 }
 
-/** Where the links and scripts of these folders lead (resolved), among what `hiddenAt` hides. */
+/** Where a link points, one step (not resolved further), or undefined. */
+function pointsAt(file: string): string | undefined {
+  try {
+    return path.resolve(path.dirname(file), readlinkSync(file))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Where the links and scripts of these folders lead (resolved), among what `hiddenAt` hides. The
+ * PR's own files (`untrusted`: the work tree) are never followed: a link committed in
+ * `node_modules/.bin` must not open the runner's folders to the PR.
+ */
 function leadsTo(
   dirs: readonly string[],
   hiddenAt: (p: string) => boolean,
+  untrusted: (p: string) => boolean,
   scripts: (dir: string) => boolean
 ): string[] {
   const targets: string[] = []
-  for (const dir of dirs) {
+  for (const dir of dirs.filter(d => !untrusted(d))) {
     let names: string[]
     try {
       names = readdirSync(dir).slice(0, MAX_ENTRIES)
@@ -212,14 +235,10 @@ function leadsTo(
     for (const name of names) {
       const file = path.join(dir, name)
       const k = kind(file)
-      const target =
-        k === 'link'
-          ? realOrUndefined(file)
-          : k === 'file' && readScripts
-            ? interpreter(file)
-            : undefined
-      const real = target && realOrUndefined(target)
-      if (real && hiddenAt(real)) targets.push(real)
+      const step =
+        k === 'link' ? pointsAt(file) : k === 'file' && readScripts ? interpreter(file) : undefined
+      const real = step && !untrusted(step) ? realOrUndefined(step) : undefined
+      if (real && !untrusted(real) && hiddenAt(real)) targets.push(real)
     }
   }
   return targets
@@ -273,12 +292,18 @@ export function toolchainView(
     }
   }
   // links and scripts on PATH that lead into hidden folders: twice, for a venv's python link
+  const workspace = env['GITHUB_WORKSPACE']
+  const prCode = [
+    ...view.writable,
+    ...(workspace && path.isAbsolute(workspace) ? [real(workspace)] : [])
+  ]
+  const untrusted = (p: string): boolean => within(p, prCode)
   let dirs = view.pathDirs
   let linked: string[] = []
   for (let round = 0; round < 2 && dirs.length > 0; round++) {
     // scripts' interpreters only in PATH folders of the hidden home (`pip install --user` scripts)
     const scripts = (dir: string): boolean => round === 0 && within(dir, view.hide)
-    const roots = leadsTo(dirs, hiddenAt, scripts)
+    const roots = leadsTo(dirs, hiddenAt, untrusted, scripts)
       .map(t => toolchainRoot(t, view.hide))
       .filter(r => !within(r, forbidden) && !view.hide.includes(r))
     const merged = mergeRoots([...linked, ...roots], view.hide)
