@@ -140,7 +140,7 @@ function kind(p: string): 'dir' | 'file' | 'link' | 'other' | undefined {
 
 function realOrUndefined(p: string): string | undefined {
   try {
-    return realpathSync(p)
+    return realpathSync.native(p)
   } catch {
     return undefined
   }
@@ -224,7 +224,7 @@ function leadsTo(
   scripts: (dir: string) => boolean
 ): string[] {
   const targets: string[] = []
-  for (const dir of dirs.filter(d => !untrusted(d))) {
+  for (const dir of new Set(dirs.filter(d => !untrusted(d)))) {
     let names: string[]
     try {
       names = readdirSync(dir).slice(0, MAX_ENTRIES)
