@@ -49,6 +49,15 @@ export const LINTER_TOOLS: GateTool[] = [
     planted: OXLINT
   },
   {
+    // on a terminal: colours, links, `⚠` `×` and `╭─[path:line:col]`
+    id: 'oxlint-tty',
+    tool: 'oxlint',
+    format: 'default, on a terminal',
+    check: 'lint: oxlint oxlint',
+    source: `${BY_HAND} under script(1)`,
+    planted: OXLINT
+  },
+  {
     id: 'oxlint-json',
     tool: 'oxlint',
     format: 'json',
@@ -149,6 +158,15 @@ export const LINTER_TOOLS: GateTool[] = [
     planted: BIOME
   },
   {
+    // on a terminal: colours, links around the rule, `⚠` `✖`
+    id: 'biome-tty',
+    tool: 'Biome',
+    format: 'default, on a terminal',
+    check: 'lint: biome lint biome',
+    source: `${BY_HAND} under script(1)`,
+    planted: BIOME
+  },
+  {
     id: 'biome-json',
     tool: 'Biome',
     format: 'json',
@@ -156,6 +174,21 @@ export const LINTER_TOOLS: GateTool[] = [
     source: BY_HAND,
     captureWith: BIOME_RUN,
     planted: BIOME
+  },
+  {
+    // Biome 1 gives byte offsets into the file's text (`span`, `sourceCode`), not lines; its
+    // recommended rules do not include noUnusedVariables
+    id: 'biome-1-json',
+    tool: 'Biome',
+    format: 'json (v1)',
+    check: 'lint: biome lint --reporter=json biome',
+    source: BY_HAND,
+    captureWith: {
+      bin: 'biome',
+      version: 'biome --version',
+      install: 'npm i @biomejs/biome@1.9.4 outside the project'
+    },
+    planted: [['biome/app.js', 4, 'high']]
   },
   {
     // on a runner `biome ci` prints each problem twice: a workflow command and its usual report

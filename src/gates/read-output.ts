@@ -202,7 +202,14 @@ function oneChannel<T extends { p: Placed }>(problems: T[]): T[] {
     if (merged.has(item.p)) return []
     const command = twins.get(item)
     if (!command?.line) return [item]
-    const { line, column, endLine, endColumn } = command
+    // on the same line, what the command leaves out the other reading may give
+    const same: Partial<Placed> = command.line === item.p.line ? item.p : {}
+    const {
+      line,
+      column = same.column,
+      endLine = same.endLine,
+      endColumn = same.endColumn
+    } = command
     return [{ ...item, p: { ...item.p, line, column, endLine, endColumn } }]
   })
 }

@@ -52,7 +52,8 @@ export function readWorkflowCommands(lines: readonly string[]): ReadProblem[] {
         file,
         line,
         endLine: positive(props['endLine']),
-        column: positive(props['col']),
+        // Vitest 4 writes `column=`, the runner's name is `col`
+        column: positive(props['col'] ?? props['column']),
         endColumn: positive(props['endColumn']),
         level: toolLevel(m[1]),
         // a tool's own title names the rule (Ruff's `ruff (F401)`) or the test (Vitest's)
