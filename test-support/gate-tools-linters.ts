@@ -201,6 +201,16 @@ export const LINTER_TOOLS: GateTool[] = [
     planted: BIOME
   },
   {
+    // a file Biome would format otherwise: its command names line 1, its report the whole file
+    id: 'biome-ci-format',
+    tool: 'Biome',
+    format: 'ci on a runner, a file to format',
+    check: 'lint: GITHUB_ACTIONS=true biome ci biome/unformatted.js',
+    source: BY_HAND,
+    captureWith: BIOME_RUN,
+    planted: [['biome/unformatted.js', null, 'high']]
+  },
+  {
     id: 'biome-ci-clean',
     tool: 'Biome',
     format: 'ci on a runner, clean',

@@ -174,15 +174,18 @@ function channelKeys(p: Placed): string[] {
   const tests = (p.rule ?? '')
     .split(' > ')
     .map((_, i, parts) => JSON.stringify([...at, 'test', parts.slice(i).join(' > ')]))
-  return [JSON.stringify([...at, p.line, p.column, p.rule, p.message]), ...tests.slice(1)]
+  // a whole file's problem (Biome's `format`), which its command puts on some line
+  const whole = JSON.stringify([...at, undefined, undefined, p.rule, p.message])
+  return [JSON.stringify([...at, p.line, p.column, p.rule, p.message]), whole, ...tests.slice(1)]
 }
 
 /**
  * Each problem once though its tool printed it on two channels: a workflow command (Vitest and
  * `biome ci` add one on a runner) and its usual report. A command's twin is a problem another
- * reader read in the same file at the same level: the same line, column, rule and message, or the
- * failure of the same test. The usual report's reading is kept (a test's name is its title), with
- * the command's location, which the tool chose. Two problems on one line stay two.
+ * reader read in the same file at the same level: the same line, column, rule and message (or the
+ * same rule and message for the whole file), or the failure of the same test. The usual report's
+ * reading is kept (a test's name is its title), with the command's location, which the tool chose,
+ * unless it is about the whole file. Two problems on one line stay two.
  */
 function oneChannel<T extends { p: Placed }>(problems: T[]): T[] {
   if (!problems.some(({ p }) => p.workflowCommand)) return problems
@@ -201,7 +204,7 @@ function oneChannel<T extends { p: Placed }>(problems: T[]): T[] {
   return problems.flatMap(item => {
     if (merged.has(item.p)) return []
     const command = twins.get(item)
-    if (!command?.line) return [item]
+    if (!command?.line || !item.p.line) return [item]
     // on the same line, what the command leaves out the other reading may give
     const same: Partial<Placed> = command.line === item.p.line ? item.p : {}
     const {
