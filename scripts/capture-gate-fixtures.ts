@@ -1,7 +1,8 @@
 /**
  * Regenerates __tests__/fixtures/gates/<id>.json from the tools that install here (npm: ESLint,
  * TypeScript, Prettier, Pyright, stylelint, markdownlint-cli2, Jest, Vitest; Debian: ShellCheck,
- * yamllint, Pylint, flake8, mypy, pytest, Go, staticcheck; rustup: clippy), each run on a fresh
+ * yamllint, Pylint, flake8, mypy, pytest, Go, staticcheck; rustup: clippy; by hand: oxlint, Biome,
+ * RuboCop, see `captureWith`), each run on a fresh
  * copy of test-support/gate-sample. Fixtures copied from a tool's own test snapshots (Ruff,
  * golangci-lint, hadolint, MSBuild) are left as they are. Usage: npm run capture-gates [-- id…]
  */
@@ -39,12 +40,15 @@ function version(command: string, cwd: string): string | undefined {
 }
 
 for (const tool of GATE_TOOLS) {
-  if (!tool.run || (only.length > 0 && !only.includes(tool.id))) continue
+  // a tool CI does not install is captured when it is on PATH (installed by hand, as it says)
+  const how = tool.run ?? tool.captureWith
+  if (!how || (only.length > 0 && !only.includes(tool.id))) continue
   const root = copySample()
   try {
-    const v = version(tool.run.version, root)
+    const v = version(how.version, root)
     if (!v) {
-      console.log(`${tool.id}: skipped, ${tool.run.bin} is not installed (${tool.run.from})`)
+      const from = 'from' in how ? how.from : how.install
+      console.log(`${tool.id}: skipped, ${how.bin} is not installed (${from})`)
       continue
     }
     const check = checkOf(tool)

@@ -227,16 +227,72 @@ export const TOOL_MATCHERS: MatcherConfig[] = [
     ]
   },
   {
-    // Prettier 3 --check: `[warn] path` for each file it would format (no line: the whole file)
+    // Prettier 3 --check: `[warn] path` for each file it would format (no line: the whole file).
+    // `[warn]` is Prettier's log level: each file it lists fails the check, so it is an error
     owner: 'prettier-check',
     // other tools print `[warn] …` too (sbt, Prettier's own notices): only a file of the tree counts
     loose: true,
+    pattern: [{ regexp: '^\\[warn\\] ((?!Code style issues )\\S.*)$', file: 1, message: 1 }]
+  },
+  {
+    // oxlint 1.x default (graphical): `  x eslint(no-debugger): message` (`!` a warning; `×` `⚠` on
+    // a terminal), then `   ,-[path:line:col]` (`╭─[` on a terminal)
+    owner: 'oxlint',
     pattern: [
       {
-        regexp: '^\\[(warn)\\] ((?!Code style issues )\\S.*)$',
+        regexp: '^\\s*(x|!|×|⚠)\\s+(?:([\\w-]+\\([\\w/@.-]+\\)):\\s+)?(.+)$',
         severity: 1,
-        file: 2,
-        message: 2
+        code: 2,
+        message: 3
+      },
+      { regexp: '^\\s*(?:,-|╭─)\\[(.+):(\\d+):(\\d+)\\]$', file: 1, line: 2, column: 3 }
+    ]
+  },
+  {
+    // Biome 1-2 default: `path:line:col category  FIXABLE  ━━━` (a file's `path format ━━━` has no
+    // line), a blank line, then `  × message` (`!` a warning, `i` information; `✖` `⚠` `ℹ` on a terminal)
+    owner: 'biome',
+    pattern: [
+      {
+        regexp: '^(.+?)(?::(\\d+):(\\d+))? ([a-zA-Z]+(?:\\/[\\w/-]+)?)(?:\\s+FIXABLE)?\\s+━+$',
+        file: 1,
+        line: 2,
+        column: 3,
+        code: 4
+      },
+      { regexp: '^\\s*$' },
+      { regexp: '^\\s*(×|✖|!|⚠|i|ℹ)\\s+(.+)$', severity: 1, message: 2 }
+    ]
+  },
+  {
+    // RuboCop 1.x default (progress), clang and emacs: `path:line:col: W: [Correctable] Cop/Name: message`;
+    // the letter is the level: C(onvention) R(efactor) I(nfo), W(arning), E(rror) F(atal)
+    owner: 'rubocop',
+    pattern: [
+      {
+        regexp:
+          '^(.+?):(\\d+):(\\d+): ([CRIWEF]): (?:\\[(?:Correctable|Corrected|Todo)\\] )?(?:([A-Z]\\w*(?:\\/\\w+)+): )?(.+)$',
+        file: 1,
+        line: 2,
+        column: 3,
+        severity: 4,
+        code: 5,
+        message: 6
+      }
+    ]
+  },
+  {
+    // stylelint 16-18 -f unix: `path:line:col: message (rule) [warning]`
+    owner: 'stylelint-unix',
+    pattern: [
+      {
+        regexp: '^(.+?):(\\d+):(\\d+): (.+) \\(([\\w/@-]+)\\) \\[(error|warning)\\]$',
+        file: 1,
+        line: 2,
+        column: 3,
+        message: 4,
+        code: 5,
+        severity: 6
       }
     ]
   },

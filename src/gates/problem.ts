@@ -20,6 +20,8 @@ export interface GateProblem {
   message: string
   /** A failing test's name: the finding's title (else the rule and the message make one). */
   testName?: string
+  /** Read from a `::error` workflow command: a tool that also prints the problem otherwise says it twice. */
+  workflowCommand?: boolean
   /**
    * Loose matches (the generic `path:line: message` form) name a file only when it is in the tree:
    * what merely looks like a location (a URL, a time) is dropped instead of becoming a finding.
@@ -40,12 +42,15 @@ const WORDS: Record<string, ToolLevel> = {
   f: 'error',
   '✖': 'error',
   '×': 'error',
+  // oxlint's and Biome's marks when not on a terminal
+  x: 'error',
   warning: 'warning',
   warn: 'warning',
   w: 'warning',
   minor: 'warning',
   '⚠': 'warning',
   '‼': 'warning',
+  '!': 'warning',
   note: 'note',
   notice: 'note',
   info: 'note',
@@ -60,7 +65,8 @@ const WORDS: Record<string, ToolLevel> = {
   none: 'note',
   c: 'note',
   r: 'note',
-  i: 'note'
+  i: 'note',
+  ℹ: 'note'
 }
 
 /**

@@ -105,7 +105,7 @@ function problemsOf(
   if (found)
     return {
       problems: found.problems,
-      category: /^(eslint|stylelint)/.test(found.format) ? 'style' : undefined
+      category: /^(eslint|stylelint|oxlint|biome|rubocop)/.test(found.format) ? 'style' : undefined
     }
   return { problems: text(result.output) }
 }
@@ -165,6 +165,58 @@ function clamp(p: Placed, lines: FileLines): Placed {
   return p.endLine && p.endLine > length ? { ...p, endLine: length, endColumn: undefined } : p
 }
 
+/** What identifies a problem on one channel: its place and rule and message, or the test that failed. */
+function channelKeys(p: Placed): string[] {
+  const at = [p.file, p.level]
+  if (p.testName) return [JSON.stringify([...at, 'test', p.testName])]
+  if (!p.workflowCommand) return [JSON.stringify([...at, p.line, p.column, p.rule, p.message])]
+  // Vitest titles its command `path > describe > test`: the test's name is a tail of it
+  const tests = (p.rule ?? '')
+    .split(' > ')
+    .map((_, i, parts) => JSON.stringify([...at, 'test', parts.slice(i).join(' > ')]))
+  // a whole file's problem (Biome's `format`), which its command puts on some line
+  const whole = JSON.stringify([...at, undefined, undefined, p.rule, p.message])
+  return [JSON.stringify([...at, p.line, p.column, p.rule, p.message]), whole, ...tests.slice(1)]
+}
+
+/**
+ * Each problem once though its tool printed it on two channels: a workflow command (Vitest and
+ * `biome ci` add one on a runner) and its usual report. A command's twin is a problem another
+ * reader read in the same file at the same level: the same line, column, rule and message (or the
+ * same rule and message for the whole file), or the failure of the same test. The usual report's
+ * reading is kept (a test's name is its title), with the command's location, which the tool chose,
+ * unless it is about the whole file. Two problems on one line stay two.
+ */
+function oneChannel<T extends { p: Placed }>(problems: T[]): T[] {
+  if (!problems.some(({ p }) => p.workflowCommand)) return problems
+  const others = new Map<string, T>()
+  for (const item of problems)
+    if (!item.p.workflowCommand) for (const key of channelKeys(item.p)) others.set(key, item)
+  const twins = new Map<T, Placed>()
+  for (const item of problems) {
+    if (!item.p.workflowCommand || !item.p.file) continue
+    const twin = channelKeys(item.p)
+      .map(key => others.get(key))
+      .find(other => other && !twins.has(other))
+    if (twin) twins.set(twin, item.p)
+  }
+  const merged = new Set(twins.values())
+  return problems.flatMap(item => {
+    if (merged.has(item.p)) return []
+    const command = twins.get(item)
+    if (!command?.line || !item.p.line) return [item]
+    // on the same line, what the command leaves out the other reading may give
+    const same: Partial<Placed> = command.line === item.p.line ? item.p : {}
+    const {
+      line,
+      column = same.column,
+      endLine = same.endLine,
+      endColumn = same.endColumn
+    } = command
+    return [{ ...item, p: { ...item.p, line, column, endLine, endColumn } }]
+  })
+}
+
 function severityOf(level: ToolLevel, check: CheckSpec, passed: boolean): Severity {
   const chosen = check.levels?.[level]
   if (chosen) return chosen
@@ -219,13 +271,15 @@ export function readGateOutput(
   const lines = new FileLines(repoRoot)
   const read = problemsOf(result, options.matchers ?? [], f => 'file' in placer.place(f))
   const passed = result.exitCode === 0
-  const problems = collapse(read.problems).flatMap(({ p, times }) => {
-    const placed = place(p, placer)
-    const clamped = placed && clamp(placed, lines)
-    return clamped
-      ? [{ p: clamped, severity: severityOf(clamped.level, check, passed), times }]
-      : []
+  const placed = collapse(read.problems).flatMap(({ p, times }) => {
+    const at = place(p, placer)
+    return at ? [{ p: clamp(at, lines), times }] : []
   })
+  const problems = oneChannel(placed).map(({ p, times }) => ({
+    p,
+    severity: severityOf(p.level, check, passed),
+    times
+  }))
   const count = (which: typeof problems) => which.reduce((n, { times }) => n + times, 0)
   // over the cap, the most severe first: what is left out is the least severe
   const ordered =

@@ -163,9 +163,101 @@ const ARRAY_SHAPES: readonly ArrayShape[] = [
   }
 ]
 
+/** A 1-based line and column at a UTF-8 byte offset of a text (Biome 1's spans). */
+function lineColumnAt(text: string, offset: number): { line: number; column: number } {
+  const before = new TextDecoder().decode(new TextEncoder().encode(text).slice(0, offset))
+  const lines = before.split('\n')
+  return { line: lines.length, column: lines[lines.length - 1]!.length + 1 }
+}
+
+/**
+ * Biome --reporter=json: `{ diagnostics: [{ category, severity, location }] }`. Biome 2 gives
+ * `location: { path, start: { line, column }, end }` and `message`; Biome 1 `location: { path:
+ * { file }, span: [from, to], sourceCode }` (byte offsets into sourceCode) and `description`.
+ */
+function readBiome(d: Json): GateProblem {
+  const at = isObject(d['location']) ? d['location'] : {}
+  const path = isObject(at['path']) ? str(at['path']['file']) : str(at['path'])
+  let start = isObject(at['start']) ? at['start'] : {}
+  let end = isObject(at['end']) ? at['end'] : {}
+  const span = at['span']
+  const source = str(at['sourceCode'])
+  if (Array.isArray(span) && typeof span[0] === 'number' && typeof span[1] === 'number' && source) {
+    start = lineColumnAt(source, span[0])
+    end = lineColumnAt(source, span[1])
+  }
+  return {
+    file: path,
+    line: num(start['line']),
+    column: num(start['column']),
+    endLine: num(end['line']),
+    endColumn: num(end['column']),
+    level: toolLevel(str(d['severity'])),
+    rule: str(d['category']),
+    message: str(d['message']) ?? str(d['description']) ?? 'Biome problem'
+  }
+}
+
+/** oxlint 1 -f json: `{ diagnostics: [{ code, severity, message, filename, labels: [{ span: { line, column } }] }] }`. */
+function readOxlint(d: Json): GateProblem {
+  const labels = Array.isArray(d['labels']) ? d['labels'].filter(isObject) : []
+  const span = isObject(labels[0]?.['span']) ? labels[0]['span'] : {}
+  return {
+    file: str(d['filename']),
+    line: num(span['line']),
+    column: num(span['column']),
+    level: toolLevel(str(d['severity'])),
+    rule: str(d['code']),
+    message: str(d['message']) ?? 'oxlint problem'
+  }
+}
+
+/** RuboCop --format json: `{ files: [{ path, offenses: [{ severity, cop_name, message, location }] }] }`. */
+function readRubocop(files: Json[]): GateProblem[] {
+  return files.flatMap(f =>
+    (Array.isArray(f['offenses']) ? f['offenses'].filter(isObject) : []).map(o => {
+      const at = isObject(o['location']) ? o['location'] : {}
+      const rule = str(o['cop_name'])
+      const message = str(o['message']) ?? 'RuboCop offense'
+      return {
+        file: str(f['path']),
+        line: num(at['start_line']) ?? num(at['line']),
+        column: num(at['start_column']) ?? num(at['column']),
+        endLine: num(at['last_line']),
+        endColumn: plus1(at['last_column']),
+        level: toolLevel(str(o['severity'])),
+        rule,
+        // its message repeats the cop's name
+        message: rule && message.startsWith(`${rule}: `) ? message.slice(rule.length + 2) : message
+      }
+    })
+  )
+}
+
+/** Reports that wrap a list of their own: Biome's and oxlint's diagnostics, RuboCop's files. */
+function unwrapLinter(json: Json): { format: string; problems: GateProblem[] } | undefined {
+  const diagnostics = Array.isArray(json['diagnostics']) ? json['diagnostics'] : undefined
+  if (diagnostics?.every(d => isObject(d) && typeof d['filename'] === 'string'))
+    return { format: 'oxlint-json', problems: (diagnostics as Json[]).map(readOxlint) }
+  if (
+    diagnostics?.every(d => isObject(d) && typeof d['category'] === 'string') &&
+    isObject(json['summary'])
+  )
+    return { format: 'biome-json', problems: (diagnostics as Json[]).map(readBiome) }
+  const files = json['files']
+  if (
+    Array.isArray(files) &&
+    files.every(f => isObject(f) && typeof f['path'] === 'string' && Array.isArray(f['offenses']))
+  )
+    return { format: 'rubocop-json', problems: readRubocop(files as Json[]) }
+  return undefined
+}
+
 /** Objects that wrap a list: Pyright's generalDiagnostics, ShellCheck json1, Pylint json2, golangci-lint. */
 function unwrap(json: Json): { format: string; problems: GateProblem[] } | undefined {
   if (isSarif(json)) return { format: 'sarif', problems: readSarif(json) }
+  const linter = unwrapLinter(json)
+  if (linter) return linter
   if (isRdjson(json))
     return {
       format: 'rdjson',

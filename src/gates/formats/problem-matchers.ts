@@ -73,6 +73,10 @@ const validate = new Ajv({ allErrors: false }).compile(SCHEMA)
 export class ProblemMatcher {
   private readonly patterns: Array<MatcherPattern & { re: RegExp }>
   private state: Array<Partial<Record<Group, string>> | undefined> = []
+  /** Where the running match's first line was, for each pattern matched so far. */
+  private starts: Array<number | undefined> = []
+  /** The first line of the problem `match` last returned (its pattern's first line). */
+  from = 0
 
   constructor(readonly config: MatcherConfig) {
     this.patterns = config.pattern.map(p => ({ ...p, re: new RegExp(p.regexp) }))
@@ -81,10 +85,11 @@ export class ProblemMatcher {
 
   reset(): void {
     this.state = new Array<undefined>(Math.max(0, this.patterns.length - 1)).fill(undefined)
+    this.starts = this.state.map(() => undefined)
   }
 
-  /** The problem a line completes, as the runner's IssueMatcher.Match decides it. */
-  match(line: string): GateProblem | undefined {
+  /** The problem a line (line `at` of the output) completes, as the runner's IssueMatcher.Match decides it. */
+  match(line: string, at = 0): GateProblem | undefined {
     const last = this.patterns.length - 1
     for (let i = last; i >= 0; i--) {
       const running = i > 0 ? this.state[i - 1] : {}
@@ -98,12 +103,16 @@ export class ProblemMatcher {
         continue
       }
       const values = { ...captured(pattern, m), ...running }
+      const from = (i > 0 ? this.starts[i - 1] : undefined) ?? at
       if (i < last) {
         this.state[i] = values
+        this.starts[i] = from
         continue
       }
       this.reset()
+      // a loop's next problems are their own line only
       if (pattern.loop && i > 0) this.state[i - 1] = running
+      this.from = from
       return this.toProblem(values)
     }
     return undefined
@@ -125,7 +134,8 @@ export class ProblemMatcher {
       line: line && line > 0 ? line : undefined,
       column: column && column > 0 ? column : undefined,
       level,
-      rule: v.code?.replace(/^[([]|[)\]]$/g, '') || undefined,
+      // a code in brackets (`[SC2086]`, `(SA5009)`) without them; oxlint's `eslint(no-debugger)` whole
+      rule: v.code?.replace(/^[([](.*)[)\]]$/, '$1') || undefined,
       message: v.message.trim(),
       loose: this.config.loose
     }
@@ -189,6 +199,8 @@ export function compileMatchers(json: unknown, source: string): ProblemMatcher[]
 /** A problem and the output line it was read from (the line that named its location). */
 export interface ReadProblem {
   at: number
+  /** The first of the lines it was read from, when several (a matcher of several patterns). */
+  from?: number
   problem: GateProblem
 }
 
@@ -201,10 +213,10 @@ export function readWithMatchers(
   const out: ReadProblem[] = []
   lines.forEach((line, at) => {
     for (const m of matchers) {
-      const problem = m.match(line)
+      const problem = m.match(line, at)
       if (!problem) continue
       for (const other of matchers) if (other !== m) other.reset()
-      out.push({ at, problem })
+      out.push({ at, from: m.from, problem })
       return
     }
   })

@@ -70,7 +70,8 @@ export function readText(
     // one by one: a flood of problems spread into push() would overflow the call stack
     for (const r of read()) {
       if (claimed.has(r.at)) continue
-      claimed.add(r.at)
+      // all the lines a problem was read from: a later reader does not read its first line again
+      for (let i = r.from ?? r.at; i <= r.at; i++) claimed.add(i)
       problems.push(r)
     }
   }

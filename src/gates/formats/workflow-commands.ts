@@ -23,6 +23,14 @@ function positive(value: string | undefined): number | undefined {
   return Number.isInteger(n) && n > 0 ? n : undefined
 }
 
+/** A message without the `path:line[:col]: ` it starts with when that is the file and line given. */
+function withoutLocation(message: string, file: string, line: number): string {
+  const prefix = `${file}:${line}`
+  if (!message.startsWith(prefix)) return message
+  const rest = /^(?::\d+)?:\s+/.exec(message.slice(prefix.length))
+  return rest ? message.slice(prefix.length + rest[0].length) : message
+}
+
 export function readWorkflowCommands(lines: readonly string[]): ReadProblem[] {
   const out: ReadProblem[] = []
   lines.forEach((raw, at) => {
@@ -33,19 +41,25 @@ export function readWorkflowCommands(lines: readonly string[]): ReadProblem[] {
       const eq = pair.indexOf('=')
       if (eq > 0) props[pair.slice(0, eq).trim()] = unescapeProperty(pair.slice(eq + 1))
     }
-    const message = unescapeData(m[3] ?? '').trim()
+    const file = props['file'] || undefined
+    const line = positive(props['line'])
+    // oxlint starts its message with the location the properties already give
+    let message = unescapeData(m[3] ?? '').trim()
+    if (file && line) message = withoutLocation(message, file, line)
     out.push({
       at,
       problem: {
-        file: props['file'] || undefined,
-        line: positive(props['line']),
+        file,
+        line,
         endLine: positive(props['endLine']),
-        column: positive(props['col']),
+        // Vitest 4 writes `column=`, the runner's name is `col`
+        column: positive(props['col'] ?? props['column']),
         endColumn: positive(props['endColumn']),
         level: toolLevel(m[1]),
         // a tool's own title names the rule (Ruff's `ruff (F401)`) or the test (Vitest's)
         rule: props['title'] || undefined,
-        message: message || props['title'] || m[1]!
+        message: message || props['title'] || m[1]!,
+        workflowCommand: true
       }
     })
   })

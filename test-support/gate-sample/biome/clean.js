@@ -1,0 +1,5 @@
+export function total(items) {
+  let sum = 0
+  for (const item of items) sum += item
+  return sum
+}
