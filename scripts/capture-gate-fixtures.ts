@@ -27,7 +27,7 @@ function version(command: string, cwd: string): string | undefined {
   try {
     return execSync(command, {
       cwd,
-      env: toolEnv(),
+      env: env(),
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore']
     })
@@ -38,20 +38,28 @@ function version(command: string, cwd: string): string | undefined {
   }
 }
 
+/** Tools CI does not install (a `capture` entry) run from CAPTURE_PATH, put first on PATH. */
+function env(): Record<string, string> {
+  const base = toolEnv()
+  const extra = process.env['CAPTURE_PATH']
+  return extra ? { ...base, PATH: `${extra}:${base['PATH']}` } : base
+}
+
 for (const tool of GATE_TOOLS) {
-  if (!tool.run || (only.length > 0 && !only.includes(tool.id))) continue
+  const how = tool.run ?? tool.capture
+  if (!how || (only.length > 0 && !only.includes(tool.id))) continue
   const root = copySample()
   try {
-    const v = version(tool.run.version, root)
+    const v = version(how.version, root)
     if (!v) {
-      console.log(`${tool.id}: skipped, ${tool.run.bin} is not installed (${tool.run.from})`)
+      console.log(`${tool.id}: skipped, not installed (${tool.run?.from ?? tool.capture?.install})`)
       continue
     }
     const check = checkOf(tool)
     const result = await runner.run(check.command, {
       cwd: root,
       timeoutMs: 300_000,
-      env: toolEnv()
+      env: env()
     })
     const hide = (text: string) => text.split(root).join(ROOT)
     let report: string | undefined

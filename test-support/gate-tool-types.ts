@@ -12,6 +12,11 @@ export interface GateTool {
   check: string
   /** How to run it here: the program it needs, how to ask its version, where it installs from. */
   run?: { bin: string; version: string; from: 'npm' | 'apt' | 'rustup' }
+  /**
+   * For a tool CI does not install: how its fixture was captured here (the capture script runs it
+   * when `version` answers, with CAPTURE_PATH first on PATH), and how to install it.
+   */
+  capture?: { version: string; install: string }
   /** For a fixture copied from elsewhere: where from. */
   source?: string
   /** Text in a copied fixture that stands for a folder of the sample (its temp path, a test's file name). */
