@@ -110,5 +110,95 @@ export const RUNNER_TOOLS: GateTool[] = [
     check: 'test: node --test --test-reporter=spec nodetest/math.test.mjs',
     capture: NODE20,
     planted: NODE_TEST
+  },
+  // clean runs: passing tests (and a passing test's log, with -v) are no findings
+  {
+    id: 'mocha-clean',
+    tool: 'mocha',
+    format: 'spec, passing',
+    check: 'test: mocha mocha/clean',
+    capture: MOCHA,
+    planted: []
+  },
+  {
+    id: 'cargo-test-clean',
+    tool: 'cargo test',
+    format: 'default, a passing workspace member',
+    check: 'test: cd cargo-ws && cargo test --offline -p ok',
+    run: CARGO,
+    planted: []
+  },
+  {
+    id: 'go-test-clean',
+    tool: 'go test',
+    format: '-v, a passing package that logs',
+    check: 'test: cd gotest && go test -v ./ok/...',
+    run: apt('go', 'go version'),
+    planted: []
+  },
+  {
+    id: 'tsc-npm-workspace-clean',
+    tool: 'tsc (npm run -w)',
+    format: 'plain, a clean workspace',
+    check: 'types: cd ws && npm run typecheck -w packages/ok',
+    run: npm('npm'),
+    planted: []
+  },
+  {
+    id: 'node-test-24-clean',
+    tool: 'node:test',
+    format: 'spec (Node 24), passing',
+    check: 'test: node --test nodetest/ok.test.mjs',
+    run: npm('node', 'node --version'),
+    planted: []
+  },
+  {
+    id: 'node-test-20-tap-clean',
+    tool: 'node:test',
+    format: 'TAP (Node 20), passing',
+    check: 'test: node --test nodetest/ok.test.mjs',
+    capture: NODE20,
+    planted: []
+  },
+  // common shapes: a crash's stack (a frame `at f (path:l:c)`, or a `file://` URI), a traceback
+  {
+    id: 'node-crash',
+    tool: 'node',
+    format: 'uncaught exception (CommonJS)',
+    check: 'run: node shapes/src/app.js',
+    run: npm('node', 'node --version'),
+    planted: [['shapes/src/app.js', 3, 'high']]
+  },
+  {
+    id: 'node-crash-esm',
+    tool: 'node',
+    format: 'uncaught exception (ESM, file:// frames)',
+    check: 'run: node shapes/src/app.mjs',
+    run: npm('node', 'node --version'),
+    planted: [['shapes/src/app.mjs', 3, 'high']]
+  },
+  {
+    id: 'node-clean',
+    tool: 'node',
+    format: 'a script that runs',
+    check: 'run: node shapes/src/ok.js',
+    run: npm('node', 'node --version'),
+    planted: []
+  },
+  {
+    id: 'python-traceback',
+    tool: 'python3',
+    format: 'traceback',
+    check: 'run: python3 shapes/src/app.py',
+    run: apt('python3'),
+    planted: [['shapes/src/app.py', 3, 'high']]
+  },
+  {
+    id: 'python-syntax-error',
+    tool: 'python3',
+    format: 'SyntaxError (`File "…", line N` without `in`)',
+    check: 'run: python3 shapes/src/bad.py',
+    run: apt('python3'),
+    planted: [['shapes/src/bad.py', 3, 'high']]
   }
 ]
