@@ -3,7 +3,10 @@
  * TypeScript, Prettier, Pyright, stylelint, markdownlint-cli2, Jest, Vitest; Debian: ShellCheck,
  * yamllint, Pylint, flake8, mypy, pytest, Go, staticcheck; rustup: clippy), each run on a fresh
  * copy of test-support/gate-sample. Fixtures copied from a tool's own test snapshots (Ruff,
- * golangci-lint, hadolint, MSBuild) are left as they are. Usage: npm run capture-gates [-- id…]
+ * golangci-lint, hadolint, MSBuild) are left as they are. Tools CI does not install (a `capture`
+ * entry: mocha, Node 20) run from CAPTURE_PATH, put first on PATH, e.g.
+ * `CAPTURE_PATH=/tmp/m/node_modules/.bin npm run capture-gates -- mocha-spec`; for Node 20,
+ * `CAPTURE_PATH=/usr/bin`. Usage: npm run capture-gates [-- id…]
  */
 import { execSync } from 'node:child_process'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'

@@ -7,6 +7,8 @@ import { apt, npm, type GateTool, type Planted } from './gate-tool-types.js'
 const MOCHA = { version: 'mocha --version', install: 'npm i mocha@11.7.5 (in /tmp)' }
 /** Debian's (or NodeSource's) Node 20 at /usr/bin: `CAPTURE_PATH=/usr/bin` */
 const NODE20 = { version: 'node --version', install: 'Node 20 at /usr/bin' }
+/** npm runs tsc: both versions, as `npm 11.19.1, Version 5.9.3` */
+const NPM_TSC = npm('npm', 'echo "npm $(npm --version), $(tsc --version)"')
 const CARGO = { bin: 'cargo', version: 'cargo --version', from: 'rustup' as const }
 const CARGO_WS: Planted[] = [
   ['cargo-ws/crates/calc/src/lib.rs', 11, 'high'],
@@ -73,7 +75,7 @@ export const RUNNER_TOOLS: GateTool[] = [
     tool: 'tsc (npm run --workspaces)',
     format: 'plain, relative to each workspace',
     check: 'types: cd ws && npm run typecheck --workspaces',
-    run: npm('npm'),
+    run: NPM_TSC,
     planted: [
       ['ws/packages/app/src/index.ts', 5, 'high'],
       ['ws/packages/lib/src/index.ts', 3, 'high']
@@ -84,7 +86,7 @@ export const RUNNER_TOOLS: GateTool[] = [
     tool: 'tsc (npm run -w)',
     format: 'plain, relative to the workspace',
     check: 'types: cd ws && npm run typecheck -w packages/app',
-    run: npm('npm'),
+    run: NPM_TSC,
     planted: [['ws/packages/app/src/index.ts', 5, 'high']]
   },
   {
@@ -141,7 +143,7 @@ export const RUNNER_TOOLS: GateTool[] = [
     tool: 'tsc (npm run -w)',
     format: 'plain, a clean workspace',
     check: 'types: cd ws && npm run typecheck -w packages/ok',
-    run: npm('npm'),
+    run: NPM_TSC,
     planted: []
   },
   {

@@ -189,6 +189,7 @@ function npmPackages(dirs: readonly string[]): Map<string, string> {
 export function runnerDirs(repoRoot: string, dir: string | undefined): RunnerDirs {
   const dirs = upToRoot(repoRoot, dir)
   let npm: Map<string, string> | undefined
+  let cargo: { root?: string } | undefined
   const inside = (d: string) => (isInside(repoRoot, d) ? d : undefined)
   return {
     npmPackage: name => (npm ??= npmPackages(dirs)).get(name),
@@ -202,11 +203,13 @@ export function runnerDirs(repoRoot: string, dir: string | undefined): RunnerDir
         : undefined
     },
     cargoRoot: () => {
-      const manifests = dirs.filter(d => readText(path.join(d, 'Cargo.toml')) !== undefined)
-      return (
-        manifests.find(d => /^\s*\[workspace\]/m.test(readText(path.join(d, 'Cargo.toml'))!)) ??
-        manifests[0]
-      )
+      if (!cargo) {
+        const manifests = dirs.filter(d => readText(path.join(d, 'Cargo.toml')) !== undefined)
+        const workspace = (d: string) =>
+          /^\s*\[workspace\]/m.test(readText(path.join(d, 'Cargo.toml')) ?? '')
+        cargo = { root: manifests.find(workspace) ?? manifests[0] }
+      }
+      return cargo.root
     }
   }
 }

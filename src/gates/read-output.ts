@@ -94,7 +94,8 @@ function problemsOf(
       return undefined
     }
   }
-  const text = (t: string) => readText(t, { user: matchers, builtIn: builtInMatchers() }, inRepo, dirs)
+  const text = (t: string) =>
+    readText(t, { user: matchers, builtIn: builtInMatchers() }, inRepo, dirs)
   if (typeof result.report === 'string') {
     return { problems: structured(result.report)?.problems ?? text(result.report) }
   }

@@ -8,8 +8,7 @@ import type { ReadProblem } from './problem-matchers.js'
  * 1.73: `thread 'name' panicked at 'message', path:line:col`. The path is relative to the Cargo
  * workspace's root, where the command ran from a member too (cargo 1.95).
  */
-const PANIC =
-  /^thread '(.+?)'(?: \(\d+\))? panicked at (?:'(.*)', )?([^\s'][^']*?):(\d+):(\d+):?$/
+const PANIC = /^thread '(.+?)'(?: \(\d+\))? panicked at (?:'(.*)', )?([^\s'][^']*?):(\d+):(\d+):?$/
 
 /** A placed path: relative to `base` when it names a file there, else as printed. */
 function under(base: string | undefined, file: string, inRepo: (f: string) => boolean): string {
@@ -66,12 +65,19 @@ export function readGoTests(
     const t = GO_TEST.exec(line)
     if (t) {
       test = t[2] ?? t[3]
-      if (t[1] === 'PASS' || t[1] === 'SKIP') waiting = waiting.filter(w => w.problem.testName !== test)
+      if (t[1] === 'PASS' || t[1] === 'SKIP')
+        waiting = waiting.filter(w => w.problem.testName !== test)
       return
     }
     const log = test && GO_LOG.exec(line)
     if (log && raw !== line) {
-      const problem = { file: log[1]!, line: Number(log[2]), level: 'error' as const, testName: test, message: log[3]! }
+      const problem = {
+        file: log[1]!,
+        line: Number(log[2]),
+        level: 'error' as const,
+        testName: test,
+        message: log[3]!
+      }
       waiting.push({ at, problem })
       return
     }

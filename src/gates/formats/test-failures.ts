@@ -89,7 +89,7 @@ class Reader {
   }
 
   private frame(frame: Frame, at: number): void {
-    const usable = this.inRepo(frame[0]) && !/node_modules\//.test(frame[0])
+    const usable = usableFile(frame[0], this.inRepo)
     if (this.pending) {
       if (!usable) return
       this.out.push({ at, problem: located(this.pending, ...frame) })
@@ -100,7 +100,9 @@ class Reader {
     if (this.inStack || this.quiet || !ERROR_LINE.test(this.lastText)) return
     if (!usable) return
     // a crash outside any test: its message is the error's line above the stack
-    this.out.push({ at, problem: { ...located({ title: '', message: this.lastText }, ...frame), testName: undefined } })
+    const [file, line, column] = frame
+    const problem = { file, line: Number(line), column: Number(column), level: 'error' as const }
+    this.out.push({ at, problem: { ...problem, message: this.lastText } })
     this.inStack = true
   }
 }
@@ -152,6 +154,7 @@ function located(failure: Pending, file: string, line: string, column?: string):
 const TAP_NOT_OK = /^(\s*)not ok \d+(?: - (.*?))?(?:\s+#\s*(TODO|SKIP)\b.*)?$/i
 /** A frame of the YAML block's `stack: |-`, without V8's `at`. */
 const TAP_FRAME = /^(?:at\s+)?(?:.*?\()?((?:file:\/\/)?[^()\s]+?):(\d+):(\d+)\)?$/
+const MAX_TAP_BLOCK = 400
 const yamlString = (v: string) => v.replace(/^'(.*)'$/, (_, s: string) => s.replace(/''/g, "'"))
 
 /**
@@ -170,7 +173,9 @@ export function readTap(
     if (!m || m[3] || lines[at + 1]?.trim() !== '---') return
     const indent = m[1]!.length + 2
     const block: string[] = []
-    for (let i = at + 2; i < lines.length && lines[i]!.trim() !== '...'; i++) block.push(lines[i]!)
+    // a block is short: one left open (the output was cut) is read no further than this
+    const end = Math.min(lines.length, at + 2 + MAX_TAP_BLOCK)
+    for (let i = at + 2; i < end && lines[i]!.trim() !== '...'; i++) block.push(lines[i]!)
     const field = (name: string) => {
       const i = block.findIndex(l => l.slice(indent).startsWith(`${name}:`))
       if (i < 0) return undefined

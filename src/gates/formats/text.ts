@@ -84,7 +84,10 @@ const PY_FRAME = /^\s*File "(.+)", line (\d+)(?:, in .+)?$/
  * (printed last), with the exception's line, the first unindented line after the frames. A frame
  * followed by `raise X('message')` is left to setup-python's matcher (matchers.ts), as on a runner.
  */
-function readTracebacks(lines: readonly string[], inRepo: (file: string) => boolean): ReadProblem[] {
+function readTracebacks(
+  lines: readonly string[],
+  inRepo: (file: string) => boolean
+): ReadProblem[] {
   const out: ReadProblem[] = []
   let frames = false
   let last: { at: number; file: string; line: string } | undefined
@@ -100,7 +103,12 @@ function readTracebacks(lines: readonly string[], inRepo: (file: string) => bool
     // a frame with its `raise X('message')` is setup-python's matcher's, read after this
     const raise = last && /^\s*raise\s(.*)\('(.*)'\)$/.test(lines[last.at + 1] ?? '')
     if (last && !raise) {
-      const problem = { file: last.file, line: Number(last.line), level: 'error' as const, message: raw.trim() }
+      const problem = {
+        file: last.file,
+        line: Number(last.line),
+        level: 'error' as const,
+        message: raw.trim()
+      }
       out.push({ at: last.at, problem })
     }
     frames = false
