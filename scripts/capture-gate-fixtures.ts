@@ -2,9 +2,12 @@
  * Regenerates __tests__/fixtures/gates/<id>.json from the tools that install here (npm: ESLint,
  * TypeScript, Prettier, Pyright, stylelint, markdownlint-cli2, Jest, Vitest; Debian: ShellCheck,
  * yamllint, Pylint, flake8, mypy, pytest, Go, staticcheck; rustup: clippy; by hand: oxlint, Biome,
- * RuboCop, see `captureWith`), each run on a fresh
+ * RuboCop, mocha, Node 20, see `capture`), each run on a fresh
  * copy of test-support/gate-sample. Fixtures copied from a tool's own test snapshots (Ruff,
- * golangci-lint, hadolint, MSBuild) are left as they are. Usage: npm run capture-gates [-- id…]
+ * golangci-lint, hadolint, MSBuild) are left as they are. Tools CI does not install (a `capture`
+ * entry: mocha, Node 20) run from CAPTURE_PATH, put first on PATH, e.g.
+ * `CAPTURE_PATH=/tmp/m/node_modules/.bin npm run capture-gates -- mocha-spec`; for Node 20,
+ * `CAPTURE_PATH=/usr/bin`. Usage: npm run capture-gates [-- id…]
  */
 import { execSync } from 'node:child_process'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -28,7 +31,7 @@ function version(command: string, cwd: string): string | undefined {
   try {
     return execSync(command, {
       cwd,
-      env: toolEnv(),
+      env: env(),
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore']
     })
@@ -39,23 +42,28 @@ function version(command: string, cwd: string): string | undefined {
   }
 }
 
+/** Tools CI does not install (a `capture` entry) run from CAPTURE_PATH, put first on PATH. */
+function env(): Record<string, string> {
+  const base = toolEnv()
+  const extra = process.env['CAPTURE_PATH']
+  return extra ? { ...base, PATH: `${extra}:${base['PATH']}` } : base
+}
+
 for (const tool of GATE_TOOLS) {
-  // a tool CI does not install is captured when it is on PATH (installed by hand, as it says)
-  const how = tool.run ?? tool.captureWith
+  const how = tool.run ?? tool.capture
   if (!how || (only.length > 0 && !only.includes(tool.id))) continue
   const root = copySample()
   try {
     const v = version(how.version, root)
     if (!v) {
-      const from = 'from' in how ? how.from : how.install
-      console.log(`${tool.id}: skipped, ${how.bin} is not installed (${from})`)
+      console.log(`${tool.id}: skipped, not installed (${tool.run?.from ?? tool.capture?.install})`)
       continue
     }
     const check = checkOf(tool)
     const result = await runner.run(check.command, {
       cwd: root,
       timeoutMs: 300_000,
-      env: toolEnv()
+      env: env()
     })
     const hide = (text: string) => text.split(root).join(ROOT)
     let report: string | undefined

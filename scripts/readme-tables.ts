@@ -69,7 +69,11 @@ export function gateToolsTable(): string {
         if (i >= 0) found.splice(i, 1)
         return i >= 0
       }).length
-      const from = t.run ? `${fixture.version}, run here` : `${fixture.version}, from ${t.source}`
+      const from = t.run
+        ? `${fixture.version}, run here`
+        : t.capture
+          ? `${fixture.version}, captured here (${t.capture.install})`
+          : `${fixture.version}, from ${t.source}`
       return `| ${t.tool} | ${t.format} | \`${cell(t.check)}\` | ${planted.length} | ${hits} | ${cell(from)} |`
     })
     return [

@@ -75,9 +75,10 @@ export function replay(tool: GateTool, fixture: GateFixture, root: string): Find
 
 /** The environment the tools run in: the project's npm tools first on PATH. */
 export function toolEnv(): Record<string, string> {
-  // a test runner's own variables would make the sample's Vitest or Jest think it runs inside it
+  // a test runner's own variables would make the sample's Vitest or Jest think it runs inside it;
+  // `npm run -s` would silence the npm scripts the checks run (their `> name@version` headers)
   const inherited = Object.entries(process.env).filter(
-    ([name]) => !/^(VITEST|JEST_WORKER_ID$|NODE_OPTIONS$|TEST$)/.test(name)
+    ([name]) => !/^(VITEST|JEST_WORKER_ID$|NODE_OPTIONS$|TEST$|npm_config_loglevel$)/.test(name)
   )
   return {
     ...(Object.fromEntries(inherited) as Record<string, string>),

@@ -12,13 +12,14 @@ export interface GateTool {
   check: string
   /** How to run it here: the program it needs, how to ask its version, where it installs from. */
   run?: { bin: string; version: string; from: 'npm' | 'apt' | 'rustup' }
-  /** For a fixture copied from elsewhere, or captured here from a tool CI does not install: where from. */
-  source?: string
   /**
-   * A tool CI does not install, captured here by hand: how to ask its version (the capture script
-   * runs it when it is on PATH; nothing runs it live).
+   * For a tool CI does not install: how its fixture was captured here (the capture script runs it
+   * when `version` answers, with CAPTURE_PATH first on PATH; nothing runs it live), and how to
+   * install it.
    */
-  captureWith?: { bin: string; version: string; install: string }
+  capture?: { version: string; install: string }
+  /** For a fixture copied from elsewhere: where from. */
+  source?: string
   /** Text in a copied fixture that stands for a folder of the sample (its temp path, a test's file name). */
   replace?: Record<string, string>
   planted: Planted[]

@@ -23,17 +23,14 @@ const STYLELINT: Planted[] = [
 /** oxlint, Biome and RuboCop are not installed by CI: captured here, replayed. */
 const BY_HAND = 'a run here, 2026-11-26'
 const OXLINT_RUN = {
-  bin: 'oxlint',
   version: 'oxlint --version',
   install: 'npm i oxlint@1.94.0 outside the project'
 }
 const BIOME_RUN = {
-  bin: 'biome',
   version: 'biome --version',
   install: 'npm i @biomejs/biome@2.6.8 outside the project'
 }
 const RUBOCOP_RUN = {
-  bin: 'rubocop',
   version: 'rubocop --version',
   install: 'apt-get install rubocop (Debian 12: 1.39.0)'
 }
@@ -45,7 +42,7 @@ export const LINTER_TOOLS: GateTool[] = [
     format: 'default (graphical)',
     check: 'lint: oxlint oxlint',
     source: BY_HAND,
-    captureWith: OXLINT_RUN,
+    capture: OXLINT_RUN,
     planted: OXLINT
   },
   {
@@ -63,7 +60,7 @@ export const LINTER_TOOLS: GateTool[] = [
     format: 'json',
     check: 'lint: oxlint -f json oxlint',
     source: BY_HAND,
-    captureWith: OXLINT_RUN,
+    capture: OXLINT_RUN,
     planted: OXLINT
   },
   {
@@ -72,7 +69,7 @@ export const LINTER_TOOLS: GateTool[] = [
     format: 'github (by itself on a runner)',
     check: 'lint: GITHUB_ACTIONS=true oxlint oxlint',
     source: BY_HAND,
-    captureWith: OXLINT_RUN,
+    capture: OXLINT_RUN,
     planted: OXLINT
   },
   {
@@ -82,7 +79,7 @@ export const LINTER_TOOLS: GateTool[] = [
     format: 'default, a passing check',
     check: 'lint: oxlint -A no-debugger oxlint',
     source: BY_HAND,
-    captureWith: OXLINT_RUN,
+    capture: OXLINT_RUN,
     planted: [['oxlint/app.js', 2, 'low']]
   },
   {
@@ -91,7 +88,7 @@ export const LINTER_TOOLS: GateTool[] = [
     format: 'default, clean',
     check: 'lint: oxlint oxlint/clean.js',
     source: BY_HAND,
-    captureWith: OXLINT_RUN,
+    capture: OXLINT_RUN,
     planted: []
   },
   {
@@ -100,7 +97,7 @@ export const LINTER_TOOLS: GateTool[] = [
     format: 'json, clean',
     check: 'lint: oxlint -f json oxlint/clean.js',
     source: BY_HAND,
-    captureWith: OXLINT_RUN,
+    capture: OXLINT_RUN,
     planted: []
   },
   {
@@ -109,7 +106,7 @@ export const LINTER_TOOLS: GateTool[] = [
     format: 'default (progress)',
     check: 'lint: rubocop rubocop',
     source: BY_HAND,
-    captureWith: RUBOCOP_RUN,
+    capture: RUBOCOP_RUN,
     planted: RUBOCOP
   },
   {
@@ -118,7 +115,7 @@ export const LINTER_TOOLS: GateTool[] = [
     format: 'emacs',
     check: 'lint: rubocop --format emacs rubocop',
     source: BY_HAND,
-    captureWith: RUBOCOP_RUN,
+    capture: RUBOCOP_RUN,
     planted: RUBOCOP
   },
   {
@@ -127,7 +124,7 @@ export const LINTER_TOOLS: GateTool[] = [
     format: 'json',
     check: 'lint: rubocop --format json rubocop',
     source: BY_HAND,
-    captureWith: RUBOCOP_RUN,
+    capture: RUBOCOP_RUN,
     planted: RUBOCOP
   },
   {
@@ -136,7 +133,7 @@ export const LINTER_TOOLS: GateTool[] = [
     format: 'default, clean',
     check: 'lint: rubocop rubocop/clean.rb',
     source: BY_HAND,
-    captureWith: RUBOCOP_RUN,
+    capture: RUBOCOP_RUN,
     planted: []
   },
   {
@@ -145,7 +142,7 @@ export const LINTER_TOOLS: GateTool[] = [
     format: 'json, clean',
     check: 'lint: rubocop --format json rubocop/clean.rb',
     source: BY_HAND,
-    captureWith: RUBOCOP_RUN,
+    capture: RUBOCOP_RUN,
     planted: []
   },
   {
@@ -154,7 +151,7 @@ export const LINTER_TOOLS: GateTool[] = [
     format: 'default',
     check: 'lint: biome lint biome',
     source: BY_HAND,
-    captureWith: BIOME_RUN,
+    capture: BIOME_RUN,
     planted: BIOME
   },
   {
@@ -172,7 +169,7 @@ export const LINTER_TOOLS: GateTool[] = [
     format: 'json',
     check: 'lint: biome lint --reporter=json biome',
     source: BY_HAND,
-    captureWith: BIOME_RUN,
+    capture: BIOME_RUN,
     planted: BIOME
   },
   {
@@ -183,8 +180,7 @@ export const LINTER_TOOLS: GateTool[] = [
     format: 'json (v1)',
     check: 'lint: biome lint --reporter=json biome',
     source: BY_HAND,
-    captureWith: {
-      bin: 'biome',
+    capture: {
       version: 'biome --version',
       install: 'npm i @biomejs/biome@1.9.4 outside the project'
     },
@@ -197,7 +193,7 @@ export const LINTER_TOOLS: GateTool[] = [
     format: 'ci on a runner (two channels)',
     check: 'lint: GITHUB_ACTIONS=true biome ci biome',
     source: BY_HAND,
-    captureWith: BIOME_RUN,
+    capture: BIOME_RUN,
     planted: BIOME
   },
   {
@@ -207,7 +203,7 @@ export const LINTER_TOOLS: GateTool[] = [
     format: 'ci on a runner, a file to format',
     check: 'lint: GITHUB_ACTIONS=true biome ci biome/unformatted.js',
     source: BY_HAND,
-    captureWith: BIOME_RUN,
+    capture: BIOME_RUN,
     planted: [['biome/unformatted.js', null, 'high']]
   },
   {
@@ -216,7 +212,7 @@ export const LINTER_TOOLS: GateTool[] = [
     format: 'ci on a runner, clean',
     check: 'lint: GITHUB_ACTIONS=true biome ci biome/clean.js',
     source: BY_HAND,
-    captureWith: BIOME_RUN,
+    capture: BIOME_RUN,
     planted: []
   },
   {
@@ -225,7 +221,7 @@ export const LINTER_TOOLS: GateTool[] = [
     format: 'json, clean',
     check: 'lint: biome lint --reporter=json biome/clean.js',
     source: BY_HAND,
-    captureWith: BIOME_RUN,
+    capture: BIOME_RUN,
     planted: []
   },
   {

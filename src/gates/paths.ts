@@ -1,4 +1,4 @@
-import { lstatSync } from 'node:fs'
+import { lstatSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -100,5 +100,116 @@ function isRegularFile(absolute: string): boolean {
     return lstatSync(absolute).isFile()
   } catch {
     return false
+  }
+}
+
+/**
+ * Where a test runner's relative paths start when not where the command ran: an npm workspace's
+ * folder (its scripts run there), a Go package's folder (`go test` prints a test file's base name),
+ * a Cargo workspace's root (a panic's path is relative to it, even run from a member). Each is
+ * absolute, inside the repository, or undefined.
+ */
+export interface RunnerDirs {
+  /** The folder of the npm package of this name: a workspace of the root package.json, or the root. */
+  npmPackage(name: string): string | undefined
+  /** A Go package's folder by its import path, from the `module` of the go.mod above the command. */
+  goPackage(importPath: string): string | undefined
+  /** The Cargo workspace above the command (else its package): where panics' paths start. */
+  cargoRoot(): string | undefined
+}
+
+/** The command's folder and its parents up to the repository root, nearest first. */
+function upToRoot(repoRoot: string, dir: string | undefined): string[] {
+  const out: string[] = []
+  for (let d = dir; d && isInside(repoRoot, d); d = path.dirname(d)) {
+    out.push(d)
+    if (path.relative(repoRoot, d) === '') break
+  }
+  return out
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch {
+    return undefined
+  }
+}
+
+function packageJson(dir: string): Record<string, unknown> | undefined {
+  try {
+    const json: unknown = JSON.parse(readText(path.join(dir, 'package.json')) ?? 'null')
+    return json && typeof json === 'object' ? (json as Record<string, unknown>) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The folders a `workspaces` pattern names: plain folders and `*` segments (`packages/*`). */
+function expandWorkspace(root: string, pattern: string): string[] {
+  let dirs = [root]
+  for (const part of pattern.replace(/^\.\//, '').split('/').filter(Boolean)) {
+    dirs = dirs.flatMap(d => {
+      if (part !== '*') return [path.join(d, part)]
+      try {
+        return readdirSync(d, { withFileTypes: true })
+          .filter(e => e.isDirectory() && e.name !== 'node_modules')
+          .map(e => path.join(d, e.name))
+      } catch {
+        return []
+      }
+    })
+  }
+  return dirs
+}
+
+/** The npm packages by name: the nearest package.json with `workspaces` above the command, its workspaces. */
+function npmPackages(dirs: readonly string[]): Map<string, string> {
+  const byName = new Map<string, string>()
+  const root = dirs.find(d => packageJson(d)?.['workspaces']) ?? dirs.find(d => packageJson(d))
+  if (!root) return byName
+  const json = packageJson(root)!
+  const declared = json['workspaces']
+  const patterns = Array.isArray(declared)
+    ? declared
+    : ((declared as { packages?: unknown } | undefined)?.packages ?? [])
+  const folders = [
+    root,
+    ...(Array.isArray(patterns) ? patterns : [])
+      .filter((p): p is string => typeof p === 'string' && !p.startsWith('!'))
+      .flatMap(p => expandWorkspace(root, p))
+  ]
+  for (const folder of folders) {
+    const name = packageJson(folder)?.['name']
+    if (typeof name === 'string' && !byName.has(name)) byName.set(name, folder)
+  }
+  return byName
+}
+
+export function runnerDirs(repoRoot: string, dir: string | undefined): RunnerDirs {
+  const dirs = upToRoot(repoRoot, dir)
+  let npm: Map<string, string> | undefined
+  let cargo: { root?: string } | undefined
+  const inside = (d: string) => (isInside(repoRoot, d) ? d : undefined)
+  return {
+    npmPackage: name => (npm ??= npmPackages(dirs)).get(name),
+    goPackage: importPath => {
+      const modDir = dirs.find(d => readText(path.join(d, 'go.mod')) !== undefined)
+      const mod = modDir && /^module\s+"?([^\s"]+)"?/m.exec(readText(path.join(modDir, 'go.mod'))!)
+      if (!modDir || !mod) return undefined
+      if (importPath === mod[1]) return modDir
+      return importPath.startsWith(`${mod[1]}/`)
+        ? inside(path.join(modDir, importPath.slice(mod[1]!.length + 1)))
+        : undefined
+    },
+    cargoRoot: () => {
+      if (!cargo) {
+        const manifests = dirs.filter(d => readText(path.join(d, 'Cargo.toml')) !== undefined)
+        const workspace = (d: string) =>
+          /^\s*\[workspace\]/m.test(readText(path.join(d, 'Cargo.toml')) ?? '')
+        cargo = { root: manifests.find(workspace) ?? manifests[0] }
+      }
+      return cargo.root
+    }
   }
 }

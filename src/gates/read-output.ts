@@ -9,7 +9,7 @@ import { readJsonReport } from './formats/json-reports.js'
 import type { ProblemMatcher } from './formats/problem-matchers.js'
 import { readText, tail } from './formats/text.js'
 import { builtInMatchers } from './matchers.js'
-import { commandDir, PathPlacer } from './paths.js'
+import { commandDir, PathPlacer, runnerDirs, type RunnerDirs } from './paths.js'
 import type { CheckSpec, GateProblem, ToolLevel } from './problem.js'
 
 /**
@@ -80,7 +80,8 @@ class FileLines {
 function problemsOf(
   result: CommandOutput,
   matchers: readonly ProblemMatcher[],
-  inRepo: (file: string) => boolean
+  inRepo: (file: string) => boolean,
+  dirs?: RunnerDirs
 ): { problems: GateProblem[]; category?: Category } {
   const structured = (text: string) => {
     try {
@@ -93,7 +94,8 @@ function problemsOf(
       return undefined
     }
   }
-  const text = (t: string) => readText(t, { user: matchers, builtIn: builtInMatchers() }, inRepo)
+  const text = (t: string) =>
+    readText(t, { user: matchers, builtIn: builtInMatchers() }, inRepo, dirs)
   if (typeof result.report === 'string') {
     return { problems: structured(result.report)?.problems ?? text(result.report) }
   }
@@ -267,9 +269,11 @@ export function readGateOutput(
   options: ReadOptions
 ): GateReading {
   const { repoRoot, cwd } = options
-  const placer = new PathPlacer(repoRoot, commandDir(check.command, cwd, repoRoot))
+  const dir = commandDir(check.command, cwd, repoRoot)
+  const placer = new PathPlacer(repoRoot, dir)
   const lines = new FileLines(repoRoot)
-  const read = problemsOf(result, options.matchers ?? [], f => 'file' in placer.place(f))
+  const inRepo = (f: string) => 'file' in placer.place(f)
+  const read = problemsOf(result, options.matchers ?? [], inRepo, runnerDirs(repoRoot, dir))
   const passed = result.exitCode === 0
   const placed = collapse(read.problems).flatMap(({ p, times }) => {
     const at = place(p, placer)

@@ -1,8 +1,11 @@
+import path from 'node:path'
 import { plainText } from '../../loop/untrusted.js'
+import type { RunnerDirs } from '../paths.js'
 import type { GateProblem } from '../problem.js'
 import { toolLevel } from '../problem.js'
 import { readWithMatchers, type ProblemMatcher, type ReadProblem } from './problem-matchers.js'
-import { readTestFailures } from './test-failures.js'
+import { readCargoTests, readGoTests } from './runner-output.js'
+import { readTap, readTestFailures } from './test-failures.js'
 import { readWorkflowCommands } from './workflow-commands.js'
 
 /**
@@ -39,18 +42,125 @@ function readGeneric(lines: readonly string[]): ReadProblem[] {
   return out
 }
 
+/**
+ * Location shapes other tools print, each read as the loose form is (a file of the tree, or what
+ * looks like a file's path): `"src/app.js", line 3[, column 5]: message` (C compilers and lints of
+ * old), `src/app.js(3[,5]): warning[ CODE]: message` (MSBuild-like, with or without a column or
+ * code), and a `file:///…/src/app.js:3:1[: message]` URI.
+ */
+const SHAPES: ReadonlyArray<RegExp> = [
+  /^"(?<file>[^"]+)", line (?<line>\d+)(?:[.,]\s*col(?:umn)?\.?\s*(?<col>\d+))?:\s*(?:(?<level>error|warning|note|info)\s*:\s*)?(?<msg>.+)$/i,
+  /^(?<file>[^\s()"'][^()"']*?)\((?<line>\d+)(?:,(?<col>\d+))?\)\s*:\s*(?<level>fatal error|error|warning|note|info)(?:\s+(?<code>[A-Z]+\d+))?\s*:\s*(?<msg>.+)$/i,
+  /^(?<file>file:\/\/\/\S+?):(?<line>\d+):(?<col>\d+)(?::?\s+(?<msg>.*))?$/
+]
+
+function readShapes(lines: readonly string[]): ReadProblem[] {
+  const out: ReadProblem[] = []
+  lines.forEach((line, at) => {
+    const g = SHAPES.map(re => re.exec(line.trim())).find(Boolean)?.groups
+    if (!g) return
+    const level = g['level']?.replace(/^fatal /i, '')
+    out.push({
+      at,
+      problem: {
+        file: g['file'],
+        line: Number(g['line']),
+        column: g['col'] ? Number(g['col']) : undefined,
+        level: toolLevel(level, 'error'),
+        rule: g['code'],
+        message: g['msg']?.trim() || `${level ?? 'problem'} at this line`,
+        loose: true
+      }
+    })
+  })
+  return out
+}
+
+/** A Python traceback's frame: `File "src/app.py", line 3[, in f]`. */
+const PY_FRAME = /^\s*File "(.+)", line (\d+)(?:, in .+)?$/
+
+/**
+ * Python tracebacks (a crash, a SyntaxError): one problem on the innermost frame in the repository
+ * (printed last), with the exception's line, the first unindented line after the frames. A frame
+ * followed by `raise X('message')` is left to setup-python's matcher (matchers.ts), as on a runner.
+ */
+function readTracebacks(
+  lines: readonly string[],
+  inRepo: (file: string) => boolean
+): ReadProblem[] {
+  const out: ReadProblem[] = []
+  let frames = false
+  let last: { at: number; file: string; line: string } | undefined
+  lines.forEach((raw, at) => {
+    const frame = PY_FRAME.exec(raw)
+    if (frame) {
+      frames = true
+      if (inRepo(frame[1]!)) last = { at, file: frame[1]!, line: frame[2]! }
+      return
+    }
+    // the source line and its caret are indented; the exception's line is not
+    if (!frames || !raw.trim() || /^\s/.test(raw)) return
+    // a frame with its `raise X('message')` is setup-python's matcher's, read after this
+    const raise = last && /^\s*raise\s(.*)\('(.*)'\)$/.test(lines[last.at + 1] ?? '')
+    if (last && !raise) {
+      const problem = {
+        file: last.file,
+        line: Number(last.line),
+        level: 'error' as const,
+        message: raw.trim()
+      }
+      out.push({ at: last.at, problem })
+    }
+    frames = false
+    last = undefined
+  })
+  return out
+}
+
+/** npm's header before a script's output: `> name@version script` (npm 7+). */
+const NPM_HEADER = /^> (@?[^\s@]+)(?:@\S+)? [\w:.-]+$/
+
+/**
+ * npm runs a script in its package's folder (`npm run x -w packages/app`, `--workspaces`): the
+ * relative paths printed after `> @scope/app@1.0.0 x` start there, when they name a file there.
+ */
+function inWorkspaces(
+  lines: readonly string[],
+  problems: ReadProblem[],
+  inRepo: (file: string) => boolean,
+  dirs: RunnerDirs | undefined
+): ReadProblem[] {
+  if (!dirs || !lines.some(l => l.startsWith('> '))) return problems
+  const base: Array<string | undefined> = []
+  let dir: string | undefined
+  lines.forEach((line, at) => {
+    const header = NPM_HEADER.exec(line)
+    dir = (header && dirs.npmPackage(header[1]!)) || dir
+    base[at] = dir
+  })
+  return problems.map(r => {
+    const file = r.problem.file
+    const under = base[r.at]
+    if (!file || !under || path.isAbsolute(file) || /^[A-Za-z]:[\\/]|^file:/i.test(file)) return r
+    const joined = path.join(under, file)
+    return inRepo(joined) ? { ...r, problem: { ...r.problem, file: joined } } : r
+  })
+}
+
 /** The longest line the text readers read (PR code prints what it likes; regexps are not free). */
 const MAX_LINE = 4000
 
 /**
  * Located problems in a command's printed output. Readers in order — workflow commands, the user's
- * problem matchers, failing tests, the built-in matchers, the loose form — and the first to read a
- * line keeps it, so one printed line is never two findings.
+ * problem matchers, failing tests (and crashes' stacks), the built-in matchers, other location
+ * shapes, the loose form — and the first to read a line keeps it, so one printed line is never two
+ * findings. `dirs` says where runners' relative paths start (see RunnerDirs).
  */
 export function readText(
   output: string,
   matchers: { user: readonly ProblemMatcher[]; builtIn: readonly ProblemMatcher[] },
-  inRepo: (file: string) => boolean
+  inRepo: (file: string) => boolean,
+  dirs?: RunnerDirs
 ): GateProblem[] {
   // a location is at a line's start: the rest of a very long line only slows the regexps down
   // colours and links gone, and a carriage return ends a line (`plainText`), as on a terminal
@@ -63,7 +173,12 @@ export function readText(
     () => readWorkflowCommands(lines),
     () => readWithMatchers(lines, matchers.user),
     () => readTestFailures(lines, inRepo),
+    () => readTap(lines, inRepo),
+    () => readCargoTests(lines, inRepo, dirs),
+    () => readGoTests(lines, inRepo, dirs),
+    () => readTracebacks(lines, inRepo),
     () => readWithMatchers(lines, matchers.builtIn),
+    () => readShapes(lines),
     () => readGeneric(lines)
   ]
   for (const read of readers) {
@@ -76,7 +191,9 @@ export function readText(
     }
   }
   // in the order they were printed
-  return problems.sort((a, b) => a.at - b.at).map(r => r.problem)
+  return inWorkspaces(lines, problems, inRepo, dirs)
+    .sort((a, b) => a.at - b.at)
+    .map(r => r.problem)
 }
 
 /** The last lines of an output, for a failing command whose output names no location. */

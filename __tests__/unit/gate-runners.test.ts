@@ -1,0 +1,166 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { readGateOutput } from '../../src/gates/run-gates.js'
+import { parseChecks } from '../../src/inputs.js'
+
+/**
+ * What the runners' readers decide beyond the captured fixtures (gate-parity.test.ts replays those,
+ * clean runs included): the shapes no fixture of a real tool here prints, and the cases that must
+ * not become findings or must stay apart.
+ */
+let root: string
+
+function write(file: string, content: string): void {
+  const target = path.join(root, file)
+  mkdirSync(path.dirname(target), { recursive: true })
+  writeFileSync(target, content)
+}
+
+function read(check: string, output: string, exitCode = 1) {
+  return readGateOutput(
+    parseChecks(check)[0]!,
+    { exitCode, stdout: output, output, timedOut: false },
+    { repoRoot: root, cwd: root }
+  ).findings
+}
+
+const where = (findings: ReadonlyArray<{ file?: string; line?: number; severity: string }>) =>
+  findings.map(f => [f.file ?? null, f.line ?? null, f.severity])
+
+beforeEach(() => {
+  root = mkdtempSync(path.join(tmpdir(), 'rl-runners-'))
+  write('src/app.js', 'one\ntwo\nthree\nfour\n')
+  write('src/app.py', 'one\ntwo\nthree\n')
+})
+afterEach(() => rmSync(root, { recursive: true, force: true }))
+
+describe('common location shapes', () => {
+  it('places a relative stack frame, a quoted path with `line N`, `path(N): warning:` and a file:// URI', () => {
+    const frame = 'TypeError: x is not a function\n    at f (src/app.js:3:1)\n'
+    expect(where(read('run: node x', frame))).toEqual([['src/app.js', 3, 'high']])
+    expect(where(read('run: cc', '"src/app.js", line 3: undefined symbol x\n'))).toEqual([
+      ['src/app.js', 3, 'high']
+    ])
+    expect(where(read('run: cc', '"src/app.js", line 2, column 4: warning: unused\n'))).toEqual([
+      ['src/app.js', 2, 'medium'],
+      [null, null, 'high']
+    ])
+    expect(where(read('run: build', 'src/app.js(3): warning: implicit any\n', 0))).toEqual([
+      ['src/app.js', 3, 'low']
+    ])
+    expect(where(read('run: deno', `file://${root}/src/app.js:4:2: uncaught error\n`))).toEqual([
+      ['src/app.js', 4, 'high']
+    ])
+  })
+
+  it('places a Python traceback without `in` on its last frame in the repository', () => {
+    const output = [
+      'Traceback (most recent call last):',
+      '  File "src/app.py", line 3, in <module>',
+      '    main()',
+      '  File "/usr/lib/python3.11/json/__init__.py", line 346, in loads',
+      '    return _default_decoder.decode(s)',
+      'json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)',
+      '  File "src/app.py", line 2',
+      '    x = = 1',
+      '        ^',
+      'SyntaxError: invalid syntax'
+    ].join('\n')
+    const findings = read('run: python3 src/app.py', output)
+    expect(where(findings)).toEqual([
+      ['src/app.py', 3, 'high'],
+      ['src/app.py', 2, 'high']
+    ])
+    expect(findings[1]!.description).toBe('SyntaxError: invalid syntax')
+  })
+
+  it('takes no stack that is not a crash for a finding: logged output, a URL, a time', () => {
+    const output = [
+      '  ● Console',
+      '',
+      '    console.error',
+      '      Error: expected in this test',
+      '',
+      '      at Object.<anonymous> (src/app.js:2:11)',
+      'see https://example.com/a.js:3:1 for more',
+      'started 12:30:01'
+    ].join('\n')
+    expect(read('test: jest', output, 0)).toEqual([])
+  })
+})
+
+describe('test runners', () => {
+  it('keeps two failing tests whose names differ only in case as two findings, on one helper line', () => {
+    write('test/helper.js', 'module.exports = v => { if (!v) throw new Error("no") }\n')
+    const output = [
+      '✖ Parses input (1.2ms)',
+      '  Error: no',
+      `      at module.exports (file://${root}/test/helper.js:1:38)`,
+      '✖ parses input (0.4ms)',
+      '  Error: no',
+      `      at module.exports (file://${root}/test/helper.js:1:38)`
+    ].join('\n')
+    const findings = read('test: node --test', output)
+    expect(findings.map(f => [f.title, f.file, f.line])).toEqual([
+      ['Parses input', 'test/helper.js', 1],
+      ['parses input', 'test/helper.js', 1]
+    ])
+    expect(new Set(findings.map(f => f.id)).size).toBe(2)
+  })
+
+  it("shows a TAP failure located outside the repository as its own finding, with the test's error", () => {
+    const output = [
+      'TAP version 13',
+      '# Subtest: reads the config',
+      'not ok 1 - reads the config',
+      '  ---',
+      "  location: '/elsewhere/config.test.js:3:1'",
+      "  failureType: 'testCodeFailure'",
+      '  error: |-',
+      '    ENOENT: no such file',
+      '  ...',
+      '# Subtest: skipped',
+      'not ok 2 - skipped # SKIP',
+      '1..2',
+      '# pass 0'
+    ].join('\n')
+    const findings = read('test: node --test', output)
+    expect(findings.map(f => [f.title, f.file ?? null, f.description])).toEqual([
+      ['reads the config', null, 'ENOENT: no such file']
+    ])
+  })
+
+  it("places `go test -v` logs printed before `--- FAIL` in their package, not a passing test's", () => {
+    write('go.mod', 'module example.com/m\n\ngo 1.22\n')
+    write(
+      'pkg/a/a_test.go',
+      'package a\n\nfunc TestA(t *testing.T) {\n\tt.Log("x")\n\tt.Error("y")\n}\n'
+    )
+    const output = [
+      '=== RUN   TestOK',
+      '    a_test.go:4: only a log',
+      '--- PASS: TestOK (0.00s)',
+      '=== RUN   TestA',
+      '    a_test.go:5: y',
+      '--- FAIL: TestA (0.00s)',
+      'FAIL',
+      'FAIL\texample.com/m/pkg/a\t0.002s',
+      '?   \texample.com/m/pkg/b\t[no test files]'
+    ].join('\n')
+    const findings = read('test: go test -v ./...', output)
+    expect(findings.map(f => [f.title, f.file, f.line])).toEqual([['TestA', 'pkg/a/a_test.go', 5]])
+  })
+
+  it("reads an older cargo panic (`panicked at 'msg', path:l:c`) in a workspace run from a member", () => {
+    write('Cargo.toml', '[workspace]\nmembers = ["crates/a"]\n')
+    write('crates/a/Cargo.toml', '[package]\nname = "a"\n')
+    write('crates/a/src/lib.rs', 'one\ntwo\nthree\n')
+    const output = "thread 'tests::one' panicked at 'boom', crates/a/src/lib.rs:2:5\n"
+    const findings = read('test: cd crates/a && cargo test', output)
+    expect(findings.map(f => [f.title, f.file, f.line, f.description])).toEqual([
+      ['tests::one', 'crates/a/src/lib.rs', 2, 'boom']
+    ])
+  })
+})

@@ -1,0 +1,3 @@
+pub fn shout(s: &str) -> String {
+    s.to_lowercase()
+}

@@ -1,0 +1,6 @@
+package calc
+
+// Add adds two numbers.
+func Add(a, b int) int {
+	return a + b + 1
+}

@@ -1,0 +1,3 @@
+def total(items):
+    return sum(items)
+print(total([1, 2])
