@@ -89,6 +89,22 @@ describe('common location shapes', () => {
     ].join('\n')
     expect(read('test: jest', output, 0)).toEqual([])
   })
+
+  it("reads a crash's stack and a traceback only when the check failed: a passing run logged them", () => {
+    const output = [
+      'Error: expected in this test',
+      '    at check (src/app.js:2:11)',
+      'Traceback (most recent call last):',
+      '  File "src/app.py", line 3, in <module>',
+      'ValueError: also logged on purpose',
+      'ok 1 - everything passed'
+    ].join('\n')
+    expect(read('test: npm test', output, 0)).toEqual([])
+    expect(where(read('test: npm test', output, 1))).toEqual([
+      ['src/app.js', 2, 'high'],
+      ['src/app.py', 3, 'high']
+    ])
+  })
 })
 
 describe('test runners', () => {

@@ -27,6 +27,11 @@ export interface GateProblem {
    * what merely looks like a location (a URL, a time) is dropped instead of becoming a finding.
    */
   loose?: boolean
+  /**
+   * A stack printed outside any test (a JavaScript crash, a Python traceback): in the output of a
+   * check that passed it is something the run logged, not a problem, and is not read.
+   */
+  crash?: boolean
 }
 
 const WORDS: Record<string, ToolLevel> = {

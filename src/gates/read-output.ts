@@ -275,19 +275,20 @@ export function readGateOutput(
   const inRepo = (f: string) => 'file' in placer.place(f)
   const read = problemsOf(result, options.matchers ?? [], inRepo, runnerDirs(repoRoot, dir))
   const passed = result.exitCode === 0
-  const placed = collapse(read.problems).flatMap(({ p, times }) => {
+  // a passing check's logged stack (a test that prints an error on purpose) is no problem
+  const problems = passed ? read.problems.filter(p => !p.crash) : read.problems
+  const placed = collapse(problems).flatMap(({ p, times }) => {
     const at = place(p, placer)
     return at ? [{ p: clamp(at, lines), times }] : []
   })
-  const problems = oneChannel(placed).map(({ p, times }) => ({
+  const graded = oneChannel(placed).map(({ p, times }) => ({
     p,
     severity: severityOf(p.level, check, passed),
     times
   }))
-  const count = (which: typeof problems) => which.reduce((n, { times }) => n + times, 0)
+  const count = (which: typeof graded) => which.reduce((n, { times }) => n + times, 0)
   // over the cap, the most severe first: what is left out is the least severe
-  const ordered =
-    problems.length > MAX_FINDINGS_PER_CHECK ? [...problems].sort(bySeverity) : problems
+  const ordered = graded.length > MAX_FINDINGS_PER_CHECK ? [...graded].sort(bySeverity) : graded
   const category: Category = read.category ?? 'logic'
   const findings = firstDistinct(
     ordered,
@@ -300,8 +301,8 @@ export function readGateOutput(
   }
   return {
     findings,
-    problems: count(problems.filter(({ p }) => p.file)),
-    capped: count(problems) > MAX_FINDINGS_PER_CHECK
+    problems: count(graded.filter(({ p }) => p.file)),
+    capped: count(graded) > MAX_FINDINGS_PER_CHECK
   }
 }
 

@@ -102,7 +102,7 @@ class Reader {
     // a crash outside any test: its message is the error's line above the stack
     const [file, line, column] = frame
     const problem = { file, line: Number(line), column: Number(column), level: 'error' as const }
-    this.out.push({ at, problem: { ...problem, message: this.lastText } })
+    this.out.push({ at, problem: { ...problem, message: this.lastText, crash: true } })
     this.inStack = true
   }
 }

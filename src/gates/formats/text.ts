@@ -107,7 +107,8 @@ function readTracebacks(
         file: last.file,
         line: Number(last.line),
         level: 'error' as const,
-        message: raw.trim()
+        message: raw.trim(),
+        crash: true
       }
       out.push({ at: last.at, problem })
     }
