@@ -32,12 +32,20 @@ export interface SandboxLayout {
   show: string[]
   /** Sockets replaced by /dev/null (a Docker socket is root on the host). */
   mask: string[]
+  /** Folders shown read-only at a path of their own (the CLI: your installed dependencies in its checkout). */
+  binds?: readonly ReadOnlyBind[]
   network: NetworkMode
   /** Running as root: capabilities are dropped explicitly. */
   root_user: boolean
 }
 
 type Mount = { op: string; src?: string; dest: string }
+
+/** A folder shown read-only at `dest`. */
+export interface ReadOnlyBind {
+  src: string
+  dest: string
+}
 
 const depth = (p: string): number => p.split('/').filter(Boolean).length
 
@@ -50,7 +58,8 @@ export function bwrapArgs(layout: SandboxLayout, cwd: string, command: string): 
     { op: '--ro-bind', src: layout.gitDir, dest: layout.gitDir },
     { op: '--ro-bind', src: layout.gitConfig, dest: path.join(layout.gitDir, 'config') },
     { op: '--bind', src: layout.dirs.home, dest: layout.dirs.home },
-    { op: '--bind', src: layout.dirs.tmp, dest: layout.dirs.tmp }
+    { op: '--bind', src: layout.dirs.tmp, dest: layout.dirs.tmp },
+    ...(layout.binds ?? []).map(b => ({ op: '--ro-bind', src: b.src, dest: b.dest }))
   ]
   const seen = new Set<string>()
   const ordered = mounts
@@ -300,6 +309,8 @@ export interface ConfineOptions {
   exec?: Exec
   /** Install bubblewrap and load its AppArmor profile with sudo where needed (default: a runner). */
   setUp?: boolean
+  /** Folders to show read-only, given the checkout's work tree (see SandboxLayout.binds). */
+  binds?: (root: string) => ReadOnlyBind[]
 }
 
 /** Chooses the sandbox once and gives each checkout a runner confined to it. */
@@ -353,6 +364,7 @@ export function createConfinement(options: ConfineOptions): Confine {
       mask: SOCKETS.filter(
         file => existsSync(file) && !hide.some(h => real(file).startsWith(`${h}/`))
       ),
+      binds: options.binds?.(real(checkout.root)),
       network: options.network,
       root_user: process.getuid?.() === 0
     }
