@@ -67,6 +67,16 @@ function sampleRepo(files: Record<string, string> = {}): string {
   return dir
 }
 
+/** A folder with a bwrap that cannot create namespaces (Ubuntu 24.04's AppArmor), for PATH. */
+function brokenBwrap(): string {
+  const bin = mkdtempSync(path.join(os.tmpdir(), 'review-loop-fakebin-'))
+  dirs.push(bin)
+  writeFileSync(path.join(bin, 'bwrap'), '#!/bin/sh\n[ "$1" = --version ] && exit 0\nexit 1\n', {
+    mode: 0o755
+  })
+  return bin
+}
+
 describe('npx review-loop', () => {
   it('prints its help and refuses a wrong command with exit 2', async () => {
     const help = await cli(['--help'], os.tmpdir())
@@ -147,6 +157,16 @@ describe('npx review-loop', () => {
       expect(existsSync(path.join(repo, 'node_modules/dep/x'))).toBe(false)
     }
     // the fix commit holds the fix alone
+    expect(git(repo, ['show', '--name-only', '--format=', 'HEAD'])).toBe('src/a.js')
+    // without a sandbox the clone links them
+    git(repo, ['reset', '-q', '--hard', 'HEAD~1'])
+    const linked = await cli(
+      ['--check', check, '--check', TODO_CHECK, '--fix', "sed -i '/TODO/d' src/a.js"],
+      repo,
+      { PATH: `${brokenBwrap()}:${process.env['PATH'] ?? '/usr/bin:/bin'}` }
+    )
+    expect(linked.out).toContain('PR code ran unsandboxed')
+    expect(linked.out).toContain('review-loop: go')
     expect(git(repo, ['show', '--name-only', '--format=', 'HEAD'])).toBe('src/a.js')
   })
 
@@ -244,14 +264,10 @@ describe('npx review-loop', () => {
 
   it("never uses sudo on the user's machine: no bubblewrap install, no AppArmor profile", async () => {
     const repo = sampleRepo()
-    const bin = mkdtempSync(path.join(os.tmpdir(), 'review-loop-fakebin-'))
-    dirs.push(bin)
+    const bin = brokenBwrap()
     const calls = path.join(bin, 'calls')
     // a sudo that would say yes, and a bwrap that cannot create namespaces (Ubuntu 24.04's AppArmor)
     writeFileSync(path.join(bin, 'sudo'), `#!/bin/sh\necho "sudo $*" >> ${calls}\nexit 0\n`, {
-      mode: 0o755
-    })
-    writeFileSync(path.join(bin, 'bwrap'), '#!/bin/sh\n[ "$1" = --version ] && exit 0\nexit 1\n', {
       mode: 0o755
     })
     const r = await cli(['--check', TODO_CHECK, '--dry-run'], repo, {

@@ -182,16 +182,12 @@ async function loop(
     surface: 'cli'
   }
   const ai = await agents(settings, log, options.dryRun)
-  if (!ai)
-    log.notice(
-      'AI review is off: ANTHROPIC_API_KEY is not set (nor --set model-provider=bedrock or vertex), so only the checks review and only the --fix commands fix.'
-    )
   if (options.dryRun) settings.fixCommands = []
-  const dependencies = installedDependencies(where.repo.root)
-  if (dependencies.length)
-    log.info(
-      `Checks use your installed dependencies (${dependencies.join(', ')} of ${where.repo.root}): read-only in the sandbox, linked without it.`
-    )
+  const confine = lendDependencies(
+    binds => localConfinement(settings, scratch, io.env, log, binds),
+    where.repo.root,
+    yourDependencies(where.repo.root, log)
+  )
   let outcome: IterationOutcome | undefined
   for (let run = 1; run <= MAX_RUNS; run++) {
     record.nextRequested = false
@@ -201,11 +197,7 @@ async function loop(
       ctx: localContext(where.work, where.checkout, run, path.basename(where.repo.root)),
       github,
       openGit,
-      confine: lendDependencies(
-        binds => localConfinement(settings, scratch, io.env, log, binds),
-        where.repo.root,
-        dependencies
-      ),
+      confine,
       artifacts: localArtifacts(settings.artifactsDir!, log),
       log,
       env: io.env,
@@ -215,6 +207,16 @@ async function loop(
     if (!record.nextRequested) break
   }
   return outcome
+}
+
+/** Your installed dependency folders, said once: the checks run on them. */
+function yourDependencies(root: string, log: Log): string[] {
+  const folders = installedDependencies(root)
+  if (folders.length)
+    log.info(
+      `Checks use your installed dependencies (${folders.join(', ')} of ${root}): read-only in the sandbox, linked without it.`
+    )
+  return folders
 }
 
 /** The records in a folder of the output (there is no artifact service to upload them to). */
@@ -267,7 +269,12 @@ async function agents(
   log: Log,
   dryRun: boolean
 ): Promise<AiAgents | undefined> {
-  if (!settings.ai.provider) return undefined
+  if (!settings.ai.provider) {
+    log.notice(
+      'AI review is off: ANTHROPIC_API_KEY is not set (nor --set model-provider=bedrock or vertex), so only the checks review and only the --fix commands fix.'
+    )
+    return undefined
+  }
   const ai = (await import('../model/agents.js')).createAiAgents(settings, log)
   return dryRun ? { ...ai, fix: undefined } : ai
 }

@@ -8,7 +8,6 @@ import {
   type PreparedFix
 } from '../fix/apply-fix.js'
 import type { Settings } from '../inputs.js'
-import type { Surface } from '../loop/reasons.js'
 import { recordFix } from '../loop/record.js'
 import { disputeRound, nextAfterFix, type DisputeRound, type Fixers } from '../loop/rules.js'
 import type { FixRecord, LoopState, PullRequest, ReviewResult, Usage } from '../loop/types.js'
@@ -186,7 +185,7 @@ export async function fixPhase(
  * (never forced); the fix record is replaced by what became of it.
  */
 export async function pushPhase(
-  deps: Pick<FixDeps, 'log'> & { surface?: Surface },
+  deps: Pick<FixDeps, 'log' | 'settings'>,
   plan: Extract<Plan, { kind: 'review' }>,
   fixed: Fixed & { pending: PendingPush },
   ws: Workspace
@@ -205,7 +204,9 @@ export async function pushPhase(
   const files = plural(delivery.filesChanged.length, 'file', ' (', ')')
   // on a laptop the "push" goes to the loop's copy of your repository: the fix is committed
   const said =
-    deps.surface === 'cli' && delivery.outcome === 'pushed' ? 'committed' : delivery.outcome
+    deps.settings.surface === 'cli' && delivery.outcome === 'pushed'
+      ? 'committed'
+      : delivery.outcome
   deps.log.info(`${tag} fix: ${said.replace('_', ' ')}${files}`)
   return {
     state: settled.state,

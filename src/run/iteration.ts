@@ -171,12 +171,7 @@ export async function iterate(
     return { ...done, ...(await readOnlyReport(deps, plan, input)) }
   }
   const final = fixed?.pending
-    ? await pushPhase(
-        { log: deps.log, surface: settings.surface },
-        plan,
-        { ...fixed, pending: fixed.pending },
-        ws
-      )
+    ? await pushPhase(deps, plan, { ...fixed, pending: fixed.pending }, ws)
     : fixed
   if (final && fixed?.pending)
     recorded = await explained(
