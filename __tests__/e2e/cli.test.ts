@@ -1,5 +1,13 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  writeFileSync
+} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -59,6 +67,16 @@ function sampleRepo(files: Record<string, string> = {}): string {
   return dir
 }
 
+/** A folder with a bwrap that cannot create namespaces (Ubuntu 24.04's AppArmor), for PATH. */
+function brokenBwrap(): string {
+  const bin = mkdtempSync(path.join(os.tmpdir(), 'review-loop-fakebin-'))
+  dirs.push(bin)
+  writeFileSync(path.join(bin, 'bwrap'), '#!/bin/sh\n[ "$1" = --version ] && exit 0\nexit 1\n', {
+    mode: 0o755
+  })
+  return bin
+}
+
 describe('npx review-loop', () => {
   it('prints its help and refuses a wrong command with exit 2', async () => {
     const help = await cli(['--help'], os.tmpdir())
@@ -67,6 +85,105 @@ describe('npx review-loop', () => {
     const wrong = await cli(['revew'], os.tmpdir())
     expect(wrong.code).toBe(2)
     expect(wrong.err).toContain("Unknown command 'revew'")
+    const typo = await cli(['--chek', 'lint: true'], os.tmpdir())
+    expect(typo.code).toBe(2)
+    expect(typo.err).toBe(
+      "review-loop: Unknown option '--chek': did you mean --check? See review-loop --help.\n"
+    )
+  })
+
+  it('says up front what it will not see, and takes the base origin/HEAD names', async () => {
+    // a clone whose remote's default branch is trunk (no main), with a change not committed
+    const upstream = sampleRepo()
+    git(upstream, ['branch', '-m', 'main', 'trunk'])
+    git(upstream, ['switch', '-q', 'trunk'])
+    const repo = mkdtempSync(path.join(os.tmpdir(), 'review-loop-clone-'))
+    dirs.push(repo)
+    git(repo, ['clone', '-q', upstream, '.'])
+    git(repo, ['switch', '-q', '--track', 'origin/feature'])
+    writeFiles(repo, { 'README.md': '# changed, not committed\n' })
+    const r = await cli(['--check', TODO_CHECK, '--dry-run'], repo)
+    expect(r.err).toBe('')
+    expect(r.out).toContain(
+      'notice: Your work tree has uncommitted changes (1 tracked file): the loop reviews the commits of feature only; commit them to have them reviewed.'
+    )
+    expect(r.out).toContain(
+      'notice: AI review is off: ANTHROPIC_API_KEY is not set (nor --set model-provider=bedrock or vertex), so only the checks review and only the --fix commands fix.'
+    )
+    expect(r.out).toContain('[1/3] review: NO_GO (1 finding)')
+    // nothing ahead of the base
+    git(repo, ['switch', '-q', '-c', 'empty', 'trunk'])
+    const empty = await cli(['--check', TODO_CHECK, '--dry-run'], repo)
+    expect(empty.out).toContain(
+      'notice: empty has no commit that trunk lacks: there is nothing to review (name another base with --base).'
+    )
+  })
+
+  it("runs the checks on the user's installed dependencies, read-only, and commits none of them", async () => {
+    // node_modules ignored (so a clone lacks it), in the root and in a workspace
+    const repo = sampleRepo({
+      '.gitignore': 'node_modules/\n',
+      'packages/web/package.json': '{}\n'
+    })
+    writeFiles(repo, {
+      'node_modules/dep/index.js': 'module.exports = 42\n',
+      'packages/web/node_modules/wdep/index.js': 'module.exports = 7\n'
+    })
+    const check =
+      "deps: node -e \"process.exit(require('dep') === 42 && require('./packages/web/node_modules/wdep') === 7 ? 0 : 1)\""
+    const write = 'write: touch node_modules/dep/x 2>/dev/null && echo WROTE || echo READ-ONLY'
+    const r = await cli(
+      [
+        '--check',
+        check,
+        '--check',
+        write,
+        '--check',
+        TODO_CHECK,
+        '--fix',
+        "sed -i '/TODO/d' src/a.js",
+        '--verbose'
+      ],
+      repo
+    )
+    expect(r.out).toContain(
+      `Checks use your installed dependencies (node_modules, packages/web/node_modules of ${realpathSync(repo)}): read-only in the sandbox, linked without it.`
+    )
+    expect(r.out).toMatch(/── check deps: exit 0 \(\d+\.\ds\)|── check deps: exit 0\n/)
+    expect(r.out).toContain('review-loop: go')
+    expect(r.code).toBe(0)
+    if (r.out.includes('PR code runs in bubblewrap')) {
+      expect(r.out).toContain('READ-ONLY')
+      expect(existsSync(path.join(repo, 'node_modules/dep/x'))).toBe(false)
+    }
+    // the fix commit holds the fix alone
+    expect(git(repo, ['show', '--name-only', '--format=', 'HEAD'])).toBe('src/a.js')
+    // without a sandbox the clone links them
+    git(repo, ['reset', '-q', '--hard', 'HEAD~1'])
+    const linked = await cli(
+      ['--check', check, '--check', TODO_CHECK, '--fix', "sed -i '/TODO/d' src/a.js"],
+      repo,
+      { PATH: `${brokenBwrap()}:${process.env['PATH'] ?? '/usr/bin:/bin'}` }
+    )
+    expect(linked.out).toContain('PR code ran unsandboxed')
+    expect(linked.out).toContain('review-loop: go')
+    expect(git(repo, ['show', '--name-only', '--format=', 'HEAD'])).toBe('src/a.js')
+  })
+
+  it("prints each check's real time, and a passing check's output only with --verbose", async () => {
+    const repo = sampleRepo()
+    const slow = 'slow: sleep 1.2; echo all-fine-here'
+    const quiet = await cli(['--check', slow, '--dry-run'], repo)
+    const took = /^── check slow: exit 0 \((\d+\.\d)s\)$/m.exec(quiet.out)
+    expect(Number(took?.[1])).toBeGreaterThanOrEqual(1.2)
+    expect(quiet.out).not.toContain('all-fine-here')
+    // a passing check is its heading alone
+    expect(quiet.out).not.toContain('check slow: exit 0: done in')
+    const verbose = await cli(['--check', slow, '--dry-run', '--verbose'], repo)
+    expect(verbose.out).toContain('all-fine-here')
+    expect(
+      Number(/^── check slow: exit 0: done in (\d+\.\d)s$/m.exec(verbose.out)?.[1])
+    ).toBeGreaterThanOrEqual(1.2)
   })
 
   it('takes a local branch to GO with fix commands, commits the fix locally and writes the comment', async () => {
@@ -78,21 +195,40 @@ describe('npx review-loop', () => {
       repo
     )
     expect(r.code).toBe(0)
-    // the same progress lines as the action's log
-    expect(r.out).toContain('[1/3] review: NO_GO (1 finding)')
-    expect(r.out).toContain('[1/3] fix: pushed (1 file)')
+    // the same progress lines as the action's log, each finding right after its review
+    const lines = r.out.split('\n')
+    const at = (line: string): number => lines.indexOf(line)
+    expect(at('[1/3] review: NO_GO (1 finding)')).toBeGreaterThan(-1)
+    expect(at('src/a.js:2: failure: [high] todo: // TODO later')).toBe(
+      at('[1/3] review: NO_GO (1 finding)') + 1
+    )
+    expect(at('[1/3] fix: committed (1 file)')).toBeGreaterThan(
+      at('[1/3] review: NO_GO (1 finding)')
+    )
     expect(r.out).toContain('[2/3] review: GO (no findings)')
     expect(r.out).toContain(`review-loop: go`)
+    // local words: nothing was pushed or dispatched, and a failing check's output is shown
+    expect(r.out).not.toMatch(/pushed \(|dispatched|re-trigger/)
+    expect(r.out).toContain('src/a.js:2:// TODO later')
     expect(git(repo, ['log', '--format=%an %s', '-1'])).toBe(
       'Dev review-loop: address review (iteration 1)'
     )
     expect(readFileSync(path.join(repo, 'src/a.js'), 'utf8')).toBe('run()\n')
     expect(git(repo, ['status', '--porcelain'])).toBe('')
-    expect(readFileSync(path.join(out, 'comment.md'), 'utf8')).toContain('## Review loop: GO')
+    const comment = readFileSync(path.join(out, 'comment.md'), 'utf8')
+    expect(comment).toContain('## Review loop: GO')
+    // no GitHub commands, pages or workflow runs in a local comment
+    expect(comment).not.toMatch(/\/review-loop |file:\/\/|\]\(|workflow run/)
     expect(readdirSync(path.join(out, 'artifacts'))).toEqual([
       'review-loop-pr-1-iteration-1',
       'review-loop-pr-1-iteration-2'
     ])
+    // the fix record says what became of the fix, not the write-ahead `pushing`
+    const fix = JSON.parse(
+      readFileSync(path.join(out, 'artifacts/review-loop-pr-1-iteration-1/fix-1.json'), 'utf8')
+    ) as { outcome: string; commitSha: string }
+    expect(fix.outcome).toBe('pushed')
+    expect(git(repo, ['rev-parse', 'HEAD'])).toBe(fix.commitSha)
   })
 
   it('reviews only with --dry-run, offline with checks from .github/review-loop.yml of the base', async () => {
@@ -104,7 +240,7 @@ describe('npx review-loop', () => {
     expect(r.out).toContain('[1/3] review: NO_GO (1 finding)')
     expect(r.out).toContain('src/a.js:2: failure: [high]')
     expect(r.out).not.toContain('[1/3] fix')
-    expect(r.out).toContain('review-loop (dry run, nothing fixed): NO_GO, 1 findings')
+    expect(r.out).toContain('review-loop (dry run, nothing fixed): NO_GO, 1 finding\n')
     expect(git(repo, ['rev-parse', 'HEAD'])).toBe(head)
     expect(r.code).toBe(1) // not GO
     const folder = /are in (\S+)/.exec(r.out)?.[1]
@@ -129,14 +265,10 @@ describe('npx review-loop', () => {
 
   it("never uses sudo on the user's machine: no bubblewrap install, no AppArmor profile", async () => {
     const repo = sampleRepo()
-    const bin = mkdtempSync(path.join(os.tmpdir(), 'review-loop-fakebin-'))
-    dirs.push(bin)
+    const bin = brokenBwrap()
     const calls = path.join(bin, 'calls')
     // a sudo that would say yes, and a bwrap that cannot create namespaces (Ubuntu 24.04's AppArmor)
     writeFileSync(path.join(bin, 'sudo'), `#!/bin/sh\necho "sudo $*" >> ${calls}\nexit 0\n`, {
-      mode: 0o755
-    })
-    writeFileSync(path.join(bin, 'bwrap'), '#!/bin/sh\n[ "$1" = --version ] && exit 0\nexit 1\n', {
       mode: 0o755
     })
     const r = await cli(['--check', TODO_CHECK, '--dry-run'], repo, {

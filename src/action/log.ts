@@ -33,14 +33,15 @@ export function createActionsLog(): Log {
       core.info(plainText(text))
       core.info(`::${token}::`)
     },
-    async group(name, fn) {
+    async group(name, fn, about) {
       const started = Date.now()
       const title = logText(name)
       core.startGroup(title)
       try {
         return await fn()
       } finally {
-        core.info(`${title}: done in ${((Date.now() - started) / 1000).toFixed(1)}s`)
+        const ms = about?.tookMs ?? Date.now() - started
+        core.info(`${title}: done in ${(ms / 1000).toFixed(1)}s`)
         core.endGroup()
       }
     }

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { suggestKey } from '../config/config-file.js'
 
 export const HELP = `review-loop: the review → fix loop of the review-loop GitHub Action, on a local repository.
 
@@ -8,7 +9,8 @@ Usage:
   review-loop --help | --version
 
 Review options:
-  --base BRANCH        the branch the current branch is compared with (default: main)
+  --base BRANCH        the branch the current branch is compared with (default: the branch
+                       origin/HEAD names, else main)
   --check 'NAME: CMD'  a check (the checks input); repeat for more
   --fix CMD            a fix command (the fix-commands input); repeat for more
   --max-iterations N   reviews before the loop stops (default 3)
@@ -17,6 +19,7 @@ Review options:
   --out DIR            where the comment, the check results and the artifacts go
                        (default: .git/review-loop/<time> of the repository)
   --dry-run            review only: no fix, no commit (works offline with checks alone)
+  --verbose            print every check's output (by default only a failing check's)
 
   Settings are read as on GitHub: options, then .github/review-loop.yml of the base branch, then
   the defaults. With ANTHROPIC_API_KEY set, Claude reviews and fixes as well (or model-provider
@@ -37,10 +40,12 @@ export class UsageError extends Error {}
 
 export interface ReviewOptions {
   command: 'review'
-  base: string
+  /** The base branch given with --base; without it, the one origin/HEAD names (else main). */
+  base?: string
   inputs: Record<string, string>
   out?: string
   dryRun: boolean
+  verbose: boolean
 }
 
 export interface StatsOptions {
@@ -63,6 +68,7 @@ const OPTIONS = {
   set: { type: 'string', multiple: true },
   out: { type: 'string' },
   'dry-run': { type: 'boolean' },
+  verbose: { type: 'boolean' },
   repo: { type: 'string' },
   last: { type: 'string' },
   'api-url': { type: 'string' },
@@ -78,7 +84,7 @@ export function parseCli(argv: readonly string[]): CliOptions {
   try {
     parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true })
   } catch (e) {
-    throw new UsageError(`${(e as Error).message}. See review-loop --help.`)
+    throw new UsageError(`${optionError(e as Error)} See review-loop --help.`)
   }
   const { values, positionals } = parsed
   if (values.help) return { command: 'help' }
@@ -103,11 +109,22 @@ export function parseCli(argv: readonly string[]): CliOptions {
   }
   return {
     command: 'review',
-    base: values.base ?? 'main',
+    base: values.base,
     inputs: reviewInputs(values),
     out: values.out,
-    dryRun: values['dry-run'] ?? false
+    dryRun: values['dry-run'] ?? false,
+    verbose: values.verbose ?? false
   }
+}
+
+/** What was wrong on the command line; an unknown option that looks like a typo names the known one. */
+function optionError(e: Error): string {
+  const given = /'(-[^']*)'/.exec(e.message)?.[1]
+  const near =
+    (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && given
+      ? suggestKey(given.replace(/^-+/, '').split('=')[0]!, Object.keys(OPTIONS))
+      : undefined
+  return near ? `Unknown option '${given}': did you mean --${near}?` : `${e.message}.`
 }
 
 /** The review options as the action's inputs (`--set` for any of them). */

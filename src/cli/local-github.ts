@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { PrComment, PullRequest } from '../loop/types.js'
-import type { CheckRunInput, Git, GitHubPort, Log } from '../ports/index.js'
+import type { CheckRunInput, Git, GitHubPort } from '../ports/index.js'
 
 /** Who the local loop writes as: the author of its state comment. */
 export const LOCAL_LOGIN = 'review-loop[local]'
@@ -26,8 +26,6 @@ export function createLocalGitHub(input: {
   pull: Omit<PullRequest, 'headSha' | 'baseSha'>
   out: string
   record: LocalRecord
-  /** Where a check run's annotations are printed, as `file:line: level: title` lines. */
-  log: Pick<Log, 'annotate'>
 }): GitHubPort {
   const { git, out, record } = input
   const save = (c: PrComment): PrComment => {
@@ -54,8 +52,8 @@ export function createLocalGitHub(input: {
       record.comment = undefined
     },
     async createCheckRun(check) {
+      // its findings were printed after their review (see decidePhase)
       record.checkRuns.push(check)
-      for (const a of check.annotations) input.log.annotate(a)
       writeFileSync(path.join(out, 'checks.json'), JSON.stringify(record.checkRuns, null, 2))
       return { id: record.checkRuns.length, htmlUrl: '' }
     },

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { InputError } from '../action/input-error.js'
 import { ConfigError } from '../config/config-file.js'
 import { createGitHubAdapter } from '../github/octokit-adapter.js'
+import { plural } from '../report/format.js'
 import { statsReport } from '../run/stats.js'
 import pkg from '../../package.json' with { type: 'json' }
 import { HELP, parseCli, UsageError, type ReviewOptions, type StatsOptions } from './args.js'
@@ -47,13 +48,13 @@ export async function cli(argv: readonly string[], io: CliIo = defaultIo()): Pro
 }
 
 async function review(options: ReviewOptions, io: CliIo): Promise<number> {
-  const log = createTerminalLog(io.out)
+  const log = createTerminalLog(io.out, { verbose: options.verbose })
   const result = await reviewLocally(options, { cwd: io.cwd, env: io.env, log })
   const { state, decision, findings = [] } = result.outcome ?? {}
   io.out('')
   if (options.dryRun)
     io.out(
-      `review-loop (dry run, nothing fixed): ${decision ?? 'not reviewed'}, ${findings.length} findings`
+      `review-loop (dry run, nothing fixed): ${decision ?? 'not reviewed'}, ${plural(findings.length, 'finding') || 'no findings'}`
     )
   else
     io.out(

@@ -10,10 +10,11 @@ import { SETTING_KEYS } from '../config/config-file.js'
 import { createGit } from '../git/git.js'
 import type { Settings } from '../inputs.js'
 import type { AiAgents, ArtifactStore, Confine, Log } from '../ports/index.js'
-import { createConfinement } from '../process/sandbox.js'
+import { createConfinement, type ReadOnlyBind } from '../process/sandbox.js'
 import type { IterationOutcome } from '../run/deps.js'
 import { runIteration } from '../run/iteration.js'
 import { UsageError, type ReviewOptions } from './args.js'
+import { installedDependencies, lendDependencies } from './dependencies.js'
 import { createLocalGitHub, type LocalRecord } from './local-github.js'
 
 /** A loop never takes more runs than this, whatever its settings say (a guard, not a cap). */
@@ -22,14 +23,22 @@ const MAX_RUNS = 60
 const gitOut = (cwd: string, args: string[]): string =>
   execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()
 
+interface LocalRepo {
+  root: string
+  branch: string
+  head: string
+  base: string
+}
+
 /** The repository, its current branch and the base, checked before anything is copied. */
-function localRepo(cwd: string, base: string): { root: string; branch: string; head: string } {
+function localRepo(cwd: string, given: string | undefined): LocalRepo {
   let root: string
   try {
     root = gitOut(cwd, ['rev-parse', '--show-toplevel'])
   } catch {
     throw new UsageError(`${cwd} is not inside a git repository: run review-loop in one.`)
   }
+  const base = given ?? defaultBase(root)
   let branch: string
   try {
     branch = gitOut(root, ['symbolic-ref', '--short', 'HEAD'])
@@ -39,11 +48,39 @@ function localRepo(cwd: string, base: string): { root: string; branch: string; h
   try {
     gitOut(root, ['rev-parse', '--verify', '--quiet', `refs/heads/${base}^{commit}`])
   } catch {
-    throw new UsageError(`The base branch '${base}' does not exist here: name it with --base.`)
+    throw new UsageError(
+      `The base branch '${base}'${given ? '' : ' (origin/HEAD names none)'} does not exist here: name it with --base.`
+    )
   }
   if (branch === base)
     throw new UsageError(`You are on the base branch '${base}': switch to the branch to review.`)
-  return { root, branch, head: gitOut(root, ['rev-parse', 'HEAD']) }
+  return { root, branch, base, head: gitOut(root, ['rev-parse', 'HEAD']) }
+}
+
+/** The branch origin/HEAD names (the remote's default branch), else main. */
+function defaultBase(root: string): string {
+  try {
+    return gitOut(root, ['symbolic-ref', '--short', 'refs/remotes/origin/HEAD']).replace(
+      /^origin\//,
+      ''
+    )
+  } catch {
+    return 'main'
+  }
+}
+
+/** What a user should know before the loop starts: what it reviews is the commits, not the tree. */
+function notices(repo: LocalRepo, log: Log): void {
+  const dirty = gitOut(repo.root, ['status', '--porcelain', '--untracked-files=no'])
+  if (dirty)
+    log.notice(
+      `Your work tree has uncommitted changes (${dirty.split('\n').length} tracked file${dirty.includes('\n') ? 's' : ''}): the loop reviews the commits of ${repo.branch} only; commit them to have them reviewed.`
+    )
+  const ahead = Number(gitOut(repo.root, ['rev-list', '--count', `${repo.base}..HEAD`]))
+  if (ahead === 0)
+    log.notice(
+      `${repo.branch} has no commit that ${repo.base} lacks: there is nothing to review (name another base with --base).`
+    )
 }
 
 /** The inputs given on the command line, refused where the action would refuse them in a file. */
@@ -66,7 +103,7 @@ function localContext(work: string, checkout: string, run: number, repoName: str
     runId: String(run),
     runAttempt: 1,
     workflowFile: 'local',
-    serverUrl: 'file://',
+    serverUrl: '', // no web pages: the comment names commits and files without links
     apiUrl: '',
     workspace: checkout,
     tempDir: work,
@@ -94,6 +131,7 @@ export async function reviewLocally(
   io: { cwd: string; env: Record<string, string | undefined>; log: Log }
 ): Promise<LocalLoopResult> {
   const repo = localRepo(io.cwd, options.base)
+  notices(repo, io.log)
   const common = path.resolve(repo.root, gitOut(repo.root, ['rev-parse', '--git-common-dir']))
   const out =
     options.out ?? path.join(common, 'review-loop', new Date().toISOString().replace(/[:.]/g, '-'))
@@ -115,7 +153,7 @@ export async function reviewLocally(
 async function loop(
   options: ReviewOptions,
   io: { env: Record<string, string | undefined>; log: Log },
-  where: { repo: { root: string; branch: string }; out: string; work: string; checkout: string }
+  where: { repo: LocalRepo; out: string; work: string; checkout: string }
 ): Promise<IterationOutcome | undefined> {
   const { log } = io
   const scratch = path.join(where.work, 'private')
@@ -128,10 +166,9 @@ async function loop(
     git,
     out: where.out,
     record,
-    log,
-    pull: localPull(where.repo.branch, options.base)
+    pull: localPull(where.repo.branch, where.repo.base)
   })
-  const config = await readRepoConfig(github, `origin/${options.base}`)
+  const config = await readRepoConfig(github, `origin/${where.repo.base}`)
   const given: Record<string, string> = {
     ...yourIdentity(where.repo.root),
     ...checkedInputs(options.inputs),
@@ -146,6 +183,11 @@ async function loop(
   }
   const ai = await agents(settings, log, options.dryRun)
   if (options.dryRun) settings.fixCommands = []
+  const confine = lendDependencies(
+    binds => localConfinement(settings, scratch, io.env, log, binds),
+    where.repo.root,
+    yourDependencies(where.repo.root, log)
+  )
   let outcome: IterationOutcome | undefined
   for (let run = 1; run <= MAX_RUNS; run++) {
     record.nextRequested = false
@@ -155,7 +197,7 @@ async function loop(
       ctx: localContext(where.work, where.checkout, run, path.basename(where.repo.root)),
       github,
       openGit,
-      confine: localConfinement(settings, scratch, io.env, log),
+      confine,
       artifacts: localArtifacts(settings.artifactsDir!, log),
       log,
       env: io.env,
@@ -165,6 +207,16 @@ async function loop(
     if (!record.nextRequested) break
   }
   return outcome
+}
+
+/** Your installed dependency folders, said once: the checks run on them. */
+function yourDependencies(root: string, log: Log): string[] {
+  const folders = installedDependencies(root)
+  if (folders.length)
+    log.info(
+      `Checks use your installed dependencies (${folders.join(', ')} of ${root}): read-only in the sandbox, linked without it.`
+    )
+  return folders
 }
 
 /** The records in a folder of the output (there is no artifact service to upload them to). */
@@ -192,9 +244,11 @@ function localConfinement(
   settings: Settings,
   scratch: string,
   env: Record<string, string | undefined>,
-  log: Log
+  log: Log,
+  binds: (root: string) => ReadOnlyBind[]
 ): Confine {
   return createConfinement({
+    binds,
     mode: settings.sandbox,
     network: settings.sandboxNetwork,
     passthrough: settings.envPassthrough,
@@ -215,7 +269,12 @@ async function agents(
   log: Log,
   dryRun: boolean
 ): Promise<AiAgents | undefined> {
-  if (!settings.ai.provider) return undefined
+  if (!settings.ai.provider) {
+    log.notice(
+      'AI review is off: ANTHROPIC_API_KEY is not set (nor --set model-provider=bedrock or vertex), so only the checks review and only the --fix commands fix.'
+    )
+    return undefined
+  }
   const ai = (await import('../model/agents.js')).createAiAgents(settings, log)
   return dryRun ? { ...ai, fix: undefined } : ai
 }
@@ -244,7 +303,7 @@ function localPull(branch: string, base: string) {
  * then named so they can be taken by hand).
  */
 function bringBack(
-  repo: { root: string; branch: string; head: string },
+  repo: LocalRepo,
   mirror: string,
   dryRun: boolean
 ): { head: string; left?: string } {

@@ -134,10 +134,14 @@ export async function runGates(
     const outcome = result.timedOut
       ? 'timed out'
       : `exit ${result.exitCode}${read.problems ? `, ${read.problems} located problem${read.problems === 1 ? '' : 's'}` : ''}`
-    await options.log?.group(`check ${gate.name}: ${outcome}`, async () => {
-      options.log!.info(`$ ${gate.command}`)
-      options.log!.verbatim(tail(result.output, LOG_LINES, 60_000) || '(no output)')
-    })
+    await options.log?.group(
+      `check ${gate.name}: ${outcome}`,
+      async () => {
+        options.log!.info(`$ ${gate.command}`)
+        options.log!.verbatim(tail(result.output, LOG_LINES, 60_000) || '(no output)')
+      },
+      { tookMs: result.durationMs, detail: result.exitCode === 0 && !result.timedOut }
+    )
     results.push({
       name: gate.name,
       command: gate.command,

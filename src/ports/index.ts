@@ -271,7 +271,7 @@ export interface Log {
   warning(message: string): void
   debug(message: string): void
   /** A collapsible group in the run log, with one closing line saying how long it took. */
-  group<T>(name: string, fn: () => Promise<T>): Promise<T>
+  group<T>(name: string, fn: () => Promise<T>, about?: GroupAbout): Promise<T>
   /**
    * A workflow-command annotation (`::error file=…,line=…::`) on the run and the PR's diff: what
    * shows findings when no check run can carry them. GitHub keeps 10 of each level per step.
@@ -282,6 +282,14 @@ export interface Log {
    * workflow command in it, so a `::error::` or `::add-mask::` line it holds does nothing.
    */
   verbatim(text: string): void
+}
+
+/** What a log group holds, when its lines tell of work done before it opened. */
+export interface GroupAbout {
+  /** How long that work took (a check's run): the closing line says this, not the group's own time. */
+  tookMs?: number
+  /** The lines are detail a terminal prints only when asked (--verbose): a passing check's output. */
+  detail?: boolean
 }
 
 /** The job summary of the workflow run. */

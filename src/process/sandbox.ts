@@ -35,12 +35,20 @@ export interface SandboxLayout {
   mask: string[]
   /** Credential folders inside shown ones, replaced by empty read-only folders. */
   maskFolders?: string[]
+  /** Folders shown read-only at a path of their own (the CLI: your installed dependencies in its checkout). */
+  binds?: readonly ReadOnlyBind[]
   network: NetworkMode
   /** Running as root: capabilities are dropped explicitly. */
   root_user: boolean
 }
 
 type Mount = { op: string; src?: string; dest: string }
+
+/** A folder shown read-only at `dest`. */
+export interface ReadOnlyBind {
+  src: string
+  dest: string
+}
 
 const depth = (p: string): number => p.split('/').filter(Boolean).length
 
@@ -53,7 +61,8 @@ export function bwrapArgs(layout: SandboxLayout, cwd: string, command: string): 
     { op: '--ro-bind', src: layout.gitDir, dest: layout.gitDir },
     { op: '--ro-bind', src: layout.gitConfig, dest: path.join(layout.gitDir, 'config') },
     { op: '--bind', src: layout.dirs.home, dest: layout.dirs.home },
-    { op: '--bind', src: layout.dirs.tmp, dest: layout.dirs.tmp }
+    { op: '--bind', src: layout.dirs.tmp, dest: layout.dirs.tmp },
+    ...(layout.binds ?? []).map(b => ({ op: '--ro-bind', src: b.src, dest: b.dest }))
   ]
   const seen = new Set<string>()
   const ordered = mounts
@@ -309,6 +318,8 @@ export interface ConfineOptions {
   exec?: Exec
   /** Install bubblewrap and load its AppArmor profile with sudo where needed (default: a runner). */
   setUp?: boolean
+  /** Folders to show read-only, given the checkout's work tree (see SandboxLayout.binds). */
+  binds?: (root: string) => ReadOnlyBind[]
 }
 
 /** The layout of one checkout's sandbox, from the folders hiddenFolders chose. */
@@ -336,6 +347,7 @@ function confinedLayout(
       ...folders.maskFiles
     ],
     maskFolders: folders.maskFolders,
+    binds: options.binds?.(real(checkout.root)),
     network: options.network,
     root_user: process.getuid?.() === 0
   }

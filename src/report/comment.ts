@@ -363,7 +363,8 @@ function renderHuman(
   if (open) parts.push('', open)
   const fixer = renderFixerVoice(state)
   if (fixer) parts.push('', fixer)
-  const can = whatYouCanDo(state)
+  // commands are comments on a pull request: a local run (no server) has none to take
+  const can = links.serverUrl ? whatYouCanDo(state) : ''
   if (can) parts.push('', can)
   if (withHistory && state.status !== 'running' && state.status !== 'go')
     parts.push('', renderHistory(state))

@@ -3,6 +3,7 @@ import { plainText } from '../loop/untrusted.js'
 
 /** Where links in reports point. */
 export interface RepoLinks {
+  /** Empty on a laptop (the CLI): there is no web page to link, commits and files are named. */
   serverUrl: string
   owner: string
   repo: string
@@ -40,12 +41,14 @@ export function repoUrl(l: RepoLinks): string {
 }
 
 export function commitLink(l: RepoLinks, sha: string): string {
-  return `[\`${short(sha)}\`](${repoUrl(l)}/commit/${sha})`
+  return l.serverUrl ? `[\`${short(sha)}\`](${repoUrl(l)}/commit/${sha})` : `\`${short(sha)}\``
 }
 
 /** A fix commit linked to its diff within the PR. */
 export function fixLink(l: RepoLinks, sha: string): string {
-  return `[\`${short(sha)}\`](${repoUrl(l)}/pull/${l.pr}/commits/${sha})`
+  return l.serverUrl
+    ? `[\`${short(sha)}\`](${repoUrl(l)}/pull/${l.pr}/commits/${sha})`
+    : `\`${short(sha)}\``
 }
 
 export function fileLink(
@@ -57,6 +60,7 @@ export function fileLink(
 ): string {
   const anchor = line ? `#L${line}${endLine && endLine > line ? `-L${endLine}` : ''}` : ''
   const label = line ? `${file}:${line}` : file
+  if (!l.serverUrl) return `\`${escapeMd(label)}\``
   return `[\`${escapeMd(label)}\`](${repoUrl(l)}/blob/${sha}/${file.split('/').map(encodeURIComponent).join('/')}${anchor})`
 }
 

@@ -4,8 +4,9 @@ import { appendReview, moveTo, type ReviewedIteration } from '../loop/record.js'
 import { decide, fixBlocker, nextAfterReview, type NextStep } from '../loop/rules.js'
 import { stopReason } from '../loop/reasons.js'
 import { dismissedIds } from '../loop/state.js'
-import type { Decision, HumanTrigger, LoopState, ReviewResult } from '../loop/types.js'
+import type { Decision, Finding, HumanTrigger, LoopState, ReviewResult } from '../loop/types.js'
 import type { Clock, Log } from '../ports/index.js'
+import { toAnnotations } from '../report/check-run.js'
 import { plural } from '../report/format.js'
 import type { Plan } from './plan.js'
 
@@ -22,7 +23,9 @@ export function gatesSummary(review: ReviewResult): string {
   const failed = review.gates.filter(g => !g.passed).map(g => g.name)
   return failed.length
     ? `Failing checks: ${failed.join(', ')}.`
-    : `All ${review.gates.length} checks pass.`
+    : review.gates.length === 1
+      ? 'The check passes.'
+      : `All ${review.gates.length} checks pass.`
 }
 
 /** The review as the iteration record takes it. */
@@ -98,6 +101,17 @@ export function verdictOf(
   )
 }
 
+/**
+ * On a terminal the findings follow their review, as `file:line: level: [severity] title` lines an
+ * editor reads (on GitHub they are the check run's annotations); one without a place names its source.
+ */
+function printFindings(log: Log, findings: readonly Finding[]): void {
+  for (const a of toAnnotations(findings)) log.annotate(a)
+  for (const f of findings)
+    if (!(f.file && f.line && f.line > 0))
+      log.info(`${f.file ?? f.source}: [${f.severity}] ${f.title}`)
+}
+
 /** DECIDE: the verdict, the review recorded in the state, and what comes next (the rules say). */
 export function decidePhase(
   deps: {
@@ -119,6 +133,7 @@ export function decidePhase(
   deps.log.info(
     `${plan.tag} review: ${decision} (${plural(review.findings.length, 'finding') || 'no findings'})`
   )
+  if (settings.surface === 'cli') printFindings(deps.log, review.findings)
   let state = appendReview(
     plan.state,
     reviewedIteration(deps, plan, review, decision, deps.trigger)

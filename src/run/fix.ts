@@ -185,7 +185,7 @@ export async function fixPhase(
  * (never forced); the fix record is replaced by what became of it.
  */
 export async function pushPhase(
-  deps: Pick<FixDeps, 'log'>,
+  deps: Pick<FixDeps, 'log' | 'settings'>,
   plan: Extract<Plan, { kind: 'review' }>,
   fixed: Fixed & { pending: PendingPush },
   ws: Workspace
@@ -202,12 +202,18 @@ export async function pushPhase(
   // the state saved ahead counted the fix's usage already: replace the record, count nothing twice
   const settled = settle(fixed.state, record, zeroUsage(), rounds)
   const files = plural(delivery.filesChanged.length, 'file', ' (', ')')
-  deps.log.info(`${tag} fix: ${delivery.outcome.replace('_', ' ')}${files}`)
+  // on a laptop the "push" goes to the loop's copy of your repository: the fix is committed
+  const said =
+    deps.settings.surface === 'cli' && delivery.outcome === 'pushed'
+      ? 'committed'
+      : delivery.outcome
+  deps.log.info(`${tag} fix: ${said.replace('_', ' ')}${files}`)
   return {
     state: settled.state,
     retrigger: settled.retrigger,
     headSha: headAfter(delivery, pull.headSha),
-    files: fixed.files,
+    // the record as it ended (the one saved before the push says `pushing`)
+    files: { ...fixed.files, [`fix-${n}.json`]: JSON.stringify(record, null, 2) },
     notes
   }
 }

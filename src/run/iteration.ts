@@ -272,6 +272,12 @@ async function afterPush(
     // as written (a patch's lines are not commands to the runner, nor changed by the log)
     await deps.log.group(fix.patch!, async () => deps.log.verbatim(patch))
   }
+  const record = `fix-${plan.n}.json`
+  if (deps.settings.surface === 'cli' && !recorded.uploaded && recorded.artifact && fix?.patch)
+    // records in a folder (no artifact service): the fix record there becomes the final one
+    await deps.artifacts.save(recorded.artifact.split('/').pop()!, {
+      [record]: final.files[record]!
+    })
   const saved = await saveState(deps, plan, recorded, stamped(final.state, deps.clock.now()))
   return { ...saved, notes: [...saved.notes, ...notes] }
 }

@@ -65,7 +65,7 @@ export function repoLinks(ctx: RunContext, pr: number): RepoLinks {
     owner: ctx.owner,
     repo: ctx.repo,
     pr,
-    runUrl: runUrl(ctx)
+    runUrl: ctx.serverUrl ? runUrl(ctx) : undefined
   }
 }
 
@@ -373,7 +373,9 @@ export async function retriggerPhase(
   if (settings.retrigger !== 'dispatch') return recorded
   const failed = await dispatchNext(deps.github, ctx, plan.pull)
   if (!failed) {
-    log.info(`${plan.tag} re-trigger: dispatched ${ctx.workflowFile} on ${plan.pull.headRef}`)
+    // on a laptop the next iteration follows in the same process: nothing is dispatched
+    if (settings.surface !== 'cli')
+      log.info(`${plan.tag} re-trigger: dispatched ${ctx.workflowFile} on ${plan.pull.headRef}`)
     return recorded
   }
   const state = stamped(moveTo(recorded.state, recorded.state.status, failed), deps.clock.now())
