@@ -46,7 +46,8 @@ describe('commandEnv', () => {
       CI: 'true',
       GITHUB_ACTIONS: 'true',
       RUNNER_OS: 'Linux',
-      JAVA_HOME: '/opt/java'
+      JAVA_HOME: '/opt/java',
+      npm_config_update_notifier: 'false'
     })
   })
 

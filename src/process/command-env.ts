@@ -51,6 +51,9 @@ export function commandEnv(
   }
   out['HOME'] = dirs.home
   out['TMPDIR'] = dirs.tmp
+  // the private HOME is new for each command: npm would ask the registry for its own newer version
+  // every time and print a notice into the check's output
+  out['npm_config_update_notifier'] ??= 'false'
   return out
 }
 
