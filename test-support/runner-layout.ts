@@ -129,7 +129,9 @@ function credentials(home: string, temp: string): string[] {
     '.azure/msal_token_cache.json',
     '.config/gcloud/credentials.db',
     '.kube/config',
-    '.config/gh/hosts.yml'
+    '.config/gh/hosts.yml',
+    // .NET's X509 store (`dotnet dev-certs https`), beside `~/.dotnet/tools` (on PATH on hosted runners)
+    '.dotnet/corefx/cryptography/x509stores/my/devcert.pfx'
   ].map(f => path.join(home, f))
   files.push(path.join(temp, 'gha-creds-1234.json'))
   for (const f of files) put(f, `token=${LAYOUT_CANARY}\n`, 0o600)
@@ -147,19 +149,28 @@ export function buildRunnerLayout(dir: string, python = systemPython()): RunnerL
   links(home)
   if (python) pyenv(home, python)
   if (python) userSite(home, python)
-  // Go: a module in the module cache, and a go in the tool cache that reads it as go does
-  put(path.join(home, 'go/pkg/mod/example.com/greet@v1.0.0/greet.go'), '// reached go modcache\n')
+  // Go: a module in the module cache (extracted, and its download as GOPROXY=file:// serves it), and
+  // a go in the tool cache that finds it as go does: in GOMODCACHE, else from a file:// GOPROXY,
+  // extracting it into GOMODCACHE (so GOMODCACHE must be writable)
+  const greet = '// reached go modcache\n'
+  put(path.join(home, 'go/pkg/mod/example.com/greet@v1.0.0/greet.go'), greet)
+  put(path.join(home, 'go/pkg/mod/cache/download/example.com/greet/@v/v1.0.0.zip'), greet)
   const goBin = path.join(toolCache, 'go/1.22.12/x64/bin')
   script(
     path.join(goBin, 'go'),
     [
       'f="${GOMODCACHE:-${GOPATH:-$HOME/go}/pkg/mod}/example.com/greet@v1.0.0/greet.go"',
+      'for p in $(echo "${GOPROXY:-}" | tr ",|" "  "); do',
+      '  z="${p#file://}/example.com/greet/@v/v1.0.0.zip"',
+      '  case $p in file://*) [ -f "$f" ] || { [ -f "$z" ] && mkdir -p "${f%/*}" && cp "$z" "$f"; } ;; esac',
+      'done',
       '[ -f "$f" ] || { echo "go: example.com/greet@v1.0.0: module lookup disabled by GOPROXY=off" >&2; exit 1; }',
       'sed "s,// ,," "$f"'
     ].join('\n')
   )
   const jdk = path.join(toolCache, 'Java_Temurin-Hotspot_jdk/17.0.16-8/x64')
   script(path.join(jdk, 'bin/java'), 'echo "reached java 17"')
+  mkdirSync(path.join(home, '.dotnet/tools'), { recursive: true })
   const planted = credentials(home, temp)
   const env: Record<string, string> = {
     HOME: home,

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -67,16 +67,19 @@ describe.skipIf(!hasBwrap)(
         reached.push(name)
       }
       expect(reached.length).toBe(systemPython() ? 8 : 6)
-      // the variables point at the shown folders; HOME stays private
+      // the variables point at the shown folders; HOME stays private, and with it where Cargo and
+      // Go download (CARGO_HOME, GOPATH, GOMODCACHE unset); Go reads the runner's cache by GOPROXY
       expect(c.env).toMatchObject({
-        CARGO_HOME: path.join(layout.home, '.cargo'),
         RUSTUP_HOME: path.join(layout.home, '.rustup'),
-        GOPATH: path.join(layout.home, 'go'),
+        GOPROXY: `file://${layout.home}/go/pkg/mod/cache/download,https://proxy.golang.org,direct`,
         JAVA_HOME: layout.env['JAVA_HOME'],
         JAVA_HOME_17_X64: layout.env['JAVA_HOME'],
         RUNNER_TOOL_CACHE: layout.env['RUNNER_TOOL_CACHE']
       })
       expect(c.env['HOME']).not.toBe(layout.home)
+      expect(Object.keys(c.env)).not.toEqual(
+        expect.arrayContaining([expect.stringMatching(/^(CARGO_HOME|GOPATH|GOMODCACHE)$/)])
+      )
     })
 
     it('keeps every credential file out of reach, inside shown toolchain homes too', async () => {
@@ -85,6 +88,9 @@ describe.skipIf(!hasBwrap)(
         `${credentialProbe(layout.credentials)}; ls -a ~/ ${layout.home} ${layout.home}/.cargo ${layout.home}/.local 2>&1`,
         { cwd: repo, env: c.env, timeoutMs: 20_000 }
       )
+      // the command ran in the sandbox (a bwrap that fails to start would read nothing either)
+      expect(r.exitCode, r.output).toBe(0)
+      expect(r.stdout).toMatch(/^\.cargo$/m)
       expect(r.output).not.toContain(layout.canary)
       // the home shows only the toolchain folders, never .ssh, .aws, .config
       expect(r.output).not.toMatch(
@@ -101,8 +107,9 @@ describe.skipIf(!hasBwrap)(
       const cargo = path.join(dir, 'usr-local-cargo')
       mkdirSync(path.join(cargo, 'bin'), { recursive: true })
       writeFileSync(path.join(cargo, 'credentials.toml'), `token = "${layout.canary}"\n`)
+      writeFileSync(path.join(cargo, 'config.toml'), `[registry]\ntoken = "${layout.canary}"\n`)
       const c = await confined({ ...layout.env, CARGO_HOME: cargo })
-      const r = await c.runner.run(`cat "$CARGO_HOME/credentials.toml"; ls "$CARGO_HOME"`, {
+      const r = await c.runner.run(`cat ${cargo}/credentials.toml ${cargo}/config.toml; ls ${cargo}`, {
         cwd: repo,
         env: c.env,
         timeoutMs: 20_000
@@ -116,12 +123,12 @@ describe.skipIf(!hasBwrap)(
 describe.skipIf(!hasBwrap)('credential folders inside a shown folder', () => {
   it('are empty: a toolchain home set to ~/.config shows it without gh and gcloud', async () => {
     const config = path.join(layout.home, '.config')
-    const c = await confined({ ...layout.env, DOTNET_ROOT: config })
+    const c = await confined({ ...layout.env, PIPX_HOME: config })
     const r = await c.runner.run(
-      `ls "$DOTNET_ROOT"; ls -A "$DOTNET_ROOT/gh" "$DOTNET_ROOT/gcloud"; cat "$DOTNET_ROOT"/gh/* "$DOTNET_ROOT"/gcloud/*; touch "$DOTNET_ROOT/gh/x"`,
+      `ls "$PIPX_HOME"; ls -A "$PIPX_HOME/gh" "$PIPX_HOME/gcloud"; cat "$PIPX_HOME"/gh/* "$PIPX_HOME"/gcloud/*; touch "$PIPX_HOME/gh/x"`,
       { cwd: repo, env: c.env, timeoutMs: 20_000 }
     )
-    expect(c.env['DOTNET_ROOT']).toBe(config)
+    expect(c.env['PIPX_HOME']).toBe(config)
     expect(r.stdout).toMatch(/^gcloud\ngh\n/)
     expect(r.output).not.toContain(layout.canary)
     expect(r.output).toMatch(/Read-only file system/)
@@ -139,16 +146,40 @@ describe('where links on PATH lead', () => {
     )
     // ~/bin/x: the prefix would be the whole home, so only ~/bin
     expect(toolchainRoot('/home/runner/bin/x', hidden)).toBe('/home/runner/bin')
-    expect(toolchainRoot('/home/runner/opt/tool.sh', hidden)).toBe('/home/runner/opt')
+    // a folder right in the home holds settings and keys (~/.m2, ~/.config): never shown for a link
+    expect(toolchainRoot('/home/runner/opt/tool.sh', hidden)).toBeUndefined()
+    expect(toolchainRoot('/home/runner/.m2/settings.xml', hidden)).toBeUndefined()
+    // its bin alone is: ~/.deno/bin/deno shows ~/.deno/bin, not ~/.deno
+    expect(toolchainRoot('/home/runner/.deno/bin/deno', hidden)).toBe('/home/runner/.deno/bin')
   })
 
-  it('merges thousands of links into a few folders, never into the home itself', () => {
-    const roots = Array.from({ length: 3000 }, (_, i) => `/home/runner/.venvs/v${i}`)
-    roots.push(...Array.from({ length: 10 }, (_, i) => `/home/runner/t${i}`))
-    const merged = mergeRoots(roots, ['/home/runner'])
+  it('merges thousands of links into a few folders, never into the home or a folder right in it', () => {
+    const roots = Array.from({ length: 3000 }, (_, i) => `/home/runner/.local/share/venvs/v${i}`)
+    roots.push(...Array.from({ length: 10 }, (_, i) => `/home/runner/t${i}/x`))
+    const { roots: merged, dropped } = mergeRoots(roots, ['/home/runner'])
     expect(merged.length).toBeLessThanOrEqual(MAX_LINKED)
-    expect(merged).toContain('/home/runner/.venvs')
-    expect(merged).not.toContain('/home/runner')
+    expect(merged).toContain('/home/runner/.local/share/venvs')
+    expect(dropped).toEqual([])
+    const spread = Array.from({ length: 30 }, (_, i) => `/home/runner/.config/t${i}`)
+    const r = mergeRoots(spread, ['/home/runner'])
+    expect(r.roots.length).toBe(MAX_LINKED)
+    expect(r.dropped.length).toBe(30 - MAX_LINKED)
+    expect([...r.roots, ...r.dropped]).not.toContain('/home/runner/.config')
+  })
+
+  it('25 tools linked into ~/.config/<tool>/bin never show ~/.config (its auth files), and say which were left out', async () => {
+    const home = path.join(dir, 'cfg/home')
+    const bin = path.join(home, '.local/bin')
+    mkdirSync(bin, { recursive: true })
+    for (let i = 0; i < 25; i++) {
+      mkdirSync(path.join(home, `.config/t${i}/bin`), { recursive: true })
+      writeFileSync(path.join(home, `.config/t${i}/bin/t${i}`), '')
+      symlinkSync(path.join(home, `.config/t${i}/bin/t${i}`), path.join(bin, `t${i}`))
+    }
+    const { show, dropped } = hiddenFolders({ HOME: home, PATH: bin }, { real: p => p })
+    expect(show).not.toContain(path.join(home, '.config'))
+    expect(show.filter(s => s.startsWith(`${home}/.config/`)).length).toBe(MAX_LINKED)
+    expect(dropped).toEqual([expect.stringMatching(new RegExp(`^${home}/\\.config/t\\d+$`))])
   })
 
   it('a PATH folder with 1000 links into the home makes one mount for them', () => {
@@ -156,12 +187,12 @@ describe('where links on PATH lead', () => {
     const bin = path.join(dir, 'many/bin')
     mkdirSync(bin, { recursive: true })
     for (let i = 0; i < 1000; i++) {
-      mkdirSync(path.join(home, `.venvs/v${i}/bin`), { recursive: true })
-      writeFileSync(path.join(home, `.venvs/v${i}/bin/t${i}`), '')
-      symlinkSync(path.join(home, `.venvs/v${i}/bin/t${i}`), path.join(bin, `t${i}`))
+      mkdirSync(path.join(home, `.local/share/venvs/v${i}/bin`), { recursive: true })
+      writeFileSync(path.join(home, `.local/share/venvs/v${i}/bin/t${i}`), '')
+      symlinkSync(path.join(home, `.local/share/venvs/v${i}/bin/t${i}`), path.join(bin, `t${i}`))
     }
     const { show } = hiddenFolders({ HOME: home, PATH: bin }, { real: p => p })
-    expect(show.filter(s => s.startsWith(home))).toEqual([path.join(home, '.venvs')])
+    expect(show.filter(s => s.startsWith(home))).toEqual([path.join(home, '.local/share/venvs')])
   })
 })
 
@@ -186,6 +217,74 @@ describe("the PR's own links", () => {
       { real: p => p, writable: [work] }
     )
     expect(show.filter(s => s.startsWith(home))).toEqual([])
+  })
+})
+
+/**
+ * A runner where an earlier step ran `npm install -g .` (or `npm link`) on the PR's checkout: the
+ * global `bin/mytool` leads through `lib/node_modules/mytool` (a link to the workspace) to the PR's
+ * `bin/cli.js`, which the PR commits as a link to `~/.m2/settings.xml` (review of issue 26, M1).
+ */
+function npmLinked(name: string) {
+  const t = path.join(dir, name)
+  const home = path.join(t, 'home')
+  const ws = path.join(home, 'work/repo/repo')
+  const temp = path.join(home, 'work/_temp')
+  mkdirSync(path.join(home, '.m2'), { recursive: true })
+  writeFileSync(path.join(home, '.m2/settings.xml'), `<password>${layout.canary}</password>`)
+  mkdirSync(path.join(ws, 'bin'), { recursive: true })
+  mkdirSync(temp, { recursive: true })
+  execFileSync('git', ['init', '-q'], { cwd: ws })
+  symlinkSync(path.join(home, '.m2/settings.xml'), path.join(ws, 'bin/cli.js'))
+  // a script whose interpreter is reached the same way
+  writeFileSync(path.join(ws, 'bin/run.sh'), `#!${t}/usr-local/lib/node_modules/mytool/bin/cli.js\n`)
+  const prefix = path.join(t, 'usr-local')
+  mkdirSync(path.join(prefix, 'lib/node_modules'), { recursive: true })
+  mkdirSync(path.join(prefix, 'bin'), { recursive: true })
+  symlinkSync(ws, path.join(prefix, 'lib/node_modules/mytool'))
+  symlinkSync('../lib/node_modules/mytool/bin/cli.js', path.join(prefix, 'bin/mytool'))
+  const env = {
+    HOME: home,
+    PATH: `${path.join(prefix, 'bin')}:${path.join(home, '.local/bin')}:/usr/bin:/bin`,
+    GITHUB_WORKSPACE: ws,
+    RUNNER_TEMP: temp
+  }
+  mkdirSync(path.join(home, '.local/bin'), { recursive: true })
+  writeFileSync(path.join(home, '.local/bin/tool'), `#!${prefix}/lib/node_modules/mytool/bin/cli.js\n`)
+  return { t, home, ws, temp, env }
+}
+
+describe("the PR's links reached through a link of the runner (npm link of the checkout)", () => {
+  it('are not followed: no folder of the home is shown', () => {
+    const l = npmLinked('npm-link')
+    const { show } = hiddenFolders(l.env, {
+      writable: [l.ws],
+      real: p => (existsSync(p) ? realpathSync(p) : path.resolve(p))
+    })
+    // only the PATH folder itself; not ~/.m2, nor the folders the chain passes through
+    expect(show.filter(s => s.startsWith(l.home))).toEqual([path.join(l.home, '.local/bin')])
+  })
+
+  it.skipIf(!hasBwrap)('PR code cannot read ~/.m2/settings.xml in bubblewrap', async () => {
+    const l = npmLinked('npm-link-bwrap')
+    const cfg = path.join(l.t, 'clean-config')
+    writeFileSync(cfg, '[core]\n')
+    const c = await createConfinement({
+      mode: 'required',
+      network: 'deny',
+      passthrough: [],
+      tempDir: path.join(l.temp, 'private'),
+      env: l.env,
+      log: fakeLog()
+    })({ root: l.ws, gitDir: path.join(l.ws, '.git'), gitConfig: cfg })
+    const r = await c.runner.run(`cat ${l.home}/.m2/settings.xml; echo ran`, {
+      cwd: l.ws,
+      env: c.env,
+      timeoutMs: 20_000
+    })
+    expect(r.stdout).toMatch(/^ran$/m)
+    expect(r.output).not.toContain(layout.canary)
+    expect(r.output).toMatch(/No such file or directory/)
   })
 })
 

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync } from 'node:fs'
 import path from 'node:path'
 import { commandEnv, type PrivateDirs } from './command-env.js'
 import { createCommandRunner, type Launch } from './command-runner.js'
-import { toolchainView } from './toolchains.js'
+import { MAX_LINKED, toolchainView, within } from './toolchains.js'
 import type { Confine, Log } from '../ports/index.js'
 
 /**
@@ -129,6 +129,7 @@ export function hiddenFolders(
   maskFiles: string[]
   maskFolders: string[]
   env: Record<string, string>
+  dropped: string[]
 } {
   const real = options.real ?? ((p: string) => path.resolve(p))
   const hide = new Set<string>()
@@ -157,8 +158,6 @@ export function hiddenFolders(
   const workspace = env['RUNNER_WORKSPACE']
   if (workspace && depth(workspace) >= 3) add(path.dirname(path.dirname(workspace)))
   const hidden = [...hide]
-  const within = (p: string, dirs: readonly string[]): boolean =>
-    dirs.some(h => p === h || p.startsWith(`${h}/`))
   const show = new Set<string>()
   const writable = (options.writable ?? []).map(real)
   const pathDirs = (env['PATH'] ?? '')
@@ -392,6 +391,10 @@ export function createConfinement(options: ConfineOptions): Confine {
     options.log.info(
       `sandbox: PR code runs in bubblewrap (own PID namespace, allow-listed environment, .git read-only, network ${options.network === 'deny' ? 'denied' : 'allowed'})`
     )
+    if (folders.dropped.length > 0)
+      options.log.warning(
+        `sandbox: links on PATH lead into ${folders.dropped.length} more folders of the hidden home than the ${MAX_LINKED} shown; the tools there do not start in the sandbox (exit 127): ${folders.dropped.slice(0, 5).join(', ')}${folders.dropped.length > 5 ? ', …' : ''}. Put them on PATH directly, or install them outside the home.`
+      )
     const layout = confinedLayout(checkout, dirs, folders, options, real)
     const launch: Launch = (command, cwd) => ({
       file: choice.bwrap,

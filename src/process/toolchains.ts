@@ -25,15 +25,25 @@ export interface HomeFolder {
   default?: string
   /** Only these subfolders are shown (a folder that holds other things too, such as ~/.local). */
   only?: readonly string[]
+  /**
+   * The variable names a place PR code writes to (downloads): it stays the private HOME's, so the
+   * folder is shown for reading only.
+   */
+  private?: true
   why: string
 }
 
-/** Toolchain homes: shown read-only, their variable passed to PR code pointing at them. */
+/**
+ * Toolchain homes: shown read-only, their variable passed to PR code pointing at them, except the
+ * `private` ones, whose variable names where downloads go (a PR that adds a dependency fetches it).
+ */
 export const TOOLCHAIN_HOMES: readonly HomeFolder[] = [
   {
     path: '$CARGO_HOME',
     default: '~/.cargo',
-    why: "Cargo's home: rustup's proxies (`cargo`, `rustc`, `cargo-clippy`) in `bin`, the registry cache, config"
+    only: ['bin'],
+    private: true,
+    why: "rustup's proxies (`cargo`, `rustc`, `cargo-clippy`) and `cargo install` tools in `bin`; `CARGO_HOME` stays the private HOME's, where Cargo downloads crates (`config.toml`, which can hold registry tokens, is not shown)"
   },
   {
     path: '$RUSTUP_HOME',
@@ -43,9 +53,17 @@ export const TOOLCHAIN_HOMES: readonly HomeFolder[] = [
   {
     path: '$GOPATH',
     default: '~/go',
-    why: "Go's module cache (`pkg/mod`) and the tools `go install` put in `bin`"
+    only: ['bin'],
+    private: true,
+    why: 'the tools `go install` put in `bin`; `GOPATH` stays the private HOME\'s, where Go downloads modules'
   },
-  { path: '$GOMODCACHE', why: "Go's module cache where it is not under `GOPATH`" },
+  {
+    path: '$GOMODCACHE',
+    default: '$GOPATH/pkg/mod',
+    only: ['cache/download'],
+    private: true,
+    why: "Go's module cache, read through `GOPROXY=file://$GOMODCACHE/cache/download,<GOPROXY or https://proxy.golang.org,direct>`: modules in it are found with the network denied, a missing one is downloaded into the private HOME"
+  },
   { path: '$GOROOT', why: 'a Go toolchain' },
   {
     path: '$PYENV_ROOT',
@@ -56,7 +74,7 @@ export const TOOLCHAIN_HOMES: readonly HomeFolder[] = [
     path: '$PYTHONUSERBASE',
     default: '~/.local',
     only: ['bin', 'lib'],
-    why: '`pip install --user`: scripts in `bin`, packages in `lib/pythonX.Y/site-packages` (only these two)'
+    why: '`pip install --user`: scripts in `bin`, packages in `lib/pythonX.Y/site-packages` (only these two); the variable is passed so Python finds them, so a `pip install --user` in a check fails (read-only): install into a virtual environment of the work tree'
   },
   {
     path: '$PIPX_HOME',
@@ -64,7 +82,12 @@ export const TOOLCHAIN_HOMES: readonly HomeFolder[] = [
     why: "pipx's virtual environments, which its links in `~/.local/bin` run"
   },
   { path: '~/.local/pipx', why: "pipx's virtual environments before pipx 1.2" },
-  { path: '$DOTNET_ROOT', default: '~/.dotnet', why: '.NET SDKs and global tools' },
+  {
+    path: '$DOTNET_ROOT',
+    default: '~/.dotnet',
+    only: ['dotnet', 'host', 'sdk', 'shared', 'packs', 'sdk-manifests', 'templates', 'tools'],
+    why: ".NET SDKs, runtimes and global tools (not `corefx`: .NET's X509 certificate store, which holds private keys)"
+  },
   { path: '$JAVA_HOME', why: 'a JDK' },
   { path: '$JAVA_HOME_*', why: "the runner's other JDKs (`JAVA_HOME_17_X64`, …)" },
   {
@@ -84,6 +107,15 @@ export const CREDENTIALS: readonly (HomeFolder & { pathFoldersInside?: true })[]
   { path: '~/.netrc', why: 'passwords curl, git and pip send to hosts' },
   { path: '$CARGO_HOME/credentials.toml', why: 'crates.io tokens (`cargo login`)' },
   { path: '$CARGO_HOME/credentials', why: 'crates.io tokens (Cargo before 1.39)' },
+  {
+    path: '$CARGO_HOME/config.toml',
+    why: 'Cargo settings, which can hold `registry.token`, `registries.*.token` and a proxy password'
+  },
+  { path: '$CARGO_HOME/config', why: 'the same settings under their older name' },
+  {
+    path: '~/.dotnet/corefx',
+    why: ".NET's X509 certificate store on Linux (`dotnet dev-certs`, imported certificates): private keys"
+  },
   { path: '~/.aws', why: 'AWS CLI keys' },
   { path: '~/.azure', why: 'Azure CLI tokens' },
   { path: '~/.config/gcloud', why: 'Google Cloud CLI tokens' },
@@ -124,7 +156,8 @@ export function locate(spec: string, env: Env): Located[] {
   })
 }
 
-const within = (p: string, dirs: readonly string[]): boolean =>
+/** Whether `p` is one of `dirs` or inside one of them. */
+export const within = (p: string, dirs: readonly string[]): boolean =>
   dirs.some(d => p === d || p.startsWith(`${d}/`))
 
 /** The file's kind without following a link, or undefined when it is not there. */
@@ -167,12 +200,37 @@ function interpreter(file: string): string | undefined {
  * `node_modules` (a package and the dependencies hoisted beside it), else the prefix above a `bin`
  * (a virtual environment, a Python version, an SDK), else the file's folder.
  */
-export function toolchainRoot(target: string, hidden: readonly string[]): string {
+export function toolchainRoot(target: string, hidden: readonly string[]): string | undefined {
   const nm = target.indexOf('/node_modules/')
   if (nm > 0) return target.slice(0, nm + '/node_modules'.length)
   const dir = path.dirname(target)
   const prefix = path.dirname(dir)
-  return ['bin', 'sbin'].includes(path.basename(dir)) && !hidden.includes(prefix) ? prefix : dir
+  // a folder right in a hidden one (`~/.m2`, `~/.config`) holds settings and keys, not a toolchain:
+  // only a `bin` there is shown (`~/.deno/bin`), a prefix only deeper (`~/opt/tool-1.0/bin`)
+  if (!['bin', 'sbin'].includes(path.basename(dir))) return hidden.includes(prefix) ? undefined : dir
+  return hidden.includes(prefix) || hidden.includes(path.dirname(prefix)) ? dir : prefix
+}
+
+/** Links followed one by one at most (as the kernel's limit on a path's links). */
+const MAX_HOPS = 40
+
+/**
+ * Where a link (or a script's interpreter) leads, hop by hop; undefined when a hop, or the real
+ * folder of a hop, is in the PR's work tree: a link the PR commits is never followed, even when
+ * reached through a link of the runner (`npm link` of the checkout).
+ */
+export function follow(start: string, untrusted: (p: string) => boolean): string | undefined {
+  let p = start
+  for (let hop = 0; hop <= MAX_HOPS; hop++) {
+    const dir = realOrUndefined(path.dirname(p))
+    if (untrusted(p) || !dir || untrusted(dir)) return undefined
+    p = path.join(dir, path.basename(p))
+    if (kind(p) !== 'link') return kind(p) ? p : undefined
+    const next = pointsAt(p)
+    if (!next) return undefined
+    p = next
+  }
+  return undefined
 }
 
 /** At most this many folders are shown for links on PATH; more are merged into common parents. */
@@ -180,8 +238,25 @@ export const MAX_LINKED = 24
 /** Entries of a PATH folder read at most (a /usr/bin holds thousands). */
 const MAX_ENTRIES = 20_000
 
-/** Merges roots into their parents, the parent with most roots first, until few enough remain. */
-export function mergeRoots(roots: readonly string[], hidden: readonly string[]): string[] {
+/**
+ * Whether link roots may be merged into `p`: it must be two folders inside a hidden folder, three
+ * when the first is a dot folder — never `~/.config`, `~/.m2`, `~/.local/share`, which hold keys.
+ */
+function mergeable(p: string, hidden: readonly string[]): boolean {
+  const h = hidden.filter(d => within(p, [d])).sort((a, b) => b.length - a.length)[0]
+  if (!h) return false
+  const parts = path.relative(h, p).split('/')
+  return parts.length >= (parts[0]?.startsWith('.') ? 3 : 2)
+}
+
+/**
+ * Merges roots into their parents, the parent with most roots first, until few enough remain; past
+ * MAX_LINKED, the roots that cannot be merged are dropped (not shown) rather than widened.
+ */
+export function mergeRoots(
+  roots: readonly string[],
+  hidden: readonly string[]
+): { roots: string[]; dropped: string[] } {
   const all = new Set(roots)
   const nested = (r: string): boolean => {
     for (let p = path.dirname(r); p !== path.dirname(p); p = path.dirname(p))
@@ -193,14 +268,13 @@ export function mergeRoots(roots: readonly string[], hidden: readonly string[]):
     const parents = new Map<string, number>()
     for (const r of out) {
       const p = path.dirname(r)
-      if (!within(p, hidden) || hidden.includes(p)) continue
-      parents.set(p, (parents.get(p) ?? 0) + 1)
+      if (mergeable(p, hidden)) parents.set(p, (parents.get(p) ?? 0) + 1)
     }
     const best = [...parents].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length)[0]
-    if (!best || best[1] < 2) return out.slice(0, MAX_LINKED)
+    if (!best || best[1] < 2) return { roots: out.slice(0, MAX_LINKED), dropped: out.slice(MAX_LINKED) }
     out = [...out.filter(r => !within(r, [best[0]])), best[0]]
   }
-  return out
+  return { roots: out, dropped: [] }
 }
 
 /** Where a link points, one step (not resolved further), or undefined. */
@@ -235,10 +309,9 @@ function leadsTo(
     for (const name of names) {
       const file = path.join(dir, name)
       const k = kind(file)
-      const step =
-        k === 'link' ? pointsAt(file) : k === 'file' && readScripts ? interpreter(file) : undefined
-      const real = step && !untrusted(step) ? realOrUndefined(step) : undefined
-      if (real && !untrusted(real) && hiddenAt(real)) targets.push(real)
+      const start = k === 'link' ? file : k === 'file' && readScripts ? interpreter(file) : undefined
+      const real = start ? follow(start, untrusted) : undefined
+      if (real && hiddenAt(real)) targets.push(real)
     }
   }
   return targets
@@ -252,11 +325,46 @@ export interface ToolchainView {
   maskFolders: string[]
   /** The toolchain homes' variables, pointing at the folders shown. */
   env: Record<string, string>
+  /** Where links on PATH lead but not shown: past MAX_LINKED folders, none could be merged. */
+  dropped: string[]
 }
 
 /** The credential paths on this runner (as given, and canonical), with the rows that name them. */
 function credentialPaths(env: Env, real: (p: string) => string) {
   return CREDENTIALS.flatMap(c => locate(c.path, env).map(l => ({ ...c, folder: real(l.folder) })))
+}
+
+/**
+ * Shows the toolchain homes (adding to `shown` and `open`); returns the variables for PR code: the
+ * homes' that are not private, and a GOPROXY that reads the runner's Go module cache first.
+ */
+function showHomes(
+  env: Env,
+  at: {
+    hide: readonly string[]
+    forbidden: readonly string[]
+    hiddenAt: (p: string) => boolean
+    shown: string[]
+    open: string[]
+  },
+  real: (p: string) => string
+): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const h of TOOLCHAIN_HOMES) {
+    for (const l of locate(h.path, env)) {
+      const folder = real(l.folder)
+      const parts = (h.only ?? ['']).map(sub => path.join(folder, sub))
+      const present = parts.filter(p => kind(p) === 'dir' && !within(p, at.forbidden))
+      if (present.length === 0 || at.hide.includes(folder)) continue
+      const unseen = present.filter(at.hiddenAt)
+      at.shown.push(...unseen)
+      at.open.push(...unseen)
+      if (l.variable && !h.private) out[l.variable] = folder
+      if (l.variable === 'GOMODCACHE' && !out['GOPROXY'])
+        out['GOPROXY'] = `file://${present[0]},${env['GOPROXY'] || 'https://proxy.golang.org,direct'}`
+    }
+  }
+  return out
 }
 
 /**
@@ -278,19 +386,7 @@ export function toolchainView(
   }
   const credentials = credentialPaths(env, real)
   const forbidden = credentials.filter(c => !c.pathFoldersInside).map(c => c.folder)
-  const out: Record<string, string> = {}
-  for (const h of TOOLCHAIN_HOMES) {
-    for (const l of locate(h.path, env)) {
-      const folder = real(l.folder)
-      const parts = (h.only ?? ['']).map(sub => path.join(folder, sub))
-      const present = parts.filter(p => kind(p) === 'dir' && !within(p, forbidden))
-      if (present.length === 0 || view.hide.includes(folder)) continue
-      const unseen = present.filter(hiddenAt)
-      shown.push(...unseen)
-      open.push(...unseen)
-      if (l.variable) out[l.variable] = folder
-    }
-  }
+  const out = showHomes(env, { hide: view.hide, forbidden, hiddenAt, shown, open }, real)
   // links and scripts on PATH that lead into hidden folders: twice, for a venv's python link
   const workspace = env['GITHUB_WORKSPACE']
   const prCode = [
@@ -300,15 +396,17 @@ export function toolchainView(
   const untrusted = (p: string): boolean => within(p, prCode)
   let dirs = view.pathDirs
   let linked: string[] = []
+  const dropped: string[] = []
   for (let round = 0; round < 2 && dirs.length > 0; round++) {
     // scripts' interpreters only in PATH folders of the hidden home (`pip install --user` scripts)
     const scripts = (dir: string): boolean => round === 0 && within(dir, view.hide)
     const roots = leadsTo(dirs, hiddenAt, untrusted, scripts)
       .map(t => toolchainRoot(t, view.hide))
-      .filter(r => !within(r, forbidden) && !view.hide.includes(r))
+      .filter((r): r is string => !!r && !within(r, forbidden) && !view.hide.includes(r))
     const merged = mergeRoots([...linked, ...roots], view.hide)
-    dirs = merged.filter(r => !linked.includes(r)).map(r => path.join(r, 'bin'))
-    linked = merged
+    dropped.push(...merged.dropped)
+    dirs = merged.roots.filter(r => !linked.includes(r)).map(r => path.join(r, 'bin'))
+    linked = merged.roots
   }
   shown.push(...linked)
   const seen = (p: string): boolean => !hiddenAt(p) || within(p, shown) || within(p, view.writable)
@@ -320,6 +418,7 @@ export function toolchainView(
     show: shown.filter(s => !view.show.includes(s)),
     maskFiles: masked.filter(c => kind(c.folder) !== 'dir').map(c => c.folder),
     maskFolders: masked.filter(c => kind(c.folder) === 'dir').map(c => c.folder),
-    env: out
+    env: out,
+    dropped
   }
 }
