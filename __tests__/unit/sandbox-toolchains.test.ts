@@ -1,5 +1,13 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -109,11 +117,14 @@ describe.skipIf(!hasBwrap)(
       writeFileSync(path.join(cargo, 'credentials.toml'), `token = "${layout.canary}"\n`)
       writeFileSync(path.join(cargo, 'config.toml'), `[registry]\ntoken = "${layout.canary}"\n`)
       const c = await confined({ ...layout.env, CARGO_HOME: cargo })
-      const r = await c.runner.run(`cat ${cargo}/credentials.toml ${cargo}/config.toml; ls ${cargo}`, {
-        cwd: repo,
-        env: c.env,
-        timeoutMs: 20_000
-      })
+      const r = await c.runner.run(
+        `cat ${cargo}/credentials.toml ${cargo}/config.toml; ls ${cargo}`,
+        {
+          cwd: repo,
+          env: c.env,
+          timeoutMs: 20_000
+        }
+      )
       expect(r.output).not.toContain(layout.canary)
       expect(r.stdout).toContain('bin')
     })
@@ -237,7 +248,10 @@ function npmLinked(name: string) {
   execFileSync('git', ['init', '-q'], { cwd: ws })
   symlinkSync(path.join(home, '.m2/settings.xml'), path.join(ws, 'bin/cli.js'))
   // a script whose interpreter is reached the same way
-  writeFileSync(path.join(ws, 'bin/run.sh'), `#!${t}/usr-local/lib/node_modules/mytool/bin/cli.js\n`)
+  writeFileSync(
+    path.join(ws, 'bin/run.sh'),
+    `#!${t}/usr-local/lib/node_modules/mytool/bin/cli.js\n`
+  )
   const prefix = path.join(t, 'usr-local')
   mkdirSync(path.join(prefix, 'lib/node_modules'), { recursive: true })
   mkdirSync(path.join(prefix, 'bin'), { recursive: true })
@@ -250,7 +264,10 @@ function npmLinked(name: string) {
     RUNNER_TEMP: temp
   }
   mkdirSync(path.join(home, '.local/bin'), { recursive: true })
-  writeFileSync(path.join(home, '.local/bin/tool'), `#!${prefix}/lib/node_modules/mytool/bin/cli.js\n`)
+  writeFileSync(
+    path.join(home, '.local/bin/tool'),
+    `#!${prefix}/lib/node_modules/mytool/bin/cli.js\n`
+  )
   return { t, home, ws, temp, env }
 }
 
@@ -324,19 +341,27 @@ const works = (command: string): boolean => spawnSync('bash', ['-c', command]).s
 
 describe.skipIf(!hasBwrap)("this machine's own toolchains, through the sandbox", () => {
   // real tools as installed here (rustup in ~/.cargo and ~/.rustup, pyenv, go): each skips when absent
-  async function realRun(files: Record<string, string>, command: string) {
+  async function realRun(
+    files: Record<string, string>,
+    command: string,
+    runnerEnv: Record<string, string> = {},
+    prepare?: (work: string) => Record<string, string>
+  ) {
     const work = realpathSync(mkdtempSync(path.join(tmpdir(), 'rl-real-')))
     try {
       for (const [name, text] of Object.entries(files)) {
         mkdirSync(path.dirname(path.join(work, name)), { recursive: true })
         writeFileSync(path.join(work, name), text)
       }
+      const prepared = prepare?.(work)
       execFileSync('git', ['init', '-q'], { cwd: work })
       writeFileSync(path.join(work, '.git/clean-config'), '[core]\n')
-      const env = { ...process.env, RUNNER_TEMP: path.join(work, '.runner-temp') } as Record<
-        string,
-        string
-      >
+      const env = {
+        ...process.env,
+        ...runnerEnv,
+        ...prepared,
+        RUNNER_TEMP: path.join(work, '.runner-temp')
+      } as Record<string, string>
       const c = await createConfinement({
         mode: 'required',
         network: 'deny',
@@ -351,12 +376,13 @@ describe.skipIf(!hasBwrap)("this machine's own toolchains, through the sandbox",
       })
       return await c.runner.run(command, { cwd: work, env: c.env, timeoutMs: 120_000 })
     } finally {
+      spawnSync('chmod', ['-R', 'u+w', work]) // Go's module cache is read-only
       rmSync(work, { recursive: true, force: true })
     }
   }
 
   it.skipIf(!works('cargo clippy --version'))(
-    "cargo build, clippy and test run through rustup's proxy with CARGO_HOME read-only",
+    "cargo build, clippy and test run through rustup's proxy; Cargo's home (where it downloads crates) is writable",
     async () => {
       const r = await realRun(
         {
@@ -364,9 +390,9 @@ describe.skipIf(!hasBwrap)("this machine's own toolchains, through the sandbox",
           'src/lib.rs':
             'pub fn add(a: i32, b: i32) -> i32 { a + b }\n#[cfg(test)]\nmod t { #[test] fn adds() { assert_eq!(super::add(1, 2), 3); } }\n'
         },
-        'cargo build --offline && cargo clippy --offline && cargo test --offline'
+        'cargo build --offline && cargo clippy --offline && cargo test --offline && mkdir -p "${CARGO_HOME:-$HOME/.cargo}/registry/cache" && echo WRITABLE'
       )
-      expect(`${r.exitCode} ${r.output}`).toMatch(/^0 [\s\S]*test t::adds \.\.\. ok/)
+      expect(`${r.exitCode} ${r.output}`).toMatch(/^0 [\s\S]*test t::adds \.\.\. ok[\s\S]*WRITABLE/)
     },
     180_000
   )
@@ -384,6 +410,79 @@ describe.skipIf(!hasBwrap)("this machine's own toolchains, through the sandbox",
         'go build ./... && go vet ./... && echo vetted'
       )
       expect(`${r.exitCode} ${r.output}`).toMatch(/^0 [\s\S]*vetted/)
+    },
+    120_000
+  )
+
+  /** A Go module as a GOPROXY serves it (`<proxy>/<module>/@v/…`), made with `zip`. */
+  function goModule(proxy: string, module: string, source: string): void {
+    const src = mkdtempSync(path.join(tmpdir(), 'rl-gomod-'))
+    const root = path.join(src, `${module}@v1.0.0`)
+    mkdirSync(root, { recursive: true })
+    writeFileSync(path.join(root, 'go.mod'), `module ${module}\n`)
+    writeFileSync(path.join(root, 'lib.go'), source)
+    const at = path.join(proxy, module, '@v')
+    mkdirSync(at, { recursive: true })
+    writeFileSync(path.join(at, 'list'), 'v1.0.0\n')
+    writeFileSync(path.join(at, 'v1.0.0.info'), '{"Version":"v1.0.0"}\n')
+    writeFileSync(path.join(at, 'v1.0.0.mod'), `module ${module}\n`)
+    execFileSync('zip', ['-qr', path.join(at, 'v1.0.0.zip'), `${module}@v1.0.0`], { cwd: src })
+    rmSync(src, { recursive: true, force: true })
+  }
+
+  it.skipIf(!works('go version') || !works('zip -v'))(
+    "go build finds a module of the runner's module cache with the network denied, and downloads one the PR adds",
+    async () => {
+      const t = realpathSync(mkdtempSync(path.join(tmpdir(), 'rl-go-')))
+      // the runner's GOPATH (under /tmp, hidden as the home is) holds example.com/greet only
+      const gopath = path.join(t, 'gopath')
+      goModule(
+        path.join(t, 'cached'),
+        'example.com/greet',
+        'package greet\n\nconst Hi = "reached greet"\n'
+      )
+      const main =
+        'package main\n\nimport (\n\t"fmt"\n\t"example.com/greet"\n\t"example.com/added"\n)\n\nfunc main() { fmt.Println(greet.Hi, added.Hi) }\n'
+      const files = {
+        'go.mod':
+          'module example.com/m\n\ngo 1.19\n\nrequire (\n\texample.com/greet v1.0.0\n\texample.com/added v1.0.0\n)\n',
+        'main.go': main
+      }
+      try {
+        const r = await realRun(
+          files,
+          'go run . && mkdir -p "$(go env GOMODCACHE)/cache/download/x" && echo WRITABLE',
+          // the runner's GOPROXY: a folder of the work tree stands for proxy.golang.org
+          { GOPATH: gopath },
+          work => {
+            // example.com/added, which the PR adds, is only on "the network" (the env's GOPROXY)
+            goModule(
+              path.join(work, 'proxy'),
+              'example.com/added',
+              'package added\n\nconst Hi = "and added"\n'
+            )
+            const go = (args: string[], proxy: string, cache: string) =>
+              execFileSync('go', args, {
+                cwd: work,
+                env: {
+                  ...process.env,
+                  GOPATH: cache,
+                  GOPROXY: proxy,
+                  GOSUMDB: 'off',
+                  GOFLAGS: '-mod=mod'
+                }
+              })
+            // go.sum as the PR commits it; then warm the runner's cache with greet alone
+            go(['mod', 'tidy'], `file://${t}/cached,file://${work}/proxy`, path.join(t, 'scratch'))
+            go(['mod', 'download', 'example.com/greet'], `file://${t}/cached`, gopath)
+            return { GOPROXY: `file://${work}/proxy` }
+          }
+        )
+        expect(`${r.exitCode} ${r.output}`).toMatch(/^0 [\s\S]*reached greet and added\nWRITABLE/)
+      } finally {
+        execFileSync('chmod', ['-R', 'u+w', t])
+        rmSync(t, { recursive: true, force: true })
+      }
     },
     120_000
   )

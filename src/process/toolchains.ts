@@ -55,7 +55,7 @@ export const TOOLCHAIN_HOMES: readonly HomeFolder[] = [
     default: '~/go',
     only: ['bin'],
     private: true,
-    why: 'the tools `go install` put in `bin`; `GOPATH` stays the private HOME\'s, where Go downloads modules'
+    why: "the tools `go install` put in `bin`; `GOPATH` stays the private HOME's, where Go downloads modules"
   },
   {
     path: '$GOMODCACHE',
@@ -207,7 +207,8 @@ export function toolchainRoot(target: string, hidden: readonly string[]): string
   const prefix = path.dirname(dir)
   // a folder right in a hidden one (`~/.m2`, `~/.config`) holds settings and keys, not a toolchain:
   // only a `bin` there is shown (`~/.deno/bin`), a prefix only deeper (`~/opt/tool-1.0/bin`)
-  if (!['bin', 'sbin'].includes(path.basename(dir))) return hidden.includes(prefix) ? undefined : dir
+  if (!['bin', 'sbin'].includes(path.basename(dir)))
+    return hidden.includes(prefix) ? undefined : dir
   return hidden.includes(prefix) || hidden.includes(path.dirname(prefix)) ? dir : prefix
 }
 
@@ -271,7 +272,8 @@ export function mergeRoots(
       if (mergeable(p, hidden)) parents.set(p, (parents.get(p) ?? 0) + 1)
     }
     const best = [...parents].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length)[0]
-    if (!best || best[1] < 2) return { roots: out.slice(0, MAX_LINKED), dropped: out.slice(MAX_LINKED) }
+    if (!best || best[1] < 2)
+      return { roots: out.slice(0, MAX_LINKED), dropped: out.slice(MAX_LINKED) }
     out = [...out.filter(r => !within(r, [best[0]])), best[0]]
   }
   return { roots: out, dropped: [] }
@@ -309,7 +311,8 @@ function leadsTo(
     for (const name of names) {
       const file = path.join(dir, name)
       const k = kind(file)
-      const start = k === 'link' ? file : k === 'file' && readScripts ? interpreter(file) : undefined
+      const start =
+        k === 'link' ? file : k === 'file' && readScripts ? interpreter(file) : undefined
       const real = start ? follow(start, untrusted) : undefined
       if (real && hiddenAt(real)) targets.push(real)
     }
@@ -361,7 +364,8 @@ function showHomes(
       at.open.push(...unseen)
       if (l.variable && !h.private) out[l.variable] = folder
       if (l.variable === 'GOMODCACHE' && !out['GOPROXY'])
-        out['GOPROXY'] = `file://${present[0]},${env['GOPROXY'] || 'https://proxy.golang.org,direct'}`
+        out['GOPROXY'] =
+          `file://${present[0]},${env['GOPROXY'] || 'https://proxy.golang.org,direct'}`
     }
   }
   return out
