@@ -95,7 +95,7 @@ export function sandboxTable(): string {
     '|---|---|---|',
     ...TOOLCHAIN_HOMES.map(
       h =>
-        `| ${where(h)} | shown read-only${h.path.startsWith('$') ? ', variable passed' : ''} | ${cell(h.why)} |`
+        `| ${where(h)} | shown read-only${!h.path.startsWith('$') ? '' : h.private ? ', variable left private' : ', variable passed'} | ${cell(h.why)} |`
     ),
     ...CREDENTIALS.map(
       c => `| ${where(c)} | hidden, masked inside shown folders | ${cell(c.why)} |`

@@ -357,7 +357,9 @@ function showHomes(
     for (const l of locate(h.path, env)) {
       const folder = real(l.folder)
       const parts = (h.only ?? ['']).map(sub => path.join(folder, sub))
-      const present = parts.filter(p => kind(p) === 'dir' && !within(p, at.forbidden))
+      const present = parts.filter(
+        p => ['dir', 'file'].includes(kind(p) ?? '') && !within(p, at.forbidden)
+      )
       if (present.length === 0 || at.hide.includes(folder)) continue
       const unseen = present.filter(at.hiddenAt)
       at.shown.push(...unseen)
