@@ -299,8 +299,8 @@ describe("the PR's links reached through a link of the runner (npm link of the c
       env: c.env,
       timeoutMs: 20_000
     })
-    expect(r.stdout).toMatch(/^ran$/m)
     expect(r.output).not.toContain(layout.canary)
+    expect(r.stdout).toMatch(/^ran$/m)
     expect(r.output).toMatch(/No such file or directory/)
   })
 })
