@@ -191,6 +191,21 @@ describe('where links on PATH lead', () => {
     expect(show).not.toContain(path.join(home, '.config'))
     expect(show.filter(s => s.startsWith(`${home}/.config/`)).length).toBe(MAX_LINKED)
     expect(dropped).toEqual([expect.stringMatching(new RegExp(`^${home}/\\.config/t\\d+$`))])
+    if (!hasBwrap) return
+    // the run's log says once which tools will not start
+    const lines: string[] = []
+    const temp = path.join(dir, 'cfg/temp')
+    await createConfinement({
+      mode: 'required',
+      network: 'deny',
+      passthrough: [],
+      tempDir: temp,
+      env: { HOME: home, PATH: bin, RUNNER_TEMP: temp },
+      log: fakeLog(lines)
+    })({ root: repo, gitDir: path.join(repo, '.git'), gitConfig: path.join(dir, 'pr-config') })
+    expect(lines.filter(l => l.startsWith('warning'))).toEqual([
+      `warning sandbox: links on PATH lead into more folders of the hidden home than the ${MAX_LINKED} shown; not shown (1), so their tools do not start in the sandbox (exit 127): ${dropped[0]}. Put them on PATH directly, or install them outside the home.`
+    ])
   })
 
   it('a PATH folder with 1000 links into the home makes one mount for them', () => {

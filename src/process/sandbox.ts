@@ -393,7 +393,7 @@ export function createConfinement(options: ConfineOptions): Confine {
     )
     if (folders.dropped.length > 0)
       options.log.warning(
-        `sandbox: links on PATH lead into ${folders.dropped.length} more folders of the hidden home than the ${MAX_LINKED} shown; the tools there do not start in the sandbox (exit 127): ${folders.dropped.slice(0, 5).join(', ')}${folders.dropped.length > 5 ? ', …' : ''}. Put them on PATH directly, or install them outside the home.`
+        `sandbox: links on PATH lead into more folders of the hidden home than the ${MAX_LINKED} shown; not shown (${folders.dropped.length}), so their tools do not start in the sandbox (exit 127): ${folders.dropped.slice(0, 5).join(', ')}${folders.dropped.length > 5 ? ', …' : ''}. Put them on PATH directly, or install them outside the home.`
       )
     const layout = confinedLayout(checkout, dirs, folders, options, real)
     const launch: Launch = (command, cwd) => ({
