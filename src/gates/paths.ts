@@ -160,16 +160,18 @@ function packageJson(repoRoot: string, dir: string): Record<string, unknown> | u
 function expandWorkspace(repoRoot: string, root: string, pattern: string): string[] {
   let dirs = [root]
   for (const part of pattern.replace(/^\.\//, '').split('/').filter(Boolean)) {
-    dirs = dirs.flatMap(d => {
-      if (part !== '*') return [path.join(d, part)]
-      try {
-        return readdirSync(d, { withFileTypes: true })
-          .filter(e => e.isDirectory() && e.name !== 'node_modules')
-          .map(e => path.join(d, e.name))
-      } catch {
-        return []
-      }
-    })
+    dirs = dirs
+      .filter(d => isInside(repoRoot, d))
+      .flatMap(d => {
+        if (part !== '*') return [path.join(d, part)]
+        try {
+          return readdirSync(d, { withFileTypes: true })
+            .filter(e => e.isDirectory() && e.name !== 'node_modules')
+            .map(e => path.join(d, e.name))
+        } catch {
+          return []
+        }
+      })
   }
   return dirs.filter(d => isInside(repoRoot, d))
 }
