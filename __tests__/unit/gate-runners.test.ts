@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -200,6 +208,33 @@ describe('test runners', () => {
     ])
     expect(findings[0]!.description).toContain('Add(2, 2) = 5, want 4')
     expect(findings[0]!.description).toContain('calc_test.go:18: adding 2 and 2')
+  })
+
+  it("leaves a passing `#[should_panic]` test's panic out though its `... ok` is printed after the next binary's lines", () => {
+    // cargo 1.95.0, `cargo test --offline --no-fail-fast -- --nocapture` on test-support/gate-sample
+    // (cargo-ws), run through the command runner: its stdout (`test … ok`) and stderr (`Running …`,
+    // the panics) merged as they came, the ok crate's result after the text crate's `Running` line
+    cpSync(
+      path.join(import.meta.dirname, '../../test-support/gate-sample/cargo-ws'),
+      path.join(root, 'cargo-ws'),
+      {
+        recursive: true
+      }
+    )
+    const output = readFileSync(
+      path.join(import.meta.dirname, '../fixtures/runner-output/cargo-nocapture-merged.txt'),
+      'utf8'
+    ).replaceAll('${ROOT}', root)
+    const findings = read(
+      'test: cd cargo-ws && cargo test --offline --no-fail-fast -- --nocapture',
+      output,
+      101
+    )
+    expect(findings.map(f => [f.title, f.file, f.line])).toEqual([
+      ['tests::adds_two_numbers', 'cargo-ws/crates/calc/src/lib.rs', 11],
+      ['shouts', 'cargo-ws/crates/text/tests/shout.rs', 5],
+      ['shouts_nothing', 'cargo-ws/crates/text/tests/shout.rs', 10]
+    ])
   })
 })
 

@@ -24,35 +24,45 @@ export function under(
   return inRepo(joined) ? joined : file
 }
 
-/** `test name ... ok` (`test name - should panic ... ok`), `... FAILED`, `... ignored`. */
-const CARGO_RESULT = /^test (\S+)(?: - should panic)? \.\.\.\s*(ok|FAILED|ignored)\b/
-/** Where one test binary's output starts: `Running unittests src/lib.rs (…)`, `Doc-tests name`. */
-const CARGO_BINARY = /^(?:Running|Doc-tests)\s/
+/**
+ * `test name ... ok` (`test name - should panic ... ok`), `... FAILED`, `... ignored`; the result
+ * may come later, after what another test printed meanwhile (`--nocapture`).
+ */
+const CARGO_RESULT = /^test (\S+)(?: - should panic)? \.\.\.(?:\s*(ok|FAILED|ignored)\b)?/
 
 interface CargoResults {
+  /** Named in a `test name ...` line. */
+  reported: Set<string>
   ok: Set<string>
   failed: Set<string>
+  /** A `test result:` line was printed: the `failures:` list above it names every failure. */
+  summary: boolean
 }
 
 /**
- * The tests `cargo test` reported, by line: for each test binary's output, those that passed and
- * those that failed (`... FAILED`, or named under the closing `failures:` list).
+ * The tests `cargo test` reported: those that passed and those that failed (`... FAILED`, or named
+ * under the closing `failures:` list). Over the whole output, not per test binary: cargo's lines and
+ * the panics (stderr) and the results (stdout) arrive in an order of their own when merged.
  */
-function cargoResults(lines: readonly string[]): CargoResults[] {
-  const byLine: CargoResults[] = []
-  let current: CargoResults = { ok: new Set(), failed: new Set() }
+function cargoResults(lines: readonly string[]): CargoResults {
+  const results: CargoResults = {
+    reported: new Set(),
+    ok: new Set(),
+    failed: new Set(),
+    summary: false
+  }
   let listing = false
-  lines.forEach((line, at) => {
+  for (const line of lines) {
     const text = line.trim()
-    if (CARGO_BINARY.test(text)) current = { ok: new Set(), failed: new Set() }
-    byLine[at] = current
     const r = CARGO_RESULT.exec(text)
-    if (r) (r[2] === 'FAILED' ? current.failed : current.ok).add(r[1]!)
+    if (r) results.reported.add(r[1]!)
+    if (r?.[2]) (r[2] === 'FAILED' ? results.failed : results.ok).add(r[1]!)
+    if (text.startsWith('test result: ')) results.summary = true
     if (text === 'failures:') listing = true
-    else if (listing && /^\s{4}\S+$/.test(line)) current.failed.add(text)
+    else if (listing && /^\s{4}\S+$/.test(line)) results.failed.add(text)
     else if (text) listing = false
-  })
-  return byLine
+  }
+  return results
 }
 
 export function readCargoTests(
@@ -61,13 +71,15 @@ export function readCargoTests(
   dirs?: RunnerDirs
 ): ReadProblem[] {
   const out: ReadProblem[] = []
-  let results: CargoResults[] | undefined
+  let results: CargoResults | undefined
   lines.forEach((line, at) => {
     const m = PANIC.exec(line.trim())
     if (!m) return
-    // a test that passed panicked on purpose (`#[should_panic]`, printed with `--nocapture`)
-    const { ok, failed } = (results ??= cargoResults(lines))[at]!
-    if (ok.has(m[1]!) && !failed.has(m[1]!)) return
+    // a test that passed panicked on purpose (`#[should_panic]`, printed with `--nocapture`); a
+    // panic outside a reported test (the output cut, a program's `main`) is kept
+    const r = (results ??= cargoResults(lines))
+    const name = m[1]!
+    if (!r.failed.has(name) && r.reported.has(name) && (r.ok.has(name) || r.summary)) return
     const next = lines[at + 1]?.trim()
     const message = m[2] ?? (next && !/^note: /.test(next) ? next : 'panicked')
     const problem: GateProblem = {
