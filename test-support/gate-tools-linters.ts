@@ -270,6 +270,15 @@ export const LINTER_TOOLS: GateTool[] = [
     ]
   },
   {
+    // an error a passing test logs (`stderr | file > test`) is no finding beside a failing test
+    id: 'vitest-logged',
+    tool: 'Vitest',
+    format: 'default, a passing test logs an error',
+    check: 'test: vitest run vitest-logged',
+    run: npm('vitest'),
+    planted: [['vitest-logged/app.test.js', 10, 'high']]
+  },
+  {
     id: 'vitest-on-runner-clean',
     tool: 'Vitest',
     format: 'two channels, clean',

@@ -59,6 +59,15 @@ export const RUNNER_TOOLS: GateTool[] = [
     planted: CARGO_WS.slice(1)
   },
   {
+    // with the output not captured, a passing `#[should_panic]` test's panic is printed too
+    id: 'cargo-test-nocapture',
+    tool: 'cargo test',
+    format: '--nocapture, a workspace from its root',
+    check: 'test: cd cargo-ws && cargo test --offline --no-fail-fast -- --nocapture',
+    run: CARGO,
+    planted: CARGO_WS
+  },
+  {
     id: 'go-test',
     tool: 'go test',
     format: 'default',
@@ -66,6 +75,8 @@ export const RUNNER_TOOLS: GateTool[] = [
     run: apt('go', 'go version'),
     planted: [
       ['gotest/calc/calc_test.go', 7, 'high'],
+      // TestAddLogs: its t.Logf and t.Log lines are in its one finding, on its t.Errorf line
+      ['gotest/calc/calc_test.go', 22, 'high'],
       ['gotest/internal/strs/strs_test.go', 9, 'high'],
       ['gotest/internal/strs/strs_test.go', 9, 'high']
     ]
@@ -127,6 +138,14 @@ export const RUNNER_TOOLS: GateTool[] = [
     tool: 'cargo test',
     format: 'default, a passing workspace member',
     check: 'test: cd cargo-ws && cargo test --offline -p ok',
+    run: CARGO,
+    planted: []
+  },
+  {
+    id: 'cargo-test-nocapture-clean',
+    tool: 'cargo test',
+    format: '--nocapture, a passing member with a `#[should_panic]` test',
+    check: 'test: cd cargo-ws && cargo test --offline -p ok -- --nocapture',
     run: CARGO,
     planted: []
   },

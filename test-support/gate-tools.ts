@@ -221,6 +221,15 @@ const BASE_TOOLS: GateTool[] = [
     planted: [['py/test_app.py', 6, 'high']]
   },
   {
+    // a traceback the code logs on purpose (pytest's "Captured log call") is not a crash
+    id: 'pytest-logged',
+    tool: 'pytest',
+    format: 'default, a failing test logged a traceback',
+    check: 'test: pytest-3 pylogged',
+    run: apt('pytest-3'),
+    planted: [['pylogged/test_app.py', 6, 'high']]
+  },
+  {
     id: 'go-vet',
     tool: 'go vet',
     format: 'text',

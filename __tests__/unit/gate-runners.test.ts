@@ -1,7 +1,16 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { runnerDirs } from '../../src/gates/paths.js'
 import { readGateOutput } from '../../src/gates/run-gates.js'
 import { parseChecks } from '../../src/inputs.js'
 
@@ -178,5 +187,84 @@ describe('test runners', () => {
     expect(findings.map(f => [f.title, f.file, f.line, f.description])).toEqual([
       ['tests::one', 'crates/a/src/lib.rs', 2, 'boom']
     ])
+  })
+
+  it('gives a failing go test one finding, on its last log line, its t.Log lines in its description', () => {
+    write('go.mod', 'module example.com/gotest\n\ngo 1.19\n')
+    write('calc/calc_test.go', 'package calc\n'.repeat(24))
+    // go 1.19.8, test-support/gate-sample/gotest (fixture go-test.json)
+    const output = [
+      '--- FAIL: TestAddLogs (0.00s)',
+      '    calc_test.go:18: adding 2 and 2',
+      '    calc_test.go:20: computed 5',
+      '    calc_test.go:22: Add(2, 2) = 5, want 4',
+      'FAIL',
+      'FAIL\texample.com/gotest/calc\t0.013s',
+      'FAIL'
+    ].join('\n')
+    const findings = read('test: go test ./...', output)
+    expect(findings.map(f => [f.title, f.file, f.line])).toEqual([
+      ['TestAddLogs', 'calc/calc_test.go', 22]
+    ])
+    expect(findings[0]!.description).toContain('Add(2, 2) = 5, want 4')
+    expect(findings[0]!.description).toContain('calc_test.go:18: adding 2 and 2')
+  })
+
+  it("leaves a passing `#[should_panic]` test's panic out though its `... ok` is printed after the next binary's lines", () => {
+    // cargo 1.95.0, `cargo test --offline --no-fail-fast -- --nocapture` on test-support/gate-sample
+    // (cargo-ws), run through the command runner: its stdout (`test … ok`) and stderr (`Running …`,
+    // the panics) merged as they came, the ok crate's result after the text crate's `Running` line
+    cpSync(
+      path.join(import.meta.dirname, '../../test-support/gate-sample/cargo-ws'),
+      path.join(root, 'cargo-ws'),
+      {
+        recursive: true
+      }
+    )
+    const output = readFileSync(
+      path.join(import.meta.dirname, '../fixtures/runner-output/cargo-nocapture-merged.txt'),
+      'utf8'
+    ).replaceAll('${ROOT}', root)
+    const findings = read(
+      'test: cd cargo-ws && cargo test --offline --no-fail-fast -- --nocapture',
+      output,
+      101
+    )
+    expect(findings.map(f => [f.title, f.file, f.line])).toEqual([
+      ['tests::adds_two_numbers', 'cargo-ws/crates/calc/src/lib.rs', 11],
+      ['shouts', 'cargo-ws/crates/text/tests/shout.rs', 5],
+      ['shouts_nothing', 'cargo-ws/crates/text/tests/shout.rs', 10]
+    ])
+  })
+})
+
+describe("where runners' paths start", () => {
+  it("follows no link of the PR's out of the repository, nor a workspace pattern with `..`", () => {
+    const outside = mkdtempSync(path.join(tmpdir(), 'rl-outside-'))
+    try {
+      mkdirSync(path.join(outside, 'pkg'))
+      writeFileSync(path.join(outside, 'pkg/package.json'), '{"name":"elsewhere"}')
+      writeFileSync(path.join(outside, 'leaf.json'), '{"name":"leaf"}')
+      writeFileSync(path.join(outside, 'go.mod'), 'module example.com/out\n')
+      const workspaces = ['packages/*', '../*/pkg', 'vendored']
+      write('package.json', JSON.stringify({ name: 'root', workspaces }))
+      write('packages/app/package.json', '{"name":"app"}')
+      mkdirSync(path.join(root, 'packages/leaf'))
+      symlinkSync(path.join(outside, 'leaf.json'), path.join(root, 'packages/leaf/package.json'))
+      symlinkSync(path.join(outside, 'pkg'), path.join(root, 'vendored'))
+      mkdirSync(path.join(root, 'mod/a'), { recursive: true })
+      symlinkSync(path.join(outside, 'go.mod'), path.join(root, 'mod/go.mod'))
+      const dirs = runnerDirs(root, root)
+      expect(dirs.npmPackage('app')).toBe(path.join(root, 'packages/app'))
+      expect(['elsewhere', 'leaf'].map(name => dirs.npmPackage(name))).toEqual([
+        undefined,
+        undefined
+      ])
+      expect(
+        runnerDirs(root, path.join(root, 'mod')).goPackage('example.com/out/a')
+      ).toBeUndefined()
+    } finally {
+      rmSync(outside, { recursive: true, force: true })
+    }
   })
 })

@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readFileSync } from 'node:fs'
+import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -128,47 +128,61 @@ function upToRoot(repoRoot: string, dir: string | undefined): string[] {
   return out
 }
 
-function readText(file: string): string | undefined {
+/**
+ * A manifest of the checkout (package.json, go.mod, Cargo.toml), as PathPlacer reads a path: not a
+ * link, nor under a linked folder leading out of the repository (the PR's links are not followed).
+ */
+function readManifest(repoRoot: string, file: string): string | undefined {
   try {
+    if (!isRegularFile(file) || !isInside(realpathSync(repoRoot), realpathSync(file)))
+      return undefined
     return readFileSync(file, 'utf8')
   } catch {
     return undefined
   }
 }
 
-function packageJson(dir: string): Record<string, unknown> | undefined {
+function packageJson(repoRoot: string, dir: string): Record<string, unknown> | undefined {
   try {
-    const json: unknown = JSON.parse(readText(path.join(dir, 'package.json')) ?? 'null')
+    const json: unknown = JSON.parse(
+      readManifest(repoRoot, path.join(dir, 'package.json')) ?? 'null'
+    )
     return json && typeof json === 'object' ? (json as Record<string, unknown>) : undefined
   } catch {
     return undefined
   }
 }
 
-/** The folders a `workspaces` pattern names: plain folders and `*` segments (`packages/*`). */
-function expandWorkspace(root: string, pattern: string): string[] {
+/**
+ * The folders a `workspaces` pattern names: plain folders and `*` segments (`packages/*`), those
+ * inside the repository only (`../x` names none).
+ */
+function expandWorkspace(repoRoot: string, root: string, pattern: string): string[] {
   let dirs = [root]
   for (const part of pattern.replace(/^\.\//, '').split('/').filter(Boolean)) {
-    dirs = dirs.flatMap(d => {
-      if (part !== '*') return [path.join(d, part)]
-      try {
-        return readdirSync(d, { withFileTypes: true })
-          .filter(e => e.isDirectory() && e.name !== 'node_modules')
-          .map(e => path.join(d, e.name))
-      } catch {
-        return []
-      }
-    })
+    dirs = dirs
+      .filter(d => isInside(repoRoot, d))
+      .flatMap(d => {
+        if (part !== '*') return [path.join(d, part)]
+        try {
+          return readdirSync(d, { withFileTypes: true })
+            .filter(e => e.isDirectory() && e.name !== 'node_modules')
+            .map(e => path.join(d, e.name))
+        } catch {
+          return []
+        }
+      })
   }
-  return dirs
+  return dirs.filter(d => isInside(repoRoot, d))
 }
 
 /** The npm packages by name: the nearest package.json with `workspaces` above the command, its workspaces. */
-function npmPackages(dirs: readonly string[]): Map<string, string> {
+function npmPackages(repoRoot: string, dirs: readonly string[]): Map<string, string> {
   const byName = new Map<string, string>()
-  const root = dirs.find(d => packageJson(d)?.['workspaces']) ?? dirs.find(d => packageJson(d))
+  const read = (d: string) => packageJson(repoRoot, d)
+  const root = dirs.find(d => read(d)?.['workspaces']) ?? dirs.find(d => read(d))
   if (!root) return byName
-  const json = packageJson(root)!
+  const json = read(root)!
   const declared = json['workspaces']
   const patterns = Array.isArray(declared)
     ? declared
@@ -177,10 +191,10 @@ function npmPackages(dirs: readonly string[]): Map<string, string> {
     root,
     ...(Array.isArray(patterns) ? patterns : [])
       .filter((p): p is string => typeof p === 'string' && !p.startsWith('!'))
-      .flatMap(p => expandWorkspace(root, p))
+      .flatMap(p => expandWorkspace(repoRoot, root, p))
   ]
   for (const folder of folders) {
-    const name = packageJson(folder)?.['name']
+    const name = read(folder)?.['name']
     if (typeof name === 'string' && !byName.has(name)) byName.set(name, folder)
   }
   return byName
@@ -191,11 +205,12 @@ export function runnerDirs(repoRoot: string, dir: string | undefined): RunnerDir
   let npm: Map<string, string> | undefined
   let cargo: { root?: string } | undefined
   const inside = (d: string) => (isInside(repoRoot, d) ? d : undefined)
+  const manifest = (file: string) => readManifest(repoRoot, file)
   return {
-    npmPackage: name => (npm ??= npmPackages(dirs)).get(name),
+    npmPackage: name => (npm ??= npmPackages(repoRoot, dirs)).get(name),
     goPackage: importPath => {
-      const modDir = dirs.find(d => readText(path.join(d, 'go.mod')) !== undefined)
-      const mod = modDir && /^module\s+"?([^\s"]+)"?/m.exec(readText(path.join(modDir, 'go.mod'))!)
+      const modDir = dirs.find(d => manifest(path.join(d, 'go.mod')) !== undefined)
+      const mod = modDir && /^module\s+"?([^\s"]+)"?/m.exec(manifest(path.join(modDir, 'go.mod'))!)
       if (!modDir || !mod) return undefined
       if (importPath === mod[1]) return modDir
       return importPath.startsWith(`${mod[1]}/`)
@@ -204,9 +219,9 @@ export function runnerDirs(repoRoot: string, dir: string | undefined): RunnerDir
     },
     cargoRoot: () => {
       if (!cargo) {
-        const manifests = dirs.filter(d => readText(path.join(d, 'Cargo.toml')) !== undefined)
+        const manifests = dirs.filter(d => manifest(path.join(d, 'Cargo.toml')) !== undefined)
         const workspace = (d: string) =>
-          /^\s*\[workspace\]/m.test(readText(path.join(d, 'Cargo.toml')) ?? '')
+          /^\s*\[workspace\]/m.test(manifest(path.join(d, 'Cargo.toml')) ?? '')
         cargo = { root: manifests.find(workspace) ?? manifests[0] }
       }
       return cargo.root

@@ -29,7 +29,8 @@ export interface GateProblem {
   loose?: boolean
   /**
    * A stack printed outside any test (a JavaScript crash, a Python traceback): in the output of a
-   * check that passed it is something the run logged, not a problem, and is not read.
+   * check that passed, or beside failing tests, it is something the run logged, not a problem, and
+   * is not read.
    */
   crash?: boolean
 }

@@ -275,8 +275,10 @@ export function readGateOutput(
   const inRepo = (f: string) => 'file' in placer.place(f)
   const read = problemsOf(result, options.matchers ?? [], inRepo, runnerDirs(repoRoot, dir))
   const passed = result.exitCode === 0
-  // a passing check's logged stack (a test that prints an error on purpose) is no problem
-  const problems = passed ? read.problems.filter(p => !p.crash) : read.problems
+  // a passing check's logged stack (a test that prints an error on purpose) is no problem, nor one
+  // printed beside failing tests: a crash counts only in an output where no test failed
+  const tests = read.problems.some(p => p.testName)
+  const problems = passed || tests ? read.problems.filter(p => !p.crash) : read.problems
   const placed = collapse(problems).flatMap(({ p, times }) => {
     const at = place(p, placer)
     return at ? [{ p: clamp(at, lines), times }] : []

@@ -201,6 +201,8 @@ export interface ReadProblem {
   at: number
   /** The first of the lines it was read from, when several (a matcher of several patterns). */
   from?: number
+  /** Other lines it was read from, not next to it (a failing Go test's earlier log lines). */
+  also?: readonly number[]
   problem: GateProblem
 }
 

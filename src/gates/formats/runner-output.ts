@@ -10,10 +10,59 @@ import type { ReadProblem } from './problem-matchers.js'
  */
 const PANIC = /^thread '(.+?)'(?: \(\d+\))? panicked at (?:'(.*)', )?([^\s'][^']*?):(\d+):(\d+):?$/
 
-/** A placed path: relative to `base` when it names a file there, else as printed. */
-function under(base: string | undefined, file: string, inRepo: (f: string) => boolean): string {
-  const joined = base && !path.isAbsolute(file) ? path.join(base, file) : undefined
-  return joined && inRepo(joined) ? joined : file
+/**
+ * A runner's relative path read from `base` (an npm workspace's, a Go package's, a Cargo workspace's
+ * folder) when it names a file of the repository there, else as printed.
+ */
+export function under(
+  base: string | undefined,
+  file: string,
+  inRepo: (f: string) => boolean
+): string {
+  if (!base || path.isAbsolute(file) || /^[A-Za-z]:[\\/]|^file:/i.test(file)) return file
+  const joined = path.join(base, file)
+  return inRepo(joined) ? joined : file
+}
+
+/**
+ * `test name ... ok` (`test name - should panic ... ok`), `... FAILED`, `... ignored`; the result
+ * may come later, after what another test printed meanwhile (`--nocapture`).
+ */
+const CARGO_RESULT = /^test (\S+)(?: - should panic)? \.\.\.(?:\s*(ok|FAILED|ignored)\b)?/
+
+interface CargoResults {
+  /** Named in a `test name ...` line. */
+  reported: Set<string>
+  ok: Set<string>
+  failed: Set<string>
+  /** A `test result:` line was printed: the `failures:` list above it names every failure. */
+  summary: boolean
+}
+
+/**
+ * The tests `cargo test` reported: those that passed and those that failed (`... FAILED`, or named
+ * under the closing `failures:` list). Over the whole output, not per test binary: cargo's lines and
+ * the panics (stderr) and the results (stdout) arrive in an order of their own when merged.
+ */
+function cargoResults(lines: readonly string[]): CargoResults {
+  const results: CargoResults = {
+    reported: new Set(),
+    ok: new Set(),
+    failed: new Set(),
+    summary: false
+  }
+  let listing = false
+  for (const line of lines) {
+    const text = line.trim()
+    const r = CARGO_RESULT.exec(text)
+    if (r) results.reported.add(r[1]!)
+    if (r?.[2]) (r[2] === 'FAILED' ? results.failed : results.ok).add(r[1]!)
+    if (text.startsWith('test result: ')) results.summary = true
+    if (text === 'failures:') listing = true
+    else if (listing && /^\s{4}\S+$/.test(line)) results.failed.add(text)
+    else if (text) listing = false
+  }
+  return results
 }
 
 export function readCargoTests(
@@ -22,9 +71,15 @@ export function readCargoTests(
   dirs?: RunnerDirs
 ): ReadProblem[] {
   const out: ReadProblem[] = []
+  let results: CargoResults | undefined
   lines.forEach((line, at) => {
     const m = PANIC.exec(line.trim())
     if (!m) return
+    // a test that passed panicked on purpose (`#[should_panic]`, printed with `--nocapture`); a
+    // panic outside a reported test (the output cut, a program's `main`) is kept
+    const r = (results ??= cargoResults(lines))
+    const name = m[1]!
+    if (!r.failed.has(name) && r.reported.has(name) && (r.ok.has(name) || r.summary)) return
     const next = lines[at + 1]?.trim()
     const message = m[2] ?? (next && !/^note: /.test(next) ? next : 'panicked')
     const problem: GateProblem = {
@@ -58,7 +113,7 @@ export function readGoTests(
   dirs?: RunnerDirs
 ): ReadProblem[] {
   const out: ReadProblem[] = []
-  let waiting: Array<ReadProblem & { problem: GateProblem & { file: string } }> = []
+  let waiting: GoLog[] = []
   let test: string | undefined
   lines.forEach((raw, at) => {
     const line = raw.trim()
@@ -84,11 +139,36 @@ export function readGoTests(
     const pkg = /^(?:FAIL|ok)\s/.test(raw) ? GO_PACKAGE.exec(line) : null
     if (!pkg) return
     const dir = pkg[1] === 'FAIL' ? dirs?.goPackage(pkg[2]!) : undefined
-    for (const w of pkg[1] === 'FAIL' ? waiting : [])
+    for (const w of pkg[1] === 'FAIL' ? perTest(waiting) : [])
       out.push({ ...w, problem: { ...w.problem, file: under(dir, w.problem.file, inRepo) } })
     waiting = []
     test = undefined
   })
   // no package line (the output was cut): each still a failure, its file unplaced
-  return [...out, ...waiting]
+  return [...out, ...perTest(waiting)]
+}
+
+type GoLog = ReadProblem & { problem: GateProblem & { file: string } }
+
+/**
+ * One problem per failing test: on its last log line (`t.Error`, `t.Fatal` usually come last), with
+ * all its lines, as printed, in its message; its other lines are read (claimed) with it.
+ */
+function perTest(logs: readonly GoLog[]): GoLog[] {
+  const byTest = new Map<string | undefined, GoLog[]>()
+  for (const log of logs) {
+    const same = byTest.get(log.problem.testName)
+    if (same) same.push(log)
+    else byTest.set(log.problem.testName, [log])
+  }
+  return [...byTest.values()].map(group => {
+    const last = group[group.length - 1]!
+    if (group.length === 1) return last
+    const message = group.map(g => `${g.problem.file}:${g.problem.line}: ${g.problem.message}`)
+    return {
+      ...last,
+      also: group.slice(0, -1).map(g => g.at),
+      problem: { ...last.problem, message: `${last.problem.message}\n\n${message.join('\n')}` }
+    }
+  })
 }

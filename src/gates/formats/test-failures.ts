@@ -28,6 +28,10 @@ const PYTEST_FRAME = /^(\S+?):(\d+):(?:\s+(.*))?$/
 const FILE_HEADER = /^(PASS|FAIL)\s+\S+$/
 /** Jest's sections that are not failures: what the tests logged. */
 const NOT_FAILURES = new Set(['Console'])
+/** Vitest's sections of what a test logged: `stdout | src/app.test.js > name` (and `stderr |`). */
+const VITEST_LOGGED = /^std(?:out|err) \| \S/
+/** Vitest's file line, ` ❯ src/app.test.js (2 tests | 1 failed)`: logged output ends before it. */
+const VITEST_FILE = /^❯\s+\S+\s+\(\d+ tests?\b/
 /** The line before a crash's stack: an error's name and message (`TypeError: x`, `Error: boom`). */
 const ERROR_LINE = /^(?:Uncaught\s+)?(?:[\w$.]*(?:Error|Exception)|Error)\b(?:\s*\[[\w-]+\])?:?\s/
 
@@ -44,7 +48,10 @@ class Reader {
   private mocha: string[] | undefined
   /** Within a stack already read (or logged): its other frames are no more findings. */
   private inStack = false
-  /** Within a section of logged output (Jest's `● Console`): a stack there is no crash. */
+  /**
+   * Within a section of logged output (Jest's `● Console`, Vitest's `stderr | file > test`, until the
+   * next title, file header or Vitest's `❯ file`): a stack there is no crash.
+   */
   private quiet = false
   private lastText = ''
 
@@ -54,7 +61,15 @@ class Reader {
     const frame = FRAMES.map(re => re.exec(line)).find(Boolean)
     if (frame) return this.frame([frame[1]!, frame[2]!, frame[3]!], at)
     this.inStack = false
-    if (FILE_HEADER.test(line)) return void (this.pending = undefined)
+    if (VITEST_LOGGED.test(line)) {
+      this.quiet = true
+      return this.start(undefined)
+    }
+    if (VITEST_FILE.test(line)) return void (this.quiet = false)
+    if (FILE_HEADER.test(line)) {
+      this.quiet = false
+      return void (this.pending = undefined)
+    }
     if (this.title(line)) return
     if (line && !/^[-+]\s/.test(line)) {
       if (this.pending) this.pending.message ??= line

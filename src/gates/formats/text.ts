@@ -1,10 +1,9 @@
-import path from 'node:path'
 import { plainText } from '../../loop/untrusted.js'
 import type { RunnerDirs } from '../paths.js'
 import type { GateProblem } from '../problem.js'
 import { toolLevel } from '../problem.js'
 import { readWithMatchers, type ProblemMatcher, type ReadProblem } from './problem-matchers.js'
-import { readCargoTests, readGoTests } from './runner-output.js'
+import { readCargoTests, readGoTests, under } from './runner-output.js'
 import { readTap, readTestFailures } from './test-failures.js'
 import { readWorkflowCommands } from './workflow-commands.js'
 
@@ -76,6 +75,11 @@ function readShapes(lines: readonly string[]): ReadProblem[] {
   return out
 }
 
+/** pytest's sections of what a test printed: `----- Captured log call -----` (stdout, stderr). */
+const PYTEST_CAPTURED = /^-{3,} Captured (?:log|stdout|stderr) (?:setup|call|teardown) -{3,}$/
+/** What ends one: the next test's title (`____ test_x ____`) or a summary's (`==== … ====`). */
+const PYTEST_SECTION = /^(?:_{3,}|={3,})\s.*\s(?:_{3,}|={3,})$/
+
 /** A Python traceback's frame: `File "src/app.py", line 3[, in f]`. */
 const PY_FRAME = /^\s*File "(.+)", line (\d+)(?:, in .+)?$/
 
@@ -91,7 +95,12 @@ function readTracebacks(
   const out: ReadProblem[] = []
   let frames = false
   let last: { at: number; file: string; line: string } | undefined
+  let captured = false
   lines.forEach((raw, at) => {
+    // what a test logged (`logging.exception` in pytest's "Captured log call") is no crash
+    if (PYTEST_CAPTURED.test(raw.trim())) captured = true
+    else if (PYTEST_SECTION.test(raw.trim())) captured = false
+    if (captured) return
     const frame = PY_FRAME.exec(raw)
     if (frame) {
       frames = true
@@ -141,10 +150,8 @@ function inWorkspaces(
   })
   return problems.map(r => {
     const file = r.problem.file
-    const under = base[r.at]
-    if (!file || !under || path.isAbsolute(file) || /^[A-Za-z]:[\\/]|^file:/i.test(file)) return r
-    const joined = path.join(under, file)
-    return inRepo(joined) ? { ...r, problem: { ...r.problem, file: joined } } : r
+    const placed = file && under(base[r.at], file, inRepo)
+    return placed && placed !== file ? { ...r, problem: { ...r.problem, file: placed } } : r
   })
 }
 
@@ -188,6 +195,7 @@ export function readText(
       if (claimed.has(r.at)) continue
       // all the lines a problem was read from: a later reader does not read its first line again
       for (let i = r.from ?? r.at; i <= r.at; i++) claimed.add(i)
+      for (const i of r.also ?? []) claimed.add(i)
       problems.push(r)
     }
   }

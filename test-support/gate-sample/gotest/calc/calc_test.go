@@ -13,3 +13,12 @@ func TestAddZero(t *testing.T) {
 		t.Errorf("Add(0, 0) - 1 = %d, want 0", got)
 	}
 }
+
+func TestAddLogs(t *testing.T) {
+	t.Logf("adding %d and %d", 2, 2)
+	got := Add(2, 2)
+	t.Log("computed", got)
+	if got != 4 {
+		t.Errorf("Add(2, 2) = %d, want 4", got)
+	}
+}

@@ -15,4 +15,18 @@ mod tests {
     fn adds_zero() {
         assert_eq!(add(0, 0) - 1, 0);
     }
+
+    // passes: it panics on purpose (printed with `cargo test -- --nocapture`)
+    #[test]
+    #[should_panic(expected = "divide by zero")]
+    fn div_by_zero_panics() {
+        div(1, 0);
+    }
+}
+
+pub fn div(a: i32, b: i32) -> i32 {
+    if b == 0 {
+        panic!("divide by zero");
+    }
+    a / b
 }
