@@ -204,6 +204,13 @@ describe('npx review-loop', () => {
     expect(
       readdirSync(path.join(repo, '.git/review-loop')).filter(f => f.startsWith('lent-'))
     ).toEqual([])
+    // --no-lend: the checks install them themselves
+    const unlent = await cli(
+      ['--dry-run', '--no-lend', '--check', 'deps: test ! -e node_modules'],
+      repo
+    )
+    expect(unlent.out).not.toContain('Checks use your installed dependencies')
+    expect(unlent.out).toContain('review-loop (dry run, nothing fixed): GO, no findings')
     // where hard links cannot be made (the output on another file system), nothing is lent: it says so
     const shm = '/dev/shm'
     if (!existsSync(shm) || statSync(shm).dev === statSync(repo).dev) return
