@@ -6,6 +6,8 @@ import {
   readdirSync,
   realpathSync,
   rmSync,
+  statSync,
+  symlinkSync,
   writeFileSync
 } from 'node:fs'
 import os from 'node:os'
@@ -90,6 +92,11 @@ describe('npx review-loop', () => {
     expect(typo.err).toBe(
       "review-loop: Unknown option '--chek': did you mean --check? See review-loop --help.\n"
     )
+    // a one-letter option is no typo of a long one
+    const short = await cli(['-x'], os.tmpdir())
+    expect(short.code).toBe(2)
+    expect(short.err).not.toContain('did you mean')
+    expect(help.out).toContain('--no-lend            the checks install dependencies themselves')
   })
 
   it('says up front what it will not see, and takes the base origin/HEAD names', async () => {
@@ -108,15 +115,17 @@ describe('npx review-loop', () => {
       'notice: Your work tree has uncommitted changes (1 tracked file): the loop reviews the commits of feature only; commit them to have them reviewed.'
     )
     expect(r.out).toContain(
-      'notice: AI review is off: ANTHROPIC_API_KEY is not set (nor --set model-provider=bedrock or vertex), so only the checks review and only the --fix commands fix.'
+      'notice: AI review is off: ANTHROPIC_API_KEY is not set (nor --set model-provider=bedrock or vertex), so only the checks review.\n'
     )
-    expect(r.out).toContain('[1/3] review: NO_GO (1 finding)')
-    // nothing ahead of the base
+    // a dry run is one review
+    expect(r.out).toContain('[1/1] review: NO_GO (1 finding)')
+    // nothing ahead of the base: no review, no GO
     git(repo, ['switch', '-q', '-c', 'empty', 'trunk'])
     const empty = await cli(['--check', TODO_CHECK, '--dry-run'], repo)
-    expect(empty.out).toContain(
-      'notice: empty has no commit that trunk lacks: there is nothing to review (name another base with --base).'
+    expect(empty.out).toBe(
+      'review-loop: not reviewed — empty has no commit that trunk lacks: there is nothing to review (name another base with --base).\n'
     )
+    expect(empty.code).toBe(0)
   })
 
   it("runs the checks on the user's installed dependencies, read-only, and commits none of them", async () => {
@@ -132,12 +141,16 @@ describe('npx review-loop', () => {
     const check =
       "deps: node -e \"process.exit(require('dep') === 42 && require('./packages/web/node_modules/wdep') === 7 ? 0 : 1)\""
     const write = 'write: touch node_modules/dep/x 2>/dev/null && echo WROTE || echo READ-ONLY'
+    // each run (one per review) excludes them once from the clone's git
+    const once = 'once: test "$(grep -cx /node_modules .git/info/exclude)" = 1'
     const r = await cli(
       [
         '--check',
         check,
         '--check',
         write,
+        '--check',
+        once,
         '--check',
         TODO_CHECK,
         '--fix',
@@ -147,7 +160,7 @@ describe('npx review-loop', () => {
       repo
     )
     expect(r.out).toContain(
-      `Checks use your installed dependencies (node_modules, packages/web/node_modules of ${realpathSync(repo)}): read-only in the sandbox, linked without it.`
+      `Checks use your installed dependencies (node_modules, packages/web/node_modules of ${realpathSync(repo)}): read-only in the sandbox, a hard-linked copy without it (--no-lend if your checks install them).`
     )
     expect(r.out).toMatch(/── check deps: exit 0 \(\d+\.\ds\)|── check deps: exit 0\n/)
     expect(r.out).toContain('review-loop: go')
@@ -158,16 +171,65 @@ describe('npx review-loop', () => {
     }
     // the fix commit holds the fix alone
     expect(git(repo, ['show', '--name-only', '--format=', 'HEAD'])).toBe('src/a.js')
-    // without a sandbox the clone links them
+    // without a sandbox the clone gets a copy of them
     git(repo, ['reset', '-q', '--hard', 'HEAD~1'])
     const linked = await cli(
       ['--check', check, '--check', TODO_CHECK, '--fix', "sed -i '/TODO/d' src/a.js"],
       repo,
       { PATH: `${brokenBwrap()}:${process.env['PATH'] ?? '/usr/bin:/bin'}` }
     )
-    expect(linked.out).toContain('PR code ran unsandboxed')
+    expect(linked.out).toContain('warning: Your checks and fix commands ran unsandboxed: ')
+    expect(linked.out).not.toMatch(/secrets|run_check/)
     expect(linked.out).toContain('review-loop: go')
     expect(git(repo, ['show', '--name-only', '--format=', 'HEAD'])).toBe('src/a.js')
+  })
+
+  it("without the sandbox, a check that installs empties a copy, never the user's node_modules", async () => {
+    const lock =
+      '{"name":"x","version":"1.0.0","lockfileVersion":3,"requires":true,"packages":{"":{"name":"x","version":"1.0.0"}}}\n'
+    const repo = sampleRepo({
+      '.gitignore': 'node_modules/\n',
+      'package.json': '{"name":"x","version":"1.0.0"}\n',
+      'package-lock.json': lock
+    })
+    writeFiles(repo, { 'node_modules/eslint/package.json': '{"name":"eslint"}\n' })
+    const install = 'deps: npm ci --offline --no-audit --no-fund && test ! -e node_modules/eslint'
+    const args = ['--dry-run', '--set', 'sandbox=off', '--check', install]
+    const r = await cli(args, repo)
+    expect(r.out).toMatch(/── check deps: exit 0/)
+    expect(r.out).toContain('review-loop (dry run, nothing fixed): GO, no findings')
+    expect(readFileSync(path.join(repo, 'node_modules/eslint/package.json'), 'utf8')).toBe(
+      '{"name":"eslint"}\n'
+    )
+    expect(
+      readdirSync(path.join(repo, '.git/review-loop')).filter(f => f.startsWith('lent-'))
+    ).toEqual([])
+    // --no-lend: the checks install them themselves
+    const unlent = await cli(
+      ['--dry-run', '--no-lend', '--check', 'deps: test ! -e node_modules'],
+      repo
+    )
+    expect(unlent.out).not.toContain('Checks use your installed dependencies')
+    expect(unlent.out).toContain('review-loop (dry run, nothing fixed): GO, no findings')
+    // where hard links cannot be made (the output on another file system), nothing is lent: it says so
+    const shm = '/dev/shm'
+    if (!existsSync(shm) || statSync(shm).dev === statSync(repo).dev) return
+    const elsewhere = mkdtempSync(path.join(shm, 'review-loop-out-'))
+    dirs.push(elsewhere)
+    rmSync(path.join(repo, '.git/review-loop'), { recursive: true })
+    symlinkSync(elsewhere, path.join(repo, '.git/review-loop'))
+    const apart = await cli(
+      ['--dry-run', '--set', 'sandbox=off', '--check', 'deps: test ! -e node_modules'],
+      repo
+    )
+    expect(apart.out).toContain(
+      `notice: Your installed dependencies (node_modules of ${realpathSync(repo)}) were not lent to the checks: `
+    )
+    expect(apart.out).toMatch(
+      /lent-\w+ is on another file system\. Install them in a first check, for example --check 'deps: npm ci'\.\n/
+    )
+    expect(apart.out).toMatch(/── check deps: exit 0/)
+    expect(existsSync(path.join(repo, 'node_modules/eslint/package.json'))).toBe(true)
   })
 
   it("prints each check's real time, and a passing check's output only with --verbose", async () => {
@@ -237,9 +299,9 @@ describe('npx review-loop', () => {
     })
     const head = git(repo, ['rev-parse', 'HEAD'])
     const r = await cli(['--dry-run'], repo)
-    expect(r.out).toContain('[1/3] review: NO_GO (1 finding)')
+    expect(r.out).toContain('[1/1] review: NO_GO (1 finding)')
     expect(r.out).toContain('src/a.js:2: failure: [high]')
-    expect(r.out).not.toContain('[1/3] fix')
+    expect(r.out).not.toContain('[1/1] fix')
     expect(r.out).toContain('review-loop (dry run, nothing fixed): NO_GO, 1 finding\n')
     expect(git(repo, ['rev-parse', 'HEAD'])).toBe(head)
     expect(r.code).toBe(1) // not GO
@@ -274,8 +336,8 @@ describe('npx review-loop', () => {
     const r = await cli(['--check', TODO_CHECK, '--dry-run'], repo, {
       PATH: `${bin}:${process.env['PATH'] ?? '/usr/bin:/bin'}`
     })
-    expect(r.out).toContain('[1/3] review: NO_GO (1 finding)')
-    expect(r.out).toContain('PR code ran unsandboxed')
+    expect(r.out).toContain('[1/1] review: NO_GO (1 finding)')
+    expect(r.out).toContain('warning: Your checks and fix commands ran unsandboxed: ')
     expect(existsSync(calls)).toBe(false)
   })
 

@@ -20,6 +20,9 @@ Review options:
                        (default: .git/review-loop/<time> of the repository)
   --dry-run            review only: no fix, no commit (works offline with checks alone)
   --verbose            print every check's output (by default only a failing check's)
+  --no-lend            the checks install dependencies themselves: do not lend them your
+                       installed node_modules, .venv, venv (read-only in the sandbox, a
+                       hard-linked copy without it)
 
   Settings are read as on GitHub: options, then .github/review-loop.yml of the base branch, then
   the defaults. With ANTHROPIC_API_KEY set, Claude reviews and fixes as well (or model-provider
@@ -46,6 +49,8 @@ export interface ReviewOptions {
   out?: string
   dryRun: boolean
   verbose: boolean
+  /** Lend the checks your installed dependency folders (off with --no-lend). */
+  lend: boolean
 }
 
 export interface StatsOptions {
@@ -69,6 +74,7 @@ const OPTIONS = {
   out: { type: 'string' },
   'dry-run': { type: 'boolean' },
   verbose: { type: 'boolean' },
+  'no-lend': { type: 'boolean' },
   repo: { type: 'string' },
   last: { type: 'string' },
   'api-url': { type: 'string' },
@@ -113,16 +119,19 @@ export function parseCli(argv: readonly string[]): CliOptions {
     inputs: reviewInputs(values),
     out: values.out,
     dryRun: values['dry-run'] ?? false,
-    verbose: values.verbose ?? false
+    verbose: values.verbose ?? false,
+    lend: !values['no-lend']
   }
 }
 
 /** What was wrong on the command line; an unknown option that looks like a typo names the known one. */
 function optionError(e: Error): string {
   const given = /'(-[^']*)'/.exec(e.message)?.[1]
+  const name = given?.replace(/^-+/, '').split('=')[0] ?? ''
+  // a one-letter option (-x) is no typo of a long one: no suggestion
   const near =
-    (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && given
-      ? suggestKey(given.replace(/^-+/, '').split('=')[0]!, Object.keys(OPTIONS))
+    (e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && name.length > 1
+      ? suggestKey(name, Object.keys(OPTIONS))
       : undefined
   return near ? `Unknown option '${given}': did you mean --${near}?` : `${e.message}.`
 }

@@ -1,5 +1,15 @@
 import { execFileSync } from 'node:child_process'
-import { appendFileSync, existsSync, mkdirSync, symlinkSync } from 'node:fs'
+import {
+  appendFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync
+} from 'node:fs'
 import path from 'node:path'
 import type { Confine } from '../ports/index.js'
 import type { ReadOnlyBind } from '../process/sandbox.js'
@@ -38,36 +48,95 @@ export function installedDependencies(root: string): string[] {
 }
 
 /**
+ * A copy of `from` at `to` that cannot harm the original when emptied or replaced: folders are
+ * made, files hard-linked, links re-created as links. `npm ci` unlinks files, so the original keeps
+ * them (a file rewritten in place would change in both: package managers replace files, they do not
+ * rewrite them). Throws where hard links cannot be made (another file system: EXDEV).
+ */
+export function hardLinkCopy(from: string, to: string): void {
+  mkdirSync(to, { recursive: true })
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const src = path.join(from, entry.name)
+    const dest = path.join(to, entry.name)
+    if (entry.isSymbolicLink()) symlinkSync(readlinkSync(src), dest)
+    else if (entry.isDirectory()) hardLinkCopy(src, dest)
+    else if (entry.isFile()) linkSync(src, dest)
+  }
+}
+
+/** Adds the lines `exclude` lacks to the checkout's `.git/info/exclude`, so no fix commits them. */
+function exclude(gitDir: string, folders: readonly string[]): void {
+  const info = path.join(gitDir, 'info')
+  const file = path.join(info, 'exclude')
+  mkdirSync(info, { recursive: true })
+  const has = new Set(existsSync(file) ? readFileSync(file, 'utf8').split('\n') : [])
+  const missing = folders.map(f => `/${f}`).filter(line => !has.has(line))
+  if (missing.length) appendFileSync(file, missing.map(line => `${line}\n`).join(''))
+}
+
+export interface Lending {
+  /** The user's work tree, which holds the folders. */
+  from: string
+  folders: readonly string[]
+  /**
+   * Where the unsandboxed copies are made: a folder next to the user's repository (its
+   * `.git/review-loop/`), on the same file system as the folders, so hard links work.
+   */
+  copies: string
+  /** Said once when the folders cannot be copied (the checks then run without them). */
+  notice: (message: string) => void
+}
+
+/**
  * Confinement that lends the loop's checkout your installed dependencies: in the sandbox each folder
  * is shown read-only at its place in the checkout and at its own path (a virtual environment's
- * scripts name their interpreter by absolute path); unsandboxed, the checkout gets links to them.
- * Either way they are excluded from the checkout's git, so no fix commits them.
+ * scripts name their interpreter by absolute path); unsandboxed, the checkout gets a hard-link copy
+ * of each (never a link to yours: a check running `npm ci` empties the folder it is given). Either
+ * way they are excluded from the checkout's git, so no fix commits them.
  */
 export function lendDependencies(
   confine: (binds: (root: string) => ReadOnlyBind[]) => Confine,
-  from: string,
-  folders: readonly string[]
+  lending: Lending
 ): Confine {
+  const { from, folders } = lending
   const binds = (root: string): ReadOnlyBind[] =>
     folders.flatMap(f => [
       { src: path.join(from, f), dest: path.join(root, f) },
       { src: path.join(from, f), dest: path.join(from, f) }
     ])
   const inner = confine(binds)
+  let copied: boolean | undefined
   return async checkout => {
-    if (folders.length) {
-      const info = path.join(checkout.gitDir, 'info')
-      mkdirSync(info, { recursive: true })
-      appendFileSync(path.join(info, 'exclude'), folders.map(f => `/${f}\n`).join(''))
-    }
+    if (folders.length) exclude(checkout.gitDir, folders)
     const confined = await inner(checkout)
+    if (!confined.sandboxed && folders.length) copied ??= copyAll(lending)
     for (const f of folders) {
       const at = path.join(checkout.root, f)
       if (existsSync(at)) continue
       mkdirSync(path.dirname(at), { recursive: true })
       if (confined.sandboxed) mkdirSync(at)
-      else symlinkSync(path.join(from, f), at)
+      else if (copied) symlinkSync(path.join(lending.copies, f), at)
     }
     return confined
+  }
+}
+
+/** The hard-link copies of every folder, or none (and a notice saying what to do) if one fails. */
+function copyAll(lending: Lending): boolean {
+  try {
+    for (const f of lending.folders)
+      hardLinkCopy(path.join(lending.from, f), path.join(lending.copies, f))
+    return true
+  } catch (e) {
+    rmSync(lending.copies, { recursive: true, force: true })
+    const code = (e as { code?: string }).code
+    const why =
+      code === 'EXDEV'
+        ? `${lending.copies} is on another file system`
+        : `hard links could not be made in ${lending.copies} (${code ?? String(e)})`
+    lending.notice(
+      `Your installed dependencies (${lending.folders.join(', ')} of ${lending.from}) were not lent to the checks: ${why}. Install them in a first check, for example --check 'deps: npm ci'.`
+    )
+    return false
   }
 }

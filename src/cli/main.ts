@@ -50,6 +50,10 @@ export async function cli(argv: readonly string[], io: CliIo = defaultIo()): Pro
 async function review(options: ReviewOptions, io: CliIo): Promise<number> {
   const log = createTerminalLog(io.out, { verbose: options.verbose })
   const result = await reviewLocally(options, { cwd: io.cwd, env: io.env, log })
+  if (result.nothing) {
+    io.out(`review-loop: not reviewed — ${result.nothing}`)
+    return 0
+  }
   const { state, decision, findings = [] } = result.outcome ?? {}
   io.out('')
   if (options.dryRun)

@@ -11,10 +11,11 @@ import { createGit } from '../git/git.js'
 import type { Settings } from '../inputs.js'
 import type { AiAgents, ArtifactStore, Confine, Log } from '../ports/index.js'
 import { createConfinement, type ReadOnlyBind } from '../process/sandbox.js'
+import { plural } from '../report/format.js'
 import type { IterationOutcome } from '../run/deps.js'
 import { runIteration } from '../run/iteration.js'
 import { UsageError, type ReviewOptions } from './args.js'
-import { installedDependencies, lendDependencies } from './dependencies.js'
+import { installedDependencies, lendDependencies, type Lending } from './dependencies.js'
 import { createLocalGitHub, type LocalRecord } from './local-github.js'
 
 /** A loop never takes more runs than this, whatever its settings say (a guard, not a cap). */
@@ -74,13 +75,16 @@ function notices(repo: LocalRepo, log: Log): void {
   const dirty = gitOut(repo.root, ['status', '--porcelain', '--untracked-files=no'])
   if (dirty)
     log.notice(
-      `Your work tree has uncommitted changes (${dirty.split('\n').length} tracked file${dirty.includes('\n') ? 's' : ''}): the loop reviews the commits of ${repo.branch} only; commit them to have them reviewed.`
+      `Your work tree has uncommitted changes (${plural(dirty.split('\n').length, 'tracked file')}): the loop reviews the commits of ${repo.branch} only; commit them to have them reviewed.`
     )
+}
+
+/** Why there is nothing to review (the branch has no commit its base lacks), if so. */
+function nothingToReview(repo: LocalRepo): string | undefined {
   const ahead = Number(gitOut(repo.root, ['rev-list', '--count', `${repo.base}..HEAD`]))
-  if (ahead === 0)
-    log.notice(
-      `${repo.branch} has no commit that ${repo.base} lacks: there is nothing to review (name another base with --base).`
-    )
+  return ahead === 0
+    ? `${repo.branch} has no commit that ${repo.base} lacks: there is nothing to review (name another base with --base).`
+    : undefined
 }
 
 /** The inputs given on the command line, refused where the action would refuse them in a file. */
@@ -119,6 +123,8 @@ export interface LocalLoopResult {
   head: string
   /** Set when the fixes could not be brought onto the branch (it moved, or the tree is dirty). */
   left?: string
+  /** Set when the loop did not start: the branch has no commit its base lacks. */
+  nothing?: string
 }
 
 /**
@@ -131,21 +137,27 @@ export async function reviewLocally(
   io: { cwd: string; env: Record<string, string | undefined>; log: Log }
 ): Promise<LocalLoopResult> {
   const repo = localRepo(io.cwd, options.base)
+  const nothing = nothingToReview(repo)
+  if (nothing) return { out: '', head: repo.head, nothing }
   notices(repo, io.log)
   const common = path.resolve(repo.root, gitOut(repo.root, ['rev-parse', '--git-common-dir']))
   const out =
     options.out ?? path.join(common, 'review-loop', new Date().toISOString().replace(/[:.]/g, '-'))
   mkdirSync(out, { recursive: true })
   const work = mkdtempSync(path.join(tmpdir(), 'review-loop-local-'))
+  // the unsandboxed hard-link copies of your dependencies: next to them, on their file system
+  mkdirSync(path.join(common, 'review-loop'), { recursive: true })
+  const copies = mkdtempSync(path.join(common, 'review-loop', 'lent-'))
   try {
     const mirror = path.join(work, 'origin.git')
     const checkout = path.join(work, 'checkout')
     gitOut(work, ['clone', '-q', '--bare', '--no-hardlinks', repo.root, mirror])
     gitOut(work, ['clone', '-q', '--branch', repo.branch, mirror, checkout])
-    const outcome = await loop(options, io, { repo, out, work, checkout })
+    const outcome = await loop(options, io, { repo, out, work, checkout, copies })
     return { outcome, out, ...bringBack(repo, mirror, options.dryRun) }
   } finally {
     rmSync(work, { recursive: true, force: true })
+    rmSync(copies, { recursive: true, force: true })
   }
 }
 
@@ -153,7 +165,7 @@ export async function reviewLocally(
 async function loop(
   options: ReviewOptions,
   io: { env: Record<string, string | undefined>; log: Log },
-  where: { repo: LocalRepo; out: string; work: string; checkout: string }
+  where: { repo: LocalRepo; out: string; work: string; checkout: string; copies: string }
 ): Promise<IterationOutcome | undefined> {
   const { log } = io
   const scratch = path.join(where.work, 'private')
@@ -182,11 +194,10 @@ async function loop(
     surface: 'cli'
   }
   const ai = await agents(settings, log, options.dryRun)
-  if (options.dryRun) settings.fixCommands = []
+  if (options.dryRun) Object.assign(settings, { fixCommands: [], maxIterations: 1 })
   const confine = lendDependencies(
     binds => localConfinement(settings, scratch, io.env, log, binds),
-    where.repo.root,
-    yourDependencies(where.repo.root, log)
+    lending(options.lend, where, log)
   )
   let outcome: IterationOutcome | undefined
   for (let run = 1; run <= MAX_RUNS; run++) {
@@ -209,12 +220,22 @@ async function loop(
   return outcome
 }
 
+/** What the checks are lent of your installed dependencies (nothing with --no-lend). */
+function lending(lend: boolean, where: { repo: LocalRepo; copies: string }, log: Log): Lending {
+  return {
+    from: where.repo.root,
+    folders: lend ? yourDependencies(where.repo.root, log) : [],
+    copies: where.copies,
+    notice: message => log.notice(message)
+  }
+}
+
 /** Your installed dependency folders, said once: the checks run on them. */
 function yourDependencies(root: string, log: Log): string[] {
   const folders = installedDependencies(root)
   if (folders.length)
     log.info(
-      `Checks use your installed dependencies (${folders.join(', ')} of ${root}): read-only in the sandbox, linked without it.`
+      `Checks use your installed dependencies (${folders.join(', ')} of ${root}): read-only in the sandbox, a hard-linked copy without it (--no-lend if your checks install them).`
     )
   return folders
 }
@@ -255,7 +276,8 @@ function localConfinement(
     tempDir: scratch,
     env,
     log,
-    setUp: false
+    setUp: false,
+    surface: 'cli'
   })
 }
 
@@ -271,7 +293,7 @@ async function agents(
 ): Promise<AiAgents | undefined> {
   if (!settings.ai.provider) {
     log.notice(
-      'AI review is off: ANTHROPIC_API_KEY is not set (nor --set model-provider=bedrock or vertex), so only the checks review and only the --fix commands fix.'
+      `AI review is off: ANTHROPIC_API_KEY is not set (nor --set model-provider=bedrock or vertex), so only the checks review${dryRun ? '' : ' and only the --fix commands fix'}.`
     )
     return undefined
   }

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { commandEnv, type PrivateDirs } from './command-env.js'
 import { createCommandRunner, type Launch } from './command-runner.js'
 import { MAX_LINKED, toolchainView, within } from './toolchains.js'
+import type { Surface } from '../loop/reasons.js'
 import type { Confine, Log } from '../ports/index.js'
 
 /**
@@ -317,6 +318,8 @@ export interface ConfineOptions {
   exec?: Exec
   /** Install bubblewrap and load its AppArmor profile with sudo where needed (default: a runner). */
   setUp?: boolean
+  /** Who runs the loop: the warnings name what is at risk there (default: the action's job). */
+  surface?: Surface
   /** Folders to show read-only, given the checkout's work tree (see SandboxLayout.binds). */
   binds?: (root: string) => ReadOnlyBind[]
 }
@@ -352,6 +355,16 @@ function confinedLayout(
   }
 }
 
+/** What running PR code unsandboxed risked, in the words of the surface that ran it. */
+function unsandboxedWarning(options: ConfineOptions, reason: string): string {
+  const off = options.mode === 'off'
+  if (options.surface === 'cli')
+    return `Your checks and fix commands ran unsandboxed${off ? ' (--set sandbox=off)' : `: ${reason}`}. They could read and change anything you can, as any command you run; the AI fixer could not run checks itself. See the README's "Sandbox" section.`
+  return off
+    ? "PR code ran unsandboxed (sandbox: off): it could read the job's secrets from other processes. The AI fixer was not given run_check."
+    : `PR code ran unsandboxed: ${reason}. It could read the job's secrets from other processes; the AI fixer was not given run_check. See the README's "Sandbox" section.`
+}
+
 /** Chooses the sandbox once and gives each checkout a runner confined to it. */
 export function createConfinement(options: ConfineOptions): Confine {
   return async checkout => {
@@ -382,10 +395,7 @@ export function createConfinement(options: ConfineOptions): Confine {
         runner: createCommandRunner(),
         env,
         sandboxed: false,
-        warning:
-          options.mode === 'off'
-            ? "PR code ran unsandboxed (sandbox: off): it could read the job's secrets from other processes. The AI fixer was not given run_check."
-            : `PR code ran unsandboxed: ${choice.reason}. It could read the job's secrets from other processes; the AI fixer was not given run_check. See the README's "Sandbox" section.`
+        warning: unsandboxedWarning(options, choice.reason)
       }
     }
     options.log.info(
