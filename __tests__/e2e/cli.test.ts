@@ -232,6 +232,46 @@ describe('npx review-loop', () => {
     expect(existsSync(path.join(repo, 'node_modules/eslint/package.json'))).toBe(true)
   })
 
+  it('without the sandbox, the copy keeps workspace packages and leaves caches out; Ctrl-C removes it', async () => {
+    const repo = sampleRepo({
+      '.gitignore': 'node_modules/\n',
+      'package.json': '{"name":"x","version":"1.0.0","workspaces":["packages/*"]}\n',
+      'packages/a/package.json': '{"name":"a","version":"1.0.0","main":"index.js"}\n',
+      'packages/a/index.js': "module.exports = 'from the clone'\n"
+    })
+    writeFiles(repo, { 'node_modules/.cache/tool/state': 'yours\n' })
+    // npm's workspace link, as `npm install` makes it
+    symlinkSync('../packages/a', path.join(repo, 'node_modules/a'))
+    const uses = `uses: node -p "require('a')" && test ! -e node_modules/.cache/tool/state`
+    const r = await cli(['--dry-run', '--set', 'sandbox=off', '--check', uses, '--verbose'], repo)
+    expect(r.out).toMatch(/── check uses: exit 0/)
+    expect(r.out).toContain('from the clone')
+    expect(readFileSync(path.join(repo, 'node_modules/.cache/tool/state'), 'utf8')).toBe('yours\n')
+    // interrupted while a check runs: the copy in the repository and the clone are removed
+    const started = path.join(repo, '.git', 'slow-started')
+    const child = spawn(
+      defaultNode(),
+      [BIN, '--dry-run', '--set', 'sandbox=off', '--check', `slow: touch ${started} && sleep 30`],
+      { cwd: repo, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: os.homedir() } }
+    )
+    const code = await new Promise<number | null>(resolve => {
+      const poll = setInterval(() => {
+        if (existsSync(started)) {
+          clearInterval(poll)
+          child.kill('SIGINT')
+        }
+      }, 100)
+      child.on('close', c => {
+        clearInterval(poll)
+        resolve(c)
+      })
+    })
+    expect(code).toBe(130)
+    expect(
+      readdirSync(path.join(repo, '.git/review-loop')).filter(f => f.startsWith('lent-'))
+    ).toEqual([])
+  })
+
   it("prints each check's real time, and a passing check's output only with --verbose", async () => {
     const repo = sampleRepo()
     const slow = 'slow: sleep 1.2; echo all-fine-here'

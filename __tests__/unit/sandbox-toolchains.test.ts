@@ -90,6 +90,13 @@ describe.skipIf(!hasBwrap)(
       )
     })
 
+    it('reads no module cache through GOPROXY from a path GOPROXY would split (`,`)', async () => {
+      const cache = path.join(layout.home, 'go', 'mod,cache')
+      mkdirSync(path.join(cache, 'cache', 'download'), { recursive: true })
+      const c = await confined({ ...layout.env, GOMODCACHE: cache })
+      expect(c.env['GOPROXY']).toBeUndefined()
+    })
+
     it('keeps every credential file out of reach, inside shown toolchain homes too', async () => {
       const c = await confined(layout.env)
       const r = await c.runner.run(

@@ -47,21 +47,42 @@ export function installedDependencies(root: string): string[] {
     .sort()
 }
 
+/** Caches inside node_modules that tools rewrite in place (Prettier's and Babel's `.cache`, Vite's `.vite`). */
+const REWRITTEN_IN_PLACE = new Set(['.cache', '.vite', '.tmp'])
+
 /**
  * A copy of `from` at `to` that cannot harm the original when emptied or replaced: folders are
  * made, files hard-linked, links re-created as links. `npm ci` unlinks files, so the original keeps
- * them (a file rewritten in place would change in both: package managers replace files, they do not
- * rewrite them). Throws where hard links cannot be made (another file system: EXDEV).
+ * them. Caches tools rewrite in place (a hard-linked file would change in both) are left out.
+ * A relative link that leads out of the folder (a workspace package: `node_modules/a ->
+ * ../packages/a`) is pointed at the same place in `tree.to`, the clone. Throws where hard links
+ * cannot be made (another file system: EXDEV).
  */
-export function hardLinkCopy(from: string, to: string): void {
+export function hardLinkCopy(
+  from: string,
+  to: string,
+  tree: { from: string; to: string } = { from, to },
+  top = from
+): void {
   mkdirSync(to, { recursive: true })
   for (const entry of readdirSync(from, { withFileTypes: true })) {
     const src = path.join(from, entry.name)
     const dest = path.join(to, entry.name)
-    if (entry.isSymbolicLink()) symlinkSync(readlinkSync(src), dest)
-    else if (entry.isDirectory()) hardLinkCopy(src, dest)
-    else if (entry.isFile()) linkSync(src, dest)
+    if (entry.isSymbolicLink()) symlinkSync(relinked(src, tree, top), dest)
+    else if (entry.isDirectory()) {
+      if (path.basename(from) === 'node_modules' && REWRITTEN_IN_PLACE.has(entry.name)) continue
+      hardLinkCopy(src, dest, tree, top)
+    } else if (entry.isFile()) linkSync(src, dest)
   }
+}
+
+/** A link's target in the copy: as it is, unless it leads out of the copied folder into the tree. */
+function relinked(link: string, tree: { from: string; to: string }, top: string): string {
+  const target = readlinkSync(link)
+  const resolved = path.resolve(path.dirname(link), target)
+  const inside = (dir: string) => resolved === dir || resolved.startsWith(`${dir}${path.sep}`)
+  if (inside(top) || !inside(tree.from)) return target
+  return path.join(tree.to, path.relative(tree.from, resolved))
 }
 
 /** Adds the lines `exclude` lacks to the checkout's `.git/info/exclude`, so no fix commits them. */
@@ -109,7 +130,7 @@ export function lendDependencies(
   return async checkout => {
     if (folders.length) exclude(checkout.gitDir, folders)
     const confined = await inner(checkout)
-    if (!confined.sandboxed && folders.length) copied ??= copyAll(lending)
+    if (!confined.sandboxed && folders.length) copied ??= copyAll(lending, checkout.root)
     for (const f of folders) {
       const at = path.join(checkout.root, f)
       if (existsSync(at)) continue
@@ -122,10 +143,11 @@ export function lendDependencies(
 }
 
 /** The hard-link copies of every folder, or none (and a notice saying what to do) if one fails. */
-function copyAll(lending: Lending): boolean {
+function copyAll(lending: Lending, clone: string): boolean {
+  const tree = { from: lending.from, to: clone }
   try {
     for (const f of lending.folders)
-      hardLinkCopy(path.join(lending.from, f), path.join(lending.copies, f))
+      hardLinkCopy(path.join(lending.from, f), path.join(lending.copies, f), tree)
     return true
   } catch (e) {
     rmSync(lending.copies, { recursive: true, force: true })

@@ -148,6 +148,16 @@ export async function reviewLocally(
   // the unsandboxed hard-link copies of your dependencies: next to them, on their file system
   mkdirSync(path.join(common, 'review-loop'), { recursive: true })
   const copies = mkdtempSync(path.join(common, 'review-loop', 'lent-'))
+  // Ctrl-C (or a kill) ends the process without its finally: the copies in your repository go too
+  const cleanUp = () => {
+    rmSync(work, { recursive: true, force: true })
+    rmSync(copies, { recursive: true, force: true })
+  }
+  const onSignal = (signal: NodeJS.Signals) => {
+    cleanUp()
+    process.exit(signal === 'SIGINT' ? 130 : 143)
+  }
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal)
   try {
     const mirror = path.join(work, 'origin.git')
     const checkout = path.join(work, 'checkout')
@@ -156,8 +166,8 @@ export async function reviewLocally(
     const outcome = await loop(options, io, { repo, out, work, checkout, copies })
     return { outcome, out, ...bringBack(repo, mirror, options.dryRun) }
   } finally {
-    rmSync(work, { recursive: true, force: true })
-    rmSync(copies, { recursive: true, force: true })
+    process.off('SIGINT', onSignal).off('SIGTERM', onSignal)
+    cleanUp()
   }
 }
 

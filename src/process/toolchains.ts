@@ -365,7 +365,8 @@ function showHomes(
       at.shown.push(...unseen)
       at.open.push(...unseen)
       if (l.variable && !h.private) out[l.variable] = folder
-      if (l.variable === 'GOMODCACHE' && !out['GOPROXY'])
+      // GOPROXY is a list split at `,` and `|`, its file:// URL unescaped at `%`: such a path is left out
+      if (l.variable === 'GOMODCACHE' && !out['GOPROXY'] && !/[,|%]/.test(present[0]!))
         out['GOPROXY'] =
           `file://${present[0]},${env['GOPROXY'] || 'https://proxy.golang.org,direct'}`
     }
