@@ -145,9 +145,9 @@ export async function reviewLocally(
     options.out ?? path.join(common, 'review-loop', new Date().toISOString().replace(/[:.]/g, '-'))
   mkdirSync(out, { recursive: true })
   const work = mkdtempSync(path.join(tmpdir(), 'review-loop-local-'))
-  // the unsandboxed hard-link copies of your dependencies: next to them, on their file system
-  mkdirSync(path.join(common, 'review-loop'), { recursive: true })
-  const copies = mkdtempSync(path.join(common, 'review-loop', 'lent-'))
+  // the unsandboxed hard-link copies of your dependencies: next to them, on their file system;
+  // made only when lent without the sandbox, named as this run's work folder (mkdtemp's six characters)
+  const copies = path.join(common, 'review-loop', `lent-${work.slice(-6)}`)
   // Ctrl-C (or a kill) ends the process without its finally: the copies in your repository go too
   const cleanUp = () => {
     rmSync(work, { recursive: true, force: true })

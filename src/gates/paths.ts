@@ -179,7 +179,11 @@ function expandWorkspace(repoRoot: string, root: string, pattern: string): strin
 /** The npm packages by name: the nearest package.json with `workspaces` above the command, its workspaces. */
 function npmPackages(repoRoot: string, dirs: readonly string[]): Map<string, string> {
   const byName = new Map<string, string>()
-  const read = (d: string) => packageJson(repoRoot, d)
+  const parsed = new Map<string, Record<string, unknown> | undefined>()
+  const read = (d: string) => {
+    if (!parsed.has(d)) parsed.set(d, packageJson(repoRoot, d))
+    return parsed.get(d)
+  }
   const root = dirs.find(d => read(d)?.['workspaces']) ?? dirs.find(d => read(d))
   if (!root) return byName
   const json = read(root)!
@@ -203,18 +207,28 @@ function npmPackages(repoRoot: string, dirs: readonly string[]): Map<string, str
 export function runnerDirs(repoRoot: string, dir: string | undefined): RunnerDirs {
   const dirs = upToRoot(repoRoot, dir)
   let npm: Map<string, string> | undefined
+  let go: { dir?: string; module?: string } | undefined
   let cargo: { root?: string } | undefined
   const inside = (d: string) => (isInside(repoRoot, d) ? d : undefined)
   const manifest = (file: string) => readManifest(repoRoot, file)
+  // the nearest go.mod above the command, read once however many packages the output names
+  const goModule = () => {
+    if (go) return go
+    for (const dir of dirs) {
+      const text = manifest(path.join(dir, 'go.mod'))
+      if (text !== undefined)
+        return (go = { dir, module: /^module\s+"?([^\s"]+)"?/m.exec(text)?.[1] })
+    }
+    return (go = {})
+  }
   return {
     npmPackage: name => (npm ??= npmPackages(repoRoot, dirs)).get(name),
     goPackage: importPath => {
-      const modDir = dirs.find(d => manifest(path.join(d, 'go.mod')) !== undefined)
-      const mod = modDir && /^module\s+"?([^\s"]+)"?/m.exec(manifest(path.join(modDir, 'go.mod'))!)
-      if (!modDir || !mod) return undefined
-      if (importPath === mod[1]) return modDir
-      return importPath.startsWith(`${mod[1]}/`)
-        ? inside(path.join(modDir, importPath.slice(mod[1]!.length + 1)))
+      const { dir, module } = goModule()
+      if (!dir || !module) return undefined
+      if (importPath === module) return dir
+      return importPath.startsWith(`${module}/`)
+        ? inside(path.join(dir, importPath.slice(module.length + 1)))
         : undefined
     },
     cargoRoot: () => {
