@@ -6,6 +6,8 @@ export const HELP = `review-loop: the review → fix loop of the review-loop Git
 Usage:
   review-loop [options]          review the current branch against its base, fix, review again
   review-loop stats [options]    loop analytics over the last pull requests of a GitHub repository
+  review-loop eval [DATASET]     measure the AI reviewer on pull requests with known bugs
+                                 (review-loop eval --help)
   review-loop --help | --version
 
 Review options:
@@ -39,6 +41,40 @@ Stats options:
   need REVIEW_LOOP_STATE_KEY.
 `
 
+export const EVAL_HELP = `review-loop eval: measure the AI reviewer (and with --loop the whole loop) on pull requests
+whose bugs are known.
+
+Usage:
+  review-loop eval [DATASET] [options]
+  review-loop eval --list [DATASET]
+
+  DATASET is a folder of cases (default: the dataset shipped with review-loop, its eval/ folder:
+  real bug-fix commits of permissively licensed projects, and clean changes whose right verdict is
+  GO). Each case's pull request is built in a temporary repository and reviewed exactly as
+  review-loop reviews a branch: the same prompts, parts and settings. Each finding at or above the
+  severity threshold is matched to the case's labelled issues: the same file and a line within the
+  labelled lines (± --tolerance).
+
+Options:
+  --list               one line per case: id, language, bug or clean, whether it has a test
+  --case ID            run only this case; repeat for more
+  --set INPUT=VALUE    any input of the action, for every case (for example --set review-model=M,
+                       --set severity-threshold=low to score every finding)
+  --loop               run the whole loop (reviews and AI fixes, up to max-iterations), then the
+                       case's own test: the fix rate counts the cases whose test failed before and
+                       passes after (run in the sandbox: it runs code a model wrote)
+  --judge-model M      also match a finding to an issue when model M says they are the same defect
+  --max-cost-usd USD   the budget for the whole eval; it stops before a case the rest cannot pay for
+  --tolerance N        lines either side of a labelled issue a finding may name (default 3)
+  --json FILE          also write every case's result and the totals as JSON
+  --out DIR            where each case's comment, findings and log go (default: a new temporary folder)
+
+  It prints the estimated cost before the first model call, a line per case as it finishes, then
+  precision, recall, F1, the false NO_GO rate on clean cases, the fix rate (--loop), tokens, cost
+  and time. It needs model credentials: ANTHROPIC_API_KEY (or --set model-provider=bedrock or vertex
+  with theirs). Exit status: 0 when every case ran, 1 when a case failed to run, 2 on a usage error.
+`
+
 export class UsageError extends Error {}
 
 export interface ReviewOptions {
@@ -62,7 +98,23 @@ export interface StatsOptions {
   stateAuthor: string
 }
 
-export type CliOptions = ReviewOptions | StatsOptions | { command: 'help' | 'version' }
+export interface EvalOptions {
+  command: 'eval'
+  /** The dataset folder; the shipped one when not given. */
+  dataset?: string
+  inputs: Record<string, string>
+  list: boolean
+  cases: string[]
+  loop: boolean
+  judgeModel?: string
+  maxCostUsd?: number
+  tolerance: number
+  json?: string
+  out?: string
+}
+
+export type CliOptions =
+  ReviewOptions | StatsOptions | EvalOptions | { command: 'help' | 'version' | 'eval-help' }
 
 const OPTIONS = {
   base: { type: 'string' },
@@ -80,6 +132,12 @@ const OPTIONS = {
   'api-url': { type: 'string' },
   summary: { type: 'string' },
   'state-author': { type: 'string' },
+  list: { type: 'boolean' },
+  case: { type: 'string', multiple: true },
+  loop: { type: 'boolean' },
+  'judge-model': { type: 'string' },
+  tolerance: { type: 'string' },
+  json: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' }
 } as const
@@ -93,9 +151,11 @@ export function parseCli(argv: readonly string[]): CliOptions {
     throw new UsageError(`${optionError(e as Error)} See review-loop --help.`)
   }
   const { values, positionals } = parsed
+  const [command = 'review', ...extra] = positionals
+  refuseForeign(values, command)
+  if (command === 'eval') return values.help ? { command: 'eval-help' } : evalOptions(values, extra)
   if (values.help) return { command: 'help' }
   if (values.version) return { command: 'version' }
-  const [command = 'review', ...extra] = positionals
   if (extra.length || !['review', 'stats'].includes(command))
     throw new UsageError(`Unknown command '${positionals.join(' ')}'. See review-loop --help.`)
   if (command === 'stats') {
@@ -158,4 +218,70 @@ function reviewInputs(values: {
   if (values['max-iterations']) inputs['max-iterations'] = values['max-iterations']
   if (values['max-cost-usd']) inputs['max-cost-usd'] = values['max-cost-usd']
   return inputs
+}
+
+/** The options each command takes (help and version aside). */
+const COMMAND_OPTIONS: Record<string, readonly string[]> = {
+  review: [
+    'base',
+    'check',
+    'fix',
+    'max-iterations',
+    'max-cost-usd',
+    'set',
+    'out',
+    'dry-run',
+    'verbose',
+    'no-lend'
+  ],
+  stats: ['repo', 'last', 'api-url', 'summary', 'state-author'],
+  eval: ['set', 'list', 'case', 'loop', 'judge-model', 'max-cost-usd', 'tolerance', 'json', 'out']
+}
+
+/** An option of another command is a mistake said plainly, not silently ignored. */
+function refuseForeign(values: Record<string, unknown>, command: string): void {
+  const allowed = COMMAND_OPTIONS[command]
+  if (!allowed) return
+  const foreign = Object.keys(values).find(
+    k => values[k] !== undefined && !['help', 'version', ...allowed].includes(k)
+  )
+  if (!foreign) return
+  const owner = Object.keys(COMMAND_OPTIONS).find(c => COMMAND_OPTIONS[c]!.includes(foreign))
+  const name = command === 'review' ? 'review-loop' : `review-loop ${command}`
+  throw new UsageError(
+    `--${foreign} is not an option of ${name}${owner ? ` (it is one of ${owner === 'review' ? 'review-loop' : `review-loop ${owner}`})` : ''}. See ${name} --help.`
+  )
+}
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values']
+
+/** `review-loop eval [DATASET] [options]`, its numbers checked. */
+function evalOptions(values: Values, extra: string[]): EvalOptions {
+  if (extra.length > 1)
+    throw new UsageError(
+      `eval takes one dataset folder, not '${extra.join(' ')}'. See review-loop eval --help.`
+    )
+  const cost = values['max-cost-usd']
+  const maxCostUsd = cost === undefined ? undefined : Number(cost)
+  if (maxCostUsd !== undefined && !(Number.isFinite(maxCostUsd) && maxCostUsd > 0))
+    throw new UsageError(`--max-cost-usd takes an amount of US dollars above 0, not '${cost}'.`)
+  const tolerance = Number(values.tolerance ?? '3')
+  if (!Number.isInteger(tolerance) || tolerance < 0 || tolerance > 1000)
+    throw new UsageError(
+      `--tolerance takes a number of lines from 0 to 1000, not '${values.tolerance}'.`
+    )
+  const { 'max-cost-usd': _cost, ...inputs } = reviewInputs({ set: values.set })
+  return {
+    command: 'eval',
+    dataset: extra[0],
+    inputs,
+    list: values.list ?? false,
+    cases: values.case ?? [],
+    loop: values.loop ?? false,
+    judgeModel: values['judge-model'],
+    maxCostUsd,
+    tolerance,
+    json: values.json,
+    out: values.out
+  }
 }

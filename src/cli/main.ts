@@ -2,11 +2,19 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { InputError } from '../action/input-error.js'
 import { ConfigError } from '../config/config-file.js'
+import { DatasetError } from '../eval/dataset.js'
 import { createGitHubAdapter } from '../github/octokit-adapter.js'
 import { plural } from '../report/format.js'
 import { statsReport } from '../run/stats.js'
 import pkg from '../../package.json' with { type: 'json' }
-import { HELP, parseCli, UsageError, type ReviewOptions, type StatsOptions } from './args.js'
+import {
+  EVAL_HELP,
+  HELP,
+  parseCli,
+  UsageError,
+  type ReviewOptions,
+  type StatsOptions
+} from './args.js'
 import { reviewLocally } from './review.js'
 import { createTerminalLog } from './terminal-log.js'
 
@@ -37,11 +45,20 @@ export async function cli(argv: readonly string[], io: CliIo = defaultIo()): Pro
         return 0
       case 'stats':
         return await stats(options, io)
+      case 'eval-help':
+        io.out(EVAL_HELP)
+        return 0
+      case 'eval':
+        return await (await import('./eval.js')).evaluate(options, io)
       default:
         return await review(options, io)
     }
   } catch (e) {
-    const usage = e instanceof UsageError || e instanceof InputError || e instanceof ConfigError
+    const usage =
+      e instanceof UsageError ||
+      e instanceof InputError ||
+      e instanceof ConfigError ||
+      e instanceof DatasetError
     io.err(`review-loop: ${(e as Error).message}`)
     return usage ? 2 : 1
   }

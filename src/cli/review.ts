@@ -88,7 +88,7 @@ function nothingToReview(repo: LocalRepo): string | undefined {
 }
 
 /** The inputs given on the command line, refused where the action would refuse them in a file. */
-function checkedInputs(inputs: Record<string, string>): Record<string, string> {
+export function checkedInputs(inputs: Record<string, string>): Record<string, string> {
   for (const name of Object.keys(inputs))
     if (!SETTING_KEYS.includes(name))
       throw new UsageError(
@@ -118,6 +118,8 @@ function localContext(work: string, checkout: string, run: number, repoName: str
 
 export interface LocalLoopResult {
   outcome?: IterationOutcome
+  /** Every run's outcome, in order (the first holds the first review's findings). */
+  outcomes: IterationOutcome[]
   out: string
   /** The commit the branch is on now (it moves when fixes were committed). */
   head: string
@@ -138,7 +140,7 @@ export async function reviewLocally(
 ): Promise<LocalLoopResult> {
   const repo = localRepo(io.cwd, options.base)
   const nothing = nothingToReview(repo)
-  if (nothing) return { out: '', head: repo.head, nothing }
+  if (nothing) return { out: '', head: repo.head, nothing, outcomes: [] }
   notices(repo, io.log)
   const common = path.resolve(repo.root, gitOut(repo.root, ['rev-parse', '--git-common-dir']))
   const out =
@@ -163,8 +165,8 @@ export async function reviewLocally(
     const checkout = path.join(work, 'checkout')
     gitOut(work, ['clone', '-q', '--bare', '--no-hardlinks', repo.root, mirror])
     gitOut(work, ['clone', '-q', '--branch', repo.branch, mirror, checkout])
-    const outcome = await loop(options, io, { repo, out, work, checkout, copies })
-    return { outcome, out, ...bringBack(repo, mirror, options.dryRun) }
+    const outcomes = await loop(options, io, { repo, out, work, checkout, copies })
+    return { outcome: outcomes.at(-1), outcomes, out, ...bringBack(repo, mirror, options.dryRun) }
   } finally {
     process.off('SIGINT', onSignal).off('SIGTERM', onSignal)
     cleanUp()
@@ -176,7 +178,7 @@ async function loop(
   options: ReviewOptions,
   io: { env: Record<string, string | undefined>; log: Log },
   where: { repo: LocalRepo; out: string; work: string; checkout: string; copies: string }
-): Promise<IterationOutcome | undefined> {
+): Promise<IterationOutcome[]> {
   const { log } = io
   const scratch = path.join(where.work, 'private')
   mkdirSync(scratch)
@@ -209,10 +211,10 @@ async function loop(
     binds => localConfinement(settings, scratch, io.env, log, binds),
     lending(options.lend, where, log)
   )
-  let outcome: IterationOutcome | undefined
+  const outcomes: IterationOutcome[] = []
   for (let run = 1; run <= MAX_RUNS; run++) {
     record.nextRequested = false
-    outcome = await runIteration({
+    const outcome = await runIteration({
       ai,
       settings,
       ctx: localContext(where.work, where.checkout, run, path.basename(where.repo.root)),
@@ -225,9 +227,10 @@ async function loop(
       clock: { now: () => new Date() },
       writeSummary: async () => {}
     })
+    outcomes.push(outcome)
     if (!record.nextRequested) break
   }
-  return outcome
+  return outcomes
 }
 
 /** What the checks are lent of your installed dependencies (nothing with --no-lend). */
@@ -292,7 +295,7 @@ function localConfinement(
 }
 
 /** Secrets come from the environment, as the workflow passes them from its secrets. */
-function inputFromEnv(name: string, env: Record<string, string | undefined>): string {
+export function inputFromEnv(name: string, env: Record<string, string | undefined>): string {
   return name === 'anthropic-api-key' ? (env['ANTHROPIC_API_KEY'] ?? '') : ''
 }
 

@@ -1,0 +1,324 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { defaultNode } from '../../test-support/harness.js'
+import {
+  ModelServer,
+  type RecordedCall,
+  type ScriptedReply
+} from '../../test-support/model-server.js'
+import { TEST_API_KEY } from '../../test-support/scenario.js'
+
+const BIN = path.resolve('bin/review-loop.mjs')
+const CASES = path.resolve('eval/cases')
+const dirs: string[] = []
+
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true })
+})
+
+interface Label {
+  file: string
+  lines: [number, number]
+  description: string
+}
+interface CaseJson {
+  id: string
+  kind: 'bug' | 'clean'
+  issues?: Label[]
+}
+
+const caseJson = (id: string): CaseJson =>
+  JSON.parse(readFileSync(path.join(CASES, id, 'case.json'), 'utf8')) as CaseJson
+
+/** Four shipped cases, one per runtime and a clean one, in the order the eval runs them (by id). */
+const PICKED = [
+  'clean-js-cookie-jsdoc-typo',
+  'go-humanize-bytes-overflow',
+  'js-cookie-domain-leading-dot',
+  'py-cachetools-key-pickle'
+]
+
+function finding(file: string, line: number, title = 'A problem') {
+  return {
+    severity: 'high',
+    category: 'logic',
+    file,
+    line,
+    title,
+    description: `${title}.`,
+    suggestedFix: 'Change it.'
+  }
+}
+
+/** A structured-output verdict with these findings: NO_GO when there is one. */
+function verdict(findings: unknown[]): ScriptedReply {
+  return {
+    kind: 'json',
+    value: {
+      decision: findings.length ? 'NO_GO' : 'GO',
+      summary: findings.length ? 'Problems found.' : 'Looks good.',
+      findings,
+      failedCriteria: findings.length ? ['correctness'] : [],
+      passedCriteria: ['style'],
+      requiredRework: findings.length ? ['fix it'] : [],
+      earlierFindings: []
+    }
+  }
+}
+
+/** The labelled issues as findings at their first line: what a perfect reviewer says. */
+const fromLabels = (c: CaseJson) =>
+  (c.issues ?? []).map(i => finding(i.file, i.lines[0], i.description))
+
+/** The files a case's PR changes. */
+const changedFiles = (id: string): string[] =>
+  [...readFileSync(path.join(CASES, id, 'fix.patch'), 'utf8').matchAll(/^\+\+\+ b\/(.+)$/gm)].map(
+    m => m[1]!
+  )
+
+/** `review-loop eval ARGS` through the committed bundle against the local model server. */
+function evalCli(
+  server: ModelServer,
+  args: string[]
+): Promise<{ code: number | null; out: string; err: string; json: EvalJson }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'review-loop-eval-test-'))
+  dirs.push(dir)
+  const json = path.join(dir, 'eval.json')
+  return new Promise(resolve => {
+    const child = spawn(
+      defaultNode(),
+      [
+        BIN,
+        'eval',
+        ...args,
+        '--set',
+        `anthropic-base-url=${server.url}`,
+        '--json',
+        json,
+        '--out',
+        path.join(dir, 'out')
+      ],
+      {
+        cwd: dir,
+        env: {
+          PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+          HOME: os.homedir(),
+          LANG: 'C.UTF-8',
+          ANTHROPIC_API_KEY: TEST_API_KEY
+        }
+      }
+    )
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()))
+    child.on('close', code => {
+      let parsed = {} as EvalJson
+      try {
+        parsed = JSON.parse(readFileSync(json, 'utf8')) as EvalJson
+      } catch {
+        // no JSON: the test's expectations on it fail with the output shown
+      }
+      resolve({ code, out, err, json: parsed })
+    })
+  })
+}
+
+interface EvalJson {
+  summary: {
+    precision?: number
+    recall?: number
+    f1?: number
+    falseNoGo: { count: number; of: number }
+    missedGo: { count: number; of: number }
+    fixed?: { count: number; of: number; rate?: number }
+    skipped: number
+    usage: { costUsd: number }
+  }
+  cases: Array<{ id: string; status: string; decision?: string; test?: unknown }>
+}
+
+const caseArgs = (ids: readonly string[]) => ids.flatMap(id => ['--case', id])
+const isFixer = (call: RecordedCall) =>
+  (call.tools as Array<{ name?: string }>).some(t => t.name === 'write_file')
+
+describe('review-loop eval, through dist/ against the local model server', () => {
+  it('documents itself and lists one line per shipped case', async () => {
+    const server = await ModelServer.start({ apiKey: TEST_API_KEY })
+    try {
+      const help = await evalCli(server, ['--help'])
+      expect(help.code).toBe(0)
+      for (const option of [
+        '--list',
+        '--loop',
+        '--judge-model',
+        '--max-cost-usd',
+        '--json',
+        '--set'
+      ])
+        expect(help.out).toContain(option)
+      const list = await evalCli(server, ['--list'])
+      expect(list.code).toBe(0)
+      const ids = readdirSync(CASES).sort()
+      const lines = list.out.trim().split('\n')
+      expect(lines.slice(0, -1).map(l => l.split(/\s+/)[0])).toEqual(ids)
+      expect(lines).toContainEqual(
+        expect.stringMatching(/^js-cookie-domain-leading-dot +javascript +bug +test$/)
+      )
+      expect(lines.at(-1)).toMatch(
+        new RegExp(`^${ids.length} cases: \\d+ bug, \\d+ clean; \\d+ with a test$`)
+      )
+      expect(server.calls).toHaveLength(0)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('scores a reviewer scripted from the labels P = R = 1, and one that finds nothing R = 0', async () => {
+    const perfect = await ModelServer.start({
+      apiKey: TEST_API_KEY,
+      script: PICKED.map(id => verdict(fromLabels(caseJson(id))))
+    })
+    try {
+      const r = await evalCli(perfect, caseArgs(PICKED))
+      expect(r.code, r.out + r.err).toBe(0)
+      expect(r.json.summary).toMatchObject({ precision: 1, recall: 1, f1: 1 })
+      expect(r.json.summary.falseNoGo).toMatchObject({ count: 0, of: 1 })
+      expect(r.out).toMatch(/^Precision 1\.00/m)
+      expect(r.out).toMatch(/^\[1\/4\] clean-js-cookie-jsdoc-typo +clean +GO/m)
+      expect(perfect.calls).toHaveLength(4)
+    } finally {
+      await perfect.close()
+    }
+    const blind = await ModelServer.start({
+      apiKey: TEST_API_KEY,
+      templates: [{ reply: verdict([]) }]
+    })
+    try {
+      const r = await evalCli(blind, caseArgs(PICKED))
+      expect(r.code, r.out + r.err).toBe(0)
+      expect(r.json.summary.recall).toBe(0)
+      expect(r.json.summary.precision).toBeUndefined()
+      expect(r.json.summary.missedGo).toMatchObject({ count: 3, of: 3 })
+    } finally {
+      await blind.close()
+    }
+  })
+
+  it('scores a reviewer with known false positives at exactly their precision', async () => {
+    // each bug case: its labelled issue plus one finding on line 1 of a file the PR changed (a
+    // place the action can cite, away from every label); the clean case: one such finding
+    const script = PICKED.map(id => {
+      const c = caseJson(id)
+      const file = changedFiles(id)[0]!
+      expect((c.issues ?? []).every(i => i.file !== file || i.lines[0] > 1 + 3)).toBe(true)
+      return verdict([...fromLabels(c), finding(file, 1, 'Not a real problem')])
+    })
+    const server = await ModelServer.start({ apiKey: TEST_API_KEY, script })
+    try {
+      const r = await evalCli(server, caseArgs(PICKED))
+      const labelled = PICKED.reduce((n, id) => n + (caseJson(id).issues?.length ?? 0), 0)
+      expect(r.json.summary.precision).toBeCloseTo(labelled / (labelled + PICKED.length), 10)
+      expect(r.json.summary.recall).toBe(1)
+      expect(r.json.summary.falseNoGo).toMatchObject({ count: 1, of: 1 })
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('matches by meaning with --judge-model when the place does not', async () => {
+    const id = 'js-cookie-domain-leading-dot'
+    const label = caseJson(id).issues![0]!
+    const server = await ModelServer.start({
+      apiKey: TEST_API_KEY,
+      script: [
+        verdict([finding(label.file, label.lines[1] + 40, 'Leading dot in a domain is refused')]),
+        { kind: 'json', value: { matches: [{ finding: 0, issue: 0 }] } }
+      ]
+    })
+    try {
+      const plain = await ModelServer.start({
+        apiKey: TEST_API_KEY,
+        script: [verdict([finding(label.file, label.lines[1] + 40)])]
+      })
+      const unjudged = await evalCli(plain, caseArgs([id]))
+      await plain.close()
+      expect(unjudged.json.summary.recall).toBe(0)
+      const r = await evalCli(server, [...caseArgs([id]), '--judge-model', 'claude-haiku-4-5'])
+      expect(r.json.summary).toMatchObject({ precision: 1, recall: 1 })
+      expect(server.calls.map(c => c.model)).toEqual(['claude-sonnet-5-5', 'claude-haiku-4-5'])
+      // the judge is told the finding is untrusted text and gets the label's words
+      expect(JSON.stringify(server.calls[1]!.messages)).toContain(label.description.slice(0, 40))
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('estimates the cost before any call and runs no case --max-cost-usd cannot pay for', async () => {
+    const server = await ModelServer.start({ apiKey: TEST_API_KEY })
+    try {
+      const r = await evalCli(server, [...caseArgs(PICKED), '--max-cost-usd', '0.0001'])
+      expect(r.out).toMatch(/Estimated cost: at most about \$\d+\.\d\d/)
+      expect(r.out).toContain('pays for about 0 of 4 reviews')
+      expect(r.json.summary.skipped).toBe(4)
+      expect(server.calls).toHaveLength(0)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('--loop: a fixer that applies the real fix gives fix rate 1, one that changes nothing 0', async () => {
+    const bugs = ['js-cookie-domain-leading-dot', 'py-cachetools-key-pickle']
+    // the real fix: each file the PR changed, written back as the fixed tree (base/) has it
+    const realFix = (id: string): ScriptedReply => ({
+      kind: 'tool_uses',
+      calls: changedFiles(id).map(f => ({
+        name: 'write_file',
+        input: { path: f, content: readFileSync(path.join(CASES, id, 'base', f), 'utf8') }
+      }))
+    })
+    // the real fix takes the branch back to its base: nothing is left to review after it
+    const script = bugs.flatMap(id => [
+      verdict(fromLabels(caseJson(id))),
+      realFix(id),
+      { kind: 'text', text: 'Restored the fixed code.' } as ScriptedReply
+    ])
+    const fixing = await ModelServer.start({ apiKey: TEST_API_KEY, script })
+    try {
+      const r = await evalCli(fixing, [...caseArgs(bugs), '--loop'])
+      expect(r.code, r.out + r.err).toBe(0)
+      expect(r.json.summary.fixed).toMatchObject({ count: 2, of: 2, rate: 1 })
+      expect(r.json.cases.map(c => c.test)).toEqual([
+        { before: 'failed', after: 'passed' },
+        { before: 'failed', after: 'passed' }
+      ])
+    } finally {
+      await fixing.close()
+    }
+    const idle = await ModelServer.start({
+      apiKey: TEST_API_KEY,
+      responder: call =>
+        isFixer(call)
+          ? { kind: 'text', text: 'Nothing to change.' }
+          : verdict(
+              fromLabels(
+                caseJson(
+                  bugs.find(id =>
+                    JSON.stringify(call.messages).includes(caseJson(id).issues![0]!.file)
+                  ) ?? bugs[0]!
+                )
+              )
+            )
+    })
+    try {
+      const r = await evalCli(idle, [...caseArgs(bugs), '--loop'])
+      expect(r.code, r.out + r.err).toBe(0)
+      expect(r.json.summary.fixed).toMatchObject({ count: 0, of: 2, rate: 0 })
+    } finally {
+      await idle.close()
+    }
+  })
+})

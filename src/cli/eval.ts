@@ -1,0 +1,241 @@
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { InputError } from '../action/input-error.js'
+import { settingsFrom } from '../action/repo-config.js'
+import { suggestKey } from '../config/config-file.js'
+import { loadDataset, shippedDataset, type EvalCase } from '../eval/dataset.js'
+import { runCase, type EvalRun } from '../eval/run-case.js'
+import type { Settings } from '../inputs.js'
+import { zeroUsage } from '../loop/usage.js'
+import { Budget } from '../model/budget.js'
+import { createModelClient } from '../model/providers.js'
+import { createCommandRunner } from '../process/command-runner.js'
+import { caseLine, summarize, summaryLines, type EvalCaseResult } from '../report/eval-score.js'
+import { REVIEW_OUTPUT_RESERVE } from '../review/review-batch.js'
+import type { CliIo } from './main.js'
+import { UsageError, type EvalOptions } from './args.js'
+import { checkedInputs, inputFromEnv } from './review.js'
+import { createTerminalLog } from './terminal-log.js'
+
+/** The reviewer's prompt around a case's diff and files: its template, the part's framing, the schema. */
+const PROMPT_OVERHEAD_CHARS = 12_000
+
+/** `review-loop eval`: each case's PR reviewed (or looped), scored, and the totals; exit 1 when a case failed to run. */
+export async function evaluate(options: EvalOptions, io: CliIo): Promise<number> {
+  const dataset = path.resolve(io.cwd, options.dataset ?? shippedDataset())
+  const cases = chosen(loadDataset(dataset), options.cases)
+  if (options.list) {
+    for (const line of listLines(cases)) io.out(line)
+    return 0
+  }
+  const settings = evalSettings(options, io.env)
+  const estimates = cases.map(c => estimateUsd(c, settings.ai.reviewModel))
+  for (const line of plan(options, settings, dataset, cases, estimates)) io.out(line)
+  const out = options.out
+    ? path.resolve(io.cwd, options.out)
+    : path.join(tmpdir(), `review-loop-eval-${new Date().toISOString().replace(/[:.]/g, '-')}`)
+  mkdirSync(out, { recursive: true })
+  const run = evalRun(options, settings, io, out)
+  const results: EvalCaseResult[] = []
+  let spent = 0
+  const width = Math.max(...cases.map(c => c.id.length))
+  for (const [i, c] of cases.entries()) {
+    const left = options.maxCostUsd === undefined ? undefined : options.maxCostUsd - spent
+    const result =
+      left !== undefined && left < estimates[i]! ? skipped(c) : await runCase(c, run, left)
+    spent += result.usage.costUsd
+    results.push(result)
+    io.out(
+      `[${String(i + 1).padStart(String(cases.length).length)}/${cases.length}] ${caseLine(result, width)}`
+    )
+  }
+  const summary = summarize(results)
+  io.out('')
+  for (const line of summaryLines(summary, options.tolerance)) io.out(line)
+  io.out(`Each case's comment, scored findings and log: ${out}`)
+  if (options.json) {
+    const file = path.resolve(io.cwd, options.json)
+    writeFileSync(
+      file,
+      `${JSON.stringify(report(options, settings, dataset, results, summary), null, 2)}\n`
+    )
+    io.out(`JSON: ${file}`)
+  }
+  return summary.errors ? 1 : 0
+}
+
+/** The cases --case names (all without it); an id not in the dataset is a usage error naming the nearest. */
+function chosen(cases: EvalCase[], ids: readonly string[]): EvalCase[] {
+  if (!ids.length) return cases
+  const known = cases.map(c => c.id)
+  for (const id of ids)
+    if (!known.includes(id)) {
+      const near = suggestKey(id, known)
+      throw new UsageError(
+        `--case ${id}: no such case in the dataset${near ? `; did you mean ${near}?` : ''} (review-loop eval --list names them).`
+      )
+    }
+  return cases.filter(c => ids.includes(c.id))
+}
+
+/** `--list`: one line per case, then the counts. */
+function listLines(cases: readonly EvalCase[]): string[] {
+  const width = Math.max(...cases.map(c => c.id.length), 2)
+  const lines = cases.map(
+    c =>
+      `${c.id.padEnd(width)}  ${c.language.padEnd(10)}  ${c.kind.padEnd(5)}  ${c.testCommand ? 'test' : 'no test'}`
+  )
+  const bugs = cases.filter(c => c.kind === 'bug').length
+  const tested = cases.filter(c => c.testCommand).length
+  return [
+    ...lines,
+    `${cases.length} cases: ${bugs} bug, ${cases.length - bugs} clean; ${tested} with a test`
+  ]
+}
+
+/** The settings every case runs with; the eval needs a model. */
+function evalSettings(options: EvalOptions, env: Record<string, string | undefined>): Settings {
+  // the loop's own inputs, as the local loop gives them: no GitHub here
+  const given: Record<string, string> = {
+    ...checkedInputs(options.inputs),
+    'github-token': 'local',
+    'pr-number': '1'
+  }
+  const noModel = new UsageError(
+    'eval measures the AI reviewer: set ANTHROPIC_API_KEY (or --set model-provider=bedrock or vertex with their credentials).'
+  )
+  let settings: Settings
+  try {
+    settings = settingsFrom(name => given[name] ?? inputFromEnv(name, env), undefined, env)
+  } catch (e) {
+    // without checks, the loop's own complaint is that nothing would review: the model is missing
+    throw e instanceof InputError && e.input === 'checks' && !given['checks'] ? noModel : e
+  }
+  if (!settings.ai.provider) throw noModel
+  return settings
+}
+
+/**
+ * What a case's review costs at most, as the loop reserves it: its diff and the full text of the
+ * files it changes, with the prompt around them, sent once as a cache write, and the output reserve.
+ */
+export function estimateUsd(c: EvalCase, model: string): number {
+  const patch = readFileSync(path.join(c.dir, 'fix.patch'), 'utf8')
+  const files = [...patch.matchAll(/^\+\+\+ b\/(.+)$/gm)].map(m => m[1]!)
+  const chars = files.reduce((sum, f) => {
+    const file = path.join(c.dir, 'base', f)
+    return sum + (existsSync(file) ? statSync(file).size : 0)
+  }, patch.length + PROMPT_OVERHEAD_CHARS)
+  return Budget.reserve(model, chars, REVIEW_OUTPUT_RESERVE)
+}
+
+/** What the eval is about to do and what it will cost, said before the first model call. */
+function plan(
+  options: EvalOptions,
+  settings: Settings,
+  dataset: string,
+  cases: readonly EvalCase[],
+  estimates: readonly number[]
+): string[] {
+  const bugs = cases.filter(c => c.kind === 'bug').length
+  const total = estimates.reduce((s, e) => s + e, 0)
+  const lines = [
+    `review-loop eval: ${cases.length} cases (${bugs} bug, ${cases.length - bugs} clean) from ${dataset}`,
+    `Reviewer ${settings.ai.reviewModel}${options.judgeModel ? `, judge ${options.judgeModel}` : ''}; ${options.loop ? `the whole loop (up to ${settings.maxIterations} iterations), then each case's test` : 'one review per case'}`,
+    `Estimated cost: at most about $${total.toFixed(2)} for the reviews (reserved as the loop reserves them)${options.loop ? '; the fixes and re-reviews of --loop add to it' : ''}`
+  ]
+  if (options.maxCostUsd !== undefined) {
+    let sum = 0
+    const fit = estimates.filter(e => (sum += e) <= options.maxCostUsd!).length
+    lines.push(
+      fit < cases.length
+        ? `--max-cost-usd ${options.maxCostUsd} pays for about ${fit} of ${cases.length} reviews: the eval stops before a case the rest cannot pay for.`
+        : `--max-cost-usd ${options.maxCostUsd}: the eval stops before a case the rest cannot pay for.`
+    )
+  }
+  return [...lines, '']
+}
+
+function evalRun(options: EvalOptions, settings: Settings, io: CliIo, out: string): EvalRun {
+  const inputs = { ...options.inputs }
+  // the case's tests are its own: the fixer may not change them to pass
+  if (options.loop && !inputs['protected-paths']) inputs['protected-paths'] = TEST_FILES.join('\n')
+  const timeoutMs = settings.ai.reviewTimeoutMinutes * 60_000
+  return {
+    inputs,
+    settings,
+    loop: options.loop,
+    tolerance: options.tolerance,
+    env: io.env,
+    out,
+    tools: path.resolve(path.dirname(process.argv[1] ?? ''), '..', 'node_modules'),
+    judge: options.judgeModel
+      ? {
+          client: createModelClient(settings.ai.provider!, timeoutMs),
+          model: options.judgeModel,
+          provider: settings.ai.provider!.name,
+          timeoutMs
+        }
+      : undefined,
+    runner: createCommandRunner(),
+    caseLog: file => createTerminalLog(line => appendFileSync(file, `${line}\n`), { verbose: true })
+  }
+}
+
+/** Where the dataset's tests live: protected from the fixer in --loop. */
+const TEST_FILES = [
+  'test/',
+  'tests/',
+  '__tests__/',
+  '*_test.go',
+  'test_*.py',
+  '*_test.py',
+  '*.test.*',
+  '*.spec.*',
+  'testdata/'
+]
+
+function skipped(c: EvalCase): EvalCaseResult {
+  return {
+    id: c.id,
+    language: c.language,
+    kind: c.kind,
+    status: 'skipped',
+    findings: 0,
+    trueFindings: 0,
+    issues: c.issues.length,
+    foundIssues: 0,
+    usage: zeroUsage(),
+    wallMs: 0
+  }
+}
+
+function report(
+  options: EvalOptions,
+  settings: Settings,
+  dataset: string,
+  results: readonly EvalCaseResult[],
+  summary: ReturnType<typeof summarize>
+) {
+  return {
+    dataset,
+    reviewModel: settings.ai.reviewModel,
+    fixModel: options.loop ? settings.ai.fixModel : undefined,
+    judgeModel: options.judgeModel,
+    severityThreshold: settings.severityThreshold,
+    tolerance: options.tolerance,
+    loop: options.loop,
+    inputs: options.inputs,
+    finishedAt: new Date().toISOString(),
+    summary,
+    cases: results
+  }
+}

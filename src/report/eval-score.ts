@@ -1,0 +1,216 @@
+import type { Decision, Usage } from '../loop/types.js'
+import { addUsage, zeroUsage } from '../loop/usage.js'
+import { plural } from './format.js'
+
+/** A labelled issue's place: a file and its first and last line in the PR's tree. */
+export interface LabelledSpan {
+  file: string
+  lines: readonly [number, number]
+}
+
+/** Where a reviewer's finding points. */
+export interface FindingPlace {
+  file?: string
+  line?: number
+  endLine?: number
+}
+
+/** A finding and an issue said to be the same: by index into the case's findings and issues. */
+export type Match = readonly [finding: number, issue: number]
+
+/**
+ * True when the finding names the issue's file and a line within its lines, `tolerance` lines
+ * either side (a finding's own range counts when it overlaps). A finding without a line matches
+ * no issue by place.
+ */
+export function samePlace(issue: LabelledSpan, finding: FindingPlace, tolerance: number): boolean {
+  if (finding.file !== issue.file || finding.line === undefined) return false
+  const end = Math.max(finding.line, finding.endLine ?? finding.line)
+  return finding.line <= issue.lines[1] + tolerance && end >= issue.lines[0] - tolerance
+}
+
+/** Every (finding, issue) pair at the same place. */
+export function placeMatches(
+  issues: readonly LabelledSpan[],
+  findings: readonly FindingPlace[],
+  tolerance: number
+): Match[] {
+  return findings.flatMap((f, fi) =>
+    issues.flatMap((issue, ii) => (samePlace(issue, f, tolerance) ? [[fi, ii] as const] : []))
+  )
+}
+
+/** A case's counts: a finding counts as true when it matches any issue, an issue as found when any finding matches it. */
+export interface CaseCounts {
+  findings: number
+  trueFindings: number
+  issues: number
+  foundIssues: number
+}
+
+export function countMatches(
+  findings: number,
+  issues: number,
+  matches: readonly Match[]
+): CaseCounts {
+  return {
+    findings,
+    trueFindings: new Set(matches.map(m => m[0])).size,
+    issues,
+    foundIssues: new Set(matches.map(m => m[1])).size
+  }
+}
+
+export type TestStatus = 'passed' | 'failed' | 'unavailable' | 'not run'
+
+/** One case's result, as the table and the JSON give it. */
+export interface EvalCaseResult extends CaseCounts {
+  id: string
+  language: string
+  kind: 'bug' | 'clean'
+  /** `error`: the run failed (named in `error`); `skipped`: not run (the budget was spent). */
+  status: 'done' | 'error' | 'skipped'
+  decision?: Decision
+  /** How the loop ended, with --loop. */
+  loopStatus?: string
+  usage: Usage
+  wallMs: number
+  /** With --loop: the case's test on the PR before the loop and on the branch after it. */
+  test?: { before: TestStatus; after: TestStatus }
+  error?: string
+}
+
+export interface EvalSummary {
+  cases: number
+  done: number
+  errors: number
+  skipped: number
+  findings: number
+  trueFindings: number
+  issues: number
+  foundIssues: number
+  precision?: number
+  recall?: number
+  f1?: number
+  /** Clean cases the review did not pass (NO_GO or NEEDS_DISCUSSION), of the clean cases reviewed. */
+  falseNoGo: { count: number; of: number; rate?: number }
+  /** Bug cases the review passed (GO), of the bug cases reviewed. */
+  missedGo: { count: number; of: number; rate?: number }
+  /** With --loop: cases whose test failed before and passes after, of those whose test failed before and ran after. */
+  fixed?: { count: number; of: number; rate?: number }
+  /** With --loop: clean cases whose test passed before and fails after (the loop broke correct code). */
+  broken?: { count: number; of: number }
+  usage: Usage
+  wallMs: number
+}
+
+const ratio = (count: number, of: number) => ({ count, of, rate: of ? count / of : undefined })
+
+/** The overall figures: precision and recall over all findings and issues (micro-averaged). */
+export function summarize(results: readonly EvalCaseResult[]): EvalSummary {
+  const done = results.filter(r => r.status === 'done')
+  const sum = (k: keyof CaseCounts) => done.reduce((s, r) => s + r[k], 0)
+  const findings = sum('findings')
+  const trueFindings = sum('trueFindings')
+  const issues = sum('issues')
+  const foundIssues = sum('foundIssues')
+  const precision = findings ? trueFindings / findings : undefined
+  const recall = issues ? foundIssues / issues : undefined
+  const f1 =
+    precision !== undefined && recall !== undefined
+      ? precision + recall > 0
+        ? (2 * precision * recall) / (precision + recall)
+        : 0
+      : undefined
+  const reviewed = done.filter(r => r.decision)
+  const clean = reviewed.filter(r => r.kind === 'clean')
+  const bugs = reviewed.filter(r => r.kind === 'bug')
+  const tested = done.filter(r => r.test)
+  const failedBefore = tested.filter(
+    r => r.test!.before === 'failed' && ['passed', 'failed'].includes(r.test!.after)
+  )
+  const passedBefore = tested.filter(r => r.kind === 'clean' && r.test!.before === 'passed')
+  return {
+    cases: results.length,
+    done: done.length,
+    errors: results.filter(r => r.status === 'error').length,
+    skipped: results.filter(r => r.status === 'skipped').length,
+    findings,
+    trueFindings,
+    issues,
+    foundIssues,
+    precision,
+    recall,
+    f1,
+    falseNoGo: ratio(clean.filter(r => r.decision !== 'GO').length, clean.length),
+    missedGo: ratio(bugs.filter(r => r.decision === 'GO').length, bugs.length),
+    ...(tested.length
+      ? {
+          fixed: ratio(
+            failedBefore.filter(r => r.test!.after === 'passed').length,
+            failedBefore.length
+          ),
+          broken: {
+            count: passedBefore.filter(r => r.test!.after === 'failed').length,
+            of: passedBefore.length
+          }
+        }
+      : {}),
+    usage: results.reduce((u, r) => addUsage(u, r.usage), zeroUsage()),
+    wallMs: results.reduce((s, r) => s + r.wallMs, 0)
+  }
+}
+
+const fixed2 = (n: number | undefined) => (n === undefined ? '–' : n.toFixed(2))
+const pct = (r: { count: number; of: number; rate?: number }) =>
+  r.rate === undefined ? '– (none)' : `${(r.rate * 100).toFixed(0)} % (${r.count} of ${r.of})`
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+const money = (u: number) => `$${u.toFixed(u < 1 ? 4 : 2)}`
+const tokenCount = (u: Usage) =>
+  u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens
+
+/** One line of the per-case table (and of the progress): fixed-width columns a terminal aligns. */
+export function caseLine(r: EvalCaseResult, width: number): string {
+  const what =
+    r.status === 'skipped'
+      ? 'not run (budget)'
+      : r.status === 'error'
+        ? `error: ${r.error ?? '?'}`
+        : [
+            (r.decision ?? 'no verdict').padEnd(17),
+            `${r.findings} found`.padEnd(9),
+            r.kind === 'bug'
+              ? `${r.trueFindings} true, ${r.foundIssues}/${r.issues} issues`
+              : `${r.findings} false`,
+            r.test ? `test ${r.test.before} → ${r.test.after}` : ''
+          ]
+            .filter(Boolean)
+            .join('  ')
+  const cost =
+    r.status === 'skipped'
+      ? ''
+      : `  ${tokenCount(r.usage)} tok  ${money(r.usage.costUsd)}  ${secs(r.wallMs)}`
+  return `${r.id.padEnd(width)}  ${r.kind.padEnd(5)}  ${what}${cost}`
+}
+
+/** The overall figures as lines of text. */
+export function summaryLines(s: EvalSummary, tolerance: number): string[] {
+  const lines = [
+    `Cases: ${s.done} of ${s.cases} run${s.errors ? `, ${plural(s.errors, 'error')}` : ''}${s.skipped ? `, ${s.skipped} not run (budget)` : ''}`,
+    `Precision ${fixed2(s.precision)} (${s.trueFindings} of ${plural(s.findings, 'finding')} match a labelled issue, ±${tolerance} lines)`,
+    `Recall    ${fixed2(s.recall)} (${s.foundIssues} of ${plural(s.issues, 'labelled issue')} found)`,
+    `F1        ${fixed2(s.f1)}`,
+    `False NO_GO on clean cases: ${pct(s.falseNoGo)}`,
+    `GO on bug cases:            ${pct(s.missedGo)}`
+  ]
+  if (s.fixed)
+    lines.push(
+      `Fix rate: ${pct(s.fixed)} (the case's test failed before the loop and passes after)`
+    )
+  if (s.broken?.of)
+    lines.push(`Clean cases whose test the loop broke: ${s.broken.count} of ${s.broken.of}`)
+  lines.push(
+    `Tokens ${tokenCount(s.usage)} (input ${s.usage.inputTokens}, output ${s.usage.outputTokens}, cache read ${s.usage.cacheReadTokens}, cache write ${s.usage.cacheWriteTokens}); cost ${money(s.usage.costUsd)}; time ${secs(s.wallMs)}`
+  )
+  return lines
+}
