@@ -77,6 +77,13 @@ Options:
 
 export class UsageError extends Error {}
 
+export interface CliIo {
+  cwd: string
+  env: Record<string, string | undefined>
+  out: (line: string) => void
+  err: (line: string) => void
+}
+
 export interface ReviewOptions {
   command: 'review'
   /** The base branch given with --base; without it, the one origin/HEAD names (else main). */

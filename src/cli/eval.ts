@@ -15,13 +15,13 @@ import { loadDataset, shippedDataset, type EvalCase } from '../eval/dataset.js'
 import { runCase, type EvalRun } from '../eval/run-case.js'
 import type { Settings } from '../inputs.js'
 import { zeroUsage } from '../loop/usage.js'
+import { plural } from '../report/format.js'
 import { Budget } from '../model/budget.js'
 import { createModelClient } from '../model/providers.js'
 import { createCommandRunner } from '../process/command-runner.js'
 import { caseLine, summarize, summaryLines, type EvalCaseResult } from '../report/eval-score.js'
 import { REVIEW_OUTPUT_RESERVE } from '../review/review-batch.js'
-import type { CliIo } from './main.js'
-import { UsageError, type EvalOptions } from './args.js'
+import { UsageError, type CliIo, type EvalOptions } from './args.js'
 import { checkedInputs, inputFromEnv } from './review.js'
 import { createTerminalLog } from './terminal-log.js'
 
@@ -44,19 +44,7 @@ export async function evaluate(options: EvalOptions, io: CliIo): Promise<number>
     : path.join(tmpdir(), `review-loop-eval-${new Date().toISOString().replace(/[:.]/g, '-')}`)
   mkdirSync(out, { recursive: true })
   const run = evalRun(options, settings, io, out)
-  const results: EvalCaseResult[] = []
-  let spent = 0
-  const width = Math.max(...cases.map(c => c.id.length))
-  for (const [i, c] of cases.entries()) {
-    const left = options.maxCostUsd === undefined ? undefined : options.maxCostUsd - spent
-    const result =
-      left !== undefined && left < estimates[i]! ? skipped(c) : await runCase(c, run, left)
-    spent += result.usage.costUsd
-    results.push(result)
-    io.out(
-      `[${String(i + 1).padStart(String(cases.length).length)}/${cases.length}] ${caseLine(result, width)}`
-    )
-  }
+  const results = await runAll(cases, estimates, options.maxCostUsd, run, io)
   const summary = summarize(results)
   io.out('')
   for (const line of summaryLines(summary, options.tolerance)) io.out(line)
@@ -70,6 +58,45 @@ export async function evaluate(options: EvalOptions, io: CliIo): Promise<number>
     io.out(`JSON: ${file}`)
   }
   return summary.errors ? 1 : 0
+}
+
+/**
+ * Every case in turn, a line each as it finishes; before a case the budget's rest cannot pay for
+ * (by its estimate), the eval stops and the rest are counted as not run.
+ */
+async function runAll(
+  cases: readonly EvalCase[],
+  estimates: readonly number[],
+  maxUsd: number | undefined,
+  run: EvalRun,
+  io: CliIo
+): Promise<EvalCaseResult[]> {
+  const results: EvalCaseResult[] = []
+  const width = Math.max(...cases.map(c => c.id.length))
+  const count = (i: number) =>
+    `[${String(i + 1).padStart(String(cases.length).length)}/${cases.length}]`
+  let spent = 0
+  for (const [i, c] of cases.entries()) {
+    const left = maxUsd === undefined ? undefined : maxUsd - spent
+    if (left !== undefined && left < estimates[i]!) {
+      io.out(
+        `Stopped before ${c.id}: $${Math.max(0, left).toFixed(4)} is left of --max-cost-usd and its review is estimated at $${estimates[i]!.toFixed(4)}; ${plural(cases.length - i, 'case')} not run.`
+      )
+      return [...results, ...cases.slice(i).map(c => skipped(c))]
+    }
+    const result = await runCase(c, run, left)
+    spent += result.usage.costUsd
+    results.push(result)
+    io.out(`${count(i)} ${caseLine(result, width)}`)
+    const [first, second] = results
+    if (i === 1 && first?.error && first.error === second?.error) {
+      io.out(
+        `Stopped: the first two cases failed the same way (${first.error}); the others would too. ${plural(cases.length - 2, 'case')} not run.`
+      )
+      return [...results, ...cases.slice(2).map(c => skipped(c, 'stopped'))]
+    }
+  }
+  return results
 }
 
 /** The cases --case names (all without it); an id not in the dataset is a usage error naming the nearest. */
@@ -203,8 +230,9 @@ const TEST_FILES = [
   'testdata/'
 ]
 
-function skipped(c: EvalCase): EvalCaseResult {
+function skipped(c: EvalCase, why = 'budget'): EvalCaseResult {
   return {
+    error: why,
     id: c.id,
     language: c.language,
     kind: c.kind,

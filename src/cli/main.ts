@@ -11,19 +11,13 @@ import {
   EVAL_HELP,
   HELP,
   parseCli,
+  type CliIo,
   UsageError,
   type ReviewOptions,
   type StatsOptions
 } from './args.js'
 import { reviewLocally } from './review.js'
 import { createTerminalLog } from './terminal-log.js'
-
-export interface CliIo {
-  cwd: string
-  env: Record<string, string | undefined>
-  out: (line: string) => void
-  err: (line: string) => void
-}
 
 const defaultIo = (): CliIo => ({
   cwd: process.cwd(),

@@ -61,34 +61,22 @@ export async function runCase(
   const out = path.join(run.out, c.id)
   mkdirSync(out, { recursive: true })
   const base = { id: c.id, language: c.language, kind: c.kind }
+  // what the case spent so far: a case that fails after a model call still counts its cost
+  let usage = zeroUsage()
   try {
     const repo = path.join(work, c.id)
     buildCaseRepo(c, repo)
     const before = run.loop ? await testBefore(c, repo, run) : undefined
-    const inputs = {
-      ...run.inputs,
-      ...(maxUsd === undefined ? {} : { 'max-cost-usd': maxUsd.toFixed(6) })
-    }
-    const result = await reviewLocally(
-      {
-        command: 'review',
-        base: 'main',
-        inputs,
-        out,
-        dryRun: !run.loop,
-        verbose: false,
-        lend: false
-      },
-      { cwd: repo, env: run.env, log: run.caseLog(path.join(out, 'log.txt')) }
-    )
+    const result = await loopOn(repo, run, maxUsd, out)
     const outcome = result.outcome
+    usage = outcome?.state?.totals ?? usage
     // the first review is the reviewer's: with --loop, later ones review the fixer's work
     const review = result.outcomes.find(o => o.decision)
     const findings = scoredFindings(review?.findings ?? [], run.settings)
-    const judged = await judge(c, findings, run)
-    const usage = addUsage(outcome?.state?.totals ?? zeroUsage(), judged.usage)
-    const after = before ? await testAfter(c, repo, run, work) : undefined
     writeFileSync(path.join(out, 'findings.json'), `${JSON.stringify(findings, null, 2)}\n`)
+    const judged = await judge(c, findings, run)
+    usage = addUsage(usage, judged.usage)
+    const after = before ? await testAfter(c, repo, run, work) : undefined
     return {
       ...base,
       status: 'done',
@@ -105,12 +93,32 @@ export async function runCase(
       status: 'error',
       error: (e as Error).message.split('\n')[0]!.slice(0, 300),
       ...countMatches(0, c.issues.length, []),
-      usage: zeroUsage(),
+      usage,
       wallMs: Date.now() - started
     }
   } finally {
     rmSync(work, { recursive: true, force: true })
   }
+}
+
+/** The local loop on the case's branch: a dry run (one review), or with --loop the whole loop. */
+function loopOn(repo: string, run: EvalRun, maxUsd: number | undefined, out: string) {
+  const inputs = {
+    ...run.inputs,
+    ...(maxUsd === undefined ? {} : { 'max-cost-usd': maxUsd.toFixed(6) })
+  }
+  return reviewLocally(
+    {
+      command: 'review',
+      base: 'main',
+      inputs,
+      out,
+      dryRun: !run.loop,
+      verbose: false,
+      lend: false
+    },
+    { cwd: repo, env: run.env, log: run.caseLog(path.join(out, 'log.txt')) }
+  )
 }
 
 /** Matches by place, then (with a judge) by meaning among the findings and issues left unmatched. */

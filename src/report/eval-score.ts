@@ -68,7 +68,7 @@ export interface EvalCaseResult extends CaseCounts {
   id: string
   language: string
   kind: 'bug' | 'clean'
-  /** `error`: the run failed (named in `error`); `skipped`: not run (the budget was spent). */
+  /** `error`: the run failed (named in `error`); `skipped`: not run (why in `error`: the budget, or stopped). */
   status: 'done' | 'error' | 'skipped'
   decision?: Decision
   /** How the loop ended, with --loop. */
@@ -161,6 +161,8 @@ export function summarize(results: readonly EvalCaseResult[]): EvalSummary {
   }
 }
 
+/** `n noun(s)`, zero included. */
+const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
 const fixed2 = (n: number | undefined) => (n === undefined ? '–' : n.toFixed(2))
 const pct = (r: { count: number; of: number; rate?: number }) =>
   r.rate === undefined ? '– (none)' : `${(r.rate * 100).toFixed(0)} % (${r.count} of ${r.of})`
@@ -173,7 +175,7 @@ const tokenCount = (u: Usage) =>
 export function caseLine(r: EvalCaseResult, width: number): string {
   const what =
     r.status === 'skipped'
-      ? 'not run (budget)'
+      ? `not run (${r.error ?? 'budget'})`
       : r.status === 'error'
         ? `error: ${r.error ?? '?'}`
         : [
@@ -196,9 +198,9 @@ export function caseLine(r: EvalCaseResult, width: number): string {
 /** The overall figures as lines of text. */
 export function summaryLines(s: EvalSummary, tolerance: number): string[] {
   const lines = [
-    `Cases: ${s.done} of ${s.cases} run${s.errors ? `, ${plural(s.errors, 'error')}` : ''}${s.skipped ? `, ${s.skipped} not run (budget)` : ''}`,
-    `Precision ${fixed2(s.precision)} (${s.trueFindings} of ${plural(s.findings, 'finding')} match a labelled issue, ±${tolerance} lines)`,
-    `Recall    ${fixed2(s.recall)} (${s.foundIssues} of ${plural(s.issues, 'labelled issue')} found)`,
+    `Cases: ${s.done} of ${s.cases} run${s.errors ? `, ${plural(s.errors, 'error')}` : ''}${s.skipped ? `, ${s.skipped} not run` : ''}`,
+    `Precision ${fixed2(s.precision)} (${s.trueFindings} of ${counted(s.findings, 'finding')} match a labelled issue, ±${tolerance} lines)`,
+    `Recall    ${fixed2(s.recall)} (${s.foundIssues} of ${counted(s.issues, 'labelled issue')} found)`,
     `F1        ${fixed2(s.f1)}`,
     `False NO_GO on clean cases: ${pct(s.falseNoGo)}`,
     `GO on bug cases:            ${pct(s.missedGo)}`
