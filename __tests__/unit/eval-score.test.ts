@@ -83,12 +83,18 @@ describe('the eval totals', () => {
     expect(s.fixed).toBeUndefined()
   })
 
-  it('leaves precision undefined without findings, and F1 with it', () => {
+  it('leaves precision undefined without findings; F1 is 0 when nothing was found', () => {
     const s = summarize([result({})])
     expect(s.precision).toBeUndefined()
     expect(s.recall).toBe(0)
-    expect(s.f1).toBeUndefined()
-    expect(summaryLines(s, 3)).toContain('F1        –')
+    expect(s.f1).toBe(0)
+    expect(summaryLines(s, 3)).toContain(
+      'Precision – (0 of 0 findings match a labelled issue, ±3 lines)'
+    )
+    // only clean cases: no issue to find, nothing found: no recall and no F1
+    const clean = summarize([result({ kind: 'clean', issues: 0, decision: 'GO' })])
+    expect([clean.precision, clean.recall, clean.f1]).toEqual([undefined, undefined, undefined])
+    expect(summaryLines(clean, 3)).toContain('F1        –')
   })
 
   it('counts a fix when the test failed before the loop and passes after, and a clean case the loop broke', () => {

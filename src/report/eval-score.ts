@@ -116,12 +116,15 @@ export function summarize(results: readonly EvalCaseResult[]): EvalSummary {
   const foundIssues = sum('foundIssues')
   const precision = findings ? trueFindings / findings : undefined
   const recall = issues ? foundIssues / issues : undefined
+  // a reviewer that finds none of the issues scores 0, whether it said anything or not
   const f1 =
-    precision !== undefined && recall !== undefined
-      ? precision + recall > 0
-        ? (2 * precision * recall) / (precision + recall)
-        : 0
-      : undefined
+    recall === 0
+      ? 0
+      : precision !== undefined && recall !== undefined
+        ? precision + recall > 0
+          ? (2 * precision * recall) / (precision + recall)
+          : 0
+        : undefined
   const reviewed = done.filter(r => r.decision)
   const clean = reviewed.filter(r => r.kind === 'clean')
   const bugs = reviewed.filter(r => r.kind === 'bug')

@@ -1,0 +1,106 @@
+/**
+ * `npm run -s eval-scripted -- REVIEWER [eval options]`: `review-loop eval` through dist/ against
+ * the local model server (test-support/model-server.ts), with a reviewer whose answers are scripted
+ * from the dataset's own labels, so its scores are known before the run:
+ *
+ * - `labels`: each bug case's labelled issues as findings (NO_GO), GO on clean cases: P = R = 1;
+ * - `blind`: GO with no finding on every case: R = 0;
+ * - `noisy`: the labels plus one false finding on line 1 of a changed file, on every case;
+ *
+ * With `--loop`, the fixer writes the case's real fix (each changed file as its base/ has it), so
+ * every case whose test failed before passes after: fix rate 1 (a fixer that changes nothing, fix
+ * rate 0, is __tests__/e2e/eval.test.ts's).
+ * Cases run in the dataset's order (by id), one review each (bug cases with --loop: a review, the
+ * fix, its closing turn: the fix takes the branch back to its base, leaving nothing to review).
+ */
+import { spawn } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { ModelServer, type ScriptedReply } from '../test-support/model-server.js'
+import { TEST_API_KEY } from '../test-support/scenario.js'
+
+interface Label {
+  file: string
+  lines: [number, number]
+  description: string
+}
+
+const [reviewer = '', ...rest] = process.argv.slice(2)
+if (!['labels', 'blind', 'noisy'].includes(reviewer)) {
+  process.stderr.write('usage: npm run -s eval-scripted -- labels|blind|noisy [eval options]\n')
+  process.exit(2)
+}
+const args = rest
+const loop = args.includes('--loop')
+const chosen = args.flatMap((a, i) => (a === '--case' ? [args[i + 1]!] : []))
+const dataset = path.resolve(args.find((a, i) => i === 0 && !a.startsWith('-')) ?? 'eval')
+const casesDir = path.join(dataset, 'cases')
+const ids = readdirSync(casesDir)
+  .filter(id => !chosen.length || chosen.includes(id))
+  .sort()
+
+const changed = (id: string): string[] =>
+  [
+    ...readFileSync(path.join(casesDir, id, 'fix.patch'), 'utf8').matchAll(/^\+\+\+ b\/(.+)$/gm)
+  ].map(m => m[1]!)
+
+const finding = (file: string, line: number, title: string) => ({
+  severity: 'high',
+  category: 'logic',
+  file,
+  line,
+  title: title.slice(0, 200),
+  description: title,
+  suggestedFix: 'Change it.'
+})
+
+function verdict(findings: unknown[]): ScriptedReply {
+  return {
+    kind: 'json',
+    value: {
+      decision: findings.length ? 'NO_GO' : 'GO',
+      summary: findings.length ? 'Problems found.' : 'Looks good.',
+      findings,
+      failedCriteria: findings.length ? ['correctness'] : [],
+      passedCriteria: ['style'],
+      requiredRework: findings.length ? ['fix it'] : [],
+      earlierFindings: []
+    }
+  }
+}
+
+function repliesFor(id: string): ScriptedReply[] {
+  const c = JSON.parse(readFileSync(path.join(casesDir, id, 'case.json'), 'utf8')) as {
+    issues?: Label[]
+  }
+  // each label its own title: the loop takes one title twice in a file as one problem
+  const labels = (c.issues ?? []).map((i, n) =>
+    finding(i.file, i.lines[0], `${n + 1}. ${i.description}`)
+  )
+  const wrong = finding(changed(id)[0]!, 1, 'Not a real problem')
+  const findings = reviewer === 'blind' ? [] : reviewer === 'noisy' ? [...labels, wrong] : labels
+  const review = verdict(findings)
+  if (!loop || !findings.length) return [review]
+  const fix: ScriptedReply = {
+    kind: 'tool_uses',
+    calls: changed(id).map(f => ({
+      name: 'write_file',
+      input: { path: f, content: readFileSync(path.join(casesDir, id, 'base', f), 'utf8') }
+    }))
+  }
+  return [review, fix, { kind: 'text', text: 'Restored the fixed code.' }]
+}
+
+const server = await ModelServer.start({
+  apiKey: TEST_API_KEY,
+  script: ids.flatMap(repliesFor)
+})
+const child = spawn(
+  process.execPath,
+  ['bin/review-loop.mjs', 'eval', ...args, '--set', `anthropic-base-url=${server.url}`],
+  { stdio: 'inherit', env: { ...process.env, ANTHROPIC_API_KEY: TEST_API_KEY } }
+)
+const code = await new Promise<number | null>(resolve => child.on('close', resolve))
+process.stdout.write(`model calls: ${server.calls.length}\n`)
+await server.close()
+process.exit(code ?? 1)
