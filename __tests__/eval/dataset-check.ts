@@ -1,0 +1,97 @@
+// The dataset's self-check, shared by the per-language test files (so the workers split them):
+// every case's fix.patch applies, its labels point into the PR's change, and its test tells the
+// trees apart — a bug case's fails on the PR (buggy) and passes on main (fixed), a clean case's
+// passes on both. A case whose runtime this machine lacks is skipped, saying what to install.
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import {
+  buildCaseRepo,
+  loadDataset,
+  missingRuntime,
+  runCaseTest,
+  type CaseLanguage,
+  type EvalCase
+} from '../../src/eval/dataset.js'
+import { createCommandRunner } from '../../src/process/command-runner.js'
+
+const TOOLS = path.resolve('node_modules')
+
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', args, { cwd, encoding: 'utf8' }).trim()
+
+/** The labels point at lines the PR's change touches, in files it changes, inside the file. */
+function checkLabels(c: EvalCase, repo: string, changed: string[]): void {
+  for (const issue of c.issues) {
+    expect(changed, `${c.id}: labelled file ${issue.file}`).toContain(issue.file)
+    const lines = readFileSync(path.join(repo, issue.file), 'utf8').split('\n').length
+    expect(issue.lines[1], `${c.id}: ${issue.file} has ${lines} lines`).toBeLessThanOrEqual(lines)
+  }
+  const subject = git(repo, 'log', '-1', '--format=%s')
+  if (c.kind === 'bug') expect(subject, `${c.id}: the PR's title`).not.toMatch(/revert|fix/i)
+  else expect(subject).toBe(c.commitSubject)
+}
+
+export function checkDataset(languages: CaseLanguage[]): void {
+  const cases = loadDataset('eval').filter(c => languages.includes(c.language))
+  const scratch = mkdtempSync(path.join(tmpdir(), 'review-loop-dataset-'))
+  const runner = createCommandRunner()
+  const counts = {
+    cases: cases.length,
+    applies: 0,
+    withTest: 0,
+    failsBefore: 0,
+    passesAfter: 0,
+    cleanPassesBoth: 0,
+    unavailable: 0
+  }
+  const started = Date.now()
+  afterAll(() => {
+    rmSync(scratch, { recursive: true, force: true })
+    const seconds = Math.round((Date.now() - started) / 1000)
+    console.log(`dataset check (${languages.join(', ')}): ${JSON.stringify(counts)}, ${seconds} s`)
+  })
+
+  it(`has cases in ${languages.join(', ')}`, () => {
+    expect(cases.length).toBeGreaterThan(0)
+  })
+
+  describe.concurrent(languages.join(', '), () => {
+    for (const c of cases) {
+      const missing = c.hasTest ? missingRuntime(c, TOOLS) : undefined
+      it(`${c.id}: the change applies${missing ? '' : ' and the test tells the trees apart'}`, async () => {
+        const repo = path.join(scratch, c.id)
+        const { base, head } = buildCaseRepo(c, repo)
+        const changed = git(repo, 'diff', '--name-only', base, head).split('\n')
+        expect(changed.filter(Boolean).length, `${c.id}: the PR changes nothing`).toBeGreaterThan(0)
+        checkLabels(c, repo, changed)
+        counts.applies++
+        if (!c.hasTest) return
+        if (missing) {
+          counts.unavailable++
+          console.log(`${c.id}: test not run here: ${missing}`)
+          return
+        }
+        counts.withTest++
+        const how = { runner, env: process.env, tools: TOOLS, timeoutMs: 240_000 }
+        const onPr = await runCaseTest(c, repo, how)
+        expect(git(repo, 'status', '--porcelain'), `${c.id}: the test wrote into the tree`).toBe('')
+        git(repo, 'checkout', '-q', 'main')
+        const onBase = await runCaseTest(c, repo, how)
+        expect(git(repo, 'status', '--porcelain'), `${c.id}: the test wrote into the tree`).toBe('')
+        if (c.kind === 'bug') {
+          expect(onPr.status, `${c.id} on the PR (buggy):\n${onPr.detail}`).toBe('failed')
+          counts.failsBefore++
+          expect(onBase.status, `${c.id} on main (fixed):\n${onBase.detail}`).toBe('passed')
+          counts.passesAfter++
+        } else {
+          expect(onPr.status, `${c.id} on the PR:\n${onPr.detail}`).toBe('passed')
+          expect(onBase.status, `${c.id} on main:\n${onBase.detail}`).toBe('passed')
+          counts.cleanPassesBoth++
+        }
+      }, 300_000)
+    }
+  })
+}
