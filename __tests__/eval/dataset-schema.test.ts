@@ -64,6 +64,19 @@ describe('loadDataset', () => {
     )
   })
 
+  it("eval/NOTICE names every case's repository, licence and commit", () => {
+    const notice = readFileSync('eval/NOTICE', 'utf8')
+    for (const c of loadDataset('eval')) {
+      const entry = notice.slice(notice.indexOf(`${c.repo}\n`))
+      expect(entry, `${c.id}: ${c.repo} in eval/NOTICE`).toMatch(
+        new RegExp(`^\\S+\n  Licence: ${c.licence}`)
+      )
+      expect(entry.split('\n\n')[0], `${c.id}: its commit in eval/NOTICE`).toContain(
+        `${c.commit} (${c.id})`
+      )
+    }
+  })
+
   it('finds eval/ beside dist/, as the prompts are found', () => {
     const saved = process.argv[1]
     process.argv[1] = path.resolve('dist', 'index.js')
