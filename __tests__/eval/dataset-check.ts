@@ -77,10 +77,16 @@ export function checkDataset(languages: CaseLanguage[]): void {
         counts.withTest++
         const how = { runner, env: process.env, tools: TOOLS, timeoutMs: 240_000 }
         const onPr = await runCaseTest(c, repo, how)
-        expect(git(repo, 'status', '--porcelain'), `${c.id}: the test wrote into the tree`).toBe('')
+        expect(
+          git(repo, 'status', '--porcelain', '--ignored'),
+          `${c.id}: the test wrote into the tree`
+        ).toBe('')
         git(repo, 'checkout', '-q', 'main')
         const onBase = await runCaseTest(c, repo, how)
-        expect(git(repo, 'status', '--porcelain'), `${c.id}: the test wrote into the tree`).toBe('')
+        expect(
+          git(repo, 'status', '--porcelain', '--ignored'),
+          `${c.id}: the test wrote into the tree`
+        ).toBe('')
         if (c.kind === 'bug') {
           expect(onPr.status, `${c.id} on the PR (buggy):\n${onPr.detail}`).toBe('failed')
           counts.failsBefore++
