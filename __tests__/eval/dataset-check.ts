@@ -22,9 +22,22 @@ const TOOLS = path.resolve('node_modules')
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync('git', args, { cwd, encoding: 'utf8' }).trim()
 
-/** The labels point at lines the PR's change touches, in files it changes, inside the file. */
+/** The labels point at lines the PR's change touches, in files it changes, inside the file; the title hides the bug. */
 function checkLabels(c: EvalCase, repo: string, changed: string[]): void {
   for (const issue of c.issues) {
+    // a hunk's + side (`@@ -a,b +c,d @@`): lines c…c+d-1, or the place after c where lines went
+    const hunks = git(repo, 'diff', '-U0', 'main', 'pr', '--', issue.file).matchAll(
+      /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/gm
+    )
+    const [first, last] = issue.lines
+    const touched = [...hunks].some(([, start, count]) => {
+      const from = Number(start)
+      const to = count === '0' ? from + 1 : from + Number(count ?? 1) - 1
+      return first <= to && last >= from
+    })
+    expect(touched, `${c.id}: ${issue.file} lines ${first}-${last} are outside the change`).toBe(
+      true
+    )
     expect(changed, `${c.id}: labelled file ${issue.file}`).toContain(issue.file)
     const text = execFileSync('git', ['show', `pr:${issue.file}`], { cwd: repo, encoding: 'utf8' })
     const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0)
