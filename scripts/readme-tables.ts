@@ -1,9 +1,10 @@
 // npm run docs: rewrites the inputs and outputs tables of README.md from action.yml, the table of
 // tools the checks read from their fixtures, the sandbox's folder table from
 // src/process/toolchains.ts, and the loop's transition table in src/loop/README.md from
-// src/loop/transitions.ts, so they match.
+// src/loop/transitions.ts, and the dataset's counts in eval/README.md from its cases, so they match.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { parse } from 'yaml'
+import { loadDataset, type EvalCase } from '../src/eval/dataset.js'
 import { INPUT_DEFAULTS } from '../src/inputs.js'
 import { LOOP_EVENTS, TRANSITIONS, type Transition } from '../src/loop/transitions.js'
 import { LOOP_STATUSES } from '../src/loop/types.js'
@@ -103,6 +104,27 @@ export function sandboxTable(): string {
   ].join('\n')
 }
 
+/** eval/README.md's counts: the dataset's cases per language and kind, with a test, from case.json. */
+export function evalTable(cases: EvalCase[] = loadDataset('eval')): string {
+  const row = (label: string, of: EvalCase[]): string => {
+    const count = (kind: string): number => of.filter(c => c.kind === kind).length
+    const repos = new Set(of.map(c => c.repo)).size
+    return `| ${label} | ${count('bug')} | ${count('clean')} | ${of.filter(c => c.hasTest).length} | ${repos} |`
+  }
+  const languages = ['javascript', 'typescript', 'python', 'go'] as const
+  return [
+    '| language | bug cases | clean cases | with a test | repositories |',
+    '|---|---|---|---|---|',
+    ...languages.map(l =>
+      row(
+        l,
+        cases.filter(c => c.language === l)
+      )
+    ),
+    row('all', cases)
+  ].join('\n')
+}
+
 export function replaceBetween(text: string, marker: string, content: string): string {
   const start = `<!-- ${marker}:start -->`
   const end = `<!-- ${marker}:end -->`
@@ -127,7 +149,11 @@ if (process.argv[1]?.endsWith('readme-tables.ts')) {
     transitionTable()
   )
   writeFileSync('src/loop/README.md', loop)
+  writeFileSync(
+    'eval/README.md',
+    replaceBetween(readFileSync('eval/README.md', 'utf8'), 'eval-cases', evalTable())
+  )
   console.log(
-    'README.md tables rewritten from action.yml and the gate fixtures; src/loop/README.md from transitions.ts'
+    'README.md tables rewritten from action.yml and the gate fixtures; src/loop/README.md from transitions.ts; eval/README.md from the cases'
   )
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { parseMode, parseSettings } from '../../src/inputs.js'
 import {
+  evalTable,
   gateToolsTable,
   sandboxTable,
   tables,
@@ -33,6 +34,15 @@ describe('documentation matches the code', () => {
 
   it("the README's sandbox table is the toolchain and credential lists of the code (npm run docs)", () => {
     expect(readme).toContain(sandboxTable())
+  })
+
+  it("eval/README.md counts the dataset's cases as their case.json files say (npm run docs rewrites it)", () => {
+    const table = evalTable()
+    expect(readFileSync('eval/README.md', 'utf8')).toContain(table)
+    // the issue asks for at least 40 bug cases across JavaScript/TypeScript, Python and Go, 10 clean
+    const all = table.split('\n').at(-1)!.split(' | ')
+    expect(Number(all[1])).toBeGreaterThanOrEqual(40)
+    expect(Number(all[2])).toBeGreaterThanOrEqual(10)
   })
 
   it('src/loop/README.md shows the transition table the code has (npm run docs rewrites it)', () => {

@@ -1,8 +1,23 @@
 /**
  * The eval dataset (eval/): cases made from real bug-fix commits and clean changes, each a folder
  * with `base/` (the tree the PR is made on), `fix.patch` (the PR) and `case.json` (checked against
- * eval/schema.json). STUB: the bodies are written on the dataset branch.
+ * eval/schema.json). eval/README.md describes the cases and how to add some.
  */
+import { execFileSync } from 'node:child_process'
+import {
+  accessSync,
+  constants,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { Ajv, type ErrorObject } from 'ajv'
+import schema from '../../eval/schema.json' with { type: 'json' }
 import type { CommandRunner } from '../ports/index.js'
 
 export type CaseLanguage = 'javascript' | 'typescript' | 'python' | 'go'
@@ -32,26 +47,198 @@ export interface EvalCase {
   npmDevDeps: string[]
   /** The case's folder. */
   dir: string
+  /** Clean cases: what the change is and why it is right. */
+  description?: string
+  /** Clean cases: GO. */
+  expectedVerdict?: 'GO'
+  /** Bug cases: the commit that fixed the bug (the PR reverts its source change). */
+  fixCommit?: string
+  /** Whether the test tells the trees apart (bug) or passes on both (clean). */
+  hasTest?: boolean
 }
 
-export class DatasetError extends Error {}
+export class DatasetError extends Error {
+  override name = 'DatasetError'
+}
 
 /** The dataset shipped with the package: eval/ beside dist/ (as prompts/ is). */
 export function shippedDataset(): string {
-  throw new Error('not yet')
+  const script = process.argv[1] ?? ''
+  return path.resolve(path.dirname(script), '..', 'eval')
 }
 
-/** Every case of the dataset at `dir` (sorted by id), each case.json checked against the schema. */
-export function loadDataset(_dir: string): EvalCase[] {
-  throw new Error('not yet')
+const isDir = (p: string): boolean => existsSync(p) && statSync(p).isDirectory()
+
+let compiled: ReturnType<Ajv['compile']> | undefined
+const validator = (): ReturnType<Ajv['compile']> =>
+  (compiled ??= new Ajv({ allErrors: true }).compile(schema))
+
+/** One schema error as a sentence: the field, what is wrong, what to change. */
+function describe(e: ErrorObject, kind: unknown): string | undefined {
+  const field = e.instancePath.replace(/^\//, '').replace(/\//g, '.') || '(top level)'
+  const p = e.params as Record<string, unknown>
+  switch (e.keyword) {
+    case 'if':
+      return undefined // the failing `then` part says it
+    case 'required':
+      return `field "${String(p.missingProperty)}" is missing${kind === 'bug' || kind === 'clean' ? ` (a ${kind} case needs it)` : ''}: add it`
+    case 'additionalProperties':
+      return `field "${String(p.additionalProperty)}" is not one eval/schema.json knows: remove it or fix its spelling`
+    case 'false schema':
+      return `field "${field}" is not allowed in a ${String(kind)} case: remove it`
+    case 'minItems':
+      return field === 'issues'
+        ? 'a bug case needs at least one labelled issue in "issues": add one, or make it a clean case'
+        : `field "${field}" ${e.message}`
+    case 'maxItems':
+      return field === 'issues'
+        ? 'a clean case has no labelled issues: remove "issues", or make it a bug case'
+        : `field "${field}" ${e.message}`
+    case 'enum':
+      return `field "${field}" ${e.message}: ${(p.allowedValues as unknown[]).map(v => JSON.stringify(v)).join(', ')}`
+    default:
+      return `field "${field}" ${e.message ?? 'is wrong'}`
+  }
+}
+
+/** The case.json of `folder`, checked; a DatasetError naming the folder, the field and the fix. */
+function readCase(folder: string): EvalCase {
+  const name = path.basename(folder)
+  const fail = (what: string): never => {
+    throw new DatasetError(`eval case ${folder}: ${what}`)
+  }
+  const file = path.join(folder, 'case.json')
+  if (!existsSync(file))
+    fail('has no case.json: write one (eval/schema.json says what it holds; eval/README.md how)')
+  let data: Record<string, unknown>
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
+  } catch (e) {
+    return fail(`case.json is not JSON (${(e as Error).message}): fix its syntax`)
+  }
+  const validate = validator()
+  if (!validate(data)) {
+    const problems = (validate.errors ?? []).map(e => describe(e, data.kind)).filter(Boolean)
+    fail(`case.json: ${[...new Set(problems)].join('; ')}`)
+  }
+  if (data.id !== name)
+    fail(
+      `case.json: field "id" is ${JSON.stringify(data.id)} but the folder is ${name}: make them the same`
+    )
+  for (const issue of (data.issues ?? []) as LabelledIssue[])
+    if (issue.lines[0] > issue.lines[1])
+      fail(
+        `case.json: an issue of ${issue.file} has lines [${issue.lines.join(', ')}]: give [first, last]`
+      )
+  if (!isDir(path.join(folder, 'base')))
+    fail('has no base/ folder: put the files of the tree the PR is made on there')
+  if (!existsSync(path.join(folder, 'fix.patch')))
+    fail('has no fix.patch: put the PR there (a git diff that `git apply` applies inside base/)')
+  return {
+    ...(data as unknown as EvalCase),
+    issues: (data.issues ?? []) as LabelledIssue[],
+    dir: folder
+  }
+}
+
+/**
+ * Every case of the dataset at `dir` (sorted by id), each case.json checked against the schema.
+ * `dir` is the dataset (holding `cases/`) or its `cases/` folder itself.
+ */
+export function loadDataset(dir: string): EvalCase[] {
+  if (!isDir(dir))
+    throw new DatasetError(
+      `eval dataset ${dir}: no such folder; give the folder that holds cases/ (the shipped one is eval/)`
+    )
+  const root = isDir(path.join(dir, 'cases')) ? path.join(dir, 'cases') : dir
+  const folders = readdirSync(root)
+    .filter(name => isDir(path.join(root, name)))
+    .sort()
+  if (folders.length === 0)
+    throw new DatasetError(
+      `eval dataset ${dir}: no case folders in ${root}; each case is a folder with case.json, base/ and fix.patch`
+    )
+  return folders.map(name => readCase(path.join(root, name)))
+}
+
+const IDENTITY = { name: 'review-loop eval', email: 'eval@review-loop.invalid' }
+const DATE = '2000-01-01T00:00:00Z'
+
+/** git in `cwd`, reading none of the user's settings, hooks or templates; its output trimmed. */
+function git(cwd: string, args: string[]): string {
+  return execFileSync(
+    'git',
+    [
+      '-c',
+      `user.name=${IDENTITY.name}`,
+      '-c',
+      `user.email=${IDENTITY.email}`,
+      '-c',
+      'core.hooksPath=/dev/null',
+      '-c',
+      'commit.gpgSign=false',
+      '-c',
+      'core.autocrlf=false',
+      ...args
+    ],
+    {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_AUTHOR_NAME: IDENTITY.name,
+        GIT_AUTHOR_EMAIL: IDENTITY.email,
+        GIT_AUTHOR_DATE: DATE,
+        GIT_COMMITTER_NAME: IDENTITY.name,
+        GIT_COMMITTER_EMAIL: IDENTITY.email,
+        GIT_COMMITTER_DATE: DATE
+      }
+    }
+  ).trim()
+}
+
+/** A bug case's PR title: the files it changes, nothing about what the change does. */
+function neutralSubject(files: string[]): string {
+  const shown = files.slice(0, 3).join(', ')
+  return files.length > 3 ? `Change ${shown} and ${files.length - 3} more files` : `Change ${shown}`
 }
 
 /**
  * A git repository at `into` (a new folder): `main` holds base/, branch `pr` adds fix.patch (one
  * commit each, a fixed author and date), checked out on `pr`. Returns both commits.
  */
-export function buildCaseRepo(_c: EvalCase, _into: string): { base: string; head: string } {
-  throw new Error('not yet')
+export function buildCaseRepo(c: EvalCase, into: string): { base: string; head: string } {
+  if (existsSync(into) && readdirSync(into).length > 0)
+    throw new DatasetError(`eval case ${c.id}: ${into} is not empty; give a new folder`)
+  mkdirSync(into, { recursive: true })
+  git(into, ['init', '-q', '--template=', '--initial-branch=main', '.'])
+  cpSync(path.join(c.dir, 'base'), into, { recursive: true })
+  git(into, ['add', '--all', '--force', '.'])
+  git(into, [
+    'commit',
+    '-q',
+    '--no-verify',
+    '-m',
+    `base: ${c.repo.replace(/^https:\/\/github\.com\//, '')}@${c.commit.slice(0, 10)}`
+  ])
+  const base = git(into, ['rev-parse', 'HEAD'])
+  git(into, ['checkout', '-q', '-b', 'pr'])
+  try {
+    git(into, ['apply', '--whitespace=nowarn', path.resolve(c.dir, 'fix.patch')])
+  } catch (e) {
+    const stderr = String((e as { stderr?: unknown }).stderr ?? (e as Error).message).trim()
+    throw new DatasetError(
+      `eval case ${c.dir}: fix.patch does not apply to base/ (${stderr.split('\n').slice(-3).join(' ')}): make it a git diff of base/'s files`
+    )
+  }
+  git(into, ['add', '--all', '--force', '.'])
+  const changed = git(into, ['diff', '--cached', '--name-only']).split('\n').filter(Boolean)
+  const subject = c.kind === 'clean' ? c.commitSubject : neutralSubject(changed)
+  git(into, ['commit', '-q', '--no-verify', '--allow-empty', '-m', subject])
+  return { base, head: git(into, ['rev-parse', 'HEAD']) }
 }
 
 export interface CaseTestResult {
@@ -60,9 +247,110 @@ export interface CaseTestResult {
   detail: string
 }
 
+const probes = new Map<string, boolean>()
+
+/** Whether `file args` runs and exits 0 here (asked once per process). */
+function works(file: string, args: string[]): boolean {
+  const key = [file, ...args].join(' ')
+  let ok = probes.get(key)
+  if (ok === undefined) {
+    try {
+      execFileSync(file, args, { stdio: 'ignore', timeout: 30_000 })
+      ok = true
+    } catch {
+      ok = false
+    }
+    probes.set(key, ok)
+  }
+  return ok
+}
+
+/** The npm packages of `deps` (name@major) not found at that major in `tools`. */
+function missingPackages(deps: string[], tools: string): string[] {
+  return deps.filter(dep => {
+    const at = dep.lastIndexOf('@')
+    const manifest = path.join(tools, dep.slice(0, at), 'package.json')
+    if (!existsSync(manifest)) return true
+    const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string }
+    return version?.split('.')[0] !== dep.slice(at + 1)
+  })
+}
+
 /** What the case's test needs that this machine lacks (python3 with pytest, go, an npm tool), if any. */
-export function missingRuntime(_c: EvalCase, _tools: string): string | undefined {
-  throw new Error('not yet')
+export function missingRuntime(c: EvalCase, tools: string): string | undefined {
+  if (c.language === 'python') {
+    if (!works('python3', ['--version']))
+      return 'python3 is not on PATH: install Python 3 with pytest (apt-get install -y python3-pytest)'
+    if (/\bpytest\b/.test(c.testCommand ?? '') && !works('python3', ['-c', 'import pytest']))
+      return 'python3 cannot import pytest: install it (apt-get install -y python3-pytest, or pip install pytest)'
+    return undefined
+  }
+  if (c.language === 'go')
+    return works('go', ['version'])
+      ? undefined
+      : 'go is not on PATH: install Go (apt-get install -y golang-go, or https://go.dev/dl/)'
+  const lacking = missingPackages(c.npmDevDeps, tools)
+  return lacking.length
+    ? `npm packages missing from ${tools}: ${lacking.join(', ')}; install them there (cd ${path.dirname(tools)} && npm install --no-save ${lacking.join(' ')})`
+    : undefined
+}
+
+const writable = (dir: string | undefined): boolean => {
+  if (!dir) return false
+  try {
+    accessSync(dir, constants.W_OK)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The test's environment: the npm tools on PATH and NODE_PATH, Go offline, no bytecode files in the tree. */
+function testEnv(
+  env: Record<string, string | undefined>,
+  tools: string
+): Record<string, string | undefined> {
+  const join = (...parts: Array<string | undefined>): string =>
+    parts.filter(Boolean).join(path.delimiter)
+  const out: Record<string, string | undefined> = {
+    ...env,
+    PATH: join(path.join(tools, '.bin'), path.dirname(process.execPath), env.PATH),
+    NODE_PATH: join(tools, env.NODE_PATH),
+    PYTHONDONTWRITEBYTECODE: '1',
+    // the case's test needs pytest alone: plugins installed here would slow it and may change it
+    PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1',
+    CI: '1',
+    NO_COLOR: '1',
+    FORCE_COLOR: '0',
+    GOFLAGS: '-mod=mod',
+    GOPROXY: 'off',
+    GO111MODULE: 'on',
+    GOTOOLCHAIN: 'local'
+  }
+  // go writes its build cache and module folder under HOME; elsewhere when HOME cannot be written
+  if (!writable(env.HOME)) {
+    const go = path.join(tmpdir(), 'review-loop-eval-go')
+    out.GOCACHE ??= path.join(go, 'cache')
+    out.GOPATH ??= path.join(go, 'path')
+  }
+  return out
+}
+
+/** A run that exited 0 but ran no test, said the way each runner says it (pytest exits 5). */
+function ranNoTest(output: string): boolean {
+  return (
+    /\[no tests to run\]|\[no test files\]|no tests to run/.test(output) || // go test
+    /(^|\n)\s*0 passing\b/.test(output) || // mocha
+    /# tests 0\b/.test(output) || // tape
+    /no tests ran/.test(output) // pytest
+  )
+}
+
+/** The last lines of the output, without colour codes. */
+function tail(output: string, lines = 20): string {
+  // eslint-disable-next-line no-control-regex
+  const plain = output.replace(/\u001b\[[0-9;]*m/g, '').trimEnd()
+  return plain.split('\n').slice(-lines).join('\n')
 }
 
 /**
@@ -70,14 +358,34 @@ export function missingRuntime(_c: EvalCase, _tools: string): string | undefined
  * (its .bin on PATH, resolvable from the tree); a run that ran no test counts as failed.
  */
 export async function runCaseTest(
-  _c: EvalCase,
-  _tree: string,
-  _how: {
+  c: EvalCase,
+  tree: string,
+  how: {
     runner: CommandRunner
     env: Record<string, string | undefined>
     tools: string
     timeoutMs?: number
   }
 ): Promise<CaseTestResult> {
-  throw new Error('not yet')
+  if (!c.testCommand) return { status: 'unavailable', detail: `case ${c.id} has no test` }
+  const missing = missingRuntime(c, how.tools)
+  if (missing) return { status: 'unavailable', detail: missing }
+  const result = await how.runner.run(c.testCommand, {
+    cwd: tree,
+    timeoutMs: how.timeoutMs ?? 300_000,
+    env: testEnv(how.env, path.resolve(how.tools))
+  })
+  if (result.timedOut)
+    return {
+      status: 'failed',
+      detail: `timed out after ${Math.round(result.durationMs / 1000)} s\n${tail(result.output)}`
+    }
+  if (result.exitCode !== 0) {
+    const none =
+      result.exitCode === 5 && /\bpytest\b/.test(c.testCommand) ? ' (pytest ran no test)' : ''
+    return { status: 'failed', detail: `exit ${result.exitCode}${none}\n${tail(result.output)}` }
+  }
+  if (ranNoTest(result.output))
+    return { status: 'failed', detail: `ran no test\n${tail(result.output)}` }
+  return { status: 'passed', detail: tail(result.output) }
 }
