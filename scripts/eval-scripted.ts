@@ -14,16 +14,18 @@
  * fix, its closing turn: the fix takes the branch back to its base, leaving nothing to review).
  */
 import { spawn } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import path from 'node:path'
+import {
+  changedFiles,
+  finding,
+  fromLabels,
+  readCase,
+  realFix,
+  verdict
+} from '../test-support/eval-replies.js'
 import { ModelServer, type ScriptedReply } from '../test-support/model-server.js'
 import { TEST_API_KEY } from '../test-support/scenario.js'
-
-interface Label {
-  file: string
-  lines: [number, number]
-  description: string
-}
 
 const [reviewer = '', ...rest] = process.argv.slice(2)
 if (!['labels', 'blind', 'noisy'].includes(reviewer)) {
@@ -39,56 +41,13 @@ const ids = readdirSync(casesDir)
   .filter(id => !chosen.length || chosen.includes(id))
   .sort()
 
-const changed = (id: string): string[] =>
-  [
-    ...readFileSync(path.join(casesDir, id, 'fix.patch'), 'utf8').matchAll(/^\+\+\+ b\/(.+)$/gm)
-  ].map(m => m[1]!)
-
-const finding = (file: string, line: number, title: string) => ({
-  severity: 'high',
-  category: 'logic',
-  file,
-  line,
-  title: title.slice(0, 200),
-  description: title,
-  suggestedFix: 'Change it.'
-})
-
-function verdict(findings: unknown[]): ScriptedReply {
-  return {
-    kind: 'json',
-    value: {
-      decision: findings.length ? 'NO_GO' : 'GO',
-      summary: findings.length ? 'Problems found.' : 'Looks good.',
-      findings,
-      failedCriteria: findings.length ? ['correctness'] : [],
-      passedCriteria: ['style'],
-      requiredRework: findings.length ? ['fix it'] : [],
-      earlierFindings: []
-    }
-  }
-}
-
 function repliesFor(id: string): ScriptedReply[] {
-  const c = JSON.parse(readFileSync(path.join(casesDir, id, 'case.json'), 'utf8')) as {
-    issues?: Label[]
-  }
-  // each label its own title: the loop takes one title twice in a file as one problem
-  const labels = (c.issues ?? []).map((i, n) =>
-    finding(i.file, i.lines[0], `${n + 1}. ${i.description}`)
-  )
-  const wrong = finding(changed(id)[0]!, 1, 'Not a real problem')
+  const labels = fromLabels(readCase(casesDir, id))
+  const wrong = finding(changedFiles(casesDir, id)[0]!, 1, 'Not a real problem')
   const findings = reviewer === 'blind' ? [] : reviewer === 'noisy' ? [...labels, wrong] : labels
   const review = verdict(findings)
   if (!loop || !findings.length) return [review]
-  const fix: ScriptedReply = {
-    kind: 'tool_uses',
-    calls: changed(id).map(f => ({
-      name: 'write_file',
-      input: { path: f, content: readFileSync(path.join(casesDir, id, 'base', f), 'utf8') }
-    }))
-  }
-  return [review, fix, { kind: 'text', text: 'Restored the fixed code.' }]
+  return [review, realFix(casesDir, id), { kind: 'text', text: 'Restored the fixed code.' }]
 }
 
 const server = await ModelServer.start({

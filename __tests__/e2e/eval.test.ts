@@ -1,9 +1,17 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { defaultNode } from '../../test-support/harness.js'
+import {
+  changedFiles,
+  finding,
+  fromLabels,
+  readCase,
+  realFix,
+  verdict
+} from '../../test-support/eval-replies.js'
 import {
   ModelServer,
   type RecordedCall,
@@ -19,19 +27,8 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true })
 })
 
-interface Label {
-  file: string
-  lines: [number, number]
-  description: string
-}
-interface CaseJson {
-  id: string
-  kind: 'bug' | 'clean'
-  issues?: Label[]
-}
-
-const caseJson = (id: string): CaseJson =>
-  JSON.parse(readFileSync(path.join(CASES, id, 'case.json'), 'utf8')) as CaseJson
+const caseJson = (id: string) => readCase(CASES, id)
+const changed = (id: string) => changedFiles(CASES, id)
 
 /** Four shipped cases, one per runtime and a clean one, in the order the eval runs them (by id). */
 const PICKED = [
@@ -41,57 +38,20 @@ const PICKED = [
   'py-cachetools-key-pickle'
 ]
 
-function finding(file: string, line: number, title = 'A problem') {
-  return {
-    severity: 'high',
-    category: 'logic',
-    file,
-    line,
-    title,
-    description: `${title}.`,
-    suggestedFix: 'Change it.'
-  }
-}
-
-/** A structured-output verdict with these findings: NO_GO when there is one. */
-function verdict(findings: unknown[]): ScriptedReply {
-  return {
-    kind: 'json',
-    value: {
-      decision: findings.length ? 'NO_GO' : 'GO',
-      summary: findings.length ? 'Problems found.' : 'Looks good.',
-      findings,
-      failedCriteria: findings.length ? ['correctness'] : [],
-      passedCriteria: ['style'],
-      requiredRework: findings.length ? ['fix it'] : [],
-      earlierFindings: []
-    }
-  }
-}
-
-/** The labelled issues as findings at their first line: what a perfect reviewer says. */
-const fromLabels = (c: CaseJson) =>
-  (c.issues ?? []).map(i => finding(i.file, i.lines[0], i.description))
-
-/** The files a case's PR changes. */
-const changedFiles = (id: string): string[] =>
-  [...readFileSync(path.join(CASES, id, 'fix.patch'), 'utf8').matchAll(/^\+\+\+ b\/(.+)$/gm)].map(
-    m => m[1]!
-  )
-
 /** `review-loop eval ARGS` through the committed bundle against the local model server. */
 function evalCli(
   server: ModelServer,
-  args: string[]
-): Promise<{ code: number | null; out: string; err: string; json: EvalJson }> {
+  args: string[],
+  options: { bin?: string; json?: string } = {}
+): Promise<{ code: number | null; out: string; err: string; json: EvalJson; dir: string }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'review-loop-eval-test-'))
   dirs.push(dir)
-  const json = path.join(dir, 'eval.json')
+  const json = options.json ?? path.join(dir, 'eval.json')
   return new Promise(resolve => {
     const child = spawn(
       defaultNode(),
       [
-        BIN,
+        options.bin ?? BIN,
         'eval',
         ...args,
         '--set',
@@ -122,7 +82,7 @@ function evalCli(
       } catch {
         // no JSON: the test's expectations on it fail with the output shown
       }
-      resolve({ code, out, err, json: parsed })
+      resolve({ code, out, err, json: parsed, dir })
     })
   })
 }
@@ -138,7 +98,15 @@ interface EvalJson {
     skipped: number
     usage: { costUsd: number }
   }
-  cases: Array<{ id: string; status: string; decision?: string; test?: unknown }>
+  cases: Array<{
+    id: string
+    status: string
+    decision?: string
+    test?: unknown
+    error?: string
+    loopStatus?: string
+    usage: { costUsd: number; inputTokens: number }
+  }>
 }
 
 const caseArgs = (ids: readonly string[]) => ids.flatMap(id => ['--case', id])
@@ -213,7 +181,7 @@ describe('review-loop eval, through dist/ against the local model server', () =>
     // place the action can cite, away from every label); the clean case: one such finding
     const script = PICKED.map(id => {
       const c = caseJson(id)
-      const file = changedFiles(id)[0]!
+      const file = changed(id)[0]!
       expect((c.issues ?? []).every(i => i.file !== file || i.lines[0] > 1 + 3)).toBe(true)
       return verdict([...fromLabels(c), finding(file, 1, 'Not a real problem')])
     })
@@ -273,17 +241,10 @@ describe('review-loop eval, through dist/ against the local model server', () =>
   it('--loop: a fixer that applies the real fix gives fix rate 1, one that changes nothing 0', async () => {
     const bugs = ['js-cookie-domain-leading-dot', 'py-cachetools-key-pickle']
     // the real fix: each file the PR changed, written back as the fixed tree (base/) has it
-    const realFix = (id: string): ScriptedReply => ({
-      kind: 'tool_uses',
-      calls: changedFiles(id).map(f => ({
-        name: 'write_file',
-        input: { path: f, content: readFileSync(path.join(CASES, id, 'base', f), 'utf8') }
-      }))
-    })
     // the real fix takes the branch back to its base: nothing is left to review after it
     const script = bugs.flatMap(id => [
       verdict(fromLabels(caseJson(id))),
-      realFix(id),
+      realFix(CASES, id),
       { kind: 'text', text: 'Restored the fixed code.' } as ScriptedReply
     ])
     const fixing = await ModelServer.start({ apiKey: TEST_API_KEY, script })
@@ -319,6 +280,93 @@ describe('review-loop eval, through dist/ against the local model server', () =>
       expect(r.json.summary.fixed).toMatchObject({ count: 0, of: 2, rate: 0 })
     } finally {
       await idle.close()
+    }
+  })
+
+  it('counts what a case paid and scores its review when the loop fails after it', async () => {
+    const id = 'js-cookie-domain-leading-dot'
+    const server = await ModelServer.start({
+      apiKey: TEST_API_KEY,
+      script: [
+        verdict(fromLabels(caseJson(id))),
+        {
+          kind: 'tool_use',
+          name: 'edit_file',
+          input: {
+            path: 'index.js',
+            old_text: "'use strict';",
+            new_text: "'use strict'; // checked"
+          }
+        },
+        { kind: 'text', text: 'Marked it.' },
+        { kind: 'error', status: 400, type: 'invalid_request_error', message: 'boom' }
+      ]
+    })
+    try {
+      const r = await evalCli(server, [...caseArgs([id]), '--loop'])
+      const [c] = r.json.cases
+      expect(server.calls.filter(call => call.status === 200)).toHaveLength(3)
+      expect(c).toMatchObject({ status: 'done', decision: 'NO_GO', loopStatus: 'error' })
+      expect(c!.error).toContain('boom')
+      expect(r.json.summary).toMatchObject({ precision: 1, recall: 1 })
+      // the three answered calls are the case's cost, and the eval's
+      const paid = server.calls.reduce((sum, call) => sum + (call.usage?.input_tokens ?? 0), 0)
+      expect(c!.usage.inputTokens).toBe(paid)
+      expect(r.json.summary.usage.costUsd).toBeGreaterThan(0)
+      expect(r.out).toContain('boom')
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('refuses a --json file it cannot write before any model call', async () => {
+    const server = await ModelServer.start({ apiKey: TEST_API_KEY })
+    try {
+      const r = await evalCli(server, caseArgs(PICKED), { json: '/nonexistent/folder/eval.json' })
+      expect(r.code).toBe(2)
+      expect(r.err).toContain(
+        '--json /nonexistent/folder/eval.json: the folder /nonexistent/folder does not exist or cannot be written'
+      )
+      expect(server.calls).toHaveLength(0)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('--loop from an installed package (no node_modules of its own): Go and Python tests still run, JavaScript ones are unavailable', async () => {
+    const pkg = mkdtempSync(path.join(os.tmpdir(), 'review-loop-eval-pkg-'))
+    dirs.push(pkg)
+    for (const part of ['bin', 'dist', 'eval', 'prompts', 'schema', 'action.yml', 'package.json'])
+      cpSync(part, path.join(pkg, part), { recursive: true })
+    const ids = [
+      'go-humanize-bytes-overflow',
+      'js-cookie-domain-leading-dot',
+      'py-cachetools-key-pickle'
+    ]
+    const server = await ModelServer.start({
+      apiKey: TEST_API_KEY,
+      script: ids.flatMap(id => [
+        verdict(fromLabels(caseJson(id))),
+        realFix(CASES, id),
+        { kind: 'text', text: 'Restored the fixed code.' } as ScriptedReply
+      ])
+    })
+    try {
+      const r = await evalCli(server, [...caseArgs(ids), '--loop'], {
+        bin: path.join(pkg, 'bin', 'review-loop.mjs')
+      })
+      expect(r.code, r.out + r.err).toBe(0)
+      expect(r.json.cases.map(c => [c.id, c.test])).toEqual([
+        [ids[0], { before: 'failed', after: 'passed' }],
+        [ids[1], { before: 'unavailable', after: 'unavailable' }],
+        [ids[2], { before: 'failed', after: 'passed' }]
+      ])
+      expect(r.json.summary.fixed).toMatchObject({ count: 2, of: 2 })
+      // why the JavaScript case's test did not run is in its record
+      const record = readFileSync(path.join(r.dir, 'out', ids[1]!, 'test-before.txt'), 'utf8')
+      expect(record).toMatch(/mocha/)
+    } finally {
+      await server.close()
     }
   })
 })

@@ -2,7 +2,15 @@
 // buildCaseRepo is reproducible and keeps the bug out of the PR's title; runCaseTest counts a run
 // that ran no test as failed and says what to install when a tool is missing.
 import { execFileSync } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -156,6 +164,21 @@ describe('loadDataset', () => {
     rmSync(path.join(noPatch, 'cases', BUG, 'fix.patch'))
     expect(loadError(noPatch)).toMatch(/has no fix.patch/)
     expect(loadError(path.join(scratch, 'nowhere'))).toMatch(/no such folder/)
+  })
+
+  it('refuses a base/ holding a .git (git would run what its config says) or a link out of it', () => {
+    const withGit = datasetWith(BUG)
+    const dotGit = path.join(withGit, 'cases', BUG, 'base', 'lib', '.git')
+    mkdirSync(dotGit, { recursive: true })
+    writeFileSync(path.join(dotGit, 'config'), '[core]\n\tfsmonitor = "touch /tmp/owned"\n')
+    expect(loadError(withGit)).toMatch(/base\/ holds lib\/\.git: a case's tree has no \.git/)
+    const linked = datasetWith(BUG)
+    symlinkSync('/etc/passwd', path.join(linked, 'cases', BUG, 'base', 'passwd'))
+    expect(loadError(linked)).toMatch(/base\/ holds passwd \(a link to \/etc\/passwd\)/)
+    // a link within base/ is a case's own
+    const inside = datasetWith(BUG)
+    symlinkSync('index.js', path.join(inside, 'cases', BUG, 'base', 'alias.js'))
+    expect(loadDataset(inside).map(c => c.id)).toEqual([BUG])
   })
 })
 

@@ -72,7 +72,9 @@ Options:
   It prints the estimated cost before the first model call, a line per case as it finishes, then
   precision, recall, F1, the false NO_GO rate on clean cases, the fix rate (--loop), tokens, cost
   and time. It needs model credentials: ANTHROPIC_API_KEY (or --set model-provider=bedrock or vertex
-  with theirs). Exit status: 0 when every case ran, 1 when a case failed to run, 2 on a usage error.
+  with theirs). A dataset is code: with --loop its tests run (in the sandbox), so run the ones you
+  trust. Exit status: 1 when a case failed to run, 2 on a usage error, else 0 (cases the budget left
+  out included).
 `
 
 export class UsageError extends Error {}
@@ -155,7 +157,8 @@ export function parseCli(argv: readonly string[]): CliOptions {
   try {
     parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true })
   } catch (e) {
-    throw new UsageError(`${optionError(e as Error)} See review-loop --help.`)
+    const name = argv[0] === 'eval' ? 'review-loop eval' : 'review-loop'
+    throw new UsageError(`${optionError(e as Error)} See ${name} --help.`)
   }
   const { values, positionals } = parsed
   const [command = 'review', ...extra] = positionals
@@ -277,7 +280,11 @@ function evalOptions(values: Values, extra: string[]): EvalOptions {
     throw new UsageError(
       `--tolerance takes a number of lines from 0 to 1000, not '${values.tolerance}'.`
     )
-  const { 'max-cost-usd': _cost, ...inputs } = reviewInputs({ set: values.set })
+  const inputs = reviewInputs({ set: values.set })
+  if (inputs['max-cost-usd'] !== undefined)
+    throw new UsageError(
+      "--set max-cost-usd: the eval's budget is --max-cost-usd USD (for the whole eval; each case gets what is left)."
+    )
   return {
     command: 'eval',
     dataset: extra[0],

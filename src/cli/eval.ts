@@ -1,8 +1,12 @@
 import {
+  accessSync,
   appendFileSync,
+  constants,
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readFileSync,
+  rmSync,
   statSync,
   writeFileSync
 } from 'node:fs'
@@ -18,7 +22,6 @@ import { zeroUsage } from '../loop/usage.js'
 import { plural } from '../report/format.js'
 import { Budget } from '../model/budget.js'
 import { createModelClient } from '../model/providers.js'
-import { createCommandRunner } from '../process/command-runner.js'
 import { caseLine, summarize, summaryLines, type EvalCaseResult } from '../report/eval-score.js'
 import { REVIEW_OUTPUT_RESERVE } from '../review/review-batch.js'
 import { UsageError, type CliIo, type EvalOptions } from './args.js'
@@ -37,27 +40,65 @@ export async function evaluate(options: EvalOptions, io: CliIo): Promise<number>
     return 0
   }
   const settings = evalSettings(options, io.env)
-  const estimates = cases.map(c => estimateUsd(c, settings.ai.reviewModel))
+  const estimates = cases.map(c => estimateUsd(c, settings.ai.reviewModel, options.judgeModel))
+  // a JSON file that cannot be written is said before anything is paid for
+  const json = options.json ? jsonFile(path.resolve(io.cwd, options.json)) : undefined
   for (const line of plan(options, settings, dataset, cases, estimates)) io.out(line)
   const out = options.out
     ? path.resolve(io.cwd, options.out)
     : path.join(tmpdir(), `review-loop-eval-${new Date().toISOString().replace(/[:.]/g, '-')}`)
   mkdirSync(out, { recursive: true })
-  const run = evalRun(options, settings, io, out)
-  const results = await runAll(cases, estimates, options.maxCostUsd, run, io)
-  const summary = summarize(results)
-  io.out('')
-  for (const line of summaryLines(summary, options.tolerance)) io.out(line)
-  io.out(`Each case's comment, scored findings and log: ${out}`)
-  if (options.json) {
-    const file = path.resolve(io.cwd, options.json)
-    writeFileSync(
-      file,
-      `${JSON.stringify(report(options, settings, dataset, results, summary), null, 2)}\n`
-    )
-    io.out(`JSON: ${file}`)
+  const scratch = mkdtempSync(path.join(tmpdir(), 'review-loop-eval-work-'))
+  const release = removedOnExit(scratch)
+  try {
+    const run = evalRun(options, settings, io, { out, scratch })
+    // the JSON is written after each case: a run stopped half way keeps what it paid for
+    const save = (results: readonly EvalCaseResult[]) =>
+      json &&
+      writeFileSync(
+        json,
+        `${JSON.stringify(report(options, settings, dataset, results, summarize(results)), null, 2)}\n`
+      )
+    const results = await runAll(cases, estimates, options.maxCostUsd, run, io, save)
+    save(results)
+    const summary = summarize(results)
+    io.out('')
+    for (const line of summaryLines(summary, options.tolerance)) io.out(line)
+    io.out(`Each case's comment, scored findings, test output and log: ${out}`)
+    if (json) io.out(`JSON: ${json}`)
+    return summary.errors ? 1 : 0
+  } finally {
+    release()
   }
-  return summary.errors ? 1 : 0
+}
+
+/** The --json file, refused before the run when its folder does not exist or cannot be written. */
+function jsonFile(file: string): string {
+  try {
+    accessSync(path.dirname(file), constants.W_OK)
+  } catch {
+    throw new UsageError(
+      `--json ${file}: the folder ${path.dirname(file)} does not exist or cannot be written; create it or name another file.`
+    )
+  }
+  return file
+}
+
+/**
+ * The eval's temporary folder goes when the eval ends, however it ends: Ctrl-C or a kill too (the
+ * local loop's own handler exits the process then; this one exits it when the loop is not running).
+ */
+function removedOnExit(dir: string): () => void {
+  const remove = () => rmSync(dir, { recursive: true, force: true })
+  const onSignal = (signal: NodeJS.Signals) => {
+    remove()
+    setImmediate(() => process.exit(signal === 'SIGINT' ? 130 : 143))
+  }
+  process.on('exit', remove).on('SIGINT', onSignal).on('SIGTERM', onSignal)
+  return () => {
+    process.off('exit', remove).off('SIGINT', onSignal).off('SIGTERM', onSignal)
+    remove()
+  }
 }
 
 /**
@@ -69,7 +110,8 @@ async function runAll(
   estimates: readonly number[],
   maxUsd: number | undefined,
   run: EvalRun,
-  io: CliIo
+  io: CliIo,
+  save: (results: readonly EvalCaseResult[]) => void
 ): Promise<EvalCaseResult[]> {
   const results: EvalCaseResult[] = []
   const width = Math.max(...cases.map(c => c.id.length))
@@ -87,6 +129,7 @@ async function runAll(
     const result = await runCase(c, run, left)
     spent += result.usage.costUsd
     results.push(result)
+    save(results)
     io.out(`${count(i)} ${caseLine(result, width)}`)
     const [first, second] = results
     if (i === 1 && first?.error && first.error === second?.error) {
@@ -152,17 +195,23 @@ function evalSettings(options: EvalOptions, env: Record<string, string | undefin
 
 /**
  * What a case's review costs at most, as the loop reserves it: its diff and the full text of the
- * files it changes, with the prompt around them, sent once as a cache write, and the output reserve.
+ * files it changes, with the prompt around them, sent once as a cache write, and the output
+ * reserve; with a judge, its call on a bug case too.
  */
-export function estimateUsd(c: EvalCase, model: string): number {
+export function estimateUsd(c: EvalCase, model: string, judgeModel?: string): number {
   const patch = readFileSync(path.join(c.dir, 'fix.patch'), 'utf8')
   const files = [...patch.matchAll(/^\+\+\+ b\/(.+)$/gm)].map(m => m[1]!)
   const chars = files.reduce((sum, f) => {
     const file = path.join(c.dir, 'base', f)
     return sum + (existsSync(file) ? statSync(file).size : 0)
   }, patch.length + PROMPT_OVERHEAD_CHARS)
-  return Budget.reserve(model, chars, REVIEW_OUTPUT_RESERVE)
+  const judge =
+    judgeModel && c.issues.length ? Budget.reserve(judgeModel, JUDGE_PROMPT_CHARS, 4000) : 0
+  return Budget.reserve(model, chars, REVIEW_OUTPUT_RESERVE) + judge
 }
+
+/** A judge's prompt: its instructions, the labels and the findings left unmatched. */
+const JUDGE_PROMPT_CHARS = 8000
 
 /** What the eval is about to do and what it will cost, said before the first model call. */
 function plan(
@@ -177,7 +226,7 @@ function plan(
   const lines = [
     `review-loop eval: ${cases.length} cases (${bugs} bug, ${cases.length - bugs} clean) from ${dataset}`,
     `Reviewer ${settings.ai.reviewModel}${options.judgeModel ? `, judge ${options.judgeModel}` : ''}; ${options.loop ? `the whole loop (up to ${settings.maxIterations} iterations), then each case's test` : 'one review per case'}`,
-    `Estimated cost: at most about $${total.toFixed(2)} for the reviews (reserved as the loop reserves them)${options.loop ? '; the fixes and re-reviews of --loop add to it' : ''}`
+    `Estimated cost: at most about $${total.toFixed(2)} for the reviews${options.judgeModel ? ' and the judge' : ''} (reserved as the loop reserves them)${options.loop ? '; the fixes and re-reviews of --loop add to it' : ''}`
   ]
   if (options.maxCostUsd !== undefined) {
     let sum = 0
@@ -191,18 +240,25 @@ function plan(
   return [...lines, '']
 }
 
-function evalRun(options: EvalOptions, settings: Settings, io: CliIo, out: string): EvalRun {
+function evalRun(
+  options: EvalOptions,
+  settings: Settings,
+  io: CliIo,
+  where: { out: string; scratch: string }
+): EvalRun {
   const inputs = { ...options.inputs }
-  // the case's tests are its own: the fixer may not change them to pass
-  if (options.loop && !inputs['protected-paths']) inputs['protected-paths'] = TEST_FILES.join('\n')
+  // the case's tests are its own: the fixer may not change them to pass (the user's paths are added)
+  if (options.loop)
+    inputs['protected-paths'] = [...TEST_FILES, inputs['protected-paths'] ?? ''].join('\n').trim()
   const timeoutMs = settings.ai.reviewTimeoutMinutes * 60_000
+  const warned = new Set<string>()
   return {
     inputs,
     settings,
     loop: options.loop,
     tolerance: options.tolerance,
     env: io.env,
-    out,
+    ...where,
     tools: path.resolve(path.dirname(process.argv[1] ?? ''), '..', 'node_modules'),
     judge: options.judgeModel
       ? {
@@ -212,8 +268,12 @@ function evalRun(options: EvalOptions, settings: Settings, io: CliIo, out: strin
           timeoutMs
         }
       : undefined,
-    runner: createCommandRunner(),
-    caseLog: file => createTerminalLog(line => appendFileSync(file, `${line}\n`), { verbose: true })
+    caseLog: file =>
+      createTerminalLog(line => appendFileSync(file, `${line}\n`), { verbose: true }),
+    warnOnce: message => {
+      if (!warned.has(message)) io.err(`warning: ${message}`)
+      warned.add(message)
+    }
   }
 }
 
@@ -261,9 +321,16 @@ function report(
     severityThreshold: settings.severityThreshold,
     tolerance: options.tolerance,
     loop: options.loop,
-    inputs: options.inputs,
+    inputs: withoutCredentials(options.inputs),
     finishedAt: new Date().toISOString(),
     summary,
     cases: results
   }
+}
+
+/** The inputs as the report gives them: a URL's user and password left out. */
+function withoutCredentials(inputs: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(inputs).map(([k, v]) => [k, v.replace(/(\w+:\/\/)[^/@\s]*@/g, '$1')])
+  )
 }

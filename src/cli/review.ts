@@ -9,6 +9,7 @@ import { readRepoConfig, settingsFrom } from '../action/repo-config.js'
 import { SETTING_KEYS } from '../config/config-file.js'
 import { createGit } from '../git/git.js'
 import type { Settings } from '../inputs.js'
+import type { Usage } from '../loop/types.js'
 import type { AiAgents, ArtifactStore, Confine, Log } from '../ports/index.js'
 import { createConfinement, type ReadOnlyBind } from '../process/sandbox.js'
 import { plural } from '../report/format.js'
@@ -134,10 +135,18 @@ export interface LocalLoopResult {
  * stands in for GitHub's (its branch is what the loop pushes to), the loop's clone is where checks
  * and fixers run, and the fixes are brought onto the user's branch by fast-forward at the end.
  */
-export async function reviewLocally(
-  options: ReviewOptions,
-  io: { cwd: string; env: Record<string, string | undefined>; log: Log }
-): Promise<LocalLoopResult> {
+/** Where the local loop runs, and who is told what it does as it goes (the eval counts on them). */
+export interface LocalIo {
+  cwd: string
+  env: Record<string, string | undefined>
+  log: Log
+  /** Every answered model call's usage, as it comes: still told when a later run fails. */
+  onUsage?: (usage: Usage) => void
+  /** Each run's outcome, as it ends. */
+  onOutcome?: (outcome: IterationOutcome) => void
+}
+
+export async function reviewLocally(options: ReviewOptions, io: LocalIo): Promise<LocalLoopResult> {
   const repo = localRepo(io.cwd, options.base)
   const nothing = nothingToReview(repo)
   if (nothing) return { out: '', head: repo.head, nothing, outcomes: [] }
@@ -176,7 +185,7 @@ export async function reviewLocally(
 /** Every run of the loop, each one iteration, until it asks for no next run. */
 async function loop(
   options: ReviewOptions,
-  io: { env: Record<string, string | undefined>; log: Log },
+  io: LocalIo,
   where: { repo: LocalRepo; out: string; work: string; checkout: string; copies: string }
 ): Promise<IterationOutcome[]> {
   const { log } = io
@@ -205,7 +214,7 @@ async function loop(
     artifactsDir: path.join(where.out, 'artifacts'),
     surface: 'cli'
   }
-  const ai = await agents(settings, log, options.dryRun)
+  const ai = await agents(settings, log, options.dryRun, io.onUsage)
   if (options.dryRun) Object.assign(settings, { fixCommands: [], maxIterations: 1 })
   const confine = lendDependencies(
     binds => localConfinement(settings, scratch, io.env, log, binds),
@@ -228,6 +237,7 @@ async function loop(
       writeSummary: async () => {}
     })
     outcomes.push(outcome)
+    io.onOutcome?.(outcome)
     if (!record.nextRequested) break
   }
   return outcomes
@@ -302,7 +312,8 @@ export function inputFromEnv(name: string, env: Record<string, string | undefine
 async function agents(
   settings: Settings,
   log: Log,
-  dryRun: boolean
+  dryRun: boolean,
+  onUsage?: (usage: Usage) => void
 ): Promise<AiAgents | undefined> {
   if (!settings.ai.provider) {
     log.notice(
@@ -310,7 +321,7 @@ async function agents(
     )
     return undefined
   }
-  const ai = (await import('../model/agents.js')).createAiAgents(settings, log)
+  const ai = (await import('../model/agents.js')).createAiAgents(settings, log, undefined, onUsage)
   return dryRun ? { ...ai, fix: undefined } : ai
 }
 

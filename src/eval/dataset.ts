@@ -12,6 +12,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   statSync
 } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -101,6 +102,22 @@ function describe(e: ErrorObject, kind: unknown): string | undefined {
   }
 }
 
+/** The first entry of `base` that is a .git or a link leading out of it, if any. */
+function unsafeEntry(base: string): string | undefined {
+  const root = path.resolve(base)
+  for (const entry of readdirSync(base, { recursive: true, withFileTypes: true })) {
+    const full = path.join(entry.parentPath, entry.name)
+    const rel = path.relative(base, full)
+    if (entry.name === '.git') return rel
+    if (entry.isSymbolicLink()) {
+      const target = path.resolve(path.dirname(full), readlinkSync(full))
+      if (target !== root && !target.startsWith(`${root}${path.sep}`))
+        return `${rel} (a link to ${target})`
+    }
+  }
+  return undefined
+}
+
 /** The case.json of `folder`, checked; a DatasetError naming the folder, the field and the fix. */
 function readCase(folder: string): EvalCase {
   const name = path.basename(folder)
@@ -132,6 +149,11 @@ function readCase(folder: string): EvalCase {
       )
   if (!isDir(path.join(folder, 'base')))
     fail('has no base/ folder: put the files of the tree the PR is made on there')
+  const unsafe = unsafeEntry(path.join(folder, 'base'))
+  if (unsafe)
+    fail(
+      `base/ holds ${unsafe}: a case's tree has no .git and no link out of base/ (git would run what a .git/config says); remove it`
+    )
   if (!existsSync(path.join(folder, 'fix.patch')))
     fail('has no fix.patch: put the PR there (a git diff that `git apply` applies inside base/)')
   return {

@@ -1,13 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { reviewLocally } from '../cli/review.js'
+import { reviewLocally, type LocalIo } from '../cli/review.js'
 import type { Settings } from '../inputs.js'
 import { atOrAbove } from '../loop/findings.js'
-import type { Finding } from '../loop/types.js'
+import type { Finding, Usage } from '../loop/types.js'
+import { plainText } from '../loop/untrusted.js'
 import { addUsage, zeroUsage } from '../loop/usage.js'
+import { Budget } from '../model/budget.js'
 import type { ProviderName } from '../model/provider.js'
-import type { CommandRunner, Log, ModelClient } from '../ports/index.js'
+import type { Log, ModelClient } from '../ports/index.js'
+import type { IterationOutcome } from '../run/deps.js'
 import { createConfinement } from '../process/sandbox.js'
 import {
   countMatches,
@@ -30,13 +32,15 @@ export interface EvalRun {
   env: Record<string, string | undefined>
   /** Where each case's comment, artifacts and log go (a folder per case). */
   out: string
-  /** The node_modules folder the JavaScript cases' test tools are taken from. */
+  /** The node_modules folder the JavaScript cases' test tools are taken from (it may not exist). */
   tools: string
   judge?: { client: ModelClient; model: string; provider: ProviderName; timeoutMs: number }
-  /** Runs the case's test before the loop (the dataset's own code); the sandbox runs it after. */
-  runner: CommandRunner
+  /** The eval's own temporary folder: each case's repository is made in it. */
+  scratch: string
   /** The log of each case's loop, into its own file. */
   caseLog: (file: string) => Log
+  /** Says a warning on the terminal, once however many cases give it. */
+  warnOnce: (message: string) => void
 }
 
 /** The findings scored: the AI reviewer's, at or above the severity threshold (those the loop acts on). */
@@ -49,7 +53,8 @@ export function scoredFindings(findings: readonly Finding[], settings: Settings)
 /**
  * One case: its PR built in a temporary repository, reviewed (and with --loop fixed) by the local
  * loop exactly as `review-loop` runs it, its findings matched to the labels, and with --loop its
- * test run before and after. `maxUsd` is what the eval's budget has left for it.
+ * test run before and after (both in the sandbox). `maxUsd` is what the eval's budget has left for
+ * it. Every answered model call is counted, also when the loop fails after it.
  */
 export async function runCase(
   c: EvalCase,
@@ -57,52 +62,99 @@ export async function runCase(
   maxUsd: number | undefined
 ): Promise<EvalCaseResult> {
   const started = Date.now()
-  const work = mkdtempSync(path.join(tmpdir(), 'review-loop-eval-'))
+  const work = mkdtempSync(path.join(run.scratch, `${c.id.slice(0, 40)}-`))
   const out = path.join(run.out, c.id)
   mkdirSync(out, { recursive: true })
   const base = { id: c.id, language: c.language, kind: c.kind }
-  // what the case spent so far: a case that fails after a model call still counts its cost
   let usage = zeroUsage()
+  const outcomes: IterationOutcome[] = []
+  const failed = (e: unknown): EvalCaseResult => ({
+    ...base,
+    status: 'error',
+    error: firstLine(e),
+    ...countMatches(0, c.issues.length, []),
+    usage,
+    wallMs: Date.now() - started
+  })
   try {
-    const repo = path.join(work, c.id)
+    const repo = path.join(work, 'repo')
     buildCaseRepo(c, repo)
-    const before = run.loop ? await testBefore(c, repo, run) : undefined
-    const result = await loopOn(repo, run, maxUsd, out)
-    const outcome = result.outcome
-    usage = outcome?.state?.totals ?? usage
+    const before = run.loop ? await caseTest(c, repo, run, work, 'before') : undefined
+    let loopError: string | undefined
+    await loopOn(repo, run, maxUsd, out, {
+      onUsage: u => (usage = addUsage(usage, u)),
+      onOutcome: o => outcomes.push(o)
+    }).catch((e: unknown) => (loopError = firstLine(e)))
     // the first review is the reviewer's: with --loop, later ones review the fixer's work
-    const review = result.outcomes.find(o => o.decision)
-    const findings = scoredFindings(review?.findings ?? [], run.settings)
+    const review = outcomes.find(o => o.decision)
+    if (!review) return unreviewed(c, outcomes.at(-1), loopError, usage, Date.now() - started)
+    const findings = scoredFindings(review.findings, run.settings)
     writeFileSync(path.join(out, 'findings.json'), `${JSON.stringify(findings, null, 2)}\n`)
-    const judged = await judge(c, findings, run)
+    const judged = await judge(
+      c,
+      findings,
+      run,
+      maxUsd === undefined ? undefined : maxUsd - usage.costUsd
+    )
     usage = addUsage(usage, judged.usage)
-    const after = before ? await testAfter(c, repo, run, work) : undefined
+    const after = before && !loopError ? await caseTest(c, repo, run, work, 'after') : undefined
     return {
       ...base,
       status: 'done',
-      decision: review?.decision,
-      loopStatus: run.loop ? outcome?.state?.status : undefined,
+      decision: review.decision,
+      loopStatus: run.loop ? (loopError ? 'error' : outcomes.at(-1)?.state?.status) : undefined,
       ...countMatches(findings.length, c.issues.length, judged.matches),
       usage,
       wallMs: Date.now() - started,
-      ...(before ? { test: { before, after: after ?? 'not run' } } : {})
+      ...(before ? { test: { before, after: after ?? 'not run' } } : {}),
+      ...(loopError || judged.error ? { error: loopError ?? judged.error } : {})
     }
   } catch (e) {
-    return {
-      ...base,
-      status: 'error',
-      error: (e as Error).message.split('\n')[0]!.slice(0, 300),
-      ...countMatches(0, c.issues.length, []),
-      usage,
-      wallMs: Date.now() - started
-    }
+    return failed(e)
   } finally {
     rmSync(work, { recursive: true, force: true })
   }
 }
 
+const firstLine = (e: unknown): string =>
+  plainText((e as Error).message ?? String(e))
+    .split('\n')[0]!
+    .slice(0, 300)
+
+/**
+ * A case the loop gave no review of: not run when the budget refused the review (its issues are
+ * not counted as missed), else an error.
+ */
+function unreviewed(
+  c: EvalCase,
+  last: IterationOutcome | undefined,
+  loopError: string | undefined,
+  usage: Usage,
+  wallMs: number
+): EvalCaseResult {
+  const budget = last?.state?.status === 'budget_exhausted'
+  return {
+    id: c.id,
+    language: c.language,
+    kind: c.kind,
+    status: budget ? 'skipped' : 'error',
+    error: budget
+      ? 'budget'
+      : (loopError ?? `no review (${last?.notice ?? last?.state?.reason ?? 'the loop gave none'})`),
+    ...countMatches(0, c.issues.length, []),
+    usage,
+    wallMs
+  }
+}
+
 /** The local loop on the case's branch: a dry run (one review), or with --loop the whole loop. */
-function loopOn(repo: string, run: EvalRun, maxUsd: number | undefined, out: string) {
+function loopOn(
+  repo: string,
+  run: EvalRun,
+  maxUsd: number | undefined,
+  out: string,
+  told: Pick<LocalIo, 'onUsage' | 'onOutcome'>
+) {
   const inputs = {
     ...run.inputs,
     ...(maxUsd === undefined ? {} : { 'max-cost-usd': maxUsd.toFixed(6) })
@@ -117,62 +169,90 @@ function loopOn(repo: string, run: EvalRun, maxUsd: number | undefined, out: str
       verbose: false,
       lend: false
     },
-    { cwd: repo, env: run.env, log: run.caseLog(path.join(out, 'log.txt')) }
+    { cwd: repo, env: run.env, log: run.caseLog(path.join(out, 'log.txt')), ...told }
   )
 }
 
-/** Matches by place, then (with a judge) by meaning among the findings and issues left unmatched. */
+/** The judge's output reserve, as the judge asks for it. */
+const JUDGE_OUTPUT_RESERVE = 4000
+
+/**
+ * Matches by place, then (with a judge) by meaning among the findings and issues left unmatched.
+ * The judge is asked only when what is left of the budget pays for its call; a judge that fails
+ * leaves the place matches, with why.
+ */
 async function judge(
   c: EvalCase,
   findings: readonly Finding[],
-  run: EvalRun
-): Promise<{ matches: Match[]; usage: ReturnType<typeof zeroUsage> }> {
+  run: EvalRun,
+  leftUsd: number | undefined
+): Promise<{ matches: Match[]; usage: Usage; error?: string }> {
   const byPlace = placeMatches(c.issues, findings, run.tolerance)
   if (!run.judge) return { matches: byPlace, usage: zeroUsage() }
   const fLeft = findings.map((_, i) => i).filter(i => !byPlace.some(m => m[0] === i))
   const iLeft = c.issues.map((_, i) => i).filter(i => !byPlace.some(m => m[1] === i))
-  const answer = await judgeMatches(
-    run.judge,
-    fLeft.map(i => findings[i]!),
-    iLeft.map(i => c.issues[i]!)
+  const asked = { findings: fLeft.map(i => findings[i]!), issues: iLeft.map(i => c.issues[i]!) }
+  const chars = JSON.stringify(asked).length + 2000
+  if (
+    leftUsd !== undefined &&
+    Budget.reserve(run.judge.model, chars, JUDGE_OUTPUT_RESERVE) > leftUsd
   )
-  const more = answer.matches.map(([f, i]) => [fLeft[f]!, iLeft[i]!] as const)
-  return { matches: [...byPlace, ...more], usage: answer.usage }
+    return { matches: byPlace, usage: zeroUsage(), error: 'judge not asked: the budget is spent' }
+  try {
+    const answer = await judgeMatches(run.judge, asked.findings, asked.issues)
+    const more = answer.matches.map(([f, i]) => [fLeft[f]!, iLeft[i]!] as const)
+    return { matches: [...byPlace, ...more], usage: answer.usage }
+  } catch (e) {
+    return { matches: byPlace, usage: zeroUsage(), error: `judge failed: ${firstLine(e)}` }
+  }
 }
 
-async function testBefore(c: EvalCase, repo: string, run: EvalRun): Promise<TestStatus> {
-  if (!c.testCommand) return 'not run'
-  const r = await runCaseTest(c, repo, { runner: run.runner, env: run.env, tools: run.tools })
-  return r.status
-}
-
-/** The case's test on the branch the loop left, in the sandbox: it runs code a model wrote. */
-async function testAfter(
+/**
+ * The case's test, in the sandbox (before the loop it runs the dataset's code, after it code a
+ * model wrote), its output kept in test-before.txt / test-after.txt. A sandbox that cannot start
+ * makes the test unavailable, never failed.
+ */
+async function caseTest(
   c: EvalCase,
   repo: string,
   run: EvalRun,
-  work: string
+  work: string,
+  when: 'before' | 'after'
 ): Promise<TestStatus> {
-  const scratch = path.join(work, 'test-after')
-  mkdirSync(scratch)
+  if (!c.testCommand) return 'not run'
+  const scratch = mkdtempSync(path.join(work, `test-${when}-`))
   const gitConfig = path.join(scratch, 'gitconfig')
   writeFileSync(gitConfig, '')
+  const record = path.join(run.out, c.id, `test-${when}.txt`)
+  const log = run.caseLog(record)
+  const tools = existsSync(run.tools) ? realpathSync(run.tools) : undefined
   const confine = createConfinement({
     mode: run.settings.sandbox,
     network: 'deny',
     passthrough: [],
     tempDir: scratch,
     env: run.env,
-    log: run.caseLog(path.join(run.out, c.id, 'test-after.txt')),
+    log,
     setUp: false,
     surface: 'cli',
-    binds: () => [{ src: run.tools, dest: run.tools }]
+    binds: () => (tools ? [{ src: tools, dest: tools }] : [])
   })
   const confined = await confine({ root: repo, gitDir: path.join(repo, '.git'), gitConfig })
+  if (confined.warning) run.warnOnce(`The cases' tests: ${confined.warning}`)
+  const started = await confined.runner.run('true', {
+    cwd: repo,
+    timeoutMs: 60_000,
+    env: confined.env
+  })
+  if (started.exitCode !== 0) {
+    log.warning(`the sandbox could not start: ${plainText(started.output).trim()}`)
+    return 'unavailable'
+  }
   const r = await runCaseTest(c, repo, {
     runner: confined.runner,
     env: confined.env,
-    tools: run.tools
+    tools: tools ?? run.tools
   })
+  log.info(`${c.testCommand}: ${r.status}\n${plainText(r.detail)}`)
   return r.status
 }

@@ -1,5 +1,6 @@
 import { aiFix } from '../fix/ai-fixer.js'
 import type { Settings } from '../inputs.js'
+import type { Usage } from '../loop/types.js'
 import { usageSince, zeroUsage } from '../loop/usage.js'
 import type { AiAgents, Log, ModelClient } from '../ports/index.js'
 import { aiAnswer } from '../review/ai-answer.js'
@@ -10,7 +11,13 @@ import { describeProvider, type ProviderConfig } from './provider.js'
 import { createModelClient } from './providers.js'
 
 /** The reviewer and fixer of one iteration, sharing one budget and one client. */
-export function createAiAgents(settings: Settings, log: Log, client?: ModelClient): AiAgents {
+export function createAiAgents(
+  settings: Settings,
+  log: Log,
+  client?: ModelClient,
+  /** Told every answered call's usage, as it comes: what a caller counts when the run fails. */
+  onUsage?: (usage: Usage) => void
+): AiAgents {
   const { ai } = settings
   for (const model of new Set([ai.reviewModel, ai.fixModel])) {
     const warning = priceWarning(model)
@@ -30,9 +37,18 @@ export function createAiAgents(settings: Settings, log: Log, client?: ModelClien
         )
     }
   }
-  const model =
+  const inner =
     client ??
     createModelClient(provider, Math.max(ai.reviewTimeoutMinutes, ai.fixTimeoutMinutes) * 60_000)
+  const model: ModelClient = onUsage
+    ? {
+        create: async request => {
+          const response = await inner.create(request)
+          onUsage(response.usage)
+          return response
+        }
+      }
+    : inner
   let budget: Budget | undefined
   return {
     spent: () => budget?.usage ?? zeroUsage(),

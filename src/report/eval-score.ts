@@ -1,4 +1,5 @@
 import type { Decision, Usage } from '../loop/types.js'
+import { plainText } from '../loop/untrusted.js'
 import { addUsage, zeroUsage } from '../loop/usage.js'
 import { plural } from './format.js'
 
@@ -180,14 +181,16 @@ export function caseLine(r: EvalCaseResult, width: number): string {
     r.status === 'skipped'
       ? `not run (${r.error ?? 'budget'})`
       : r.status === 'error'
-        ? `error: ${r.error ?? '?'}`
+        ? `error: ${plainText(r.error ?? '?')}`
         : [
             (r.decision ?? 'no verdict').padEnd(17),
             `${r.findings} found`.padEnd(9),
             r.kind === 'bug'
               ? `${r.trueFindings} true, ${r.foundIssues}/${r.issues} issues`
               : `${r.findings} false`,
-            r.test ? `test ${r.test.before} → ${r.test.after}` : ''
+            r.test ? `test ${r.test.before} → ${r.test.after}` : '',
+            // a run that failed after its review, or a judge that failed: said beside the scores
+            r.error ? `(${plainText(r.error)})` : ''
           ]
             .filter(Boolean)
             .join('  ')
