@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
+import { changedFiles as filesOf } from '../src/eval/dataset.js'
 import type { ScriptedReply } from './model-server.js'
 
 /**
@@ -24,9 +25,7 @@ export const readCase = (cases: string, id: string): CaseFiles =>
 
 /** The files a case's PR changes. */
 export const changedFiles = (cases: string, id: string): string[] =>
-  [...readFileSync(path.join(cases, id, 'fix.patch'), 'utf8').matchAll(/^\+\+\+ b\/(.+)$/gm)].map(
-    m => m[1]!
-  )
+  filesOf({ dir: path.join(cases, id) })
 
 /** A blocking finding of the AI reviewer, as its verdict gives it. */
 export function finding(file: string, line: number, title = 'A problem') {

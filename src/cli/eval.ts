@@ -5,7 +5,6 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readFileSync,
   rmSync,
   statSync,
   writeFileSync
@@ -15,8 +14,15 @@ import path from 'node:path'
 import { InputError } from '../action/input-error.js'
 import { settingsFrom } from '../action/repo-config.js'
 import { suggestKey } from '../config/config-file.js'
-import { loadDataset, shippedDataset, type EvalCase } from '../eval/dataset.js'
-import { runCase, type EvalRun } from '../eval/run-case.js'
+import {
+  changedFiles,
+  DatasetError,
+  loadDataset,
+  shippedDataset,
+  type EvalCase
+} from '../eval/dataset.js'
+import { JUDGE_OUTPUT_RESERVE } from '../eval/judge.js'
+import { runCase, unscored, type EvalRun } from '../eval/run-case.js'
 import type { Settings } from '../inputs.js'
 import { zeroUsage } from '../loop/usage.js'
 import { plural } from '../report/format.js'
@@ -34,7 +40,7 @@ const PROMPT_OVERHEAD_CHARS = 12_000
 /** `review-loop eval`: each case's PR reviewed (or looped), scored, and the totals; exit 1 when a case failed to run. */
 export async function evaluate(options: EvalOptions, io: CliIo): Promise<number> {
   const dataset = path.resolve(io.cwd, options.dataset ?? shippedDataset())
-  const cases = chosen(loadDataset(dataset), options.cases)
+  const cases = chosen(loaded(dataset), options.cases)
   if (options.list) {
     for (const line of listLines(cases)) io.out(line)
     return 0
@@ -69,6 +75,15 @@ export async function evaluate(options: EvalOptions, io: CliIo): Promise<number>
     return summary.errors ? 1 : 0
   } finally {
     release()
+  }
+}
+
+/** The dataset's cases; a broken one is a usage error naming the case, the field and the fix. */
+function loaded(dataset: string): EvalCase[] {
+  try {
+    return loadDataset(dataset)
+  } catch (e) {
+    throw e instanceof DatasetError ? new UsageError(e.message) : e
   }
 }
 
@@ -199,14 +214,15 @@ function evalSettings(options: EvalOptions, env: Record<string, string | undefin
  * reserve; with a judge, its call on a bug case too.
  */
 export function estimateUsd(c: EvalCase, model: string, judgeModel?: string): number {
-  const patch = readFileSync(path.join(c.dir, 'fix.patch'), 'utf8')
-  const files = [...patch.matchAll(/^\+\+\+ b\/(.+)$/gm)].map(m => m[1]!)
-  const chars = files.reduce((sum, f) => {
+  const patch = statSync(path.join(c.dir, 'fix.patch')).size
+  const chars = changedFiles(c).reduce((sum, f) => {
     const file = path.join(c.dir, 'base', f)
     return sum + (existsSync(file) ? statSync(file).size : 0)
-  }, patch.length + PROMPT_OVERHEAD_CHARS)
+  }, patch + PROMPT_OVERHEAD_CHARS)
   const judge =
-    judgeModel && c.issues.length ? Budget.reserve(judgeModel, JUDGE_PROMPT_CHARS, 4000) : 0
+    judgeModel && c.issues.length
+      ? Budget.reserve(judgeModel, JUDGE_PROMPT_CHARS, JUDGE_OUTPUT_RESERVE)
+      : 0
   return Budget.reserve(model, chars, REVIEW_OUTPUT_RESERVE) + judge
 }
 
@@ -290,21 +306,8 @@ const TEST_FILES = [
   'testdata/'
 ]
 
-function skipped(c: EvalCase, why = 'budget'): EvalCaseResult {
-  return {
-    error: why,
-    id: c.id,
-    language: c.language,
-    kind: c.kind,
-    status: 'skipped',
-    findings: 0,
-    trueFindings: 0,
-    issues: c.issues.length,
-    foundIssues: 0,
-    usage: zeroUsage(),
-    wallMs: 0
-  }
-}
+const skipped = (c: EvalCase, why = 'budget'): EvalCaseResult =>
+  unscored(c, 'skipped', why, zeroUsage(), 0)
 
 function report(
   options: EvalOptions,

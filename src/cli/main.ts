@@ -2,7 +2,6 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { InputError } from '../action/input-error.js'
 import { ConfigError } from '../config/config-file.js'
-import { DatasetError } from '../eval/dataset.js'
 import { createGitHubAdapter } from '../github/octokit-adapter.js'
 import { plural } from '../report/format.js'
 import { statsReport } from '../run/stats.js'
@@ -48,11 +47,7 @@ export async function cli(argv: readonly string[], io: CliIo = defaultIo()): Pro
         return await review(options, io)
     }
   } catch (e) {
-    const usage =
-      e instanceof UsageError ||
-      e instanceof InputError ||
-      e instanceof ConfigError ||
-      e instanceof DatasetError
+    const usage = e instanceof UsageError || e instanceof InputError || e instanceof ConfigError
     io.err(`review-loop: ${(e as Error).message}`)
     return usage ? 2 : 1
   }

@@ -20,6 +20,7 @@ import path from 'node:path'
 import { Ajv, type ErrorObject } from 'ajv'
 import schema from '../../eval/schema.json' with { type: 'json' }
 import type { CommandRunner } from '../ports/index.js'
+import { readDiff } from '../review/batches.js'
 
 export type CaseLanguage = 'javascript' | 'typescript' | 'python' | 'go'
 
@@ -220,6 +221,11 @@ function git(cwd: string, args: string[]): string {
       }
     }
   ).trim()
+}
+
+/** The files a case's PR changes, as its fix.patch names them (the project's diff reader). */
+export function changedFiles(c: Pick<EvalCase, 'dir'>): string[] {
+  return readDiff(readFileSync(path.join(c.dir, 'fix.patch'), 'utf8')).map(f => f.path)
 }
 
 /** A bug case's PR title: the files it changes, nothing about what the change does. */

@@ -45,6 +45,9 @@ const SCHEMA = {
 
 const TOOL = 'submit_matches'
 
+/** The most the judge may answer: its whole output, reserved in the budget before its call. */
+export const JUDGE_OUTPUT_RESERVE = 4000
+
 function prompt(findings: readonly JudgedFinding[], issues: readonly JudgedIssue[]): string {
   const place = (file: string | undefined, line: string) => (file ? `${file}${line}` : '(no file)')
   return [
@@ -105,7 +108,7 @@ export async function judgeMatches(
   const structured = traitsOf(judge.model, judge.provider).structuredOutputs
   const response = await judge.client.create({
     model: judge.model,
-    maxTokens: 4000,
+    maxTokens: JUDGE_OUTPUT_RESERVE,
     system: [{ type: 'text', text: SYSTEM }],
     messages: [{ role: 'user', content: [{ type: 'text', text: prompt(findings, issues) }] }],
     tools: structured

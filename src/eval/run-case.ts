@@ -19,7 +19,7 @@ import {
   type TestStatus
 } from '../report/eval-score.js'
 import { buildCaseRepo, runCaseTest, type EvalCase } from './dataset.js'
-import { judgeMatches } from './judge.js'
+import { JUDGE_OUTPUT_RESERVE, judgeMatches } from './judge.js'
 
 /** How every case of one eval is run. */
 export interface EvalRun {
@@ -68,14 +68,6 @@ export async function runCase(
   const base = { id: c.id, language: c.language, kind: c.kind }
   let usage = zeroUsage()
   const outcomes: IterationOutcome[] = []
-  const failed = (e: unknown): EvalCaseResult => ({
-    ...base,
-    status: 'error',
-    error: firstLine(e),
-    ...countMatches(0, c.issues.length, []),
-    usage,
-    wallMs: Date.now() - started
-  })
   try {
     const repo = path.join(work, 'repo')
     buildCaseRepo(c, repo)
@@ -110,7 +102,7 @@ export async function runCase(
       ...(loopError || judged.error ? { error: loopError ?? judged.error } : {})
     }
   } catch (e) {
-    return failed(e)
+    return unscored(c, 'error', firstLine(e), usage, Date.now() - started)
   } finally {
     rmSync(work, { recursive: true, force: true })
   }
@@ -132,15 +124,27 @@ function unreviewed(
   usage: Usage,
   wallMs: number
 ): EvalCaseResult {
-  const budget = last?.state?.status === 'budget_exhausted'
+  if (last?.state?.status === 'budget_exhausted')
+    return unscored(c, 'skipped', 'budget', usage, wallMs)
+  const why =
+    loopError ?? `no review (${last?.notice ?? last?.state?.reason ?? 'the loop gave none'})`
+  return unscored(c, 'error', why, usage, wallMs)
+}
+
+/** A case with no scores: not run, or failed to run; its issues are not counted as missed. */
+export function unscored(
+  c: EvalCase,
+  status: 'skipped' | 'error',
+  why: string,
+  usage: Usage,
+  wallMs: number
+): EvalCaseResult {
   return {
     id: c.id,
     language: c.language,
     kind: c.kind,
-    status: budget ? 'skipped' : 'error',
-    error: budget
-      ? 'budget'
-      : (loopError ?? `no review (${last?.notice ?? last?.state?.reason ?? 'the loop gave none'})`),
+    status,
+    error: why,
     ...countMatches(0, c.issues.length, []),
     usage,
     wallMs
@@ -172,9 +176,6 @@ function loopOn(
     { cwd: repo, env: run.env, log: run.caseLog(path.join(out, 'log.txt')), ...told }
   )
 }
-
-/** The judge's output reserve, as the judge asks for it. */
-const JUDGE_OUTPUT_RESERVE = 4000
 
 /**
  * Matches by place, then (with a judge) by meaning among the findings and issues left unmatched.
