@@ -97,6 +97,16 @@ export interface AiSettings {
   ignore: string[]
   /** How many batches of a large PR are reviewed at once (review-concurrency). */
   reviewConcurrency: number
+  /** verify-findings: each blocking AI finding goes to an independent verifier call first. */
+  verifyFindings: boolean
+  /** block-uncertain: a finding the verifier could not confirm or refute still blocks. */
+  blockUncertain: boolean
+  /** review-passes: independent reviews of the PR, their findings merged as votes. */
+  reviewPasses: number
+  /** votes-to-block: how many passes must raise a finding for it to block (a majority by default). */
+  votesToBlock: number
+  /** review-max-turns: model turns of one review or verifier call's read-only tool loop (1: no tools). */
+  reviewMaxTurns: number
 }
 
 export { ALWAYS_PROTECTED }
@@ -119,6 +129,10 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   sandbox: 'auto',
   'sandbox-network': 'allow',
   'review-concurrency': '4',
+  'verify-findings': 'true',
+  'block-uncertain': 'false',
+  'review-passes': '1',
+  'review-max-turns': '6',
   'max-annotations': '1000',
   'check-name': 'review-loop',
   'check-run-buttons': 'false',
@@ -399,7 +413,32 @@ function parseAiSettings(
     guidelines: get('guidelines').trim() || undefined,
     instructions: get('instructions').trim() || undefined,
     ignore: parseIgnore(get('ignore')),
-    reviewConcurrency: integer(get, 'review-concurrency', 4, 1, 16)
+    reviewConcurrency: integer(get, 'review-concurrency', 4, 1, 16),
+    ...reviewJudgment(get)
+  }
+}
+
+/** How the review's findings must hold up before the loop acts on them. */
+function reviewJudgment(
+  get: GetInput
+): Pick<
+  AiSettings,
+  'verifyFindings' | 'blockUncertain' | 'reviewPasses' | 'votesToBlock' | 'reviewMaxTurns'
+> {
+  const reviewPasses = integer(get, 'review-passes', 1, 1, 5)
+  const majority = Math.floor(reviewPasses / 2) + 1
+  const votesToBlock = integer(get, 'votes-to-block', majority, 1, 5)
+  if (votesToBlock > reviewPasses)
+    throw new InputError(
+      'votes-to-block',
+      `${votesToBlock} is more than review-passes (${reviewPasses}): no finding could ever block. Set it to at most ${reviewPasses}, or raise review-passes.`
+    )
+  return {
+    verifyFindings: boolean(get, 'verify-findings', true),
+    blockUncertain: boolean(get, 'block-uncertain', false),
+    reviewPasses,
+    votesToBlock,
+    reviewMaxTurns: integer(get, 'review-max-turns', 6, 1, 20)
   }
 }
 

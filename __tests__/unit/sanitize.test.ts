@@ -202,7 +202,12 @@ const ai: AiSettings = {
   reviewTimeoutMinutes: 5,
   fixTimeoutMinutes: 5,
   ignore: [],
-  reviewConcurrency: 4
+  reviewConcurrency: 4,
+  verifyFindings: true,
+  blockUncertain: false,
+  reviewPasses: 1,
+  votesToBlock: 1,
+  reviewMaxTurns: 1
 }
 const log = { info: () => {}, warning: () => {} }
 const promptsDir = path.resolve('prompts')

@@ -38,6 +38,38 @@ export interface Finding {
   source: FindingSource
   /** An earlier open finding carried over unseen (its file could not be reviewed): never re-raised. */
   carried?: boolean
+  /** AI findings: the exact head lines the finding rests on, as the reviewer quoted them. */
+  evidence?: string
+  /** AI findings at or above the threshold: how the finding held up before the loop acted on it. */
+  verification?: Verification
+  /** With several review passes (`review-passes`): how many of them raised it. */
+  votes?: { count: number; passes: number }
+}
+
+/**
+ * How an AI finding held up: `confirmed` by the verifier; `refuted` by it; `uncertain` (the verifier
+ * could not tell); `unverified` (its evidence is not in the file at the cited lines, or it quoted none);
+ * `outvoted` (fewer review passes raised it than `votes-to-block`).
+ */
+export const VERIFICATION_STATUSES = [
+  'confirmed',
+  'refuted',
+  'uncertain',
+  'unverified',
+  'outvoted'
+] as const
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number]
+
+export interface Verification {
+  status: VerificationStatus
+  /** Who decided: the mechanical evidence check, the verifier call, or the votes of several passes. */
+  by: 'evidence' | 'verifier' | 'votes'
+  /** Why, in words (the verifier's own words are untrusted model text). */
+  why: string
+  /** The code the verifier says it read. */
+  cited?: Array<{ file: string; line?: number }>
+  /** Whether the loop acts on the finding (blocks GO, reaches the fixer). */
+  blocks: boolean
 }
 
 export type FindingStatus = 'open' | 'fixed' | 'disputed'
@@ -206,6 +238,12 @@ export interface ReviewerVerdict {
   estimateUsd?: number
   /** What the review covered of the changed files. */
   coverage?: ReviewCoverage
+  /**
+   * AI findings at or above the threshold the loop does not act on: their evidence is not in the
+   * file, the verifier refuted them or could not tell, or too few review passes raised them. Each
+   * carries its `verification`; they are shown, never fixed, and do not block GO.
+   */
+  setAside?: Finding[]
 }
 
 /** What the AI review covered of the PR's changed files. */
