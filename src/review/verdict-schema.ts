@@ -76,6 +76,12 @@ export const verdictSchema = {
           title: { type: 'string', minLength: 1, maxLength: 300 },
           description: { type: 'string', minLength: 1, maxLength: 8000 },
           suggestedFix: { type: 'string', maxLength: 8000 },
+          evidence: {
+            type: 'string',
+            maxLength: 4000,
+            description:
+              'The exact lines of the head version of the file that the finding rests on, copied verbatim (at or next to line..endLine). Required for a finding at or above the blocking severity: one whose evidence is not in the file does not block.'
+          },
           previousId: {
             type: 'string',
             maxLength: 40,
