@@ -14,7 +14,7 @@ export function promptsDir(): string {
 }
 
 export function loadPrompt(
-  name: 'reviewer' | 'fixer',
+  name: 'reviewer' | 'fixer' | 'verifier',
   vars: Record<string, string>,
   dir = promptsDir()
 ): string {

@@ -21,6 +21,7 @@ import {
   type BatchOutcome,
   type ReviewerDeps
 } from './review-batch.js'
+import { combinePasses, holdUp, type PartOf } from './judgment.js'
 import { batchPrompt, sharedPrompt, type ReviewPrompt, type Shape } from './review-prompt.js'
 
 export { earlierRounds } from './review-prompt.js'
@@ -141,62 +142,58 @@ async function runBatches(
   }))
 }
 
-/**
- * The AI review of the whole PR. The diff is planned into batches that each fit one call (whole
- * files, folders together, huge files by hunks); the files `ignore` excludes are listed, not sent.
- * The whole review's cost is estimated before the first call: a review the budget cannot pay for
- * makes no call and ends budget-exhausted. Batches are reviewed in parallel (`review-concurrency`),
- * sharing a cached prefix, and merged into one verdict that is GO only if every batch says GO.
- * `review-timeout-minutes` bounds the whole of it.
- */
-export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promise<ReviewerVerdict> {
-  const { ai, budget, threshold } = deps
-  const now = deps.now ?? (() => Date.now())
-  const { pull, git } = input
-  const base = await git.prepareDiff(pull.baseRef, pull.baseSha, pull.headSha)
-  const range = { base, head: pull.headSha }
-  const ignore = ignoreMatcher(ai.ignore)
-  const diffs = await textOfBinaries(
-    git,
-    range,
-    readDiff(await git.diff(base, pull.headSha)),
-    ignore
-  )
-  const plan: ReviewPlan = planBatches(diffs, { ignore, budgetChars: BATCH_CHARS })
-  const shape: Shape = traitsOf(ai.reviewModel, ai.provider?.name).structuredOutputs
-    ? 'json'
-    : 'tool'
+/** The changed files in pass `k`'s order: each pass of several reads them in another order. */
+function passOrder(diffs: readonly FileDiff[], k: number, passes: number): FileDiff[] {
+  if (k === 0) return [...diffs]
+  const shift = Math.round((k * diffs.length) / passes)
+  const rotated = [...diffs.slice(shift), ...diffs.slice(0, shift)]
+  return k % 2 === 1 ? rotated.reverse() : rotated
+}
+
+/** One pass's parts, each with its prompt and the earlier findings it answers on. */
+interface Pass {
+  plan: ReviewPlan
+  prompts: ReviewPrompt[]
+  owned: Map<number, Set<string>>
+}
+
+async function preparePass(
+  deps: ReviewerDeps,
+  input: ReviewerInput,
+  range: { base: string; head: string },
+  plan: ReviewPlan,
+  shape: Shape
+): Promise<Pass> {
+  const { ai, threshold } = deps
   const shared = await sharedPrompt(
     { threshold, ...ai, promptsDir: deps.promptsDir },
     input,
     shape,
     plan
   )
-  const earlier = latestRecords(input.state)
-  const owned = owners(plan.batches, earlier)
+  const owned = owners(plan.batches, latestRecords(input.state))
   const prompts = await Promise.all(
     plan.batches.map(b =>
-      batchPrompt(shared, git, range, b, { plan, answerOn: [...owned.get(b.index)!] })
+      batchPrompt(shared, input.git, range, b, {
+        plan,
+        answerOn: [...owned.get(b.index)!],
+        cachePart: ai.verifyFindings
+      })
     )
   )
-  const cost = estimate(ai.reviewModel, prompts)
-  if (plan.batches.length && !budget.allowsUsd(cost)) {
-    const left = budget.leftUsd ?? 0
-    const why = `the review of ${plural(plan.batches.length, 'part')} would cost about $${cost.toFixed(2)} (estimated before any call), more than the $${Math.max(0, left).toFixed(2)} left of max-cost-usd`
-    deps.log.warning(`review: ${why}`)
-    const results = plan.batches.map(batch => ({
-      batch,
-      outcome: { kind: 'failed' as const, error: why, budgetExhausted: true }
-    }))
-    const refused = mergeBatches(plan, results, threshold, budget.usage)
-    return { ...withUnseen(input.state, refused), estimateUsd: cost }
-  }
-  if (plan.batches.length > 1)
-    deps.log.info(
-      `review: ${plan.files.length} changed files in ${plan.batches.length} parts, ${Math.min(ai.reviewConcurrency, plan.batches.length)} at a time (estimated $${cost.toFixed(2)})`
-    )
-  // the time limit is the model calls': preparing the diff (maybe a fetch) does not count
-  const deadline = now() + ai.reviewTimeoutMinutes * 60_000
+  return { plan, prompts, owned }
+}
+
+/** Reviews every part of one pass (see runBatches) and merges them into the pass's verdict. */
+async function runPass(
+  deps: ReviewerDeps,
+  input: ReviewerInput,
+  pass: Pass,
+  shape: Shape,
+  deadline: number
+): Promise<ReviewerVerdict> {
+  const { plan, prompts, owned } = pass
+  const earlier = latestRecords(input.state)
   const label = (b: Batch) =>
     plan.batches.length > 1 ? `review part ${b.index}/${plan.batches.length}` : 'review'
   const results = await runBatches(
@@ -213,5 +210,84 @@ export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promis
         )
     }))
   )
-  return withUnseen(input.state, mergeBatches(plan, results, threshold, budget.usage))
+  return mergeBatches(plan, results, deps.threshold, deps.budget.usage)
+}
+
+/**
+ * The first pass's part that holds a finding's file and line (the first part for a file no part
+ * holds): its prompt is the verifier's cached prefix.
+ */
+function partFinder(pass: Pass): PartOf {
+  return f => {
+    const record = { ...f, since: 0, status: 'open' as const }
+    const owner = owners(pass.plan.batches, new Map([[f.id, record]]))
+    const index = [...owner].find(([, ids]) => ids.has(f.id))?.[0]
+    const at = pass.plan.batches.findIndex(b => b.index === index)
+    return at >= 0 ? pass.prompts[at] : undefined
+  }
+}
+
+/**
+ * The AI review of the whole PR. The diff is planned into batches that each fit one call (whole
+ * files, folders together, huge files by hunks); the files `ignore` excludes are listed, not sent.
+ * The whole review's cost is estimated before the first call: a review the budget cannot pay for
+ * makes no call and ends budget-exhausted. Batches are reviewed in parallel (`review-concurrency`),
+ * sharing a cached prefix, and merged into one verdict that is GO only if every batch says GO; with
+ * `review-passes` above 1 the whole review runs that many times, files in another order, and the
+ * passes' findings are counted as votes. Then only findings that hold up block (`holdUp`: the
+ * evidence check was done per part, the verifier confirms). `review-timeout-minutes` bounds all of it.
+ */
+export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promise<ReviewerVerdict> {
+  const { ai, budget, threshold } = deps
+  const now = deps.now ?? (() => Date.now())
+  const { pull, git } = input
+  const base = await git.prepareDiff(pull.baseRef, pull.baseSha, pull.headSha)
+  const range = { base, head: pull.headSha }
+  const ignore = ignoreMatcher(ai.ignore)
+  const diffs = await textOfBinaries(
+    git,
+    range,
+    readDiff(await git.diff(base, pull.headSha)),
+    ignore
+  )
+  const planOf = (k: number) =>
+    planBatches(passOrder(diffs, k, ai.reviewPasses), { ignore, budgetChars: BATCH_CHARS })
+  const plan: ReviewPlan = planOf(0)
+  const shape: Shape = traitsOf(ai.reviewModel, ai.provider?.name).structuredOutputs
+    ? 'json'
+    : 'tool'
+  const first = await preparePass(deps, input, range, plan, shape)
+  const cost = estimate(ai.reviewModel, first.prompts) * ai.reviewPasses
+  if (plan.batches.length && !budget.allowsUsd(cost)) {
+    const left = budget.leftUsd ?? 0
+    const why = `the review of ${plural(plan.batches.length, 'part')}${ai.reviewPasses > 1 ? ` in ${ai.reviewPasses} passes` : ''} would cost about $${cost.toFixed(2)} (estimated before any call), more than the $${Math.max(0, left).toFixed(2)} left of max-cost-usd`
+    deps.log.warning(`review: ${why}`)
+    const results = plan.batches.map(batch => ({
+      batch,
+      outcome: { kind: 'failed' as const, error: why, budgetExhausted: true }
+    }))
+    const refused = mergeBatches(plan, results, threshold, budget.usage)
+    return { ...withUnseen(input.state, refused), estimateUsd: cost }
+  }
+  if (plan.batches.length > 1)
+    deps.log.info(
+      `review: ${plan.files.length} changed files in ${plan.batches.length} parts, ${Math.min(ai.reviewConcurrency, plan.batches.length)} at a time (estimated $${cost.toFixed(2)})`
+    )
+  // the time limit is the model calls': preparing the diff (maybe a fetch) does not count
+  const deadline = now() + ai.reviewTimeoutMinutes * 60_000
+  const verdicts = [await runPass(deps, input, first, shape, deadline)]
+  for (let k = 1; k < ai.reviewPasses && plan.batches.length; k++) {
+    deps.log.info(`review: pass ${k + 1} of ${ai.reviewPasses}`)
+    const pass = await preparePass(deps, input, range, planOf(k), shape)
+    verdicts.push(await runPass(deps, input, pass, shape, deadline))
+  }
+  const voted =
+    verdicts.length > 1 ? combinePasses(verdicts, ai.votesToBlock, threshold) : verdicts[0]!
+  const held = await holdUp(
+    deps,
+    { pull, git, deadline, shape, state: input.state },
+    voted,
+    partFinder(first)
+  )
+  return withUnseen(input.state, { ...held, usage: budget.usage })
 }

@@ -19,7 +19,7 @@ export interface BatchResult {
 }
 
 /** Same id from two batches: the more severe one stands. */
-function mergeById(findings: Finding[]): Finding[] {
+export function mergeById(findings: Finding[]): Finding[] {
   const byId = new Map<string, Finding>()
   for (const f of findings) {
     const seen = byId.get(f.id)
@@ -36,7 +36,7 @@ const CAUTION: Record<EarlierAnswer['status'], number> = {
 }
 
 /** One answer per earlier finding: where two batches answered, the more cautious one. */
-function mergeAnswers(answers: EarlierAnswer[]): EarlierAnswer[] {
+export function mergeAnswers(answers: EarlierAnswer[]): EarlierAnswer[] {
   const byId = new Map<string, EarlierAnswer>()
   for (const a of answers) {
     const seen = byId.get(a.id)
@@ -144,6 +144,9 @@ export function mergeBatches(
   const coverage = coverageOf(plan, results)
   const findings = mergeById(verdicts.flatMap(v => v.findings))
   const dropped = verdicts.flatMap(v => v.droppedFindings ?? [])
+  const setAside = mergeById(verdicts.flatMap(v => v.setAside ?? [])).filter(
+    f => !findings.some(kept => kept.id === f.id)
+  )
   const errors = [
     ...(coverage.unreviewed.length
       ? [
@@ -168,6 +171,7 @@ export function mergeBatches(
     usage,
     dropped: dropped.length,
     droppedFindings: dropped,
+    ...(setAside.length ? { setAside } : {}),
     ...(errors.length ? { error: errors.join(' ') } : {}),
     ...(failures.some(f => f.budgetExhausted) ? { budgetExhausted: true } : {}),
     coverage

@@ -11,10 +11,13 @@ import type {
   ReviewerVerdict,
   Severity
 } from '../loop/types.js'
+import { runAgent } from '../model/agent-runner.js'
 import { Budget } from '../model/budget.js'
 import { traitsOf } from '../model/models.js'
 import type { ContentBlock, Git, Message, ModelClient, ModelResponse } from '../ports/index.js'
 import { contradictions, settleContradiction, type StillOpen } from './contradictions.js'
+import { evidenceProblem } from './evidence.js'
+import { readTools } from './read-tools.js'
 import { REVIEW_TOOL, type ReviewPrompt, type Shape } from './review-prompt.js'
 import { createVerdictValidator, type VerdictInput } from './verdict-schema.js'
 
@@ -71,10 +74,19 @@ function stillOpen(
   })
 }
 
+/** The verdict's findings placed in the head: kept, dropped (not placeable), or set aside (evidence). */
+export interface Located {
+  findings: Finding[]
+  dropped: DroppedFinding[]
+  /** Blocking findings whose quoted evidence is not in the file at their lines: shown, not acted on. */
+  setAside: Finding[]
+}
+
 /**
  * Turns the verdict's findings into findings with ids. A finding that names an earlier finding as its
  * `previousId` keeps that id; one that cites code not in the tree (or no code, when it blocks) is
- * dropped and listed, never silently.
+ * dropped and listed, never silently; a blocking one whose `evidence` is not in the file at its lines
+ * is set aside as unverified (`evidenceProblem`).
  */
 async function locate(
   verdict: VerdictInput,
@@ -82,11 +94,12 @@ async function locate(
   sha: string,
   threshold: Severity,
   earlier: ReadonlyMap<string, FindingRecord>
-): Promise<{ findings: Finding[]; dropped: DroppedFinding[] }> {
+): Promise<Located> {
   const tree = new Set(await git.listFiles(sha))
   const contents = new Map<string, string[]>()
   const findings: Finding[] = []
   const dropped: DroppedFinding[] = []
+  const setAside: Finding[] = []
   for (const { previousId, ...f } of verdict.findings) {
     const keep = previousId && earlier.has(previousId) ? previousId : undefined
     const file = f.file?.replace(/^\.?\//, '')
@@ -115,16 +128,23 @@ async function locate(
       drop(`cites ${file}:${f.line}, but the file has ${lines.length} lines`)
       continue
     }
-    findings.push({
+    const placed: Finding = {
       ...f,
       file,
       endLine:
         f.endLine && f.endLine >= f.line && f.endLine <= lines.length ? f.endLine : undefined,
       id: keep ?? fingerprint({ title: f.title, file, anchor: lines[f.line - 1] }),
       source: 'ai'
-    })
+    }
+    const problem = atOrAbove(f.severity, threshold) ? evidenceProblem(placed, lines) : undefined
+    if (problem)
+      setAside.push({
+        ...placed,
+        verification: { status: 'unverified', by: 'evidence', why: problem, blocks: false }
+      })
+    else findings.push(placed)
   }
-  return { findings, dropped }
+  return { findings, dropped, setAside }
 }
 
 function failed(error: string, budgetExhausted = false): BatchOutcome {
@@ -132,7 +152,7 @@ function failed(error: string, budgetExhausted = false): BatchOutcome {
 }
 
 /** What one answer holds. */
-type Answer =
+export type Answer =
   | { kind: 'verdict'; verdict: VerdictInput; others: Decision[] }
   | { kind: 'invalid'; errors: string[] }
   | { kind: 'cut_off' }
@@ -147,7 +167,7 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; er
 }
 
 /** Reads the verdict out of an answer: the JSON text (structured outputs) or the submit_review calls. */
-function readAnswer(response: ModelResponse, shape: Shape, validate: Validator): Answer {
+export function readAnswer(response: ModelResponse, shape: Shape, validate: Validator): Answer {
   const texts = response.content.flatMap(b => (b.type === 'text' ? [b.text] : []))
   if (response.stopReason === 'refusal') return { kind: 'refused', text: texts.join('\n') }
   if (response.stopReason === 'max_tokens') return { kind: 'cut_off' }
@@ -179,20 +199,16 @@ function readAnswer(response: ModelResponse, shape: Shape, validate: Validator):
 }
 
 /**
- * Appends the answer as received (thinking blocks included, unchanged) and one repair request. Every
- * tool call of the answer gets its tool_result, as the API requires; the repair text rides on them
- * or, without calls, on a text block.
+ * Appends one repair request after the answer (which the agent runner appended as received, thinking
+ * blocks unchanged). Every tool call of the answer gets its tool_result, as the API requires; the
+ * repair text rides on them or, without calls, on a text block.
  */
-function askForRepair(
+export function askForRepair(
   messages: Message[],
   content: ContentBlock[],
   problems: string[],
   shape: Shape
 ): void {
-  messages.push({
-    role: 'assistant',
-    content: content.length ? content : [{ type: 'text', text: '(empty)' }]
-  })
   const how =
     shape === 'json'
       ? 'Answer again with one corrected, complete JSON verdict.'
@@ -212,14 +228,14 @@ function askForRepair(
   })
 }
 
-type Validator = ReturnType<typeof createVerdictValidator>
+export type Validator = ReturnType<typeof createVerdictValidator>
 
 /** The verdict as the loop takes it: located findings, dropped ones listed, the decision settled. */
 async function accepted(
   deps: ReviewerDeps,
   input: BatchInput,
   verdict: VerdictInput,
-  located: { findings: Finding[]; dropped: DroppedFinding[] },
+  located: Located,
   decision: Decision,
   why?: string
 ): Promise<ReviewerVerdict> {
@@ -242,6 +258,7 @@ async function accepted(
     usage: deps.budget.usage,
     dropped: dropped.length,
     droppedFindings: dropped,
+    ...(located.setAside.length ? { setAside: located.setAside } : {}),
     ...(why ? { error: why } : {})
   }
 }
@@ -280,35 +297,51 @@ async function judge(
   return { problems }
 }
 
-/** One review call within the budget and the time left; why there is none when neither allows it. */
-async function ask(
+/**
+ * One answer of the reviewer: an agent run that may read the PR head with read-only tools for up to
+ * `review-max-turns` turns before it answers, within the budget and the time left; why there is none
+ * when neither allows it. An API error after the SDK's retries is thrown.
+ */
+export async function converse(
   deps: ReviewerDeps,
+  input: Pick<BatchInput, 'git' | 'pull' | 'deadline'>,
   prompt: ReviewPrompt,
-  maxTokens: number,
-  remaining: number
+  maxTokens: number
 ): Promise<ModelResponse | BatchOutcome> {
   const { ai, budget } = deps
-  const chars = JSON.stringify(prompt).length
-  const held = budget.hold(ai.reviewModel, chars, Math.min(maxTokens, REVIEW_OUTPUT_RESERVE))
-  if (held === undefined)
-    return failed('the max-cost-usd budget does not allow another review call', true)
-  if (remaining <= 0) {
-    budget.release(held)
-    return failed(`review-timeout-minutes (${ai.reviewTimeoutMinutes}) ran out`)
-  }
-  try {
-    return await deps.client.create({
+  const now = deps.now ?? (() => Date.now())
+  const reader = ai.reviewMaxTurns > 1 ? readTools(input.git, input.pull.headSha) : undefined
+  const run = await runAgent(
+    { client: deps.client, budget, now },
+    {
       model: ai.reviewModel,
-      maxTokens,
       system: prompt.system,
-      tools: prompt.tools,
-      ...(prompt.tools.length ? { toolChoice: { type: 'auto' as const } } : {}),
-      ...(prompt.outputSchema ? { outputSchema: prompt.outputSchema } : {}),
+      tools: [...(reader?.specs ?? []), ...prompt.tools],
       messages: prompt.messages,
-      signal: AbortSignal.timeout(remaining)
-    })
-  } finally {
-    budget.release(held)
+      maxTurns: ai.reviewMaxTurns,
+      deadline: input.deadline,
+      maxTokens,
+      outputReserve: Math.min(maxTokens, REVIEW_OUTPUT_RESERVE),
+      outputSchema: prompt.outputSchema,
+      finalTools: new Set([REVIEW_TOOL]),
+      runTools: calls => reader!.run(calls)
+    }
+  )
+  switch (run.stopReason) {
+    case 'budget':
+      return failed('the max-cost-usd budget does not allow another review call', true)
+    case 'timeout':
+      // a call cut off at the deadline is the API's error (it says what to raise); else no time was left
+      if (run.error) throw run.error
+      return failed(`review-timeout-minutes (${ai.reviewTimeoutMinutes}) ran out`)
+    case 'error':
+      throw run.error
+    case 'max_turns':
+      return failed(
+        `the reviewer used its ${ai.reviewMaxTurns} turns (review-max-turns) reading the code without answering`
+      )
+    default:
+      return run.response!
   }
 }
 
@@ -328,23 +361,23 @@ export async function reviewBatch(
   prompt: ReviewPrompt,
   shape: Shape
 ): Promise<BatchOutcome> {
-  const { ai, budget } = deps
-  const now = deps.now ?? (() => Date.now())
+  const { ai } = deps
   const traits = traitsOf(ai.reviewModel, ai.provider?.name)
   const { messages } = prompt
   const validate = createVerdictValidator()
   let maxTokens = Math.min(REVIEW_MAX_TOKENS, traits.maxOutputTokens)
   let problems: string[] = []
   for (let attempt = 0; attempt < 2; attempt++) {
-    const response = await ask(deps, prompt, maxTokens, input.deadline - now())
+    const response = await converse(deps, input, prompt, maxTokens)
     if (!('content' in response)) return response
-    budget.record(response.usage)
     const answer = readAnswer(response, shape, validate)
     if (answer.kind === 'refused')
       return failed(
         `the model refused to review (${answer.text.slice(0, 300) || 'no reason given'})`
       )
     if (answer.kind === 'cut_off') {
+      // asked again as it was, with more room: the cut-off answer is not part of the conversation
+      messages.pop()
       problems = [`the answer was cut off at max_tokens (${maxTokens})`]
       deps.log.warning(`${input.label}: ${problems[0]}; asking again with twice the room`)
       maxTokens = Math.min(maxTokens * 2, traits.maxOutputTokens)

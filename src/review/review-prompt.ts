@@ -196,7 +196,7 @@ export async function batchPrompt(
   git: Git,
   range: { base: string; head: string },
   batch: Batch,
-  scope: { plan: ReviewPlan; answerOn: string[] }
+  scope: { plan: ReviewPlan; answerOn: string[]; cachePart?: boolean }
 ): Promise<ReviewPrompt> {
   const { plan, answerOn } = scope
   const modified = new Set(plan.files.filter(f => !f.isNew).map(f => f.path))
@@ -228,7 +228,12 @@ export async function batchPrompt(
       role: 'user',
       content: [
         { type: 'text', text: shared.shared, cache_control: { type: 'ephemeral' } },
-        { type: 'text', text: stripInvisible(text) }
+        // cached too when verifier calls will read the part again (verify-findings)
+        {
+          type: 'text',
+          text: stripInvisible(text),
+          ...(scope.cachePart ? { cache_control: { type: 'ephemeral' as const } } : {})
+        }
       ]
     }
   ]
