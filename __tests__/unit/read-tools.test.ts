@@ -27,7 +27,8 @@ const HEAD_FILES: Record<string, string> = {
   'min.js': `${'x'.repeat(50_000)}\nsecond\n`,
   'needles.txt': lines(150, i => `needle ${i} ${'n'.repeat(400)}`),
   'hidden.ts': 'const ok = "\u200bzero\u202Eevil"\n',
-  'empty.txt': ''
+  'empty.txt': '',
+  'odd/in\u200bvisible.ts': 'a file name with a zero-width space\n'
 }
 
 beforeAll(async () => {
@@ -193,7 +194,7 @@ describe('the read tools (reviewer, verifier) over the head commit', () => {
       'long.txt'
     ])
     expect(all.at(-1)).toBe(
-      '… 500 of 612 files shown; not shown: 3 directly in the root, 107 in many/, 2 in src/; list a subfolder (path) to see its files'
+      '… 500 of 613 files shown; not shown: 3 directly in the root, 107 in many/, 1 in odd/, 2 in src/; list a subfolder (path) to see its files'
     )
     expect(all).not.toContain('untracked.ts')
     expect((await one('list_files', { path: 'src/a.ts' })).content).toBe('src/a.ts')
@@ -228,7 +229,12 @@ describe('the read tools (reviewer, verifier) over the head commit', () => {
   it('remove invisible characters and mark direction controls before the model reads them', async () => {
     const read = await one('read_file', { path: 'hidden.ts' })
     expect(read.content).toBe('    1  const ok = "zero⟦hidden: U+202E⟧evil"')
-    const found = await one('search', { text: 'zero' })
+    // a file name too: listed without the character, and read by the name as listed
+    expect((await one('list_files', { path: 'odd' })).content).toBe('odd/invisible.ts')
+    expect((await one('read_file', { path: 'odd/invisible.ts' })).content).toBe(
+      '    1  a file name with a zero-width space'
+    )
+    const found = await one('search', { text: 'evil' })
     expect(found.content).toBe('hidden.ts:1: const ok = "zero⟦hidden: U+202E⟧evil"')
   })
 
