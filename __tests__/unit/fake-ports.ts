@@ -259,6 +259,9 @@ export class FakeGit implements Git {
   async listFiles() {
     return []
   }
+  async grep() {
+    return []
+  }
 }
 
 /**

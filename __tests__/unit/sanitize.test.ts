@@ -262,6 +262,9 @@ const reviewGit = {
   },
   async listFiles() {
     return ['src/a.ts']
+  },
+  async grep() {
+    return []
   }
 } as unknown as Git
 

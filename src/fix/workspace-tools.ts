@@ -2,6 +2,7 @@ import { locationOf } from '../loop/findings.js'
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import type { CommandRunner, ToolSpec } from '../ports/index.js'
+import { numbered, READ_TOOL_SPECS } from '../model/read-tool-specs.js'
 import type { ProblemMatcher } from '../gates/formats/problem-matchers.js'
 import { tail } from '../gates/formats/text.js'
 import type { CheckSpec } from '../gates/problem.js'
@@ -60,14 +61,6 @@ function refuseProtected(rel: string, ctx: ToolContext): void {
   if (guarded) throw new ProtectedRefusal(rel, guarded)
 }
 
-function numbered(text: string, offset: number, limit: number): string {
-  const lines = text.split('\n')
-  return lines
-    .slice(offset, offset + limit)
-    .map((l, i) => `${String(offset + i + 1).padStart(5)}  ${l}`)
-    .join('\n')
-}
-
 function walk(root: string, dir: string, out: string[], max: number): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (out.length >= max) return
@@ -82,37 +75,7 @@ const str = (description: string) => ({ type: 'string', description })
 
 /** The fixer's tools as the model sees them; run_check's names are filled in per loop. */
 const TOOL_SPECS: readonly ToolSpec[] = [
-  {
-    name: 'read_file',
-    description: 'Read a text file of the workspace, with line numbers.',
-    input_schema: {
-      type: 'object',
-      required: ['path'],
-      properties: {
-        path: str('Path relative to the repository root.'),
-        offset: { type: 'integer', minimum: 0 },
-        limit: { type: 'integer', minimum: 1 }
-      }
-    }
-  },
-  {
-    name: 'list_files',
-    description:
-      'List files under a folder of the workspace (recursively, without .git and node_modules).',
-    input_schema: {
-      type: 'object',
-      properties: { path: str('Folder relative to the repository root; default the root.') }
-    }
-  },
-  {
-    name: 'search',
-    description: 'Find lines containing a text (not a regex) in the workspace files.',
-    input_schema: {
-      type: 'object',
-      required: ['text'],
-      properties: { text: str('Text to find.'), path: str('Folder to search; default the root.') }
-    }
-  },
+  ...READ_TOOL_SPECS,
   {
     name: 'edit_file',
     description: 'Replace exactly one occurrence of old_text with new_text in a file.',

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { Writable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Git } from '../ports/index.js'
+import type { Git, GrepHit } from '../ports/index.js'
 import { gitEnv } from '../process/command-env.js'
 
 export interface GitOptions {
@@ -509,8 +509,6 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
 
   const untracked = async (): Promise<string[]> =>
     (await ok(['ls-files', '--others', '--exclude-standard', '-z'])).split('\0').filter(Boolean)
-  const nul = (text: string): string[] => text.split('\0').filter(Boolean)
-
   const self: Git = {
     root,
     gitDir,
@@ -636,13 +634,83 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
         ...paths
       ])
     },
+    ...commitReads(git, ok)
+  }
+  return self
+}
+
+/** `Git.grep`: commit `sha`'s lines holding `text`, read from the git objects, never the work tree. */
+/** NUL-separated names (git's `-z` output). */
+const nul = (text: string): string[] => text.split('\0').filter(Boolean)
+
+/** What a commit holds, read from its git objects (never the work tree): files, contents, lines. */
+function commitReads(
+  git: RunGit,
+  ok: (args: string[]) => Promise<string>
+): Pick<Git, 'show' | 'listFiles' | 'grep'> {
+  return {
     async show(sha, file) {
       const r = await git(['show', '--no-textconv', `${sha}:${file}`])
       return r.code === 0 ? r.stdout : undefined
     },
     async listFiles(sha) {
       return nul(await ok(['ls-tree', '-r', '--name-only', '-z', sha]))
-    }
+    },
+    grep: (sha, text, where) => grepCommit(git, sha, text, where)
   }
-  return self
+}
+
+async function grepCommit(
+  git: RunGit,
+  sha: string,
+  text: string,
+  where?: string
+): Promise<GrepHit[]> {
+  if (!text || text.includes('\n')) throw new Error('git grep: the text must be one non-empty line')
+  // fixed string, case-sensitive, binary files skipped; the path taken literally (no pathspec
+  // magic), whatever the repository's grep.* config says
+  const r = await git([
+    '-c',
+    'core.quotePath=false',
+    '--literal-pathspecs',
+    'grep',
+    '-z',
+    '-n',
+    '-I',
+    '-F',
+    '--no-color',
+    '--no-column',
+    '--full-name',
+    '-e',
+    text,
+    sha,
+    '--',
+    ...(where ? [where] : [])
+  ])
+  if (r.code === 1 && !r.stderr.trim()) return []
+  if (r.code !== 0) throw new Error(`git grep failed (exit ${r.code}): ${r.stderr.trim()}`)
+  return grepHits(r.stdout, `${sha}:`)
+}
+
+/**
+ * `git grep -z -n REV` output: `REV:PATH\0LINE\0TEXT\n` per hit. The path ends at its NUL (it may
+ * hold any other character), the text at the line's end.
+ */
+function grepHits(out: string, prefix: string): GrepHit[] {
+  const hits: GrepHit[] = []
+  let at = 0
+  while (at < out.length) {
+    const pathEnd = out.indexOf('\0', at)
+    const lineEnd = pathEnd < 0 ? -1 : out.indexOf('\0', pathEnd + 1)
+    if (lineEnd < 0) break
+    const end = out.indexOf('\n', lineEnd + 1)
+    const file = out.slice(at, pathEnd)
+    hits.push({
+      file: file.startsWith(prefix) ? file.slice(prefix.length) : file,
+      line: Number(out.slice(pathEnd + 1, lineEnd)),
+      text: out.slice(lineEnd + 1, end < 0 ? out.length : end)
+    })
+    at = end < 0 ? out.length : end + 1
+  }
+  return hits
 }

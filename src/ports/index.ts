@@ -200,6 +200,18 @@ export interface Git {
   diff(base: string, head: string, paths?: string[], options?: { text?: boolean }): Promise<string>
   show(sha: string, file: string): Promise<string | undefined>
   listFiles(sha: string): Promise<string[]>
+  /**
+   * The lines of commit `sha`'s files (under `path`, a file or a folder; default all) that hold
+   * `text`: a fixed string, case-sensitive, one line. Binary files are skipped; no hit is an empty list.
+   */
+  grep(sha: string, text: string, path?: string): Promise<GrepHit[]>
+}
+
+/** One line `Git.grep` found: its file, its 1-based line number and its text. */
+export interface GrepHit {
+  file: string
+  line: number
+  text: string
 }
 
 // ── Commands that run PR code (src/process/command-runner.ts) ─────────────────────────────────
