@@ -1,9 +1,11 @@
 import type { Finding } from '../loop/types.js'
+import { stripInvisible } from '../model/sanitize.js'
 
 /** How far from the cited lines a quoted line may be found (a model's line numbers drift a little). */
 export const EVIDENCE_SLACK = 5
 
-const squeeze = (s: string) => s.replace(/\s+/g, ' ').trim()
+/** A line as the model saw it (hidden characters shown as markers), whitespace runs collapsed. */
+const squeeze = (s: string) => stripInvisible(s, { mark: true }).replace(/\s+/g, ' ').trim()
 
 /**
  * Whether a finding's `evidence` is in the head file at or near its lines: every non-empty quoted line,

@@ -30,18 +30,20 @@ export function combinePasses(
   threshold: Severity
 ): ReviewerVerdict {
   const first = passes[0]!
-  const groups: Finding[][] = []
-  passes.forEach(pass =>
+  const groups: Array<{ found: Finding[]; passes: Set<number> }> = []
+  passes.forEach((pass, k) =>
     pass.findings.forEach(f => {
-      const group = groups.find(g => samePlace(g[0]!, f))
-      if (group) group.push(f)
-      else groups.push([f])
+      const group = groups.find(g => samePlace(g.found[0]!, f))
+      if (group) {
+        group.found.push(f)
+        group.passes.add(k)
+      } else groups.push({ found: [f], passes: new Set([k]) })
     })
   )
-  const counted = groups.map(g => {
-    const count = new Set(g.map(f => passes.findIndex(p => p.findings.includes(f)))).size
-    return { ...mergeById(g)[0]!, votes: { count, passes: passes.length } }
-  })
+  const counted = groups.map(g => ({
+    ...mergeById(g.found)[0]!,
+    votes: { count: g.passes.size, passes: passes.length }
+  }))
   const outvoted = counted.filter(
     f => atOrAbove(f.severity, threshold) && !f.carried && f.votes.count < votesToBlock
   )

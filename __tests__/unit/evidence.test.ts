@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest'
+import { evidenceProblem } from '../../src/review/evidence.js'
+import { combinePasses } from '../../src/review/judgment.js'
+import type { ReviewerVerdict } from '../../src/loop/types.js'
+import { zeroUsage } from '../../src/loop/usage.js'
+import { finding } from './builders.js'
+
+const FILE = [
+  'export function greet(name) {',
+  "  return 'Hello, ' + name",
+  '}',
+  '',
+  'export function shout(s) {',
+  '  return s.toUpperCase()',
+  '}'
+]
+
+describe('the evidence check: a blocking finding must quote the head lines it rests on', () => {
+  it('accepts the quoted line, with its indentation and spacing changed, near the cited line', () => {
+    const f = { file: 'src/greet.js', line: 2, evidence: "return   'Hello, ' + name" }
+    expect(evidenceProblem(f, FILE)).toBeUndefined()
+    expect(evidenceProblem({ ...f, line: 6 }, FILE)).toBeUndefined()
+    expect(
+      evidenceProblem({ ...f, evidence: 'export function greet(name) {\n  return' }, FILE)
+    ).toBeUndefined()
+  })
+
+  it('refuses a quote that is not in the file, or not within 5 lines of the cited ones', () => {
+    expect(evidenceProblem({ file: 'src/greet.js', line: 2, evidence: 'name.trim()' }, FILE)).toBe(
+      'its evidence "name.trim()" is not in src/greet.js at lines 1-7'
+    )
+    const far = [...FILE, ...Array(20).fill(''), 'const far = 1']
+    expect(evidenceProblem({ file: 'a.js', line: 2, evidence: 'const far = 1' }, far)).toMatch(
+      /not in a.js at lines 1-7/
+    )
+    expect(evidenceProblem({ file: 'a.js', line: 2 }, FILE)).toBe(
+      'it quotes no code (evidence) from the file'
+    )
+    expect(evidenceProblem({ file: 'a.js', line: 2, evidence: ' \n ' }, FILE)).toMatch(/no code/)
+  })
+
+  it('compares a line with a hidden character as the model saw it (marked)', () => {
+    const lines = ['const ok = 1', 'if (isAdmin\u202e) { grant() }']
+    const quoted = 'if (isAdmin⟦hidden: U+202E⟧) { grant() }'
+    expect(evidenceProblem({ file: 'a.js', line: 2, evidence: quoted }, lines)).toBeUndefined()
+  })
+})
+
+function verdict(findings: ReviewerVerdict['findings']): ReviewerVerdict {
+  return {
+    decision: findings.length ? 'NO_GO' : 'GO',
+    summary: '',
+    findings,
+    failedCriteria: [],
+    passedCriteria: [],
+    requiredRework: [],
+    usage: zeroUsage(),
+    dropped: 0
+  }
+}
+
+describe('several review passes count as votes', () => {
+  const a = finding({ id: 'RL-a', line: 10, title: 'Off by one' })
+  const b = finding({ id: 'RL-b', file: 'src/b.ts', line: 4, title: 'Null dereference' })
+  const low = finding({ id: 'RL-c', severity: 'low', line: 40, title: 'Naming' })
+
+  it('merges a finding raised by two passes at nearby lines under other ids, and counts its votes', () => {
+    const moved = { ...a, id: 'RL-a2', line: 12, title: 'Loop bound off by one' }
+    const out = combinePasses([verdict([a, b]), verdict([moved]), verdict([a, low])], 2, 'medium')
+    expect(out.findings.map(f => [f.id, f.votes])).toEqual([
+      ['RL-a', { count: 3, passes: 3 }],
+      ['RL-c', { count: 1, passes: 3 }]
+    ])
+    expect(out.setAside?.map(f => [f.id, f.verification?.status, f.verification?.why])).toEqual([
+      ['RL-b', 'outvoted', 'raised by 1 of 3 review passes; votes-to-block is 2']
+    ])
+    expect(out.decision).toBe('NO_GO')
+  })
+
+  it('keeps every finding with one vote needed, and is GO only when every pass is', () => {
+    const out = combinePasses([verdict([]), verdict([b])], 1, 'medium')
+    expect(out.findings.map(f => f.id)).toEqual(['RL-b'])
+    expect(out.setAside).toEqual([])
+    expect(out.decision).toBe('NO_GO')
+    expect(combinePasses([verdict([]), verdict([])], 1, 'medium').decision).toBe('GO')
+  })
+})
