@@ -67,14 +67,19 @@ export function checkTitle(decision: Decision, findings: readonly Finding[]): st
   return `${decision}: ${findings.length} finding${findings.length === 1 ? '' : 's'} (${parts.join(', ')})`
 }
 
-/** The check run's summary mirrors the comment: where the loop stands, its path, the timeline, the open findings. */
+/**
+ * The check run's summary mirrors the comment: where the loop stands, its path, the timeline, the
+ * open findings (with their evidence and how they held up) and those the review set aside.
+ */
 export function checkRunSummary(
   state: LoopState,
   findings: readonly Finding[],
   links: RepoLinks,
   note?: string,
   /** The PR's author, whose dismissals do not count. */
-  author?: string
+  author?: string,
+  /** The findings the review did not act on (no annotation: the loop does not act on them). */
+  setAside: readonly Finding[] = []
 ): string {
   return fit(
     [
@@ -86,12 +91,13 @@ export function checkRunSummary(
       '',
       renderTimeline(state, links),
       '',
-      renderLatestReview(state),
+      renderLatestReview(state, { findings: setAside, links, max: 30, descriptionChars: 0 }),
       '',
       renderFindings(state, findings, links, {
         maxFindings: 100,
         details: false,
         descriptionChars: 0,
+        evidence: true,
         author
       })
     ].join('\n')

@@ -26,6 +26,7 @@ import {
 } from './format.js'
 import { renderCoverage } from './coverage.js'
 import { renderMermaid } from './mermaid.js'
+import { evidenceBlock, renderSetAside, setAsideLine, verificationText } from './verification.js'
 
 /** GitHub rejects comment bodies over 65,536 characters; we stay far below. */
 export const COMMENT_LIMIT = 65_536
@@ -44,6 +45,8 @@ export interface CommentExtras {
   warnings?: readonly string[]
   /** The PR's author: their own dismissals are shown as not counting. */
   author?: string
+  /** The review's findings it did not act on (`ReviewerVerdict.setAside`), each with its reason. */
+  setAside?: readonly Finding[]
 }
 
 /** "iteration 2 of 3"; past the cap (a fork's PR, reviewed on each of its author's pushes) it says so. */
@@ -115,6 +118,8 @@ interface FindingsOptions {
   descriptionChars: number
   /** The PR's author, whose dismissals do not count (see dismissedIds). */
   author?: string
+  /** Each finding's evidence as code (default: with `details`). */
+  evidence?: boolean
 }
 
 /** Open findings of the latest review, grouped by severity, each linked to its code. */
@@ -154,6 +159,10 @@ export function renderFindings(
       out.push(
         `- **${escapeMd(f.title)}** — ${where} · \`${escapeMd(f.source)}\` · \`${f.id}\` · ${reraised.has(f.id) ? '**re-raised** after a fix · ' : ''}${status}`
       )
+      const held = verificationText(f)
+      if (held) out.push(`  ${held}`)
+      const evidence = (opt.evidence ?? opt.details) ? evidenceBlock(f, '  ') : ''
+      if (evidence) out.push(evidence)
       if (opt.details && (f.description || f.suggestedFix)) {
         const body = [f.description, f.suggestedFix ? `**Suggested fix:** ${f.suggestedFix}` : '']
           .filter(Boolean)
@@ -215,8 +224,20 @@ export function renderHistory(state: LoopState, maxRows = 60): string {
   ].join('\n')
 }
 
-/** What the latest review said: why it failed closed, its summary, failed criteria, dropped findings. */
-export function renderLatestReview(state: LoopState): string {
+/** How the comment and the check run show the findings the review did not act on. */
+export interface SetAsideShown {
+  findings: readonly Finding[]
+  links: RepoLinks
+  /** At most this many one by one. */
+  max: number
+  descriptionChars: number
+}
+
+/**
+ * What the latest review said: why it failed closed, its summary, failed criteria, dropped findings,
+ * and the findings it did not act on (each with its reason when given, else their count).
+ */
+export function renderLatestReview(state: LoopState, setAside?: SetAsideShown): string {
   const last = lastIteration(state)
   if (!last) return ''
   const out = ['### Latest review', '']
@@ -234,6 +255,10 @@ export function renderLatestReview(state: LoopState): string {
         d => `- ${SEVERITY_ICON[d.severity]} ${escapeMd(d.title)} — ${escapeMd(d.why)}`
       )
     )
+  const aside = setAside?.findings.length
+    ? renderSetAside(setAside.findings, setAside.links, last.reviewedSha, setAside)
+    : setAsideLine(last.setAside)
+  if (aside) out.push('', setAside?.findings.length ? aside : `**Not acted on:** ${aside}`)
   return out.join('\n')
 }
 
@@ -314,12 +339,13 @@ export function renderComment(
   budget = COMMENT_BUDGET
 ): string {
   const marker = renderStateMarker(state, extras.stateKey)
-  const attempts: FindingsOptions[] = [
-    { maxFindings: 50, details: true, descriptionChars: 1500 },
-    { maxFindings: 30, details: true, descriptionChars: 500 },
-    { maxFindings: 30, details: false, descriptionChars: 0 },
-    { maxFindings: 10, details: false, descriptionChars: 0 },
-    { maxFindings: 0, details: false, descriptionChars: 0 }
+  // the findings set aside shrink with the rest: fewer, then without descriptions, then counted only
+  const attempts: Array<FindingsOptions & { setAside: number; setAsideChars: number }> = [
+    { maxFindings: 50, details: true, descriptionChars: 1500, setAside: 30, setAsideChars: 500 },
+    { maxFindings: 30, details: true, descriptionChars: 500, setAside: 20, setAsideChars: 300 },
+    { maxFindings: 30, details: false, descriptionChars: 0, setAside: 10, setAsideChars: 0 },
+    { maxFindings: 10, details: false, descriptionChars: 0, setAside: 5, setAsideChars: 0 },
+    { maxFindings: 0, details: false, descriptionChars: 0, setAside: 0, setAsideChars: 0 }
   ]
   for (const opt of attempts) {
     const body = [
@@ -343,7 +369,7 @@ function renderHuman(
   findings: readonly Finding[],
   links: RepoLinks,
   extras: CommentExtras,
-  opt: FindingsOptions,
+  opt: FindingsOptions & { setAside: number; setAsideChars: number },
   withHistory: boolean
 ): string {
   const parts = [headline(state), '', statusLine(state, links)]
@@ -357,7 +383,12 @@ function renderHuman(
     )
   }
   parts.push('', renderMermaid(state), '', '### Timeline', '', renderTimeline(state, links))
-  const latest = renderLatestReview(state)
+  const latest = renderLatestReview(state, {
+    findings: extras.setAside ?? [],
+    links,
+    max: opt.setAside,
+    descriptionChars: opt.setAsideChars
+  })
   if (latest) parts.push('', latest)
   const open = renderFindings(state, findings, links, opt)
   if (open) parts.push('', open)

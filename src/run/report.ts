@@ -52,7 +52,14 @@ export async function reportPhase(
     headSha: pull.headSha,
     conclusion: checkConclusion(decision, state.status, settings.failOn),
     title: checkTitle(decision, review.findings),
-    summary: checkRunSummary(state, review.findings, links, capNote, pull.author),
+    summary: checkRunSummary(
+      state,
+      review.findings,
+      links,
+      capNote,
+      pull.author,
+      review.verdict?.setAside
+    ),
     text: unlocatedText(review.findings),
     annotations,
     externalId: `${pull.number}:${n}:${ctx.runId}:${ctx.runAttempt}`,
@@ -74,6 +81,7 @@ export async function reportPhase(
     renderJobSummary({
       state,
       findings: review.findings,
+      setAside: review.verdict?.setAside,
       gates: review.gates,
       links,
       reviewSummary: review.verdict?.summary,
