@@ -33,10 +33,10 @@ describe('the state in the sticky comment', () => {
     expect(decodeState(commentWith(s))).toEqual({ kind: 'ok', state: s })
   })
 
-  it('reads a state of schema 1 (before pushing/interrupted, closed/merged) and writes it as 6', () => {
+  it('reads a state of schema 1 (before pushing/interrupted, closed/merged) and writes it as 7', () => {
     const old = state({ schema: 1, iterations: [iteration()] })
     const decoded = decodeState(commentWith(old))
-    expect(decoded).toEqual({ kind: 'ok', state: { ...old, schema: 6 } })
+    expect(decoded).toEqual({ kind: 'ok', state: { ...old, schema: 7 } })
   })
 
   it('survives finding text that would end the HTML comment, and a 70,000-character description', () => {

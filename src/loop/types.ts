@@ -430,8 +430,8 @@ export interface IterationRecord {
 }
 
 export interface LoopState {
-  /** 1 to 5 are read and written again as 6 (see STATE_SCHEMA). */
-  schema: 1 | 2 | 3 | 4 | 5 | 6
+  /** 1 to 6 are read and written again as 7 (see STATE_SCHEMA). */
+  schema: 1 | 2 | 3 | 4 | 5 | 6 | 7
   pr: number
   status: LoopStatus
   /** A round starts when the PR is opened, and again when a human pushes after a terminal state. */

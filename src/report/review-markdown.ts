@@ -10,7 +10,8 @@ import {
   untrustedMarkdown,
   type RepoLinks
 } from './format.js'
-import { countSetAside, setAsideLine, verificationText } from './verification.js'
+import { setAsideLine, verificationText } from './verification.js'
+import { setAsideCounts } from '../loop/record.js'
 
 /** review-N.md: the whole review, uncut, for the artifact. */
 export function renderReviewMarkdown(
@@ -85,7 +86,7 @@ function setAsideSection(
 ): string[] {
   const aside = [...(review.verdict?.setAside ?? [])].sort(bySeverity)
   if (aside.length === 0) return []
-  const out = [`## Not acted on (${aside.length})`, '', setAsideLine(countSetAside(aside)), '']
+  const out = [`## Not acted on (${aside.length})`, '', setAsideLine(setAsideCounts(aside)), '']
   for (const f of aside) {
     const where = f.file && sha ? fileLink(links, sha, f.file, f.line, f.endLine) : 'no location'
     out.push(

@@ -4,7 +4,8 @@ import { headline, renderTimeline, statusLine } from './comment.js'
 import { escapeMd, fileLink, SEVERITY_ICON, duration, type RepoLinks } from './format.js'
 import { renderCoverage } from './coverage.js'
 import { renderMermaid } from './mermaid.js'
-import { countSetAside, setAsideLine, verificationText } from './verification.js'
+import { setAsideLine, verificationText } from './verification.js'
+import { setAsideCounts } from '../loop/record.js'
 
 /** The job summary is capped at 1 MiB per step; this stays well below. */
 const SUMMARY_BUDGET = 900_000
@@ -63,7 +64,13 @@ export function renderJobSummary(input: SummaryInput): string {
   }
   const aside = input.setAside ?? []
   if (aside.length) {
-    parts.push('', `### Not acted on (${aside.length})`, '', setAsideLine(countSetAside(aside)), '')
+    parts.push(
+      '',
+      `### Not acted on (${aside.length})`,
+      '',
+      setAsideLine(setAsideCounts(aside)),
+      ''
+    )
     parts.push('| severity | location | finding | why | id |', '|---|---|---|---|---|')
     for (const f of [...aside].sort(bySeverity)) {
       const where =

@@ -1,4 +1,5 @@
 import { bySeverity } from '../loop/findings.js'
+import { setAsideCounts } from '../loop/record.js'
 import type { Finding, SetAsideCounts, SetAsideStatus } from '../loop/types.js'
 import {
   codeBlock,
@@ -26,17 +27,6 @@ const ICON: Record<Finding['severity'] | SetAsideStatus | 'confirmed', string> =
   uncertain: '❔',
   unverified: '🔍',
   outvoted: '🗳️'
-}
-
-/** The set-aside findings counted by why (a finding without a status counts as unverified). */
-export function countSetAside(findings: readonly Finding[]): SetAsideCounts {
-  const counts: SetAsideCounts = {}
-  for (const f of findings) {
-    const status = f.verification?.status
-    const key: SetAsideStatus = status && status !== 'confirmed' ? status : 'unverified'
-    counts[key] = (counts[key] ?? 0) + 1
-  }
-  return counts
 }
 
 /** "3 findings were not acted on: 1 quotes code that is not in the file, 2 refuted by the verifier." */
@@ -111,7 +101,7 @@ export function renderSetAside(
   if (findings.length === 0) return ''
   const sorted = [...findings].sort(bySeverity)
   const shown = sorted.slice(0, opt.max)
-  const out = [`### Not acted on (${findings.length})`, '', setAsideLine(countSetAside(findings))]
+  const out = [`### Not acted on (${findings.length})`, '', setAsideLine(setAsideCounts(findings))]
   const uncertain = shown.filter(f => f.verification?.status === 'uncertain')
   if (uncertain.length) out.push('')
   for (const f of uncertain) {

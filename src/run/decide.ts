@@ -64,6 +64,7 @@ function reviewedIteration(
     error: review.verdict?.error,
     failedCriteria: review.verdict?.failedCriteria,
     dropped: review.verdict?.droppedFindings,
+    setAside: review.verdict?.setAside,
     answers: review.verdict?.earlier,
     startedAt: plan.started,
     durationMs: deps.clock.now().getTime() - plan.started.getTime(),
