@@ -8,7 +8,13 @@ import {
   type LoopState,
   type Severity
 } from '../loop/types.js'
-import { renderFindings, renderLatestReview, renderTimeline, statusLine } from './comment.js'
+import {
+  renderFindings,
+  renderLatestReview,
+  renderNotActedOn,
+  renderTimeline,
+  statusLine
+} from './comment.js'
 import { plainText } from '../loop/untrusted.js'
 import { escapeMd, SEVERITY_ICON, untrustedMarkdown, type RepoLinks } from './format.js'
 import { renderMermaid } from './mermaid.js'
@@ -91,7 +97,7 @@ export function checkRunSummary(
       '',
       renderTimeline(state, links),
       '',
-      renderLatestReview(state, { findings: setAside, links, max: 30, descriptionChars: 0 }),
+      renderLatestReview(state),
       '',
       renderFindings(state, findings, links, {
         maxFindings: 100,
@@ -99,7 +105,9 @@ export function checkRunSummary(
         descriptionChars: 0,
         evidence: true,
         author
-      })
+      }),
+      '',
+      renderNotActedOn(state, { findings: setAside, links, max: 30, descriptionChars: 0 })
     ].join('\n')
   )
 }

@@ -234,10 +234,20 @@ export interface SetAsideShown {
 }
 
 /**
- * What the latest review said: why it failed closed, its summary, failed criteria, dropped findings,
- * and the findings it did not act on (each with its reason when given, else their count).
+ * The findings the latest review did not act on: each with its reason when they are at hand, else
+ * (a comment written outside a review) their count as the state keeps it.
  */
-export function renderLatestReview(state: LoopState, setAside?: SetAsideShown): string {
+export function renderNotActedOn(state: LoopState, setAside?: SetAsideShown): string {
+  const last = lastIteration(state)
+  if (!last) return ''
+  if (setAside?.findings.length)
+    return renderSetAside(setAside.findings, setAside.links, last.reviewedSha, setAside)
+  const counted = setAsideLine(last.setAside)
+  return counted ? `**Not acted on:** ${counted}` : ''
+}
+
+/** What the latest review said: why it failed closed, its summary, failed criteria, dropped findings. */
+export function renderLatestReview(state: LoopState): string {
   const last = lastIteration(state)
   if (!last) return ''
   const out = ['### Latest review', '']
@@ -255,10 +265,6 @@ export function renderLatestReview(state: LoopState, setAside?: SetAsideShown): 
         d => `- ${SEVERITY_ICON[d.severity]} ${escapeMd(d.title)} — ${escapeMd(d.why)}`
       )
     )
-  const aside = setAside?.findings.length
-    ? renderSetAside(setAside.findings, setAside.links, last.reviewedSha, setAside)
-    : setAsideLine(last.setAside)
-  if (aside) out.push('', setAside?.findings.length ? aside : `**Not acted on:** ${aside}`)
   return out.join('\n')
 }
 
@@ -383,15 +389,17 @@ function renderHuman(
     )
   }
   parts.push('', renderMermaid(state), '', '### Timeline', '', renderTimeline(state, links))
-  const latest = renderLatestReview(state, {
+  const latest = renderLatestReview(state)
+  if (latest) parts.push('', latest)
+  const open = renderFindings(state, findings, links, opt)
+  if (open) parts.push('', open)
+  const aside = renderNotActedOn(state, {
     findings: extras.setAside ?? [],
     links,
     max: opt.setAside,
     descriptionChars: opt.setAsideChars
   })
-  if (latest) parts.push('', latest)
-  const open = renderFindings(state, findings, links, opt)
-  if (open) parts.push('', open)
+  if (aside) parts.push('', aside)
   const fixer = renderFixerVoice(state)
   if (fixer) parts.push('', fixer)
   // commands are comments on a pull request: a local run (no server) has none to take

@@ -6,6 +6,7 @@ import {
   escapeMd,
   fileLink,
   htmlText,
+  plural,
   safeBlock,
   SEVERITY_ICON,
   type RepoLinks
@@ -71,8 +72,9 @@ export function evidenceBlock(f: Finding, indent = '', lines = 2, chars = 200): 
   const quoted = (f.evidence ?? '').split(/\r?\n/).filter(l => l.trim())
   if (quoted.length === 0) return ''
   const shown = quoted.slice(0, lines).map(l => (l.length > chars ? `${l.slice(0, chars)}…` : l))
-  const more = quoted.length > lines ? `${indent}… ${quoted.length - lines} more lines\n` : ''
-  return `${codeBlock(shown.join('\n'), indent)}${more ? `\n${more.trimEnd()}` : ''}`
+  const left = quoted.length - shown.length
+  const more = left ? `\n${indent}… ${plural(left, 'more line')}` : ''
+  return `${codeBlock(shown.join('\n'), indent)}${more}`
 }
 
 /** A set-aside finding's place, its id and severity, as Markdown. */
