@@ -28,6 +28,26 @@ function findingCell(f: Finding): string {
   return held ? `${escapeMd(f.title)}<br>${held}` : escapeMd(f.title)
 }
 
+/** The findings the review did not act on, counted by why, then one row each with its reason. */
+function notActedOn(aside: readonly Finding[], links: RepoLinks, sha?: string): string[] {
+  if (aside.length === 0) return []
+  const out = [
+    '',
+    `### Not acted on (${aside.length})`,
+    '',
+    setAsideLine(setAsideCounts(aside)),
+    ''
+  ]
+  out.push('| severity | location | finding | why | id |', '|---|---|---|---|---|')
+  for (const f of [...aside].sort(bySeverity)) {
+    const where = f.file && sha ? fileLink(links, sha, f.file, f.line, f.endLine) : '—'
+    out.push(
+      `| ${SEVERITY_ICON[f.severity]} ${f.severity} | ${where} | ${escapeMd(f.title)} | ${verificationText(f) || 'not verified'} | \`${f.id}\` |`
+    )
+  }
+  return out
+}
+
 /** This iteration's review as a table people can scan, with the loop's path. */
 export function renderJobSummary(input: SummaryInput): string {
   const { state, findings, links } = input
@@ -62,24 +82,7 @@ export function renderJobSummary(input: SummaryInput): string {
   } else {
     parts.push('None.')
   }
-  const aside = input.setAside ?? []
-  if (aside.length) {
-    parts.push(
-      '',
-      `### Not acted on (${aside.length})`,
-      '',
-      setAsideLine(setAsideCounts(aside)),
-      ''
-    )
-    parts.push('| severity | location | finding | why | id |', '|---|---|---|---|---|')
-    for (const f of [...aside].sort(bySeverity)) {
-      const where =
-        f.file && last ? fileLink(links, last.reviewedSha, f.file, f.line, f.endLine) : '—'
-      parts.push(
-        `| ${SEVERITY_ICON[f.severity]} ${f.severity} | ${where} | ${escapeMd(f.title)} | ${verificationText(f) || 'not verified'} | \`${f.id}\` |`
-      )
-    }
-  }
+  parts.push(...notActedOn(input.setAside ?? [], links, last?.reviewedSha))
   parts.push('', '### Timeline', '', renderTimeline(state, links))
   if (input.artifact)
     parts.push('', `Full review and fix records: artifact \`${escapeMd(input.artifact)}\`.`)
