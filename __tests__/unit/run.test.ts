@@ -590,5 +590,6 @@ describe('findings the review did not act on, through the run (on fake ports)', 
     expect(md).toContain(`## Not acted on (3)\n\n${count}`)
     expect(md).toContain('Evidence:\n\n```\nconst mean = total / items.length\nreturn mean\n```')
     expect(savedState(w.github).iterations[0]!.setAside).toEqual({ unverified: 1, refuted: 2 })
+    expect(w.lines).toContain(`info [1/3] ${count}`)
   })
 })
