@@ -30,14 +30,20 @@ const ICON: Record<Finding['severity'] | SetAsideStatus | 'confirmed', string> =
   outvoted: '🗳️'
 }
 
-/** "3 findings were not acted on: 1 quotes code that is not in the file, 2 refuted by the verifier." */
-export function setAsideLine(counts: SetAsideCounts | undefined): string {
+/** How many findings were set aside, and why: "1 quotes code that is not in the file, 2 refuted by the verifier". */
+export function setAsideWhy(counts: SetAsideCounts | undefined): { total: number; why: string } {
   const parts = ORDER.filter(s => (counts?.[s] ?? 0) > 0).map(
     s => `${counts![s]} ${REASON[s][counts![s] === 1 ? 0 : 1]}`
   )
   const total = ORDER.reduce((sum, s) => sum + (counts?.[s] ?? 0), 0)
+  return { total, why: parts.join(', ') }
+}
+
+/** "3 findings were not acted on: 1 quotes code that is not in the file, 2 refuted by the verifier." */
+export function setAsideLine(counts: SetAsideCounts | undefined): string {
+  const { total, why } = setAsideWhy(counts)
   if (total === 0) return ''
-  return `${total} finding${total === 1 ? ' was' : 's were'} not acted on: ${parts.join(', ')}.`
+  return `${total} finding${total === 1 ? ' was' : 's were'} not acted on: ${why}.`
 }
 
 /** The verifier's places, `file:line`, as code. */
