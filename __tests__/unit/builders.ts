@@ -46,7 +46,7 @@ export function iteration(overrides: Partial<IterationRecord> = {}): IterationRe
 
 export function state(overrides: Partial<LoopState> = {}): LoopState {
   return {
-    schema: 6,
+    schema: 7,
     pr: 7,
     status: 'running',
     round: 1,
@@ -97,4 +97,85 @@ export function reviewed(overrides: Partial<ReviewedIteration> = {}): ReviewedIt
     durationMs: 1,
     ...overrides
   }
+}
+
+/**
+ * A review that raised five blockers: two the verifier confirmed (one by 2 of 3 passes), one that
+ * quotes code not in its file, two the verifier refuted; and one it could not tell, set aside.
+ */
+export function verifiedReview(): { findings: Finding[]; setAside: Finding[] } {
+  const findings = [
+    finding({
+      id: 'RL-CONFIRMED1',
+      title: 'Division by zero on an empty list',
+      file: 'src/stats.ts',
+      line: 12,
+      evidence: 'const mean = total / items.length\nreturn mean',
+      verification: {
+        status: 'confirmed',
+        by: 'verifier',
+        why: 'average() is called with [] from report.ts',
+        cited: [
+          { file: 'src/stats.ts', line: 12 },
+          { file: 'src/report.ts', line: 40 }
+        ],
+        blocks: true
+      },
+      votes: { count: 2, passes: 3 }
+    }),
+    finding({
+      id: 'RL-CONFIRMED2',
+      title: 'Token logged in clear',
+      file: 'src/auth.ts',
+      line: 5,
+      evidence: 'console.log(token)',
+      verification: { status: 'confirmed', by: 'verifier', why: 'the log is public', blocks: true },
+      votes: { count: 1, passes: 1 }
+    })
+  ]
+  const setAside = [
+    finding({
+      id: 'RL-UNVERIFIED',
+      title: 'Unchecked null in parse',
+      file: 'src/parse.ts',
+      line: 8,
+      evidence: 'if (x.value.length)',
+      description: 'x may be null.',
+      verification: {
+        status: 'unverified',
+        by: 'evidence',
+        why: 'the quoted code is not in src/parse.ts at lines 3-13',
+        blocks: false
+      }
+    }),
+    finding({
+      id: 'RL-REFUTED1',
+      title: 'Off-by-one in the loop',
+      file: 'src/loop.ts',
+      line: 20,
+      evidence: 'for (let i = 0; i <= n; i++)',
+      verification: {
+        status: 'refuted',
+        by: 'verifier',
+        why: 'n is the last index, not the length',
+        cited: [{ file: 'src/loop.ts', line: 18 }],
+        blocks: false
+      }
+    }),
+    finding({
+      id: 'RL-REFUTED2',
+      severity: 'critical',
+      title: 'SQL injection in search',
+      file: 'src/db.ts',
+      line: 31,
+      evidence: 'db.query(sql, [term])',
+      verification: {
+        status: 'refuted',
+        by: 'verifier',
+        why: 'the term is a bound parameter',
+        blocks: false
+      }
+    })
+  ]
+  return { findings, setAside }
 }

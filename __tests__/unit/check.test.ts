@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { parseSettings } from '../../src/inputs.js'
 import { checkConclusion } from '../../src/loop/rules.js'
-import { toAnnotations } from '../../src/report/check-run.js'
-import { finding } from './builders.js'
+import { appendReview } from '../../src/loop/record.js'
+import { newState } from '../../src/loop/state.js'
+import { checkRunSummary, toAnnotations } from '../../src/report/check-run.js'
+import { finding, NOW, reviewed, verifiedReview } from './builders.js'
 
 describe('toAnnotations', () => {
   it('maps severities to annotation levels, most severe first', () => {
@@ -66,5 +68,33 @@ describe('checkConclusion', () => {
     expect(checkConclusion('NO_GO', 'stalled', failOn('stalled'))).toBe('failure')
     expect(checkConclusion('NO_GO', 'max_iterations', failOn('stalled'))).toBe('neutral')
     expect(checkConclusion('NEEDS_DISCUSSION', 'needs_discussion', failOn('never'))).toBe('neutral')
+  })
+})
+
+describe('checkRunSummary, with verified findings', () => {
+  const links = { serverUrl: 'https://github.com', owner: 'acme', repo: 'widgets', pr: 7 }
+  const { findings, setAside } = verifiedReview()
+  const s = appendReview(newState(7, 3, NOW), reviewed({ findings, setAside }))
+
+  it("shows each blocker's evidence, the verifier's word and votes, then what was not acted on", () => {
+    const summary = checkRunSummary(s, findings, links, undefined, undefined, setAside)
+    expect(summary).toContain(
+      '  ✅ confirmed by the verifier: average() is called with \\[\\] from report.ts (read src/stats.ts:12, src/report.ts:40) · raised by 2 of 3 passes\n  ```\n  const mean = total / items.length'
+    )
+    expect(summary.indexOf('### Not acted on (3)')).toBeGreaterThan(
+      summary.indexOf('### Open findings (2)')
+    )
+    expect(summary).toContain(
+      '3 findings were not acted on: 1 quotes code that is not in the file, 2 refuted by the verifier.'
+    )
+    expect(summary).toContain(
+      '<details><summary>🚫 SQL injection in search — refuted by the verifier</summary>'
+    )
+  })
+
+  it('says the count from the state when the findings are not at hand', () => {
+    expect(checkRunSummary(s, findings, links)).toContain(
+      '**Not acted on:** 3 findings were not acted on: 1 quotes code that is not in the file, 2 refuted by the verifier.'
+    )
   })
 })

@@ -7,7 +7,7 @@ import { SEVERITIES, type Finding, type LoopState } from '../../src/loop/types.j
 import { zeroUsage } from '../../src/loop/usage.js'
 import { COMMENT_BUDGET, COMMENT_LIMIT, renderComment } from '../../src/report/comment.js'
 import type { RepoLinks } from '../../src/report/format.js'
-import { BASE, finding, NOW, reviewed } from './builders.js'
+import { BASE, finding, NOW, reviewed, verifiedReview } from './builders.js'
 
 const LINKS: RepoLinks = {
   serverUrl: 'https://github.com',
@@ -321,5 +321,138 @@ describe("the reviewer's notes never push the state over its budget", () => {
     const body = renderComment(compactState(s), [], LINKS)
     expect(body.length).toBeLessThan(COMMENT_LIMIT)
     expect(decodeState(body)).toEqual({ kind: 'ok', state: compactState(s) })
+  })
+})
+
+describe('verified findings, in the comment', () => {
+  const review = verifiedReview()
+  const uncertain = finding({
+    id: 'RL-UNCERTAIN',
+    title: 'Race on the cache',
+    file: 'src/cache.ts',
+    line: 9,
+    evidence: 'cache.set(key, await load(key))',
+    verification: {
+      status: 'uncertain',
+      by: 'verifier',
+      why: 'could not find who calls it concurrently',
+      blocks: false
+    }
+  })
+  function commented(setAside = review.setAside): { body: string; s: LoopState } {
+    const s = appendReview(
+      newState(7, 3, NOW),
+      reviewed({ findings: review.findings, setAside: [...setAside] })
+    )
+    return { body: renderComment(s, review.findings, LINKS, { setAside }), s }
+  }
+  const lineWith = (body: string, text: string) =>
+    body.split('\n').find(l => l.includes(text)) ?? ''
+
+  it("shows under each blocking finding its evidence as code, the verifier's word and its votes", () => {
+    const { body } = commented()
+    const item = body.slice(body.indexOf('**Division by zero on an empty list**'))
+    expect(item).toContain(
+      '  ✅ confirmed by the verifier: average() is called with \\[\\] from report.ts (read src/stats.ts:12, src/report.ts:40) · raised by 2 of 3 passes\n  ```\n  const mean = total / items.length\n  return mean\n  ```'
+    )
+    // one pass: no votes to speak of
+    expect(lineWith(body, 'the log is public')).toBe(
+      '  ✅ confirmed by the verifier: the log is public'
+    )
+  })
+
+  it('says how many findings were not acted on and why, each collapsed with its reason', () => {
+    const { body } = commented()
+    expect(body).toContain('### Not acted on (3)')
+    expect(body).toContain(
+      '3 findings were not acted on: 1 quotes code that is not in the file, 2 refuted by the verifier.'
+    )
+    const refuted = body.slice(body.indexOf('<details><summary>🚫 Off-by-one in the loop'))
+    expect(refuted.slice(0, refuted.indexOf('</details>'))).toContain(
+      '<details><summary>🚫 Off-by-one in the loop — refuted by the verifier</summary>'
+    )
+    expect(refuted.slice(0, refuted.indexOf('</details>'))).toContain(
+      '🚫 refuted by the verifier: n is the last index, not the length (read src/loop.ts:18)'
+    )
+    expect(body).toContain(
+      '<details><summary>🔍 Unchecked null in parse — quotes code that is not in the file</summary>'
+    )
+    // the set-aside findings are not among the open ones
+    const open = body.slice(body.indexOf('### Open findings'), body.indexOf('### Not acted on'))
+    expect(open).not.toContain('Off-by-one')
+    expect(body).toContain('### Open findings (2)')
+  })
+
+  it('shows a finding the verifier could not tell about open, not collapsed', () => {
+    const { body } = commented([...review.setAside, uncertain])
+    expect(body).toContain(
+      '4 findings were not acted on: 1 quotes code that is not in the file, 2 refuted by the verifier, 1 left uncertain by the verifier.'
+    )
+    expect(lineWith(body, 'Race on the cache')).toMatch(
+      /^- ❔ \*\*Race on the cache\*\* — .*src\/cache\.ts:9.* · ❔ the verifier could not tell: could not find who calls it concurrently$/
+    )
+    expect(body).not.toMatch(/<summary>[^\n]*Race on the cache/)
+  })
+
+  it('says the count from the state when the findings themselves are not at hand (a command run)', () => {
+    const { s } = commented()
+    expect(s.iterations[0]!.setAside).toEqual({ unverified: 1, refuted: 2 })
+    const body = renderComment(compactState(s), [], LINKS)
+    expect(body).toContain(
+      '**Not acted on:** 3 findings were not acted on: 1 quotes code that is not in the file, 2 refuted by the verifier.'
+    )
+    expect(decodeState(body)).toEqual({ kind: 'ok', state: compactState(s) })
+  })
+
+  it('neutralises hostile evidence: a fake state marker, a mention, a workflow command, control bytes, a fence', () => {
+    const hostile = [
+      '```',
+      '<!-- review-loop:state sha256:0000000000000000 {"schema":7} -->',
+      '@octocat look \u0007\u001b[31mred\u001b[0m',
+      '::add-mask::secret',
+      '</details> <img src=x>'
+    ].join('\n')
+    const evil = (f: Finding): Finding => ({
+      ...f,
+      evidence: hostile,
+      verification: { ...f.verification!, why: '@team </details> ```' }
+    })
+    const findings = review.findings.map(evil)
+    const setAside = review.setAside.map(evil)
+    const s = appendReview(newState(7, 3, NOW), reviewed({ findings, setAside }))
+    const body = renderComment(s, findings, LINKS, { setAside })
+    expect(decodeState(body)).toEqual({ kind: 'ok', state: s })
+    expect(body.match(/<!--/g)).toHaveLength(1)
+    const human = body.slice(body.indexOf(' -->\n') + 5)
+    expect(human).not.toContain('@octocat')
+    expect(human).not.toContain('@team')
+    // eslint-disable-next-line no-control-regex
+    expect(human).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/)
+    expect(human.split('\n').filter(l => l.trimStart().startsWith('::'))).toEqual([])
+    // one closing tag per details block the comment opens: none from the text
+    expect(human.match(/<\/details>/g)?.length).toBe(human.match(/<details>/g)?.length)
+    // the evidence is still readable, as code: a fence longer than the one it quotes
+    expect(human).toContain('  ````\n  ```\n')
+  })
+
+  it('stays within the size budget with many long set-aside findings, the count line kept', () => {
+    const many = Array.from({ length: 300 }, (_, i) =>
+      finding({
+        id: `RL-ASIDE${i}`,
+        title: `Set aside ${i} `.repeat(20),
+        description: 'A very long description. '.repeat(400),
+        evidence: 'x'.repeat(5000),
+        verification: { status: 'refuted', by: 'verifier', why: 'no. '.repeat(500), blocks: false }
+      })
+    )
+    const s = appendReview(
+      newState(7, 3, NOW),
+      reviewed({ findings: review.findings, setAside: many })
+    )
+    const body = renderComment(compactState(s), review.findings, LINKS, { setAside: many })
+    expect(body.length).toBeLessThanOrEqual(COMMENT_BUDGET)
+    expect(body).toContain('300 findings were not acted on: 300 refuted by the verifier.')
+    expect(body).toContain('more in the review artifact')
+    expect(decodeState(body).kind).toBe('ok')
   })
 })

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { unlocatedText } from '../../src/report/check-run.js'
+import { checkRunSummary, unlocatedText } from '../../src/report/check-run.js'
 import { renderComment } from '../../src/report/comment.js'
 import { safeBlock, untrustedMarkdown } from '../../src/report/format.js'
 import { finding, iteration, state } from './builders.js'
@@ -182,6 +182,55 @@ describe('untrusted Markdown through a CommonMark renderer', () => {
               .match(/<\/?details>/g)
               ?.join('')
           )
+        })
+  })
+
+  it('evidence, verdicts and findings not acted on, hostile, hold only the HTML their sinks make', () => {
+    const links = { serverUrl: 'https://github.com', owner: 'acme', repo: 'widgets', pr: 7 }
+    const sinks = (text: string): string[] => {
+      const verification = (status: 'confirmed' | 'refuted' | 'uncertain') => ({
+        status,
+        by: 'verifier' as const,
+        why: text,
+        cited: [{ file: text, line: 3 }],
+        blocks: status === 'confirmed'
+      })
+      const f = finding({ evidence: text, verification: verification('confirmed') })
+      const setAside = (['refuted', 'uncertain'] as const).map(status =>
+        finding({
+          id: `RL-${status}`,
+          title: text,
+          description: text,
+          evidence: text,
+          verification: verification(status)
+        })
+      )
+      const s = state({
+        iterations: [
+          iteration({
+            findings: [{ id: f.id, severity: f.severity, title: f.title, status: 'open', since: 1 }]
+          })
+        ]
+      })
+      return [
+        renderComment(s, [f], links, { setAside }),
+        checkRunSummary(s, [f], links, undefined, undefined, setAside)
+      ]
+    }
+    const own = (html: string): string[] => strangeTags(html).sort()
+    const plain = sinks('plain words')
+    for (const text of HOSTILE)
+      for (const [name, render] of Object.entries(renderers))
+        sinks(text).forEach((markdown, i) => {
+          const html = render(markdown)
+          expect(own(html), `${name}: ${text}`).toEqual(own(render(plain[i]!)))
+          expect(html.match(/<\/?details>/g)?.join(''), `${name}: ${text}`).toBe(
+            render(plain[i]!)
+              .match(/<\/?details>/g)
+              ?.join('')
+          )
+          // what follows the findings is still text of its own: nothing above swallowed it
+          expect(html, `${name}: ${text}`).toMatch(/<h3>Not acted on \(2\)<\/h3>/)
         })
   })
 })

@@ -2,14 +2,15 @@ import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { decodeState, renderStateMarker, STATE_MARKER } from '../../src/loop/state-comment.js'
 import type { LoopState } from '../../src/loop/types.js'
+import { zeroUsage } from '../../src/loop/usage.js'
 import { decidePhase } from '../../src/run/decide.js'
-import type { RunOptions } from '../../src/ports/index.js'
+import type { AiAgents, RunOptions } from '../../src/ports/index.js'
 import { createConfinement } from '../../src/process/sandbox.js'
 import type { IterationDeps } from '../../src/run/deps.js'
 import { runIteration } from '../../src/run/iteration.js'
 import { planPhase } from '../../src/run/plan.js'
 import { UNTRUSTED_MARKER } from '../../src/run/state-store.js'
-import { pull, state as stateOf } from './builders.js'
+import { pull, state as stateOf, verifiedReview } from './builders.js'
 import {
   BOT,
   clock,
@@ -408,7 +409,7 @@ describe('a state the loop cannot trust halts it; it never starts afresh', () =>
         w =>
           void (stateComment(w).body = renderStateMarker({
             ...stateOf(),
-            schema: 7
+            schema: 8
           } as unknown as LoopState)),
         /written by a newer review-loop; upgrade the action/
       ]
@@ -546,5 +547,49 @@ describe('the phases on their own', () => {
       /^Review only: PR #7 comes from the fork someone\/r, and a fork's branch cannot be pushed to/
     )
     expect(decided.state.reason).not.toMatch(/fix-commands/)
+  })
+})
+
+describe('findings the review did not act on, through the run (on fake ports)', () => {
+  it('shows them with their reasons in the comment, the check run, the job summary and review-N.md, annotates only the blockers, and counts them in the state', async () => {
+    const w = world({ checks: 'lint: true' })
+    const { findings, setAside } = verifiedReview()
+    const ai: AiAgents = {
+      review: async () => ({
+        decision: 'NO_GO',
+        summary: 'Two real problems.',
+        findings,
+        setAside,
+        failedCriteria: [],
+        passedCriteria: [],
+        requiredRework: [],
+        usage: zeroUsage(),
+        dropped: 0
+      }),
+      answer: async () => undefined
+    }
+    const outcome = await runIteration({ ...w.deps, ai })
+    expect(outcome.decision).toBe('NO_GO')
+    const count =
+      '3 findings were not acted on: 1 quotes code that is not in the file, 2 refuted by the verifier.'
+    const comment = w.github.comments[0]!.body
+    expect(comment).toContain(count)
+    expect(comment).toContain(
+      '<details><summary>🚫 Off-by-one in the loop — refuted by the verifier</summary>'
+    )
+    expect(comment).toContain('✅ confirmed by the verifier: the log is public')
+    const check = w.github.checkRuns[0]!
+    expect(check.summary).toContain(count)
+    expect(check.summary).toContain('  ```\n  console.log(token)\n  ```')
+    expect(check.annotations.map(a => a.file).sort()).toEqual(['src/auth.ts', 'src/stats.ts'])
+    expect(w.summaries[0]).toContain(count)
+    expect(w.summaries[0]).toContain(
+      'Off-by-one in the loop | 🚫 refuted by the verifier: n is the last index, not the length (read src/loop.ts:18) |'
+    )
+    const md = w.saved['review-loop-pr-7-iteration-1']!['review-1.md']!
+    expect(md).toContain(`## Not acted on (3)\n\n${count}`)
+    expect(md).toContain('Evidence:\n\n```\nconst mean = total / items.length\nreturn mean\n```')
+    expect(savedState(w.github).iterations[0]!.setAside).toEqual({ unverified: 1, refuted: 2 })
+    expect(w.lines).toContain(`info [1/3] ${count}`)
   })
 })

@@ -316,3 +316,24 @@ describe('the analytics as terminal lines', () => {
     ])
   })
 })
+
+describe('findings not acted on, in the analytics', () => {
+  it('sums the findings the reviews set aside by why, and says nothing of them when there were none', () => {
+    const states = [
+      loop(201, 'go', 0.2, [
+        { setAside: { unverified: 1, refuted: 1 } },
+        { decision: 'GO', setAside: { refuted: 1 } }
+      ]),
+      loop(202, 'stalled', 0.2, [{ setAside: { uncertain: 2, outvoted: 1 } }])
+    ]
+    const stats = computeStats(states)
+    expect(stats.setAside).toEqual({ unverified: 1, refuted: 2, uncertain: 2, outvoted: 1 })
+    const why =
+      '6: 1 quotes code that is not in the file, 2 refuted by the verifier, 2 left uncertain by the verifier, 1 raised by too few review passes'
+    expect(renderStats(stats, { window: WINDOW })).toContain(`| findings not acted on | ${why} |`)
+    expect(statsLines(stats)).toContain(`Findings not acted on: ${why}`)
+    const none = computeStats(sample())
+    expect(renderStats(none, { window: WINDOW })).not.toContain('not acted on')
+    expect(statsLines(none).join('\n')).not.toContain('not acted on')
+  })
+})

@@ -10,6 +10,8 @@ import type {
   LoopState,
   LoopStatus,
   ReviewCoverage,
+  SetAsideCounts,
+  SetAsideStatus,
   Usage
 } from './types.js'
 import { addUsage } from './usage.js'
@@ -44,6 +46,8 @@ export type ReviewedIteration = Pick<
   changedLines?: Readonly<Record<string, ReadonlyArray<readonly [number, number]>>>
   /** The previous iteration's pushed fix is not in this head: nothing here was raised after it. */
   fixDropped?: boolean
+  /** AI findings the review did not act on (`ReviewerVerdict.setAside`): the state counts them by why. */
+  setAside?: readonly Finding[]
 }
 
 /** The fix changed the lines of the finding (a finding without a line: its file). */
@@ -71,11 +75,26 @@ export function coverageRecord(c: ReviewCoverage): CoverageRecord {
   }
 }
 
-/** The review's tree, error, failed criteria and dropped findings, clipped to the state schema's limits. */
+/** The set-aside findings counted by why (one without a status counts as unverified). */
+export function setAsideCounts(findings: readonly Finding[]): SetAsideCounts {
+  const counts: SetAsideCounts = {}
+  for (const f of findings) {
+    const status = f.verification?.status
+    const key: SetAsideStatus = status && status !== 'confirmed' ? status : 'unverified'
+    counts[key] = (counts[key] ?? 0) + 1
+  }
+  return counts
+}
+
+/** The review's tree, error, failed criteria, dropped and set-aside findings, clipped to the state schema's limits. */
 function reviewerNotes(
   r: ReviewedIteration
-): Pick<IterationRecord, 'tree' | 'error' | 'failedCriteria' | 'dropped' | 'coverage'> {
+): Pick<
+  IterationRecord,
+  'tree' | 'error' | 'failedCriteria' | 'dropped' | 'coverage' | 'setAside'
+> {
   return {
+    ...(r.setAside?.length ? { setAside: setAsideCounts(r.setAside) } : {}),
     ...(r.coverage ? { coverage: coverageRecord(r.coverage) } : {}),
     ...(r.tree ? { tree: r.tree } : {}),
     ...(r.failedCriteria?.length

@@ -17,10 +17,11 @@ import { MAX_CARRIED } from './unsaved-spend.js'
  * summary; 4 added what humans did: commands processed, an approval, dismissed findings, a round's
  * own cap, the human review feedback seen and who started an iteration; 5 added what a review covered
  * (files reviewed, ignored and not reviewed) and the true count of a check's problems; 6 added the
- * paths left out of a fix commit, with why, and the runs whose unsaved spend was carried. An older
- * version meeting them says to upgrade.
+ * paths left out of a fix commit, with why, and the runs whose unsaved spend was carried; 7 added the
+ * count of the AI findings a review set aside (not acted on), by why. An older version meeting them
+ * says to upgrade.
  */
-export const STATE_SCHEMA = 6
+export const STATE_SCHEMA = 7
 
 const login = { type: 'string', maxLength: 100 } as const
 const nonNegative = { type: 'number', minimum: 0 } as const
@@ -205,6 +206,11 @@ const iterationRecord = {
         failures: { type: 'array', maxItems: 5, items: { type: 'string', maxLength: 300 } }
       }
     },
+    setAside: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { unverified: count, refuted: count, uncertain: count, outvoted: count }
+    },
     fix: fixRecord,
     trigger: {
       type: 'object',
@@ -238,7 +244,7 @@ export const stateSchema = {
   ],
   additionalProperties: false,
   properties: {
-    schema: { enum: [1, 2, 3, 4, 5, STATE_SCHEMA] },
+    schema: { enum: [1, 2, 3, 4, 5, 6, STATE_SCHEMA] },
     pr: { type: 'integer', minimum: 1 },
     status: { enum: LOOP_STATUSES },
     round: { type: 'integer', minimum: 1 },

@@ -72,6 +72,12 @@ export interface Verification {
   blocks: boolean
 }
 
+/** Why the loop did not act on a finding: every status but `confirmed`. */
+export type SetAsideStatus = Exclude<VerificationStatus, 'confirmed'>
+
+/** How many findings a review set aside, by why (schema 7). */
+export type SetAsideCounts = Partial<Record<SetAsideStatus, number>>
+
 export type FindingStatus = 'open' | 'fixed' | 'disputed'
 
 export const LOOP_STATUSES = [
@@ -413,6 +419,8 @@ export interface IterationRecord {
   gates: GateRecord[]
   /** What the AI review covered (schema 5). */
   coverage?: CoverageRecord
+  /** How many AI findings the review set aside (not acted on), by why (schema 7). */
+  setAside?: SetAsideCounts
   fix?: FixRecord
   /** Set when a human started this iteration. */
   trigger?: HumanTrigger
@@ -422,8 +430,8 @@ export interface IterationRecord {
 }
 
 export interface LoopState {
-  /** 1 to 5 are read and written again as 6 (see STATE_SCHEMA). */
-  schema: 1 | 2 | 3 | 4 | 5 | 6
+  /** 1 to 6 are read and written again as 7 (see STATE_SCHEMA). */
+  schema: 1 | 2 | 3 | 4 | 5 | 6 | 7
   pr: number
   status: LoopStatus
   /** A round starts when the PR is opened, and again when a human pushes after a terminal state. */

@@ -8,7 +8,13 @@ import {
   type LoopState,
   type Severity
 } from '../loop/types.js'
-import { renderFindings, renderLatestReview, renderTimeline, statusLine } from './comment.js'
+import {
+  renderFindings,
+  renderLatestReview,
+  renderNotActedOn,
+  renderTimeline,
+  statusLine
+} from './comment.js'
 import { plainText } from '../loop/untrusted.js'
 import { escapeMd, SEVERITY_ICON, untrustedMarkdown, type RepoLinks } from './format.js'
 import { renderMermaid } from './mermaid.js'
@@ -67,14 +73,19 @@ export function checkTitle(decision: Decision, findings: readonly Finding[]): st
   return `${decision}: ${findings.length} finding${findings.length === 1 ? '' : 's'} (${parts.join(', ')})`
 }
 
-/** The check run's summary mirrors the comment: where the loop stands, its path, the timeline, the open findings. */
+/**
+ * The check run's summary mirrors the comment: where the loop stands, its path, the timeline, the
+ * open findings (with their evidence and how they held up) and those the review set aside.
+ */
 export function checkRunSummary(
   state: LoopState,
   findings: readonly Finding[],
   links: RepoLinks,
   note?: string,
   /** The PR's author, whose dismissals do not count. */
-  author?: string
+  author?: string,
+  /** The findings the review did not act on (no annotation: the loop does not act on them). */
+  setAside: readonly Finding[] = []
 ): string {
   return fit(
     [
@@ -92,8 +103,11 @@ export function checkRunSummary(
         maxFindings: 100,
         details: false,
         descriptionChars: 0,
+        evidence: true,
         author
-      })
+      }),
+      '',
+      renderNotActedOn(state, { findings: setAside, links, max: 30, descriptionChars: 0 })
     ].join('\n')
   )
 }

@@ -26,6 +26,7 @@ import {
 } from './format.js'
 import { renderCoverage } from './coverage.js'
 import { renderMermaid } from './mermaid.js'
+import { evidenceBlock, renderSetAside, setAsideLine, verificationText } from './verification.js'
 
 /** GitHub rejects comment bodies over 65,536 characters; we stay far below. */
 export const COMMENT_LIMIT = 65_536
@@ -44,6 +45,8 @@ export interface CommentExtras {
   warnings?: readonly string[]
   /** The PR's author: their own dismissals are shown as not counting. */
   author?: string
+  /** The review's findings it did not act on (`ReviewerVerdict.setAside`), each with its reason. */
+  setAside?: readonly Finding[]
 }
 
 /** "iteration 2 of 3"; past the cap (a fork's PR, reviewed on each of its author's pushes) it says so. */
@@ -115,6 +118,8 @@ interface FindingsOptions {
   descriptionChars: number
   /** The PR's author, whose dismissals do not count (see dismissedIds). */
   author?: string
+  /** Each finding's evidence as code (default: with `details`). */
+  evidence?: boolean
 }
 
 /** Open findings of the latest review, grouped by severity, each linked to its code. */
@@ -154,6 +159,10 @@ export function renderFindings(
       out.push(
         `- **${escapeMd(f.title)}** — ${where} · \`${escapeMd(f.source)}\` · \`${f.id}\` · ${reraised.has(f.id) ? '**re-raised** after a fix · ' : ''}${status}`
       )
+      const held = verificationText(f)
+      if (held) out.push(`  ${held}`)
+      const evidence = (opt.evidence ?? opt.details) ? evidenceBlock(f, '  ') : ''
+      if (evidence) out.push(evidence)
       if (opt.details && (f.description || f.suggestedFix)) {
         const body = [f.description, f.suggestedFix ? `**Suggested fix:** ${f.suggestedFix}` : '']
           .filter(Boolean)
@@ -213,6 +222,28 @@ export function renderHistory(state: LoopState, maxRows = 60): string {
     seen.size > rows.length ? `\n… ${seen.size - rows.length} more in the artifacts.` : '',
     '</details>'
   ].join('\n')
+}
+
+/** How the comment and the check run show the findings the review did not act on. */
+export interface SetAsideShown {
+  findings: readonly Finding[]
+  links: RepoLinks
+  /** At most this many one by one. */
+  max: number
+  descriptionChars: number
+}
+
+/**
+ * The findings the latest review did not act on: each with its reason when they are at hand, else
+ * (a comment written outside a review) their count as the state keeps it.
+ */
+export function renderNotActedOn(state: LoopState, setAside?: SetAsideShown): string {
+  const last = lastIteration(state)
+  if (!last) return ''
+  if (setAside?.findings.length)
+    return renderSetAside(setAside.findings, setAside.links, last.reviewedSha, setAside)
+  const counted = setAsideLine(last.setAside)
+  return counted ? `**Not acted on:** ${counted}` : ''
 }
 
 /** What the latest review said: why it failed closed, its summary, failed criteria, dropped findings. */
@@ -314,12 +345,13 @@ export function renderComment(
   budget = COMMENT_BUDGET
 ): string {
   const marker = renderStateMarker(state, extras.stateKey)
-  const attempts: FindingsOptions[] = [
-    { maxFindings: 50, details: true, descriptionChars: 1500 },
-    { maxFindings: 30, details: true, descriptionChars: 500 },
-    { maxFindings: 30, details: false, descriptionChars: 0 },
-    { maxFindings: 10, details: false, descriptionChars: 0 },
-    { maxFindings: 0, details: false, descriptionChars: 0 }
+  // the findings set aside shrink with the rest: fewer, then without descriptions, then counted only
+  const attempts: Array<FindingsOptions & { setAside: number; setAsideChars: number }> = [
+    { maxFindings: 50, details: true, descriptionChars: 1500, setAside: 30, setAsideChars: 500 },
+    { maxFindings: 30, details: true, descriptionChars: 500, setAside: 20, setAsideChars: 300 },
+    { maxFindings: 30, details: false, descriptionChars: 0, setAside: 10, setAsideChars: 0 },
+    { maxFindings: 10, details: false, descriptionChars: 0, setAside: 5, setAsideChars: 0 },
+    { maxFindings: 0, details: false, descriptionChars: 0, setAside: 0, setAsideChars: 0 }
   ]
   for (const opt of attempts) {
     const body = [
@@ -343,7 +375,7 @@ function renderHuman(
   findings: readonly Finding[],
   links: RepoLinks,
   extras: CommentExtras,
-  opt: FindingsOptions,
+  opt: FindingsOptions & { setAside: number; setAsideChars: number },
   withHistory: boolean
 ): string {
   const parts = [headline(state), '', statusLine(state, links)]
@@ -361,6 +393,13 @@ function renderHuman(
   if (latest) parts.push('', latest)
   const open = renderFindings(state, findings, links, opt)
   if (open) parts.push('', open)
+  const aside = renderNotActedOn(state, {
+    findings: extras.setAside ?? [],
+    links,
+    max: opt.setAside,
+    descriptionChars: opt.setAsideChars
+  })
+  if (aside) parts.push('', aside)
   const fixer = renderFixerVoice(state)
   if (fixer) parts.push('', fixer)
   // commands are comments on a pull request: a local run (no server) has none to take

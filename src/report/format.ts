@@ -1,5 +1,5 @@
 import type { LoopStatus, Severity, Usage } from '../loop/types.js'
-import { plainText } from '../loop/untrusted.js'
+import { logText, plainText } from '../loop/untrusted.js'
 
 /** Where links in reports point. */
 export interface RepoLinks {
@@ -170,4 +170,29 @@ export function safeBlock(text: string, max: number): string {
 /** `3 files`, `1 file`, or nothing for none; `before` and `after` wrap a count that is shown. */
 export function plural(count: number, noun: string, before = '', after = ''): string {
   return count ? `${before}${count} ${noun}${count === 1 ? '' : 's'}${after}` : ''
+}
+
+/**
+ * Untrusted text (quoted code) as a fenced code block: shown as written, nothing in it parsed. The
+ * fence is longer than any run of backticks inside, so no line closes it; every line is indented by
+ * `indent` (a list item's), so the block stays in its item; a `<` or a mention is made inert as in
+ * the rest of the comment, and no line starts a workflow command (`logText`).
+ */
+export function codeBlock(text: string, indent = ''): string {
+  const lines = logText(text).split('\n').map(spacedIndent).map(neutralLine)
+  const longest = lines
+    .flatMap(l => l.match(/`+/g) ?? [])
+    .reduce((most, run) => Math.max(most, run.length), 0)
+  const fence = '`'.repeat(Math.max(3, longest + 1))
+  return [fence, ...lines, fence].map(l => (l ? `${indent}${l}` : l)).join('\n')
+}
+
+/** Untrusted text for one line of HTML (a `<summary>`): entities for what HTML reads, no mention. */
+export function htmlText(text: string): string {
+  return plainText(text)
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/@/g, '@\u200b')
 }

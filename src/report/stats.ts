@@ -5,11 +5,13 @@
 import { lastIteration, reviewsNothing, roundReviews } from '../loop/state.js'
 import {
   LOOP_STATUSES,
+  type SetAsideCounts,
   type IterationRecord,
   type LoopState,
   type LoopStatus
 } from '../loop/types.js'
 import { escapeMd, STATUS_LABEL, tokens, usd } from './format.js'
+import { setAsideWhy } from './verification.js'
 
 export interface PrStats {
   pr: number
@@ -26,6 +28,8 @@ export interface PrStats {
   categories: Record<string, number>
   /** Distinct finding ids per source: `ai`, `human` or `gate:NAME`. */
   sources: Record<string, number>
+  /** AI findings the reviews set aside (not acted on), by why, over every iteration. */
+  setAside: SetAsideCounts
 }
 
 export interface LoopStats {
@@ -39,6 +43,8 @@ export interface LoopStats {
   topCategories: Array<[string, number]>
   topSources: Array<[string, number]>
   fixesPushed: number
+  /** AI findings set aside (not acted on), by why, over every PR. */
+  setAside: SetAsideCounts
   cost: { total: number; mean?: number; median?: number; max?: number }
   tokens: number
 }
@@ -95,6 +101,7 @@ function prStats(state: LoopState): PrStats {
     ...(state.status === 'go' && !state.override && reviews > 0 ? { iterationsToGo: reviews } : {}),
     fixesPushed: state.iterations.filter(it => it.fix?.outcome === 'pushed').length,
     costUsd: state.totals.costUsd,
+    setAside: sumRecords(state.iterations.map(it => it.setAside ?? {})),
     ...findingCounts(state)
   }
 }
@@ -146,6 +153,7 @@ export function computeStats(states: readonly LoopState[]): LoopStats {
     topCategories: top(sumRecords(prs.map(p => p.categories))),
     topSources: top(sumRecords(prs.map(p => p.sources))),
     fixesPushed: prs.reduce((a, p) => a + p.fixesPushed, 0),
+    setAside: sumRecords(prs.map(p => p.setAside)),
     cost: {
       total: costs.reduce((a, b) => a + b, 0),
       mean: mean(costs),
@@ -183,6 +191,12 @@ function fixesText(stats: LoopStats): string {
   return `${stats.fixesPushed} (${(stats.fixesPushed / stats.counted).toFixed(2)} per PR)`
 }
 
+/** "3: 1 quotes code that is not in the file, 2 refuted by the verifier", or nothing when none. */
+function setAsideText(stats: LoopStats): string[] {
+  const { total, why } = setAsideWhy(stats.setAside)
+  return total ? [`${total}: ${why}`] : []
+}
+
 function costText(stats: LoopStats): string {
   const c = stats.cost
   return `mean ${money(c.mean)}, median ${money(c.median)}, max ${money(c.max)}`
@@ -211,6 +225,7 @@ function headlineTable(stats: LoopStats): string[] {
     `| ended | ${endedText(stats)} |`,
     `| still running | ${stats.byStatus['running'] ?? 0} |`,
     `| fixes pushed | ${fixesText(stats)} |`,
+    ...setAsideText(stats).map(t => `| findings not acted on | ${t} |`),
     `| cost per PR | ${costText(stats)} |`,
     `| total cost | ${usd(stats.cost.total)} |`,
     `| tokens | ${stats.tokens.toLocaleString('en-US')} |`
@@ -319,6 +334,7 @@ export function statsLines(stats: LoopStats): string[] {
     `Top categories: ${topText(stats.topCategories)}`,
     `Top sources: ${topText(stats.topSources)}`,
     `Fixes pushed: ${fixesText(stats)}`,
+    ...setAsideText(stats).map(t => `Findings not acted on: ${t}`),
     `Cost per PR: ${costText(stats)}; total ${usd(stats.cost.total)}`,
     `Tokens: ${stats.tokens.toLocaleString('en-US')}`
   ]

@@ -4,6 +4,8 @@ import { headline, renderTimeline, statusLine } from './comment.js'
 import { escapeMd, fileLink, SEVERITY_ICON, duration, type RepoLinks } from './format.js'
 import { renderCoverage } from './coverage.js'
 import { renderMermaid } from './mermaid.js'
+import { setAsideLine, verificationText } from './verification.js'
+import { setAsideCounts } from '../loop/record.js'
 
 /** The job summary is capped at 1 MiB per step; this stays well below. */
 const SUMMARY_BUDGET = 900_000
@@ -11,11 +13,39 @@ const SUMMARY_BUDGET = 900_000
 export interface SummaryInput {
   state: LoopState
   findings: readonly Finding[]
+  /** The review's findings it did not act on (`ReviewerVerdict.setAside`). */
+  setAside?: readonly Finding[]
   gates: ReadonlyArray<{ name: string; passed: boolean; exitCode: number; durationMs: number }>
   links: RepoLinks
   reviewSummary?: string
   artifact?: string
   notes: readonly string[]
+}
+
+/** A finding's title, and how it held up (the verifier's word, its votes) when it was checked. */
+function findingCell(f: Finding): string {
+  const held = verificationText(f, 200)
+  return held ? `${escapeMd(f.title)}<br>${held}` : escapeMd(f.title)
+}
+
+/** The findings the review did not act on, counted by why, then one row each with its reason. */
+function notActedOn(aside: readonly Finding[], links: RepoLinks, sha?: string): string[] {
+  if (aside.length === 0) return []
+  const out = [
+    '',
+    `### Not acted on (${aside.length})`,
+    '',
+    setAsideLine(setAsideCounts(aside)),
+    ''
+  ]
+  out.push('| severity | location | finding | why | id |', '|---|---|---|---|---|')
+  for (const f of [...aside].sort(bySeverity)) {
+    const where = f.file && sha ? fileLink(links, sha, f.file, f.line, f.endLine) : '—'
+    out.push(
+      `| ${SEVERITY_ICON[f.severity]} ${f.severity} | ${where} | ${escapeMd(f.title)} | ${verificationText(f) || 'not verified'} | \`${f.id}\` |`
+    )
+  }
+  return out
 }
 
 /** This iteration's review as a table people can scan, with the loop's path. */
@@ -46,12 +76,13 @@ export function renderJobSummary(input: SummaryInput): string {
       const where =
         f.file && last ? fileLink(links, last.reviewedSha, f.file, f.line, f.endLine) : '—'
       parts.push(
-        `| ${SEVERITY_ICON[f.severity]} ${f.severity} | ${where} | ${escapeMd(f.title)} | ${escapeMd(f.source)} | \`${f.id}\` |`
+        `| ${SEVERITY_ICON[f.severity]} ${f.severity} | ${where} | ${findingCell(f)} | ${escapeMd(f.source)} | \`${f.id}\` |`
       )
     }
   } else {
     parts.push('None.')
   }
+  parts.push(...notActedOn(input.setAside ?? [], links, last?.reviewedSha))
   parts.push('', '### Timeline', '', renderTimeline(state, links))
   if (input.artifact)
     parts.push('', `Full review and fix records: artifact \`${escapeMd(input.artifact)}\`.`)

@@ -1,6 +1,6 @@
 import type { Settings } from '../inputs.js'
 import { atOrAbove } from '../loop/findings.js'
-import { appendReview, moveTo, type ReviewedIteration } from '../loop/record.js'
+import { appendReview, moveTo, setAsideCounts, type ReviewedIteration } from '../loop/record.js'
 import { decide, fixBlocker, nextAfterReview, type NextStep } from '../loop/rules.js'
 import { stopReason } from '../loop/reasons.js'
 import { dismissedIds } from '../loop/state.js'
@@ -8,6 +8,7 @@ import type { Decision, Finding, HumanTrigger, LoopState, ReviewResult } from '.
 import type { Clock, Log } from '../ports/index.js'
 import { toAnnotations } from '../report/check-run.js'
 import { plural } from '../report/format.js'
+import { setAsideLine } from '../report/verification.js'
 import type { Plan } from './plan.js'
 
 export interface Decided {
@@ -64,6 +65,7 @@ function reviewedIteration(
     error: review.verdict?.error,
     failedCriteria: review.verdict?.failedCriteria,
     dropped: review.verdict?.droppedFindings,
+    setAside: review.verdict?.setAside,
     answers: review.verdict?.earlier,
     startedAt: plan.started,
     durationMs: deps.clock.now().getTime() - plan.started.getTime(),
@@ -112,6 +114,21 @@ function printFindings(log: Log, findings: readonly Finding[]): void {
       log.info(`${f.file ?? f.source}: [${f.severity}] ${f.title}`)
 }
 
+/**
+ * The findings the review did not act on: their count line in the log, and on a terminal each one
+ * with its reason, as `file:line: [severity] title — why` lines.
+ */
+function printSetAside(log: Log, tag: string, setAside: readonly Finding[], each: boolean): void {
+  if (setAside.length === 0) return
+  log.info(`${tag} ${setAsideLine(setAsideCounts(setAside))}`)
+  if (!each) return
+  for (const f of setAside) {
+    const where = f.file ? `${f.file}${f.line ? `:${f.line}` : ''}` : f.source
+    const why = f.verification ? `${f.verification.status}: ${f.verification.why}` : 'unverified'
+    log.info(`${where}: [${f.severity}] ${f.title} — not acted on (${why})`)
+  }
+}
+
 /** DECIDE: the verdict, the review recorded in the state, and what comes next (the rules say). */
 export function decidePhase(
   deps: {
@@ -134,6 +151,7 @@ export function decidePhase(
     `${plan.tag} review: ${decision} (${plural(review.findings.length, 'finding') || 'no findings'})`
   )
   if (settings.surface === 'cli') printFindings(deps.log, review.findings)
+  printSetAside(deps.log, plan.tag, review.verdict?.setAside ?? [], settings.surface === 'cli')
   let state = appendReview(
     plan.state,
     reviewedIteration(deps, plan, review, decision, deps.trigger)

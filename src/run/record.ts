@@ -56,6 +56,8 @@ export interface Recorded {
   notes: string[]
   /** What the comment shows besides the state. */
   findings: Finding[]
+  /** The review's findings it did not act on, shown with their reasons. */
+  setAside?: readonly Finding[]
   warnings?: string[]
 }
 
@@ -293,7 +295,8 @@ export async function saveState(
       warnings: recorded.warnings,
       artifact: recorded.artifact,
       artifactUrl: recorded.artifactUrl,
-      author: plan.pull.author
+      author: plan.pull.author,
+      setAside: recorded.setAside
     }
   )
   const comment = await saveComment(deps.github, plan.pull.number, recorded.comment, body)
@@ -331,6 +334,7 @@ export async function recordPhase(
       state,
       comment: plan.comment,
       findings: input.review.findings,
+      setAside: input.review.verdict?.setAside,
       warnings: input.warnings,
       artifact: saved?.uploaded ? saved.name : saved?.directory,
       artifactUrl: saved?.url,

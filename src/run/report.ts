@@ -37,6 +37,7 @@ export async function reportPhase(
   const { review, decision, recorded } = input
   const { state } = recorded
   const links = repoLinks(ctx, pull.number)
+  const setAside = review.verdict?.setAside
   const located = toAnnotations(
     review.findings,
     new Set((lastIteration(state)?.findings ?? []).filter(f => f.reraised).map(f => f.id))
@@ -52,7 +53,7 @@ export async function reportPhase(
     headSha: pull.headSha,
     conclusion: checkConclusion(decision, state.status, settings.failOn),
     title: checkTitle(decision, review.findings),
-    summary: checkRunSummary(state, review.findings, links, capNote, pull.author),
+    summary: checkRunSummary(state, review.findings, links, capNote, pull.author, setAside),
     text: unlocatedText(review.findings),
     annotations,
     externalId: `${pull.number}:${n}:${ctx.runId}:${ctx.runAttempt}`,
@@ -74,6 +75,7 @@ export async function reportPhase(
     renderJobSummary({
       state,
       findings: review.findings,
+      setAside,
       gates: review.gates,
       links,
       reviewSummary: review.verdict?.summary,
