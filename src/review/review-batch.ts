@@ -280,7 +280,11 @@ async function judge(
   return { problems }
 }
 
-/** One review call within the budget and the time left; why there is none when neither allows it. */
+/**
+ * One review call within the budget and the time left; why there is none when neither allows it.
+ * The call holds its worst case while it runs, max_tokens cut to what the budget has left
+ * (`Budget.acquire`), and its usage is recorded when it answers.
+ */
 async function ask(
   deps: ReviewerDeps,
   prompt: ReviewPrompt,
@@ -288,27 +292,29 @@ async function ask(
   remaining: number
 ): Promise<ModelResponse | BatchOutcome> {
   const { ai, budget } = deps
-  const chars = JSON.stringify(prompt).length
-  const held = budget.hold(ai.reviewModel, chars, Math.min(maxTokens, REVIEW_OUTPUT_RESERVE))
-  if (held === undefined)
-    return failed('the max-cost-usd budget does not allow another review call', true)
-  if (remaining <= 0) {
-    budget.release(held)
-    return failed(`review-timeout-minutes (${ai.reviewTimeoutMinutes}) ran out`)
-  }
+  if (remaining <= 0) return failed(`review-timeout-minutes (${ai.reviewTimeoutMinutes}) ran out`)
+  const signal = AbortSignal.timeout(remaining)
+  const want = { maxTokens, outputReserve: Math.min(maxTokens, REVIEW_OUTPUT_RESERVE) }
+  const grant = await budget.acquire(ai.reviewModel, JSON.stringify(prompt).length, want, signal)
+  if (!grant)
+    return signal.aborted
+      ? failed(`review-timeout-minutes (${ai.reviewTimeoutMinutes}) ran out`)
+      : failed('the max-cost-usd budget does not allow another review call', true)
+  let response: ModelResponse | undefined
   try {
-    return await deps.client.create({
+    response = await deps.client.create({
       model: ai.reviewModel,
-      maxTokens,
+      maxTokens: grant.maxTokens,
       system: prompt.system,
       tools: prompt.tools,
       ...(prompt.tools.length ? { toolChoice: { type: 'auto' as const } } : {}),
       ...(prompt.outputSchema ? { outputSchema: prompt.outputSchema } : {}),
       messages: prompt.messages,
-      signal: AbortSignal.timeout(remaining)
+      signal
     })
+    return response
   } finally {
-    budget.release(held)
+    budget.settle(grant, response?.usage)
   }
 }
 
@@ -328,7 +334,7 @@ export async function reviewBatch(
   prompt: ReviewPrompt,
   shape: Shape
 ): Promise<BatchOutcome> {
-  const { ai, budget } = deps
+  const { ai } = deps
   const now = deps.now ?? (() => Date.now())
   const traits = traitsOf(ai.reviewModel, ai.provider?.name)
   const { messages } = prompt
@@ -338,7 +344,6 @@ export async function reviewBatch(
   for (let attempt = 0; attempt < 2; attempt++) {
     const response = await ask(deps, prompt, maxTokens, input.deadline - now())
     if (!('content' in response)) return response
-    budget.record(response.usage)
     const answer = readAnswer(response, shape, validate)
     if (answer.kind === 'refused')
       return failed(
