@@ -61,18 +61,6 @@ export class Budget {
     return this.maxUsd === undefined ? undefined : this.maxUsd - this.spentUsd - this.held
   }
 
-  /** Holds a call's reserve until `release`; undefined when the cap does not allow the call. */
-  hold(model: string, promptChars: number, outputReserve: number): number | undefined {
-    const usd = Budget.reserve(model, promptChars, outputReserve)
-    if (!this.allowsUsd(usd)) return undefined
-    this.held += usd
-    return usd
-  }
-
-  release(usd: number): void {
-    this.held = Math.max(0, this.held - usd)
-  }
-
   /**
    * A call's grant: its max_tokens (at most `maxTokens`, at least `outputReserve`) and the worst case
    * it holds until `settle`. When the cap leaves less than the reserve, it waits for a call in flight
