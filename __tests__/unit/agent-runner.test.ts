@@ -275,6 +275,21 @@ describe('calls in parallel under max-cost-usd', () => {
     expect(stops.sort()).toEqual(['budget', 'budget', 'done', 'done'])
   })
 
+  it('ends as budget, not max_tokens, when the answer is cut off at a max_tokens the budget cut', async () => {
+    const { client, sent } = scripted([
+      async request => ({
+        content: [{ type: 'text', text: 'half an ans' }],
+        stopReason: 'max_tokens',
+        usage: usageOf(request, request.maxTokens)
+      })
+    ])
+    const budget = new Budget(0, 0.3)
+    const run = await runAgent(deps(client, budget), spec())
+    expect(sent[0]!.maxTokens).toBeLessThan(32_000)
+    expect(run).toMatchObject({ stopReason: 'budget', turns: 1 })
+    expect(budget.spentUsd).toBeLessThanOrEqual(0.3)
+  })
+
   it('refuses a call whose share would be under its reserve when no call is in flight', async () => {
     const budget = new Budget(0, 0.1)
     const model = held()
