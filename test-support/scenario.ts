@@ -263,10 +263,27 @@ export function loadScenario(file: string): Scenario {
   if (!parsed || typeof parsed !== 'object' || !parsed.pr || !parsed.base) {
     throw new Error(`${file}: a scenario needs at least 'base' (files) and 'pr' (with commits).`)
   }
+  parsed.base = repeated(parsed.base)
+  for (const c of parsed.pr.commits ?? []) c.files = repeated(c.files)
   // a relative `node` is the scenario file's neighbour (scenarios/issue-25/node-rss.sh)
   if (parsed.node && /^\.\.?\//.test(parsed.node))
     parsed.node = path.resolve(path.dirname(file), parsed.node)
   return parsed
+}
+
+/**
+ * Files whose content is `{ repeat: TEXT, times: N }` as TEXT N times: a large PR in a small
+ * scenario file (scenarios/issue-28/budget-parallel.yaml).
+ */
+function repeated<T extends FileChanges | undefined>(files: T): T {
+  if (!files) return files
+  const entries = Object.entries(files as Record<string, unknown>).map(([file, content]) => {
+    const r = content as { repeat?: unknown; times?: unknown } | null
+    if (r && typeof r === 'object' && typeof r.repeat === 'string' && typeof r.times === 'number')
+      return [file, r.repeat.repeat(r.times)]
+    return [file, content]
+  })
+  return Object.fromEntries(entries) as T
 }
 
 /**

@@ -5,6 +5,7 @@ import { Budget } from '../model/budget.js'
 import { repositoryInstructions, systemPrompt, type SystemBlock } from '../model/prompts.js'
 import { prose, sanitizeUntrusted, stripInvisible } from '../model/sanitize.js'
 import type { ContentBlock, Message, ModelClient, ToolSpec } from '../ports/index.js'
+import { runAgent, type AgentRun } from '../model/agent-runner.js'
 import { traitsOf } from '../model/models.js'
 import { runTool, toolSpecs, type ToolContext } from './workspace-tools.js'
 
@@ -67,22 +68,6 @@ function task(
     lines.push('# Required rework', '', ...requiredRework.map(r => `- ${prose(r)}`), '')
   lines.push('Fix what you can, dispute what is wrong, then stop with a short summary.')
   return stripInvisible(lines.join('\n'))
-}
-
-/** Moves the single moving cache breakpoint to the end of the conversation, so each turn reads the last from cache. */
-function withMovingBreakpoint(messages: Message[]): Message[] {
-  return messages.map((m, i) => {
-    const last = i === messages.length - 1
-    return {
-      ...m,
-      content: m.content.map((b, j) => {
-        const { cache_control: _drop, ...rest } = b as ContentBlock & { cache_control?: unknown }
-        return last && j === m.content.length - 1
-          ? ({ ...rest, cache_control: { type: 'ephemeral' } } as ContentBlock)
-          : (rest as ContentBlock)
-      })
-    }
-  })
 }
 
 export interface FixerInput {
@@ -172,15 +157,13 @@ function closingWords(messages: readonly Message[]): string | undefined {
 }
 
 /**
- * The fixer agent: tools confined to the workspace, until it says it is done, or max-turns, the
- * timeout, the budget, a cut-off or an API error stops it. Whatever it changed stays in the work tree
- * for the caller to commit: work is never thrown away. Its answers go back to the model as received,
- * thinking blocks unchanged (the 5.x models reject a tool loop without them). A model error before it
- * changed anything throws FixerUnavailableError.
+ * The fixer agent (`runAgent`): tools confined to the workspace, until it says it is done, or
+ * max-turns, the timeout, the budget, a cut-off or an API error stops it. Whatever it changed stays in
+ * the work tree for the caller to commit: work is never thrown away. A model error before it changed
+ * anything throws FixerUnavailableError.
  */
 export async function aiFix(deps: FixerDeps, input: FixerInput): Promise<FixerResult> {
-  const { ai, client, budget } = deps
-  const deadline = deps.now() + ai.fixTimeoutMinutes * 60_000
+  const { ai } = deps
   const { system, specs, messages } = fixerPrompt(deps, input)
   const maxTokens = Math.min(
     FIX_MAX_TOKENS,
@@ -188,62 +171,63 @@ export async function aiFix(deps: FixerDeps, input: FixerInput): Promise<FixerRe
   )
   const found: Found = { disputes: [], refusals: [], keptOut: [] }
   let edited = false
-  const stop = (stopReason: FixerResult['stopReason'], turns: number, error?: string) =>
-    ({
-      ...found,
-      turns,
-      stopReason,
-      error,
-      summary: closingWords(messages),
-      transcript: messages
-    }) satisfies FixerResult
-  for (let turn = 1; turn <= ai.maxTurns; turn++) {
-    const remaining = deadline - deps.now()
-    if (remaining <= 0) return stop('timeout', turn - 1)
-    const request = { system, tools: specs, messages: withMovingBreakpoint(messages) }
-    if (
-      !budget.allows(
-        ai.fixModel,
-        JSON.stringify(request).length,
-        Math.min(maxTokens, FIX_TURN_RESERVE)
+  const run = await runAgent(deps, {
+    model: ai.fixModel,
+    system,
+    tools: specs,
+    messages,
+    maxTurns: ai.maxTurns,
+    deadline: deps.now() + ai.fixTimeoutMinutes * 60_000,
+    maxTokens,
+    outputReserve: FIX_TURN_RESERVE,
+    async runTools(calls) {
+      const results = await runCalls(calls, input, found, deps.log)
+      edited ||= calls.some(
+        (c, i) => WRITES.has(c.name) && !(results[i] as { is_error?: boolean }).is_error
       )
-    )
-      return stop('budget', turn - 1)
-    let response
-    try {
-      response = await client.create({
-        model: ai.fixModel,
-        maxTokens,
-        ...request,
-        toolChoice: { type: 'auto' },
-        signal: AbortSignal.timeout(remaining)
-      })
-    } catch (e) {
-      const message = unavailable(e, turn, edited, deps.now() >= deadline)
-      deps.log.warning(`fixer stopped at turn ${turn}: ${message}`)
-      return stop(deps.now() >= deadline ? 'timeout' : 'error', turn - 1, message)
+      return results
     }
-    budget.record(response.usage)
-    messages.push({
-      role: 'assistant',
-      content: response.content.length ? response.content : [{ type: 'text', text: '(empty)' }]
-    })
-    const calls = response.content.filter(
-      (b): b is Extract<ContentBlock, { type: 'tool_use' }> => b.type === 'tool_use'
-    )
-    if (calls.length === 0) {
-      if (response.stopReason !== 'max_tokens') return stop('done', turn)
-      const why = `the answer was cut off at max_tokens (${maxTokens})`
-      deps.log.warning(`fixer stopped at turn ${turn}: ${why}`)
-      return stop('max_tokens', turn, why)
-    }
-    const results = await runCalls(calls, input, found, deps.log)
-    edited ||= calls.some(
-      (c, i) => WRITES.has(c.name) && !(results[i] as { is_error?: boolean }).is_error
-    )
-    messages.push({ role: 'user', content: results })
+  })
+  const { stopReason, error } = stopOf(run, maxTokens, edited)
+  if (error) deps.log.warning(`fixer stopped at turn ${run.turns + (run.error ? 1 : 0)}: ${error}`)
+  return {
+    ...found,
+    turns: run.turns,
+    stopReason,
+    error,
+    summary: closingWords(messages),
+    transcript: messages
   }
-  return stop('max_turns', ai.maxTurns)
+}
+
+/**
+ * The run's end as the fixer reports it: a refusal (the model answered without a tool call) is
+ * done; a failed call is an error or the timeout, and throws FixerUnavailableError before any edit.
+ */
+function stopOf(
+  run: AgentRun,
+  maxTokens: number,
+  edited: boolean
+): { stopReason: FixerResult['stopReason']; error?: string } {
+  switch (run.stopReason) {
+    case 'refusal':
+    case 'final_tool':
+      return { stopReason: 'done' }
+    case 'max_tokens':
+      return {
+        stopReason: 'max_tokens',
+        error: `the answer was cut off at max_tokens (${maxTokens})`
+      }
+    case 'error':
+    case 'timeout':
+      if (run.error === undefined) return { stopReason: run.stopReason }
+      return {
+        stopReason: run.stopReason,
+        error: unavailable(run.error, run.turns + 1, edited, run.stopReason === 'timeout')
+      }
+    default:
+      return { stopReason: run.stopReason }
+  }
 }
 
 /** The fixer's tools that change the work tree. */

@@ -82,41 +82,20 @@ export function withMovingBreakpoint(
 
 /**
  * The tool loop every agent runs (the fixer, the reviewer and the verifier with read-only tools):
- * one call per turn within `maxTurns`, the deadline and the budget (each call's reserve is held while
- * it runs, so calls in parallel stay within max-cost-usd), every answer appended to `messages` as
- * received (thinking blocks unchanged, as the tool loops of the 5.x models require), its tool calls
- * run and their results sent back, until the model answers without a tool call, calls a final tool,
- * or a limit stops it. An API error ends the run with stopReason 'error'; it never throws.
+ * one call per turn within `maxTurns`, the deadline and the budget, every answer appended to
+ * `messages` as received (thinking blocks unchanged, as the tool loops of the 5.x models require),
+ * its tool calls run and their results sent back, until the model answers without a tool call, calls
+ * a final tool, or a limit stops it. Each call holds its worst case in the budget while it runs, its
+ * max_tokens cut to what max-cost-usd has left (`Budget.acquire`), so calls in parallel cannot pass
+ * the cap; an answer cut off at such a cut max_tokens ends the run as 'budget'. An API error ends the
+ * run with stopReason 'error'; it never throws.
  */
 export async function runAgent(deps: AgentDeps, spec: AgentSpec): Promise<AgentRun> {
-  const { budget, client } = deps
   let response: ModelResponse | undefined
   for (let turn = 1; turn <= spec.maxTurns; turn++) {
-    const remaining = spec.deadline - deps.now()
-    if (remaining <= 0) return { stopReason: 'timeout', turns: turn - 1, response }
-    const request = {
-      system: spec.system,
-      tools: spec.tools,
-      messages: withMovingBreakpoint(spec.messages, [...spec.system, ...spec.tools])
-    }
-    const held = budget.hold(spec.model, JSON.stringify(request).length, spec.outputReserve)
-    if (held === undefined) return { stopReason: 'budget', turns: turn - 1, response }
-    try {
-      response = await client.create({
-        model: spec.model,
-        maxTokens: spec.maxTokens,
-        ...request,
-        ...(spec.tools.length ? { toolChoice: { type: 'auto' as const } } : {}),
-        ...(spec.outputSchema ? { outputSchema: spec.outputSchema } : {}),
-        signal: AbortSignal.timeout(remaining)
-      })
-    } catch (error) {
-      const timedOut = deps.now() >= spec.deadline
-      return { stopReason: timedOut ? 'timeout' : 'error', turns: turn - 1, response, error }
-    } finally {
-      budget.release(held)
-    }
-    budget.record(response.usage)
+    const answer = await ask(deps, spec)
+    if ('stopReason' in answer) return { ...answer, turns: turn - 1, response }
+    response = answer.response
     spec.onTurn?.(response, turn)
     spec.messages.push({
       role: 'assistant',
@@ -127,12 +106,56 @@ export async function runAgent(deps: AgentDeps, spec: AgentSpec): Promise<AgentR
     if (calls.some(c => spec.finalTools?.has(c.name)))
       return { stopReason: 'final_tool', turns: turn, response }
     if (calls.length === 0)
-      return {
-        stopReason: response.stopReason === 'max_tokens' ? 'max_tokens' : 'done',
-        turns: turn,
-        response
-      }
+      return { stopReason: ended(response, answer.cut), turns: turn, response }
     spec.messages.push({ role: 'user', content: await spec.runTools(calls) })
   }
   return { stopReason: 'max_turns', turns: spec.maxTurns, response }
+}
+
+/** Why a turn without tool calls ended the run: done, or cut off (by the budget when it cut max_tokens). */
+function ended(response: ModelResponse, cut: boolean): AgentStop {
+  if (response.stopReason !== 'max_tokens') return 'done'
+  return cut ? 'budget' : 'max_tokens'
+}
+
+/**
+ * One turn's call within the deadline and the budget: its answer (and whether the budget cut its
+ * max_tokens), or why there is none.
+ */
+async function ask(
+  deps: AgentDeps,
+  spec: AgentSpec
+): Promise<{ response: ModelResponse; cut: boolean } | Pick<AgentRun, 'stopReason' | 'error'>> {
+  const remaining = spec.deadline - deps.now()
+  if (remaining <= 0) return { stopReason: 'timeout' }
+  const request = {
+    system: spec.system,
+    tools: spec.tools,
+    messages: withMovingBreakpoint(spec.messages, [...spec.system, ...spec.tools])
+  }
+  const signal = AbortSignal.timeout(remaining)
+  const grant = await deps.budget.acquire(
+    spec.model,
+    JSON.stringify(request).length,
+    { maxTokens: spec.maxTokens, outputReserve: Math.min(spec.outputReserve, spec.maxTokens) },
+    signal
+  )
+  const timedOut = () => signal.aborted || deps.now() >= spec.deadline
+  if (!grant) return { stopReason: timedOut() ? 'timeout' : 'budget' }
+  let response: ModelResponse | undefined
+  try {
+    response = await deps.client.create({
+      model: spec.model,
+      maxTokens: grant.maxTokens,
+      ...request,
+      ...(spec.tools.length ? { toolChoice: { type: 'auto' as const } } : {}),
+      ...(spec.outputSchema ? { outputSchema: spec.outputSchema } : {}),
+      signal
+    })
+    return { response, cut: grant.maxTokens < spec.maxTokens }
+  } catch (error) {
+    return { stopReason: timedOut() ? 'timeout' : 'error', error }
+  } finally {
+    deps.budget.settle(grant, response?.usage)
+  }
 }
