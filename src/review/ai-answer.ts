@@ -1,5 +1,6 @@
 import type { AiSettings } from '../inputs.js'
 import type { ModelClient } from '../ports/index.js'
+import { runAgent } from '../model/agent-runner.js'
 import type { Budget } from '../model/budget.js'
 import { sanitizeUntrusted, stripInvisible } from '../model/sanitize.js'
 
@@ -46,17 +47,25 @@ export async function aiAnswer(deps: AnswerDeps, q: Question): Promise<string | 
         : ''
     ].join('\n')
   )
-  if (!budget.allows(ai.reviewModel, SYSTEM.length + text.length, ANSWER_RESERVE)) return undefined
-  const response = await deps.client.create({
-    model: ai.reviewModel,
-    maxTokens: 8000,
-    system: [{ type: 'text', text: SYSTEM }],
-    messages: [{ role: 'user', content: [{ type: 'text', text }] }],
-    tools: [],
-    signal: AbortSignal.timeout(ai.reviewTimeoutMinutes * 60_000)
-  })
-  budget.record(response.usage)
-  if (response.stopReason === 'refusal') return undefined
+  // one turn of the agent runner: the budget's rule for every call (its worst case held, its
+  // max_tokens cut to what max-cost-usd leaves)
+  const run = await runAgent(
+    { client: deps.client, budget, now: () => Date.now() },
+    {
+      model: ai.reviewModel,
+      system: [{ type: 'text', text: SYSTEM }],
+      tools: [],
+      messages: [{ role: 'user', content: [{ type: 'text', text }] }],
+      maxTurns: 1,
+      deadline: Date.now() + ai.reviewTimeoutMinutes * 60_000,
+      maxTokens: 8000,
+      outputReserve: ANSWER_RESERVE,
+      runTools: async () => []
+    }
+  )
+  if (run.stopReason === 'error' || (run.stopReason === 'timeout' && run.error)) throw run.error
+  const response = run.response
+  if (!response || response.stopReason === 'refusal') return undefined
   const answer = response.content
     .flatMap(b => (b.type === 'text' ? [b.text] : []))
     .join('\n')
