@@ -465,10 +465,7 @@ export type DisputeRound = 'none' | 'first' | 'repeated'
  * dispute), and the latest review (already appended) answered `dispute_rejected` or raised it again
  * without accepting the dispute.
  */
-export function disputedAgain(
-  state: LoopState,
-  disputes: ReadonlyArray<{ id: string }>
-): string[] {
+export function disputedAgain(state: LoopState, disputes: ReadonlyArray<{ id: string }>): string[] {
   const round = roundIterations(state)
   const last = round.at(-1)
   if (!last) return []
