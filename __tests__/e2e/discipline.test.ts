@@ -53,7 +53,11 @@ describe('disputes are weighed once (issue 28)', () => {
     expect(state.iterations[1]!.fix).toMatchObject({ outcome: 'no_changes', patch: 'fix-2.patch' })
     expect(report.pushes).toHaveLength(1)
     expect(report.labels).toContain('review-loop: needs human')
-    expect(report.comments[0]!.body).toContain(`disputes again finding ${GREET_ID}`)
+    const comment = report.comments[0]!.body
+    expect(comment).toContain(`disputes again finding ${GREET_ID}`)
+    expect(comment).toContain(
+      `\`${GREET_ID}\`: wrong: every caller passes a name, still — a human decides`
+    )
   }, 120_000)
 
   it('never records a disputed finding as fixed, though the fix changed its line', async () => {
