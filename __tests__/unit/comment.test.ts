@@ -245,6 +245,14 @@ describe('what the reviewer and the fixer said, in the comment', () => {
       '- `RL-1`: only ever called with a name — reviewer: dispute rejected: the README calls greet()'
     )
     expect(body).toContain("**Fixer's summary (iteration 1):**\n\nDisputed RL-1; changed nothing.")
+    // disputed again: the loop ended, so no next review weighs it (issue 28)
+    s = updateLast(s, it => ({
+      ...it,
+      fix: { ...s.iterations[0]!.fix!, disputes: [{ id: 'RL-1', reason: 'still by design' }] }
+    }))
+    const ended = renderComment({ ...s, status: 'needs_discussion' }, [], LINKS)
+    expect(ended).toContain('- `RL-1`: still by design — a human decides')
+    expect(ended).not.toContain('the next review weighs it')
   })
 })
 

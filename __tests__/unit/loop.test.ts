@@ -5,6 +5,8 @@ import {
   checkConclusion,
   decide,
   DEFAULT_FAIL_ON,
+  disputedAgain,
+  disputeRound,
   fixBlocker,
   nextAfterFix,
   nextAfterReview,
@@ -664,5 +666,102 @@ describe('appendReview', () => {
     s = appendReview(s, review(2, SHA_B, ['RL-A']))
     expect(s.iterations[1]).toMatchObject({ round: 2, resolved: [] })
     expect(s.iterations[1]!.findings[0]!.since).toBe(2)
+  })
+})
+
+describe('disputes (issue 28): editing and disputing a finding is one dispute, weighed once', () => {
+  function review(n: number, sha: string, ids: string[]): ReviewedIteration {
+    return reviewed({
+      n,
+      reviewedSha: sha,
+      decision: ids.length ? 'NO_GO' : 'GO',
+      findings: ids.map(id => finding({ id, title: `Problem ${id}`, file: 'src/a.ts', line: 3 }))
+    })
+  }
+  /** Iteration 1 raised RL-A; its fix edited src/a.ts (RL-A's lines) and disputed RL-A. */
+  const editedAndDisputed = (): LoopState =>
+    updateLast(appendReview(state(), review(1, SHA_A, ['RL-A'])), it => ({
+      ...it,
+      fix: { ...PUSHED, disputes: [{ id: 'RL-A', reason: 'wrong: by design' }] }
+    }))
+  const disputesA = [{ id: 'RL-A', reason: 'wrong: by design, still' }]
+
+  it('never records a disputed finding fixed, though the fix changed its lines or the reviewer says fixed', () => {
+    const touched = appendReview(editedAndDisputed(), {
+      ...review(2, SHA_B, []),
+      changedLines: { 'src/a.ts': [[1, 5]] }
+    })
+    expect(touched.iterations[1]).toMatchObject({ resolved: [], gone: ['RL-A'] })
+    const answered = appendReview(editedAndDisputed(), {
+      ...review(2, SHA_B, []),
+      changedLines: { 'src/a.ts': [[1, 5]] },
+      answers: [{ id: 'RL-A', status: 'fixed', note: 'looks fixed' }]
+    })
+    expect(answered.iterations[1]).toMatchObject({ resolved: [], gone: ['RL-A'] })
+  })
+
+  it("a finding in a rewritten file is fixed only on the reviewer's word; a normal edit of its lines fixes it", () => {
+    const fixed = updateLast(appendReview(state(), review(1, SHA_A, ['RL-A'])), it => ({
+      ...it,
+      fix: PUSHED
+    }))
+    const changedLines = { 'src/a.ts': [[1, 40]] as Array<[number, number]> }
+    const rewrite = appendReview(fixed, {
+      ...review(2, SHA_B, []),
+      changedLines,
+      rewritten: ['src/a.ts']
+    })
+    expect(rewrite.iterations[1]).toMatchObject({ resolved: [], gone: ['RL-A'] })
+    const confirmed = appendReview(fixed, {
+      ...review(2, SHA_B, []),
+      changedLines,
+      rewritten: ['src/a.ts'],
+      answers: [{ id: 'RL-A', status: 'fixed', note: 'checked' }]
+    })
+    expect(confirmed.iterations[1]!.resolved).toEqual(['RL-A'])
+    const edit = appendReview(fixed, { ...review(2, SHA_B, []), changedLines })
+    expect(edit.iterations[1]!.resolved).toEqual(['RL-A'])
+    expect(edit.iterations[1]!.gone).toBeUndefined()
+  })
+
+  it('an edit-and-dispute raised again is not a stalled blocker: the dispute is weighed', () => {
+    const again = appendReview(editedAndDisputed(), review(2, SHA_B, ['RL-A']))
+    expect(again.iterations[1]!.findings[0]).toMatchObject({ id: 'RL-A', status: 'disputed' })
+    expect(repeatedBlocker(again, 'high')).toBeUndefined()
+    expect(nextAfterReview(again, 'NO_GO', 'high', true)).toEqual({ kind: 'fix' })
+  })
+
+  it('a dispute the reviewer rejected (raised again, or answered dispute_rejected) and disputed again is repeated', () => {
+    const raised = appendReview(editedAndDisputed(), review(2, SHA_B, ['RL-A']))
+    expect(disputedAgain(raised, disputesA)).toEqual(['RL-A'])
+    expect(disputeRound(raised, SHA_B, disputesA)).toBe('repeated')
+    const answered = appendReview(editedAndDisputed(), {
+      ...review(2, SHA_B, ['RL-B']),
+      answers: [{ id: 'RL-A', status: 'dispute_rejected', note: 'still wrong' }]
+    })
+    expect(disputeRound(answered, SHA_B, disputesA)).toBe('repeated')
+  })
+
+  it('a first dispute, a dispute of another finding, or one the reviewer accepted is weighed once more', () => {
+    const first = appendReview(state(), review(1, SHA_A, ['RL-A']))
+    expect(disputeRound(first, SHA_A, disputesA)).toBe('first')
+    const raised = appendReview(editedAndDisputed(), review(2, SHA_B, ['RL-A', 'RL-B']))
+    expect(disputeRound(raised, SHA_B, [{ id: 'RL-B' }])).toBe('first')
+    const accepted = appendReview(editedAndDisputed(), {
+      ...review(2, SHA_B, ['RL-A']),
+      answers: [{ id: 'RL-A', status: 'dispute_accepted', note: 'fair' }]
+    })
+    expect(disputeRound(accepted, SHA_B, disputesA)).toBe('first')
+    expect(disputeRound(first, SHA_A, [])).toBe('none')
+  })
+
+  it('disputed again ends the loop for a human at once, naming the finding and the withheld fix', () => {
+    const next = nextAfterFix('no_changes', 'repeated', false, undefined, {
+      ids: ['RL-A'],
+      withheld: true
+    })
+    expect(next).toMatchObject({ status: 'needs_discussion', retrigger: false })
+    expect(next.reason).toContain('disputes again finding RL-A whose dispute the reviewer rejected')
+    expect(next.reason).toContain('not pushed')
   })
 })

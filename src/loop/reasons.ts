@@ -30,7 +30,11 @@ export type StopCause =
   /** The fixers ran and changed nothing; `aiFixer` says whether an AI fixer was among them. */
   | { kind: 'fix_no_changes'; aiFixer: boolean; surface: Surface }
   | { kind: 'fix_disputed' }
-  | { kind: 'fix_disputed_again' }
+  /**
+   * The fixer disputes again findings whose dispute the reviewer rejected (`ids`, when known);
+   * `withheld`: the changes it made in that turn were kept as a patch, not pushed.
+   */
+  | { kind: 'fix_disputed_again'; ids?: readonly string[]; withheld?: boolean }
   | { kind: 'fix_budget_spent' }
   | { kind: 'fix_branch_moved' }
   | { kind: 'fix_push_failed' }
@@ -87,7 +91,7 @@ export function stopReason(cause: StopCause): string {
     case 'fix_disputed':
       return 'The fixer disputed findings instead of changing code; the next review weighs the disputes.'
     case 'fix_disputed_again':
-      return 'The reviewer kept findings the fixer disputes again without changing code; a human should decide.'
+      return disputedAgain(cause.ids ?? [], cause.withheld === true)
     case 'fix_budget_spent':
       return 'The max-cost-usd budget stopped the AI fixer before it changed anything; raise max-cost-usd to go on.'
     case 'fix_branch_moved':
@@ -101,4 +105,15 @@ export function stopReason(cause: StopCause): string {
     case 'human_fix':
       return `@${cause.by} asked for a fix, but nothing can be fixed here. ${stopReason(cause.cause)}`
   }
+}
+
+/** The fixer disputes again what the reviewer kept: the findings by id, and what became of its changes. */
+function disputedAgain(ids: readonly string[], withheld: boolean): string {
+  const which = ids.length
+    ? `${ids.length === 1 ? 'finding' : 'findings'} ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ` and ${ids.length - 5} more` : ''}`
+    : 'findings'
+  const changes = withheld
+    ? " The fixer's changes of this turn were not pushed; they are kept as a patch in the iteration's artifact."
+    : ''
+  return `The fixer disputes again ${which} whose dispute the reviewer rejected; a human should decide.${changes}`
 }

@@ -48,6 +48,11 @@ export type ReviewedIteration = Pick<
   fixDropped?: boolean
   /** AI findings the review did not act on (`ReviewerVerdict.setAside`): the state counts them by why. */
   setAside?: readonly Finding[]
+  /**
+   * Files the pushed fix rewrote (it replaced most of their previous lines): a finding gone from
+   * there is fixed only on the reviewer's word.
+   */
+  rewritten?: readonly string[]
 }
 
 /** The fix changed the lines of the finding (a finding without a line: its file). */
@@ -56,6 +61,23 @@ function touched(f: FindingRecord, changed: ReviewedIteration['changedLines']): 
   if (!ranges?.length) return false
   if (f.line === undefined) return true
   return ranges.some(([a, b]) => a <= f.line! + 2 && b >= f.line! - 2)
+}
+
+/**
+ * A finding open before and no longer raised was fixed: the reviewer answered so, or the pushed fix
+ * changed its lines in a normal edit. Never one the fixer disputed (that is its word, not a fix),
+ * and never on a rewrite of its whole file alone (every line changed, so "its lines" says nothing).
+ */
+function resolvedBy(
+  f: FindingRecord,
+  r: Pick<ReviewedIteration, 'changedLines' | 'rewritten'> & {
+    disputed: ReadonlySet<string>
+    confirmed: ReadonlySet<string>
+  }
+): boolean {
+  if (r.disputed.has(f.id)) return false
+  if (r.confirmed.has(f.id)) return true
+  return touched(f, r.changedLines) && !(f.file && r.rewritten?.includes(f.file))
 }
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
@@ -117,8 +139,9 @@ function reviewerNotes(
 /**
  * Appends a review to the state. Findings keep the iteration they were first seen in (`since`); a
  * finding open before a pushed fix and raised again is `reraised`, as is one that was settled earlier
- * in the round and is back. Ids open before and gone now are `resolved` (fixed: the fix changed their
- * lines, or the reviewer confirmed it) or `gone` (no longer raised).
+ * in the round and is back. Ids open before and gone now are `resolved` (fixed: see `resolvedBy`)
+ * or `gone` (no longer raised: a disputed finding, one in a rewritten file the reviewer did not
+ * confirm fixed, or one whose lines the fix did not change).
  */
 export function appendReview(state: LoopState, r: ReviewedIteration): LoopState {
   const previous = lastIteration(state)
@@ -163,7 +186,7 @@ export function appendReview(state: LoopState, r: ReviewedIteration): LoopState 
   const current = new Set(findings.map(f => f.id))
   const confirmed = new Set((r.answers ?? []).filter(a => a.status === 'fixed').map(a => a.id))
   const left = [...previousOpen.values()].filter(f => !current.has(f.id))
-  const fixed = left.filter(f => confirmed.has(f.id) || touched(f, r.changedLines))
+  const fixed = left.filter(f => resolvedBy(f, { ...r, disputed, confirmed }))
   const answers = (r.answers ?? [])
     .filter(a => previousOpen.has(a.id) || current.has(a.id))
     .slice(0, 30)

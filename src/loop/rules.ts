@@ -460,13 +460,37 @@ export function nextAfterReview(
 export type DisputeRound = 'none' | 'first' | 'repeated'
 
 /**
- * Disputes without code changes send the head back to the reviewer once; a head reviewed twice in a
- * row has had that re-review, so disputed again, a human decides.
+ * The findings the fixer disputes again after the reviewer rejected their dispute: disputed by an
+ * earlier fix of this round (with or without changes: editing and disputing a finding is one
+ * dispute), and the latest review (already appended) answered `dispute_rejected` or raised it again
+ * without accepting the dispute.
  */
-export function disputeRound(state: LoopState, headSha: string, disputes: number): DisputeRound {
-  if (disputes === 0) return 'none'
+export function disputedAgain(state: LoopState, disputes: ReadonlyArray<{ id: string }>): string[] {
+  const round = roundIterations(state)
+  const last = round.at(-1)
+  if (!last) return []
+  const before = new Set(round.slice(0, -1).flatMap(it => it.fix?.disputes.map(d => d.id) ?? []))
+  const answer = (id: string) => last.answers?.find(a => a.id === id)?.status
+  const kept = (id: string) =>
+    answer(id) === 'dispute_rejected' ||
+    (answer(id) !== 'dispute_accepted' && last.findings.some(f => f.id === id))
+  return [...new Set(disputes.map(d => d.id))].filter(id => before.has(id) && kept(id))
+}
+
+/**
+ * Disputes send the finding back to the reviewer once: without code changes the head is reviewed
+ * again; with changes (edit and dispute) the next head's review weighs them. Disputed again after
+ * the reviewer kept the finding (`disputedAgain`), or again on a head reviewed twice in a row (its
+ * re-review was had), a human decides.
+ */
+export function disputeRound(
+  state: LoopState,
+  headSha: string,
+  disputes: ReadonlyArray<{ id: string }>
+): DisputeRound {
+  if (disputes.length === 0) return 'none'
   const reweighed = state.iterations[state.iterations.length - 2]?.reviewedSha === headSha
-  return reweighed ? 'repeated' : 'first'
+  return reweighed || disputedAgain(state, disputes).length > 0 ? 'repeated' : 'first'
 }
 
 const FIX_CAUSES: Partial<Record<LoopEvent, StopCause['kind']>> = {
@@ -515,7 +539,9 @@ export function nextAfterFix(
   outcome: FixOutcome,
   disputes: DisputeRound = 'none',
   budgetStopped = false,
-  fixers: Fixers = { aiFixer: true }
+  fixers: Fixers = { aiFixer: true },
+  /** With a repeated dispute: the findings disputed again, and whether the fix was withheld. */
+  again?: { ids: readonly string[]; withheld: boolean }
 ): { status: LoopStatus; reason?: string; retrigger: boolean } {
   const event = fixEvent(outcome, disputes, budgetStopped)
   const next = transition('running', event)
@@ -523,7 +549,9 @@ export function nextAfterFix(
   const cause: StopCause | undefined =
     kind === 'fix_no_changes'
       ? { kind, aiFixer: fixers.aiFixer, surface: fixers.surface ?? 'action' }
-      : kind && ({ kind } as StopCause)
+      : kind === 'fix_disputed_again'
+        ? { kind, ...again }
+        : kind && ({ kind } as StopCause)
   const reason = cause && stopReason(cause)
   return { status: next.to, ...(reason ? { reason } : {}), retrigger: next.then === 'retrigger' }
 }

@@ -40,7 +40,10 @@ export const LOOP_EVENTS = [
   'fix_pushed',
   /** The fixer disputed findings and changed nothing, for the first time on this head. */
   'fix_disputed',
-  /** The fixer disputed again on a head that was re-reviewed for its disputes. */
+  /**
+   * The fixer disputed again on a head that was re-reviewed for its disputes, or disputed again a
+   * finding whose dispute the reviewer rejected (its changes of that turn are not pushed).
+   */
   'fix_disputed_again',
   /** The fixers changed nothing. */
   'fix_no_changes',

@@ -277,6 +277,8 @@ export interface ReviewResult {
   tree?: string
   /** Lines of the previously reviewed version that the pushed fix since then changed, per file. */
   changedLines?: Record<string, Array<[number, number]>>
+  /** Files the pushed fix rewrote: it deleted more than half of their previous version's lines. */
+  rewritten?: string[]
   /**
    * How the head relates to the base and the last pushed fix, when that is out of the ordinary (no
    * history shared with the base, the fix dropped): said in the review's summary.

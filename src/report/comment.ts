@@ -299,7 +299,9 @@ export function renderFixerVoice(state: LoopState): string {
           ? next.findings.some(f => f.id === d.id)
             ? ' — reviewer: kept it'
             : ' — reviewer: dropped it'
-          : ' — the next review weighs it'
+          : state.status === 'running'
+            ? ' — the next review weighs it'
+            : ' — a human decides'
       out.push(`- \`${d.id}\`: ${escapeMd(d.reason).slice(0, 500)}${reply}`)
     }
   }

@@ -61,6 +61,7 @@ function reviewedIteration(
     usage: review.usage,
     tree: review.tree,
     changedLines: review.changedLines,
+    rewritten: review.rewritten,
     fixDropped: review.fixDropped,
     error: review.verdict?.error,
     failedCriteria: review.verdict?.failedCriteria,

@@ -9,7 +9,13 @@ import {
 } from '../fix/apply-fix.js'
 import type { Settings } from '../inputs.js'
 import { recordFix } from '../loop/record.js'
-import { disputeRound, nextAfterFix, type DisputeRound, type Fixers } from '../loop/rules.js'
+import {
+  disputeRound,
+  disputedAgain,
+  nextAfterFix,
+  type DisputeRound,
+  type Fixers
+} from '../loop/rules.js'
 import type { FixRecord, LoopState, PullRequest, ReviewResult, Usage } from '../loop/types.js'
 import { zeroUsage } from '../loop/usage.js'
 import type { AiAgents, Clock, FixerOutcome, Log } from '../ports/index.js'
@@ -122,9 +128,10 @@ function settle(
   usage: Usage,
   rounds: DisputeRound,
   budgetStopped = false,
-  fixers?: Fixers
+  fixers?: Fixers,
+  again?: { ids: readonly string[]; withheld: boolean }
 ): { state: LoopState; retrigger: boolean } {
-  const next = nextAfterFix(record.outcome, rounds, budgetStopped, fixers)
+  const next = nextAfterFix(record.outcome, rounds, budgetStopped, fixers, again)
   return { state: recordFix(state, record, usage, next), retrigger: next.retrigger }
 }
 
@@ -154,14 +161,23 @@ export async function fixPhase(
       author: settings.commitAuthor
     })
     const prepared = await prepareFix(ws.git, pull.headSha, fix, ws.secrets)
+    const disputes = agent?.disputes ?? []
+    const rounds = disputeRound(input.state, pull.headSha, disputes)
+    // disputed again after the reviewer kept it: a human decides now, on the head they were shown,
+    // so the fixer's changes of this turn are kept as a patch, not pushed
+    const withheld = rounds === 'repeated' && prepared.kind === 'push'
     const outcome: FixRecord['outcome'] =
-      prepared.kind === 'none' ? 'no_changes' : prepared.kind === 'kept' ? 'push_failed' : 'pushing'
+      prepared.kind === 'none' || withheld
+        ? 'no_changes'
+        : prepared.kind === 'kept'
+          ? 'push_failed'
+          : 'pushing'
     const record: FixRecord = {
       outcome,
-      commitSha: prepared.kind === 'none' ? undefined : prepared.commitSha,
-      filesChanged: prepared.kind === 'none' ? [] : prepared.filesChanged,
+      commitSha: prepared.kind === 'none' || withheld ? undefined : prepared.commitSha,
+      filesChanged: prepared.kind === 'none' || withheld ? [] : prepared.filesChanged,
       commands,
-      disputes: agent?.disputes ?? [],
+      disputes,
       revertedProtected: fix.protectedLeftOut,
       ...leftOutOf(fix, agent),
       durationMs: deps.clock.now().getTime() - started.getTime(),
@@ -169,12 +185,16 @@ export async function fixPhase(
       ...(agent && agent.stopReason !== 'done' ? { stopReason: agent.stopReason } : {})
     }
     const { files, notes } = fixFiles(n, record, fix, prepared, agent, ws.secrets)
+    if (withheld)
+      notes.push(
+        `The fixer disputes again what the reviewer kept, so its changes were not pushed; they are kept as fix-${n}.patch in the artifact.`
+      )
     const usage = agent?.usage ?? zeroUsage()
-    const rounds = disputeRound(input.state, pull.headSha, record.disputes.length)
     const fixers = { aiFixer: Boolean(deps.ai?.fix), surface: settings.surface }
     const budgetStopped = agent?.stopReason === 'budget'
-    const settled = settle(input.state, record, usage, rounds, budgetStopped, fixers)
-    const pending = prepared.kind === 'push' ? { prepared, record, rounds } : undefined
+    const again = { ids: disputedAgain(input.state, disputes), withheld }
+    const settled = settle(input.state, record, usage, rounds, budgetStopped, fixers, again)
+    const pending = prepared.kind === 'push' && !withheld ? { prepared, record, rounds } : undefined
     if (!pending) log.info(`${plan.tag} fix: ${outcome.replace('_', ' ')}`)
     return { ...settled, headSha: pull.headSha, files, notes, pending }
   })
