@@ -7,14 +7,17 @@
 //   6. GitHub API calls of the runs a human starts: an outsider's command, status, a review to fix
 //   7. a 2,000-file PR with 5 s model latency: review wall time against parts ÷ concurrency, peak RSS
 //   8. a check printing 20,000 located problems: the GitHub API calls of its run
+//   9. verified findings: review tokens and $ per iteration with the verifier off and on, and with 3
+//      passes, on a fixable PR and on a 100k-token PR; the verifier's input served from the cache
 import { execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { toUsage } from '../src/model/client.js'
 import { createConfinement } from '../src/process/sandbox.js'
 import { defaultNode } from '../test-support/harness.js'
-import type { ScriptedReply } from '../test-support/model-server.js'
+import type { RecordedCall, ScriptedReply } from '../test-support/model-server.js'
 import type { Sandbox } from '../test-support/harness.js'
 import { noisyCheckScenario } from '../test-support/noisy-check.js'
 import { runScenario, type Scenario } from '../test-support/scenario.js'
@@ -350,6 +353,203 @@ async function cacheShare(): Promise<void> {
   console.log(share)
 }
 
+/** A review call's text: what tells a verifier call (its question) from a review. */
+function callText(c: RecordedCall): string {
+  return JSON.stringify(c.messages)
+}
+
+/** Tokens (input, cache read and written, output) and $ of calls, and the share read from cache. */
+function tally(model: string, calls: readonly RecordedCall[]) {
+  let tokens = 0
+  let usd = 0
+  let read = 0
+  let input = 0
+  for (const c of calls) {
+    const u = c.usage
+    if (!u) continue
+    tokens +=
+      u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens
+    input += u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens
+    read += u.cache_read_input_tokens
+    usd += toUsage(model, u).costUsd
+  }
+  return { tokens, usd, cached: input ? read / input : 0, calls: calls.filter(c => c.usage).length }
+}
+
+/** The cart PR of scenarios/issue-28/five-blockers.yaml, with its two true blockers. */
+const CART = [
+  'export function total(items) {',
+  '  let sum = 0',
+  '  for (let i = 0; i <= items.length; i++) {',
+  '    sum += items[i].price * items[i].qty',
+  '  }',
+  '  return sum',
+  '}',
+  '',
+  'export function discount(sum, code) {',
+  "  if (code = 'HALF') return sum / 2",
+  '  return sum',
+  '}',
+  ''
+].join('\n')
+
+function cartFinding(line: number, title: string): Record<string, unknown> {
+  return {
+    severity: 'high',
+    category: 'logic',
+    file: 'src/cart.js',
+    line,
+    title,
+    description: `${title}.`,
+    evidence: CART.split('\n')[line - 1]!.trim()
+  }
+}
+
+function verdictReply(findings: unknown[]): ScriptedReply {
+  const v = (go as { value: Record<string, unknown> }).value
+  return {
+    kind: 'json',
+    value: { ...v, decision: findings.length ? 'NO_GO' : 'GO', findings }
+  } as ScriptedReply
+}
+
+type Mode = { name: string; inputs: Record<string, string> }
+const MODES: Mode[] = [
+  { name: 'verifier off', inputs: { 'verify-findings': 'false' } },
+  { name: 'verifier on', inputs: {} },
+  { name: 'verifier on, 3 passes', inputs: { 'review-passes': '3' } }
+]
+
+/** Per iteration: the review's own calls and the verifier's (fixer calls aside). */
+function perIteration(calls: readonly RecordedCall[]) {
+  const rows: Array<{ review: RecordedCall[]; verify: RecordedCall[] }> = []
+  let fixing = true
+  for (const c of calls) {
+    const tools = (c.tools as Array<{ name?: string }>).map(t => t.name)
+    if (tools.includes('edit_file')) {
+      fixing = true
+      continue
+    }
+    const verifier =
+      callText(c).includes('# Finding to verify') ||
+      callText(c).includes('# Earlier finding to verify')
+    if (fixing && !verifier) {
+      rows.push({ review: [], verify: [] })
+      fixing = false
+    }
+    rows.at(-1)?.[verifier ? 'verify' : 'review'].push(c)
+  }
+  return rows
+}
+
+async function verifiedFindings(): Promise<void> {
+  const model = 'claude-sonnet-5-5'
+  console.log(
+    `verified findings: review tokens (input + cache + output) and $ per iteration, ${model} prices; verifier calls' input read from cache:`
+  )
+  const blockers = [
+    cartFinding(3, 'total reads past the end of items'),
+    cartFinding(10, 'discount assigns instead of comparing')
+  ]
+  const workloads: Array<{ name: string; scenario: (m: Mode) => Scenario }> = [
+    {
+      name: 'fixable PR (2 blockers, fixed in iteration 1)',
+      scenario: m => {
+        const passes = Number(m.inputs['review-passes'] ?? 1)
+        return {
+          base: { 'package.json': '{ "name": "shop", "type": "module" }' },
+          pr: { commits: [{ message: 'cart', files: { 'src/cart.js': CART } }] },
+          inputs: { 'max-iterations': '2', ...m.inputs },
+          model: {
+            replies: [
+              ...Array(passes).fill(verdictReply(blockers)),
+              {
+                kind: 'tool_uses',
+                calls: [
+                  {
+                    name: 'edit_file',
+                    input: { path: 'src/cart.js', old_text: 'i <= items', new_text: 'i < items' }
+                  },
+                  {
+                    name: 'edit_file',
+                    input: {
+                      path: 'src/cart.js',
+                      old_text: "code = 'HALF'",
+                      new_text: "code === 'HALF'"
+                    }
+                  }
+                ]
+              },
+              { kind: 'text', text: 'Fixed both.' },
+              ...Array(passes).fill(verdictReply([]))
+            ]
+          }
+        }
+      }
+    },
+    {
+      name: '100k-token PR (2 blockers in one part, 1 iteration)',
+      scenario: m => ({
+        ...largePr(400_000),
+        inputs: { 'max-iterations': '1', ...m.inputs },
+        model: {
+          templates: [
+            {
+              when: { contains: 'src/dir0/file1.js' },
+              reply: verdictReply([
+                {
+                  ...blockers[0]!,
+                  file: 'src/dir0/file1.js',
+                  line: 1,
+                  evidence: 'export const m1_0 = compute(0) // m1',
+                  title: 'compute(0) is never awaited'
+                },
+                {
+                  ...blockers[1]!,
+                  file: 'src/dir0/file1.js',
+                  line: 5,
+                  evidence: 'export const m1_4 = compute(4) // m1',
+                  title: 'compute(4) result unchecked'
+                }
+              ])
+            },
+            { reply: go }
+          ]
+        }
+      })
+    }
+  ]
+  for (const w of workloads) {
+    console.log(`  ${w.name}:`)
+    console.log(
+      '    mode                   | iteration | review calls | review tokens | review $ | verifier calls | verifier tokens | verifier $ | verifier input from cache'
+    )
+    const totals: number[] = []
+    for (const m of MODES) {
+      let rows: ReturnType<typeof perIteration> = []
+      await runScenario(w.scenario(m), {
+        keep: async (_s, server) => {
+          rows = perIteration(server!.calls)
+        }
+      })
+      let all = 0
+      rows.forEach((r, i) => {
+        const review = tally(model, r.review)
+        const verify = tally(model, r.verify)
+        all += review.tokens + verify.tokens
+        console.log(
+          `    ${m.name.padEnd(22)} | ${String(i + 1).padStart(9)} | ${String(review.calls).padStart(12)} | ${String(review.tokens).padStart(13)} | ${review.usd.toFixed(4).padStart(8)} | ${String(verify.calls).padStart(14)} | ${String(verify.tokens).padStart(15)} | ${verify.usd.toFixed(4).padStart(10)} | ${verify.calls ? `${(100 * verify.cached).toFixed(1)}%` : '–'}`
+        )
+      })
+      totals.push(all)
+    }
+    const [off, on, three] = totals as [number, number, number]
+    console.log(
+      `    verification adds ${((100 * (on - off)) / off).toFixed(1)}% review tokens (target ≤ 35%); 3 passes: ${(three / off).toFixed(2)}× the tokens of one pass without the verifier`
+    )
+  }
+}
+
 async function sandboxOverhead(reps = 30): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'rl-bench-'))
   try {
@@ -396,7 +596,8 @@ const sections: Record<string, () => Promise<void>> = {
   noisy: noisyCheck,
   cache: cacheShare,
   sandbox: () => sandboxOverhead(Number(process.env['BENCH_REPS'] ?? 30)),
-  human: humanCalls
+  human: humanCalls,
+  verify: verifiedFindings
 }
 const only = process.argv[2]
 if (only && !sections[only])
