@@ -267,7 +267,8 @@ describe('Claude as reviewer and fixer, through dist/ against the local Messages
     const again = {
       ...EMPTY_NAME,
       title: 'greet() prints "Hello, undefined" with no name',
-      line: 1
+      line: 1,
+      evidence: 'export function greet(name) {'
     }
     const report = await runScenario(
       aiScenario(

@@ -44,6 +44,8 @@ const EMPTY_NAME = {
   category: 'logic',
   file: 'src/greet.js',
   line: 2,
+  /** GREET's line 2 */
+  evidence: "  return 'Hello, ' + name",
   title: 'greet prints "Hello, undefined" without a name',
   description: 'Calling greet() without a name yields "Hello, undefined".'
 }
@@ -433,7 +435,14 @@ describe('settled findings stay settled, and the loop knows when it is stuck', (
           done(),
           json({
             decision: 'NO_GO',
-            findings: [{ ...EMPTY_NAME, title: 'No default for a missing name', previousId: id }],
+            findings: [
+              {
+                ...EMPTY_NAME,
+                title: 'No default for a missing name',
+                evidence: '  return `Hello, ${name}`',
+                previousId: id
+              }
+            ],
             earlierFindings: [
               { id, status: 'still_open', note: 'the template literal still prints undefined' }
             ]
@@ -495,6 +504,7 @@ describe('settled findings stay settled, and the loop knows when it is stuck', (
       category: 'logic',
       file: 'src/greet.js',
       line: 1,
+      evidence: 'export function greet(name) {',
       title: 'Template literal breaks the older runtime',
       description: 'The project still supports a runtime without template literals.'
     }
