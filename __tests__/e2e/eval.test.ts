@@ -10,6 +10,7 @@ import {
   falseFinding,
   finding,
   fromLabels,
+  labelVerifier,
   readCase,
   realFix,
   verdict
@@ -375,5 +376,24 @@ describe('review-loop eval, through dist/ against the local model server', () =>
     } finally {
       await server.close()
     }
+  })
+})
+
+describe("eval-scripted's verifier (scripts/eval-scripted.ts --verifier labels)", () => {
+  it('confirms every finding made from a label and refutes every false one, on every shipped case', () => {
+    const cases = readdirSync(CASES).map(caseJson)
+    const verify = labelVerifier(cases).responder!
+    const ask = (f: { file: string; line: number; title: string }) =>
+      verify(
+        { earlier: false, file: f.file, line: f.line, title: f.title, text: '', shape: 'json' },
+        { messages: [], tools: [], outputConfig: undefined },
+        0
+      )
+    const verdicts = (findings: Array<{ file: string; line: number; title: string }>) =>
+      findings.map(f => (ask(f) as { verdict: string }).verdict)
+    const labelled = cases.flatMap(fromLabels)
+    expect(labelled.length).toBeGreaterThan(50)
+    expect(new Set(verdicts(labelled))).toEqual(new Set(['confirmed']))
+    expect(new Set(verdicts(cases.map(falseFinding)))).toEqual(new Set(['refuted']))
   })
 })
