@@ -53,10 +53,10 @@ const EVAL_FINDING = {
   suggestedFix: 'Remove the eval.'
 }
 
-/** Every review call's whole request text, in the order they came. */
+/** Every review call's whole request text, in the order they came (verifier calls left out). */
 function requestTexts(model: ModelServer): string[] {
   return model.calls
-    .filter(c => c.status === 200)
+    .filter(c => c.status === 200 && !c.verifier)
     .map(c =>
       (c.messages as Array<{ content: Array<{ type: string; text?: string }> }>)
         .flatMap(m => m.content.map(b => b.text ?? ''))
