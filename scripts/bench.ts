@@ -306,6 +306,7 @@ async function cacheShare(): Promise<void> {
     category: 'logic',
     file: 'src/a.js',
     line: 1,
+    evidence: 'export const value0 = 0',
     title: 'a problem',
     description: 'fix it'
   }
@@ -341,7 +342,11 @@ async function cacheShare(): Promise<void> {
     },
     {
       keep: async (_s, model) => {
-        const fix = model!.calls.slice(1, 11).map(c => c.usage!)
+        // the fixer's calls: the review's verifier calls (issue 28) left out
+        const fix = model!.calls
+          .filter(c => !c.verifier)
+          .slice(1, 11)
+          .map(c => c.usage!)
         const read = fix.reduce((n, u) => n + u.cache_read_input_tokens, 0)
         const write = fix.reduce((n, u) => n + u.cache_creation_input_tokens, 0)
         const input = fix.reduce((n, u) => n + u.input_tokens, 0)

@@ -7,6 +7,11 @@
  * - `blind`: GO with no finding on every case: R = 0;
  * - `noisy`: the labels plus one false finding on line 1 of a changed file, on every case;
  *
+ * Every finding quotes the PR head's lines it rests on (`evidence`). `--verifier labels` (default)
+ * answers the action's verifier calls (issue 28) from the labels: a finding at a labelled issue is
+ * confirmed, any other refuted, so with verification on the noisy reviewer's false findings are set
+ * aside (precision 1); `--verifier confirm` confirms every finding (the model server's default).
+ *
  * With `--loop`, the fixer writes the case's real fix (each changed file as its base/ has it), so
  * every case whose test failed before passes after: fix rate 1 (a fixer that changes nothing, fix
  * rate 0, is __tests__/e2e/eval.test.ts's).
@@ -17,9 +22,9 @@ import { spawn } from 'node:child_process'
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import {
-  changedFiles,
-  finding,
+  falseFinding,
   fromLabels,
+  labelVerifier,
   readCase,
   realFix,
   verdict
@@ -28,11 +33,16 @@ import { ModelServer, type ScriptedReply } from '../test-support/model-server.js
 import { TEST_API_KEY } from '../test-support/scenario.js'
 
 const [reviewer = '', ...rest] = process.argv.slice(2)
-if (!['labels', 'blind', 'noisy'].includes(reviewer)) {
-  process.stderr.write('usage: npm run -s eval-scripted -- labels|blind|noisy [eval options]\n')
+const v = rest.indexOf('--verifier')
+const verifier = v < 0 ? 'labels' : (rest[v + 1] ?? '')
+if (!['labels', 'blind', 'noisy'].includes(reviewer) || !['labels', 'confirm'].includes(verifier)) {
+  process.stderr.write(
+    'usage: npm run -s eval-scripted -- labels|blind|noisy [--verifier labels|confirm] [eval options]\n'
+  )
   process.exit(2)
 }
-const args = rest
+/** what `review-loop eval` gets: the options without this script's own --verifier */
+const args = v < 0 ? rest : [...rest.slice(0, v), ...rest.slice(v + 2)]
 const loop = args.includes('--loop')
 const chosen = args.flatMap((a, i) => (a === '--case' ? [args[i + 1]!] : []))
 const dataset = path.resolve(args.find((a, i) => i === 0 && !a.startsWith('-')) ?? 'eval')
@@ -42,8 +52,9 @@ const ids = readdirSync(casesDir)
   .sort()
 
 function repliesFor(id: string): ScriptedReply[] {
-  const labels = fromLabels(readCase(casesDir, id))
-  const wrong = finding(changedFiles(casesDir, id)[0]!, 1, 'Not a real problem')
+  const c = readCase(casesDir, id)
+  const labels = fromLabels(c)
+  const wrong = falseFinding(c)
   const findings = reviewer === 'blind' ? [] : reviewer === 'noisy' ? [...labels, wrong] : labels
   const review = verdict(findings)
   if (!loop || !findings.length) return [review]
@@ -52,7 +63,8 @@ function repliesFor(id: string): ScriptedReply[] {
 
 const server = await ModelServer.start({
   apiKey: TEST_API_KEY,
-  script: ids.flatMap(repliesFor)
+  script: ids.flatMap(repliesFor),
+  verifier: verifier === 'labels' ? labelVerifier(ids.map(id => readCase(casesDir, id))) : {}
 })
 const child = spawn(
   process.execPath,
@@ -60,6 +72,9 @@ const child = spawn(
   { stdio: 'inherit', env: { ...process.env, ANTHROPIC_API_KEY: TEST_API_KEY } }
 )
 const code = await new Promise<number | null>(resolve => child.on('close', resolve))
-process.stdout.write(`model calls: ${server.calls.length}\n`)
+const checked = server.calls.filter(c => c.verifier).length
+process.stdout.write(
+  `model calls: ${server.calls.length} (${checked} verifier, --verifier ${verifier})\n`
+)
 await server.close()
 process.exit(code ?? 1)

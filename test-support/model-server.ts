@@ -23,6 +23,19 @@
  * text when a tool was forced, ...) is a bug in the test script and answers a non-retryable 500
  * api_error whose message starts with "test server script bug".
  *
+ * Verifier calls (issue 28: the independent call that checks one blocking finding and answers
+ * confirmed, refuted or uncertain) are answered BEFORE all of that, so adding a verifier to the
+ * action does not shift a test's script: a call is one when a user message's text has a line that
+ * starts with `# Finding to verify` or `# Earlier finding to verify` and the request offers the tool
+ * `submit_verification` or asks (`output_config.format`) for a schema with a `verdict` property.
+ * The answer comes from the `verifier` option (model-verifier.ts): its FIFO `replies`, then its first
+ * matching `rules` entry (text of the question), its `responder`, its `fallback`; with nothing given,
+ * `confirmed`, reason "scripted verifier: the cited code shows the problem", citing the finding's
+ * `file:` and `line:`. It takes the request's shape: JSON text matching the schema with
+ * `output_config.format`, else a `submit_verification` tool_use. Such calls are recorded in `calls`
+ * with `verifier: true`. `verifier: false` turns this off: verifier calls then take the script,
+ * templates and responder like any other call.
+ *
  * Every request, including rejected ones, is recorded in `calls`.
  *
  * For a model in the table of `model-rules.ts` (by family: Bedrock, Vertex and dated ids count as
@@ -65,6 +78,14 @@ import { Ajv, type ValidateFunction } from 'ajv'
 import type { FaultSpec } from './fault.js'
 import { rulesFor, structuredOutputsOn } from './model-rules.js'
 import type { ModelRules } from './model-rules.js'
+import { Verifier } from './model-verifier.js'
+import type { VerifierOptions } from './model-verifier.js'
+export type {
+  VerifierAnswer,
+  VerifierOptions,
+  VerifierQuestion,
+  VerifierRule
+} from './model-verifier.js'
 
 export interface Usage {
   input_tokens: number
@@ -103,6 +124,8 @@ export interface RecordedCall {
   at: number
   /** the index in `templates` of the reply template that answered the call, if one did */
   template?: number
+  /** set when the call was a verifier call answered by the `verifier` option */
+  verifier?: true
 }
 
 /**
@@ -196,6 +219,11 @@ export interface ModelServerOptions {
    */
   templates?: ReplyTemplate[]
   responder?: Responder
+  /**
+   * Answers verifier calls before the script (see the header); default `{}`: every finding
+   * confirmed. `false`: verifier calls are answered like any other call.
+   */
+  verifier?: false | VerifierOptions
   /**
    * How long every call that gets a reply (scripted, template or responder; an error reply too)
    * waits before it is answered; default 0. Invalid requests and injected faults are answered at
@@ -1238,6 +1266,7 @@ export class ModelServer {
   private readonly queue: ScriptedReply[]
   private readonly templates: ReplyTemplate[]
   private readonly responder: Responder | undefined
+  private readonly verifier: Verifier | undefined
   private readonly latencyMs: number
   /** calls being answered now (a reply taken, the answer not yet sent), and the peak of it */
   private inFlight = 0
@@ -1268,6 +1297,7 @@ export class ModelServer {
     this.queue = [...(opts.script ?? [])]
     this.templates = [...(opts.templates ?? [])]
     this.responder = opts.responder
+    this.verifier = opts.verifier === false ? undefined : new Verifier(opts.verifier ?? {})
     this.latencyMs = opts.latencyMs ?? 0
     this.validModels = opts.validModels ? new Set(opts.validModels) : undefined
     this.apiKey = opts.apiKey
@@ -1468,13 +1498,19 @@ export class ModelServer {
   }
 
   /**
-   * The reply for a valid call: the scripted queue first, then the first template whose `when`
-   * matches (recorded as `call.template`), then the responder; else a non-retryable 500.
+   * The reply for a valid call: a verifier call's from the `verifier` option, then the scripted
+   * queue, then the first template whose `when` matches (recorded as `call.template`), then the
+   * responder; else a non-retryable 500.
    */
   private takeReply(
     call: RecordedCall,
     index: number
   ): { reply: ScriptedReply; latencyMs: number } {
+    const verified = this.verifier?.reply(call, index)
+    if (verified) {
+      call.verifier = true
+      return { reply: verified as ScriptedReply, latencyMs: this.latencyMs }
+    }
     const scripted = this.queue.shift()
     if (scripted) return { reply: scripted, latencyMs: this.latencyMs }
     const text = this.templates.length > 0 ? requestText(call.messages) : ''

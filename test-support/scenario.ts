@@ -24,7 +24,8 @@ import {
   ModelServer,
   type ModelServerOptions,
   type ReplyTemplate,
-  type ScriptedReply
+  type ScriptedReply,
+  type VerifierAnswer
 } from './model-server.js'
 
 export const TEST_API_KEY = 'sk-ant-test-0000000000000000000000000000'
@@ -77,7 +78,18 @@ export interface Scenario {
    * Claude's answers, played by the local Messages API server: `replies` in call order, then the
    * first matching template for any number of calls; every answer after `latencyMs` (default 0).
    */
-  model?: { replies?: ScriptedReply[]; templates?: ReplyTemplate[]; latencyMs?: number }
+  model?: {
+    replies?: ScriptedReply[]
+    templates?: ReplyTemplate[]
+    latencyMs?: number
+    /**
+     * Answers to verifier calls (answered before `replies`; see test-support/model-server.ts): the
+     * first entry whose `when` (a string or a list, all must occur) is in the question (the
+     * finding's header, id, file, title, evidence, description) answers; an entry without `when`
+     * answers any; with none matching, `confirmed`. `false`: verifier calls take `replies`.
+     */
+    verifier?: false | ScenarioVerifierAnswer[]
+  }
   /** Faults the local servers inject: see "Faults" in the README. */
   faults?: Fault[]
   /** Serve origin over HTTP, requiring the token, without any fault (git faults do it too). */
@@ -92,6 +104,11 @@ export interface Scenario {
    * tool-cache tools and credential files; LAYOUT_CREDENTIALS lists the credential files.
    */
   runnerLayout?: boolean
+}
+
+/** One scripted verifier answer of a scenario (`model.verifier`). */
+export interface ScenarioVerifierAnswer extends VerifierAnswer {
+  when?: string | string[]
 }
 
 /**
@@ -211,6 +228,8 @@ export interface ScenarioReport {
     }
     /** the index in `model.templates` of the template that answered the call, if one did */
     template?: number
+    /** true for a verifier call answered by `model.verifier` (or its default) */
+    verifier?: true
   }>
   /** The most model calls being answered at once (parallel review batches); 0 without a model. */
   modelMaxInFlight: number
@@ -356,9 +375,30 @@ function stepAnnotations(stdout: string): StepAnnotation[] {
   return out
 }
 
+/** The scenario's `model.verifier` before the hook's own verifier rules; false if either says so. */
+function verifierOf(
+  model: Scenario['model'],
+  hook: ModelServerOptions | undefined
+): ModelServerOptions['verifier'] {
+  const own = model?.verifier
+  if (own === false || hook?.verifier === false) return false
+  if (own === undefined) return hook?.verifier
+  if (!Array.isArray(own)) throw new Error('model.verifier: must be false or a list of answers')
+  const rules = own.map(({ when, ...answer }, i) => {
+    const unknown = Object.keys(answer).filter(k => !['verdict', 'reason', 'cited'].includes(k))
+    if (unknown.length)
+      throw new Error(
+        `model.verifier[${i}]: unknown key ${unknown.join(', ')} (when, verdict, reason, cited)`
+      )
+    return { when, answer }
+  })
+  return { ...hook?.verifier, rules: [...rules, ...(hook?.verifier?.rules ?? [])] }
+}
+
 /**
  * The Messages API server for the scenario's `model` and the hook's options: the scenario's replies
- * then the hook's script, the scenario's templates then the hook's, the hook's responder.
+ * then the hook's script, the scenario's templates then the hook's, the hook's responder, the
+ * scenario's verifier answers then the hook's.
  */
 function startModel(
   model: Scenario['model'],
@@ -368,7 +408,8 @@ function startModel(
     ...hook,
     script: [...(model?.replies ?? []), ...(hook?.script ?? [])],
     templates: [...(model?.templates ?? []), ...(hook?.templates ?? [])],
-    latencyMs: model?.latencyMs ?? hook?.latencyMs
+    latencyMs: model?.latencyMs ?? hook?.latencyMs,
+    verifier: verifierOf(model, hook)
   })
 }
 
@@ -574,7 +615,8 @@ export async function runScenario(
         outputConfig: c.outputConfig,
         maxTokens: c.maxTokens,
         usage: c.usage,
-        template: c.template
+        template: c.template,
+        verifier: c.verifier
       })),
       modelMaxInFlight: model?.maxInFlight ?? 0
     }

@@ -6,8 +6,11 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { defaultNode } from '../../test-support/harness.js'
 import {
   changedFiles,
+  evidenceAt,
+  falseFinding,
   finding,
   fromLabels,
+  labelVerifier,
   readCase,
   realFix,
   verdict
@@ -29,6 +32,9 @@ afterAll(() => {
 
 const caseJson = (id: string) => readCase(CASES, id)
 const changed = (id: string) => changedFiles(CASES, id)
+
+/** The reviewer's and fixer's calls: the action's verifier calls (issue 28) left out. */
+const own = (server: ModelServer) => server.calls.filter(c => !c.verifier)
 
 /** Four shipped cases, one per runtime and a clean one, in the order the eval runs them (by id). */
 const PICKED = [
@@ -157,7 +163,7 @@ describe('review-loop eval, through dist/ against the local model server', () =>
       expect(r.json.summary.falseNoGo).toMatchObject({ count: 0, of: 1 })
       expect(r.out).toMatch(/^Precision 1\.00/m)
       expect(r.out).toMatch(/^\[1\/4\] clean-js-cookie-jsdoc-typo +clean +GO/m)
-      expect(perfect.calls).toHaveLength(4)
+      expect(own(perfect)).toHaveLength(4)
     } finally {
       await perfect.close()
     }
@@ -183,7 +189,7 @@ describe('review-loop eval, through dist/ against the local model server', () =>
       const c = caseJson(id)
       const file = changed(id)[0]!
       expect((c.issues ?? []).every(i => i.file !== file || i.lines[0] > 1 + 3)).toBe(true)
-      return verdict([...fromLabels(c), finding(file, 1, 'Not a real problem')])
+      return verdict([...fromLabels(c), falseFinding(c)])
     })
     const server = await ModelServer.start({ apiKey: TEST_API_KEY, script })
     try {
@@ -200,26 +206,28 @@ describe('review-loop eval, through dist/ against the local model server', () =>
   it('matches by meaning with --judge-model when the place does not', async () => {
     const id = 'js-cookie-domain-leading-dot'
     const label = caseJson(id).issues![0]!
+    const line = label.lines[1] + 40
+    const evidence = evidenceAt(caseJson(id), label.file, line)
     const server = await ModelServer.start({
       apiKey: TEST_API_KEY,
       script: [
-        verdict([finding(label.file, label.lines[1] + 40, 'Leading dot in a domain is refused')]),
+        verdict([finding(label.file, line, 'Leading dot in a domain is refused', evidence)]),
         { kind: 'json', value: { matches: [{ finding: 0, issue: 0 }] } }
       ]
     })
     try {
       const plain = await ModelServer.start({
         apiKey: TEST_API_KEY,
-        script: [verdict([finding(label.file, label.lines[1] + 40)])]
+        script: [verdict([finding(label.file, line, 'A problem', evidence)])]
       })
       const unjudged = await evalCli(plain, caseArgs([id]))
       await plain.close()
       expect(unjudged.json.summary.recall).toBe(0)
       const r = await evalCli(server, [...caseArgs([id]), '--judge-model', 'claude-haiku-4-5'])
       expect(r.json.summary).toMatchObject({ precision: 1, recall: 1 })
-      expect(server.calls.map(c => c.model)).toEqual(['claude-sonnet-5-5', 'claude-haiku-4-5'])
+      expect(own(server).map(c => c.model)).toEqual(['claude-sonnet-5-5', 'claude-haiku-4-5'])
       // the judge is told the finding is untrusted text and gets the label's words
-      expect(JSON.stringify(server.calls[1]!.messages)).toContain(label.description.slice(0, 40))
+      expect(JSON.stringify(own(server)[1]!.messages)).toContain(label.description.slice(0, 40))
     } finally {
       await server.close()
     }
@@ -305,11 +313,11 @@ describe('review-loop eval, through dist/ against the local model server', () =>
     try {
       const r = await evalCli(server, [...caseArgs([id]), '--loop'])
       const [c] = r.json.cases
-      expect(server.calls.filter(call => call.status === 200)).toHaveLength(3)
+      expect(own(server).filter(call => call.status === 200)).toHaveLength(3)
       expect(c).toMatchObject({ status: 'done', decision: 'NO_GO', loopStatus: 'error' })
       expect(c!.error).toContain('boom')
       expect(r.json.summary).toMatchObject({ precision: 1, recall: 1 })
-      // the three answered calls are the case's cost, and the eval's
+      // the answered calls (a verifier's too) are the case's cost, and the eval's
       const paid = server.calls.reduce((sum, call) => sum + (call.usage?.input_tokens ?? 0), 0)
       expect(c!.usage.inputTokens).toBe(paid)
       expect(r.json.summary.usage.costUsd).toBeGreaterThan(0)
@@ -368,5 +376,24 @@ describe('review-loop eval, through dist/ against the local model server', () =>
     } finally {
       await server.close()
     }
+  })
+})
+
+describe("eval-scripted's verifier (scripts/eval-scripted.ts --verifier labels)", () => {
+  it('confirms every finding made from a label and refutes every false one, on every shipped case', () => {
+    const cases = readdirSync(CASES).map(caseJson)
+    const verify = labelVerifier(cases).responder!
+    const ask = (f: { file: string; line: number; title: string }) =>
+      verify(
+        { earlier: false, file: f.file, line: f.line, title: f.title, text: '', shape: 'json' },
+        { messages: [], tools: [], outputConfig: undefined },
+        0
+      )
+    const verdicts = (findings: Array<{ file: string; line: number; title: string }>) =>
+      findings.map(f => (ask(f) as { verdict: string }).verdict)
+    const labelled = cases.flatMap(fromLabels)
+    expect(labelled.length).toBeGreaterThan(50)
+    expect(new Set(verdicts(labelled))).toEqual(new Set(['confirmed']))
+    expect(new Set(verdicts(cases.map(falseFinding)))).toEqual(new Set(['refuted']))
   })
 })

@@ -23,6 +23,7 @@ const RUN_MAY_THROW = {
   category: 'logic',
   file: 'src/a.js',
   line: 1,
+  evidence: 'run()',
   title: 'run() may throw',
   description: 'wrap it'
 }

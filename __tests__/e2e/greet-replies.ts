@@ -28,6 +28,8 @@ export const EMPTY_NAME = {
   category: 'logic',
   file: 'src/greet.js',
   line: 2,
+  /** GREET's line 2, as the head has it */
+  evidence: "  return 'Hello, ' + name",
   title: 'greet prints "Hello, undefined" without a name',
   description: 'Calling greet() without a name yields "Hello, undefined".',
   suggestedFix: "Default the name to 'world'."

@@ -59,6 +59,7 @@ describe('hostile and odd output from checks and the model, through dist/', () =
                   category: 'logic',
                   file: 'src/a.js',
                   line: 2,
+                  evidence: 'export const b = 3',
                   title:
                     'Model title <img src=https://evil.example/t.png> \u0007\u001b]8;;x\u001b\\',
                   description:

@@ -45,16 +45,18 @@ const EVAL_FINDING = {
   severity: 'critical',
   category: 'security',
   file: 'src/core/eval.js',
-  line: 1_700,
+  /** the last line of src/core/eval.js */
+  line: 1_810,
+  evidence: 'export const handle = req => eval(req.query.code)',
   title: 'eval of request input runs any code a caller sends',
   description: 'handle() passes req.query.code to eval.',
   suggestedFix: 'Remove the eval.'
 }
 
-/** Every review call's whole request text, in the order they came. */
+/** Every review call's whole request text, in the order they came (verifier calls left out). */
 function requestTexts(model: ModelServer): string[] {
   return model.calls
-    .filter(c => c.status === 200)
+    .filter(c => c.status === 200 && !c.verifier)
     .map(c =>
       (c.messages as Array<{ content: Array<{ type: string; text?: string }> }>)
         .flatMap(m => m.content.map(b => b.text ?? ''))
@@ -123,7 +125,7 @@ describe('a large PR is reviewed whole, in parallel', () => {
     expect(report.checkRuns[0]!.annotations).toEqual([
       expect.objectContaining({
         path: 'src/core/eval.js',
-        start_line: 1_700,
+        start_line: 1_810,
         annotation_level: 'failure'
       })
     ])

@@ -82,6 +82,7 @@ describe('what people see', () => {
       category: 'logic',
       file: 'src/a.js',
       line: 1,
+      evidence: 'run()',
       title: `Problem number ${i + 1} in run()`,
       description: `${'Long explanation. '.repeat(330)}END-${i + 1}`
     }))

@@ -44,6 +44,8 @@ const EMPTY_NAME = {
   category: 'logic',
   file: 'src/greet.js',
   line: 2,
+  /** GREET's line 2 */
+  evidence: "  return 'Hello, ' + name",
   title: 'greet prints "Hello, undefined" without a name',
   description: 'Calling greet() without a name yields "Hello, undefined".'
 }
@@ -97,7 +99,8 @@ describe('the reviewer and fixer on the current models, held to their request ru
     expect(report.runs.map(r => r.outputs['status'])).toEqual(['running', 'go'])
     const expected = model ?? 'claude-sonnet-5-5'
     expect(new Set(report.modelCalls.map(c => c.model))).toEqual(new Set([expected]))
-    const [review, ...rest] = report.modelCalls
+    // the verifier's calls (issue 28; model-server.ts) left out
+    const [review, ...rest] = report.modelCalls.filter(c => !c.verifier)
     expect(review!.toolChoice).toBeUndefined()
     expect(review!.outputConfig).toMatchObject({ format: { type: 'json_schema' } })
     for (const fixTurn of rest.slice(0, 3)) expect(fixTurn.toolChoice).toEqual({ type: 'auto' })
@@ -433,7 +436,14 @@ describe('settled findings stay settled, and the loop knows when it is stuck', (
           done(),
           json({
             decision: 'NO_GO',
-            findings: [{ ...EMPTY_NAME, title: 'No default for a missing name', previousId: id }],
+            findings: [
+              {
+                ...EMPTY_NAME,
+                title: 'No default for a missing name',
+                evidence: '  return `Hello, ${name}`',
+                previousId: id
+              }
+            ],
             earlierFindings: [
               { id, status: 'still_open', note: 'the template literal still prints undefined' }
             ]
@@ -495,6 +505,7 @@ describe('settled findings stay settled, and the loop knows when it is stuck', (
       category: 'logic',
       file: 'src/greet.js',
       line: 1,
+      evidence: 'export function greet(name) {',
       title: 'Template literal breaks the older runtime',
       description: 'The project still supports a runtime without template literals.'
     }

@@ -1196,3 +1196,210 @@ describe('ModelServer reply templates and latency', () => {
     expect(server.maxInFlight).toBe(1)
   })
 })
+
+describe('ModelServer verifier calls', () => {
+  const VERIFICATION_SCHEMA = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['verdict', 'reason', 'cited'],
+    properties: {
+      verdict: { enum: ['confirmed', 'refuted', 'uncertain'] },
+      reason: { type: 'string' },
+      cited: {
+        type: 'array',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['file', 'line'],
+          properties: { file: { type: 'string' }, line: { type: 'integer' } }
+        }
+      }
+    }
+  }
+  const submitVerification: Anthropic.Tool = {
+    name: 'submit_verification',
+    description: 'Submit the verification',
+    input_schema: VERIFICATION_SCHEMA as Anthropic.Tool.InputSchema
+  }
+  const question = (title: string, header = '# Finding to verify') =>
+    [
+      header,
+      'id: RL-1a2b3c4d',
+      'file: src/greet.js',
+      'line: 2',
+      `title: ${title}`,
+      'severity: high',
+      'evidence:',
+      "  return 'Hello, ' + name",
+      '',
+      'Calling greet() without a name yields "Hello, undefined".'
+    ].join('\n')
+  /** A verifier request as the action sends it: the review's diff message, then the question. */
+  const verify = (
+    client: Anthropic,
+    text: string,
+    shape: 'json' | 'tool',
+    more: Anthropic.MessageParam[] = []
+  ) =>
+    client.messages.create({
+      model: MODEL,
+      max_tokens: 1024,
+      tools: shape === 'tool' ? [readTool, submitVerification] : [readTool],
+      ...(shape === 'json'
+        ? {
+            output_config: { format: { type: 'json_schema' as const, schema: VERIFICATION_SCHEMA } }
+          }
+        : {}),
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'diff --git a/src/greet.js' },
+            { type: 'text', text }
+          ]
+        },
+        ...more
+      ]
+    })
+  const review = (client: Anthropic, text = 'Review this diff') =>
+    client.messages.create({
+      model: MODEL,
+      max_tokens: 1024,
+      tools: [verdictTool],
+      messages: [{ role: 'user', content: text }]
+    })
+  const jsonOf = (msg: Anthropic.Message): unknown => {
+    const block = msg.content.find(b => b.type === 'text')
+    return JSON.parse(block?.type === 'text' ? block.text : '')
+  }
+  const toolInput = (msg: Anthropic.Message): unknown => {
+    const block = msg.content.find(b => b.type === 'tool_use')
+    return block?.type === 'tool_use' ? [block.name, block.input] : undefined
+  }
+
+  it('confirms a finding by default, before the script, citing its file and line', async () => {
+    const { server, client } = await start({
+      script: [{ kind: 'tool_use', name: 'submit_verdict', input: { verdict: 'GO' } }]
+    })
+    expect(jsonOf(await verify(client, question('greet prints undefined'), 'json'))).toEqual({
+      verdict: 'confirmed',
+      reason: 'scripted verifier: the cited code shows the problem',
+      cited: [{ file: 'src/greet.js', line: 2 }]
+    })
+    // the scripted review reply was left for the review call
+    expect(toolInput(await review(client))).toEqual(['submit_verdict', { verdict: 'GO' }])
+    expect(server.calls.map(c => [c.status, c.verifier])).toEqual([
+      [200, true],
+      [200, undefined]
+    ])
+  })
+
+  it('answers with a submit_verification call when the request offers that tool', async () => {
+    const { client } = await start({})
+    expect(toolInput(await verify(client, question('greet prints undefined'), 'tool'))).toEqual([
+      'submit_verification',
+      {
+        verdict: 'confirmed',
+        reason: 'scripted verifier: the cited code shows the problem',
+        cited: [{ file: 'src/greet.js', line: 2 }]
+      }
+    ])
+  })
+
+  it('takes its FIFO replies, then the first rule whose text the question contains, then the fallback', async () => {
+    const { server, client } = await start({
+      verifier: {
+        replies: [
+          { kind: 'tool_use', name: 'read_file', input: { path: 'src/app.js' } },
+          { verdict: 'uncertain', reason: 'no caller found', cited: [] }
+        ],
+        rules: [
+          {
+            when: '# Earlier finding to verify',
+            answer: { verdict: 'confirmed', reason: 'still there' }
+          },
+          {
+            when: ['Not a real problem'],
+            answer: { verdict: 'refuted', reason: 'name is always set' }
+          }
+        ],
+        fallback: { verdict: 'uncertain', reason: 'cannot tell' }
+      }
+    })
+    // a verifier that reads a file first: its next turn (a tool result) is still a verifier call
+    const first = await verify(client, question('A'), 'json')
+    expect(toolInput(first)).toEqual(['read_file', { path: 'src/app.js' }])
+    const use = first.content.find(b => b.type === 'tool_use')
+    const turn: Anthropic.MessageParam[] = [
+      { role: 'assistant', content: first.content },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: use?.type === 'tool_use' ? use.id : '', content: 'x' }
+        ]
+      }
+    ]
+    expect(jsonOf(await verify(client, question('A'), 'json', turn))).toEqual({
+      verdict: 'uncertain',
+      reason: 'no caller found',
+      cited: []
+    })
+    expect(jsonOf(await verify(client, question('Not a real problem'), 'json'))).toMatchObject({
+      verdict: 'refuted',
+      reason: 'name is always set'
+    })
+    const earlier = question('Not a real problem', '# Earlier finding to verify')
+    expect(jsonOf(await verify(client, earlier, 'json'))).toMatchObject({
+      verdict: 'confirmed',
+      reason: 'still there'
+    })
+    expect(jsonOf(await verify(client, question('B'), 'json'))).toMatchObject({
+      verdict: 'uncertain',
+      reason: 'cannot tell',
+      cited: [{ file: 'src/greet.js', line: 2 }]
+    })
+    expect(server.calls.every(c => c.verifier)).toBe(true)
+  })
+
+  it('asks a responder with the question it read', async () => {
+    const { client } = await start({
+      verifier: {
+        responder: q => ({
+          verdict: q.title?.startsWith('real') ? 'confirmed' : 'refuted',
+          reason: `${q.id} ${q.file}:${q.line} ${q.severity} earlier=${q.earlier}`
+        })
+      }
+    })
+    expect(jsonOf(await verify(client, question('real bug'), 'json'))).toMatchObject({
+      verdict: 'confirmed',
+      reason: 'RL-1a2b3c4d src/greet.js:2 high earlier=false'
+    })
+    expect(jsonOf(await verify(client, question('noise'), 'json'))).toMatchObject({
+      verdict: 'refuted'
+    })
+  })
+
+  it('leaves a call that does not ask for a verification, and every call with verifier: false, to the script', async () => {
+    const { server, client } = await start({
+      script: [
+        { kind: 'tool_use', name: 'submit_verdict', input: { verdict: 'NO_GO' } },
+        { kind: 'json', value: { verdict: 'refuted', reason: 'scripted in the FIFO', cited: [] } }
+      ],
+      verifier: false
+    })
+    // a review whose diff happens to hold the header line is no verifier call
+    expect(toolInput(await review(client, question('x')))).toEqual([
+      'submit_verdict',
+      { verdict: 'NO_GO' }
+    ])
+    expect(jsonOf(await verify(client, question('x'), 'json'))).toMatchObject({
+      reason: 'scripted in the FIFO'
+    })
+    expect(server.calls.map(c => c.verifier)).toEqual([undefined, undefined])
+    await expect(
+      ModelServer.start({ verifier: { rules: [{ answer: { verdict: 'yes' } }] } } as never)
+    ).rejects.toThrow(
+      'ModelServer verifier.rules[0].answer: needs `verdict`: confirmed, refuted, uncertain'
+    )
+  })
+})
