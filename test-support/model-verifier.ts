@@ -3,10 +3,13 @@
  * blocking finding of the AI reviewer and answers confirmed, refuted or uncertain, citing the code.
  *
  * A call is a verifier call when a user message's text (not a tool result) has a line that starts
- * with `# Finding to verify` or `# Earlier finding to verify` AND the request asks for the
- * verification: it offers the tool `submit_verification`, or its `output_config.format.schema` has a
- * `verdict` property. A review call never does both, so scripted review replies stay in the FIFO.
- * Later turns of the verifier's own tool loop count too (the question is still in the conversation).
+ * with `# Finding to verify` or `# Earlier finding to verify`. The verifier's request is the review
+ * call of the finding's part (same tools, system and `output_config.format`, so it reads the part
+ * from the prompt cache) with the question as one more text block; it answers with a verdict:
+ * NO_GO = confirmed (the finding restated, citing its place), GO = refuted, NEEDS_DISCUSSION =
+ * uncertain, the reason in `summary` — as structured-output JSON when the request has
+ * `output_config.format`, else as a `submit_review` call. Later turns of the verifier's own tool loop
+ * count too (the question is still in the conversation).
  *
  * The question's lines after the header (`id: …`, `file: …`, `line: N`, `title: …`, `severity: …`,
  * `evidence:` and the quote, then the description) are read into a `VerifierQuestion`.
@@ -102,10 +105,8 @@ function userTexts(messages: unknown[]): string[] {
 
 function asksVerification(call: VerifierCall): 'json' | 'tool' | undefined {
   const format = isObject(call.outputConfig) ? call.outputConfig.format : undefined
-  const schema = isObject(format) ? format.schema : undefined
-  if (isObject(schema) && isObject(schema.properties) && 'verdict' in schema.properties)
-    return 'json'
-  const offered = call.tools.some(t => isObject(t) && t.name === 'submit_verification')
+  if (isObject(format)) return 'json'
+  const offered = call.tools.some(t => isObject(t) && t.name === 'submit_review')
   return offered ? 'tool' : undefined
 }
 
@@ -136,22 +137,54 @@ export function verifierQuestion(call: VerifierCall): VerifierQuestion | undefin
 const asList = (v: string | string[] | undefined): string[] =>
   v === undefined ? [] : Array.isArray(v) ? v : [v]
 
-/** The answer as the request wants it: structured-output JSON, or a `submit_verification` call. */
+const DECISION: Record<VerifierVerdict, string> = {
+  confirmed: 'NO_GO',
+  refuted: 'GO',
+  uncertain: 'NEEDS_DISCUSSION'
+}
+
+/** The evidence lines of the question (between the fences after `evidence:`). */
+function questionEvidence(text: string): string {
+  return /^evidence:\n```\n([\s\S]*?)\n```/m.exec(text)?.[1] ?? ''
+}
+
+/**
+ * The answer as the request wants it: a verdict as structured-output JSON, or a `submit_review`
+ * call. Confirmed restates the finding once per cited place (its own by default).
+ */
 export function verifierReply(question: VerifierQuestion, answer: VerifierAnswer): RawReply {
+  const reason =
+    answer.reason ??
+    (answer.verdict === 'confirmed'
+      ? DEFAULT_VERIFIER_REASON
+      : `scripted verifier: ${answer.verdict}`)
+  const cited =
+    answer.cited ??
+    (question.file && question.line ? [{ file: question.file, line: question.line }] : [])
+  const findings =
+    answer.verdict === 'confirmed'
+      ? cited.map(c => ({
+          severity: question.severity ?? 'high',
+          category: 'logic',
+          file: c.file,
+          line: c.line,
+          title: question.title ?? 'confirmed',
+          description: reason,
+          evidence: questionEvidence(question.text)
+        }))
+      : []
   const value = {
-    verdict: answer.verdict,
-    reason:
-      answer.reason ??
-      (answer.verdict === 'confirmed'
-        ? DEFAULT_VERIFIER_REASON
-        : `scripted verifier: ${answer.verdict}`),
-    cited:
-      answer.cited ??
-      (question.file && question.line ? [{ file: question.file, line: question.line }] : [])
+    decision: DECISION[answer.verdict],
+    summary: reason,
+    findings,
+    failedCriteria: [],
+    passedCriteria: [],
+    requiredRework: [],
+    earlierFindings: []
   }
   return question.shape === 'json'
     ? { kind: 'json', value }
-    : { kind: 'tool_use', name: 'submit_verification', input: value }
+    : { kind: 'tool_use', name: 'submit_review', input: value }
 }
 
 /** Checks options written by hand (a scenario file, say) instead of letting a typo pass. */

@@ -1,4 +1,5 @@
 import { atOrAbove, locationOf } from '../loop/findings.js'
+import { sameProblem } from '../loop/matching.js'
 import { lastIteration, recordedFindings } from '../loop/state.js'
 import type { Finding, LoopState, ReviewerVerdict, Severity, Verification } from '../loop/types.js'
 import { plural } from '../report/format.js'
@@ -8,18 +9,13 @@ import type { ReviewerDeps } from './review-batch.js'
 import type { ReviewPrompt } from './review-prompt.js'
 import { verifyAll, type Question, type VerifyInput } from './verify.js'
 
-/** Lines apart at which two passes' findings in one file and category are the same finding. */
-const VOTE_SLACK = 3
-
+/** Two passes' findings are one when they have one id, or are the same problem (`sameProblem`). */
 function samePlace(a: Finding, b: Finding): boolean {
-  if (a.id === b.id) return true
-  if (!a.file || a.file !== b.file || a.category !== b.category) return false
-  if (a.line === undefined || b.line === undefined) return a.line === b.line
-  return Math.abs(a.line - b.line) <= VOTE_SLACK
+  return a.id === b.id || sameProblem(b, { ...a, status: 'open', since: 0 })
 }
 
 /**
- * Several independent passes' verdicts as one: findings merged by id or place, each with the number
+ * Several independent passes' verdicts as one: findings merged by id or as the same problem, each with the number
  * of passes that raised it (`votes`); a blocking one raised by fewer than `votesToBlock` passes is set
  * aside as outvoted. The decision is the most cautious pass's; the rest (coverage, dropped) is the
  * first pass's.
