@@ -87,10 +87,13 @@ export async function unsettledEarlier(
   const raised = new Set([...verdict.findings, ...(verdict.setAside ?? [])].map(f => f.id))
   const disputed = new Set(last.fix?.disputes.map(d => d.id) ?? [])
   const open = new Set(last.findings.filter(f => f.status === 'open').map(f => f.id))
+  // a file this review could not see is carried as it is (withUnseen), not asked about
+  const unseen = new Set(verdict.coverage?.unreviewed ?? [])
   const candidates = recordedFindings(state).filter(
     f =>
       f.source === 'ai' &&
       f.file &&
+      !unseen.has(f.file) &&
       open.has(f.id) &&
       !disputed.has(f.id) &&
       atOrAbove(f.severity, threshold) &&
