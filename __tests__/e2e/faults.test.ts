@@ -149,6 +149,8 @@ describe('faults never lose work or let the loop run uncapped', () => {
       }
     })
     let secondPrompt = ''
+    // the reviewer's and fixer's calls in order (verifier calls are answered before the responder)
+    let n = 0
     const report = await runScenario(
       {
         ...base,
@@ -157,7 +159,8 @@ describe('faults never lose work or let the loop run uncapped', () => {
       },
       {
         model: {
-          responder: (call, index) => {
+          responder: call => {
+            const index = n++
             if (index === 0) return verdict('NO_GO', [RUN_MAY_THROW])
             if (index === 1) {
               const task = JSON.stringify(call.messages)
@@ -203,6 +206,7 @@ describe('faults never lose work or let the loop run uncapped', () => {
         explanation: 'it cannot throw'
       }
     })
+    let n = 0
     const report = await runScenario(
       {
         ...base,
@@ -213,12 +217,15 @@ describe('faults never lose work or let the loop run uncapped', () => {
       {
         model: {
           // review, dispute, done — twice on the same head
-          responder: (call, index) =>
-            index % 3 === 0
+          // (counted here: verifier calls are answered before the responder)
+          responder: call => {
+            const index = n++
+            return index % 3 === 0
               ? verdict
               : index % 3 === 1
                 ? dispute(call)
                 : { kind: 'text', text: 'Disputed.' }
+          }
         }
       }
     )

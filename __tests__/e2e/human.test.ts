@@ -233,10 +233,13 @@ function ai(replies: ScriptedReply[], more: Partial<Scenario>): Scenario {
   }
 }
 
-/** The messages of every call the model server received, each as JSON, per call. */
+/**
+ * The messages of every reviewer and fixer call the model server received (verifier calls left
+ * out), each as JSON, per call.
+ */
 function keepPrompts(into: string[][]): (s: unknown, m?: ModelServer) => Promise<void> {
   return async (_s, model) => {
-    for (const call of model?.calls ?? [])
+    for (const call of (model?.calls ?? []).filter(c => !c.verifier))
       into.push(
         (call.messages as Array<{ role: string; content: unknown }>).map(m =>
           JSON.stringify(m.content)
