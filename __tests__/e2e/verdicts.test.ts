@@ -101,7 +101,8 @@ describe('the reviewer and fixer on the current models, held to their request ru
     expect(new Set(report.modelCalls.map(c => c.model))).toEqual(new Set([expected]))
     // the verifier's calls (issue 28; model-server.ts) left out
     const [review, ...rest] = report.modelCalls.filter(c => !c.verifier)
-    expect(review!.toolChoice).toBeUndefined()
+    // the reviewer's read-only tools, never a forced tool choice
+    expect(review!.toolChoice).toEqual({ type: 'auto' })
     expect(review!.outputConfig).toMatchObject({ format: { type: 'json_schema' } })
     for (const fixTurn of rest.slice(0, 3)) expect(fixTurn.toolChoice).toEqual({ type: 'auto' })
     // the fixer's closing words reach the PR

@@ -84,7 +84,10 @@ export async function unsettledEarlier(
   const last = lastIteration(state)
   if (!last || last.round !== state.round) return []
   const answered = new Map((verdict.earlier ?? []).map(a => [a.id, a.status]))
-  const raised = new Set([...verdict.findings, ...(verdict.setAside ?? [])].map(f => f.id))
+  const current = [...verdict.findings, ...(verdict.setAside ?? [])]
+  // raised again, maybe reworded or moved: the id it keeps is settled later (keepEarlierIds)
+  const raised = (f: Finding) =>
+    current.some(c => c.id === f.id || sameProblem(c, { ...f, status: 'open', since: 0 }))
   const disputed = new Set(last.fix?.disputes.map(d => d.id) ?? [])
   const open = new Set(last.findings.filter(f => f.status === 'open').map(f => f.id))
   // a file this review could not see is carried as it is (withUnseen), not asked about
@@ -97,7 +100,7 @@ export async function unsettledEarlier(
       open.has(f.id) &&
       !disputed.has(f.id) &&
       atOrAbove(f.severity, threshold) &&
-      !raised.has(f.id) &&
+      !raised(f) &&
       (answered.get(f.id) ?? 'fixed') === 'fixed'
   )
   if (candidates.length === 0) return []
