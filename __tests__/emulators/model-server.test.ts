@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ModelServer, estimateTokens } from '../../test-support/model-server.js'
 import type { ModelServerOptions, ScriptedReply } from '../../test-support/model-server.js'
 import { modelFamily, rulesFor, structuredOutputsOn } from '../../test-support/model-rules.js'
+import { verdictSchema, wireSchema } from '../../src/review/verdict-schema.js'
 
 const MODEL = 'claude-test-1'
 const KEY = 'sk-test-key'
@@ -1198,28 +1199,24 @@ describe('ModelServer reply templates and latency', () => {
 })
 
 describe('ModelServer verifier calls', () => {
-  const VERIFICATION_SCHEMA = {
-    type: 'object',
-    additionalProperties: false,
-    required: ['verdict', 'reason', 'cited'],
-    properties: {
-      verdict: { enum: ['confirmed', 'refuted', 'uncertain'] },
-      reason: { type: 'string' },
-      cited: {
-        type: 'array',
-        items: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['file', 'line'],
-          properties: { file: { type: 'string' }, line: { type: 'integer' } }
-        }
-      }
-    }
+  // the verifier asks with the review's own request shape (issue 28): the verdict schema as the
+  // structured output, or the submit_review tool; its answer is a verdict
+  const VERDICT_SCHEMA = wireSchema(verdictSchema) as Record<string, unknown>
+  const submitReview: Anthropic.Tool = {
+    name: 'submit_review',
+    description: 'Submit the review verdict',
+    input_schema: VERDICT_SCHEMA as Anthropic.Tool.InputSchema
   }
-  const submitVerification: Anthropic.Tool = {
-    name: 'submit_verification',
-    description: 'Submit the verification',
-    input_schema: VERIFICATION_SCHEMA as Anthropic.Tool.InputSchema
+  type Verdict = {
+    decision: string
+    summary: string
+    findings: Array<{ file?: string; line?: number }>
+  }
+  /** The verdict read back as the verifier's word: NO_GO confirmed, GO refuted, else uncertain. */
+  const word = (v: unknown) => {
+    const { decision, summary, findings } = v as Verdict
+    const verdict = decision === 'NO_GO' ? 'confirmed' : decision === 'GO' ? 'refuted' : 'uncertain'
+    return { verdict, reason: summary, cited: findings.map(f => ({ file: f.file, line: f.line })) }
   }
   const question = (title: string, header = '# Finding to verify') =>
     [
@@ -1230,7 +1227,9 @@ describe('ModelServer verifier calls', () => {
       `title: ${title}`,
       'severity: high',
       'evidence:',
+      '```',
       "  return 'Hello, ' + name",
+      '```',
       '',
       'Calling greet() without a name yields "Hello, undefined".'
     ].join('\n')
@@ -1244,10 +1243,10 @@ describe('ModelServer verifier calls', () => {
     client.messages.create({
       model: MODEL,
       max_tokens: 1024,
-      tools: shape === 'tool' ? [readTool, submitVerification] : [readTool],
+      tools: shape === 'tool' ? [readTool, submitReview] : [readTool],
       ...(shape === 'json'
         ? {
-            output_config: { format: { type: 'json_schema' as const, schema: VERIFICATION_SCHEMA } }
+            output_config: { format: { type: 'json_schema' as const, schema: VERDICT_SCHEMA } }
           }
         : {}),
       messages: [
@@ -1268,10 +1267,11 @@ describe('ModelServer verifier calls', () => {
       tools: [verdictTool],
       messages: [{ role: 'user', content: text }]
     })
-  const jsonOf = (msg: Anthropic.Message): unknown => {
+  const raw = (msg: Anthropic.Message): unknown => {
     const block = msg.content.find(b => b.type === 'text')
     return JSON.parse(block?.type === 'text' ? block.text : '')
   }
+  const jsonOf = (msg: Anthropic.Message) => word(raw(msg))
   const toolInput = (msg: Anthropic.Message): unknown => {
     const block = msg.content.find(b => b.type === 'tool_use')
     return block?.type === 'tool_use' ? [block.name, block.input] : undefined
@@ -1281,11 +1281,24 @@ describe('ModelServer verifier calls', () => {
     const { server, client } = await start({
       script: [{ kind: 'tool_use', name: 'submit_verdict', input: { verdict: 'GO' } }]
     })
-    expect(jsonOf(await verify(client, question('greet prints undefined'), 'json'))).toEqual({
+    const answer = raw(await verify(client, question('greet prints undefined'), 'json'))
+    expect(word(answer)).toEqual({
       verdict: 'confirmed',
       reason: 'scripted verifier: the cited code shows the problem',
       cited: [{ file: 'src/greet.js', line: 2 }]
     })
+    // the finding restated, quoting the question's evidence
+    expect((answer as { findings: unknown[] }).findings).toEqual([
+      {
+        severity: 'high',
+        category: 'logic',
+        file: 'src/greet.js',
+        line: 2,
+        title: 'greet prints undefined',
+        description: 'scripted verifier: the cited code shows the problem',
+        evidence: "  return 'Hello, ' + name"
+      }
+    ])
     // the scripted review reply was left for the review call
     expect(toolInput(await review(client))).toEqual(['submit_verdict', { verdict: 'GO' }])
     expect(server.calls.map(c => [c.status, c.verifier])).toEqual([
@@ -1294,16 +1307,17 @@ describe('ModelServer verifier calls', () => {
     ])
   })
 
-  it('answers with a submit_verification call when the request offers that tool', async () => {
+  it('answers with a submit_review call when the request offers that tool', async () => {
     const { client } = await start({})
-    expect(toolInput(await verify(client, question('greet prints undefined'), 'tool'))).toEqual([
-      'submit_verification',
-      {
-        verdict: 'confirmed',
-        reason: 'scripted verifier: the cited code shows the problem',
-        cited: [{ file: 'src/greet.js', line: 2 }]
-      }
-    ])
+    const [name, input] = toolInput(
+      await verify(client, question('greet prints undefined'), 'tool')
+    ) as [string, unknown]
+    expect(name).toBe('submit_review')
+    expect(word(input)).toEqual({
+      verdict: 'confirmed',
+      reason: 'scripted verifier: the cited code shows the problem',
+      cited: [{ file: 'src/greet.js', line: 2 }]
+    })
   })
 
   it('takes its FIFO replies, then the first rule whose text the question contains, then the fallback', async () => {
@@ -1353,10 +1367,11 @@ describe('ModelServer verifier calls', () => {
       verdict: 'confirmed',
       reason: 'still there'
     })
-    expect(jsonOf(await verify(client, question('B'), 'json'))).toMatchObject({
+    // only a confirmed verdict restates the finding: an uncertain one cites nothing
+    expect(jsonOf(await verify(client, question('B'), 'json'))).toEqual({
       verdict: 'uncertain',
       reason: 'cannot tell',
-      cited: [{ file: 'src/greet.js', line: 2 }]
+      cited: []
     })
     expect(server.calls.every(c => c.verifier)).toBe(true)
   })
@@ -1383,7 +1398,18 @@ describe('ModelServer verifier calls', () => {
     const { server, client } = await start({
       script: [
         { kind: 'tool_use', name: 'submit_verdict', input: { verdict: 'NO_GO' } },
-        { kind: 'json', value: { verdict: 'refuted', reason: 'scripted in the FIFO', cited: [] } }
+        {
+          kind: 'json',
+          value: {
+            decision: 'GO',
+            summary: 'scripted in the FIFO',
+            findings: [],
+            failedCriteria: [],
+            passedCriteria: [],
+            requiredRework: [],
+            earlierFindings: []
+          }
+        }
       ],
       verifier: false
     })

@@ -142,12 +142,26 @@ async function runBatches(
   }))
 }
 
-/** The changed files in pass `k`'s order: each pass of several reads them in another order. */
-function passOrder(diffs: readonly FileDiff[], k: number, passes: number): FileDiff[] {
-  if (k === 0) return [...diffs]
-  const shift = Math.round((k * diffs.length) / passes)
-  const rotated = [...diffs.slice(shift), ...diffs.slice(0, shift)]
-  return k % 2 === 1 ? rotated.reverse() : rotated
+/**
+ * Pass `k`'s plan: the same parts (the same files reviewed together, so each pass covers the PR the
+ * same way), each part's files in another order (rotated, every other pass reversed), so passes are
+ * not one prompt sent several times. A part of one file reads the same in every pass.
+ */
+function passPlan(plan: ReviewPlan, k: number): ReviewPlan {
+  if (k === 0) return plan
+  const order = <T>(xs: readonly T[]): T[] => {
+    const shift = k % xs.length
+    const rotated = [...xs.slice(shift), ...xs.slice(0, shift)]
+    return k % 2 === 1 ? rotated.reverse() : rotated
+  }
+  return {
+    ...plan,
+    batches: plan.batches.map(b => {
+      if (b.files.length < 2) return b
+      const files = order(readDiff(b.text))
+      return { ...b, files: files.map(f => f.path), text: files.map(f => f.text).join('') }
+    })
+  }
 }
 
 /** One pass's parts, each with its prompt and the earlier findings it answers on. */
@@ -250,9 +264,7 @@ export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promis
     readDiff(await git.diff(base, pull.headSha)),
     ignore
   )
-  const planOf = (k: number) =>
-    planBatches(passOrder(diffs, k, ai.reviewPasses), { ignore, budgetChars: BATCH_CHARS })
-  const plan: ReviewPlan = planOf(0)
+  const plan: ReviewPlan = planBatches(diffs, { ignore, budgetChars: BATCH_CHARS })
   const shape: Shape = traitsOf(ai.reviewModel, ai.provider?.name).structuredOutputs
     ? 'json'
     : 'tool'
@@ -278,7 +290,7 @@ export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promis
   const verdicts = [await runPass(deps, input, first, shape, deadline)]
   for (let k = 1; k < ai.reviewPasses && plan.batches.length; k++) {
     deps.log.info(`review: pass ${k + 1} of ${ai.reviewPasses}`)
-    const pass = await preparePass(deps, input, range, planOf(k), shape)
+    const pass = await preparePass(deps, input, range, passPlan(plan, k), shape)
     verdicts.push(await runPass(deps, input, pass, shape, deadline))
   }
   const voted =
