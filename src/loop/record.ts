@@ -56,7 +56,10 @@ export type ReviewedIteration = Pick<
 }
 
 /** The fix changed the lines of the finding (a finding without a line: its file). */
-function touched(f: FindingRecord, changed: ReviewedIteration['changedLines']): boolean {
+export function touched(
+  f: Pick<FindingRecord, 'file' | 'line'>,
+  changed: ReviewedIteration['changedLines']
+): boolean {
   const ranges = f.file ? changed?.[f.file] : undefined
   if (!ranges?.length) return false
   if (f.line === undefined) return true

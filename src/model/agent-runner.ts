@@ -41,6 +41,8 @@ export interface AgentSpec {
   outputSchema?: Record<string, unknown>
   /** Tools whose call ends the run, not run: the agent's answer (submit_review, submit_verification). */
   finalTools?: ReadonlySet<string>
+  /** Said after the tool results of the turn before the last: the next answer must be the final one. */
+  lastTurnNote?: string
   /** Runs one turn's tool calls; returns one tool_result block per call, in order. */
   runTools(calls: ToolUse[]): Promise<ContentBlock[]>
   /** Told each answered turn's response (after its usage is recorded in the budget). */
@@ -107,7 +109,12 @@ export async function runAgent(deps: AgentDeps, spec: AgentSpec): Promise<AgentR
       return { stopReason: 'final_tool', turns: turn, response }
     if (calls.length === 0)
       return { stopReason: ended(response, answer.cut), turns: turn, response }
-    spec.messages.push({ role: 'user', content: await spec.runTools(calls) })
+    const results = await spec.runTools(calls)
+    const note = turn === spec.maxTurns - 1 ? spec.lastTurnNote : undefined
+    spec.messages.push({
+      role: 'user',
+      content: note ? [...results, { type: 'text', text: note }] : results
+    })
   }
   return { stopReason: 'max_turns', turns: spec.maxTurns, response }
 }

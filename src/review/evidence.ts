@@ -19,7 +19,8 @@ export function evidenceProblem(
   const quoted = (finding.evidence ?? '')
     .split('\n')
     .map(squeeze)
-    .filter(l => l.length > 0)
+    // an elision (`...`, `// …`) stands for lines left out, not for code
+    .filter(l => l.length > 0 && !/^(\/\/|#|\/\*)?\s*(\.\.\.|…)\s*(\*\/)?$/.test(l))
   if (quoted.length === 0) return 'it quotes no code (evidence) from the file'
   const line = finding.line ?? 1
   const from = Math.max(1, line - EVIDENCE_SLACK)

@@ -324,6 +324,7 @@ export async function converse(
       outputReserve: Math.min(maxTokens, REVIEW_OUTPUT_RESERVE),
       outputSchema: prompt.outputSchema,
       finalTools: new Set([REVIEW_TOOL]),
+      lastTurnNote: 'That was your last turn with tools: answer now, with what you have read.',
       runTools: calls => reader!.run(calls)
     }
   )

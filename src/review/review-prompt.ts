@@ -114,6 +114,8 @@ export interface PromptDeps {
   /** `path-instructions`: given for the glob's files among those reviewed. */
   pathInstructions?: ReadonlyArray<{ path: string; instructions: string }>
   promptsDir?: string
+  /** review-max-turns: the turns one review (or verifier) call may take, its answer included. */
+  reviewMaxTurns?: number
 }
 
 /** What every batch's prompt starts with: the system prompt and the PR's text, both cached. */
@@ -148,7 +150,14 @@ export async function sharedPrompt(
   const guidelines = await loadGuidelines(git, pull.baseSha, deps.guidelines)
   const system = systemPrompt(
     'reviewer',
-    { threshold: deps.threshold, answer: ANSWER[shape] },
+    {
+      threshold: deps.threshold,
+      answer: ANSWER[shape],
+      turns:
+        (deps.reviewMaxTurns ?? 1) > 1
+          ? `You may take at most ${deps.reviewMaxTurns} model turns, your answer included; when you are told it is your last turn, answer.`
+          : 'You have one turn: answer directly.'
+    },
     {
       sections: [
         guidelines

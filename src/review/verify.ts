@@ -1,6 +1,6 @@
 import Bottleneck from 'bottleneck/light.js'
-import { locationOf } from '../loop/findings.js'
-import type { Finding, PullRequest, Verification } from '../loop/types.js'
+import { atOrAbove, locationOf } from '../loop/findings.js'
+import type { Finding, PullRequest, Severity, Verification } from '../loop/types.js'
 import { loadPrompt } from '../model/prompts.js'
 import { prose, stripInvisible } from '../model/sanitize.js'
 import { traitsOf } from '../model/models.js'
@@ -104,13 +104,29 @@ export async function verifyOne(
     if (!('content' in response))
       return notVerified(response.kind === 'failed' ? response.error : 'no answer')
     const answer = readAnswer(response, input.shape, validate)
-    if (answer.kind === 'verdict') return verification(answer.verdict, deps.ai.blockUncertain)
+    const odd = answer.kind === 'verdict' ? contradictory(answer.verdict, deps) : undefined
+    if (answer.kind === 'verdict' && !odd)
+      return verification(answer.verdict, deps.ai.blockUncertain)
     if (answer.kind === 'refused') return notVerified('the model refused to verify')
-    problems = answer.kind === 'invalid' ? answer.errors : ['the answer was cut off']
+    problems = odd ? [odd] : answer.kind === 'invalid' ? answer.errors : ['the answer was cut off']
     if (answer.kind === 'cut_off') prompt.messages.pop()
     else askForRepair(prompt.messages, response.content, problems, input.shape)
   }
   return notVerified(`its answer could not be accepted: ${problems.slice(0, 2).join('; ')}`)
+}
+
+/** A refutation (GO) that still lists a blocking finding or a failed criterion says two things. */
+function contradictory(
+  verdict: { decision: string; findings: Array<{ severity: Severity }>; failedCriteria: string[] },
+  deps: Pick<ReviewerDeps, 'threshold'>
+): string | undefined {
+  if (verdict.decision !== 'GO') return undefined
+  if (
+    verdict.findings.some(f => atOrAbove(f.severity, deps.threshold)) ||
+    verdict.failedCriteria.length
+  )
+    return 'The decision is GO (refuted) but the answer lists a blocking finding or a failed criterion: answer NO_GO if the problem is real, or GO with no findings and no failed criteria if it is not.'
+  return undefined
 }
 
 function verification(

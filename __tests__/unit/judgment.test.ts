@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest'
+import type { FindingRecord, ReviewerVerdict } from '../../src/loop/types.js'
+import { zeroUsage } from '../../src/loop/usage.js'
+import { Budget } from '../../src/model/budget.js'
+import { combinePasses, holdUp } from '../../src/review/judgment.js'
+import { finding, iteration, pull, SHA_A, SHA_B, state } from './builders.js'
+import { FakeGit, settings } from './fake-ports.js'
+
+function verdict(overrides: Partial<ReviewerVerdict> = {}): ReviewerVerdict {
+  return {
+    decision: 'GO',
+    summary: 'ok',
+    findings: [],
+    failedCriteria: [],
+    passedCriteria: [],
+    requiredRework: [],
+    usage: zeroUsage(),
+    dropped: 0,
+    ...overrides
+  }
+}
+
+const record = (id: string, line: number, status: FindingRecord['status'] = 'open') => ({
+  id,
+  severity: 'high' as const,
+  category: 'logic' as const,
+  title: `problem at ${line}`,
+  file: 'src/a.ts',
+  line,
+  source: 'ai',
+  status,
+  since: 1
+})
+
+/** The loop after iteration 1 raised blockers at lines 10 and 40 of src/a.ts; the fix changed lines 9-11. */
+function setup(findings: FindingRecord[] = [record('RL-10', 10), record('RL-40', 40)]) {
+  const git = new FakeGit(SHA_B)
+  git.diffText = [
+    'diff --git a/src/a.ts b/src/a.ts',
+    '--- a/src/a.ts',
+    '+++ b/src/a.ts',
+    '@@ -9,3 +9,3 @@',
+    '-a',
+    '-b',
+    '-c',
+    '+a',
+    '+b',
+    '+c',
+    ''
+  ].join('\n')
+  const loop = state({ iterations: [iteration({ reviewedSha: SHA_A, findings })] })
+  const ai = { ...settings({ 'anthropic-api-key': 'k', 'verify-findings': 'false' }).ai }
+  const deps = {
+    client: { create: () => Promise.reject(new Error('no model call expected')) },
+    ai,
+    threshold: 'medium' as const,
+    budget: new Budget(0, undefined),
+    log: { info: () => {}, warning: () => {} }
+  }
+  const input = {
+    pull: pull({ headSha: SHA_B }),
+    git,
+    deadline: Date.now() + 60_000,
+    shape: 'json' as const,
+    state: loop
+  }
+  return (v: ReviewerVerdict) => holdUp(deps, input, v, () => undefined)
+}
+
+describe('an earlier blocker is never let through on the reviewer’s word alone (issue 28)', () => {
+  it('keeps open the one whose lines the fix did not touch, though its file changed', async () => {
+    const out = await setup()(
+      verdict({ earlier: [{ id: 'RL-10', status: 'fixed', note: 'done' }] })
+    )
+    expect(out.findings.map(f => f.id)).toEqual(['RL-40'])
+    expect(out.findings[0]!.description).toContain('the reviewer did not answer on it')
+    expect(out.decision).toBe('NO_GO')
+  })
+
+  it('also when it was disputed and the reviewer now calls it fixed', async () => {
+    const run = setup([record('RL-40', 40, 'disputed')])
+    const out = await run(verdict({ earlier: [{ id: 'RL-40', status: 'fixed', note: 'done' }] }))
+    expect(out.findings.map(f => [f.id, f.description])).toEqual([
+      ['RL-40', expect.stringContaining('the reviewer called it fixed')]
+    ])
+  })
+
+  it('also when its only re-raise was set aside, and then it is no longer shown as set aside', async () => {
+    const aside = finding({ id: 'RL-40', file: 'src/a.ts', line: 40, title: 'problem at 40' })
+    const out = await setup()(
+      verdict({
+        decision: 'NO_GO',
+        setAside: [
+          { ...aside, verification: { status: 'outvoted', by: 'votes', why: 'x', blocks: false } }
+        ]
+      })
+    )
+    expect(out.findings.map(f => f.id)).toEqual(['RL-40'])
+    expect(out.setAside ?? []).toEqual([])
+    expect(out.decision).toBe('NO_GO')
+  })
+})
+
+describe('a NO_GO that rested on findings set aside', () => {
+  const aside = finding({
+    verification: { status: 'refuted', by: 'verifier', why: 'not real', blocks: false }
+  })
+  it('is GO when the reviewer failed no criterion, and a human decides when it did', async () => {
+    const run = setup([])
+    const go = await run(verdict({ decision: 'NO_GO', setAside: [aside] }))
+    expect(go.decision).toBe('GO')
+    expect(go.summary).toContain('rested only on findings that did not hold up')
+    const human = await run(
+      verdict({ decision: 'NO_GO', setAside: [aside], failedCriteria: ['totals'] })
+    )
+    expect(human.decision).toBe('NEEDS_DISCUSSION')
+    expect(human.summary).toContain('a human decides')
+  })
+})
+
+describe('votes of several passes', () => {
+  it('a pass whose part failed casts no vote, and its unreviewed files stay unreviewed', () => {
+    const x = finding({ id: 'RL-x', file: 'src/a.ts', line: 3 })
+    const coverage = (unreviewed: string[]) => ({
+      files: 2,
+      reviewed: 2 - unreviewed.length,
+      ignored: [],
+      unreviewed,
+      failures: unreviewed.length ? ['part 1: API error'] : [],
+      batches: 2
+    })
+    const out = combinePasses(
+      [
+        verdict({ decision: 'NO_GO', findings: [x], coverage: coverage([]) }),
+        verdict({ decision: 'GO', coverage: coverage(['src/a.ts']), error: 'part 1 failed' })
+      ],
+      2,
+      'medium'
+    )
+    expect(out.findings.map(f => [f.id, f.votes])).toEqual([['RL-x', { count: 1, passes: 2 }]])
+    expect(out.coverage?.unreviewed).toEqual(['src/a.ts'])
+    expect(out.coverage?.reviewed).toBe(1)
+    expect(out.error).toBe('part 1 failed')
+  })
+})
