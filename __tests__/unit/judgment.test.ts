@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { FindingRecord, ReviewerVerdict } from '../../src/loop/types.js'
 import { zeroUsage } from '../../src/loop/usage.js'
 import { Budget } from '../../src/model/budget.js'
+import { verificationText } from '../../src/report/verification.js'
 import { combinePasses, holdUp } from '../../src/review/judgment.js'
 import { finding, iteration, pull, SHA_A, SHA_B, state } from './builders.js'
 import { FakeGit, settings } from './fake-ports.js'
@@ -118,6 +119,44 @@ describe('a NO_GO that rested on findings set aside', () => {
   })
 })
 
+describe('a blocker the verifier could not check', () => {
+  it('still blocks, saying why, when the verifier call fails', async () => {
+    const git = new FakeGit(SHA_B)
+    const ai = settings({ 'anthropic-api-key': 'k' }).ai
+    const deps = {
+      client: { create: () => Promise.reject(new Error('overloaded (529) after retries')) },
+      ai: { ...ai, reviewMaxTurns: 1 },
+      threshold: 'medium' as const,
+      budget: new Budget(0, undefined),
+      log: { info: () => {}, warning: () => {} },
+      promptsDir: 'prompts'
+    }
+    const part = { system: [], tools: [], messages: [{ role: 'user' as const, content: [] }] }
+    const input = {
+      pull: pull({ headSha: SHA_B }),
+      git,
+      deadline: Date.now() + 60_000,
+      shape: 'json' as const,
+      state: state()
+    }
+    const x = finding({ id: 'RL-x', evidence: 'x' })
+    const out = await holdUp(deps, input, verdict({ decision: 'NO_GO', findings: [x] }), () => part)
+    expect(out.decision).toBe('NO_GO')
+    expect(out.findings.map(f => [f.id, f.verification])).toEqual([
+      [
+        'RL-x',
+        {
+          status: 'uncertain',
+          by: 'verifier',
+          why: 'overloaded (529) after retries',
+          blocks: true,
+          unverifiable: true
+        }
+      ]
+    ])
+  })
+})
+
 describe('votes of several passes', () => {
   it('a pass whose part failed casts no vote, and its unreviewed files stay unreviewed', () => {
     const x = finding({ id: 'RL-x', file: 'src/a.ts', line: 3 })
@@ -141,5 +180,23 @@ describe('votes of several passes', () => {
     expect(out.coverage?.unreviewed).toEqual(['src/a.ts'])
     expect(out.coverage?.reviewed).toBe(1)
     expect(out.error).toBe('part 1 failed')
+  })
+})
+
+describe('what people read of a verification', () => {
+  it('says a finding that could not be verified blocks as raised, and why', () => {
+    const text = verificationText(
+      finding({
+        verification: {
+          status: 'uncertain',
+          by: 'verifier',
+          why: 'max-cost-usd left no room',
+          blocks: true,
+          unverifiable: true
+        }
+      })
+    )
+    expect(text).toContain('could not be verified: max-cost-usd left no room (it blocks as raised)')
+    expect(text).not.toContain('block-uncertain')
   })
 })

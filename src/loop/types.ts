@@ -70,6 +70,11 @@ export interface Verification {
   cited?: Array<{ file: string; line?: number }>
   /** Whether the loop acts on the finding (blocks GO, reaches the fixer). */
   blocks: boolean
+  /**
+   * The verification could not be made (the budget, the time, an API error, an answer that could not
+   * be accepted): the finding blocks as raised.
+   */
+  unverifiable?: true
 }
 
 /** Why the loop did not act on a finding: every status but `confirmed`. */

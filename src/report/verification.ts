@@ -63,9 +63,11 @@ export function verificationText(f: Finding, whyChars = 300): string {
     const said =
       v.status === 'confirmed'
         ? `confirmed by the verifier${why}`
-        : v.status === 'uncertain'
-          ? `the verifier could not tell${why}${v.blocks ? ' (blocks: block-uncertain is on)' : ''}`
-          : `${REASON[v.status][0]}${why}`
+        : v.unverifiable
+          ? `could not be verified${why} (it blocks as raised)`
+          : v.status === 'uncertain'
+            ? `the verifier could not tell${why}${v.blocks ? ' (blocks: block-uncertain is on)' : ''}`
+            : `${REASON[v.status][0]}${why}`
     parts.push(`${ICON[v.status]} ${said}${citedText(f)}`)
   }
   if (f.votes && f.votes.passes > 1)

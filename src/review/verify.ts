@@ -90,8 +90,9 @@ export async function verifyOne(
   const notVerified = (why: string): Verification => ({
     status: 'uncertain',
     by: 'verifier',
-    why: `not verified: ${clip(why, 300)}`,
-    blocks: true
+    why: clip(why, 300),
+    blocks: true,
+    unverifiable: true
   })
   let problems: string[] = []
   for (let attempt = 0; attempt < 2; attempt++) {
