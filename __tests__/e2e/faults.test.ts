@@ -149,6 +149,7 @@ describe('faults never lose work or let the loop run uncapped', () => {
       }
     })
     let secondPrompt = ''
+    let disputedId = ''
     // the reviewer's and fixer's calls in order (verifier calls are answered before the responder)
     let n = 0
     const report = await runScenario(
@@ -165,6 +166,7 @@ describe('faults never lose work or let the loop run uncapped', () => {
             if (index === 1) {
               const task = JSON.stringify(call.messages)
               const id = /RL-[0-9a-f]{10}/.exec(task)![0]
+              disputedId = id
               return {
                 kind: 'tool_use',
                 name: 'dispute_finding',
@@ -173,7 +175,15 @@ describe('faults never lose work or let the loop run uncapped', () => {
             }
             if (index === 2) return { kind: 'text', text: 'Disputed.' }
             secondPrompt = JSON.stringify(call.messages)
-            return verdict('GO', [])
+            // the reviewer answers the dispute (silence would not settle it: issue 28)
+            const go = verdict('GO', []) as { kind: 'json'; value: Record<string, unknown> }
+            return {
+              ...go,
+              value: {
+                ...go.value,
+                earlierFindings: [{ id: disputedId, status: 'dispute_accepted', note: 'right' }]
+              }
+            }
           }
         }
       }
