@@ -37,7 +37,10 @@ export function titleSimilarity(a: string, b: string): number {
 }
 
 /** Lines between an earlier finding's line and a new finding's range; 0 for neither having one. */
-function distance(f: Finding, earlier: FindingRecord): number {
+/** What of an earlier finding tells whether a new one raises it again: a record, or a finding. */
+type Earlier = Pick<FindingRecord, 'source' | 'file' | 'category' | 'line' | 'title'>
+
+function distance(f: Finding, earlier: Earlier): number {
   if (earlier.line === undefined || f.line === undefined) return 0
   const end = Math.max(f.endLine ?? f.line, f.line)
   return earlier.line < f.line ? f.line - earlier.line : Math.max(0, earlier.line - end)
@@ -48,7 +51,7 @@ function distance(f: Finding, earlier: FindingRecord): number {
  * reach (or neither has one), and a similar title — very similar, or similar a few lines apart. A fix
  * changes the cited line, and with it the fingerprint; this keeps the problem's id.
  */
-export function sameProblem(f: Finding, earlier: FindingRecord): boolean {
+export function sameProblem(f: Finding, earlier: Earlier): boolean {
   if ((earlier.source ?? 'ai') !== f.source) return false
   if ((earlier.file ?? '') !== (f.file ?? '')) return false
   if (earlier.category !== undefined && earlier.category !== f.category) return false

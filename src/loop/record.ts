@@ -83,7 +83,8 @@ function resolvedBy(
   return touched(f, r.changedLines) && !(f.file && r.rewritten?.includes(f.file))
 }
 
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
+/** `s` cut to `n` characters, an ellipsis marking the cut. */
+export const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
 
 /** The coverage as the state keeps it: counts, and at most 50 paths of each list. */
 export function coverageRecord(c: ReviewCoverage): CoverageRecord {

@@ -45,7 +45,7 @@ export interface ReviewerInput {
  */
 export function owners(
   batches: readonly Batch[],
-  earlier: ReadonlyMap<string, FindingRecord>
+  earlier: ReadonlyMap<string, Pick<FindingRecord, 'file' | 'line'>>
 ): Map<number, Set<string>> {
   const out = new Map<number, Set<string>>(batches.map(b => [b.index, new Set<string>()]))
   for (const [id, record] of earlier) {
@@ -168,6 +168,8 @@ function passPlan(plan: ReviewPlan, k: number): ReviewPlan {
 interface Pass {
   plan: ReviewPlan
   prompts: ReviewPrompt[]
+  /** The latest record of every earlier finding of the round. */
+  earlier: Map<string, FindingRecord>
   owned: Map<number, Set<string>>
 }
 
@@ -185,7 +187,8 @@ async function preparePass(
     shape,
     plan
   )
-  const owned = owners(plan.batches, latestRecords(input.state))
+  const earlier = latestRecords(input.state)
+  const owned = owners(plan.batches, earlier)
   const prompts = await Promise.all(
     plan.batches.map(b =>
       batchPrompt(shared, input.git, range, b, {
@@ -195,7 +198,7 @@ async function preparePass(
       })
     )
   )
-  return { plan, prompts, owned }
+  return { plan, prompts, earlier, owned }
 }
 
 /** Reviews every part of one pass (see runBatches) and merges them into the pass's verdict. */
@@ -206,8 +209,7 @@ async function runPass(
   shape: Shape,
   deadline: number
 ): Promise<ReviewerVerdict> {
-  const { plan, prompts, owned } = pass
-  const earlier = latestRecords(input.state)
+  const { plan, prompts, earlier, owned } = pass
   const label = (b: Batch) =>
     plan.batches.length > 1 ? `review part ${b.index}/${plan.batches.length}` : 'review'
   const results = await runBatches(
@@ -233,8 +235,7 @@ async function runPass(
  */
 function partFinder(pass: Pass): PartOf {
   return f => {
-    const record = { ...f, since: 0, status: 'open' as const }
-    const owner = owners(pass.plan.batches, new Map([[f.id, record]]))
+    const owner = owners(pass.plan.batches, new Map([[f.id, f]]))
     const index = [...owner].find(([, ids]) => ids.has(f.id))?.[0]
     const at = pass.plan.batches.findIndex(b => b.index === index)
     return at >= 0 ? pass.prompts[at] : undefined

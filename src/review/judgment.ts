@@ -20,8 +20,8 @@ import type { ReviewPrompt } from './review-prompt.js'
 import { verifyAll, type Question, type VerifyInput } from './verify.js'
 
 /** Two passes' findings are one when they have one id, or are the same problem (`sameProblem`). */
-function samePlace(a: Finding, b: Finding): boolean {
-  return a.id === b.id || sameProblem(b, { ...a, status: 'open', since: 0 })
+function sameFinding(a: Finding, b: Finding): boolean {
+  return a.id === b.id || sameProblem(b, a)
 }
 
 /**
@@ -39,7 +39,7 @@ export function combinePasses(
   const groups: Array<{ found: Finding[]; passes: Set<number> }> = []
   passes.forEach((pass, k) =>
     pass.findings.forEach(f => {
-      const group = groups.find(g => samePlace(g.found[0]!, f))
+      const group = groups.find(g => sameFinding(g.found[0]!, f))
       if (group) {
         group.found.push(f)
         group.passes.add(k)
@@ -145,8 +145,7 @@ export async function unsettledEarlier(
   const disputed = new Set(last.fix?.disputes.map(d => d.id) ?? [])
   // a file this review could not see is carried as it is (withUnseen), not asked about
   const unseen = new Set(verdict.coverage?.unreviewed ?? [])
-  const raised = (f: Finding) =>
-    verdict.findings.some(c => c.id === f.id || sameProblem(c, { ...f, status: 'open', since: 0 }))
+  const raised = (f: Finding) => verdict.findings.some(c => c.id === f.id || sameProblem(c, f))
   const saysGone = (f: Finding) => {
     const answer = answered.get(f.id)
     if (answer === undefined || answer === 'fixed') return true
@@ -229,8 +228,7 @@ export async function holdUp(
     .map(({ e, v }) => stillOpen(e.finding, e.why, n, v && { ...v, blocks: true }))
   const kept = [...checked.filter(f => f.verification?.blocks !== false), ...back]
   // an earlier blocker back open is no longer set aside, under its id or reworded
-  const isBack = (f: Finding) =>
-    back.some(b => b.id === f.id || sameProblem(f, { ...b, status: 'open', since: 0 }))
+  const isBack = (f: Finding) => back.some(b => b.id === f.id || sameProblem(f, b))
   const setAside = [
     ...(verdict.setAside ?? []),
     ...checked.filter(f => f.verification?.blocks === false)

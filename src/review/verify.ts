@@ -1,5 +1,6 @@
 import Bottleneck from 'bottleneck/light.js'
 import { atOrAbove, locationOf } from '../loop/findings.js'
+import { clip } from '../loop/record.js'
 import type { Finding, PullRequest, Severity, Verification } from '../loop/types.js'
 import { loadPrompt } from '../model/prompts.js'
 import { prose, stripInvisible } from '../model/sanitize.js'
@@ -66,8 +67,6 @@ function verifierPrompt(part: ReviewPrompt, question: string): ReviewPrompt {
   ]
   return { ...part, messages }
 }
-
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
 
 /**
  * One independent verifier run on one finding: confirmed (NO_GO), refuted (GO) or uncertain
