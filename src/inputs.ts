@@ -107,6 +107,11 @@ export interface AiSettings {
   votesToBlock: number
   /** review-max-turns: model turns of one review or verifier call's read-only tool loop (1: no tools). */
   reviewMaxTurns: number
+  /**
+   * incremental-review: a later review sends again only the parts with a file changed since its
+   * last review (or a blocking finding open); false re-reads the whole PR every time.
+   */
+  incrementalReview: boolean
 }
 
 export { ALWAYS_PROTECTED }
@@ -133,6 +138,7 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   'block-uncertain': 'false',
   'review-passes': '1',
   'review-max-turns': '6',
+  'incremental-review': 'true',
   'max-annotations': '1000',
   'check-name': 'review-loop',
   'check-run-buttons': 'false',
@@ -423,7 +429,12 @@ function reviewJudgment(
   get: GetInput
 ): Pick<
   AiSettings,
-  'verifyFindings' | 'blockUncertain' | 'reviewPasses' | 'votesToBlock' | 'reviewMaxTurns'
+  | 'verifyFindings'
+  | 'blockUncertain'
+  | 'reviewPasses'
+  | 'votesToBlock'
+  | 'reviewMaxTurns'
+  | 'incrementalReview'
 > {
   const reviewPasses = integer(get, 'review-passes', 1, 1, 5)
   const majority = Math.floor(reviewPasses / 2) + 1
@@ -438,7 +449,8 @@ function reviewJudgment(
     blockUncertain: boolean(get, 'block-uncertain', false),
     reviewPasses,
     votesToBlock,
-    reviewMaxTurns: integer(get, 'review-max-turns', 6, 1, 20)
+    reviewMaxTurns: integer(get, 'review-max-turns', 6, 1, 20),
+    incrementalReview: boolean(get, 'incremental-review', true)
   }
 }
 

@@ -46,7 +46,7 @@ export function iteration(overrides: Partial<IterationRecord> = {}): IterationRe
 
 export function state(overrides: Partial<LoopState> = {}): LoopState {
   return {
-    schema: 7,
+    schema: 8,
     pr: 7,
     status: 'running',
     round: 1,

@@ -262,6 +262,9 @@ export class FakeGit implements Git {
   async grep() {
     return []
   }
+  async blobs() {
+    return new Map<string, string>()
+  }
 }
 
 /**

@@ -204,6 +204,7 @@ const ai: AiSettings = {
   ignore: [],
   reviewConcurrency: 4,
   verifyFindings: true,
+  incrementalReview: true,
   blockUncertain: false,
   reviewPasses: 1,
   votesToBlock: 1,
@@ -265,6 +266,9 @@ const reviewGit = {
   },
   async grep() {
     return []
+  },
+  async blobs() {
+    return new Map<string, string>()
   }
 } as unknown as Git
 

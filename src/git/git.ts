@@ -647,7 +647,7 @@ const nul = (text: string): string[] => text.split('\0').filter(Boolean)
 function commitReads(
   git: RunGit,
   ok: (args: string[]) => Promise<string>
-): Pick<Git, 'show' | 'listFiles' | 'grep'> {
+): Pick<Git, 'show' | 'listFiles' | 'blobs' | 'grep'> {
   return {
     async show(sha, file) {
       const r = await git(['show', '--no-textconv', `${sha}:${file}`])
@@ -655,6 +655,16 @@ function commitReads(
     },
     async listFiles(sha) {
       return nul(await ok(['ls-tree', '-r', '--name-only', '-z', sha]))
+    },
+    async blobs(sha) {
+      // "<mode> <type> <id>\t<path>", NUL-terminated; submodules (commit) and trees are left out
+      const entries = nul(await ok(['ls-tree', '-r', '-z', '--full-tree', sha]))
+      return new Map(
+        entries.flatMap(e => {
+          const m = /^\d+ blob ([0-9a-f]+)\t([\s\S]*)$/.exec(e)
+          return m ? [[m[2]!, m[1]!] as const] : []
+        })
+      )
     },
     grep: (sha, text, where) => grepCommit(git, sha, text, where)
   }

@@ -10,6 +10,8 @@ import type {
   LoopState,
   LoopStatus,
   ReviewCoverage,
+  ReviewedContent,
+  ReviewedFiles,
   SetAsideCounts,
   SetAsideStatus,
   Usage
@@ -97,8 +99,24 @@ export function coverageRecord(c: ReviewCoverage): CoverageRecord {
     ...(c.ignored.length ? { ignoredFiles: paths(c.ignored) } : {}),
     ...(c.unreviewed.length ? { unreviewed: paths(c.unreviewed) } : {}),
     ...(c.unreviewed.length > 50 ? { unreviewedOmitted: c.unreviewed.length - 50 } : {}),
-    ...(c.failures.length ? { failures: c.failures.slice(0, 5).map(f => clip(f, 300)) } : {})
+    ...(c.failures.length ? { failures: c.failures.slice(0, 5).map(f => clip(f, 300)) } : {}),
+    ...(c.unchanged && Object.keys(c.unchanged).length
+      ? { unchanged: Object.keys(c.unchanged).length }
+      : {}),
+    ...(c.skipped ? { skipped: c.skipped } : {})
   }
+}
+
+/**
+ * The content the AI review stands on as the state keeps it: per file `n:blob`, with `:open` when
+ * its part was not clean; n is this iteration's for the files sent now.
+ */
+export function reviewedFiles(content: ReviewedContent, n: number): ReviewedFiles {
+  const files: Record<string, string> = {}
+  // a path longer than the state allows is left out: its part is sent again
+  for (const [path, f] of Object.entries(content.files))
+    if (path.length <= 1000) files[path] = `${f.n ?? n}:${f.blob}${f.clean ? '' : ':open'}`
+  return { base: content.base, settings: content.settings, files }
 }
 
 /** The set-aside findings counted by why (one without a status counts as unverified). */
@@ -217,11 +235,19 @@ export function appendReview(state: LoopState, r: ReviewedIteration): LoopState 
     ...(answers.length ? { answers } : {}),
     ...(r.trigger ? { trigger: r.trigger } : {})
   }
+  // a carried review saw nothing anew; a review without the content (gates only, incremental-review
+  // off) leaves nothing a later review can stand on
+  const { reviewed: before, ...rest } = state
+  const content = r.coverage?.content
+  const reviewed = reviewsNothing(r.trigger)
+    ? before
+    : content && reviewedFiles(content, r.n)
   return {
-    ...state,
+    ...rest,
     iterations: [...state.iterations, record],
     lastReviewedSha: r.reviewedSha,
-    totals: addUsage(state.totals, r.usage)
+    totals: addUsage(state.totals, r.usage),
+    ...(reviewed ? { reviewed } : {})
   }
 }
 

@@ -106,11 +106,18 @@ export function compactState(state: LoopState, budget = STATE_JSON_BUDGET): Loop
     [10, 10]
   ]
   let compact = state
-  for (const [latestKeep, olderKeep] of steps) {
+  let whole = state
+  for (const [step, [latestKeep, olderKeep]] of steps.entries()) {
     if (size(compact) <= budget) return compact
-    const last = state.iterations.length - 1
+    // past the first step, what each file was reviewed at goes (a PR of many files): the next
+    // review reads the whole PR again, which costs money but loses nothing
+    if (step === 1 && whole.reviewed) {
+      const { reviewed: _reviewed, ...rest } = whole
+      whole = rest
+    }
+    const last = whole.iterations.length - 1
     compact = {
-      ...state,
+      ...whole,
       iterations: state.iterations.map((it, i) =>
         i === last ? trimIteration(it, latestKeep, false) : trimIteration(it, olderKeep, true)
       )

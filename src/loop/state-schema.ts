@@ -18,10 +18,11 @@ import { MAX_CARRIED } from './unsaved-spend.js'
  * own cap, the human review feedback seen and who started an iteration; 5 added what a review covered
  * (files reviewed, ignored and not reviewed) and the true count of a check's problems; 6 added the
  * paths left out of a fix commit, with why, and the runs whose unsaved spend was carried; 7 added the
- * count of the AI findings a review set aside (not acted on), by why. An older version meeting them
- * says to upgrade.
+ * count of the AI findings a review set aside (not acted on), by why; 8 added the content each file
+ * was reviewed at (`reviewed`) and the files a review did not send again (`unchanged`, `skipped`).
+ * An older version meeting them says to upgrade.
  */
-export const STATE_SCHEMA = 7
+export const STATE_SCHEMA = 8
 
 const login = { type: 'string', maxLength: 100 } as const
 const nonNegative = { type: 'number', minimum: 0 } as const
@@ -203,7 +204,9 @@ const iterationRecord = {
         ignoredFiles: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 500 } },
         unreviewed: { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 500 } },
         unreviewedOmitted: count,
-        failures: { type: 'array', maxItems: 5, items: { type: 'string', maxLength: 300 } }
+        failures: { type: 'array', maxItems: 5, items: { type: 'string', maxLength: 300 } },
+        unchanged: count,
+        skipped: count
       }
     },
     setAside: {
@@ -244,7 +247,7 @@ export const stateSchema = {
   ],
   additionalProperties: false,
   properties: {
-    schema: { enum: [1, 2, 3, 4, 5, 6, STATE_SCHEMA] },
+    schema: { enum: [1, 2, 3, 4, 5, 6, 7, STATE_SCHEMA] },
     pr: { type: 'integer', minimum: 1 },
     status: { enum: LOOP_STATUSES },
     round: { type: 'integer', minimum: 1 },
@@ -301,6 +304,23 @@ export const stateSchema = {
       required: ['review', 'comment'],
       additionalProperties: false,
       properties: { review: count, comment: count }
+    },
+    reviewed: {
+      type: 'object',
+      required: ['base', 'settings', 'files'],
+      additionalProperties: false,
+      properties: {
+        base: sha,
+        settings: { type: 'string', pattern: '^[0-9a-f]{16}$' },
+        files: {
+          type: 'object',
+          propertyNames: { maxLength: 1000 },
+          additionalProperties: {
+            type: 'string',
+            pattern: '^[0-9]{1,6}:[0-9a-f]{40}([0-9a-f]{24})?(:open)?$'
+          }
+        }
+      }
     },
     updatedAt: { type: 'string' }
   }

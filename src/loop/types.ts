@@ -270,6 +270,26 @@ export interface ReviewCoverage {
   /** Why, one line per failed batch. */
   failures: string[]
   batches: number
+  /**
+   * Files not sent again (incremental-review): reviewed in an earlier iteration at their current
+   * content, path → that iteration.
+   */
+  unchanged?: Record<string, number>
+  /** Parts not sent again: all their files unchanged since a review that found nothing blocking. */
+  skipped?: number
+  /** The content this review stands on, for the state's `reviewed` (set with incremental-review). */
+  content?: ReviewedContent
+}
+
+/** What a review stands on: its base, its settings, and each reviewed file's blob. */
+export interface ReviewedContent {
+  base: string
+  settings: string
+  /**
+   * Per reviewed file: its blob, whether its part found nothing blocking (`clean`), and the
+   * iteration that reviewed it when that was an earlier one (unchanged since).
+   */
+  files: Record<string, { blob: string; clean: boolean; n?: number }>
 }
 
 /** The review of one head: the gates, the reviewer's verdict, and their findings merged by id. */
@@ -381,6 +401,29 @@ export interface CoverageRecord {
   /** Unreviewed paths beyond the 50 listed. */
   unreviewedOmitted?: number
   failures?: string[]
+  /** Files reviewed in an earlier iteration at their current content, not sent again (schema 8). */
+  unchanged?: number
+  /** Parts not sent again (schema 8). */
+  skipped?: number
+}
+
+/**
+ * The content the AI review last saw (schema 8): a later review sends again only the parts with a
+ * file changed since, or with a finding open.
+ */
+export interface ReviewedFiles {
+  /** The merge base the files were diffed against: another base re-reviews everything. */
+  base: string
+  /**
+   * A digest of what else a review depends on (model, system prompt with the guidelines and
+   * instructions, threshold, ignore, passes, verification): other settings re-review everything.
+   */
+  settings: string
+  /**
+   * Per path, `n:blob`: reviewed in iteration n at that blob, its part finding nothing blocking;
+   * `n:blob:open` when its part did not say GO (it is sent again).
+   */
+  files: Record<string, string>
 }
 
 /** A finding a human settled as won't-fix (`/review-loop dismiss`): it no longer blocks. */
@@ -437,8 +480,8 @@ export interface IterationRecord {
 }
 
 export interface LoopState {
-  /** 1 to 6 are read and written again as 7 (see STATE_SCHEMA). */
-  schema: 1 | 2 | 3 | 4 | 5 | 6 | 7
+  /** 1 to 7 are read and written again as 8 (see STATE_SCHEMA). */
+  schema: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8
   pr: number
   status: LoopStatus
   /** A round starts when the PR is opened, and again when a human pushes after a terminal state. */
@@ -454,6 +497,8 @@ export interface LoopState {
    * save failed (schema 6); a carried run is never counted again.
    */
   carriedSpend?: string[]
+  /** The content the AI review last saw, per file (incremental-review; schema 8). */
+  reviewed?: ReviewedFiles
   /** Why the loop ended, in words, for terminal states. */
   reason?: string
   /** A cap a human gave this round (`/review-loop continue N`), instead of max-iterations. */

@@ -52,11 +52,11 @@ export function createAiAgents(
   let budget: Budget | undefined
   return {
     spent: () => budget?.usage ?? zeroUsage(),
-    async review({ pull, state, git, gates }) {
+    async review({ pull, state, git, gates, fresh }) {
       budget = new Budget(state.totals.costUsd, ai.maxCostUsd)
       return aiReview(
         { client: model, ai, threshold: settings.severityThreshold, budget, log },
-        { pull, state, git, gates }
+        { pull, state, git, gates, fresh }
       )
     },
     async answer({ question, spentBefore }) {

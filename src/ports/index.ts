@@ -201,6 +201,11 @@ export interface Git {
   show(sha: string, file: string): Promise<string | undefined>
   listFiles(sha: string): Promise<string[]>
   /**
+   * Every file of commit `sha` with its blob id (path → object id), read from the git objects: the
+   * same id is the same content.
+   */
+  blobs(sha: string): Promise<Map<string, string>>
+  /**
    * The lines of commit `sha`'s files (under `path`, a file or a folder; default all) that hold
    * `text`: a fixed string, case-sensitive, one line. Binary files are skipped; no hit is an empty list.
    */
@@ -401,6 +406,8 @@ export interface AiAgents {
     state: LoopState
     git: Git
     gates: GateResult[]
+    /** Read every part again (a human's retry), nothing taken from an earlier review. */
+    fresh?: boolean
   }): Promise<ReviewerVerdict>
   /**
    * The reviewer model's answer to a question a person asked in a review thread; undefined when the

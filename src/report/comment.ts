@@ -253,7 +253,7 @@ export function renderLatestReview(state: LoopState): string {
   const out = ['### Latest review', '']
   if (last.error) out.push(`> [!CAUTION]\n> ${escapeMd(last.error)}`, '')
   out.push(escapeMd(last.summary.slice(0, 1500)))
-  const coverage = renderCoverage(last)
+  const coverage = renderCoverage(last, state.reviewed)
   if (coverage.length) out.push('', ...coverage)
   if (last.failedCriteria?.length)
     out.push('', '**Failed criteria:**', ...last.failedCriteria.map(c => `- ${escapeMd(c)}`))

@@ -1,4 +1,4 @@
-import type { IterationRecord } from '../loop/types.js'
+import type { IterationRecord, ReviewedFiles } from '../loop/types.js'
 import { codeSpan, escapeMd } from './format.js'
 
 const files = (n: number) => `${n} changed file${n === 1 ? '' : 's'}`
@@ -7,17 +7,49 @@ const files = (n: number) => `${n} changed file${n === 1 ? '' : 's'}`
 export function coverageLine(it: IterationRecord): string | undefined {
   const c = it.coverage
   if (!c) return undefined
-  return `Reviewed ${c.reviewed} of ${files(c.files)} (${c.ignored} ignored)${c.batches > 1 ? ` in ${c.batches} parts` : ''}.`
+  const reused = c.unchanged
+    ? ` ${c.unchanged} of them reviewed in an earlier iteration and unchanged since${c.skipped ? ` (${c.skipped} part${c.skipped === 1 ? '' : 's'} not sent again)` : ''}.`
+    : ''
+  return `Reviewed ${c.reviewed} of ${files(c.files)} (${c.ignored} ignored)${c.batches > 1 ? ` in ${c.batches} parts` : ''}.${reused}`
+}
+
+/** At most this many paths are listed per iteration. */
+const LISTED = 200
+
+/**
+ * Which iteration reviewed each file at its current content (incremental-review), folded: the
+ * files sent in this one, then those of earlier iterations, unchanged since.
+ */
+function reviewedWhen(it: IterationRecord, reviewed: ReviewedFiles): string[] {
+  const byIteration = new Map<number, string[]>()
+  for (const [path, entry] of Object.entries(reviewed.files)) {
+    const n = Number(entry.split(':')[0])
+    if (n <= it.n) byIteration.set(n, [...(byIteration.get(n) ?? []), path])
+  }
+  const lines = [...byIteration]
+    .sort(([a], [b]) => b - a)
+    .map(([n, paths]) => {
+      const when = n === it.n ? 'in this iteration' : `in iteration ${n}, unchanged since`
+      const listed = paths.sort().slice(0, LISTED)
+      const more = paths.length > listed.length ? ` and ${paths.length - listed.length} more` : ''
+      return `- ${when} (${paths.length}): ${code(listed)}${more}`
+    })
+  const total = [...byIteration.values()].reduce((sum, p) => sum + p.length, 0)
+  return [
+    '',
+    `<details><summary>Reviewed at their current content (${total})</summary>\n\n${lines.join('\n')}\n\n</details>`
+  ]
 }
 
 const code = (paths: readonly string[]) => paths.map(codeSpan).join(', ')
 
 /**
  * What an iteration's review covered, as Markdown: the line above, the files nobody reviewed and why
- * (a warning: the verdict cannot be GO), the files ignored by design (folded), and the checks whose
+ * (a warning: the verdict cannot be GO), which iteration reviewed each file when a review sent only
+ * some parts (folded), the files ignored by design (folded), and the checks whose
  * problems were more than the findings kept.
  */
-export function renderCoverage(it: IterationRecord): string[] {
+export function renderCoverage(it: IterationRecord, reviewed?: ReviewedFiles): string[] {
   const out: string[] = []
   const c = it.coverage
   const line = coverageLine(it)
@@ -29,6 +61,7 @@ export function renderCoverage(it: IterationRecord): string[] {
         '',
         `> [!WARNING]\n> **Not reviewed (${missing}), so this review cannot be GO:** ${code(c.unreviewed ?? [])}${c.unreviewedOmitted ? ` and ${c.unreviewedOmitted} more` : ''}.${(c.failures ?? []).map(f => `\n> - ${escapeMd(f)}`).join('')}`
       )
+    if (c.unchanged && reviewed) out.push(...reviewedWhen(it, reviewed))
     if (c.ignoredFiles?.length)
       out.push(
         '',

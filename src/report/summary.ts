@@ -58,7 +58,7 @@ export function renderJobSummary(input: SummaryInput): string {
   parts.push('', renderMermaid(state))
   if (input.reviewSummary) parts.push('', '### Review summary', '', escapeMd(input.reviewSummary))
   if (last) {
-    const coverage = renderCoverage(last)
+    const coverage = renderCoverage(last, state.reviewed)
     if (coverage.length) parts.push('', '### Coverage', '', ...coverage)
   }
   if (input.gates.length) {

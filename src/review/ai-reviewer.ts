@@ -22,7 +22,24 @@ import {
   type ReviewerDeps
 } from './review-batch.js'
 import { combinePasses, holdUp, type PartOf } from './judgment.js'
-import { batchPrompt, sharedPrompt, type ReviewPrompt, type Shape } from './review-prompt.js'
+import {
+  batchPrompt,
+  sharedPrompt,
+  type ReviewPrompt,
+  type Shape,
+  type SharedPrompt
+} from './review-prompt.js'
+import {
+  carriedOver,
+  chooseParts,
+  clean,
+  contentOf,
+  openBlockers,
+  reusedOutcome,
+  settingsDigest,
+  withReuseNote,
+  type PartChoice
+} from './incremental.js'
 
 export { earlierRounds } from './review-prompt.js'
 export { REVIEW_TOOL } from './review-prompt.js'
@@ -36,6 +53,8 @@ export interface ReviewerInput {
   state: LoopState
   git: Git
   gates: GateResult[]
+  /** Read every part again (a human's retry): nothing is taken from an earlier review. */
+  fresh?: boolean
 }
 
 /**
@@ -164,9 +183,11 @@ function passPlan(plan: ReviewPlan, k: number): ReviewPlan {
   }
 }
 
-/** One pass's parts, each with its prompt and the earlier findings it answers on. */
+/** One pass's parts to send, each with its prompt, and the earlier findings each part answers on. */
 interface Pass {
   plan: ReviewPlan
+  /** The parts sent (incremental-review leaves out those reviewed before at their current content). */
+  batches: Batch[]
   prompts: ReviewPrompt[]
   /** The latest record of every earlier finding of the round. */
   earlier: Map<string, FindingRecord>
@@ -178,68 +199,174 @@ async function preparePass(
   input: ReviewerInput,
   range: { base: string; head: string },
   plan: ReviewPlan,
-  shape: Shape
+  shared: SharedPrompt,
+  send: ReadonlySet<number>
 ): Promise<Pass> {
-  const { ai, threshold } = deps
-  const shared = await sharedPrompt(
-    { threshold, ...ai, promptsDir: deps.promptsDir },
-    input,
-    shape,
-    plan
-  )
   const earlier = latestRecords(input.state)
   const owned = owners(plan.batches, earlier)
+  const batches = plan.batches.filter(b => send.has(b.index))
   const prompts = await Promise.all(
-    plan.batches.map(b =>
+    batches.map(b =>
       batchPrompt(shared, input.git, range, b, {
         plan,
         answerOn: [...owned.get(b.index)!],
-        cachePart: ai.verifyFindings
+        cachePart: deps.ai.verifyFindings
       })
     )
   )
-  return { plan, prompts, earlier, owned }
+  return { plan, batches, prompts, earlier, owned }
 }
 
-/** Reviews every part of one pass (see runBatches) and merges them into the pass's verdict. */
+/**
+ * Reviews the sent parts of one pass (see runBatches) and merges them, with the parts taken from an
+ * earlier review, into the pass's verdict.
+ */
 async function runPass(
   deps: ReviewerDeps,
   input: ReviewerInput,
   pass: Pass,
+  reused: readonly BatchResult[],
   shape: Shape,
   deadline: number
-): Promise<ReviewerVerdict> {
+): Promise<{ verdict: ReviewerVerdict; results: BatchResult[] }> {
   const { plan, prompts, earlier, owned } = pass
   const label = (b: Batch) =>
     plan.batches.length > 1 ? `review part ${b.index}/${plan.batches.length}` : 'review'
-  const results = await runBatches(
-    deps,
-    plan.batches.map((batch, i) => ({
-      batch,
-      prompt: prompts[i]!,
-      run: () =>
-        reviewBatch(
-          deps,
-          { ...input, earlier, owned: owned.get(batch.index)!, deadline, label: label(batch) },
-          prompts[i]!,
-          shape
-        )
-    }))
-  )
-  return mergeBatches(plan, results, deps.threshold, deps.budget.usage)
+  const sent = pass.batches.length
+    ? await runBatches(
+        deps,
+        pass.batches.map((batch, i) => ({
+          batch,
+          prompt: prompts[i]!,
+          run: () =>
+            reviewBatch(
+              deps,
+              { ...input, earlier, owned: owned.get(batch.index)!, deadline, label: label(batch) },
+              prompts[i]!,
+              shape
+            )
+        }))
+      )
+    : []
+  const results = [...sent, ...reused].sort((a, b) => a.batch.index - b.batch.index)
+  return { verdict: mergeBatches(plan, results, deps.threshold, deps.budget.usage), results }
 }
 
 /**
- * The first pass's part that holds a finding's file and line (the first part for a file no part
- * holds): its prompt is the verifier's cached prefix.
+ * The first pass's sent part that holds a finding's file and line (the first sent part for a file no
+ * sent part holds, as one the reviewer found in a part not sent again): its prompt is the verifier's
+ * cached prefix.
  */
 function partFinder(pass: Pass): PartOf {
   return f => {
-    const owner = owners(pass.plan.batches, new Map([[f.id, f]]))
+    const owner = owners(pass.batches, new Map([[f.id, f]]))
     const index = [...owner].find(([, ids]) => ids.has(f.id))?.[0]
-    const at = pass.plan.batches.findIndex(b => b.index === index)
-    return at >= 0 ? pass.prompts[at] : undefined
+    const at = pass.batches.findIndex(b => b.index === index)
+    return pass.prompts[Math.max(0, at)]
   }
+}
+
+/** What incremental-review decides for this review: the parts to send and what the rest stand on. */
+interface Incremental {
+  choice: PartChoice
+  /** The base and settings digest the review stands on; undefined with incremental-review off. */
+  key?: { base: string; settings: string }
+  blobs: ReadonlyMap<string, string>
+  /** The parts not sent, each as its earlier review's outcome (GO, with its open findings). */
+  reused: BatchResult[]
+}
+
+async function incremental(
+  deps: ReviewerDeps,
+  input: ReviewerInput,
+  base: string,
+  plan: ReviewPlan,
+  shared: SharedPrompt
+): Promise<Incremental> {
+  const { ai, threshold, log } = deps
+  if (!ai.incrementalReview)
+    return { choice: { send: plan.batches, reuse: [] }, blobs: new Map(), reused: [] }
+  const { state } = input
+  const key = { base, settings: settingsDigest(ai, threshold, shared.system) }
+  const blobs = await input.git.blobs(input.pull.headSha)
+  const mustSend = new Set(
+    [...owners(plan.batches, openBlockers(state, threshold))].flatMap(([i, ids]) =>
+      ids.size ? [i] : []
+    )
+  )
+  const sendAll = input.fresh
+    ? 'a human asked for the review again (retry)'
+    : lastIteration(state)?.omitted
+      ? 'the state left out some findings of the last review'
+      : undefined
+  const choice = chooseParts(plan, { previous: state.reviewed, ...key, blobs, mustSend, sendAll })
+  if (choice.whyAll && plan.batches.length)
+    log.info(`review: every part is sent: ${choice.whyAll}`)
+  const open = owners(plan.batches, new Map(recordedFindings(state).map(f => [f.id, f])))
+  const reused = choice.reuse.map(r => ({
+    batch: r.batch,
+    outcome: reusedOutcome(r, carriedOver(state, open.get(r.batch.index) ?? new Set()))
+  }))
+  if (reused.length) {
+    const files = new Set(choice.reuse.flatMap(r => r.batch.files)).size
+    log.info(
+      `review: ${plural(choice.send.length, 'part')} of ${plan.batches.length} sent; ${plural(reused.length, 'part')} (${plural(files, 'file')}) reviewed before at their current content are not sent again (incremental-review)`
+    )
+  }
+  return { choice, key, blobs, reused }
+}
+
+/** The coverage with what incremental-review took from earlier reviews, and what the state keeps. */
+function withContent(
+  verdict: ReviewerVerdict,
+  inc: Incremental,
+  passes: ReadonlyArray<readonly BatchResult[]>,
+  threshold: ReviewerDeps['threshold']
+): ReviewerVerdict {
+  if (!inc.key || !verdict.coverage) return verdict
+  const sent = new Set(inc.choice.send.flatMap(b => b.files))
+  const unchanged: Record<string, number> = {}
+  for (const r of inc.choice.reuse)
+    for (const [file, n] of Object.entries(r.reviewedIn)) if (!sent.has(file)) unchanged[file] = n
+  // a part sent is settled when every pass answered it, and clean when every pass found it clean
+  const answered = new Map<number, boolean | undefined>()
+  for (const b of inc.choice.send) {
+    const outcomes = passes.map(results => results.find(r => r.batch.index === b.index)?.outcome)
+    answered.set(
+      b.index,
+      outcomes.every(o => o?.kind === 'verdict')
+        ? outcomes.every(o => clean(o, threshold))
+        : undefined
+    )
+  }
+  return {
+    ...verdict,
+    coverage: {
+      ...verdict.coverage,
+      ...(inc.reused.length ? { unchanged, skipped: inc.reused.length } : {}),
+      content: contentOf(inc.choice, inc.key, inc.blobs, answered)
+    }
+  }
+}
+
+/** The review the budget cannot pay for: no call, its parts failed closed, the estimate said. */
+function refused(
+  deps: ReviewerDeps,
+  input: ReviewerInput,
+  review: { plan: ReviewPlan; sent: Batch[]; reused: BatchResult[]; cost: number }
+): ReviewerVerdict {
+  const { ai, budget } = deps
+  const { plan, sent, cost } = review
+  const left = budget.leftUsd ?? 0
+  const why = `the review of ${plural(sent.length, 'part')}${ai.reviewPasses > 1 ? ` in ${ai.reviewPasses} passes` : ''} would cost about $${cost.toFixed(2)} (estimated before any call), more than the $${Math.max(0, left).toFixed(2)} left of max-cost-usd`
+  deps.log.warning(`review: ${why}`)
+  const results = sent.map(batch => ({
+    batch,
+    outcome: { kind: 'failed' as const, error: why, budgetExhausted: true }
+  }))
+  const all = [...results, ...review.reused].sort((a, b) => a.batch.index - b.batch.index)
+  const verdict = mergeBatches(plan, all, deps.threshold, budget.usage)
+  return { ...withUnseen(input.state, verdict), estimateUsd: cost }
 }
 
 /**
@@ -251,6 +378,9 @@ function partFinder(pass: Pass): PartOf {
  * `review-passes` above 1 the whole review runs that many times, files in another order, and the
  * passes' findings are counted as votes. Then only findings that hold up block (`holdUp`: the
  * evidence check was done per part, the verifier confirms). `review-timeout-minutes` bounds all of it.
+ * With `incremental-review`, a part whose files are all at the content an earlier review found
+ * nothing blocking in (same base, same settings) and that holds no open blocker is not sent again:
+ * it stands as GO with its open findings, and the coverage says which iteration reviewed each file.
  */
 export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promise<ReviewerVerdict> {
   const { ai, budget, threshold } = deps
@@ -269,31 +399,28 @@ export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promis
   const shape: Shape = traitsOf(ai.reviewModel, ai.provider?.name).structuredOutputs
     ? 'json'
     : 'tool'
-  const first = await preparePass(deps, input, range, plan, shape)
+  const prompt = { threshold, ...ai, promptsDir: deps.promptsDir }
+  const plain = await sharedPrompt(prompt, input, shape, plan)
+  const inc = await incremental(deps, input, base, plan, plain)
+  const shared = withReuseNote(plain, inc.choice, ai.reviewMaxTurns)
+  const send = new Set(inc.choice.send.map(b => b.index))
+  const first = await preparePass(deps, input, range, plan, shared, send)
   const cost = estimate(ai.reviewModel, first.prompts) * ai.reviewPasses
-  if (plan.batches.length && !budget.allowsUsd(cost)) {
-    const left = budget.leftUsd ?? 0
-    const why = `the review of ${plural(plan.batches.length, 'part')}${ai.reviewPasses > 1 ? ` in ${ai.reviewPasses} passes` : ''} would cost about $${cost.toFixed(2)} (estimated before any call), more than the $${Math.max(0, left).toFixed(2)} left of max-cost-usd`
-    deps.log.warning(`review: ${why}`)
-    const results = plan.batches.map(batch => ({
-      batch,
-      outcome: { kind: 'failed' as const, error: why, budgetExhausted: true }
-    }))
-    const refused = mergeBatches(plan, results, threshold, budget.usage)
-    return { ...withUnseen(input.state, refused), estimateUsd: cost }
-  }
-  if (plan.batches.length > 1)
+  if (first.batches.length && !budget.allowsUsd(cost))
+    return refused(deps, input, { plan, sent: first.batches, reused: inc.reused, cost })
+  if (first.batches.length > 1)
     deps.log.info(
-      `review: ${plan.files.length} changed files in ${plan.batches.length} parts, ${Math.min(ai.reviewConcurrency, plan.batches.length)} at a time (estimated $${cost.toFixed(2)})`
+      `review: ${plan.files.length} changed files in ${plan.batches.length} parts, ${first.batches.length < plan.batches.length ? `${first.batches.length} sent, ` : ''}${Math.min(ai.reviewConcurrency, first.batches.length)} at a time (estimated $${cost.toFixed(2)})`
     )
   // the time limit is the model calls': preparing the diff (maybe a fetch) does not count
   const deadline = now() + ai.reviewTimeoutMinutes * 60_000
-  const verdicts = [await runPass(deps, input, first, shape, deadline)]
-  for (let k = 1; k < ai.reviewPasses && plan.batches.length; k++) {
+  const passes = [await runPass(deps, input, first, inc.reused, shape, deadline)]
+  for (let k = 1; k < ai.reviewPasses && first.batches.length; k++) {
     deps.log.info(`review: pass ${k + 1} of ${ai.reviewPasses}`)
-    const pass = await preparePass(deps, input, range, passPlan(plan, k), shape)
-    verdicts.push(await runPass(deps, input, pass, shape, deadline))
+    const pass = await preparePass(deps, input, range, passPlan(plan, k), shared, send)
+    passes.push(await runPass(deps, input, pass, inc.reused, shape, deadline))
   }
+  const verdicts = passes.map(p => p.verdict)
   const voted =
     verdicts.length > 1 ? combinePasses(verdicts, ai.votesToBlock, threshold) : verdicts[0]!
   const held = await holdUp(
@@ -302,5 +429,11 @@ export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promis
     voted,
     partFinder(first)
   )
-  return withUnseen(input.state, { ...held, usage: budget.usage })
+  const verdict = withUnseen(input.state, { ...held, usage: budget.usage })
+  return withContent(
+    verdict,
+    inc,
+    passes.map(p => p.results),
+    threshold
+  )
 }

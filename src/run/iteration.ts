@@ -102,7 +102,8 @@ async function reviewOrCarry(
     const review = carriedReview(human.trigger, human.findings, human.rework ?? [])
     return { review, decided: decideHumanFix(run, plan, review, human.trigger) }
   }
-  const review = await keepingSpend(deps, plan, reviewPhase(deps, plan, ws))
+  const fresh = human?.trigger.command === 'retry'
+  const review = await keepingSpend(deps, plan, reviewPhase(deps, plan, ws, fresh))
   return { review, decided: decidePhase({ ...run, trigger: human?.trigger }, plan, review) }
 }
 

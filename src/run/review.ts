@@ -21,7 +21,9 @@ export interface ReviewDeps {
 export async function reviewPhase(
   deps: ReviewDeps,
   plan: Extract<Plan, { kind: 'review' }>,
-  ws: Workspace
+  ws: Workspace,
+  /** A human's retry: the reviewer reads every part again. */
+  fresh = false
 ): Promise<ReviewResult> {
   const { pull, state } = plan
   // each check's output is a log group of its own (groups do not nest), before the review's
@@ -34,7 +36,9 @@ export async function reviewPhase(
     log: deps.log
   })
   return deps.log.group(`${plan.tag} review ${pull.headSha.slice(0, 7)}`, async () => {
-    const verdict = deps.ai ? await deps.ai.review({ pull, state, git: ws.git, gates }) : undefined
+    const verdict = deps.ai
+      ? await deps.ai.review({ pull, state, git: ws.git, gates, fresh })
+      : undefined
     const merged = mergeFindings(
       gates.flatMap(g => g.findings),
       verdict?.findings ?? []
