@@ -157,7 +157,7 @@ export function reusedOutcome(reused: Reused, findings: readonly Finding[]): Bat
     usage: zeroUsage(),
     dropped: 0
   }
-  return { kind: 'verdict', verdict }
+  return { kind: 'verdict', verdict, reused: iterations }
 }
 
 /**

@@ -116,10 +116,21 @@ function mergedSummary(plan: ReviewPlan, results: readonly BatchResult[]): strin
   }
   if (plan.batches.length === 1 && answered.length === 1)
     return (answered[0]!.outcome as Extract<BatchOutcome, { kind: 'verdict' }>).verdict.summary
-  const parts = answered.map(r => {
-    const v = (r.outcome as Extract<BatchOutcome, { kind: 'verdict' }>).verdict
-    return `Part ${r.batch.index} (${fileList(r.batch.files, 3)}): ${v.decision}. ${v.summary}`
-  })
+  const reused = answered.filter(r => r.outcome.kind === 'verdict' && r.outcome.reused)
+  const parts = answered
+    .filter(r => !reused.includes(r))
+    .map(r => {
+      const v = (r.outcome as Extract<BatchOutcome, { kind: 'verdict' }>).verdict
+      return `Part ${r.batch.index} (${fileList(r.batch.files, 3)}): ${v.decision}. ${v.summary}`
+    })
+  if (reused.length) {
+    const when = [
+      ...new Set(reused.flatMap(r => (r.outcome.kind === 'verdict' && r.outcome.reused) || []))
+    ].sort((a, b) => a - b)
+    parts.push(
+      `${reused.length === 1 ? 'Part' : 'Parts'} ${reused.map(r => r.batch.index).join(', ')}: reviewed in iteration ${when.join(', ')} at their current content, unchanged since (not sent again; nothing blocking was found there).`
+    )
+  }
   const failed = results.length - answered.length
   const head =
     plan.batches.length === 1

@@ -51,7 +51,12 @@ export interface BatchInput {
 
 /** One batch's outcome: the reviewer's verdict on it, or why there is none (its files are unreviewed). */
 export type BatchOutcome =
-  | { kind: 'verdict'; verdict: ReviewerVerdict }
+  | {
+      kind: 'verdict'
+      verdict: ReviewerVerdict
+      /** Not sent again (incremental-review): the iterations that reviewed its files. */
+      reused?: number[]
+    }
   | { kind: 'failed'; error: string; budgetExhausted?: boolean }
 
 /** The earlier findings the verdict says are still open, or whose dispute it rejects. */
