@@ -11,7 +11,7 @@ import type {
 import { Budget } from '../model/budget.js'
 import { plural } from '../report/format.js'
 import { traitsOf } from '../model/models.js'
-import type { Git } from '../ports/index.js'
+import type { Git, GrepHit } from '../ports/index.js'
 import { planBatches, readDiff, type Batch, type FileDiff, type ReviewPlan } from './batches.js'
 import { ignoreMatcher, type IgnoreMatcher } from './ignore.js'
 import { mergeBatches, type BatchResult } from './merge.js'
@@ -34,6 +34,7 @@ import {
   chooseParts,
   clean,
   contentOf,
+  importersOf,
   openBlockers,
   reusedOutcome,
   settingsDigest,
@@ -274,6 +275,8 @@ interface Incremental {
   blobs: ReadonlyMap<string, string>
   /** The parts not sent, each as its earlier review's outcome (GO, with its open findings). */
   reused: BatchResult[]
+  /** Lines of the parts not sent that seem to import a changed file. */
+  importers: GrepHit[]
 }
 
 async function incremental(
@@ -285,7 +288,12 @@ async function incremental(
 ): Promise<Incremental> {
   const { ai, threshold, log } = deps
   if (!ai.incrementalReview)
-    return { choice: { send: plan.batches, reuse: [] }, blobs: new Map(), reused: [] }
+    return {
+      choice: { send: plan.batches, reuse: [] },
+      blobs: new Map(),
+      reused: [],
+      importers: []
+    }
   const { state } = input
   const key = { base, settings: settingsDigest(ai, threshold, shared.system) }
   const blobs = await input.git.blobs(input.pull.headSha)
@@ -307,13 +315,15 @@ async function incremental(
     batch: r.batch,
     outcome: reusedOutcome(r, carriedOver(state, open.get(r.batch.index) ?? new Set()))
   }))
-  if (reused.length) {
-    const files = new Set(choice.reuse.flatMap(r => r.batch.files)).size
+  const within = new Set(choice.reuse.flatMap(r => r.batch.files))
+  if (reused.length)
     log.info(
-      `review: ${plural(choice.send.length, 'part')} of ${plan.batches.length} sent; ${plural(reused.length, 'part')} (${plural(files, 'file')}) reviewed before at their current content are not sent again (incremental-review)`
+      `review: ${plural(choice.send.length, 'part')} of ${plan.batches.length} sent; ${plural(reused.length, 'part')} (${plural(within.size, 'file')}) reviewed before at their current content are not sent again (incremental-review)`
     )
-  }
-  return { choice, key, blobs, reused }
+  const importers = reused.length
+    ? await importersOf(input.git, input.pull.headSha, choice.changed ?? [], within)
+    : []
+  return { choice, key, blobs, reused, importers }
 }
 
 /** The coverage with what incremental-review took from earlier reviews, and what the state keeps. */
@@ -402,7 +412,7 @@ export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promis
   const prompt = { threshold, ...ai, promptsDir: deps.promptsDir }
   const plain = await sharedPrompt(prompt, input, shape, plan)
   const inc = await incremental(deps, input, base, plan, plain)
-  const shared = withReuseNote(plain, inc.choice, ai.reviewMaxTurns)
+  const shared = withReuseNote(plain, inc.choice, ai.reviewMaxTurns, inc.importers)
   const send = new Set(inc.choice.send.map(b => b.index))
   const first = await preparePass(deps, input, range, plan, shared, send)
   const cost = estimate(ai.reviewModel, first.prompts) * ai.reviewPasses

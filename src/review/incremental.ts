@@ -16,6 +16,7 @@ import type { SystemBlock } from '../model/prompts.js'
 import type { Batch, ReviewPlan } from './batches.js'
 import type { BatchOutcome } from './review-batch.js'
 import type { SharedPrompt } from './review-prompt.js'
+import type { Git, GrepHit } from '../ports/index.js'
 import { stripInvisible } from '../model/sanitize.js'
 
 /**
@@ -219,6 +220,36 @@ export function contentOf(
   return { ...key, files }
 }
 
+/** A line that loads another module, in the usual languages. */
+const IMPORTS = /\b(import|require|from|include|use|using|load)\b/
+/** File names that say little: their folder names the module. */
+const GENERIC = /^(index|mod|main|__init__|lib|init)$/
+
+/**
+ * Lines of the files in parts not sent again that name a changed file's module on an import-like
+ * line (at most 20, for 10 changed files): what a change may break there, for the reviewer to check.
+ */
+export async function importersOf(
+  git: Pick<Git, 'grep'>,
+  head: string,
+  changed: readonly string[],
+  within: ReadonlySet<string>
+): Promise<GrepHit[]> {
+  const hits: GrepHit[] = []
+  for (const file of changed.slice(0, 10)) {
+    const parts = file.split('/')
+    const name = parts.at(-1)!.replace(/\.[^.]+$/, '')
+    const stem = GENERIC.test(name) ? parts.at(-2) : name
+    if (!stem || stem.length < 3) continue
+    for (const h of await git.grep(head, stem)) {
+      if (hits.length >= 20) return hits
+      const seen = hits.some(x => x.file === h.file && x.line === h.line)
+      if (within.has(h.file) && h.file !== file && IMPORTS.test(h.text) && !seen) hits.push(h)
+    }
+  }
+  return hits
+}
+
 /**
  * The shared prefix of a review that sends only some parts (incremental-review): which parts were
  * reviewed before at their current content, which files changed since their last review, and, with
@@ -227,7 +258,8 @@ export function contentOf(
 export function withReuseNote(
   shared: SharedPrompt,
   choice: PartChoice,
-  turns: number
+  turns: number,
+  importers: readonly GrepHit[] = []
 ): SharedPrompt {
   if (choice.reuse.length === 0) return shared
   const reusedFiles = new Set(choice.reuse.flatMap(r => r.batch.files))
@@ -243,6 +275,11 @@ export function withReuseNote(
   if (changed.length)
     lines.push(
       `Files changed since their last review: ${changed.slice(0, 50).join(', ')}${changed.length > 50 ? ', …' : ''}.`
+    )
+  if (importers.length)
+    lines.push(
+      'Lines of the parts not reviewed again that seem to import a changed file; check that they still hold:',
+      ...importers.map(h => `- ${h.file}:${h.line}: ${h.text.trim().slice(0, 200)}`)
     )
   if (turns > 1)
     lines.push(
