@@ -657,11 +657,11 @@ function commitReads(
       return nul(await ok(['ls-tree', '-r', '--name-only', '-z', sha]))
     },
     async blobs(sha) {
-      // "<mode> <type> <id>\t<path>", NUL-terminated; submodules (commit) and trees are left out
+      // "<mode> <type> <id>\t<path>", NUL-terminated; a submodule's id is its commit
       const entries = nul(await ok(['ls-tree', '-r', '-z', '--full-tree', sha]))
       return new Map(
         entries.flatMap(e => {
-          const m = /^\d+ blob ([0-9a-f]+)\t([\s\S]*)$/.exec(e)
+          const m = /^\d+ (?:blob|commit) ([0-9a-f]+)\t([\s\S]*)$/.exec(e)
           return m ? [[m[2]!, m[1]!] as const] : []
         })
       )

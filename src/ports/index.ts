@@ -201,8 +201,8 @@ export interface Git {
   show(sha: string, file: string): Promise<string | undefined>
   listFiles(sha: string): Promise<string[]>
   /**
-   * Every file of commit `sha` with its blob id (path → object id), read from the git objects: the
-   * same id is the same content.
+   * Every file of commit `sha` with its blob id (path → object id; a submodule's commit), read from
+   * the git objects: the same id is the same content.
    */
   blobs(sha: string): Promise<Map<string, string>>
   /**

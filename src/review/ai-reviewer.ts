@@ -308,8 +308,7 @@ async function incremental(
       ? 'the state left out some findings of the last review'
       : undefined
   const choice = chooseParts(plan, { previous: state.reviewed, ...key, blobs, mustSend, sendAll })
-  if (choice.whyAll && plan.batches.length)
-    log.info(`review: every part is sent: ${choice.whyAll}`)
+  if (choice.whyAll && plan.batches.length) log.info(`review: every part is sent: ${choice.whyAll}`)
   const open = owners(plan.batches, new Map(recordedFindings(state).map(f => [f.id, f])))
   const reused = choice.reuse.map(r => ({
     batch: r.batch,

@@ -67,6 +67,13 @@ export interface PartChoice {
   whyAll?: string
 }
 
+/** What a file the PR deletes is "at": git's id of nothing. */
+const DELETED = '0'.repeat(40)
+
+/** The file's blob at head, or DELETED when the head has no such file. */
+const blobAt = (blobs: ReadonlyMap<string, string>, file: string): string =>
+  blobs.get(file) ?? DELETED
+
 /** `n:blob[:open]` as the state keeps it. */
 function readEntry(entry: string): { n: number; blob: string; clean: boolean } | undefined {
   const m = /^(\d+):([0-9a-f]+)(:open)?$/.exec(entry)
@@ -108,7 +115,7 @@ export function chooseParts(plan: ReviewPlan, input: ChoiceInput): PartChoice {
     const reviewedIn: Record<string, number> = {}
     for (const file of batch.files) {
       const entry = readEntry(previous.files[file] ?? '')
-      const same = entry?.blob === input.blobs.get(file)
+      const same = entry?.blob === blobAt(input.blobs, file)
       if (entry && same && entry.clean) reviewedIn[file] = entry.n
       if (!same) changed.add(file)
     }
@@ -131,10 +138,7 @@ export function openBlockers(
   return new Map(
     (last?.findings ?? [])
       .filter(
-        f =>
-          f.status !== 'fixed' &&
-          (f.source ?? 'ai') === 'ai' &&
-          atOrAbove(f.severity, threshold)
+        f => f.status !== 'fixed' && (f.source ?? 'ai') === 'ai' && atOrAbove(f.severity, threshold)
       )
       .map(f => [f.id, f] as const)
   )
@@ -199,23 +203,18 @@ export function contentOf(
 ): ReviewedContent {
   const files: ReviewedContent['files'] = {}
   for (const r of choice.reuse)
-    for (const [file, n] of Object.entries(r.reviewedIn)) {
-      const blob = blobs.get(file)
-      if (blob) files[file] = { blob, clean: true, n }
-    }
+    for (const [file, n] of Object.entries(r.reviewedIn))
+      files[file] = { blob: blobAt(blobs, file), clean: true, n }
   const sent = new Map<string, boolean[]>()
   for (const b of choice.send)
-    for (const file of b.files) sent.set(file, [...(sent.get(file) ?? []), answered.get(b.index) ?? false])
+    for (const file of b.files)
+      sent.set(file, [...(sent.get(file) ?? []), answered.get(b.index) ?? false])
   const failed = new Set(
     choice.send.filter(b => answered.get(b.index) === undefined).flatMap(b => b.files)
   )
   for (const [file, cleanIn] of sent) {
-    const blob = blobs.get(file)
-    if (!blob || failed.has(file)) {
-      delete files[file]
-      continue
-    }
-    files[file] = { blob, clean: cleanIn.every(Boolean) && files[file]?.clean !== false }
+    if (failed.has(file)) delete files[file]
+    else files[file] = { blob: blobAt(blobs, file), clean: cleanIn.every(Boolean) }
   }
   return { ...key, files }
 }
