@@ -9,6 +9,8 @@
 //   8. a check printing 20,000 located problems: the GitHub API calls of its run
 //   9. verified findings: review tokens and $ per iteration with the verifier off and on, and with 3
 //      passes, on a fixable PR and on a 100k-token PR; the verifier's input served from the cache
+//  10. incremental review: review tokens and $ per iteration of a 3-iteration loop on a large PR with
+//      one-line fixes, incremental-review on and off
 import { execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
@@ -365,20 +367,33 @@ function callText(c: RecordedCall): string {
 
 /** Tokens (input, cache read and written, output) and $ of calls, and the share read from cache. */
 function tally(model: string, calls: readonly RecordedCall[]) {
-  let tokens = 0
   let usd = 0
   let read = 0
-  let input = 0
+  let write = 0
+  let uncached = 0
+  let output = 0
   for (const c of calls) {
     const u = c.usage
     if (!u) continue
-    tokens +=
-      u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens + u.output_tokens
-    input += u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens
+    uncached += u.input_tokens
     read += u.cache_read_input_tokens
+    write += u.cache_creation_input_tokens
+    output += u.output_tokens
     usd += toUsage(model, u).costUsd
   }
-  return { tokens, usd, cached: input ? read / input : 0, calls: calls.filter(c => c.usage).length }
+  const input = uncached + read + write
+  const tokens = input + output
+  return {
+    tokens,
+    usd,
+    cached: input ? read / input : 0,
+    calls: calls.filter(c => c.usage).length,
+    input,
+    uncached,
+    read,
+    write,
+    output
+  }
 }
 
 /** The cart PR of scenarios/issue-28/five-blockers.yaml, with its two true blockers. */
@@ -555,6 +570,141 @@ async function verifiedFindings(): Promise<void> {
   }
 }
 
+/** The large PR of the incremental section: both blockers sit in its first part (src/dir0/file0-6.js). */
+const SMALL_FIXES = {
+  a: {
+    finding: {
+      severity: 'high',
+      category: 'logic',
+      file: 'src/dir0/file1.js',
+      line: 1,
+      evidence: 'export const m1_0 = compute(0) // m1',
+      title: 'compute(0) may be undefined',
+      description: 'm1_0 takes compute(0) unchecked.'
+    },
+    edit: {
+      path: 'src/dir0/file1.js',
+      old_text: 'm1_0 = compute(0)',
+      new_text: 'm1_0 = compute(0) ?? 0'
+    }
+  },
+  b: {
+    finding: {
+      severity: 'high',
+      category: 'logic',
+      file: 'src/dir0/file3.js',
+      line: 1,
+      evidence: 'export const m3_0 = compute(0) // m3',
+      title: 'm3_0 repeats the unchecked compute(0)',
+      description: 'm3_0 takes compute(0) unchecked, as m1_0 did.'
+    },
+    edit: {
+      path: 'src/dir0/file3.js',
+      old_text: 'm3_0 = compute(0)',
+      new_text: 'm3_0 = compute(0) ?? 0'
+    }
+  }
+}
+
+/**
+ * A 3-iteration loop on a large PR with small fixes: review 1 finds blocker A (file1), the fixer
+ * changes its one line; review 2, reading the part again, finds blocker B (file3, same part), one
+ * more line; review 3 is GO. Every answer comes from a template matched on the call's text, so the
+ * same script serves both modes.
+ */
+function smallFixes(chars: number, inputs: Record<string, string>): Scenario {
+  const { a, b } = SMALL_FIXES
+  const edit = (e: typeof a.edit): ScriptedReply => ({
+    kind: 'tool_use',
+    name: 'edit_file',
+    input: e
+  })
+  return {
+    ...largePr(chars),
+    inputs: { 'max-iterations': '3', ...inputs },
+    model: {
+      templates: [
+        {
+          when: { contains: ['# Findings to address', 'edited src/dir0/file'] },
+          reply: { kind: 'text', text: 'Fixed.' }
+        },
+        { when: { contains: ['# Findings to address', b.finding.title] }, reply: edit(b.edit) },
+        { when: { contains: '# Findings to address' }, reply: edit(a.edit) },
+        { when: { contains: `+${a.finding.evidence}` }, reply: verdictReply([a.finding]) },
+        { when: { contains: `+${b.finding.evidence}` }, reply: verdictReply([b.finding]) },
+        { reply: go }
+      ]
+    }
+  }
+}
+
+type Tally = ReturnType<typeof tally>
+
+/** One row of the incremental table. */
+function incrementalRow(mode: string, label: string, r: Tally, v: Tally, ratio: string): string {
+  const n = (x: number, w: number) => x.toLocaleString('en-US').padStart(w)
+  return `    ${mode.padEnd(15)} | ${label.padStart(9)} | ${n(r.calls, 5)} | ${n(r.input, 12)} | ${n(r.uncached, 8)} | ${n(r.read, 10)} | ${n(r.write, 11)} | ${n(r.output, 6)} | ${r.usd.toFixed(4).padStart(8)} | ${ratio.padStart(10)} | ${n(v.calls, 14)} | ${n(v.input, 14)} | ${v.usd.toFixed(4).padStart(10)}`
+}
+
+/** The sum of tallies. */
+function sumTally(ts: readonly Tally[]): Tally {
+  const keys = ['tokens', 'usd', 'calls', 'input', 'uncached', 'read', 'write', 'output'] as const
+  const out = { ...ts[0]!, cached: 0 }
+  for (const k of keys) out[k] = ts.reduce((n, t) => n + t[k], 0)
+  return out
+}
+
+/** Issue 29: review input tokens and $ per iteration, incremental review on and off. */
+async function incrementalReview(): Promise<void> {
+  const model = 'claude-sonnet-5-5'
+  const chars = Number(process.env['BENCH_INCREMENTAL_CHARS'] ?? 640_000)
+  const totals: Record<string, Tally> = {}
+  let header = ''
+  const lines: string[] = []
+  for (const [mode, value] of [
+    ['on', 'true'],
+    ['off', 'false']
+  ] as const) {
+    let rows: ReturnType<typeof perIteration> = []
+    const report = await runScenario(smallFixes(chars, { 'incremental-review': value }), {
+      keep: async (sandbox, server) => {
+        rows = perIteration(server!.calls)
+        header ||= `${Math.ceil(prDiff(sandbox).length / 4).toLocaleString('en-US')} diff tokens`
+      }
+    })
+    const review = rows.map(r => tally(model, r.review))
+    const verify = rows.map(r => tally(model, r.verify))
+    review.forEach((r, i) =>
+      lines.push(
+        incrementalRow(
+          `${mode}`,
+          String(i + 1),
+          r,
+          verify[i]!,
+          `${((100 * r.input) / review[0]!.input).toFixed(1)}%`
+        )
+      )
+    )
+    totals[mode] = sumTally(review)
+    lines.push(incrementalRow(mode, 'total', totals[mode], sumTally(verify), ''))
+    const verdicts = report.runs.map(r => r.outputs['verdict'] ?? '–').join(' → ')
+    lines.push(
+      `    ${mode.padEnd(15)} | verdicts by run: ${verdicts}; status ${report.runs.at(-1)!.outputs['status']}`
+    )
+  }
+  console.log(
+    `incremental review (issue 29): a 3-iteration loop on a large PR (${header}, 4 chars a token), one line fixed after reviews 1 and 2; review calls apart from the verifier's; ${model} prices:`
+  )
+  console.log(
+    '    incremental     | iteration | calls | input tokens | uncached | cache read | cache write | output | review $ | ÷ review 1 | verifier calls | verifier input | verifier $'
+  )
+  for (const l of lines) console.log(l)
+  const { on, off } = totals as { on: Tally; off: Tally }
+  console.log(
+    `    on ÷ off over the loop: ${((100 * on.input) / off.input).toFixed(1)}% of the review input tokens, ${((100 * on.usd) / off.usd).toFixed(1)}% of the review $`
+  )
+}
+
 async function sandboxOverhead(reps = 30): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'rl-bench-'))
   try {
@@ -592,7 +742,8 @@ async function sandboxOverhead(reps = 30): Promise<void> {
   }
 }
 
-// `npm run bench -- startup` (or api, tokens, cache, sandbox, human) runs one section; none runs them all.
+// `npm run bench -- startup` (or any key below: api, tokens, large, noisy, cache, sandbox, human, verify,
+// incremental) runs one section; none runs them all.
 const sections: Record<string, () => Promise<void>> = {
   startup: () => startup(Number(process.env['BENCH_REPS'] ?? 15)),
   api: apiCalls,
@@ -602,7 +753,8 @@ const sections: Record<string, () => Promise<void>> = {
   cache: cacheShare,
   sandbox: () => sandboxOverhead(Number(process.env['BENCH_REPS'] ?? 30)),
   human: humanCalls,
-  verify: verifiedFindings
+  verify: verifiedFindings,
+  incremental: incrementalReview
 }
 const only = process.argv[2]
 if (only && !sections[only])

@@ -284,6 +284,7 @@ export function loadScenario(file: string): Scenario {
   }
   parsed.base = repeated(parsed.base)
   for (const c of parsed.pr.commits ?? []) c.files = repeated(c.files)
+  for (const p of parsed.humanPushes ?? []) p.files = repeated(p.files)
   // a relative `node` is the scenario file's neighbour (scenarios/issue-25/node-rss.sh)
   if (parsed.node && /^\.\.?\//.test(parsed.node))
     parsed.node = path.resolve(path.dirname(file), parsed.node)
@@ -291,8 +292,8 @@ export function loadScenario(file: string): Scenario {
 }
 
 /**
- * Files whose content is `{ repeat: TEXT, times: N }` as TEXT N times: a large PR in a small
- * scenario file (scenarios/issue-28/budget-parallel.yaml).
+ * Files whose content is `{ repeat: TEXT, times: N }` as TEXT N times (in `base`, the PR's commits
+ * and human pushes): a large PR in a small scenario file (scenarios/issue-28/budget-parallel.yaml).
  */
 function repeated<T extends FileChanges | undefined>(files: T): T {
   if (!files) return files
