@@ -39,7 +39,7 @@ describe('incremental review through dist/ (issue 29, Done when)', () => {
     expect(second! / first!).toBeLessThanOrEqual(0.25)
     expect(report.runs.at(-1)!.outputs['status']).toBe('go')
     expect(reviewedAt(report)).toContain(
-      `- in this iteration (2): \`src/mod3/big.js\`, \`src/mod3/handler.js\`\n- in iteration 1, unchanged since (6): \`src/mod0/big.js\`, \`src/mod1/big.js\`, \`src/mod2/big.js\`, \`src/mod4/big.js\`, \`src/mod5/big.js\`, \`src/mod6/big.js\``
+      `- in this iteration (2 files): \`src/mod3/big.js\`, \`src/mod3/handler.js\`\n- in iteration 1, unchanged since (6 files): \`src/mod0/big.js\`, \`src/mod1/big.js\`, \`src/mod2/big.js\`, \`src/mod4/big.js\`, \`src/mod5/big.js\`, \`src/mod6/big.js\``
     )
   }, 120_000)
 
@@ -53,7 +53,7 @@ describe('incremental review through dist/ (issue 29, Done when)', () => {
       })
     ])
     expect(reviewedAt(report)).toContain(
-      `- in this iteration (3): \`src/mod3/big.js\`, \`src/mod3/handler.js\`, \`src/mod5/big.js\`\n- in iteration 1, unchanged since (5): ${OTHERS}`
+      `- in this iteration (3 files): \`src/mod3/big.js\`, \`src/mod3/handler.js\`, \`src/mod5/big.js\`\n- in iteration 1, unchanged since (5 files): ${OTHERS}`
     )
   }, 120_000)
 })
