@@ -211,8 +211,12 @@ describe('incremental review (issue 29)', () => {
     expect(when.get('in iteration 1, unchanged since')).toEqual(
       FILES.filter(f => !f.startsWith('src/mod2/'))
     )
-    // the check run says the same
+    // the check run and the job summary say the same
     expect(report.checkRuns.at(-1)!.summary).toContain(coverage)
+    expect(report.runs[1]!.summary).toContain(coverage)
+    expect(report.runs[1]!.summary).toContain(
+      '- in iteration 1, unchanged since (20): `src/mod0/file0.js`'
+    )
 
     // the state: each file at the final head's blob, against its merge base
     const reviewed = reviewedOf(report)!
