@@ -279,6 +279,27 @@ describe('incremental review (issue 29)', () => {
     expect(Object.keys(reviewed.files).sort()).toEqual([...FILES].sort())
   })
 
+  it('does not send again a part holding a file the PR deletes, when nothing in it changed', async () => {
+    const pr = largePr()
+    const { report, calls, head } = await run({
+      base: { ...pr.base, 'src/mod0/old.js': 'export const old = 1\n' },
+      pr: {
+        ...pr.pr,
+        commits: [
+          { ...pr.pr.commits[0]!, files: { ...pr.pr.commits[0]!.files, 'src/mod0/old.js': null } }
+        ]
+      }
+    })
+    expect(verdicts(report)).toEqual(['NO_GO', 'GO'])
+    expect(calls[0]!.find(c => c.folders[0] === 'src/mod0')!.text).toContain(
+      '-export const old = 1'
+    )
+    expect(parts(calls[1]!)).toEqual(['src/mod2'])
+    // a deleted file is kept at git's id for "no object"
+    expect(reviewedOf(report)!.files['src/mod0/old.js']).toBe(`1:${'0'.repeat(40)}`)
+    expect(head.blobs.has('src/mod0/old.js')).toBe(false)
+  })
+
   it("with incremental-review 'false' sends every part in every iteration and keeps no reviewed content", async () => {
     const { report, calls } = await run({
       inputs: { 'max-iterations': '3', 'incremental-review': 'false' }

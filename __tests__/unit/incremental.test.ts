@@ -10,8 +10,14 @@ import { checkState } from '../../src/loop/state-schema.js'
 import type { ReviewedContent, ReviewedFiles } from '../../src/loop/types.js'
 import { checkRunSummary } from '../../src/report/check-run.js'
 import { renderCoverage } from '../../src/report/coverage.js'
-import type { Batch, ReviewPlan } from '../../src/review/batches.js'
-import { chooseParts, contentOf, type ChoiceInput } from '../../src/review/incremental.js'
+import { readDiff, type Batch, type ReviewPlan } from '../../src/review/batches.js'
+import {
+  chooseParts,
+  contentOf,
+  headContent,
+  NO_BLOB,
+  type ChoiceInput
+} from '../../src/review/incremental.js'
 import { BASE, iteration, reviewed, state } from './builders.js'
 
 const SETTINGS = '0123456789abcdef'
@@ -138,6 +144,40 @@ describe('chooseParts: which parts a later review sends', () => {
     const c = choose({ sendAll: 'a human asked for the review again (retry)' })
     expect(c.sent).toEqual([1, 2, 3])
     expect(c.whyAll).toBe('a human asked for the review again (retry)')
+  })
+})
+
+describe('headContent: the blobs a review compares', () => {
+  // `git diff` of a deleted file, captured from git 2.39.5
+  const DELETION = [
+    'diff --git a/src/old.js b/src/old.js',
+    'deleted file mode 100644',
+    'index edb0d90..0000000',
+    '--- a/src/old.js',
+    '+++ /dev/null',
+    '@@ -1 +0,0 @@',
+    '-export const old = 1',
+    ''
+  ].join('\n')
+
+  it('keeps a file the PR deletes at the id of no object, so its unchanged part can be taken again', () => {
+    const files = readDiff(DELETION)
+    expect(files).toMatchObject([{ path: 'src/old.js', deleted: true }])
+    const blobs = headContent(new Map([['src/a.js', blob('a')]]), files)
+    expect(blobs).toEqual(
+      new Map([
+        ['src/a.js', blob('a')],
+        ['src/old.js', NO_BLOB]
+      ])
+    )
+    const plan: ReviewPlan = { files, batches: [batch(1, ['src/a.js', 'src/old.js'])] }
+    const previous = {
+      base: BASE,
+      settings: SETTINGS,
+      files: { 'src/a.js': `1:${blob('a')}`, 'src/old.js': `1:${NO_BLOB}` }
+    }
+    const input = { previous, base: BASE, settings: SETTINGS, blobs, mustSend: new Set<number>() }
+    expect(chooseParts(plan, input).reuse.map(r => r.batch.index)).toEqual([1])
   })
 })
 

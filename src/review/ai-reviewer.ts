@@ -34,6 +34,7 @@ import {
   chooseParts,
   clean,
   contentOf,
+  headContent,
   openBlockers,
   reusedOutcome,
   settingsDigest,
@@ -288,7 +289,7 @@ async function incremental(
     return { choice: { send: plan.batches, reuse: [] }, blobs: new Map(), reused: [] }
   const { state } = input
   const key = { base, settings: settingsDigest(ai, threshold, shared.system) }
-  const blobs = await input.git.blobs(input.pull.headSha)
+  const blobs = headContent(await input.git.blobs(input.pull.headSha), plan.files)
   const mustSend = new Set(
     [...owners(plan.batches, openBlockers(state, threshold))].flatMap(([i, ids]) =>
       ids.size ? [i] : []
@@ -300,8 +301,7 @@ async function incremental(
       ? 'the state left out some findings of the last review'
       : undefined
   const choice = chooseParts(plan, { previous: state.reviewed, ...key, blobs, mustSend, sendAll })
-  if (choice.whyAll && plan.batches.length)
-    log.info(`review: every part is sent: ${choice.whyAll}`)
+  if (choice.whyAll && plan.batches.length) log.info(`review: every part is sent: ${choice.whyAll}`)
   const open = owners(plan.batches, new Map(recordedFindings(state).map(f => [f.id, f])))
   const reused = choice.reuse.map(r => ({
     batch: r.batch,

@@ -13,7 +13,7 @@ import type {
 import { zeroUsage } from '../loop/usage.js'
 import type { AiSettings } from '../inputs.js'
 import type { SystemBlock } from '../model/prompts.js'
-import type { Batch, ReviewPlan } from './batches.js'
+import type { Batch, ChangedFile, ReviewPlan } from './batches.js'
 import type { BatchOutcome } from './review-batch.js'
 import type { SharedPrompt } from './review-prompt.js'
 import { stripInvisible } from '../model/sanitize.js'
@@ -48,6 +48,22 @@ export function settingsDigest(
     system: system.map(b => b.text)
   }
   return createHash('sha256').update(JSON.stringify(seen)).digest('hex').slice(0, 16)
+}
+
+/** Git's id for "no object": the content a file the PR deletes is reviewed at. */
+export const NO_BLOB = '0'.repeat(40)
+
+/**
+ * Every file of the head with its blob, and each file the PR deletes at NO_BLOB: a part holding a
+ * deletion is then taken from an earlier review like any other (the head has no blob for it).
+ */
+export function headContent(
+  blobs: ReadonlyMap<string, string>,
+  files: ReadonlyArray<Pick<ChangedFile, 'path' | 'deleted'>>
+): Map<string, string> {
+  const out = new Map(blobs)
+  for (const f of files) if (f.deleted && !out.has(f.path)) out.set(f.path, NO_BLOB)
+  return out
 }
 
 /** A part not sent again, with the iteration each of its files was reviewed in. */
@@ -130,10 +146,7 @@ export function openBlockers(
   return new Map(
     (last?.findings ?? [])
       .filter(
-        f =>
-          f.status !== 'fixed' &&
-          (f.source ?? 'ai') === 'ai' &&
-          atOrAbove(f.severity, threshold)
+        f => f.status !== 'fixed' && (f.source ?? 'ai') === 'ai' && atOrAbove(f.severity, threshold)
       )
       .map(f => [f.id, f] as const)
   )
@@ -204,7 +217,8 @@ export function contentOf(
     }
   const sent = new Map<string, boolean[]>()
   for (const b of choice.send)
-    for (const file of b.files) sent.set(file, [...(sent.get(file) ?? []), answered.get(b.index) ?? false])
+    for (const file of b.files)
+      sent.set(file, [...(sent.get(file) ?? []), answered.get(b.index) ?? false])
   const failed = new Set(
     choice.send.filter(b => answered.get(b.index) === undefined).flatMap(b => b.files)
   )
