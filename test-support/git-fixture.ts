@@ -84,3 +84,29 @@ export function forcePush(
   git(clone, ['push', '-q', '--force', 'origin', `HEAD:refs/heads/${branch}`])
   return git(clone, ['rev-parse', 'HEAD'])
 }
+
+/**
+ * A merge from the base branch: commits `files` on `base` (someone else's change landing there),
+ * then merges `base` into `branch` and pushes both; returns the new head of `branch`.
+ */
+export function mergeFromBase(
+  clone: string,
+  branch: string,
+  base: string,
+  files: FileChanges,
+  message: string
+): string {
+  commitAndPush(clone, base, files, message)
+  git(clone, ['fetch', '-q', 'origin'])
+  git(clone, ['checkout', '-q', '-B', branch, `origin/${branch}`])
+  git(clone, [
+    'merge',
+    '-q',
+    '--no-ff',
+    '-m',
+    `Merge branch '${base}' into ${branch}`,
+    `origin/${base}`
+  ])
+  git(clone, ['push', '-q', 'origin', `HEAD:refs/heads/${branch}`])
+  return git(clone, ['rev-parse', 'HEAD'])
+}

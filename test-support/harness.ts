@@ -18,6 +18,7 @@ import { GitHubEmulator, type TokenSpec } from './github-emulator.js'
 import {
   commitAndPush,
   forcePush,
+  mergeFromBase,
   git,
   writeFiles,
   type FileChanges,
@@ -368,16 +369,24 @@ export class Sandbox {
   }
 
   /**
-   * A human pushes a commit to the PR branch, or rewrites it (`force`); returns the new head. For a
-   * head origin holds only as the pull ref (a fork's), GitHub moves refs/pull/N/head after the push.
+   * A human pushes a commit to the PR branch, or rewrites it (`force`), or commits `mergeBase` on the
+   * base branch and merges it into the PR branch; returns the new head. For a head origin holds only
+   * as the pull ref (a fork's), GitHub moves refs/pull/N/head after the push.
    */
-  humanPush(files: FileChanges, message: string, force?: ForcePush): string {
+  humanPush(
+    files: FileChanges,
+    message: string,
+    force?: ForcePush,
+    mergeBase?: FileChanges
+  ): string {
     const pullRefOnly = !this.headRef.startsWith('refs/heads/')
     const branchRef = `refs/heads/${this.branch}`
     if (pullRefOnly) git(this.bare, ['update-ref', branchRef, this.headRef])
-    const sha = force
-      ? forcePush(this.humanClone, this.branch, force, files, message)
-      : commitAndPush(this.humanClone, this.branch, files, message)
+    const sha = mergeBase
+      ? mergeFromBase(this.humanClone, this.branch, 'main', mergeBase, message)
+      : force
+        ? forcePush(this.humanClone, this.branch, force, files, message)
+        : commitAndPush(this.humanClone, this.branch, files, message)
     if (pullRefOnly) {
       git(this.bare, ['update-ref', this.headRef, sha])
       git(this.bare, ['update-ref', '-d', branchRef])

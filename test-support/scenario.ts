@@ -52,13 +52,16 @@ export interface Scenario {
   maxRuns?: number
   /**
    * A human pushes before run N (1-based); GitHub then starts a pull_request synchronize run. With
-   * `force` the human rewrites the branch instead (test-support/git-fixture.ts `forcePush`).
+   * `force` the human rewrites the branch instead (test-support/git-fixture.ts `forcePush`). With
+   * `mergeBase` the human commits those files on the base branch (main) and merges it into the PR
+   * branch instead (a merge from main: the PR's merge base moves; `files` and `force` are not used).
    */
   humanPushes?: Array<{
     beforeRun: number
     message?: string
     files?: FileChanges
     force?: ForcePush
+    mergeBase?: FileChanges
   }>
   /** Every run's checkout holds only this many commits of its ref (fetch-depth); default all. */
   checkoutDepth?: number
@@ -478,7 +481,12 @@ export async function runScenario(
     while (sandbox.runs.length < maxRuns) {
       const k = sandbox.runs.length + 1
       for (const push of scenario.humanPushes?.filter(p => p.beforeRun === k) ?? []) {
-        const sha = sandbox.humanPush(push.files ?? {}, push.message ?? 'push by hand', push.force)
+        const sha = sandbox.humanPush(
+          push.files ?? {},
+          push.message ?? 'push by hand',
+          push.force,
+          push.mergeBase
+        )
         pushes.push({ by: 'human', sha })
         queue.push({ ...base, event: 'pull_request', action: 'synchronize' })
       }

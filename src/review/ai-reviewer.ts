@@ -34,6 +34,7 @@ import {
   chooseParts,
   clean,
   contentOf,
+  headContent,
   importersOf,
   openBlockers,
   reusedOutcome,
@@ -296,7 +297,7 @@ async function incremental(
     }
   const { state } = input
   const key = { base, settings: settingsDigest(ai, threshold, shared.system) }
-  const blobs = await input.git.blobs(input.pull.headSha)
+  const blobs = headContent(await input.git.blobs(input.pull.headSha), plan.files)
   const mustSend = new Set(
     [...owners(plan.batches, openBlockers(state, threshold))].flatMap(([i, ids]) =>
       ids.size ? [i] : []

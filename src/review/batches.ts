@@ -7,6 +7,8 @@ export interface ChangedFile {
   additions: number
   deletions: number
   isNew: boolean
+  /** The PR deletes it: the head has no blob for it. */
+  deleted?: true
   /** Why it is not reviewed by design: an `ignore` glob matched it, or git shows no text for it. */
   ignored?: 'glob' | 'binary'
   /**
@@ -87,6 +89,7 @@ export function readDiff(diff: string): FileDiff[] {
       additions: f?.additions ?? 0,
       deletions: f?.deletions ?? 0,
       isNew: f?.new === true,
+      ...(f?.deleted ? { deleted: true as const } : {}),
       ...(/^(Binary files .* differ|GIT binary patch)$/m.test(header)
         ? { ignored: 'binary' as const }
         : {}),

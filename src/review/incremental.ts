@@ -13,7 +13,7 @@ import type {
 import { zeroUsage } from '../loop/usage.js'
 import type { AiSettings } from '../inputs.js'
 import type { SystemBlock } from '../model/prompts.js'
-import type { Batch, ReviewPlan } from './batches.js'
+import type { Batch, ChangedFile, ReviewPlan } from './batches.js'
 import type { BatchOutcome } from './review-batch.js'
 import type { SharedPrompt } from './review-prompt.js'
 import type { Git, GrepHit } from '../ports/index.js'
@@ -51,6 +51,22 @@ export function settingsDigest(
   return createHash('sha256').update(JSON.stringify(seen)).digest('hex').slice(0, 16)
 }
 
+/** Git's id for "no object": the content a file the PR deletes is reviewed at. */
+export const NO_BLOB = '0'.repeat(40)
+
+/**
+ * Every file of the head with its blob, and each file the PR deletes at NO_BLOB: a part holding a
+ * deletion is then taken from an earlier review like any other (the head has no blob for it).
+ */
+export function headContent(
+  blobs: ReadonlyMap<string, string>,
+  files: ReadonlyArray<Pick<ChangedFile, 'path' | 'deleted'>>
+): Map<string, string> {
+  const out = new Map(blobs)
+  for (const f of files) if (f.deleted && !out.has(f.path)) out.set(f.path, NO_BLOB)
+  return out
+}
+
 /** A part not sent again, with the iteration each of its files was reviewed in. */
 export interface Reused {
   batch: Batch
@@ -66,13 +82,6 @@ export interface PartChoice {
   /** Why every part is sent although an earlier review exists (a new base, other settings…). */
   whyAll?: string
 }
-
-/** What a file the PR deletes is "at": git's id of nothing. */
-const DELETED = '0'.repeat(40)
-
-/** The file's blob at head, or DELETED when the head has no such file. */
-const blobAt = (blobs: ReadonlyMap<string, string>, file: string): string =>
-  blobs.get(file) ?? DELETED
 
 /** `n:blob[:open]` as the state keeps it. */
 function readEntry(entry: string): { n: number; blob: string; clean: boolean } | undefined {
@@ -115,7 +124,7 @@ export function chooseParts(plan: ReviewPlan, input: ChoiceInput): PartChoice {
     const reviewedIn: Record<string, number> = {}
     for (const file of batch.files) {
       const entry = readEntry(previous.files[file] ?? '')
-      const same = entry?.blob === blobAt(input.blobs, file)
+      const same = entry?.blob === input.blobs.get(file)
       if (entry && same && entry.clean) reviewedIn[file] = entry.n
       if (!same) changed.add(file)
     }
@@ -203,8 +212,10 @@ export function contentOf(
 ): ReviewedContent {
   const files: ReviewedContent['files'] = {}
   for (const r of choice.reuse)
-    for (const [file, n] of Object.entries(r.reviewedIn))
-      files[file] = { blob: blobAt(blobs, file), clean: true, n }
+    for (const [file, n] of Object.entries(r.reviewedIn)) {
+      const blob = blobs.get(file)
+      if (blob) files[file] = { blob, clean: true, n }
+    }
   const sent = new Map<string, boolean[]>()
   for (const b of choice.send)
     for (const file of b.files)
@@ -213,8 +224,9 @@ export function contentOf(
     choice.send.filter(b => answered.get(b.index) === undefined).flatMap(b => b.files)
   )
   for (const [file, cleanIn] of sent) {
-    if (failed.has(file)) delete files[file]
-    else files[file] = { blob: blobAt(blobs, file), clean: cleanIn.every(Boolean) }
+    const blob = blobs.get(file)
+    if (!blob || failed.has(file)) delete files[file]
+    else files[file] = { blob, clean: cleanIn.every(Boolean) }
   }
   return { ...key, files }
 }

@@ -1,11 +1,6 @@
 import { locationOf } from '../loop/findings.js'
 import { roundIterations, filesChangedCount } from '../loop/state.js'
-import type {
-  GateResult,
-  LoopState,
-  PullRequest,
-  Severity
-} from '../loop/types.js'
+import type { GateResult, LoopState, PullRequest, Severity } from '../loop/types.js'
 import { repositoryInstructions, systemPrompt, type SystemBlock } from '../model/prompts.js'
 import { prose, sanitizeUntrusted, stripInvisible } from '../model/sanitize.js'
 import type { Git, Message, ToolSpec } from '../ports/index.js'
