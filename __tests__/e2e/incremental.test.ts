@@ -177,13 +177,15 @@ interface Reviewed {
 }
 const reviewedOf = (r: ScenarioReport) => (r.finalState as { reviewed?: Reviewed }).reviewed
 
-/** The folded list's lines: "in this iteration (4): `a`, `b`" → files by heading. */
+/** The folded list's lines: "in this iteration (4 files): `a`, `b`" → files by heading. */
 function reviewedWhen(body: string): Map<string, string[]> {
   const list =
-    /<summary>Reviewed at their current content \(\d+\)<\/summary>([\s\S]*?)<\/details>/.exec(body)
+    /<summary>Reviewed at their current content \(\d+ files?\)<\/summary>([\s\S]*?)<\/details>/.exec(
+      body
+    )
   expect(list, 'the folded "Reviewed at their current content" list').not.toBeNull()
   return new Map(
-    [...list![1]!.matchAll(/^- (.+?) \(\d+\): (.+)$/gm)].map(m => [
+    [...list![1]!.matchAll(/^- (.+?) \(\d+ files?\): (.+)$/gm)].map(m => [
       m[1]!,
       [...m[2]!.matchAll(/`([^`]+)`/g)].map(x => x[1]!)
     ])
@@ -215,7 +217,7 @@ describe('incremental review (issue 29)', () => {
     expect(report.checkRuns.at(-1)!.summary).toContain(coverage)
     expect(report.runs[1]!.summary).toContain(coverage)
     expect(report.runs[1]!.summary).toContain(
-      '- in iteration 1, unchanged since (20): `src/mod0/file0.js`'
+      '- in iteration 1, unchanged since (20 files): `src/mod0/file0.js`'
     )
 
     // the state: each file at the final head's blob, against its merge base

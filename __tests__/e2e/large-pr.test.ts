@@ -176,7 +176,10 @@ describe('earlier findings in a part that cannot be reviewed', () => {
     const fixed = 'export const handle = () => null'
     const report = await runScenario({
       ...largePr(),
-      inputs: { 'max-iterations': '3' },
+      // every part is sent again, so the others answer while this one cannot be reviewed (with
+      // incremental review the part alone would be sent, and a review whose every call fails fails
+      // the step as a single call does)
+      inputs: { 'max-iterations': '3', 'incremental-review': 'false' },
       model: {
         latencyMs: 100,
         templates: [

@@ -15,10 +15,14 @@ import {
   chooseParts,
   contentOf,
   headContent,
+  importersOf,
   NO_BLOB,
+  openBlockers,
+  settingsDigest,
   type ChoiceInput
 } from '../../src/review/incremental.js'
-import { BASE, iteration, reviewed, state } from './builders.js'
+import type { GrepHit } from '../../src/ports/index.js'
+import { BASE, finding, iteration, reviewed, state } from './builders.js'
 
 const SETTINGS = '0123456789abcdef'
 const OTHER_BASE = 'f'.repeat(40)
@@ -378,11 +382,11 @@ describe('coverage by iteration in the comment and the check run', () => {
   const LINE =
     'Reviewed 5 of 5 changed files (0 ignored) in 3 parts. 3 of them reviewed in an earlier iteration and unchanged since (2 parts not sent again).'
   const LIST = [
-    '<details><summary>Reviewed at their current content (5)</summary>',
+    '<details><summary>Reviewed at their current content (5 files)</summary>',
     '',
-    '- in this iteration (2): `src/fixed.ts`, `src/z.ts`',
-    '- in iteration 2, unchanged since (1): `src/c.ts`',
-    '- in iteration 1, unchanged since (2): `src/a.ts`, `src/b.ts`',
+    '- in this iteration (2 files): `src/fixed.ts`, `src/z.ts`',
+    '- in iteration 2, unchanged since (1 file): `src/c.ts`',
+    '- in iteration 1, unchanged since (2 files): `src/a.ts`, `src/b.ts`',
     '',
     '</details>'
   ].join('\n')
@@ -408,5 +412,72 @@ describe('coverage by iteration in the comment and the check run', () => {
     const summary = checkRunSummary(s, [], links)
     expect(summary).toContain(LINE)
     expect(summary).toContain(LIST)
+  })
+})
+
+describe('what else sends every part, or a part', () => {
+  const ai = {
+    reviewModel: 'claude-sonnet-5-5',
+    provider: undefined,
+    ignore: [],
+    verifyFindings: true,
+    blockUncertain: false,
+    reviewPasses: 1,
+    votesToBlock: 1,
+    reviewMaxTurns: 6
+  }
+  const system = [{ type: 'text' as const, text: 'You review code.' }]
+  const pr = { title: 'Add greeting', body: 'It must greet the empty name too.' }
+
+  it('the settings digest changes with the model, the system prompt and the PR description, not otherwise', () => {
+    const digest = settingsDigest(ai, 'medium', system, pr)
+    expect(digest).toMatch(/^[0-9a-f]{16}$/)
+    expect(settingsDigest({ ...ai }, 'medium', [...system], { ...pr })).toBe(digest)
+    expect(
+      settingsDigest({ ...ai, reviewModel: 'claude-opus-5-5' }, 'medium', system, pr)
+    ).not.toBe(digest)
+    expect(settingsDigest(ai, 'high', system, pr)).not.toBe(digest)
+    expect(settingsDigest(ai, 'medium', [{ type: 'text', text: 'Be strict.' }], pr)).not.toBe(
+      digest
+    )
+    expect(
+      settingsDigest(ai, 'medium', system, { ...pr, body: `${pr.body} And log it.` })
+    ).not.toBe(digest)
+  })
+
+  it('a blocker a human dismissed sends no part; one still open does; one below the threshold does not', () => {
+    const s = state({
+      iterations: [
+        iteration({
+          findings: [
+            { ...finding({ id: 'RL-open', file: 'a.ts' }), status: 'open', since: 1 },
+            { ...finding({ id: 'RL-gone', file: 'c.ts' }), status: 'open', since: 1 },
+            {
+              ...finding({ id: 'RL-low', file: 'big.ts', severity: 'low' }),
+              status: 'open',
+              since: 1
+            }
+          ]
+        })
+      ]
+    })
+    expect([...openBlockers(s, 'medium', new Set(['RL-gone'])).keys()]).toEqual(['RL-open'])
+    expect([...openBlockers(s, 'medium').keys()]).toEqual(['RL-open', 'RL-gone'])
+  })
+
+  it('names the lines of parts not sent that import a changed file, and nothing else', async () => {
+    const hits: Record<string, GrepHit[]> = {
+      greet: [
+        { file: 'src/app.js', line: 3, text: "import { greet } from './greet.js'" },
+        { file: 'src/app.js', line: 9, text: 'greet(name) // a call' },
+        { file: 'src/sent.js', line: 1, text: "import { greet } from './greet.js'" },
+        { file: 'src/greet.js', line: 1, text: "export const greet = n => 'hi ' + n" }
+      ],
+      util: [{ file: 'lib/x.py', line: 2, text: 'from util import slug' }]
+    }
+    const git = { grep: async (_sha: string, text: string) => hits[text] ?? [] }
+    const within = new Set(['src/app.js', 'lib/x.py', 'src/greet.js'])
+    const found = await importersOf(git, 'HEAD', ['src/greet.js', 'src/util/index.ts'], within)
+    expect(found.map(h => `${h.file}:${h.line}`)).toEqual(['src/app.js:3', 'lib/x.py:2'])
   })
 })

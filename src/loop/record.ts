@@ -239,9 +239,7 @@ export function appendReview(state: LoopState, r: ReviewedIteration): LoopState 
   // off) leaves nothing a later review can stand on
   const { reviewed: before, ...rest } = state
   const content = r.coverage?.content
-  const reviewed = reviewsNothing(r.trigger)
-    ? before
-    : content && reviewedFiles(content, r.n)
+  const reviewed = reviewsNothing(r.trigger) ? before : content && reviewedFiles(content, r.n)
   return {
     ...rest,
     iterations: [...state.iterations, record],

@@ -1,5 +1,5 @@
 import Bottleneck from 'bottleneck/light.js'
-import { lastIteration, latestRecords, recordedFindings } from '../loop/state.js'
+import { dismissedIds, lastIteration, latestRecords, recordedFindings } from '../loop/state.js'
 import type {
   Finding,
   FindingRecord,
@@ -295,13 +295,12 @@ async function incremental(
       reused: [],
       importers: []
     }
-  const { state } = input
-  const key = { base, settings: settingsDigest(ai, threshold, shared.system) }
-  const blobs = headContent(await input.git.blobs(input.pull.headSha), plan.files)
+  const { state, pull } = input
+  const key = { base, settings: settingsDigest(ai, threshold, shared.system, pull) }
+  const blobs = headContent(await input.git.blobs(pull.headSha), plan.files)
+  const blockers = openBlockers(state, threshold, dismissedIds(state, pull.author))
   const mustSend = new Set(
-    [...owners(plan.batches, openBlockers(state, threshold))].flatMap(([i, ids]) =>
-      ids.size ? [i] : []
-    )
+    [...owners(plan.batches, blockers)].flatMap(([i, ids]) => (ids.size ? [i] : []))
   )
   const sendAll = input.fresh
     ? 'a human asked for the review again (retry)'
@@ -309,7 +308,12 @@ async function incremental(
       ? 'the state left out some findings of the last review'
       : undefined
   const choice = chooseParts(plan, { previous: state.reviewed, ...key, blobs, mustSend, sendAll })
-  if (choice.whyAll && plan.batches.length) log.info(`review: every part is sent: ${choice.whyAll}`)
+  const whyAll =
+    choice.whyAll ??
+    (!state.reviewed && state.iterations.length
+      ? 'the state holds no record of what was reviewed before (incremental-review was off, the review failed, or the state was cut to fit its comment)'
+      : undefined)
+  if (whyAll && plan.batches.length > 1) log.info(`review: every part is sent: ${whyAll}`)
   const open = owners(plan.batches, new Map(recordedFindings(state).map(f => [f.id, f])))
   const reused = choice.reuse.map(r => ({
     batch: r.batch,
@@ -321,7 +325,7 @@ async function incremental(
       `review: ${plural(choice.send.length, 'part')} of ${plan.batches.length} sent; ${plural(reused.length, 'part')} (${plural(within.size, 'file')}) reviewed before at their current content are not sent again (incremental-review)`
     )
   const importers = reused.length
-    ? await importersOf(input.git, input.pull.headSha, choice.changed ?? [], within)
+    ? await importersOf(input.git, pull.headSha, choice.changed ?? [], within)
     : []
   return { choice, key, blobs, reused, importers }
 }

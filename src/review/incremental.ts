@@ -21,8 +21,9 @@ import { stripInvisible } from '../model/sanitize.js'
 
 /**
  * What a review depends on besides the files' content and base: the model, the system prompt (with
- * the guidelines, instructions and the prompts folder), the threshold, what is ignored and how
- * findings must hold up. Another digest re-reviews everything. No secret goes in.
+ * the guidelines, instructions and the prompts folder), the threshold, what is ignored, how findings
+ * must hold up, and the PR's title and description. Another digest re-reviews everything. No
+ * secret goes in.
  */
 export function settingsDigest(
   ai: Pick<
@@ -37,9 +38,12 @@ export function settingsDigest(
     | 'reviewMaxTurns'
   >,
   threshold: Severity,
-  system: readonly SystemBlock[]
+  system: readonly SystemBlock[],
+  /** The PR's title and description: the author's statement of what the change must do. */
+  pull: { title: string; body: string }
 ): string {
   const seen = {
+    pr: [pull.title, pull.body],
     model: ai.reviewModel,
     provider: ai.provider?.name,
     threshold,
@@ -141,16 +145,17 @@ export function chooseParts(plan: ReviewPlan, input: ChoiceInput): PartChoice {
  */
 export function openBlockers(
   state: LoopState,
-  threshold: Severity
+  threshold: Severity,
+  /** Findings a human dismissed: they block nothing, so they send no part. */
+  dismissed: ReadonlySet<string> = new Set()
 ): Map<string, Pick<FindingRecord, 'file' | 'line'>> {
   const last = lastIteration(state)
-  return new Map(
-    (last?.findings ?? [])
-      .filter(
-        f => f.status !== 'fixed' && (f.source ?? 'ai') === 'ai' && atOrAbove(f.severity, threshold)
-      )
-      .map(f => [f.id, f] as const)
-  )
+  const blocking = (f: FindingRecord) =>
+    f.status !== 'fixed' &&
+    (f.source ?? 'ai') === 'ai' &&
+    atOrAbove(f.severity, threshold) &&
+    !dismissed.has(f.id)
+  return new Map((last?.findings ?? []).filter(blocking).map(f => [f.id, f] as const))
 }
 
 /**
