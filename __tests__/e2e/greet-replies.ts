@@ -1,4 +1,4 @@
-import type { ScriptedReply } from '../../test-support/model-server.js'
+import type { ReplyTemplate, ScriptedReply } from '../../test-support/model-server.js'
 
 /** A PR that adds greet(), and Claude's scripted answers about it, shared by the AI scenarios. */
 export const GREET = "export function greet(name) {\n  return 'Hello, ' + name\n}\n"
@@ -44,4 +44,27 @@ export const FIX_EDIT: ScriptedReply = {
     old_text: "'Hello, ' + name",
     new_text: "'Hello, ' + (name ?? 'world')"
   }
+}
+
+/** The AI fixer's templates for one edit of `path`: the edit first, then its closing words. */
+export function oneEditFixer(
+  path: string,
+  oldText: string,
+  newText: string,
+  closing = 'done'
+): ReplyTemplate[] {
+  return [
+    {
+      when: { contains: ['# Findings to address', `edited ${path}`] },
+      reply: { kind: 'text', text: closing }
+    },
+    {
+      when: { contains: '# Findings to address' },
+      reply: {
+        kind: 'tool_use',
+        name: 'edit_file',
+        input: { path, old_text: oldText, new_text: newText }
+      }
+    }
+  ]
 }

@@ -15,19 +15,8 @@ import type {
   ScriptedReply
 } from '../../test-support/model-server.js'
 import { runScenario, type Scenario, type ScenarioReport } from '../../test-support/scenario.js'
-import { verdict } from './greet-replies.js'
-
-/** A source file of about `chars` characters of real-looking code. */
-function source(name: string, chars: number, extra = ''): string {
-  const out: string[] = []
-  let size = 0
-  for (let i = 0; size < chars; i++) {
-    const line = `export function ${name}${i}(x) { return x * ${i} + ${i % 7} }`
-    out.push(line)
-    size += line.length + 1
-  }
-  return `${out.join('\n')}\n${extra}`
-}
+import { source } from './generated-code.js'
+import { oneEditFixer, verdict } from './greet-replies.js'
 
 const EVAL_LINE = 'export const handle = req => eval(req.query.code)'
 const FILES = Array.from({ length: 6 }, (_, d) =>
@@ -61,24 +50,7 @@ const EVAL = {
 }
 
 /** The fixer's one-line fix of the blocker, then its closing words. */
-const FIXER: ReplyTemplate[] = [
-  {
-    when: { contains: ['# Findings to address', `edited ${EVAL_FILE}`] },
-    reply: { kind: 'text', text: 'done' }
-  },
-  {
-    when: { contains: '# Findings to address' },
-    reply: {
-      kind: 'tool_use',
-      name: 'edit_file',
-      input: {
-        path: EVAL_FILE,
-        old_text: 'eval(req.query.code)',
-        new_text: 'String(req.query.code)'
-      }
-    }
-  }
-]
+const FIXER = oneEditFixer(EVAL_FILE, 'eval(req.query.code)', 'String(req.query.code)')
 
 /** The reviewer: NO_GO on a part whose diff adds the eval, GO on every other part. */
 const REVIEWER: ReplyTemplate[] = [

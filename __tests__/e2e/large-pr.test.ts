@@ -2,19 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { ModelServer, ReplyTemplate } from '../../test-support/model-server.js'
 import { noisyCheckScenario } from '../../test-support/noisy-check.js'
 import { runScenario, type Scenario, type ScenarioReport } from '../../test-support/scenario.js'
-import { verdict } from './greet-replies.js'
-
-/** A source file of about `chars` characters, `lines` of real-looking code. */
-function source(name: string, chars: number, extra = ''): string {
-  const out: string[] = []
-  let size = 0
-  for (let i = 0; size < chars; i++) {
-    const line = `export function ${name}${i}(x) { return x * ${i} + ${i % 7} }`
-    out.push(line)
-    size += line.length + 1
-  }
-  return `${out.join('\n')}\n${extra}`
-}
+import { source } from './generated-code.js'
+import { oneEditFixer, verdict } from './greet-replies.js'
 
 /**
  * The PR of the issue: about 480,000 characters of diff. Four core files of about 90k characters
@@ -183,22 +172,12 @@ describe('earlier findings in a part that cannot be reviewed', () => {
       model: {
         latencyMs: 100,
         templates: [
-          {
-            when: { contains: ['# Findings to address', 'edited src/core/eval.js'] },
-            reply: { kind: 'text', text: 'Removed the eval.' }
-          },
-          {
-            when: { contains: '# Findings to address' },
-            reply: {
-              kind: 'tool_use',
-              name: 'edit_file',
-              input: {
-                path: 'src/core/eval.js',
-                old_text: 'export const handle = req => eval(req.query.code)',
-                new_text: fixed
-              }
-            }
-          },
+          ...oneEditFixer(
+            'src/core/eval.js',
+            'export const handle = req => eval(req.query.code)',
+            fixed,
+            'Removed the eval.'
+          ),
           { when: { contains: 'eval(req.query.code)' }, reply: verdict('NO_GO', [EVAL_FINDING]) },
           {
             when: { contains: fixed },
