@@ -350,3 +350,76 @@ describe('incremental review (issue 29)', () => {
     expect(reviewedOf(report)!.files[EVAL_FILE]).toBe(`2:${head.blobs.get(EVAL_FILE)}`)
   })
 })
+
+describe('what a human raised', () => {
+  it("sends the part of a human's open review comment again, though its files did not change", async () => {
+    const LINE3 = source('m2f1', 25_000).split('\n')[2]!
+    // the reviewer keeps a human's finding open when its part is asked about it
+    const responder = (call: RecordedCall): ScriptedReply | undefined => {
+      const text = JSON.stringify(call.messages)
+      const asked = /answer on these earlier findings, which are in your part: (RL-[0-9a-f]+)/.exec(
+        text
+      )
+      if (!asked || !text.includes('diff --git a/src/mod2/')) return verdict('GO')
+      const kept = verdict('NO_GO', [
+        {
+          severity: 'high',
+          category: 'security',
+          file: 'src/mod2/file1.js',
+          line: 3,
+          evidence: LINE3,
+          title: 'the session token is logged',
+          description: 'Still logs the token.',
+          suggestedFix: 'Do not log it.',
+          previousId: asked[1]
+        }
+      ]) as Extract<ScriptedReply, { kind: 'json' }>
+      const value = kept.value as Record<string, unknown>
+      return {
+        ...kept,
+        value: { ...value, earlierFindings: [{ id: asked[1], status: 'still_open', note: 'no' }] }
+      }
+    }
+    const { report, calls } = await run(
+      {
+        inputs: { 'max-iterations': '2' },
+        model: {
+          templates: oneEditFixer(
+            'src/mod4/file0.js',
+            source('m4f0', 25_000).split('\n')[0]!,
+            'export function m4f00(x) { return x * 0 + 1 }'
+          )
+        },
+        humanEvents: [
+          {
+            afterRun: 1,
+            review: {
+              author: 'alice',
+              permission: 'write',
+              state: 'changes_requested',
+              body: '',
+              comments: [
+                { path: 'src/mod2/file1.js', line: 3, body: 'This logs the session token' },
+                { path: 'src/mod4/file0.js', line: 1, body: 'Off by one here' }
+              ]
+            }
+          }
+        ]
+      },
+      responder
+    )
+    const state = report.finalState as {
+      status: string
+      iterations: Array<{ findings: Array<{ id: string; file?: string }>; gone?: string[] }>
+    }
+    const human = state.iterations
+      .flatMap(it => it.findings)
+      .find(f => f.file === 'src/mod2/file1.js')!
+    const last = calls.at(-1)!
+    // the fix changed src/mod4; src/mod2 is sent for the human's finding, and answers on it
+    expect(parts(last)).toEqual(['src/mod2', 'src/mod4'])
+    expect(last.find(c => c.folders.includes('src/mod2'))!.text).toContain(human.id)
+    expect(state.iterations.at(-1)!.gone ?? []).not.toContain(human.id)
+    expect(state.status).not.toBe('go')
+  })
+})

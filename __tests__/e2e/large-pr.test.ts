@@ -165,10 +165,9 @@ describe('earlier findings in a part that cannot be reviewed', () => {
     const fixed = 'export const handle = () => null'
     const report = await runScenario({
       ...largePr(),
-      // every part is sent again, so the others answer while this one cannot be reviewed (with
-      // incremental review the part alone would be sent, and a review whose every call fails fails
-      // the step as a single call does)
-      inputs: { 'max-iterations': '3', 'incremental-review': 'false' },
+      // with incremental review only the part holding the fix is sent: it fails alone, and the parts
+      // not sent again still stand
+      inputs: { 'max-iterations': '3' },
       model: {
         latencyMs: 100,
         templates: [

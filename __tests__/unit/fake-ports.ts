@@ -253,10 +253,10 @@ export class FakeGit implements Git {
   async diff() {
     return this.diffText
   }
-  async show() {
+  async show(_sha: string, _file: string): Promise<string | undefined> {
     return undefined
   }
-  async listFiles() {
+  async listFiles(_sha: string): Promise<string[]> {
     return []
   }
   async grep() {

@@ -109,9 +109,10 @@ export function compactState(state: LoopState, budget = STATE_JSON_BUDGET): Loop
   let whole = state
   for (const [step, [latestKeep, olderKeep]] of steps.entries()) {
     if (size(compact) <= budget) return compact
-    // past the first step, what each file was reviewed at goes (a PR of many files): the next
-    // review reads the whole PR again, which costs money but loses nothing
-    if (step === 1 && whole.reviewed) {
+    // once older iterations are slimmed and it still does not fit, what each file was reviewed at
+    // goes (a PR of many files, a long loop): the next review reads the whole PR again, which costs
+    // money but loses nothing
+    if (step === 2 && whole.reviewed) {
       const { reviewed: _reviewed, ...rest } = whole
       whole = rest
     }

@@ -144,16 +144,20 @@ function estimate(model: string, prompts: readonly ReviewPrompt[]): number {
   )
 }
 
-/** Runs every batch, `concurrency` at a time. An API error fails its batch only, unless all fail. */
+/**
+ * Runs every batch, `concurrency` at a time. An API error fails its batch only, unless all fail and
+ * no part taken from an earlier review (`reused`) answered either.
+ */
 async function runBatches(
   deps: ReviewerDeps,
-  work: ReadonlyArray<{ batch: Batch; prompt: ReviewPrompt; run: () => Promise<BatchOutcome> }>
+  work: ReadonlyArray<{ batch: Batch; prompt: ReviewPrompt; run: () => Promise<BatchOutcome> }>,
+  reused: number
 ): Promise<BatchResult[]> {
   const limiter = new Bottleneck({ maxConcurrent: Math.max(1, deps.ai.reviewConcurrency) })
   const settled = await Promise.allSettled(work.map(w => limiter.schedule(() => w.run())))
   const errors = settled.flatMap(s => (s.status === 'rejected' ? [s.reason as Error] : []))
   // nothing answered: the error is the run's (bad credentials, a model that does not exist)
-  if (errors.length === settled.length && errors[0]) throw errors[0]
+  if (errors.length === settled.length && errors[0] && reused === 0) throw errors[0]
   return settled.map((s, i) => ({
     batch: work[i]!.batch,
     outcome:
@@ -190,7 +194,11 @@ interface Pass {
   plan: ReviewPlan
   /** The parts sent (incremental-review leaves out those reviewed before at their current content). */
   batches: Batch[]
-  prompts: ReviewPrompt[]
+  /**
+   * Each sent part's prompt by its index; in the first pass with verify-findings, the prompts of
+   * the parts not sent too: a finding there is verified on its own part's prompt.
+   */
+  prompts: Map<number, ReviewPrompt>
   /** The latest record of every earlier finding of the round. */
   earlier: Map<string, FindingRecord>
   owned: Map<number, Set<string>>
@@ -202,13 +210,15 @@ async function preparePass(
   range: { base: string; head: string },
   plan: ReviewPlan,
   shared: SharedPrompt,
-  send: ReadonlySet<number>
+  send: ReadonlySet<number>,
+  forVerifier = false
 ): Promise<Pass> {
   const earlier = latestRecords(input.state)
   const owned = owners(plan.batches, earlier)
   const batches = plan.batches.filter(b => send.has(b.index))
+  const built = forVerifier && deps.ai.verifyFindings ? plan.batches : batches
   const prompts = await Promise.all(
-    batches.map(b =>
+    built.map(b =>
       batchPrompt(shared, input.git, range, b, {
         plan,
         answerOn: [...owned.get(b.index)!],
@@ -216,7 +226,13 @@ async function preparePass(
       })
     )
   )
-  return { plan, batches, prompts, earlier, owned }
+  return {
+    plan,
+    batches,
+    prompts: new Map(built.map((b, i) => [b.index, prompts[i]!])),
+    earlier,
+    owned
+  }
 }
 
 /**
@@ -237,17 +253,18 @@ async function runPass(
   const sent = pass.batches.length
     ? await runBatches(
         deps,
-        pass.batches.map((batch, i) => ({
+        pass.batches.map(batch => ({
           batch,
-          prompt: prompts[i]!,
+          prompt: prompts.get(batch.index)!,
           run: () =>
             reviewBatch(
               deps,
               { ...input, earlier, owned: owned.get(batch.index)!, deadline, label: label(batch) },
-              prompts[i]!,
+              prompts.get(batch.index)!,
               shape
             )
-        }))
+        })),
+        reused.length
       )
     : []
   const results = [...sent, ...reused].sort((a, b) => a.batch.index - b.batch.index)
@@ -255,16 +272,15 @@ async function runPass(
 }
 
 /**
- * The first pass's sent part that holds a finding's file and line (the first sent part for a file no
- * sent part holds, as one the reviewer found in a part not sent again): its prompt is the verifier's
- * cached prefix.
+ * The first pass's part that holds a finding's file and line (the first part for a file no part
+ * holds): its prompt is the verifier's cached prefix. A part not sent again has its prompt built for
+ * this (see preparePass); without one, the first part sent.
  */
 function partFinder(pass: Pass): PartOf {
   return f => {
-    const owner = owners(pass.batches, new Map([[f.id, f]]))
+    const owner = owners(pass.plan.batches, new Map([[f.id, f]]))
     const index = [...owner].find(([, ids]) => ids.has(f.id))?.[0]
-    const at = pass.batches.findIndex(b => b.index === index)
-    return pass.prompts[Math.max(0, at)]
+    return pass.prompts.get(index ?? 1) ?? pass.prompts.get(pass.batches[0]?.index ?? 1)
   }
 }
 
@@ -278,6 +294,8 @@ interface Incremental {
   reused: BatchResult[]
   /** Lines of the parts not sent that seem to import a changed file. */
   importers: GrepHit[]
+  /** The findings humans dismissed: a part raising only those again is clean. */
+  dismissed: ReadonlySet<string>
 }
 
 async function incremental(
@@ -293,12 +311,14 @@ async function incremental(
       choice: { send: plan.batches, reuse: [] },
       blobs: new Map(),
       reused: [],
-      importers: []
+      importers: [],
+      dismissed: new Set()
     }
   const { state, pull } = input
   const key = { base, settings: settingsDigest(ai, threshold, shared.system, pull) }
   const blobs = headContent(await input.git.blobs(pull.headSha), plan.files)
-  const blockers = openBlockers(state, threshold, dismissedIds(state, pull.author))
+  const dismissed = dismissedIds(state, pull.author)
+  const blockers = openBlockers(state, threshold, dismissed)
   const mustSend = new Set(
     [...owners(plan.batches, blockers)].flatMap(([i, ids]) => (ids.size ? [i] : []))
   )
@@ -327,7 +347,7 @@ async function incremental(
   const importers = reused.length
     ? await importersOf(input.git, pull.headSha, choice.changed ?? [], within)
     : []
-  return { choice, key, blobs, reused, importers }
+  return { choice, key, blobs, reused, importers, dismissed }
 }
 
 /** The coverage with what incremental-review took from earlier reviews, and what the state keeps. */
@@ -349,7 +369,7 @@ function withContent(
     answered.set(
       b.index,
       outcomes.every(o => o?.kind === 'verdict')
-        ? outcomes.every(o => clean(o, threshold))
+        ? outcomes.every(o => clean(o, threshold, inc.dismissed))
         : undefined
     )
   }
@@ -363,14 +383,17 @@ function withContent(
   }
 }
 
-/** The review the budget cannot pay for: no call, its parts failed closed, the estimate said. */
+/**
+ * The review the budget cannot pay for: no call, its parts failed closed, the estimate said. The
+ * parts not sent again keep their earlier review (and the state its record).
+ */
 function refused(
   deps: ReviewerDeps,
   input: ReviewerInput,
-  review: { plan: ReviewPlan; sent: Batch[]; reused: BatchResult[]; cost: number }
+  review: { plan: ReviewPlan; inc: Incremental; sent: Batch[]; cost: number }
 ): ReviewerVerdict {
   const { ai, budget } = deps
-  const { plan, sent, cost } = review
+  const { plan, inc, sent, cost } = review
   const left = budget.leftUsd ?? 0
   const why = `the review of ${plural(sent.length, 'part')}${ai.reviewPasses > 1 ? ` in ${ai.reviewPasses} passes` : ''} would cost about $${cost.toFixed(2)} (estimated before any call), more than the $${Math.max(0, left).toFixed(2)} left of max-cost-usd`
   deps.log.warning(`review: ${why}`)
@@ -378,9 +401,10 @@ function refused(
     batch,
     outcome: { kind: 'failed' as const, error: why, budgetExhausted: true }
   }))
-  const all = [...results, ...review.reused].sort((a, b) => a.batch.index - b.batch.index)
+  const all = [...results, ...inc.reused].sort((a, b) => a.batch.index - b.batch.index)
   const verdict = mergeBatches(plan, all, deps.threshold, budget.usage)
-  return { ...withUnseen(input.state, verdict), estimateUsd: cost }
+  const kept = withContent(withUnseen(input.state, verdict), inc, [all], deps.threshold)
+  return { ...kept, estimateUsd: cost }
 }
 
 /**
@@ -418,10 +442,11 @@ export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promis
   const inc = await incremental(deps, input, base, plan, plain)
   const shared = withReuseNote(plain, inc.choice, ai.reviewMaxTurns, inc.importers)
   const send = new Set(inc.choice.send.map(b => b.index))
-  const first = await preparePass(deps, input, range, plan, shared, send)
-  const cost = estimate(ai.reviewModel, first.prompts) * ai.reviewPasses
+  const first = await preparePass(deps, input, range, plan, shared, send, true)
+  const sentPrompts = first.batches.map(b => first.prompts.get(b.index)!)
+  const cost = estimate(ai.reviewModel, sentPrompts) * ai.reviewPasses
   if (first.batches.length && !budget.allowsUsd(cost))
-    return refused(deps, input, { plan, sent: first.batches, reused: inc.reused, cost })
+    return refused(deps, input, { plan, inc, sent: first.batches, cost })
   if (first.batches.length > 1)
     deps.log.info(
       `review: ${plan.files.length} changed files in ${plan.batches.length} parts, ${first.batches.length < plan.batches.length ? `${first.batches.length} sent, ` : ''}${Math.min(ai.reviewConcurrency, first.batches.length)} at a time (estimated $${cost.toFixed(2)})`

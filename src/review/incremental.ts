@@ -128,7 +128,7 @@ export function chooseParts(plan: ReviewPlan, input: ChoiceInput): PartChoice {
     const reviewedIn: Record<string, number> = {}
     for (const file of batch.files) {
       const entry = readEntry(previous.files[file] ?? '')
-      const same = entry?.blob === input.blobs.get(file)
+      const same = entry !== undefined && entry.blob === input.blobs.get(file)
       if (entry && same && entry.clean) reviewedIn[file] = entry.n
       if (!same) changed.add(file)
     }
@@ -140,8 +140,10 @@ export function chooseParts(plan: ReviewPlan, input: ChoiceInput): PartChoice {
 }
 
 /**
- * The parts that hold a blocking AI finding still open (or disputed) after the last review: they
- * are sent again, whatever their content.
+ * The last review's findings a part must answer on, so the parts holding them are sent again
+ * whatever their content: every blocking AI finding still open (or disputed), and every open finding
+ * a human raised (a review's comments), at any severity. Gate findings are not among them: the
+ * checks run again on the whole head.
  */
 export function openBlockers(
   state: LoopState,
@@ -150,11 +152,11 @@ export function openBlockers(
   dismissed: ReadonlySet<string> = new Set()
 ): Map<string, Pick<FindingRecord, 'file' | 'line'>> {
   const last = lastIteration(state)
+  const source = (f: FindingRecord) => f.source ?? 'ai'
   const blocking = (f: FindingRecord) =>
     f.status !== 'fixed' &&
-    (f.source ?? 'ai') === 'ai' &&
-    atOrAbove(f.severity, threshold) &&
-    !dismissed.has(f.id)
+    !dismissed.has(f.id) &&
+    ((source(f) === 'ai' && atOrAbove(f.severity, threshold)) || source(f) === 'human')
   return new Map((last?.findings ?? []).filter(blocking).map(f => [f.id, f] as const))
 }
 
@@ -195,13 +197,17 @@ export function carriedOver(state: LoopState, owned: ReadonlySet<string>): Findi
 }
 
 /** Whether a part's answer leaves its files settled: GO with nothing blocking and no failed criterion. */
-export function clean(outcome: BatchOutcome | undefined, threshold: Severity): boolean {
+export function clean(
+  outcome: BatchOutcome | undefined,
+  threshold: Severity,
+  dismissed: ReadonlySet<string> = new Set()
+): boolean {
   if (outcome?.kind !== 'verdict') return false
   const v = outcome.verdict
   return (
     v.decision === 'GO' &&
     v.failedCriteria.length === 0 &&
-    !v.findings.some(f => atOrAbove(f.severity, threshold))
+    !v.findings.some(f => atOrAbove(f.severity, threshold) && !dismissed.has(f.id))
   )
 }
 
@@ -256,8 +262,10 @@ export async function importersOf(
     const parts = file.split('/')
     const name = parts.at(-1)!.replace(/\.[^.]+$/, '')
     const stem = GENERIC.test(name) ? parts.at(-2) : name
-    if (!stem || stem.length < 3) continue
-    for (const h of await git.grep(head, stem)) {
+    // a hint only: a name git grep cannot take (a control character) or a failing grep gives none
+    if (!stem || stem.length < 3 || /\p{Cc}/u.test(stem)) continue
+    const found = await git.grep(head, stem).catch(() => [])
+    for (const h of found) {
       if (hits.length >= 20) return hits
       const seen = hits.some(x => x.file === h.file && x.line === h.line)
       if (within.has(h.file) && h.file !== file && IMPORTS.test(h.text) && !seen) hits.push(h)
@@ -286,7 +294,7 @@ export function withReuseNote(
     '',
     '## Reviewed before',
     '',
-    `Part(s) ${parts} (${reusedFiles.size} file(s)) were reviewed at their current content in earlier iterations and found nothing blocking; they are not reviewed again. The parts reviewed now hold files changed since their last review, or a finding still open.`
+    `Part(s) ${parts} (${reusedFiles.size} file(s)) were reviewed at their current content in earlier iterations, with nothing left to fix there; they are not reviewed again. The parts reviewed now hold files changed since their last review, or a finding still open.`
   ]
   if (changed.length)
     lines.push(
@@ -294,8 +302,12 @@ export function withReuseNote(
     )
   if (importers.length)
     lines.push(
-      'Lines of the parts not reviewed again that seem to import a changed file; check that they still hold:',
-      ...importers.map(h => `- ${h.file}:${h.line}: ${h.text.trim().slice(0, 200)}`)
+      'Lines of the parts not reviewed again that seem to import a changed file (code from the PR, untrusted); check that they still hold:',
+      '```text',
+      ...importers.map(
+        h => `${h.file}:${h.line}: ${h.text.trim().slice(0, 200).replace(/`/g, "'")}`
+      ),
+      '```'
     )
   if (turns > 1)
     lines.push(
