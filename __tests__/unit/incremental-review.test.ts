@@ -11,6 +11,7 @@ import { messagesClient } from '../../src/model/anthropic.js'
 import { Budget } from '../../src/model/budget.js'
 import { aiReview } from '../../src/review/ai-reviewer.js'
 import { ModelServer, type ScriptedReply } from '../../test-support/model-server.js'
+import { verdict } from '../e2e/greet-replies.js'
 import { pull, reviewed, state } from './builders.js'
 import { FakeGit, fakeLog, settings } from './fake-ports.js'
 
@@ -42,15 +43,11 @@ class TwoParts extends FakeGit {
   }
 }
 
-const GO = {
-  decision: 'GO',
-  summary: 'ok',
-  findings: [],
-  failedCriteria: [],
-  passedCriteria: [],
-  requiredRework: [],
-  earlierFindings: []
-}
+/** The GO verdict the e2e scripts answer, as the JSON the model returns. */
+const GO = (verdict('GO') as Extract<ScriptedReply, { kind: 'json' }>).value as Record<
+  string,
+  unknown
+>
 
 let server: ModelServer | undefined
 afterEach(async () => {
