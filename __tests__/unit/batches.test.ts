@@ -7,7 +7,7 @@ import { ignoreMatcher } from '../../src/review/ignore.js'
 import { mergeBatches, type BatchResult } from '../../src/review/merge.js'
 import type { ReviewerVerdict } from '../../src/loop/types.js'
 import { zeroUsage } from '../../src/loop/usage.js'
-import { finding } from './builders.js'
+import { finding, reviewerVerdict } from './builders.js'
 
 /** A real-looking unified diff of one new file with `lines` lines. */
 function newFile(file: string, lines: number, width = 40): string {
@@ -177,19 +177,8 @@ describe('planning the review of a whole diff', () => {
   })
 })
 
-function verdict(over: Partial<ReviewerVerdict> = {}): ReviewerVerdict {
-  return {
-    decision: 'GO',
-    summary: 'fine',
-    findings: [],
-    failedCriteria: [],
-    passedCriteria: [],
-    requiredRework: [],
-    usage: zeroUsage(),
-    dropped: 0,
-    ...over
-  }
-}
+const verdict = (over: Partial<ReviewerVerdict> = {}): ReviewerVerdict =>
+  reviewerVerdict({ summary: 'fine', ...over })
 
 describe('merging the batches into one verdict', () => {
   const diff = newFile('a/one.js', 40) + newFile('b/two.js', 40) + newFile('c/three.js', 40)

@@ -1,5 +1,11 @@
 import type { ReviewedIteration } from '../../src/loop/record.js'
-import type { Finding, IterationRecord, LoopState, PullRequest } from '../../src/loop/types.js'
+import type {
+  Finding,
+  IterationRecord,
+  LoopState,
+  PullRequest,
+  ReviewerVerdict
+} from '../../src/loop/types.js'
 import { zeroUsage } from '../../src/loop/usage.js'
 
 export const SHA_A = 'a'.repeat(40)
@@ -178,4 +184,19 @@ export function verifiedReview(): { findings: Finding[]; setAside: Finding[] } {
     })
   ]
   return { findings, setAside }
+}
+
+/** A reviewer's verdict: GO with nothing found, unless `overrides` say otherwise. */
+export function reviewerVerdict(overrides: Partial<ReviewerVerdict> = {}): ReviewerVerdict {
+  return {
+    decision: 'GO',
+    summary: 'ok',
+    findings: [],
+    failedCriteria: [],
+    passedCriteria: [],
+    requiredRework: [],
+    usage: zeroUsage(),
+    dropped: 0,
+    ...overrides
+  }
 }

@@ -5,7 +5,7 @@ import type { Finding, ReviewResult } from '../../src/loop/types.js'
 import { zeroUsage } from '../../src/loop/usage.js'
 import { verdictOf } from '../../src/run/decide.js'
 import { remember, wasProcessed } from '../../src/loop/state.js'
-import { finding, NOW, state } from './builders.js'
+import { finding, NOW, reviewerVerdict, state } from './builders.js'
 
 describe('parseCommand', () => {
   it('takes the first /review-loop line, whatever its case', () => {
@@ -169,16 +169,7 @@ describe('dismissed findings', () => {
     gates: [],
     findings,
     usage: zeroUsage(),
-    verdict: {
-      decision,
-      summary: 's',
-      findings,
-      failedCriteria: [],
-      passedCriteria: [],
-      requiredRework: [],
-      usage: zeroUsage(),
-      dropped: 0
-    }
+    verdict: reviewerVerdict({ decision, summary: 's', findings })
   })
   const dismissed = state({
     dismissed: [{ id: 'RL-0000000001', by: 'maintainer', at: NOW.toISOString() }]

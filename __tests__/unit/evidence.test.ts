@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { evidenceProblem } from '../../src/review/evidence.js'
 import { combinePasses } from '../../src/review/judgment.js'
 import type { ReviewerVerdict } from '../../src/loop/types.js'
-import { zeroUsage } from '../../src/loop/usage.js'
-import { finding } from './builders.js'
+import { finding, reviewerVerdict } from './builders.js'
 
 const FILE = [
   'export function greet(name) {',
@@ -47,16 +46,7 @@ describe('the evidence check: a blocking finding must quote the head lines it re
 })
 
 function verdict(findings: ReviewerVerdict['findings']): ReviewerVerdict {
-  return {
-    decision: findings.length ? 'NO_GO' : 'GO',
-    summary: '',
-    findings,
-    failedCriteria: [],
-    passedCriteria: [],
-    requiredRework: [],
-    usage: zeroUsage(),
-    dropped: 0
-  }
+  return reviewerVerdict({ decision: findings.length ? 'NO_GO' : 'GO', summary: '', findings })
 }
 
 describe('several review passes count as votes', () => {

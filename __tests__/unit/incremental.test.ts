@@ -17,7 +17,7 @@ import {
   headContent,
   importersOf,
   NO_BLOB,
-  openBlockers,
+  mustAnswer,
   settingsDigest,
   type ChoiceInput
 } from '../../src/review/incremental.js'
@@ -461,8 +461,8 @@ describe('what else sends every part, or a part', () => {
         })
       ]
     })
-    expect([...openBlockers(s, 'medium', new Set(['RL-gone'])).keys()]).toEqual(['RL-open'])
-    expect([...openBlockers(s, 'medium').keys()]).toEqual(['RL-open', 'RL-gone'])
+    expect([...mustAnswer(s, 'medium', new Set(['RL-gone'])).keys()]).toEqual(['RL-open'])
+    expect([...mustAnswer(s, 'medium').keys()]).toEqual(['RL-open', 'RL-gone'])
   })
 
   it('names the lines of parts not sent that import a changed file, and nothing else', async () => {

@@ -1,25 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { FindingRecord, ReviewerVerdict } from '../../src/loop/types.js'
-import { zeroUsage } from '../../src/loop/usage.js'
 import { Budget } from '../../src/model/budget.js'
 import { verificationText } from '../../src/report/verification.js'
 import { combinePasses, holdUp } from '../../src/review/judgment.js'
-import { finding, iteration, pull, SHA_A, SHA_B, state } from './builders.js'
+import { finding, iteration, pull, reviewerVerdict, SHA_A, SHA_B, state } from './builders.js'
 import { FakeGit, settings } from './fake-ports.js'
 
-function verdict(overrides: Partial<ReviewerVerdict> = {}): ReviewerVerdict {
-  return {
-    decision: 'GO',
-    summary: 'ok',
-    findings: [],
-    failedCriteria: [],
-    passedCriteria: [],
-    requiredRework: [],
-    usage: zeroUsage(),
-    dropped: 0,
-    ...overrides
-  }
-}
+const verdict = reviewerVerdict
 
 const record = (id: string, line: number, status: FindingRecord['status'] = 'open') => ({
   id,

@@ -87,6 +87,32 @@ function strangeTags(html: string): string[] {
     .filter(tag => !MARKDOWN_ELEMENTS.has(tag))
 }
 
+/**
+ * Each sink, fed every hostile text, holds only the HTML it makes of a plain text, through every
+ * renderer, and closes every details block where it does with plain text; `more` checks each HTML.
+ */
+function expectOwnHtmlOnly(
+  sinks: (text: string) => string[],
+  more?: (html: string, label: string) => void
+): void {
+  /** The HTML a sink makes of its own, whatever the text: what it makes of a plain one. */
+  const own = (html: string): string[] => strangeTags(html).sort()
+  const plain = sinks('plain words')
+  for (const text of HOSTILE)
+    for (const [name, render] of Object.entries(renderers))
+      sinks(text).forEach((markdown, i) => {
+        const html = render(markdown)
+        expect(own(html), `${name}: ${text}`).toEqual(own(render(plain[i]!)))
+        // every details block closes where the sink closes it, not earlier, not never
+        expect(html.match(/<\/?details>/g)?.join(''), `${name}: ${text}`).toBe(
+          render(plain[i]!)
+            .match(/<\/?details>/g)
+            ?.join('')
+        )
+        more?.(html, `${name}: ${text}`)
+      })
+}
+
 describe('untrusted Markdown through a CommonMark renderer', () => {
   it.each(HOSTILE.map((text, i) => [i, text]))(
     'hostile text %i makes no HTML of its own and stays inside its details block',
@@ -168,21 +194,7 @@ describe('untrusted Markdown through a CommonMark renderer', () => {
         unlocatedText([{ ...f, file: undefined, line: undefined }])!
       ]
     }
-    /** The HTML a sink makes of its own, whatever the text: what it makes of a plain one. */
-    const own = (html: string): string[] => strangeTags(html).sort()
-    const plain = sinks('plain words')
-    for (const text of HOSTILE)
-      for (const [name, render] of Object.entries(renderers))
-        sinks(text).forEach((markdown, i) => {
-          const html = render(markdown)
-          expect(own(html), `${name}: ${text}`).toEqual(own(render(plain[i]!)))
-          // every details block closes where the sink closes it, not earlier, not never
-          expect(html.match(/<\/?details>/g)?.join(''), `${name}: ${text}`).toBe(
-            render(plain[i]!)
-              .match(/<\/?details>/g)
-              ?.join('')
-          )
-        })
+    expectOwnHtmlOnly(sinks)
   })
 
   it('evidence, verdicts and findings not acted on, hostile, hold only the HTML their sinks make', () => {
@@ -217,20 +229,9 @@ describe('untrusted Markdown through a CommonMark renderer', () => {
         checkRunSummary(s, [f], links, undefined, undefined, setAside)
       ]
     }
-    const own = (html: string): string[] => strangeTags(html).sort()
-    const plain = sinks('plain words')
-    for (const text of HOSTILE)
-      for (const [name, render] of Object.entries(renderers))
-        sinks(text).forEach((markdown, i) => {
-          const html = render(markdown)
-          expect(own(html), `${name}: ${text}`).toEqual(own(render(plain[i]!)))
-          expect(html.match(/<\/?details>/g)?.join(''), `${name}: ${text}`).toBe(
-            render(plain[i]!)
-              .match(/<\/?details>/g)
-              ?.join('')
-          )
-          // what follows the findings is still text of its own: nothing above swallowed it
-          expect(html, `${name}: ${text}`).toMatch(/<h3>Not acted on \(2\)<\/h3>/)
-        })
+    expectOwnHtmlOnly(sinks, (html, label) =>
+      // what follows the findings is still text of its own: nothing above swallowed it
+      expect(html, label).toMatch(/<h3>Not acted on \(2\)<\/h3>/)
+    )
   })
 })

@@ -83,6 +83,20 @@ export function recordedFindings(state: LoopState): Finding[] {
 }
 
 /**
+ * The latest iteration's open AI findings that `keep` picks, carried into a review that did not look
+ * at them again (`carried`: never counted as raised again), `why` added to their description.
+ */
+export function carriedFindings(
+  state: LoopState,
+  keep: (f: Finding) => boolean,
+  why: (f: Finding) => string
+): Finding[] {
+  return recordedFindings(state)
+    .filter(f => f.source === 'ai' && keep(f))
+    .map(f => ({ ...f, carried: true, description: `${f.description} (${why(f)})` }))
+}
+
+/**
  * The ids humans dismissed (won't fix): they no longer block. A dismissal by the PR's `author`
  * (recorded before review-loop refused those) does not count: an author cannot wave through their
  * own PR's blockers, as they cannot approve it.

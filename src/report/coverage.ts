@@ -1,5 +1,5 @@
 import type { IterationRecord, ReviewedFiles } from '../loop/types.js'
-import { codeSpan, escapeMd } from './format.js'
+import { codeSpan, escapeMd, plural } from './format.js'
 
 const files = (n: number) => `${n} changed file${n === 1 ? '' : 's'}`
 
@@ -32,12 +32,12 @@ function reviewedWhen(it: IterationRecord, reviewed: ReviewedFiles): string[] {
       const when = n === it.n ? 'in this iteration' : `in iteration ${n}, unchanged since`
       const listed = paths.sort().slice(0, LISTED)
       const more = paths.length > listed.length ? ` and ${paths.length - listed.length} more` : ''
-      return `- ${when} (${files(paths.length).replace(' changed', '')}): ${code(listed)}${more}`
+      return `- ${when} (${plural(paths.length, 'file')}): ${code(listed)}${more}`
     })
   const total = [...byIteration.values()].reduce((sum, p) => sum + p.length, 0)
   return [
     '',
-    `<details><summary>Reviewed at their current content (${files(total).replace(' changed', '')})</summary>\n\n${lines.join('\n')}\n\n</details>`
+    `<details><summary>Reviewed at their current content (${plural(total, 'file')})</summary>\n\n${lines.join('\n')}\n\n</details>`
   ]
 }
 

@@ -1,5 +1,12 @@
 import Bottleneck from 'bottleneck/light.js'
-import { dismissedIds, lastIteration, latestRecords, recordedFindings } from '../loop/state.js'
+import { atOrAbove } from '../loop/findings.js'
+import {
+  carriedFindings,
+  dismissedIds,
+  lastIteration,
+  latestRecords,
+  recordedFindings
+} from '../loop/state.js'
 import type {
   Finding,
   FindingRecord,
@@ -36,7 +43,7 @@ import {
   contentOf,
   headContent,
   importersOf,
-  openBlockers,
+  mustAnswer,
   reusedOutcome,
   settingsDigest,
   withReuseNote,
@@ -127,13 +134,11 @@ function carriedUnseen(state: LoopState, verdict: ReviewerVerdict): Finding[] {
   const last = lastIteration(state)
   if (unseen.size === 0 || last?.round !== state.round) return []
   const raised = new Set(verdict.findings.map(f => f.id))
-  return recordedFindings(state)
-    .filter(f => f.source === 'ai' && f.file && unseen.has(f.file) && !raised.has(f.id))
-    .map(f => ({
-      ...f,
-      carried: true,
-      description: `${f.description} (carried: ${f.file} could not be reviewed this time)`
-    }))
+  return carriedFindings(
+    state,
+    f => Boolean(f.file && unseen.has(f.file) && !raised.has(f.id)),
+    f => `carried: ${f.file} could not be reviewed this time`
+  )
 }
 
 /** What the whole review would cost, each batch reserved as one call (its prompt and output). */
@@ -195,10 +200,12 @@ interface Pass {
   /** The parts sent (incremental-review leaves out those reviewed before at their current content). */
   batches: Batch[]
   /**
-   * Each sent part's prompt by its index; in the first pass with verify-findings, the prompts of
-   * the parts not sent too: a finding there is verified on its own part's prompt.
+   * Each sent part's prompt by its index, and those withVerifierParts adds: a finding in a part not
+   * sent is verified on its own part's prompt.
    */
   prompts: Map<number, ReviewPrompt>
+  /** A part's prompt. */
+  build: (b: Batch) => Promise<ReviewPrompt>
   /** The latest record of every earlier finding of the round. */
   earlier: Map<string, FindingRecord>
   owned: Map<number, Set<string>>
@@ -210,29 +217,42 @@ async function preparePass(
   range: { base: string; head: string },
   plan: ReviewPlan,
   shared: SharedPrompt,
-  send: ReadonlySet<number>,
-  forVerifier = false
+  send: ReadonlySet<number>
 ): Promise<Pass> {
   const earlier = latestRecords(input.state)
   const owned = owners(plan.batches, earlier)
   const batches = plan.batches.filter(b => send.has(b.index))
-  const built = forVerifier && deps.ai.verifyFindings ? plan.batches : batches
-  const prompts = await Promise.all(
-    built.map(b =>
-      batchPrompt(shared, input.git, range, b, {
-        plan,
-        answerOn: [...owned.get(b.index)!],
-        cachePart: deps.ai.verifyFindings
-      })
-    )
-  )
+  const build = (b: Batch) =>
+    batchPrompt(shared, input.git, range, b, {
+      plan,
+      answerOn: [...owned.get(b.index)!],
+      cachePart: deps.ai.verifyFindings
+    })
+  const prompts = await Promise.all(batches.map(build))
   return {
     plan,
     batches,
-    prompts: new Map(built.map((b, i) => [b.index, prompts[i]!])),
+    prompts: new Map(batches.map((b, i) => [b.index, prompts[i]!])),
     earlier,
-    owned
+    owned,
+    build
   }
+}
+
+/**
+ * Builds the prompts of the parts not sent again that hold a blocking finding (one the reviewer of a
+ * sent part found there): the verifier reads a finding's own part. Only those are built.
+ */
+async function withVerifierParts(
+  pass: Pass,
+  findings: readonly Finding[],
+  threshold: ReviewerDeps['threshold']
+): Promise<void> {
+  const blocking = findings.filter(f => !f.carried && atOrAbove(f.severity, threshold))
+  const owner = owners(pass.plan.batches, new Map(blocking.map(f => [f.id, f])))
+  for (const b of pass.plan.batches)
+    if (owner.get(b.index)?.size && !pass.prompts.has(b.index))
+      pass.prompts.set(b.index, await pass.build(b))
 }
 
 /**
@@ -274,7 +294,7 @@ async function runPass(
 /**
  * The first pass's part that holds a finding's file and line (the first part for a file no part
  * holds): its prompt is the verifier's cached prefix. A part not sent again has its prompt built for
- * this (see preparePass); without one, the first part sent.
+ * this (withVerifierParts); without one, the first part sent.
  */
 function partFinder(pass: Pass): PartOf {
   return f => {
@@ -318,7 +338,7 @@ async function incremental(
   const key = { base, settings: settingsDigest(ai, threshold, shared.system, pull) }
   const blobs = headContent(await input.git.blobs(pull.headSha), plan.files)
   const dismissed = dismissedIds(state, pull.author)
-  const blockers = openBlockers(state, threshold, dismissed)
+  const blockers = mustAnswer(state, threshold, dismissed)
   const mustSend = new Set(
     [...owners(plan.batches, blockers)].flatMap(([i, ids]) => (ids.size ? [i] : []))
   )
@@ -442,7 +462,7 @@ export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promis
   const inc = await incremental(deps, input, base, plan, plain)
   const shared = withReuseNote(plain, inc.choice, ai.reviewMaxTurns, inc.importers)
   const send = new Set(inc.choice.send.map(b => b.index))
-  const first = await preparePass(deps, input, range, plan, shared, send, true)
+  const first = await preparePass(deps, input, range, plan, shared, send)
   const sentPrompts = first.batches.map(b => first.prompts.get(b.index)!)
   const cost = estimate(ai.reviewModel, sentPrompts) * ai.reviewPasses
   if (first.batches.length && !budget.allowsUsd(cost))
@@ -462,6 +482,7 @@ export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promis
   const verdicts = passes.map(p => p.verdict)
   const voted =
     verdicts.length > 1 ? combinePasses(verdicts, ai.votesToBlock, threshold) : verdicts[0]!
+  if (ai.verifyFindings) await withVerifierParts(first, voted.findings, threshold)
   const held = await holdUp(
     deps,
     { pull, git, deadline, shape, state: input.state },

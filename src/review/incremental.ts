@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { atOrAbove } from '../loop/findings.js'
-import { lastIteration, recordedFindings } from '../loop/state.js'
+import { carriedFindings, lastIteration } from '../loop/state.js'
 import type {
   Finding,
   FindingRecord,
@@ -99,7 +99,7 @@ export interface ChoiceInput {
   settings: string
   /** Every file of the head with its blob. */
   blobs: ReadonlyMap<string, string>
-  /** Parts that must be sent whatever their content: they hold a blocking finding still open. */
+  /** Parts that must be sent whatever their content: they hold a finding to answer on (mustAnswer). */
   mustSend: ReadonlySet<number>
   /** Why every part must be sent (incremental-review off, a human's retry, the state cut…). */
   sendAll?: string
@@ -129,11 +129,11 @@ export function chooseParts(plan: ReviewPlan, input: ChoiceInput): PartChoice {
     for (const file of batch.files) {
       const entry = readEntry(previous.files[file] ?? '')
       const same = entry !== undefined && entry.blob === input.blobs.get(file)
-      if (entry && same && entry.clean) reviewedIn[file] = entry.n
       if (!same) changed.add(file)
+      else if (entry.clean) reviewedIn[file] = entry.n
     }
-    const same = batch.files.every(f => reviewedIn[f] !== undefined)
-    if (same && !input.mustSend.has(batch.index)) reuse.push({ batch, reviewedIn })
+    const settled = batch.files.every(f => reviewedIn[f] !== undefined)
+    if (settled && !input.mustSend.has(batch.index)) reuse.push({ batch, reviewedIn })
     else send.push(batch)
   }
   return { send, reuse, changed: [...changed] }
@@ -145,7 +145,7 @@ export function chooseParts(plan: ReviewPlan, input: ChoiceInput): PartChoice {
  * a human raised (a review's comments), at any severity. Gate findings are not among them: the
  * checks run again on the whole head.
  */
-export function openBlockers(
+export function mustAnswer(
   state: LoopState,
   threshold: Severity,
   /** Findings a human dismissed: they block nothing, so they send no part. */
@@ -186,14 +186,12 @@ export function reusedOutcome(reused: Reused, findings: readonly Finding[]): Bat
  * and the code is the same, so they stand as they were.
  */
 export function carriedOver(state: LoopState, owned: ReadonlySet<string>): Finding[] {
-  const n = lastIteration(state)?.n
-  return recordedFindings(state)
-    .filter(f => f.source === 'ai' && owned.has(f.id))
-    .map(f => ({
-      ...f,
-      carried: true,
-      description: `${f.description} (raised before iteration ${(n ?? 0) + 1}; its code is unchanged since, so it was not reviewed again)`
-    }))
+  const n = (lastIteration(state)?.n ?? 0) + 1
+  return carriedFindings(
+    state,
+    f => owned.has(f.id),
+    () => `raised before iteration ${n}; its code is unchanged since, so it was not reviewed again`
+  )
 }
 
 /** Whether a part's answer leaves its files settled: GO with nothing blocking and no failed criterion. */
