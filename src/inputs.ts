@@ -101,6 +101,12 @@ export interface AiSettings {
   verifyFindings: boolean
   /** block-uncertain: a finding the verifier could not confirm or refute still blocks. */
   blockUncertain: boolean
+  /**
+   * hold-go-at: a blocking AI finding at or above this severity that was set aside (refuted,
+   * uncertain, outvoted, or its quote not matched) holds GO unless the reviewer withdraws it after
+   * seeing why; `none`: set-aside findings never hold GO.
+   */
+  holdGoAt: Severity | 'none'
   /** review-passes: independent reviews of the PR, their findings merged as votes. */
   reviewPasses: number
   /** votes-to-block: how many passes must raise a finding for it to block (a majority by default). */
@@ -136,6 +142,7 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   'review-concurrency': '4',
   'verify-findings': 'true',
   'block-uncertain': 'false',
+  'hold-go-at': 'high',
   'review-passes': '1',
   'review-max-turns': '6',
   'incremental-review': 'true',
@@ -431,6 +438,7 @@ function reviewJudgment(
   AiSettings,
   | 'verifyFindings'
   | 'blockUncertain'
+  | 'holdGoAt'
   | 'reviewPasses'
   | 'votesToBlock'
   | 'reviewMaxTurns'
@@ -447,6 +455,7 @@ function reviewJudgment(
   return {
     verifyFindings: boolean(get, 'verify-findings', true),
     blockUncertain: boolean(get, 'block-uncertain', false),
+    holdGoAt: oneOf(get, 'hold-go-at', [...SEVERITIES, 'none'] as const, 'high'),
     reviewPasses,
     votesToBlock,
     reviewMaxTurns: integer(get, 'review-max-turns', 6, 1, 20),

@@ -13,6 +13,13 @@
  *
  * The question's lines after the header (`id: …`, `file: …`, `line: N`, `title: …`, `severity: …`,
  * `evidence:` and the quote, then the description) are read into a `VerifierQuestion`.
+ *
+ * The reviewer's reconsideration (issue 37, hold-go-at) is answered here too: a call whose question
+ * starts with `# Finding to reconsider` (a finding set aside, shown to the reviewer with why). Its
+ * answer reads the same way from the reviewer's side: `confirmed` keeps the finding (NO_GO),
+ * `refuted` withdraws it (GO), `uncertain` keeps it for a person (NEEDS_DISCUSSION). So a rule that
+ * refutes a finding by its title also has the reviewer withdraw it; a rule with
+ * `when: ['# Finding to reconsider', TITLE]` placed before it scripts a reviewer that keeps it.
  */
 
 /** What this module reads of a recorded call (model-server.ts's `RecordedCall`). */
@@ -46,6 +53,8 @@ export interface VerifierAnswer {
 export interface VerifierQuestion {
   /** `# Earlier finding to verify`: is an earlier blocker still there at head? */
   earlier: boolean
+  /** `# Finding to reconsider`: the reviewer is shown why its finding was set aside. */
+  reconsider?: boolean
   id?: string
   file?: string
   line?: number
@@ -84,7 +93,7 @@ export interface VerifierOptions {
 
 export const DEFAULT_VERIFIER_REASON = 'scripted verifier: the cited code shows the problem'
 
-const HEADER = /^# (Earlier finding|Finding) to verify\b/m
+const HEADER = /^# (Earlier finding|Finding) to (verify|reconsider)\b/m
 
 type Json = Record<string, unknown>
 
@@ -124,6 +133,7 @@ export function verifierQuestion(call: VerifierCall): VerifierQuestion | undefin
   const line = Number(field('line'))
   return {
     earlier: match[1] === 'Earlier finding',
+    reconsider: match[2] === 'reconsider',
     id: field('id'),
     file: field('file'),
     line: Number.isInteger(line) && line > 0 ? line : undefined,

@@ -52,7 +52,7 @@ export function iteration(overrides: Partial<IterationRecord> = {}): IterationRe
 
 export function state(overrides: Partial<LoopState> = {}): LoopState {
   return {
-    schema: 8,
+    schema: 9,
     pr: 7,
     status: 'running',
     round: 1,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { FindingRecord, ReviewerVerdict } from '../../src/loop/types.js'
+import type { FindingRecord, LoopState, ReviewerVerdict } from '../../src/loop/types.js'
 import { Budget } from '../../src/model/budget.js'
 import { verificationText } from '../../src/report/verification.js'
 import { combinePasses, holdUp } from '../../src/review/judgment.js'
@@ -21,7 +21,11 @@ const record = (id: string, line: number, status: FindingRecord['status'] = 'ope
 })
 
 /** The loop after iteration 1 raised blockers at lines 10 and 40 of src/a.ts; the fix changed lines 9-11. */
-function setup(findings: FindingRecord[] = [record('RL-10', 10), record('RL-40', 40)]) {
+function setup(
+  findings: FindingRecord[] = [record('RL-10', 10), record('RL-40', 40)],
+  inputs: Record<string, string> = {},
+  more: Partial<LoopState> = {}
+) {
   const git = new FakeGit(SHA_B)
   git.diffText = [
     'diff --git a/src/a.ts b/src/a.ts',
@@ -36,8 +40,8 @@ function setup(findings: FindingRecord[] = [record('RL-10', 10), record('RL-40',
     '+c',
     ''
   ].join('\n')
-  const loop = state({ iterations: [iteration({ reviewedSha: SHA_A, findings })] })
-  const ai = { ...settings({ 'anthropic-api-key': 'k', 'verify-findings': 'false' }).ai }
+  const loop = state({ iterations: [iteration({ reviewedSha: SHA_A, findings })], ...more })
+  const ai = { ...settings({ 'anthropic-api-key': 'k', 'verify-findings': 'false', ...inputs }).ai }
   const deps = {
     client: { create: () => Promise.reject(new Error('no model call expected')) },
     ai,
@@ -91,9 +95,10 @@ describe('an earlier blocker is never let through on the reviewer’s word alone
 
 describe('a NO_GO that rested on findings set aside', () => {
   const aside = finding({
+    severity: 'medium',
     verification: { status: 'refuted', by: 'verifier', why: 'not real', blocks: false }
   })
-  it('is GO when the reviewer failed no criterion, and a human decides when it did', async () => {
+  it('is GO below hold-go-at when the reviewer failed no criterion, and a human decides when it did', async () => {
     const run = setup([])
     const go = await run(verdict({ decision: 'NO_GO', setAside: [aside] }))
     expect(go.decision).toBe('GO')
@@ -103,6 +108,47 @@ describe('a NO_GO that rested on findings set aside', () => {
     )
     expect(human.decision).toBe('NEEDS_DISCUSSION')
     expect(human.summary).toContain('a human decides')
+  })
+
+  it('at or above hold-go-at, a refuted blocker nobody could ask the reviewer about holds GO', async () => {
+    const high = { ...aside, id: 'RL-h', severity: 'high' as const, title: 'Overflow' }
+    const held = await setup([])(verdict({ decision: 'NO_GO', setAside: [high] }))
+    expect(held.decision).toBe('NEEDS_DISCUSSION')
+    expect(held.findings).toEqual([
+      expect.objectContaining({
+        id: 'RL-h',
+        verification: expect.objectContaining({
+          status: 'refuted',
+          held: true,
+          reconsidered: { kept: true, why: 'it could not be asked: no review part holds it' }
+        })
+      })
+    ])
+    expect(held.setAside).toBeUndefined()
+    expect(held.summary).toContain('"Overflow" (RL-h, src/a.ts:3, high: the verifier refuted it)')
+    expect(held.summary).toContain('a maintainer decides')
+    // hold-go-at: none is the behaviour before it: set aside, GO
+    const before = await setup([], { 'hold-go-at': 'none' })(
+      verdict({ decision: 'NO_GO', setAside: [high] })
+    )
+    expect(before.decision).toBe('GO')
+    expect(before.findings).toEqual([])
+  })
+
+  it('a blocker a maintainer dismissed is not held', async () => {
+    const high = { ...aside, id: 'RL-h', severity: 'high' as const }
+    const dismissed = [{ id: 'RL-h', by: 'maintainer', at: '2026-11-28T00:00:00Z' }]
+    const out = await setup([], {}, { dismissed })(verdict({ decision: 'NO_GO', setAside: [high] }))
+    expect(out.decision).toBe('GO')
+    expect(out.setAside?.map(f => f.id)).toEqual(['RL-h'])
+    // the PR's author cannot dismiss it (the same rule as approve)
+    const own = [{ ...dismissed[0]!, by: pull().author }]
+    const held = await setup(
+      [],
+      {},
+      { dismissed: own }
+    )(verdict({ decision: 'NO_GO', setAside: [high] }))
+    expect(held.decision).toBe('NEEDS_DISCUSSION')
   })
 })
 

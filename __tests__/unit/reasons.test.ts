@@ -37,6 +37,10 @@ const CASES: Array<[StopCause, RegExp[]]> = [
   ],
   [{ kind: 'unreviewed', files: 2 }, [/2 changed files could not be reviewed/, /retry/]],
   [{ kind: 'reviewer_asks' }, [/needs a human/]],
+  [
+    { kind: 'disagreement', ids: ['RL-1', 'RL-2'] },
+    [/keeps 2 blocking findings \(RL-1, RL-2\)/, /dismiss RL-1/, /\/review-loop fix/]
+  ],
   [{ kind: 'fix_disputed' }, [/disputed/]],
   [{ kind: 'fix_disputed_again' }, [/disputes again/]],
   [{ kind: 'fix_budget_spent' }, [/raise max-cost-usd/]],

@@ -409,7 +409,7 @@ describe('a state the loop cannot trust halts it; it never starts afresh', () =>
         w =>
           void (stateComment(w).body = renderStateMarker({
             ...stateOf(),
-            schema: 9
+            schema: 10
           } as unknown as LoopState)),
         /written by a newer review-loop; upgrade the action/
       ]

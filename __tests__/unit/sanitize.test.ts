@@ -206,6 +206,7 @@ const ai: AiSettings = {
   verifyFindings: true,
   incrementalReview: true,
   blockUncertain: false,
+  holdGoAt: 'high',
   reviewPasses: 1,
   votesToBlock: 1,
   reviewMaxTurns: 1

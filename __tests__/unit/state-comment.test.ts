@@ -33,10 +33,10 @@ describe('the state in the sticky comment', () => {
     expect(decodeState(commentWith(s))).toEqual({ kind: 'ok', state: s })
   })
 
-  it('reads a state of schema 1 (before pushing/interrupted, closed/merged) and writes it as 8', () => {
+  it('reads a state of schema 1 (before pushing/interrupted, closed/merged) and writes it as 9', () => {
     const old = state({ schema: 1, iterations: [iteration()] })
     const decoded = decodeState(commentWith(old))
-    expect(decoded).toEqual({ kind: 'ok', state: { ...old, schema: 8 } })
+    expect(decoded).toEqual({ kind: 'ok', state: { ...old, schema: 9 } })
   })
 
   it('keeps the count of findings a review set aside, by why, and refuses a count that is not one', () => {
@@ -224,9 +224,9 @@ describe('the digest: plain without state-key, keyed with it', () => {
   })
 
   it('tells a newer schema apart from a broken state: upgrade the action', () => {
-    const newer = { ...state(), schema: 9, somethingNew: true } as unknown as LoopState
+    const newer = { ...state(), schema: 10, somethingNew: true } as unknown as LoopState
     expect(problem(commentWith(newer))).toMatch(
-      /^newer_schema: .*schema 9.*newer review-loop; upgrade the action/
+      /^newer_schema: .*schema 10.*newer review-loop; upgrade the action/
     )
     expect(problem(renderStateMarker(newer, KEY), KEY)).toMatch(/^newer_schema: /)
     const broken = { ...state(), schema: 0 } as unknown as LoopState

@@ -45,9 +45,15 @@ describe('contradictions', () => {
   })
 
   it('settles what stays contradictory as NO_GO with a blocker to fix, else NEEDS_DISCUSSION', () => {
-    expect(settleContradiction([finding({ severity: 'high' })], 'medium')).toBe('NO_GO')
-    expect(settleContradiction([finding({ severity: 'low' })], 'medium')).toBe('NEEDS_DISCUSSION')
-    expect(settleContradiction([], 'medium')).toBe('NEEDS_DISCUSSION')
+    expect(settleContradiction('NO_GO', [finding({ severity: 'high' })], 'medium')).toBe('NO_GO')
+    expect(settleContradiction('NO_GO', [finding({ severity: 'low' })], 'medium')).toBe(
+      'NEEDS_DISCUSSION'
+    )
+    expect(settleContradiction('NO_GO', [], 'medium')).toBe('NEEDS_DISCUSSION')
+    // a GO that still carries a blocker after its repair fails closed: a person decides
+    expect(settleContradiction('GO', [finding({ severity: 'high' })], 'medium')).toBe(
+      'NEEDS_DISCUSSION'
+    )
   })
 })
 

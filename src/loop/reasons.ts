@@ -23,6 +23,8 @@ export type StopCause =
   | { kind: 'unreviewed'; files: number }
   /** The reviewer itself asks a human. */
   | { kind: 'reviewer_asks' }
+  /** The reviewer keeps blocking findings the verifier, the votes or the evidence check set aside. */
+  | { kind: 'disagreement'; ids: string[] }
   | { kind: 'cap'; n: number; max: number }
   | { kind: 'repeated_blocker'; id: string }
   | { kind: 'oscillating'; n: number; earlier: number; earlierSha: string }
@@ -70,6 +72,11 @@ export function stopReason(cause: StopCause): string {
       return `${cause.files} changed file${cause.files === 1 ? '' : 's'} could not be reviewed, so the review cannot be GO; re-run the workflow or comment /review-loop retry.`
     case 'reviewer_asks':
       return 'The reviewer needs a human to decide.'
+    case 'disagreement': {
+      const [first] = cause.ids
+      const which = `${cause.ids.slice(0, 3).join(', ')}${cause.ids.length > 3 ? ` and ${cause.ids.length - 3} more` : ''}`
+      return `The reviewer keeps ${cause.ids.length === 1 ? 'a blocking finding' : `${cause.ids.length} blocking findings`} (${which}) that the verifier, the review passes or the evidence check did not confirm, so a maintainer decides: /review-loop dismiss ${first ?? 'RL-…'} [reason] then /review-loop retry drops it, /review-loop fix has it fixed, /review-loop approve accepts the PR.`
+    }
     case 'cap':
       return `Still NO_GO after ${cause.n} of ${cause.max} iterations.`
     case 'repeated_blocker':

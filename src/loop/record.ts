@@ -12,6 +12,7 @@ import type {
   ReviewCoverage,
   ReviewedContent,
   ReviewedFiles,
+  RefutedEarlier,
   SetAsideCounts,
   SetAsideStatus,
   Usage
@@ -55,6 +56,8 @@ export type ReviewedIteration = Pick<
    * there is fixed only on the reviewer's word.
    */
   rewritten?: readonly string[]
+  /** Earlier blockers the verifier refuted at unchanged code: closed as refuted, never fixed. */
+  refuted?: readonly RefutedEarlier[]
 }
 
 /** The fix changed the lines of the finding (a finding without a line: its file). */
@@ -159,11 +162,33 @@ function reviewerNotes(
 }
 
 /**
+ * The findings open before and not raised now, settled: refuted (the verifier refuted them at code
+ * nobody changed, with why), fixed (`resolvedBy`), or else no longer raised (`gone`).
+ */
+function settledNow(
+  left: readonly FindingRecord[],
+  r: Pick<ReviewedIteration, 'changedLines' | 'rewritten' | 'refuted'>,
+  said: { disputed: ReadonlySet<string>; confirmed: ReadonlySet<string> }
+): { fixed: FindingRecord[]; gone: FindingRecord[]; refuted: RefutedEarlier[] } {
+  const why = new Map((r.refuted ?? []).map(x => [x.id, x.why]))
+  const fixed = left.filter(f => !why.has(f.id) && resolvedBy(f, { ...r, ...said }))
+  return {
+    fixed,
+    gone: left.filter(f => !fixed.includes(f) && !why.has(f.id)),
+    refuted: left
+      .filter(f => why.has(f.id))
+      .slice(0, 30)
+      .map(f => ({ id: f.id, why: clip(why.get(f.id)!, 500) }))
+  }
+}
+
+/**
  * Appends a review to the state. Findings keep the iteration they were first seen in (`since`); a
  * finding open before a pushed fix and raised again is `reraised`, as is one that was settled earlier
  * in the round and is back. Ids open before and gone now are `resolved` (fixed: see `resolvedBy`)
  * or `gone` (no longer raised: a disputed finding, one in a rewritten file the reviewer did not
- * confirm fixed, or one whose lines the fix did not change).
+ * confirm fixed, or one whose lines the fix did not change), or `refuted` (the verifier refuted it
+ * at code nobody changed: `r.refuted`, with why).
  */
 export function appendReview(state: LoopState, r: ReviewedIteration): LoopState {
   const previous = lastIteration(state)
@@ -176,7 +201,9 @@ export function appendReview(state: LoopState, r: ReviewedIteration): LoopState 
   const firstSeen = new Map<string, number>()
   for (const it of round)
     for (const f of it.findings) if (!firstSeen.has(f.id)) firstSeen.set(f.id, f.since)
-  const settledBefore = new Set(round.flatMap(it => [...it.resolved, ...(it.gone ?? [])]))
+  const settledBefore = new Set(
+    round.flatMap(it => [...it.resolved, ...(it.gone ?? []), ...(it.refuted ?? []).map(x => x.id)])
+  )
   const disputed = new Set(previous?.fix?.disputes.map(d => d.id) ?? [])
   const fix = previous?.round === state.round && !r.fixDropped ? previous.fix : undefined
   // a fix attempted it: the pushed fix changed its lines, or the fixers ran to the end without disputing it
@@ -202,13 +229,14 @@ export function appendReview(state: LoopState, r: ReviewedIteration): LoopState 
       source: f.source.slice(0, 200),
       status: disputed.has(f.id) ? 'disputed' : 'open',
       since: previousOpen.get(f.id)?.since ?? firstSeen.get(f.id) ?? r.n,
-      ...(reraised ? { reraised: true } : {})
+      ...(reraised ? { reraised: true } : {}),
+      ...(f.verification?.held ? { held: true } : {})
     }
   })
   const current = new Set(findings.map(f => f.id))
   const confirmed = new Set((r.answers ?? []).filter(a => a.status === 'fixed').map(a => a.id))
   const left = [...previousOpen.values()].filter(f => !current.has(f.id))
-  const fixed = left.filter(f => resolvedBy(f, { ...r, disputed, confirmed }))
+  const { fixed, gone, refuted } = settledNow(left, r, { disputed, confirmed })
   const answers = (r.answers ?? [])
     .filter(a => previousOpen.has(a.id) || current.has(a.id))
     .slice(0, 30)
@@ -228,9 +256,8 @@ export function appendReview(state: LoopState, r: ReviewedIteration): LoopState 
     usage: r.usage,
     startedAt: r.startedAt.toISOString(),
     durationMs: r.durationMs,
-    ...(left.length > fixed.length
-      ? { gone: left.filter(f => !fixed.includes(f)).map(f => f.id) }
-      : {}),
+    ...(gone.length ? { gone: gone.map(f => f.id) } : {}),
+    ...(refuted.length ? { refuted } : {}),
     ...reviewerNotes(r),
     ...(answers.length ? { answers } : {}),
     ...(r.trigger ? { trigger: r.trigger } : {})

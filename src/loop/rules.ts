@@ -407,7 +407,12 @@ export function reviewEvent(
     // a review that could not see every file needs a human for that, not for a reviewer's question
     const c = lastIteration(state)?.coverage
     const files = (c?.unreviewed?.length ?? 0) + (c?.unreviewedOmitted ?? 0)
-    const cause: StopCause = files ? { kind: 'unreviewed', files } : { kind: 'reviewer_asks' }
+    const held = (lastIteration(state)?.findings ?? []).filter(f => f.held).map(f => f.id)
+    const cause: StopCause = files
+      ? { kind: 'unreviewed', files }
+      : held.length
+        ? { kind: 'disagreement', ids: held }
+        : { kind: 'reviewer_asks' }
     return { event: 'review_needs_discussion', cause }
   }
   const blocker: CannotFix | undefined =

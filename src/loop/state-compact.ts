@@ -59,6 +59,9 @@ function trimIteration(it: IterationRecord, keep: number, slim: boolean): Iterat
     resolvedOmitted:
       (it.resolvedOmitted ?? 0) + (it.resolved.length - resolved.length) || undefined,
     gone: it.gone?.slice(0, slim ? 50 : 200),
+    refuted: it.refuted
+      ?.slice(0, slim ? 10 : 30)
+      .map(x => ({ ...x, why: x.why.slice(0, slim ? 100 : 500) })),
     // what people read in the comment shrinks with the findings kept; the full text is in the artifact
     dropped: slim ? undefined : it.dropped?.slice(0, Math.min(20, Math.ceil(keep / 10))),
     answers: slim

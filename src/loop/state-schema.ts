@@ -22,7 +22,7 @@ import { MAX_CARRIED } from './unsaved-spend.js'
  * was reviewed at (`reviewed`) and the files a review did not send again (`unchanged`, `skipped`).
  * An older version meeting them says to upgrade.
  */
-export const STATE_SCHEMA = 8
+export const STATE_SCHEMA = 9
 
 const login = { type: 'string', maxLength: 100 } as const
 const nonNegative = { type: 'number', minimum: 0 } as const
@@ -56,7 +56,8 @@ const findingRecord = {
     source: { type: 'string', maxLength: 200 },
     status: { enum: ['open', 'fixed', 'disputed'] },
     since: { type: 'integer', minimum: 1 },
-    reraised: { type: 'boolean' }
+    reraised: { type: 'boolean' },
+    held: { type: 'boolean' }
   }
 } as const
 
@@ -144,6 +145,19 @@ const iterationRecord = {
     resolved: { type: 'array', items: { type: 'string' } },
     resolvedOmitted: count,
     gone: { type: 'array', items: { type: 'string' } },
+    refuted: {
+      type: 'array',
+      maxItems: 30,
+      items: {
+        type: 'object',
+        required: ['id', 'why'],
+        additionalProperties: false,
+        properties: {
+          id: { type: 'string', maxLength: 64 },
+          why: { type: 'string', maxLength: 500 }
+        }
+      }
+    },
     tree: sha,
     failedCriteria: { type: 'array', maxItems: 20, items: { type: 'string', maxLength: 300 } },
     error: { type: 'string', maxLength: 1000 },
@@ -247,7 +261,7 @@ export const stateSchema = {
   ],
   additionalProperties: false,
   properties: {
-    schema: { enum: [1, 2, 3, 4, 5, 6, 7, STATE_SCHEMA] },
+    schema: { enum: [1, 2, 3, 4, 5, 6, 7, 8, STATE_SCHEMA] },
     pr: { type: 'integer', minimum: 1 },
     status: { enum: LOOP_STATUSES },
     round: { type: 'integer', minimum: 1 },

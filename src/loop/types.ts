@@ -75,6 +75,18 @@ export interface Verification {
    * be accepted): the finding blocks as raised.
    */
   unverifiable?: true
+  /**
+   * The reviewer's answer when shown why the finding was set aside (hold-go-at): it kept the finding
+   * or withdrew it, in its own words (untrusted model text).
+   */
+  reconsidered?: { kept: boolean; why: string }
+  /**
+   * A disagreement: a finding at or above hold-go-at that was set aside (refuted, uncertain,
+   * outvoted, or its quote not matched) and that the reviewer kept after seeing why, or could not be
+   * asked. It is open and holds GO (needs_discussion) until a maintainer dismisses it; the fixer does
+   * not act on it unless a human asks (`/review-loop fix`).
+   */
+  held?: true
 }
 
 /** Why the loop did not act on a finding: every status but `confirmed`. */
@@ -255,6 +267,17 @@ export interface ReviewerVerdict {
    * carries its `verification`; they are shown, never fixed, and do not block GO.
    */
   setAside?: Finding[]
+  /**
+   * Earlier blockers at code nobody changed that the reviewer called gone and the verifier refuted:
+   * closed as refuted, never fixed.
+   */
+  refutedEarlier?: RefutedEarlier[]
+}
+
+/** An earlier blocker closed because the verifier refuted it (its code did not change): why. */
+export interface RefutedEarlier {
+  id: string
+  why: string
 }
 
 /** What the AI review covered of the PR's changed files. */
@@ -327,6 +350,11 @@ export interface FindingRecord {
   since: number
   /** Raised again after a fix attempt: the fix did not settle it. */
   reraised?: boolean
+  /**
+   * Held for a person (schema 9): set aside against the reviewer's word, which the reviewer kept
+   * (hold-go-at); it holds GO until a maintainer dismisses it.
+   */
+  held?: boolean
 }
 
 /**
@@ -456,6 +484,11 @@ export interface IterationRecord {
    * no longer raised, which is not the same as fixed. `resolved` holds the fixed ones.
    */
   gone?: string[]
+  /**
+   * Earlier blockers closed because the verifier refuted them at code nobody changed (schema 9):
+   * neither fixed nor merely no longer raised.
+   */
+  refuted?: RefutedEarlier[]
   /** The git tree reviewed: the same tree reviewed again under another commit is an oscillation. */
   tree?: string
   /** The reviewer's failed criteria, for the comment. */
@@ -480,8 +513,8 @@ export interface IterationRecord {
 }
 
 export interface LoopState {
-  /** 1 to 7 are read and written again as 8 (see STATE_SCHEMA). */
-  schema: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8
+  /** 1 to 8 are read and written again as 9 (see STATE_SCHEMA). */
+  schema: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9
   pr: number
   status: LoopStatus
   /** A round starts when the PR is opened, and again when a human pushes after a terminal state. */

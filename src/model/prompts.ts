@@ -14,7 +14,7 @@ export function promptsDir(): string {
 }
 
 export function loadPrompt(
-  name: 'reviewer' | 'fixer' | 'verifier',
+  name: 'reviewer' | 'fixer' | 'verifier' | 'reconsider',
   vars: Record<string, string>,
   dir = promptsDir()
 ): string {

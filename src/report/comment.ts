@@ -102,7 +102,10 @@ export function renderTimeline(state: LoopState, links: RepoLinks, maxRows = 30)
   }
   for (const [i, it] of iterations.entries()) {
     const open = it.findings.filter(f => f.status === 'open')
-    const gone = it.gone?.length ? ` (+${it.gone.length} no longer raised)` : ''
+    const gone = [
+      it.gone?.length ? ` (+${it.gone.length} no longer raised)` : '',
+      it.refuted?.length ? ` (+${it.refuted.length} refuted)` : ''
+    ].join('')
     const disputed =
       it.findings.filter(f => f.status === 'disputed').length + (it.fix?.disputes.length ?? 0)
     rows.push(
@@ -207,6 +210,10 @@ export function renderHistory(state: LoopState, maxRows = 60): string {
       const prev = seen.get(id)
       if (prev) prev.status = 'no longer raised'
     }
+    for (const { id } of it.refuted ?? []) {
+      const prev = seen.get(id)
+      if (prev) prev.status = 'refuted'
+    }
   }
   const rows = [...seen.entries()].slice(0, maxRows)
   if (rows.length === 0) return ''
@@ -265,7 +272,22 @@ export function renderLatestReview(state: LoopState): string {
         d => `- ${SEVERITY_ICON[d.severity]} ${escapeMd(d.title)} — ${escapeMd(d.why)}`
       )
     )
+  out.push(...renderRefuted(state, last))
   return out.join('\n')
+}
+
+/** Earlier blockers this review closed as refuted (not fixed: nobody changed their code), with why. */
+function renderRefuted(state: LoopState, last: IterationRecord): string[] {
+  if (!last.refuted?.length) return []
+  const titles = new Map(state.iterations.flatMap(it => it.findings.map(f => [f.id, f.title])))
+  return [
+    '',
+    `**Closed as refuted (${last.refuted.length}):** earlier blockers at code nobody changed since, which the reviewer called gone and the verifier refuted; not counted as fixed.`,
+    ...last.refuted.map(
+      r =>
+        `- \`${escapeMd(r.id)}\` ${escapeMd(titles.get(r.id) ?? '')} — 🚫 refuted by the verifier: ${escapeMd(r.why)}`
+    )
+  ]
 }
 
 /** What the last fixes of the round left out of their commits, and why (protected, links out). */

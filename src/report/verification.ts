@@ -72,6 +72,19 @@ export function verificationText(f: Finding, whyChars = 300): string {
   }
   if (f.votes && f.votes.passes > 1)
     parts.push(`raised by ${f.votes.count} of ${f.votes.passes} passes`)
+  const again = v?.reconsidered
+  if (again) {
+    const words = `: ${escapeMd(again.why.slice(0, whyChars))}`
+    parts.push(
+      again.kept
+        ? `the reviewer keeps it after seeing why${words}`
+        : `withdrawn by the reviewer after seeing why${words}`
+    )
+  }
+  if (v?.held)
+    parts.push(
+      '⚖️ **held for a person**: the signals disagree, so it holds GO and the loop does not fix it; dismiss it, `/review-loop fix` it, or approve'
+    )
   return parts.join(' · ')
 }
 

@@ -279,7 +279,14 @@ async function runPass(
           run: () =>
             reviewBatch(
               deps,
-              { ...input, earlier, owned: owned.get(batch.index)!, deadline, label: label(batch) },
+              {
+                ...input,
+                earlier,
+                owned: owned.get(batch.index)!,
+                deadline,
+                label: label(batch),
+                diff: batch.text
+              },
               prompts.get(batch.index)!,
               shape
             )
@@ -482,7 +489,9 @@ export async function aiReview(deps: ReviewerDeps, input: ReviewerInput): Promis
   const verdicts = passes.map(p => p.verdict)
   const voted =
     verdicts.length > 1 ? combinePasses(verdicts, ai.votesToBlock, threshold) : verdicts[0]!
-  if (ai.verifyFindings) await withVerifierParts(first, voted.findings, threshold)
+  // a finding set aside may be verified or reconsidered too (hold-go-at): on its own part's prompt
+  if (ai.verifyFindings || ai.holdGoAt !== 'none')
+    await withVerifierParts(first, [...voted.findings, ...(voted.setAside ?? [])], threshold)
   const held = await holdUp(
     deps,
     { pull, git, deadline, shape, state: input.state },

@@ -69,9 +69,16 @@ export function contradictions(
 }
 
 /**
- * A verdict still contradictory after its repair never stands as GO: NO_GO when it names blocking
- * findings the fixer can act on, else NEEDS_DISCUSSION (a human reads what the reviewer said).
+ * A verdict still contradictory after its repair never stands as GO. A GO that still carries a
+ * blocker fails closed as NEEDS_DISCUSSION: the reviewer says both that the PR may merge and that it
+ * may not, and a person decides. Otherwise NO_GO when it names blocking findings the fixer can act
+ * on, else NEEDS_DISCUSSION (a human reads what the reviewer said).
  */
-export function settleContradiction(located: readonly Finding[], threshold: Severity): Decision {
+export function settleContradiction(
+  stated: Decision,
+  located: readonly Finding[],
+  threshold: Severity
+): Decision {
+  if (stated === 'GO') return 'NEEDS_DISCUSSION'
   return located.some(f => atOrAbove(f.severity, threshold)) ? 'NO_GO' : 'NEEDS_DISCUSSION'
 }

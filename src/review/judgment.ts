@@ -1,12 +1,13 @@
 import { atOrAbove, locationOf } from '../loop/findings.js'
 import { sameProblem } from '../loop/matching.js'
-import { lastIteration, recordedFindings } from '../loop/state.js'
-import { touched } from '../loop/record.js'
+import { dismissedIds, lastIteration, recordedFindings } from '../loop/state.js'
+import { clip, touched } from '../loop/record.js'
 import type {
   Decision,
   Finding,
   IterationRecord,
   LoopState,
+  RefutedEarlier,
   ReviewerVerdict,
   Severity,
   Verification
@@ -17,7 +18,7 @@ import { fixedLines } from './changed-lines.js'
 import { mergeAnswers, mergeById } from './merge.js'
 import type { ReviewerDeps } from './review-batch.js'
 import type { ReviewPrompt } from './review-prompt.js'
-import { verifyAll, type Question, type VerifyInput } from './verify.js'
+import { reconsiderAll, verifyAll, type Question, type VerifyInput } from './verify.js'
 
 /** Two passes' findings are one when they have one id, or are the same problem (`sameProblem`). */
 function sameFinding(a: Finding, b: Finding): boolean {
@@ -187,11 +188,151 @@ function stillOpen(f: Finding, why: string, n: number, verification?: Verificati
 }
 
 /**
+ * Whether a set-aside finding can hold GO (hold-go-at): an AI finding raised now, blocking, at or
+ * above hold-go-at.
+ */
+function canHold(f: Finding, deps: Pick<ReviewerDeps, 'ai' | 'threshold'>): boolean {
+  const at = deps.ai.holdGoAt
+  return (
+    at !== 'none' &&
+    f.source === 'ai' &&
+    !f.carried &&
+    atOrAbove(f.severity, deps.threshold) &&
+    atOrAbove(f.severity, at)
+  )
+}
+
+/**
+ * Set aside against the reviewer's word, so a disagreement: the verifier refuted it or could not
+ * tell, the votes left it behind, or its quote did not match and the verifier did not refute it.
+ * A quote the verifier refuted too has two signals against it and stays aside.
+ */
+function disputable(f: Finding): boolean {
+  const v = f.verification
+  if (!v || v.blocks) return false
+  if (v.status === 'unverified') return v.by === 'evidence'
+  return v.status !== 'confirmed'
+}
+
+/** Why a finding was set aside, as the reviewer is told when asked to reconsider it. */
+export function objection(f: Finding): string {
+  const v = f.verification
+  const cited = v?.cited?.length
+    ? ` (it read ${v.cited
+        .slice(0, 5)
+        .map(c => (c.line ? `${c.file}:${c.line}` : c.file))
+        .join(', ')})`
+    : ''
+  switch (v?.status) {
+    case 'refuted':
+      return `An independent verifier refuted it${cited}: ${v.why}`
+    case 'uncertain':
+      return `An independent verifier could not tell whether it is real${cited}: ${v.why}`
+    case 'outvoted':
+      return `Too few independent review passes raised it: ${v.why}.`
+    default:
+      return `Its quoted evidence could not be matched to the file: ${v?.why ?? 'it quotes no code'}.`
+  }
+}
+
+/**
+ * A finding whose quote did not match, after the verifier read its code: confirmed, it blocks;
+ * refuted, it stays aside (two signals against it); otherwise the evidence check's word stands, with
+ * what the verifier said.
+ */
+function afterMismatch(f: Finding, v: Verification | undefined): Finding {
+  const problem = f.verification?.why ?? 'it quotes no code'
+  if (!v) return f
+  if (v.status === 'confirmed') return { ...f, verification: v }
+  const said =
+    v.status === 'refuted'
+      ? 'the verifier refuted it too'
+      : v.unverifiable
+        ? 'the verifier could not verify it'
+        : 'the verifier could not tell'
+  return {
+    ...f,
+    verification: {
+      status: 'unverified',
+      by: v.status === 'refuted' ? 'verifier' : 'evidence',
+      why: clip(`${problem}; ${said}: ${v.why}`, 1000),
+      blocks: false,
+      ...(v.cited ? { cited: v.cited } : {})
+    }
+  }
+}
+
+/** Each question verified in the part that holds its finding (verify-findings), by finding id. */
+async function verifyQuestions(
+  deps: ReviewerDeps,
+  input: VerifyInput,
+  partOf: PartOf,
+  questions: readonly Question[]
+): Promise<Map<string, Verification>> {
+  if (!deps.ai.verifyFindings) return new Map()
+  const asks = questions.flatMap(q => {
+    const part = partOf(q.finding)
+    return part ? [{ part, question: q }] : []
+  })
+  if (asks.length) deps.log.info(`review: verifying ${plural(asks.length, 'finding')}`)
+  const answers = await verifyAll(deps, input, asks)
+  return new Map(asks.map((a, i) => [a.question.finding.id, answers[i]!]))
+}
+
+/**
+ * Dropping a blocker takes more than raising it (hold-go-at): each set-aside finding that can hold
+ * GO and was set aside against the reviewer's word is shown to the reviewer with why. Withdrawn, it
+ * stays aside; kept, or when the reviewer cannot be asked (no part holds it, the budget, an error),
+ * it is held: open, and the review needs a person. A finding a maintainer dismissed is not asked.
+ */
+async function weigh(
+  deps: ReviewerDeps,
+  input: VerifyInput,
+  setAside: readonly Finding[],
+  partOf: PartOf,
+  dismissed: ReadonlySet<string>
+): Promise<{ held: Finding[]; aside: Finding[] }> {
+  const asked = setAside.filter(f => canHold(f, deps) && disputable(f) && !dismissed.has(f.id))
+  if (asked.length === 0) return { held: [], aside: [...setAside] }
+  const asks = asked.flatMap(f => {
+    const part = partOf(f)
+    const question = { kind: 'reconsider' as const, finding: f, why: objection(f) }
+    return part ? [{ part, question }] : []
+  })
+  deps.log.info(
+    `review: ${plural(asked.length, 'blocking finding')} set aside at or above hold-go-at (${deps.ai.holdGoAt}): the reviewer is shown why and asked to reconsider`
+  )
+  const answers = await reconsiderAll(deps, input, asks)
+  const byId = new Map(asks.map((a, i) => [a.question.finding.id, answers[i]!]))
+  const weighed = asked.map(f => {
+    const reconsidered = byId.get(f.id) ?? {
+      kept: true,
+      why: 'it could not be asked: no review part holds it'
+    }
+    const verification = { ...f.verification!, reconsidered }
+    return {
+      ...f,
+      verification: reconsidered.kept ? { ...verification, held: true as const } : verification
+    }
+  })
+  return {
+    held: weighed.filter(f => f.verification.held),
+    aside: [
+      ...setAside.filter(f => !asked.includes(f)),
+      ...weighed.filter(f => !f.verification.held)
+    ]
+  }
+}
+
+/**
  * Only findings that hold up block: each blocking AI finding goes to the verifier (verify-findings),
- * and each earlier blocker said to be gone at unchanged code too. Confirmed findings stay, with their
+ * and each earlier blocker said to be gone at unchanged code too, and so does a finding at or above
+ * hold-go-at whose quote did not match (the mismatch noted). Confirmed findings stay, with their
  * verification; refuted ones, and uncertain ones unless block-uncertain, are set aside. An earlier
- * blocker comes back open unless the verifier refutes it. A NO_GO that rested only on findings set
- * aside becomes GO; one with an earlier blocker back is never GO.
+ * blocker comes back open unless the verifier refutes it (then it is closed as refuted, never fixed).
+ * A finding set aside against the reviewer's word at or above hold-go-at is weighed (`weigh`): held,
+ * it makes the review NEEDS_DISCUSSION. A NO_GO that rested only on findings set aside becomes GO;
+ * one with an earlier blocker back is never GO.
  */
 export async function holdUp(
   deps: ReviewerDeps,
@@ -199,63 +340,103 @@ export async function holdUp(
   verdict: ReviewerVerdict,
   partOf: PartOf
 ): Promise<ReviewerVerdict> {
-  const { threshold, ai } = deps
+  const { threshold } = deps
   const earlier = await unsettledEarlier(input.state, verdict, input.git, input.pull.headSha, deps)
-  const n = lastIteration(input.state)?.n ?? 0
   const blocking = verdict.findings.filter(
     f => f.source === 'ai' && !f.carried && atOrAbove(f.severity, threshold) && partOf(f)
   )
-  const questions: Question[] = ai.verifyFindings
-    ? [
-        ...blocking.map(f => ({ kind: 'new' as const, finding: f })),
-        ...earlier.map(e => ({ kind: 'earlier' as const, finding: e.finding, why: e.why }))
-      ]
-    : []
-  const asks = questions.flatMap(q => {
-    const part = partOf(q.finding)
-    return part ? [{ part, question: q }] : []
-  })
-  if (asks.length) deps.log.info(`review: verifying ${plural(asks.length, 'finding')}`)
-  const answers = await verifyAll(deps, input, asks)
-  const byId = new Map(asks.map((a, i) => [a.question.finding.id, answers[i]!]))
+  const mismatched = (verdict.setAside ?? []).filter(
+    f => f.verification?.by === 'evidence' && canHold(f, deps) && partOf(f)
+  )
+  const byId = await verifyQuestions(deps, input, partOf, [
+    ...blocking.map(f => ({ kind: 'new' as const, finding: f })),
+    ...mismatched.map(f => ({ kind: 'new' as const, finding: f, why: f.verification?.why })),
+    ...earlier.map(e => ({ kind: 'earlier' as const, finding: e.finding, why: e.why }))
+  ])
   const checked = verdict.findings.map(f => {
     const v = byId.get(f.id)
     return v && blocking.includes(f) ? { ...f, verification: v } : f
   })
-  const back = earlier
-    .map(e => ({ e, v: byId.get(e.finding.id) }))
-    .filter(({ v }) => v?.status !== 'refuted')
-    .map(({ e, v }) => stillOpen(e.finding, e.why, n, v && { ...v, blocks: true }))
-  const kept = [...checked.filter(f => f.verification?.blocks !== false), ...back]
+  const rechecked = mismatched.map(f => afterMismatch(f, byId.get(f.id)))
+  const { back, refutedEarlier } = earlierAfter(earlier, byId, lastIteration(input.state)?.n ?? 0)
+  const acts = (f: Finding) => f.verification?.blocks !== false
+  const kept = [...checked.filter(acts), ...rechecked.filter(acts), ...back]
   // an earlier blocker back open is no longer set aside, under its id or reworded
   const isBack = (f: Finding) => back.some(b => b.id === f.id || sameProblem(f, b))
-  const setAside = [
-    ...(verdict.setAside ?? []),
-    ...checked.filter(f => f.verification?.blocks === false)
+  const before = [
+    ...(verdict.setAside ?? []).filter(f => !mismatched.includes(f)),
+    ...rechecked.filter(f => !acts(f)),
+    ...checked.filter(f => !acts(f))
   ].filter(f => !isBack(f))
-  const settled = decisionAfter(verdict, kept, setAside, back.length > 0, threshold)
+  const dismissed = dismissedIds(input.state, input.pull.author)
+  const { held, aside } = await weigh(deps, input, before, partOf, dismissed)
+  const settled = decisionAfter(verdict, { kept, aside, held }, back.length > 0, threshold)
   return {
     ...verdict,
     decision: settled.decision,
-    findings: kept,
-    setAside: setAside.length ? setAside : undefined,
+    findings: [...kept, ...held],
+    setAside: aside.length ? aside : undefined,
+    ...(refutedEarlier.length ? { refutedEarlier } : {}),
     ...(settled.note ? { summary: `${verdict.summary}\n\n${settled.note}` } : {})
   }
 }
 
 /**
- * The review's decision once only what held up blocks. An earlier blocker back makes it NO_GO. A
- * NO_GO that rested only on findings set aside becomes GO when the reviewer failed no criterion and
- * reviewed everything; with failed criteria a human decides (NEEDS_DISCUSSION): the fixer never acts
- * on rework the findings behind it did not support.
+ * The earlier blockers asked about, once verified: back open unless the verifier refuted them; the
+ * refuted ones are closed as refuted, with the verifier's reason.
+ */
+function earlierAfter(
+  earlier: ReadonlyArray<{ finding: Finding; why: string }>,
+  byId: ReadonlyMap<string, Verification>,
+  n: number
+): { back: Finding[]; refutedEarlier: RefutedEarlier[] } {
+  const answered = earlier.map(e => ({ e, v: byId.get(e.finding.id) }))
+  return {
+    back: answered
+      .filter(({ v }) => v?.status !== 'refuted')
+      .map(({ e, v }) => stillOpen(e.finding, e.why, n, v && { ...v, blocks: true })),
+    refutedEarlier: answered.flatMap(({ e, v }) =>
+      v?.status === 'refuted' ? [{ id: e.finding.id, why: clip(v.why, 500) }] : []
+    )
+  }
+}
+
+/** Why a held finding did not hold up, in a few words. */
+const NOT_HELD: Record<string, string> = {
+  refuted: 'the verifier refuted it',
+  uncertain: 'the verifier could not tell',
+  outvoted: 'too few review passes raised it',
+  unverified: 'its quote did not match the file'
+}
+
+/** What a person is told about findings the reviewer keeps against the verifier, the votes or the quote. */
+function heldNote(held: readonly Finding[]): string {
+  const named = held
+    .slice(0, 3)
+    .map(
+      f =>
+        `"${f.title}" (${f.id}, ${locationOf(f) ?? 'no location'}, ${f.severity}: ${NOT_HELD[f.verification?.status ?? 'unverified'] ?? 'set aside'})`
+    )
+    .join('; ')
+  const more = held.length > 3 ? ` and ${held.length - 3} more` : ''
+  return `The reviewer keeps ${plural(held.length, 'blocking finding')} that did not hold up, after seeing why: ${named}${more}. The signals disagree, so the loop does not act on it and does not say GO: a maintainer decides (dismiss, fix or approve; see the reason above).`
+}
+
+/**
+ * The review's decision once only what held up blocks. A finding held (the reviewer keeps it against
+ * the verifier, the votes or the quote) makes it NEEDS_DISCUSSION: a person decides. An earlier
+ * blocker back makes it NO_GO. A NO_GO that rested only on findings set aside becomes GO when the
+ * reviewer failed no criterion and reviewed everything; with failed criteria a human decides
+ * (NEEDS_DISCUSSION): the fixer never acts on rework the findings behind it did not support.
  */
 function decisionAfter(
   verdict: ReviewerVerdict,
-  kept: readonly Finding[],
-  setAside: readonly Finding[],
+  found: { kept: readonly Finding[]; aside: readonly Finding[]; held: readonly Finding[] },
   earlierBack: boolean,
   threshold: Severity
 ): { decision: Decision; note?: string } {
+  const { kept, aside: setAside, held } = found
+  if (held.length) return { decision: 'NEEDS_DISCUSSION', note: heldNote(held) }
   if (verdict.decision === 'NEEDS_DISCUSSION') return { decision: verdict.decision }
   if (earlierBack) return { decision: 'NO_GO' }
   const blocks = (f: Finding) => atOrAbove(f.severity, threshold)

@@ -16,7 +16,8 @@ import { Budget } from '../model/budget.js'
 import { traitsOf } from '../model/models.js'
 import type { ContentBlock, Git, Message, ModelClient, ModelResponse } from '../ports/index.js'
 import { contradictions, settleContradiction, type StillOpen } from './contradictions.js'
-import { evidenceProblem } from './evidence.js'
+import { evidenceProblem, removedLines } from './evidence.js'
+import { readDiff } from './batches.js'
 import { readTools } from './read-tools.js'
 import { REVIEW_TOOL, type ReviewPrompt, type Shape } from './review-prompt.js'
 import { createVerdictValidator, type VerdictInput } from './verdict-schema.js'
@@ -47,6 +48,8 @@ export interface BatchInput {
   deadline: number
   /** Prefix for log lines: which part this is. */
   label: string
+  /** The part's diff: a finding's evidence may quote the lines it removes. */
+  diff?: string
 }
 
 /** One batch's outcome: the reviewer's verdict on it, or why there is none (its files are unreviewed). */
@@ -98,9 +101,11 @@ async function locate(
   git: Git,
   sha: string,
   threshold: Severity,
-  earlier: ReadonlyMap<string, FindingRecord>
+  earlier: ReadonlyMap<string, FindingRecord>,
+  diff?: string
 ): Promise<Located> {
   const tree = new Set(await git.listFiles(sha))
+  const diffs = new Map((diff ? readDiff(diff) : []).map(d => [d.path, d.text]))
   const contents = new Map<string, string[]>()
   const findings: Finding[] = []
   const dropped: DroppedFinding[] = []
@@ -141,16 +146,20 @@ async function locate(
       id: keep ?? fingerprint({ title: f.title, file, anchor: lines[f.line - 1] }),
       source: 'ai'
     }
-    const problem = atOrAbove(f.severity, threshold) ? evidenceProblem(placed, lines) : undefined
-    if (problem)
-      setAside.push({
-        ...placed,
-        verification: { status: 'unverified', by: 'evidence', why: problem, blocks: false }
-      })
+    const problem = atOrAbove(f.severity, threshold)
+      ? evidenceProblem(placed, lines, removedLines(diffs.get(file)))
+      : undefined
+    if (problem) setAside.push(unmatched(placed, problem))
     else findings.push(placed)
   }
   return { findings, dropped, setAside }
 }
+
+/** A blocking finding whose quote is not in the file: set aside, unverified, with why. */
+const unmatched = (f: Finding, why: string): Finding => ({
+  ...f,
+  verification: { status: 'unverified', by: 'evidence', why, blocks: false }
+})
 
 function failed(error: string, budgetExhausted = false): BatchOutcome {
   return { kind: 'failed', error, ...(budgetExhausted ? { budgetExhausted } : {}) }
@@ -280,10 +289,18 @@ async function judge(
 ): Promise<ReviewerVerdict | { problems: string[] }> {
   const { verdict } = answer
   const { earlier } = input
-  const located = await locate(verdict, input.git, input.pull.headSha, deps.threshold, earlier)
+  const located = await locate(
+    verdict,
+    input.git,
+    input.pull.headSha,
+    deps.threshold,
+    earlier,
+    input.diff
+  )
+  // a finding set aside for its quote is still one the verdict raised: a GO with it contradicts itself
   const problems = contradictions(
     verdict,
-    located.findings,
+    [...located.findings, ...located.setAside],
     located.dropped,
     deps.threshold,
     answer.others,
@@ -291,7 +308,7 @@ async function judge(
   )
   if (problems.length === 0) return accepted(deps, input, verdict, located, verdict.decision)
   if (repaired) {
-    const decision = settleContradiction(located.findings, deps.threshold)
+    const decision = settleContradiction(verdict.decision, located.findings, deps.threshold)
     const why = `the verdict still contradicted itself after one repair (${problems.slice(0, 3).join(' ')}), so it is ${decision}, not GO`
     deps.log.warning(`${input.label}: ${why}`)
     return accepted(deps, input, verdict, located, decision, why)

@@ -19,8 +19,15 @@ import { createVerdictValidator } from './verdict-schema.js'
 /** Room for the verifier's reading and its short verdict. */
 const VERIFY_MAX_TOKENS = 16_000
 
-/** What the verifier is asked about: a new blocking finding, or an earlier one said to be gone. */
-export type Question = { kind: 'new' | 'earlier'; finding: Finding; why?: string }
+/**
+ * What a second call is asked about: a new blocking finding (`why`: its quote did not match the file),
+ * an earlier one said to be gone (`why`: who says so), or a finding set aside that the reviewer is
+ * asked to reconsider (`why`: the objection — the verifier's refutation, the votes, the quote).
+ */
+export type Question = { kind: 'new' | 'earlier' | 'reconsider'; finding: Finding; why?: string }
+
+/** The reviewer's answer when shown why its finding was set aside. */
+export type Reconsidered = { kept: boolean; why: string }
 
 /** Where a verification runs: the review part that holds the finding (its prompt is the cached prefix). */
 export interface VerifyInput {
@@ -33,8 +40,13 @@ export interface VerifyInput {
 /** The verifier's question: the finding as the reviewer stated it (untrusted text), after the template. */
 export function questionText(q: Question, promptsDir?: string): string {
   const f = q.finding
+  const header = {
+    new: '# Finding to verify',
+    earlier: '# Earlier finding to verify',
+    reconsider: '# Finding to reconsider'
+  }[q.kind]
   const lines = [
-    q.kind === 'new' ? '# Finding to verify' : '# Earlier finding to verify',
+    header,
     `id: ${f.id}`,
     `file: ${f.file ?? '(none)'}`,
     `line: ${f.line ?? '(none)'}${f.endLine ? `-${f.endLine}` : ''}`,
@@ -52,7 +64,20 @@ export function questionText(q: Question, promptsDir?: string): string {
       '',
       `This finding was raised in an earlier iteration and ${q.why ?? 'is said to be gone'}, but the code at ${locationOf(f) ?? 'its place'} did not change since. Is the problem still there in the current head? NO_GO: it is still there; GO: it is not (say why); NEEDS_DISCUSSION: you cannot tell.`
     )
-  return loadPrompt('verifier', { question: lines.join('\n') }, promptsDir)
+  if (q.kind === 'new' && q.why)
+    lines.push(
+      '',
+      `Note: the quoted evidence does not match the file as quoted (${q.why}). Read the code at ${locationOf(f) ?? 'its place'} and decide from what is there.`
+    )
+  if (q.kind === 'reconsider')
+    lines.push('', '## Why it was not acted on', '', prose(q.why ?? '(no reason given)'))
+  return loadPrompt(
+    q.kind === 'reconsider' ? 'reconsider' : 'verifier',
+    {
+      question: lines.join('\n')
+    },
+    promptsDir
+  )
 }
 
 /**
@@ -68,11 +93,62 @@ function verifierPrompt(part: ReviewPrompt, question: string): ReviewPrompt {
   return { ...part, messages }
 }
 
+/** A verdict-shaped answer of a second call, or why there is none. */
+type Said =
+  | {
+      kind: 'said'
+      verdict: {
+        decision: string
+        summary: string
+        findings: Array<{ file?: string; line?: number }>
+      }
+    }
+  | { kind: 'none'; why: string }
+
+/**
+ * One second call on one finding, on the review part's cached prompt: its verdict-shaped answer, or
+ * why there is none (an answer that stays invalid after one repair, a refusal, the budget, the time
+ * or an API error).
+ */
+async function ask(
+  deps: ReviewerDeps,
+  input: VerifyInput,
+  part: ReviewPrompt,
+  q: Question
+): Promise<Said> {
+  const prompt = verifierPrompt(part, questionText(q, deps.promptsDir))
+  const validate: Validator = createVerdictValidator()
+  const maxTokens = Math.min(
+    VERIFY_MAX_TOKENS,
+    traitsOf(deps.ai.reviewModel, deps.ai.provider?.name).maxOutputTokens
+  )
+  const none = (why: string): Said => ({ kind: 'none', why })
+  let problems: string[] = []
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let response
+    try {
+      response = await converse(deps, input, prompt, maxTokens)
+    } catch (e) {
+      return none((e as Error).message)
+    }
+    if (!('content' in response))
+      return none(response.kind === 'failed' ? response.error : 'no answer')
+    const answer = readAnswer(response, input.shape, validate)
+    const odd = answer.kind === 'verdict' ? contradictory(answer.verdict, deps) : undefined
+    if (answer.kind === 'verdict' && !odd) return { kind: 'said', verdict: answer.verdict }
+    if (answer.kind === 'refused') return none('the model refused to answer')
+    problems = odd ? [odd] : answer.kind === 'invalid' ? answer.errors : ['the answer was cut off']
+    if (answer.kind === 'cut_off') prompt.messages.pop()
+    else askForRepair(prompt.messages, response.content, problems, input.shape)
+  }
+  return none(`its answer could not be accepted: ${problems.slice(0, 2).join('; ')}`)
+}
+
 /**
  * One independent verifier run on one finding: confirmed (NO_GO), refuted (GO) or uncertain
- * (NEEDS_DISCUSSION), with the verifier's reason and the places it cited. An answer that stays
- * invalid after one repair, a refusal, the budget, the time or an API error leave the finding
- * unverified, and then it still blocks: nothing that was raised as blocking is let through untested.
+ * (NEEDS_DISCUSSION), with the verifier's reason and the places it cited. When no answer can be
+ * had, the finding is unverified, and then it still blocks: nothing that was raised as blocking is
+ * let through untested.
  */
 export async function verifyOne(
   deps: ReviewerDeps,
@@ -80,39 +156,32 @@ export async function verifyOne(
   part: ReviewPrompt,
   q: Question
 ): Promise<Verification> {
-  const prompt = verifierPrompt(part, questionText(q, deps.promptsDir))
-  const validate: Validator = createVerdictValidator()
-  const maxTokens = Math.min(
-    VERIFY_MAX_TOKENS,
-    traitsOf(deps.ai.reviewModel, deps.ai.provider?.name).maxOutputTokens
-  )
-  const notVerified = (why: string): Verification => ({
+  const said = await ask(deps, input, part, q)
+  if (said.kind === 'said') return verification(said.verdict, deps.ai.blockUncertain)
+  return {
     status: 'uncertain',
     by: 'verifier',
-    why: clip(why, 300),
+    why: clip(said.why, 300),
     blocks: true,
     unverifiable: true
-  })
-  let problems: string[] = []
-  for (let attempt = 0; attempt < 2; attempt++) {
-    let response
-    try {
-      response = await converse(deps, input, prompt, maxTokens)
-    } catch (e) {
-      return notVerified((e as Error).message)
-    }
-    if (!('content' in response))
-      return notVerified(response.kind === 'failed' ? response.error : 'no answer')
-    const answer = readAnswer(response, input.shape, validate)
-    const odd = answer.kind === 'verdict' ? contradictory(answer.verdict, deps) : undefined
-    if (answer.kind === 'verdict' && !odd)
-      return verification(answer.verdict, deps.ai.blockUncertain)
-    if (answer.kind === 'refused') return notVerified('the model refused to verify')
-    problems = odd ? [odd] : answer.kind === 'invalid' ? answer.errors : ['the answer was cut off']
-    if (answer.kind === 'cut_off') prompt.messages.pop()
-    else askForRepair(prompt.messages, response.content, problems, input.shape)
   }
-  return notVerified(`its answer could not be accepted: ${problems.slice(0, 2).join('; ')}`)
+}
+
+/**
+ * The reviewer shown why its finding was set aside (the refutation, the votes, the quote): GO
+ * withdraws it; NO_GO or NEEDS_DISCUSSION keeps it; no answer keeps it too (it could not be asked).
+ */
+export async function reconsiderOne(
+  deps: ReviewerDeps,
+  input: VerifyInput,
+  part: ReviewPrompt,
+  q: Question
+): Promise<Reconsidered> {
+  const said = await ask(deps, input, part, { ...q, kind: 'reconsider' })
+  if (said.kind === 'none')
+    return { kept: true, why: clip(`it could not be asked: ${said.why}`, 300) }
+  const why = clip(said.verdict.summary.trim() || '(no reason given)', 1000)
+  return { kept: said.verdict.decision !== 'GO', why }
 }
 
 /** A refutation (GO) that still lists a blocking finding or a failed criterion says two things. */
@@ -157,8 +226,23 @@ export async function verifyAll(
   input: VerifyInput,
   asks: ReadonlyArray<{ part: ReviewPrompt; question: Question }>
 ): Promise<Verification[]> {
+  return eachAsk(deps, asks, a => verifyOne(deps, input, a.part, a.question))
+}
+
+/** Asks the reviewer to reconsider each finding in the part that holds it, like `verifyAll`. */
+export async function reconsiderAll(
+  deps: ReviewerDeps,
+  input: VerifyInput,
+  asks: ReadonlyArray<{ part: ReviewPrompt; question: Question }>
+): Promise<Reconsidered[]> {
+  return eachAsk(deps, asks, a => reconsiderOne(deps, input, a.part, a.question))
+}
+
+function eachAsk<A, T>(
+  deps: Pick<ReviewerDeps, 'ai'>,
+  asks: readonly A[],
+  one: (a: A) => Promise<T>
+): Promise<T[]> {
   const limiter = new Bottleneck({ maxConcurrent: Math.max(1, deps.ai.reviewConcurrency) })
-  return Promise.all(
-    asks.map(a => limiter.schedule(() => verifyOne(deps, input, a.part, a.question)))
-  )
+  return Promise.all(asks.map(a => limiter.schedule(() => one(a))))
 }

@@ -67,6 +67,7 @@ function reviewedIteration(
     failedCriteria: review.verdict?.failedCriteria,
     dropped: review.verdict?.droppedFindings,
     setAside: review.verdict?.setAside,
+    refuted: review.verdict?.refutedEarlier,
     answers: review.verdict?.earlier,
     startedAt: plan.started,
     durationMs: deps.clock.now().getTime() - plan.started.getTime(),
