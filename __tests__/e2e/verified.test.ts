@@ -14,6 +14,7 @@ interface StateShape {
     decision: string
     findings: Array<{ id: string; status: string }>
     resolved: string[]
+    refuted?: Array<{ id: string; why: string }>
     setAside?: Record<string, number>
   }>
 }
@@ -21,6 +22,7 @@ interface StateShape {
 const DIR = 'scenarios/issue-28'
 const text = (c: RecordedCall) => JSON.stringify(c.messages)
 const isVerifier = (c: RecordedCall) => /# (Earlier finding|Finding) to verify/.test(text(c))
+const isReconsider = (c: RecordedCall) => text(c).includes('# Finding to reconsider')
 const isFixer = (c: RecordedCall) =>
   (c.tools as Array<{ name: string }>).some(t => t.name === 'edit_file')
 
@@ -37,9 +39,18 @@ async function run(scenario: Scenario) {
 describe('only findings that hold up block (issue 28)', () => {
   it('of 5 blockers, the 2 true ones reach the fixer; bad evidence and 2 refuted are shown with why', async () => {
     const { report, calls, state } = await run(loadScenario(`${DIR}/five-blockers.yaml`))
-    // the evidence check spends no call: 4 verifier calls, for the 4 findings whose quote is there
+    // 5 verifier calls: the 4 findings whose quote is there, and the high one whose quote is not,
+    // the mismatch noted (issue 37)
     const verifier = calls.filter(isVerifier)
-    expect(verifier).toHaveLength(4)
+    expect(verifier).toHaveLength(5)
+    expect(text(verifier.find(c => text(c).includes('label crashes'))!)).toContain(
+      'Note: the quoted evidence does not match the file as quoted'
+    )
+    // the refuted high one is shown to the reviewer, which withdraws it; the medium one is not asked
+    const reconsider = calls.filter(isReconsider)
+    expect(reconsider).toHaveLength(1)
+    expect(text(reconsider[0]!)).toContain('title: total returns a string')
+    expect(text(reconsider[0]!)).toContain('An independent verifier refuted it')
     expect(verifier.map(c => /title: (.*)/.exec(text(c).replace(/\\n/g, '\n'))?.[1])).toEqual(
       expect.arrayContaining(['total returns a string', 'count ignores the quantities'])
     )
@@ -61,8 +72,9 @@ describe('only findings that hold up block (issue 28)', () => {
       '3 findings were not acted on: 1 quotes code that is not in the file, 2 refuted by the verifier.'
     )
     expect(first.summary).toContain(
-      'its evidence "return item.title.trim()" is not in src/cart.js at lines 10-20'
+      'its evidence "return item.title.trim()" is not in src/cart.js at lines 10-20; the verifier refuted it too'
     )
+    expect(first.summary).toContain('withdrawn by the reviewer after seeing why')
     expect(first.summary).toContain('sum starts at 0 (src/cart.js:2) and only adds numbers')
     expect(first.summary).toContain('✅ confirmed by the verifier')
   })
@@ -72,6 +84,8 @@ describe('only findings that hold up block (issue 28)', () => {
     scenario.inputs = { ...scenario.inputs, 'verify-findings': 'false' }
     const { calls, report } = await run(scenario)
     expect(calls.filter(isVerifier)).toHaveLength(0)
+    // the high one whose quote is not in the file is shown to the reviewer, which withdraws it
+    expect(calls.filter(isReconsider)).toHaveLength(1)
     expect(report.checkRuns[0]!.title).toBe('NO_GO: 4 findings (3 high, 1 medium)')
     expect(report.checkRuns[0]!.summary).toContain('1 quotes code that is not in the file')
   })
@@ -91,14 +105,22 @@ describe('only findings that hold up block (issue 28)', () => {
       expect(state.iterations[1]!.resolved).toEqual([])
     })
 
-  it('an earlier blocker the verifier refutes is let go', async () => {
+  it('an earlier blocker the verifier refutes is let go, recorded refuted with why, never fixed', async () => {
     const scenario = loadScenario(`${DIR}/earlier-claimed-fixed.yaml`)
     scenario.model!.verifier = [
       { when: '# Earlier finding to verify', verdict: 'refuted', reason: 'b.js reads it back' }
     ] as never
-    const { state } = await run(scenario)
+    const { state, report } = await run(scenario)
     expect(state.status).toBe('go')
-    expect(state.iterations[1]!.resolved).toEqual(['RL-b89adb27fc'])
+    // issue 37: before, it was recorded fixed in `resolved` and the comment said nothing
+    expect(state.iterations[1]!.resolved).toEqual([])
+    expect(state.iterations[1]!.refuted).toEqual([
+      { id: 'RL-b89adb27fc', why: 'b.js reads it back' }
+    ])
+    const comment = report.comments.at(-1)!.body
+    expect(comment).toContain('**Closed as refuted (1):**')
+    expect(comment).toContain('refuted by the verifier: b.js reads it back')
+    expect(comment).toMatch(/\| 2 \| [^\n]* \| GO \| [^|]* \| 0 \(\+1 refuted\) \|/)
   })
 
   it('with 3 passes, a blocker raised by one pass only is set aside as outvoted, unverified', async () => {
@@ -113,7 +135,14 @@ describe('only findings that hold up block (issue 28)', () => {
     scenario.model!.replies = [review!, pass(1), pass(2), ...rest, rest.at(-1)!, rest.at(-1)!]
     scenario.inputs = { ...scenario.inputs, 'review-passes': '3' }
     const { report, calls, state } = await run(scenario)
-    expect(calls.filter(isVerifier)).toHaveLength(2)
+    // the 2 true ones, and the one whose quote is not in the file (issue 37)
+    expect(calls.filter(isVerifier)).toHaveLength(3)
+    // the outvoted high one is shown to the reviewer, which withdraws it; the medium one is not asked
+    const reconsider = calls.filter(isReconsider)
+    expect(reconsider.map(c => /title: (.*)/.exec(text(c).replace(/\\n/g, '\n'))?.[1])).toEqual([
+      'total returns a string'
+    ])
+    expect(text(reconsider[0]!)).toContain('Too few independent review passes raised it')
     expect(state.iterations[0]!.findings).toHaveLength(2)
     expect(state.iterations[0]!.setAside).toEqual({ unverified: 1, outvoted: 2 })
     const summary = report.checkRuns[0]!.summary

@@ -38,6 +38,34 @@ describe('the evidence check: a blocking finding must quote the head lines it re
     expect(evidenceProblem({ file: 'a.js', line: 2, evidence: ' \n ' }, FILE)).toMatch(/no code/)
   })
 
+  it('accepts a quote in the form the reviewer was shown it: a diff marker, a line number, a search hit', () => {
+    const at = (evidence: string) =>
+      evidenceProblem({ file: 'src/greet.js', line: 2, evidence }, FILE)
+    for (const quoted of [
+      "+  return 'Hello, ' + name", // copied from the diff
+      "    2  return 'Hello, ' + name", // the prompt's numbered file
+      "2: return 'Hello, ' + name",
+      "2| return 'Hello, ' + name",
+      "L2 return 'Hello, ' + name",
+      "src/greet.js:2:  return 'Hello, ' + name", // the search tool's hit
+      "+export function greet(name) {\n+  return 'Hello, '+name\n+", // no whitespace, a blank + line
+      ' export function greet(name) {' // a context line
+    ])
+      expect(at(quoted), quoted).toBeUndefined()
+    expect(at("+  return 'Goodbye, ' + name")).toMatch(/is not in src\/greet.js/)
+  })
+
+  it('accepts a removed line quoted from the diff with its -, and only a line the diff removed', () => {
+    const f = { file: 'src/greet.js', line: 2, evidence: '-  if (!name) return "Hello"' }
+    const removed = ['  if (!name) return "Hello"', '']
+    expect(evidenceProblem(f, FILE, removed)).toBeUndefined()
+    expect(evidenceProblem(f, FILE, [])).toMatch(/is not in src\/greet.js at lines 1-7/)
+    // without the -, a removed line is not in the head file
+    expect(evidenceProblem({ ...f, evidence: 'if (!name) return "Hello"' }, FILE, removed)).toMatch(
+      /is not in/
+    )
+  })
+
   it('compares a line with a hidden character as the model saw it (marked)', () => {
     const lines = ['const ok = 1', 'if (isAdmin\u202e) { grant() }']
     const quoted = 'if (isAdmin⟦hidden: U+202E⟧) { grant() }'
