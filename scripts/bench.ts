@@ -433,16 +433,28 @@ function verdictReply(findings: unknown[]): ScriptedReply {
   } as ScriptedReply
 }
 
-type Mode = { name: string; inputs: Record<string, string> }
+type Mode = { name: string; inputs: Record<string, string>; verifier?: unknown[] }
+/** The verifier refutes the second blocker of each workload (issue 37's disagreement). */
+const REFUTE_SECOND = [
+  { when: 'discount assigns', verdict: 'refuted', reason: 'scripted: the verifier disagrees' },
+  { when: 'compute(4)', verdict: 'refuted', reason: 'scripted: the verifier disagrees' }
+]
+/** The reviewer, shown the refutation, keeps its finding. */
+const REVIEWER_KEEPS = [
+  { when: ['# Finding to reconsider', 'discount assigns'], verdict: 'confirmed' },
+  { when: ['# Finding to reconsider', 'compute(4)'], verdict: 'confirmed' }
+]
 const MODES: Mode[] = [
   { name: 'verifier off', inputs: { 'verify-findings': 'false' } },
   { name: 'verifier on', inputs: {} },
-  { name: 'verifier on, 3 passes', inputs: { 'review-passes': '3' } }
+  { name: 'verifier on, 3 passes', inputs: { 'review-passes': '3' } },
+  { name: 'disagreement, withdrawn', inputs: {}, verifier: REFUTE_SECOND },
+  { name: 'disagreement, kept', inputs: {}, verifier: [...REVIEWER_KEEPS, ...REFUTE_SECOND] }
 ]
 
-/** Per iteration: the review's own calls and the verifier's (fixer calls aside). */
+/** Per iteration: the review's own calls, the verifier's, and the reviewer's second look (fixer calls aside). */
 function perIteration(calls: readonly RecordedCall[]) {
-  const rows: Array<{ review: RecordedCall[]; verify: RecordedCall[] }> = []
+  const rows: Array<{ review: RecordedCall[]; verify: RecordedCall[]; again: RecordedCall[] }> = []
   let fixing = true
   for (const c of calls) {
     const tools = (c.tools as Array<{ name?: string }>).map(t => t.name)
@@ -453,11 +465,12 @@ function perIteration(calls: readonly RecordedCall[]) {
     const verifier =
       callText(c).includes('# Finding to verify') ||
       callText(c).includes('# Earlier finding to verify')
-    if (fixing && !verifier) {
-      rows.push({ review: [], verify: [] })
+    const again = callText(c).includes('# Finding to reconsider')
+    if (fixing && !verifier && !again) {
+      rows.push({ review: [], verify: [], again: [] })
       fixing = false
     }
-    rows.at(-1)?.[verifier ? 'verify' : 'review'].push(c)
+    rows.at(-1)?.[again ? 'again' : verifier ? 'verify' : 'review'].push(c)
   }
   return rows
 }
@@ -542,12 +555,15 @@ async function verifiedFindings(): Promise<void> {
   for (const w of workloads) {
     console.log(`  ${w.name}:`)
     console.log(
-      '    mode                   | iteration | review calls | review tokens | review $ | verifier calls | verifier tokens | verifier $ | verifier input from cache'
+      '    mode                    | iteration | review calls | review tokens | review $ | verifier calls | verifier tokens | verifier $ | verifier input from cache | second-look calls | tokens | $ | ends'
     )
     const totals: number[] = []
+    const second: Array<{ mode: string; again: ReturnType<typeof tally> }> = []
     for (const m of MODES) {
       let rows: ReturnType<typeof perIteration> = []
-      await runScenario(w.scenario(m), {
+      const scenario = w.scenario(m)
+      if (m.verifier) scenario.model = { ...scenario.model, verifier: m.verifier as never }
+      const report = await runScenario(scenario, {
         keep: async (_s, server) => {
           rows = perIteration(server!.calls)
         }
@@ -556,9 +572,12 @@ async function verifiedFindings(): Promise<void> {
       rows.forEach((r, i) => {
         const review = tally(model, r.review)
         const verify = tally(model, r.verify)
-        all += review.tokens + verify.tokens
+        const again = tally(model, r.again)
+        if (again.calls) second.push({ mode: m.name, again })
+        all += review.tokens + verify.tokens + again.tokens
+        const ends = i === rows.length - 1 ? (report.finalState as { status: string }).status : ''
         console.log(
-          `    ${m.name.padEnd(22)} | ${String(i + 1).padStart(9)} | ${String(review.calls).padStart(12)} | ${String(review.tokens).padStart(13)} | ${review.usd.toFixed(4).padStart(8)} | ${String(verify.calls).padStart(14)} | ${String(verify.tokens).padStart(15)} | ${verify.usd.toFixed(4).padStart(10)} | ${verify.calls ? `${(100 * verify.cached).toFixed(1)}%` : '–'}`
+          `    ${m.name.padEnd(23)} | ${String(i + 1).padStart(9)} | ${String(review.calls).padStart(12)} | ${String(review.tokens).padStart(13)} | ${review.usd.toFixed(4).padStart(8)} | ${String(verify.calls).padStart(14)} | ${String(verify.tokens).padStart(15)} | ${verify.usd.toFixed(4).padStart(10)} | ${(verify.calls ? `${(100 * verify.cached).toFixed(1)}%` : '–').padStart(25)} | ${String(again.calls).padStart(17)} | ${String(again.tokens).padStart(6)} | ${again.usd.toFixed(4)} | ${ends}`
         )
       })
       totals.push(all)
@@ -567,6 +586,10 @@ async function verifiedFindings(): Promise<void> {
     console.log(
       `    verification adds ${((100 * (on - off)) / off).toFixed(1)}% review tokens (target ≤ 35%); 3 passes: ${(three / off).toFixed(2)}× the tokens of one pass without the verifier`
     )
+    for (const { mode, again } of second)
+      console.log(
+        `    the disagreement path (hold-go-at), ${mode}: ${again.calls} second-look call for 1 disagreement, ${again.tokens} tokens, $${again.usd.toFixed(4)}, ${(100 * again.cached).toFixed(1)}% of its input from the prompt cache`
+      )
   }
 }
 
