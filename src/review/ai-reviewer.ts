@@ -49,6 +49,7 @@ import {
   withReuseNote,
   type PartChoice
 } from './incremental.js'
+import { withCallers } from './callers.js'
 
 export { earlierRounds } from './review-prompt.js'
 export { REVIEW_TOOL } from './review-prompt.js'
@@ -354,7 +355,22 @@ async function incremental(
     : lastIteration(state)?.omitted
       ? 'the state left out some findings of the last review'
       : undefined
-  const choice = chooseParts(plan, { previous: state.reviewed, ...key, blobs, mustSend, sendAll })
+  const choose = (more: ReadonlySet<number>) =>
+    chooseParts(plan, {
+      previous: state.reviewed,
+      ...key,
+      blobs,
+      mustSend: new Set([...mustSend, ...more]),
+      sendAll
+    })
+  // a part naming a definition changed since the last review is sent again (callers.ts)
+  const choice = await withCallers(
+    input.git,
+    log,
+    { state, head: pull.headSha, all: plan.batches },
+    choose(new Set()),
+    choose
+  )
   const whyAll =
     choice.whyAll ??
     (!state.reviewed && state.iterations.length

@@ -85,6 +85,11 @@ export interface PartChoice {
   changed?: string[]
   /** Why every part is sent although an earlier review exists (a new base, other settings…). */
   whyAll?: string
+  /**
+   * Parts sent again although unchanged, as they name a definition changed since their last review
+   * (withCallers in callers.ts): part → which names, changed where.
+   */
+  callers?: Record<number, string>
 }
 
 /** `n:blob[:open]` as the state keeps it. */
@@ -297,6 +302,11 @@ export function withReuseNote(
   if (changed.length)
     lines.push(
       `Files changed since their last review: ${changed.slice(0, 50).join(', ')}${changed.length > 50 ? ', …' : ''}.`
+    )
+  const callers = Object.entries(choice.callers ?? {})
+  if (callers.length)
+    lines.push(
+      `Part(s) reviewed again although unchanged, because they name a definition changed since their last review; check that what they do with it still fits the change: ${callers.map(([part, why]) => `part ${part} (${why})`).join('; ')}.`
     )
   if (importers.length)
     lines.push(
