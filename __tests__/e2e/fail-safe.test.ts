@@ -5,8 +5,8 @@
  * is dropped; kept, the loop ends needs_discussion naming it, and a maintainer settles it.
  */
 import { describe, expect, it } from 'vitest'
-import { loadScenario, runScenario, type Scenario } from '../../test-support/scenario.js'
-import type { RecordedCall } from '../../test-support/model-server.js'
+import { loadScenario, type Scenario } from '../../test-support/scenario.js'
+import { isFixer, isReconsider, isVerifier, runRecorded, text } from './model-calls.js'
 
 interface StateShape {
   status: string
@@ -21,21 +21,9 @@ interface StateShape {
 
 const DIR = 'scenarios/issue-37'
 const ID = 'RL-35cf3b2960' // "total reads past the end of items" at src/cart.js:3
-const text = (c: RecordedCall) => JSON.stringify(c.messages)
-const isVerifier = (c: RecordedCall) => /# (Earlier finding|Finding) to verify/.test(text(c))
-const isReconsider = (c: RecordedCall) => text(c).includes('# Finding to reconsider')
-const isFixer = (c: RecordedCall) =>
-  (c.tools as Array<{ name: string }>).some(t => t.name === 'edit_file')
-
 async function run(scenario: Scenario) {
-  let calls: RecordedCall[] = []
-  const report = await runScenario(scenario, {
-    keep: async (_s, server) => {
-      calls = [...server!.calls]
-    }
-  })
-  const comment = report.comments.at(-1)!.body
-  return { report, calls, comment, state: report.finalState as unknown as StateShape }
+  const recorded = await runRecorded<StateShape>(scenario)
+  return { ...recorded, comment: recorded.report.comments.at(-1)!.body }
 }
 
 /** The refuted-true-blocker scenario with the reviewer withdrawing its finding when shown why. */

@@ -5,8 +5,8 @@
  * to GO; several review passes count as votes.
  */
 import { describe, expect, it } from 'vitest'
-import { loadScenario, runScenario, type Scenario } from '../../test-support/scenario.js'
-import type { RecordedCall } from '../../test-support/model-server.js'
+import { loadScenario, type Scenario } from '../../test-support/scenario.js'
+import { isFixer, isReconsider, isVerifier, runRecorded, text } from './model-calls.js'
 
 interface StateShape {
   status: string
@@ -20,21 +20,7 @@ interface StateShape {
 }
 
 const DIR = 'scenarios/issue-28'
-const text = (c: RecordedCall) => JSON.stringify(c.messages)
-const isVerifier = (c: RecordedCall) => /# (Earlier finding|Finding) to verify/.test(text(c))
-const isReconsider = (c: RecordedCall) => text(c).includes('# Finding to reconsider')
-const isFixer = (c: RecordedCall) =>
-  (c.tools as Array<{ name: string }>).some(t => t.name === 'edit_file')
-
-async function run(scenario: Scenario) {
-  let calls: RecordedCall[] = []
-  const report = await runScenario(scenario, {
-    keep: async (_s, server) => {
-      calls = [...server!.calls]
-    }
-  })
-  return { report, calls, state: report.finalState as unknown as StateShape }
-}
+const run = (scenario: Scenario) => runRecorded<StateShape>(scenario)
 
 describe('only findings that hold up block (issue 28)', () => {
   it('of 5 blockers, the 2 true ones reach the fixer; bad evidence and 2 refuted are shown with why', async () => {

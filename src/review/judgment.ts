@@ -18,7 +18,7 @@ import { fixedLines } from './changed-lines.js'
 import { mergeAnswers, mergeById } from './merge.js'
 import type { ReviewerDeps } from './review-batch.js'
 import type { ReviewPrompt } from './review-prompt.js'
-import { reconsiderAll, verifyAll, type Question, type VerifyInput } from './verify.js'
+import { askAll, reconsiderOne, verifyOne, type Question, type VerifyInput } from './verify.js'
 
 /** Two passes' findings are one when they have one id, or are the same problem (`sameProblem`). */
 function sameFinding(a: Finding, b: Finding): boolean {
@@ -275,7 +275,7 @@ async function verifyQuestions(
     return part ? [{ part, question: q }] : []
   })
   if (asks.length) deps.log.info(`review: verifying ${plural(asks.length, 'finding')}`)
-  const answers = await verifyAll(deps, input, asks)
+  const answers = await askAll(deps, input, asks, verifyOne)
   return new Map(asks.map((a, i) => [a.question.finding.id, answers[i]!]))
 }
 
@@ -302,7 +302,7 @@ async function weigh(
   deps.log.info(
     `review: ${plural(asked.length, 'blocking finding')} set aside at or above hold-go-at (${deps.ai.holdGoAt}): the reviewer is shown why and asked to reconsider`
   )
-  const answers = await reconsiderAll(deps, input, asks)
+  const answers = await askAll(deps, input, asks, reconsiderOne)
   const byId = new Map(asks.map((a, i) => [a.question.finding.id, answers[i]!]))
   const weighed = asked.map(f => {
     const reconsidered = byId.get(f.id) ?? {

@@ -217,32 +217,22 @@ function verification(
   }
 }
 
+/** One question and the review part whose prompt it is asked on. */
+export interface Ask {
+  part: ReviewPrompt
+  question: Question
+}
+
 /**
- * Verifies each question in the review part that holds it, `review-concurrency` at a time. Returns
- * the verifications in the questions' order.
+ * Asks each question in the review part that holds it, `review-concurrency` at a time: `verifyOne`
+ * (the verifier) or `reconsiderOne` (the reviewer again). Returns the answers in the questions' order.
  */
-export async function verifyAll(
+export function askAll<T>(
   deps: ReviewerDeps,
   input: VerifyInput,
-  asks: ReadonlyArray<{ part: ReviewPrompt; question: Question }>
-): Promise<Verification[]> {
-  return eachAsk(deps, asks, a => verifyOne(deps, input, a.part, a.question))
-}
-
-/** Asks the reviewer to reconsider each finding in the part that holds it, like `verifyAll`. */
-export async function reconsiderAll(
-  deps: ReviewerDeps,
-  input: VerifyInput,
-  asks: ReadonlyArray<{ part: ReviewPrompt; question: Question }>
-): Promise<Reconsidered[]> {
-  return eachAsk(deps, asks, a => reconsiderOne(deps, input, a.part, a.question))
-}
-
-function eachAsk<A, T>(
-  deps: Pick<ReviewerDeps, 'ai'>,
-  asks: readonly A[],
-  one: (a: A) => Promise<T>
+  asks: readonly Ask[],
+  one: (deps: ReviewerDeps, input: VerifyInput, part: ReviewPrompt, q: Question) => Promise<T>
 ): Promise<T[]> {
   const limiter = new Bottleneck({ maxConcurrent: Math.max(1, deps.ai.reviewConcurrency) })
-  return Promise.all(asks.map(a => limiter.schedule(() => one(a))))
+  return Promise.all(asks.map(a => limiter.schedule(() => one(deps, input, a.part, a.question))))
 }
