@@ -348,9 +348,25 @@ export class Sandbox {
 
   /** The ref origin holds the PR head under: its branch, or only the pull ref (fork, deleted branch). */
   private get headRef(): string {
-    return this.opts.pr.fork || this.opts.pr.branchDeleted
+    return this.opts.pr.fork || this.opts.pr.branchDeleted || this.branchGone
       ? `refs/pull/${this.prNumber}/head`
       : `refs/heads/${this.branch}`
+  }
+
+  /** The PR branch was deleted by `deleteBranch` while the PR stays open. */
+  private branchGone = false
+
+  /**
+   * A human deletes the PR's branch on origin (`git push origin :feature`) and the PR stays open:
+   * origin keeps its head as refs/pull/N/head, as GitHub does. Starts no pull_request run.
+   */
+  deleteBranch(): string {
+    if (this.opts.pr.fork) throw new Error("deleteBranch: a fork's branch is not on origin")
+    const sha = this.headSha()
+    git(this.bare, ['update-ref', `refs/pull/${this.prNumber}/head`, sha])
+    git(this.bare, ['update-ref', '-d', `refs/heads/${this.branch}`])
+    this.branchGone = true
+    return sha
   }
 
   /** GitHub's test merge of the PR head into the base branch, as refs/pull/N/merge. */
@@ -436,7 +452,16 @@ export class Sandbox {
     mkdirSync(temp, { recursive: true })
     // what actions/checkout leaves behind: the PR head (pull_request) or the branch (dispatch)
     const depth = req.depth ?? (req.shallow ? 1 : 0)
-    if (depth > 0) {
+    if (req.event === 'workflow_dispatch' && this.branchGone) {
+      // actions/checkout fetches the dispatch's commit (GITHUB_SHA) into origin/BRANCH; the branch
+      // itself is gone, the pull ref still holds the commit
+      git(this.dir, ['init', '-q', workspace])
+      git(workspace, ['remote', 'add', 'origin', `file://${this.bare}`])
+      const fetch = ['fetch', '-q', '--no-tags', ...(depth > 0 ? ['--depth', String(depth)] : [])]
+      const into = `refs/remotes/origin/${this.branch}`
+      git(workspace, [...fetch, 'origin', `+${this.headSha()}:${into}`])
+      git(workspace, ['checkout', '-q', '-B', this.branch, into])
+    } else if (depth > 0) {
       // one ref, `depth` commits of it, as actions/checkout fetches with fetch-depth: N
       const onBranch = req.event === 'workflow_dispatch' || PR_CONTEXT.includes(req.event)
       const pullRefOnly = !this.headRef.startsWith('refs/heads/')

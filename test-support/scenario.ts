@@ -62,6 +62,11 @@ export interface Scenario {
     files?: FileChanges
     force?: ForcePush
     mergeBase?: FileChanges
+    /**
+     * The human deletes the PR's branch instead (the PR stays open; origin keeps its head as
+     * refs/pull/N/head); no run starts.
+     */
+    deleteBranch?: boolean
   }>
   /** Every run's checkout holds only this many commits of its ref (fetch-depth); default all. */
   checkoutDepth?: number
@@ -481,6 +486,10 @@ export async function runScenario(
     while (sandbox.runs.length < maxRuns) {
       const k = sandbox.runs.length + 1
       for (const push of scenario.humanPushes?.filter(p => p.beforeRun === k) ?? []) {
+        if (push.deleteBranch) {
+          sandbox.deleteBranch()
+          continue
+        }
         const sha = sandbox.humanPush(
           push.files ?? {},
           push.message ?? 'push by hand',

@@ -3,7 +3,7 @@ import { parseSettings } from '../../src/inputs.js'
 import { checkConclusion } from '../../src/loop/rules.js'
 import { appendReview } from '../../src/loop/record.js'
 import { newState } from '../../src/loop/state.js'
-import { checkRunSummary, toAnnotations } from '../../src/report/check-run.js'
+import { checkRunSummary, checkTitle, toAnnotations } from '../../src/report/check-run.js'
 import { finding, NOW, reviewed, verifiedReview } from './builders.js'
 
 describe('toAnnotations', () => {
@@ -68,6 +68,16 @@ describe('checkConclusion', () => {
     expect(checkConclusion('NO_GO', 'stalled', failOn('stalled'))).toBe('failure')
     expect(checkConclusion('NO_GO', 'max_iterations', failOn('stalled'))).toBe('neutral')
     expect(checkConclusion('NEEDS_DISCUSSION', 'needs_discussion', failOn('never'))).toBe('neutral')
+  })
+
+  it('is no success for a GO review on which the loop did not end GO (its branch deleted)', () => {
+    expect(checkConclusion('GO', 'needs_discussion', failOn(''))).toBe('failure')
+    expect(checkConclusion('GO', 'needs_discussion', failOn('never'))).toBe('neutral')
+    expect(checkTitle('GO', [], 'needs_discussion')).toBe(
+      'Not GO: the loop ended needs_discussion (see the summary)'
+    )
+    expect(checkTitle('GO', [], 'go')).toBe('GO')
+    expect(checkTitle('NO_GO', [finding()], 'needs_discussion')).toMatch(/^NO_GO: 1 finding/)
   })
 })
 

@@ -194,7 +194,7 @@ export class FakeGit implements Git {
   async checkoutPullHead(_branch: string, sha: string) {
     this.current = sha
   }
-  async remoteHead() {
+  async remoteHead(_branch: string): Promise<string | undefined> {
     return this.remote
   }
   readonly gitDir = path.join(this.root, '.git')

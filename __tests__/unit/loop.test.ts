@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { appendReview, updateLast, type ReviewedIteration } from '../../src/loop/record.js'
 import { routeEvent } from '../../src/loop/router.js'
 import {
+  branchDeleted,
   checkConclusion,
   decide,
   DEFAULT_FAIL_ON,
@@ -763,5 +764,22 @@ describe('disputes (issue 28): editing and disputing a finding is one dispute, w
     expect(next).toMatchObject({ status: 'needs_discussion', retrigger: false })
     expect(next.reason).toContain('disputes again finding RL-A whose dispute the reviewer rejected')
     expect(next.reason).toContain('not pushed')
+  })
+})
+
+describe('branchDeleted: a head branch deleted while the PR is open', () => {
+  it('ends the loop for a human, naming the branch and the ways on', () => {
+    const end = branchDeleted(pull({ number: 12, headRef: 'topic/x' }))
+    expect(end.status).toBe('needs_discussion')
+    expect(end.reason).toMatch(/head branch topic\/x of PR #12 was deleted while the PR is open/)
+    expect(end.reason).toMatch(
+      /Restore the branch, then push or comment \/review-loop retry; or close the PR/
+    )
+    expect(branchDeleted(pull(), 'fix-1.patch').reason).toContain('kept as fix-1.patch')
+  })
+
+  it('is no GO: the check run it leaves on a GO review is not green', () => {
+    const end = branchDeleted(pull())
+    expect(checkConclusion('GO', end.status, DEFAULT_FAIL_ON)).toBe('failure')
   })
 })

@@ -47,6 +47,19 @@ const CASES: Array<[StopCause, RegExp[]]> = [
   [{ kind: 'fix_branch_moved' }, [/branch moved/]],
   [{ kind: 'fix_push_failed' }, [/could not be pushed/]],
   [
+    { kind: 'branch_deleted', pr: 7, branch: 'feature' },
+    [
+      /head branch feature of PR #7 was deleted/,
+      /nor call it GO/,
+      /Restore the branch/,
+      /close the PR/
+    ]
+  ],
+  [
+    { kind: 'branch_deleted', pr: 7, branch: 'feature', kept: 'fix-2.patch' },
+    [/the fix is kept as fix-2\.patch/]
+  ],
+  [
     { kind: 'human_fix', by: 'alice', cause: { kind: 'fork', pr: 7, fork: 'someone/widgets' } },
     [/@alice asked for a fix/, /cannot be pushed to/]
   ]

@@ -593,3 +593,58 @@ describe('findings the review did not act on, through the run (on fake ports)', 
     expect(w.lines).toContain(`info [1/3] ${count}`)
   })
 })
+
+describe('a head branch deleted while the PR is open (on fake ports)', () => {
+  it('a GO review asks origin for the branch and, with it gone, ends needs_discussion with no green check', async () => {
+    const w = world({ checks: 'lint: true' })
+    const asked: string[] = []
+    w.git.remoteHead = async branch => void asked.push(branch)
+    const outcome = await runIteration(w.deps)
+    expect(asked).toEqual(['feature'])
+    expect(outcome.decision).toBe('GO')
+    expect(outcome.state?.status).toBe('needs_discussion')
+    expect(outcome.state?.reason).toMatch(/head branch feature of PR #7 was deleted/)
+    expect(outcome.failure).toMatch(/ended as needs_discussion/)
+    expect(w.github.calls).toContain('createCheckRun failure')
+    expect(w.github.calls).not.toContain('createCheckRun success')
+    expect(savedState(w.github).status).toBe('needs_discussion')
+  })
+
+  it('a GO review on a branch origin still has, or cannot tell about, stays GO', async () => {
+    const w = world({ checks: 'lint: true' })
+    expect((await runIteration(w.deps)).state?.status).toBe('go')
+    const unsure = world({ checks: 'lint: true' })
+    unsure.git.remoteHead = async () => {
+      throw new Error('git ls-remote failed: HTTP 500')
+    }
+    expect((await runIteration(unsure.deps)).state?.status).toBe('go')
+    expect(unsure.lines.some(l => /Could not confirm that origin still has/.test(l))).toBe(true)
+  })
+
+  it("never asks origin for a fork's branch", async () => {
+    const w = world({ checks: 'lint: true', 'allow-forks': 'true' })
+    w.github.pull = pull({ headRepoFullName: 'someone/r', headSha: w.github.pull.headSha })
+    w.git.remoteHead = async () => {
+      throw new Error('asked origin for a fork branch')
+    }
+    expect((await runIteration(w.deps)).state?.status).toBe('go')
+  })
+
+  it('a fix finds the branch gone at the push: nothing pushed or dispatched, the patch kept, the loop ends', async () => {
+    const w = world({ checks: 'lint: fail:lint', 'fix-commands': 'touch:src/a.ts' })
+    w.git.remoteHead = async () => undefined
+    const outcome = await runIteration(w.deps)
+    expect(w.git.pushed).toEqual([])
+    expect(w.github.dispatches).toEqual([])
+    const state = savedState(w.github)
+    expect(state.status).toBe('needs_discussion')
+    expect(state.reason).toMatch(/branch feature of PR #7 was deleted.*kept as fix-1\.patch/)
+    expect(state.iterations[0]!.fix).toMatchObject({
+      outcome: 'branch_moved',
+      patch: 'fix-1.patch'
+    })
+    expect(w.saved['review-loop-pr-7-iteration-1']).toHaveProperty('fix-1.patch')
+    expect(outcome.failure).toMatch(/ended as needs_discussion/)
+    expect(w.github.calls).toContain('createCheckRun failure')
+  })
+})

@@ -180,6 +180,8 @@ export type FixDelivery =
       patch: string
       message: string
       remoteSha?: string
+      /** origin has no such branch any more (deleted while the PR is open): nothing was pushed. */
+      deleted?: true
     }
 
 /** A fix commit ready to go: its patch is taken before anything is pushed, so no fault loses it. */
@@ -223,7 +225,7 @@ export async function deliverFix(
     outcome: 'branch_moved' | 'push_failed',
     message: string,
     remoteSha?: string
-  ): FixDelivery => ({
+  ): Extract<FixDelivery, { message: string }> => ({
     outcome,
     commitSha,
     filesChanged,
@@ -238,10 +240,18 @@ export async function deliverFix(
   } catch (e) {
     return kept('push_failed', (e as Error).message)
   }
+  if (remote === undefined)
+    return {
+      ...kept(
+        'branch_moved',
+        `origin/${branch} was deleted after ${reviewedSha.slice(0, 7)} was reviewed`
+      ),
+      deleted: true
+    }
   if (remote !== reviewedSha)
     return kept(
       'branch_moved',
-      `origin/${branch} is at ${remote?.slice(0, 7) ?? '(deleted)'}, not the reviewed ${reviewedSha.slice(0, 7)}`,
+      `origin/${branch} is at ${remote.slice(0, 7)}, not the reviewed ${reviewedSha.slice(0, 7)}`,
       remote
     )
   const pushed = await git.push(branch, commitSha)

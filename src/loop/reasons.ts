@@ -40,6 +40,8 @@ export type StopCause =
   | { kind: 'fix_budget_spent' }
   | { kind: 'fix_branch_moved' }
   | { kind: 'fix_push_failed' }
+  /** The PR's head branch is gone from origin while the PR is open (see `branchDeleted`). */
+  | { kind: 'branch_deleted'; pr: number; branch: string; kept?: string }
   /** The token may not write (a fork's pull_request run, or permissions withheld). */
   | { kind: 'read_only'; decision: string; findings: number; fork?: string }
   /** A human asked for a fix that cannot be made here. */
@@ -105,6 +107,8 @@ export function stopReason(cause: StopCause): string {
       return 'The branch moved during this run; the fix was not pushed and the new head is reviewed next.'
     case 'fix_push_failed':
       return 'The fix could not be pushed; it is kept as a patch artifact.'
+    case 'branch_deleted':
+      return `The head branch ${cause.branch} of PR #${cause.pr} was deleted while the PR is open, so review-loop can neither push a fix to it nor call it GO${cause.kept ? ` (the fix is kept as ${cause.kept} in the artifact)` : ''}. Restore the branch, then push or comment /review-loop retry; or close the PR.`
     case 'read_only':
       return cause.fork
         ? `review-loop: ${cause.decision} with ${cause.findings} finding${cause.findings === 1 ? '' : 's'} for the author of the fork ${cause.fork} to fix (review only: a fork's branch cannot be pushed to); they are in the annotations and the job summary, and the next push is reviewed again.`

@@ -460,6 +460,23 @@ export function nextAfterReview(
   return { kind: 'finish', status: next.to, reason }
 }
 
+/**
+ * The PR's head branch is gone from origin while the PR stays open (`git ls-remote` finds no
+ * refs/heads/BRANCH; GitHub keeps the head only as refs/pull/N/head): whatever the review said, the
+ * loop pushes no fix and says no GO. It ends for a human, who restores the branch (a push or
+ * `/review-loop retry` then reviews it in a new round) or closes the PR. `kept`: the fix's patch.
+ * Never asked for a fork's PR, whose branch is never on origin.
+ */
+export function branchDeleted(
+  pull: Pick<PullRequest, 'number' | 'headRef'>,
+  kept?: string
+): { status: TerminalStatus; reason: string } {
+  const next = transition('running', 'branch_deleted')
+  const cause: StopCause = { kind: 'branch_deleted', pr: pull.number, branch: pull.headRef, kept }
+  if (!isTerminal(next.to)) throw new Error(`branch_deleted leads to ${next.to}, not an end`)
+  return { status: next.to, reason: stopReason(cause) }
+}
+
 // ── After the fix ──────────────────────────────────────────────────────────────────────────────
 
 export type DisputeRound = 'none' | 'first' | 'repeated'
@@ -573,14 +590,15 @@ export const DEFAULT_FAIL_ON: readonly TerminalStatus[] = FAILABLE.filter(s => s
 
 /**
  * success for GO; for other outcomes, failure when the loop ended in a state listed in `fail-on`
- * or the iteration is not GO while the loop goes on, else neutral.
+ * or the iteration is not GO while the loop goes on, else neutral. A review's GO on which the loop
+ * did not end GO (its branch deleted: `branchDeleted`) is not a green check.
  */
 export function checkConclusion(
   decision: Decision,
   status: LoopStatus,
   failOn: readonly TerminalStatus[]
 ): 'success' | 'failure' | 'neutral' {
-  if (decision === 'GO') return 'success'
+  if (decision === 'GO' && (status === 'go' || !isTerminal(status))) return 'success'
   if (status === 'running') return 'failure'
   return failOn.includes(status) ? 'failure' : 'neutral'
 }

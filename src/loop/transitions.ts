@@ -54,6 +54,11 @@ export const LOOP_EVENTS = [
   /** The push failed: the fix was kept as a patch. */
   'fix_push_failed',
   /**
+   * The PR's head branch is gone from origin while the PR is open: no fix can be pushed, and the
+   * loop says no GO, whatever the review said; a human restores the branch or closes the PR.
+   */
+  'branch_deleted',
+  /**
    * The previous run died before its push was confirmed and the commit is not on the branch: the
    * head it reviewed is reviewed again, as the next counted iteration.
    */
@@ -131,6 +136,7 @@ const WHILE_RUNNING: Partial<Record<LoopEvent, Transition>> = {
   fix_budget_spent: finish('budget_exhausted'),
   fix_branch_moved: { to: 'running', then: 'wait' },
   fix_push_failed: finish('error'),
+  branch_deleted: finish('needs_discussion'),
   fix_interrupted: { to: 'running', then: 'review' },
   pr_closed: finish('closed'),
   pr_merged: finish('merged'),

@@ -6,6 +6,7 @@ import {
   type Decision,
   type Finding,
   type LoopState,
+  type LoopStatus,
   type Severity
 } from '../loop/types.js'
 import {
@@ -66,7 +67,17 @@ export function toAnnotations(
     })
 }
 
-export function checkTitle(decision: Decision, findings: readonly Finding[]): string {
+/**
+ * The review's decision and its findings by severity. A review's GO on which the loop ended
+ * otherwise (`status`: its branch deleted) says the end, not GO.
+ */
+export function checkTitle(
+  decision: Decision,
+  findings: readonly Finding[],
+  status?: LoopStatus
+): string {
+  if (decision === 'GO' && status && status !== 'go' && status !== 'running')
+    return `Not GO: the loop ended ${status} (see the summary)`
   if (findings.length === 0) return decision
   const counts = countBySeverity(findings)
   const parts = SEVERITIES.filter(s => counts[s] > 0).map(s => `${counts[s]} ${s}`)

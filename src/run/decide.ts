@@ -1,11 +1,18 @@
 import type { Settings } from '../inputs.js'
 import { atOrAbove } from '../loop/findings.js'
 import { appendReview, moveTo, setAsideCounts, type ReviewedIteration } from '../loop/record.js'
-import { decide, fixBlocker, nextAfterReview, type NextStep } from '../loop/rules.js'
+import {
+  branchDeleted,
+  decide,
+  fixBlocker,
+  isFork,
+  nextAfterReview,
+  type NextStep
+} from '../loop/rules.js'
 import { stopReason } from '../loop/reasons.js'
 import { dismissedIds } from '../loop/state.js'
 import type { Decision, Finding, HumanTrigger, LoopState, ReviewResult } from '../loop/types.js'
-import type { Clock, Log } from '../ports/index.js'
+import type { Clock, Git, Log } from '../ports/index.js'
 import { toAnnotations } from '../report/check-run.js'
 import { plural } from '../report/format.js'
 import { setAsideLine } from '../report/verification.js'
@@ -181,6 +188,35 @@ export function decidePhase(
   // a fork's PR waits for its author's push: the loop goes on, and says why it fixed nothing
   if (next.kind === 'wait') state = { ...state, reason: next.reason }
   return { decision, state, next, notes: [] }
+}
+
+/**
+ * A GO ends the loop only while origin still has the PR's branch: on a PR whose head branch was
+ * deleted while it is open, the loop says no GO (`branchDeleted`). Origin is asked (one
+ * `git ls-remote`) only then, never for a fork's PR (its branch is not on origin); when it cannot
+ * be asked, the GO stands, with a warning: the review's verdict is about the code.
+ */
+export async function goOnBranch(
+  deps: { log: Log },
+  plan: Extract<Plan, { kind: 'review' }>,
+  git: Pick<Git, 'remoteHead'>,
+  decided: Decided
+): Promise<Decided> {
+  const { next } = decided
+  if (next.kind !== 'finish' || next.status !== 'go' || isFork(plan.pull)) return decided
+  const branch = plan.pull.headRef
+  try {
+    if ((await git.remoteHead(branch)) !== undefined) return decided
+  } catch (e) {
+    deps.log.warning(
+      `Could not confirm that origin still has the branch ${branch} (${(e as Error).message}); the GO stands.`
+    )
+    return decided
+  }
+  const end = branchDeleted(plan.pull)
+  deps.log.info(`${plan.tag} ${end.reason}`)
+  const state = moveTo(decided.state, end.status, end.reason)
+  return { ...decided, state, next: { kind: 'finish', ...end } }
 }
 
 /**

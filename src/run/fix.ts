@@ -10,6 +10,7 @@ import {
 import type { Settings } from '../inputs.js'
 import { recordFix } from '../loop/record.js'
 import {
+  branchDeleted,
   disputeRound,
   disputedAgain,
   nextAfterFix,
@@ -219,8 +220,15 @@ export async function pushPhase(
     notes.push(
       `The fix commit was not pushed (${delivery.message}); it is kept as fix-${n}.patch in the artifact.`
     )
-  // the state saved ahead counted the fix's usage already: replace the record, count nothing twice
-  const settled = settle(fixed.state, record, zeroUsage(), rounds)
+  // the state saved ahead counted the fix's usage already: replace the record, count nothing twice;
+  // a branch deleted meanwhile ends the loop (no push, no GO) instead of waiting for a head
+  const settled =
+    'deleted' in delivery && delivery.deleted
+      ? {
+          state: recordFix(fixed.state, record, zeroUsage(), branchDeleted(pull, record.patch)),
+          retrigger: false
+        }
+      : settle(fixed.state, record, zeroUsage(), rounds)
   const files = plural(delivery.filesChanged.length, 'file', ' (', ')')
   // on a laptop the "push" goes to the loop's copy of your repository: the fix is committed
   const said =

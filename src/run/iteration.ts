@@ -6,7 +6,7 @@ import { dismissedIds, lastIteration } from '../loop/state.js'
 import { needsHuman, stepFailure } from '../loop/rules.js'
 import type { Finding, HumanTrigger, LoopState, PullRequest, ReviewResult } from '../loop/types.js'
 import { zeroUsage } from '../loop/usage.js'
-import { decideHumanFix, decidePhase, type Decided } from './decide.js'
+import { decideHumanFix, decidePhase, goOnBranch, type Decided } from './decide.js'
 import type { HumanAsk, IterationDeps, IterationOutcome, ReviewPlan } from './deps.js'
 import { escalate } from './escalate.js'
 import { answerHuman } from './human.js'
@@ -104,7 +104,8 @@ async function reviewOrCarry(
   }
   const fresh = human?.trigger.command === 'retry'
   const review = await keepingSpend(deps, plan, reviewPhase(deps, plan, ws, fresh))
-  return { review, decided: decidePhase({ ...run, trigger: human?.trigger }, plan, review) }
+  const decided = decidePhase({ ...run, trigger: human?.trigger }, plan, review)
+  return { review, decided: await goOnBranch(deps, plan, ws.git, decided) }
 }
 
 /** The latest review's findings (and a human's instructions) as the review a human's fix works on. */

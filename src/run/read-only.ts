@@ -58,7 +58,7 @@ export async function readOnlyReport(
       name: deps.settings.checkName,
       headSha: pull.headSha,
       conclusion: checkConclusion(decision, state.status, deps.settings.failOn),
-      title: checkTitle(decision, review.findings),
+      title: checkTitle(decision, review.findings, state.status),
       summary: summary.slice(0, 60_000),
       annotations: toAnnotations(review.findings).slice(0, deps.settings.maxAnnotations),
       externalId: `${pull.number}:read-only:${deps.ctx.runId}:${deps.ctx.runAttempt}`,

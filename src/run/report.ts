@@ -52,7 +52,7 @@ export async function reportPhase(
     name: settings.checkName,
     headSha: pull.headSha,
     conclusion: checkConclusion(decision, state.status, settings.failOn),
-    title: checkTitle(decision, review.findings),
+    title: checkTitle(decision, review.findings, state.status),
     summary: checkRunSummary(state, review.findings, links, capNote, pull.author, setAside),
     text: unlocatedText(review.findings),
     annotations,
