@@ -135,6 +135,25 @@ describe('a NO_GO that rested on findings set aside', () => {
     expect(before.findings).toEqual([])
   })
 
+  it('a finding one pass set aside and another raised with its evidence is judged once, as raised', async () => {
+    const raised = finding({ id: 'RL-a', severity: 'high', evidence: 'x' })
+    const unmatched = {
+      ...raised,
+      verification: {
+        status: 'unverified' as const,
+        by: 'evidence' as const,
+        why: 'no',
+        blocks: false
+      }
+    }
+    const out = await setup([])(
+      verdict({ decision: 'NO_GO', findings: [raised], setAside: [unmatched] })
+    )
+    expect(out.findings.map(f => [f.id, f.verification?.held])).toEqual([['RL-a', undefined]])
+    expect(out.setAside).toBeUndefined()
+    expect(out.decision).toBe('NO_GO')
+  })
+
   it('a blocker a maintainer dismissed is not held', async () => {
     const high = { ...aside, id: 'RL-h', severity: 'high' as const }
     const dismissed = [{ id: 'RL-h', by: 'maintainer', at: '2026-11-28T00:00:00Z' }]

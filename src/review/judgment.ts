@@ -345,7 +345,10 @@ export async function holdUp(
   const blocking = verdict.findings.filter(
     f => f.source === 'ai' && !f.carried && atOrAbove(f.severity, threshold) && partOf(f)
   )
-  const mismatched = (verdict.setAside ?? []).filter(
+  // a finding one pass set aside and another raised with its evidence is judged as raised
+  const raised = new Set(verdict.findings.map(f => f.id))
+  const asideBefore = (verdict.setAside ?? []).filter(f => !raised.has(f.id))
+  const mismatched = asideBefore.filter(
     f => f.verification?.by === 'evidence' && canHold(f, deps) && partOf(f)
   )
   const byId = await verifyQuestions(deps, input, partOf, [
@@ -364,7 +367,7 @@ export async function holdUp(
   // an earlier blocker back open is no longer set aside, under its id or reworded
   const isBack = (f: Finding) => back.some(b => b.id === f.id || sameProblem(f, b))
   const before = [
-    ...(verdict.setAside ?? []).filter(f => !mismatched.includes(f)),
+    ...asideBefore.filter(f => !mismatched.includes(f)),
     ...rechecked.filter(f => !acts(f)),
     ...checked.filter(f => !acts(f))
   ].filter(f => !isBack(f))
