@@ -13,7 +13,7 @@ interface StateShape {
   reason?: string
   iterations: Array<{
     decision: string
-    findings: Array<{ id: string; status: string; held?: boolean }>
+    findings: Array<{ id: string; status: string; held?: string }>
     resolved: string[]
     setAside?: Record<string, number>
   }>
@@ -41,7 +41,7 @@ describe('a blocker set aside against the reviewer holds GO until the reviewer w
     )
     expect(state.status).toBe('needs_discussion')
     expect(state.iterations[0]!.findings).toEqual([
-      expect.objectContaining({ id: ID, status: 'open', held: true })
+      expect.objectContaining({ id: ID, status: 'open', held: 'refuted' })
     ])
     expect(state.reason).toContain(`keeps a blocking finding (${ID})`)
     expect(state.reason).toContain(`/review-loop dismiss ${ID}`)
@@ -65,7 +65,7 @@ describe('a blocker set aside against the reviewer holds GO until the reviewer w
     scenario.inputs = { ...scenario.inputs, 'review-passes': '3' }
     const { state, calls } = await run(scenario)
     expect(state.status).toBe('needs_discussion')
-    expect(state.iterations[0]!.findings.map(f => [f.id, f.held])).toEqual([[ID, true]])
+    expect(state.iterations[0]!.findings.map(f => [f.id, f.held])).toEqual([[ID, 'refuted']])
     expect(calls.filter(isFixer)).toHaveLength(0)
   })
 
@@ -114,6 +114,75 @@ describe('a blocker set aside against the reviewer holds GO until the reviewer w
   })
 })
 
+describe('a held finding stays held until a person settles it', () => {
+  const clean = {
+    kind: 'json',
+    value: {
+      decision: 'GO',
+      summary: 'Looks fine.',
+      findings: [],
+      failedCriteria: [],
+      passedCriteria: [],
+      requiredRework: [],
+      earlierFindings: []
+    }
+  }
+  const stillHeld = (state: StateShape) => {
+    expect(state.status).toBe('needs_discussion')
+    expect(state.iterations.at(-1)!.findings).toEqual([
+      expect.objectContaining({ id: ID, status: 'open', held: 'refuted' })
+    ])
+  }
+
+  it('a retry whose review does not raise it again is not GO', async () => {
+    const scenario = loadScenario(`${DIR}/refuted-true-blocker.yaml`)
+    scenario.model!.replies = [scenario.model!.replies![0]!, clean as never]
+    scenario.humanEvents = [
+      {
+        afterRun: 1,
+        comment: { author: 'maintainer', permission: 'write', body: '/review-loop retry' }
+      }
+    ] as never
+    const { state } = await run(scenario)
+    expect(state.iterations).toHaveLength(2)
+    stillHeld(state)
+  })
+
+  it('a push of something else by the PR author is not GO either', async () => {
+    const scenario = loadScenario(`${DIR}/refuted-true-blocker.yaml`)
+    scenario.model!.replies = [scenario.model!.replies![0]!, clean as never]
+    scenario.humanPushes = [{ beforeRun: 2, message: 'docs', files: { 'README.md': '# shop\n' } }]
+    const { state, report } = await run(scenario)
+    expect(state.iterations).toHaveLength(2)
+    stillHeld(state)
+    expect(report.checkRuns.at(-1)!.conclusion).not.toBe('success')
+  })
+
+  it("a person's review comment is fixed, the held finding is not handed to the fixer", async () => {
+    const scenario = loadScenario(`${DIR}/refuted-true-blocker.yaml`)
+    scenario.model!.replies = [
+      scenario.model!.replies![0]!,
+      { kind: 'text', text: 'Renamed nothing; nothing to change.' } as never
+    ]
+    scenario.humanEvents = [
+      {
+        afterRun: 1,
+        review: {
+          author: 'alice',
+          permission: 'write',
+          state: 'changes_requested',
+          body: '',
+          comments: [{ path: 'src/cart.js', line: 6, body: 'Name the sum total' }]
+        }
+      }
+    ] as never
+    const { calls } = await run(scenario)
+    const task = text(calls.find(isFixer)!)
+    expect(task).toContain('Name the sum total')
+    expect(task).not.toContain('total reads past the end of items')
+  })
+})
+
 describe('each way a true blocker reached GO before (issue 37)', () => {
   it('evidence quoted as the reviewer sees it (a diff +, a line number, a removed line) reaches the fixer', async () => {
     const { state, calls } = await run(loadScenario(`${DIR}/evidence-as-shown.yaml`))
@@ -137,7 +206,7 @@ describe('each way a true blocker reached GO before (issue 37)', () => {
     expect(asked).toHaveLength(1)
     expect(text(asked[0]!)).toContain('raised by 1 of 3 review passes')
     expect(state.iterations[0]!.findings).toEqual([
-      expect.objectContaining({ status: 'open', held: true })
+      expect.objectContaining({ status: 'open', held: 'outvoted' })
     ])
     expect(comment).toContain('**isAdmin assigns the role instead of comparing it**')
     expect(calls.filter(isFixer)).toHaveLength(0)

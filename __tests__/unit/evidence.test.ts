@@ -36,6 +36,11 @@ describe('the evidence check: a blocking finding must quote the head lines it re
       'it quotes no code (evidence) from the file'
     )
     expect(evidenceProblem({ file: 'a.js', line: 2, evidence: ' \n ' }, FILE)).toMatch(/no code/)
+    // markers, numbers, fences and hunk headers alone quote no code either
+    for (const evidence of ['+', '+\n-\n12:', '```\n```', '@@ -1 +1 @@'])
+      expect(evidenceProblem({ file: 'a.js', line: 2, evidence }, FILE), evidence).toMatch(
+        /quotes no code/
+      )
   })
 
   it('accepts a quote in the form the reviewer was shown it: a diff marker, a line number, a search hit', () => {
@@ -49,7 +54,11 @@ describe('the evidence check: a blocking finding must quote the head lines it re
       "L2 return 'Hello, ' + name",
       "src/greet.js:2:  return 'Hello, ' + name", // the search tool's hit
       "+export function greet(name) {\n+  return 'Hello, '+name\n+", // no whitespace, a blank + line
-      ' export function greet(name) {' // a context line
+      ' export function greet(name) {', // a context line
+      "```js\n  return 'Hello, ' + name\n```", // fenced
+      "@@ -1,3 +1,3 @@\n+  return 'Hello, ' + name", // with its hunk header
+      "2: +  return 'Hello, ' + name", // a number before the marker
+      "> return 'Hello, ' + name" // a Markdown quote
     ])
       expect(at(quoted), quoted).toBeUndefined()
     expect(at("+  return 'Goodbye, ' + name")).toMatch(/is not in src\/greet.js/)
@@ -93,6 +102,31 @@ describe('several review passes count as votes', () => {
       ['RL-b', 'outvoted', 'raised by 1 of 3 review passes; votes-to-block is 2']
     ])
     expect(out.decision).toBe('NO_GO')
+  })
+
+  it('counts a copy set aside for its quote as a vote, and keeps the finding as raised when any pass quoted it right', () => {
+    const unquoted = {
+      ...b,
+      evidence: '```js',
+      verification: {
+        status: 'unverified' as const,
+        by: 'evidence' as const,
+        why: 'no',
+        blocks: false
+      }
+    }
+    const aside = (f: typeof unquoted): ReviewerVerdict => ({ ...verdict([]), setAside: [f] })
+    const out = combinePasses([aside(unquoted), aside(unquoted), verdict([b])], 2, 'medium')
+    expect(out.findings.map(f => [f.id, f.evidence, f.votes])).toEqual([
+      ['RL-b', b.evidence, { count: 3, passes: 3 }]
+    ])
+    expect(out.setAside).toEqual([])
+    // no pass quoted it right: one copy set aside for its quote, with every vote
+    const none = combinePasses([aside(unquoted), aside(unquoted), verdict([])], 2, 'medium')
+    expect(none.findings).toEqual([])
+    expect(none.setAside?.map(f => [f.id, f.verification?.status, f.votes])).toEqual([
+      ['RL-b', 'unverified', { count: 2, passes: 3 }]
+    ])
   })
 
   it('keeps every finding with one vote needed, and is GO only when every pass is', () => {

@@ -15,6 +15,7 @@ import type {
   RefutedEarlier,
   SetAsideCounts,
   SetAsideStatus,
+  VerificationStatus,
   Usage
 } from './types.js'
 import { addUsage } from './usage.js'
@@ -87,6 +88,10 @@ function resolvedBy(
   if (r.confirmed.has(f.id)) return true
   return touched(f, r.changedLines) && !(f.file && r.rewritten?.includes(f.file))
 }
+
+/** Why a held finding was set aside, as the state keeps it (a held finding is never confirmed). */
+const heldAs = (status: VerificationStatus): SetAsideStatus =>
+  status === 'confirmed' ? 'unverified' : status
 
 /** `s` cut to `n` characters, an ellipsis marking the cut. */
 export const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)
@@ -172,13 +177,12 @@ function settledNow(
 ): { fixed: FindingRecord[]; gone: FindingRecord[]; refuted: RefutedEarlier[] } {
   const why = new Map((r.refuted ?? []).map(x => [x.id, x.why]))
   const fixed = left.filter(f => !why.has(f.id) && resolvedBy(f, { ...r, ...said }))
+  // the state keeps 30 refuted with why; any more are no longer raised, never fixed
+  const refuted = left.filter(f => why.has(f.id)).slice(0, 30)
   return {
     fixed,
-    gone: left.filter(f => !fixed.includes(f) && !why.has(f.id)),
-    refuted: left
-      .filter(f => why.has(f.id))
-      .slice(0, 30)
-      .map(f => ({ id: f.id, why: clip(why.get(f.id)!, 500) }))
+    gone: left.filter(f => !fixed.includes(f) && !refuted.includes(f)),
+    refuted: refuted.map(f => ({ id: f.id, why: clip(why.get(f.id)!, 500) }))
   }
 }
 
@@ -230,7 +234,7 @@ export function appendReview(state: LoopState, r: ReviewedIteration): LoopState 
       status: disputed.has(f.id) ? 'disputed' : 'open',
       since: previousOpen.get(f.id)?.since ?? firstSeen.get(f.id) ?? r.n,
       ...(reraised ? { reraised: true } : {}),
-      ...(f.verification?.held ? { held: true } : {})
+      ...(f.verification?.held ? { held: heldAs(f.verification.status) } : {})
     }
   })
   const current = new Set(findings.map(f => f.id))

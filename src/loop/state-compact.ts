@@ -44,7 +44,9 @@ function trimIteration(it: IterationRecord, keep: number, slim: boolean): Iterat
           severity: f.severity,
           status: f.status,
           since: f.since,
-          ...(f.reraised ? { reraised: true } : {})
+          ...(f.reraised ? { reraised: true } : {}),
+          // a held finding holds GO until a person settles it: the hold outlives compaction
+          ...(f.held ? { held: f.held } : {})
         }
       : { ...f, title: f.title?.slice(0, 120), file: f.file?.slice(0, 200) }
   )

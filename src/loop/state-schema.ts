@@ -57,7 +57,7 @@ const findingRecord = {
     status: { enum: ['open', 'fixed', 'disputed'] },
     since: { type: 'integer', minimum: 1 },
     reraised: { type: 'boolean' },
-    held: { type: 'boolean' }
+    held: { enum: ['unverified', 'refuted', 'uncertain', 'outvoted'] }
   }
 } as const
 

@@ -7,7 +7,9 @@ import type {
   IterationRecord,
   LoopState,
   LoopStatus,
-  TerminalStatus
+  SetAsideStatus,
+  TerminalStatus,
+  Verification
 } from './types.js'
 
 export function newState(pr: number, maxIterations: number, now: Date): LoopState {
@@ -78,8 +80,20 @@ export function recordedFindings(state: LoopState): Finding[] {
       line: f.line,
       title: f.title ?? f.id,
       description: f.title ?? '',
-      source: f.source ?? 'ai'
+      source: f.source ?? 'ai',
+      ...(f.held ? { verification: heldVerification(f.held, f.since) } : {})
     }))
+}
+
+/** A finding held for a person in an earlier review, as its verification says it again. */
+function heldVerification(status: SetAsideStatus, since: number): Verification {
+  return {
+    status,
+    by: status === 'outvoted' ? 'votes' : status === 'unverified' ? 'evidence' : 'verifier',
+    why: `held for a person since iteration ${since}: the reviewer kept it against this`,
+    blocks: false,
+    held: true
+  }
 }
 
 /**

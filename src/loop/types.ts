@@ -351,10 +351,10 @@ export interface FindingRecord {
   /** Raised again after a fix attempt: the fix did not settle it. */
   reraised?: boolean
   /**
-   * Held for a person (schema 9): set aside against the reviewer's word, which the reviewer kept
-   * (hold-go-at); it holds GO until a maintainer dismisses it.
+   * Held for a person (schema 9), with why it was set aside: set aside against the reviewer's word,
+   * which the reviewer kept (hold-go-at); it holds GO until a maintainer dismisses, fixes or approves.
    */
-  held?: boolean
+  held?: SetAsideStatus
 }
 
 /**

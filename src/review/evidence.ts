@@ -12,8 +12,13 @@ const GREP_HIT = /^\s*[\w./@+-]+:\d+:/ // a search tool's `path:12:` prefix
 const NUMBER = /^\s*(?:L\d+\b[:|]?|\d+\s*[:|]|\d+(?=\t|\s{2}))/ // `12:`, `12|`, `L12`, `   12  ` (the prompt's)
 const MARKER = /^[+\- ]/ // a diff's `+`, `-` or context space
 
-/** An elision (`...`, `// …`) stands for lines left out, not for code. */
-const ELISION = /^(\/\/|#|\/\*)?\s*(\.\.\.|…)\s*(\*\/)?$/
+/**
+ * Lines that are not code: an elision (`...`, `// …`) stands for lines left out; a Markdown fence
+ * (```` ```js ````) or a diff's hunk header (`@@ -1,7 +1,7 @@`) only frames what was copied.
+ */
+const NOT_CODE = /^(?:(\/\/|#|\/\*)?\s*(\.\.\.|…)\s*(\*\/)?|(`{3,}|~{3,})[\w+.-]*|@@ .* @@.*)$/
+/** A Markdown quote's `> `. */
+const QUOTE = /^\s*>\s?/
 
 /**
  * The forms a quoted line may have been copied in, each squeezed: as quoted; without a search hit's
@@ -23,11 +28,12 @@ const ELISION = /^(\/\/|#|\/\*)?\s*(\.\.\.|…)\s*(\*\/)?$/
  * line the PR removed.
  */
 export function quoteForms(line: string): { forms: string[]; removed: boolean } {
-  const plain = line.replace(GREP_HIT, '')
+  const plain = line.replace(QUOTE, '').replace(GREP_HIT, '')
   const unnumbered = plain.replace(NUMBER, '')
   const forms = new Set<string>([line, plain, unnumbered])
   let removed = false
-  for (const f of [line, plain, unnumbered]) {
+  // a marker before or after a line number (`+  12  code`, `12: +code`)
+  for (const f of [line, plain, unnumbered, unnumbered.trimStart()]) {
     const m = MARKER.exec(f)
     if (!m) continue
     forms.add(f.slice(1))
@@ -62,9 +68,10 @@ export function evidenceProblem(
   lines: readonly string[],
   removed: readonly string[] = []
 ): string | undefined {
+  // a line that is blank once its marker or number is gone quotes a blank line: it says nothing
   const quoted = (finding.evidence ?? '')
     .split('\n')
-    .filter(l => l.trim().length > 0 && !ELISION.test(squeezeSpaces(l)))
+    .filter(l => !NOT_CODE.test(squeezeSpaces(l)) && !quoteForms(l).forms.includes(''))
   if (quoted.length === 0) return 'it quotes no code (evidence) from the file'
   const line = finding.line ?? 1
   const from = Math.max(1, line - EVIDENCE_SLACK)
@@ -73,8 +80,7 @@ export function evidenceProblem(
   const gone = removed.map(squeeze)
   const found = (q: string) => {
     const { forms, removed: isRemoval } = quoteForms(q)
-    // a marker or a number alone quotes a blank line
-    if (forms.some(f => f === '' || near.some(l => l.includes(f)))) return true
+    if (forms.some(f => near.some(l => l.includes(f)))) return true
     return isRemoval && forms.some(f => gone.some(l => l.length > 0 && l === f))
   }
   const missing = quoted.find(q => !found(q))

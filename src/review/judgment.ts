@@ -27,33 +27,36 @@ function sameFinding(a: Finding, b: Finding): boolean {
 
 /**
  * Several independent passes' verdicts as one: findings merged by id or as the same problem, each
- * with the number of passes that raised it (`votes`). A blocking one raised by fewer passes than
- * `votesToBlock` — of those that reviewed its file: a pass whose part failed casts no vote — is set
- * aside as outvoted. The decision is the most cautious pass's; what any pass could not review stays
- * unreviewed, and any pass's budget stop or error stays.
+ * with the number of passes that raised it (`votes`) — a copy a pass set aside for its quote votes
+ * too, and when any pass quoted the code right the finding stands as raised with that quote. A
+ * blocking one raised by fewer passes than `votesToBlock` — of those that reviewed its file: a pass
+ * whose part failed casts no vote — is set aside as outvoted. The decision is the most cautious
+ * pass's; what any pass could not review stays unreviewed, and any pass's budget stop or error stays.
  */
 export function combinePasses(
   passes: readonly ReviewerVerdict[],
   votesToBlock: number,
   threshold: Severity
 ): ReviewerVerdict {
-  const groups: Array<{ found: Finding[]; passes: Set<number> }> = []
+  const groups: Array<{ found: Finding[]; unmatched: Finding[]; passes: Set<number> }> = []
+  const unquoted = (f: Finding) => f.verification?.by === 'evidence'
   passes.forEach((pass, k) =>
-    pass.findings.forEach(f => {
-      const group = groups.find(g => sameFinding(g.found[0]!, f))
-      if (group) {
-        group.found.push(f)
-        group.passes.add(k)
-      } else groups.push({ found: [f], passes: new Set([k]) })
+    [...pass.findings, ...(pass.setAside ?? []).filter(unquoted)].forEach(f => {
+      const group = groups.find(g => sameFinding([...g.found, ...g.unmatched][0]!, f))
+      const into = group ?? { found: [], unmatched: [], passes: new Set<number>() }
+      if (!group) groups.push(into)
+      ;(unquoted(f) ? into.unmatched : into.found).push(f)
+      into.passes.add(k)
     })
   )
   const voters = (f: Finding) =>
     passes.filter(p => !(f.file && p.coverage?.unreviewed.includes(f.file))).length
   const counted = groups.map(g => ({
-    ...mergeById(g.found)[0]!,
+    ...mergeById(g.found.length ? g.found : g.unmatched)[0]!,
     votes: { count: g.passes.size, passes: passes.length }
   }))
-  const outvoted = counted.filter(
+  const stands = counted.filter(f => !unquoted(f))
+  const outvoted = stands.filter(
     f =>
       atOrAbove(f.severity, threshold) &&
       !f.carried &&
@@ -61,9 +64,10 @@ export function combinePasses(
   )
   return {
     ...passesTogether(passes),
-    findings: counted.filter(f => !outvoted.includes(f)),
+    findings: stands.filter(f => !outvoted.includes(f)),
     setAside: [
-      ...mergeById(passes.flatMap(p => p.setAside ?? [])),
+      ...counted.filter(unquoted),
+      ...mergeById(passes.flatMap(p => (p.setAside ?? []).filter(f => !unquoted(f)))),
       ...outvoted.map(f => ({
         ...f,
         verification: {
@@ -131,7 +135,8 @@ async function changesSince(
  * raised again (maybe reworded or moved) nor answered as still open — it called them fixed, accepted
  * a dispute nobody made, or said nothing (a disputed one: said nothing) — while the code at their
  * lines did not change since they were reviewed (a rewritten file counts as changed): the
- * reviewer's word is not enough for those. Each comes back with why.
+ * reviewer's word is not enough for those. Each comes back with why. A finding held for a person
+ * (hold-go-at) is one of them in a later round too, and `stillHeld` when nothing was said on it.
  */
 export async function unsettledEarlier(
   state: LoopState,
@@ -139,9 +144,11 @@ export async function unsettledEarlier(
   git: Git,
   head: string,
   deps: Pick<ReviewerDeps, 'threshold' | 'log'>
-): Promise<Array<{ finding: Finding; why: string }>> {
+): Promise<Array<{ finding: Finding; why: string; stillHeld?: true }>> {
   const last = lastIteration(state)
-  if (!last || last.round !== state.round) return []
+  if (!last) return []
+  // a finding held for a person stays until a person settles it, into the next round too
+  const sameRound = last.round === state.round
   const answered = new Map((verdict.earlier ?? []).map(a => [a.id, a.status]))
   const disputed = new Set(last.fix?.disputes.map(d => d.id) ?? [])
   // a file this review could not see is carried as it is (withUnseen), not asked about
@@ -154,6 +161,7 @@ export async function unsettledEarlier(
   }
   const candidates = recordedFindings(state).filter(
     f =>
+      (sameRound || f.verification?.held) &&
       f.source === 'ai' &&
       f.file &&
       !unseen.has(f.file) &&
@@ -172,7 +180,9 @@ export async function unsettledEarlier(
           ? 'the reviewer did not answer on it'
           : answered.get(f.id) === 'fixed'
             ? 'the reviewer called it fixed'
-            : 'the reviewer accepted a dispute nobody made'
+            : 'the reviewer accepted a dispute nobody made',
+      // held, and not raised again nor answered on: nothing settled it, so it stays held
+      ...(f.verification?.held && !answered.has(f.id) ? { stillHeld: true as const } : {})
     }))
 }
 
@@ -341,7 +351,20 @@ export async function holdUp(
   partOf: PartOf
 ): Promise<ReviewerVerdict> {
   const { threshold } = deps
-  const earlier = await unsettledEarlier(input.state, verdict, input.git, input.pull.headSha, deps)
+  const unsettled = await unsettledEarlier(
+    input.state,
+    verdict,
+    input.git,
+    input.pull.headSha,
+    deps
+  )
+  const dismissed = dismissedIds(input.state, input.pull.author)
+  const n = lastIteration(input.state)?.n ?? 0
+  // held, and nothing said on it since: still held, unless a maintainer dismissed it
+  const stillHeld = unsettled
+    .filter(e => e.stillHeld && !dismissed.has(e.finding.id))
+    .map(e => stillOpen(e.finding, e.why, n, e.finding.verification))
+  const earlier = unsettled.filter(e => !e.stillHeld)
   const blocking = verdict.findings.filter(
     f => f.source === 'ai' && !f.carried && atOrAbove(f.severity, threshold) && partOf(f)
   )
@@ -361,7 +384,7 @@ export async function holdUp(
     return v && blocking.includes(f) ? { ...f, verification: v } : f
   })
   const rechecked = mismatched.map(f => afterMismatch(f, byId.get(f.id)))
-  const { back, refutedEarlier } = earlierAfter(earlier, byId, lastIteration(input.state)?.n ?? 0)
+  const { back, refutedEarlier } = earlierAfter(earlier, byId, n)
   const acts = (f: Finding) => f.verification?.blocks !== false
   const kept = [...checked.filter(acts), ...rechecked.filter(acts), ...back]
   // an earlier blocker back open is no longer set aside, under its id or reworded
@@ -371,8 +394,9 @@ export async function holdUp(
     ...rechecked.filter(f => !acts(f)),
     ...checked.filter(f => !acts(f))
   ].filter(f => !isBack(f))
-  const dismissed = dismissedIds(input.state, input.pull.author)
-  const { held, aside } = await weigh(deps, input, before, partOf, dismissed)
+  const weighed = await weigh(deps, input, before, partOf, dismissed)
+  const { aside } = weighed
+  const held = [...stillHeld, ...weighed.held]
   const settled = decisionAfter(verdict, { kept, aside, held }, back.length > 0, threshold)
   return {
     ...verdict,

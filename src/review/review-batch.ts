@@ -297,10 +297,15 @@ async function judge(
     earlier,
     input.diff
   )
-  // a finding set aside for its quote is still one the verdict raised: a GO with it contradicts itself
+  // a finding set aside for its quote at or above hold-go-at is still one the verdict raised: a GO
+  // with it contradicts itself (below, or with hold-go-at none, it is set aside as before)
+  const holdGoAt = deps.ai.holdGoAt
+  const holding = located.setAside.filter(
+    f => holdGoAt !== 'none' && atOrAbove(f.severity, holdGoAt)
+  )
   const problems = contradictions(
     verdict,
-    [...located.findings, ...located.setAside],
+    [...located.findings, ...holding],
     located.dropped,
     deps.threshold,
     answer.others,

@@ -326,9 +326,10 @@ async function fixNow(run: CommandRun, instructions: string): Promise<IterationO
         carried: last.n,
         ...(instructions ? { instructions } : {})
       },
-      findings: recordedFindings(state).filter(
-        f => !dismissedIds(state, run.pull.author).has(f.id)
-      ),
+      // a maintainer asking for the fix settles a finding held for a person: the fixer gets it
+      findings: recordedFindings(state)
+        .filter(f => !dismissedIds(state, run.pull.author).has(f.id))
+        .map(({ verification: _held, ...f }) => f),
       rework: instructions ? [`@${by} asks: ${instructions}`] : []
     }
   )

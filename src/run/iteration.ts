@@ -194,7 +194,10 @@ export async function iterate(
   }
 }
 
-/** FIX, when the decision asks for it; what humans dismissed is not the fixers' work. */
+/**
+ * FIX, when the decision asks for it; what humans dismissed is not the fixers' work, nor is a finding
+ * held for a person (a human's `/review-loop fix` hands it over without the hold).
+ */
 async function fixAsDecided(
   deps: IterationDeps,
   plan: Extract<Plan, { kind: 'review' }>,
@@ -204,7 +207,10 @@ async function fixAsDecided(
   if (decided.next.kind !== 'fix') return undefined
   const { review, state } = decided
   const dismissed = dismissedIds(state, plan.pull.author)
-  const toFix = { ...review, findings: review.findings.filter(f => !dismissed.has(f.id)) }
+  const toFix = {
+    ...review,
+    findings: review.findings.filter(f => !dismissed.has(f.id) && !f.verification?.held)
+  }
   return keepingSpend(deps, plan, fixPhase(deps, plan, { state, review: toFix }, ws))
 }
 
