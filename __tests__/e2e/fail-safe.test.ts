@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { loadScenario, type Scenario } from '../../test-support/scenario.js'
+import { changesRequested, verdict } from './greet-replies.js'
 import { isFixer, isReconsider, isVerifier, runRecorded, text } from './model-calls.js'
 
 interface StateShape {
@@ -115,18 +116,8 @@ describe('a blocker set aside against the reviewer holds GO until the reviewer w
 })
 
 describe('a held finding stays held until a person settles it', () => {
-  const clean = {
-    kind: 'json',
-    value: {
-      decision: 'GO',
-      summary: 'Looks fine.',
-      findings: [],
-      failedCriteria: [],
-      passedCriteria: [],
-      requiredRework: [],
-      earlierFindings: []
-    }
-  }
+  const clean = verdict('GO')
+
   const stillHeld = (state: StateShape) => {
     expect(state.status).toBe('needs_discussion')
     expect(state.iterations.at(-1)!.findings).toEqual([
@@ -136,7 +127,7 @@ describe('a held finding stays held until a person settles it', () => {
 
   it('a retry whose review does not raise it again is not GO', async () => {
     const scenario = loadScenario(`${DIR}/refuted-true-blocker.yaml`)
-    scenario.model!.replies = [scenario.model!.replies![0]!, clean as never]
+    scenario.model!.replies = [scenario.model!.replies![0]!, clean]
     scenario.humanEvents = [
       {
         afterRun: 1,
@@ -150,7 +141,7 @@ describe('a held finding stays held until a person settles it', () => {
 
   it('a push of something else by the PR author is not GO either', async () => {
     const scenario = loadScenario(`${DIR}/refuted-true-blocker.yaml`)
-    scenario.model!.replies = [scenario.model!.replies![0]!, clean as never]
+    scenario.model!.replies = [scenario.model!.replies![0]!, clean]
     scenario.humanPushes = [{ beforeRun: 2, message: 'docs', files: { 'README.md': '# shop\n' } }]
     const { state, report } = await run(scenario)
     expect(state.iterations).toHaveLength(2)
@@ -165,16 +156,7 @@ describe('a held finding stays held until a person settles it', () => {
       { kind: 'text', text: 'Renamed nothing; nothing to change.' } as never
     ]
     scenario.humanEvents = [
-      {
-        afterRun: 1,
-        review: {
-          author: 'alice',
-          permission: 'write',
-          state: 'changes_requested',
-          body: '',
-          comments: [{ path: 'src/cart.js', line: 6, body: 'Name the sum total' }]
-        }
-      }
+      changesRequested(1, [{ path: 'src/cart.js', line: 6, body: 'Name the sum total' }])
     ] as never
     const { calls } = await run(scenario)
     const task = text(calls.find(isFixer)!)

@@ -68,3 +68,14 @@ export function oneEditFixer(
     }
   ]
 }
+
+/** A person with write access who requests changes after run `afterRun`, with inline comments. */
+export function changesRequested(
+  afterRun: number,
+  comments: Array<{ path: string; line: number; body: string }>
+) {
+  return {
+    afterRun,
+    review: { author: 'alice', permission: 'write', state: 'changes_requested', body: '', comments }
+  }
+}
