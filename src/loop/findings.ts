@@ -16,6 +16,11 @@ export function atOrAbove(severity: Severity, threshold: Severity): boolean {
   return severityRank(severity) <= severityRank(threshold)
 }
 
+/** Whether a finding of this severity, set aside, still holds GO (`hold-go-at`; `none`: never). */
+export function holdsGo(severity: Severity, holdGoAt: Severity | 'none'): boolean {
+  return holdGoAt !== 'none' && atOrAbove(severity, holdGoAt)
+}
+
 export function bySeverity<T extends { severity: Severity }>(a: T, b: T): number {
   return severityRank(a.severity) - severityRank(b.severity)
 }

@@ -1,5 +1,6 @@
 import { BUTTONS, buttonsFor } from '../loop/commands.js'
 import { bySeverity, countBySeverity } from '../loop/findings.js'
+import { isTerminal } from '../loop/state.js'
 import {
   SEVERITIES,
   type Annotation,
@@ -76,7 +77,7 @@ export function checkTitle(
   findings: readonly Finding[],
   status?: LoopStatus
 ): string {
-  if (decision === 'GO' && status && status !== 'go' && status !== 'running')
+  if (decision === 'GO' && status && status !== 'go' && isTerminal(status))
     return `Not GO: the loop ended ${status} (see the summary)`
   if (findings.length === 0) return decision
   const counts = countBySeverity(findings)

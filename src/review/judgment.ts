@@ -1,4 +1,4 @@
-import { atOrAbove, locationOf } from '../loop/findings.js'
+import { atOrAbove, holdsGo, locationOf } from '../loop/findings.js'
 import { sameProblem } from '../loop/matching.js'
 import { dismissedIds, lastIteration, recordedFindings } from '../loop/state.js'
 import { clip, touched } from '../loop/record.js'
@@ -202,13 +202,11 @@ function stillOpen(f: Finding, why: string, n: number, verification?: Verificati
  * above hold-go-at.
  */
 function canHold(f: Finding, deps: Pick<ReviewerDeps, 'ai' | 'threshold'>): boolean {
-  const at = deps.ai.holdGoAt
   return (
-    at !== 'none' &&
     f.source === 'ai' &&
     !f.carried &&
     atOrAbove(f.severity, deps.threshold) &&
-    atOrAbove(f.severity, at)
+    holdsGo(f.severity, deps.ai.holdGoAt)
   )
 }
 

@@ -1,6 +1,6 @@
 import type { AiSettings } from '../inputs.js'
 import { fingerprint } from '../loop/fingerprint.js'
-import { atOrAbove } from '../loop/findings.js'
+import { atOrAbove, holdsGo } from '../loop/findings.js'
 import type {
   Decision,
   DroppedFinding,
@@ -299,10 +299,7 @@ async function judge(
   )
   // a finding set aside for its quote at or above hold-go-at is still one the verdict raised: a GO
   // with it contradicts itself (below, or with hold-go-at none, it is set aside as before)
-  const holdGoAt = deps.ai.holdGoAt
-  const holding = located.setAside.filter(
-    f => holdGoAt !== 'none' && atOrAbove(f.severity, holdGoAt)
-  )
+  const holding = located.setAside.filter(f => holdsGo(f.severity, deps.ai.holdGoAt))
   const problems = contradictions(
     verdict,
     [...located.findings, ...holding],
