@@ -4,6 +4,9 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { loadScenario, runScenario } from '../test-support/scenario.js'
 
+// every run in a process of its own, as the runner starts the action (most tests run it in-process)
+process.env['REVIEW_LOOP_SPAWN'] ??= 'all'
+
 const out = path.resolve(process.argv[2] ?? 'out/demo')
 rmSync(out, { recursive: true, force: true })
 mkdirSync(out, { recursive: true })

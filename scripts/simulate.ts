@@ -1,6 +1,9 @@
 // npm run simulate -- FILE: runs a scenario through dist/ on the local emulators and prints one JSON document.
 import { loadScenario, runScenario } from '../test-support/scenario.js'
 
+// every run in a process of its own, as the runner starts the action (most tests run it in-process)
+process.env['REVIEW_LOOP_SPAWN'] ??= 'all'
+
 const file = process.argv[2]
 if (!file) {
   console.error(

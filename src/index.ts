@@ -1,9 +1,11 @@
-import { handOff, receiveHandoff } from './action/handoff.js'
 import { prefetchPull } from './action/prefetch.js'
+import { startUp, type Startup } from './action/startup.js'
 
 declare global {
   /** Set by bin/review-loop.mjs: the bundle runs as the command line, not as the action. */
   var __REVIEW_LOOP_CLI__: boolean | undefined
+  /** Set by a host that imports the bundle to call runInProcess: nothing runs on import. */
+  var __REVIEW_LOOP_IN_PROCESS__: boolean | undefined
 }
 
 async function fail(error: unknown): Promise<void> {
@@ -11,17 +13,30 @@ async function fail(error: unknown): Promise<void> {
   core.setFailed(error instanceof Error ? error.message : String(error))
 }
 
-async function action(): Promise<void> {
-  // the secrets leave this process's environment first: PR code may read it (./action/handoff.ts)
-  await handOff(process.argv[1] ?? '')
-  await receiveHandoff()
+/** One run of the action in this process, as it started (`startup`) or as a host drives it. */
+async function iteration(startup?: Startup): Promise<void> {
   // Start-up stays light: the first API request leaves before the action's modules are loaded.
   const prefetched = prefetchPull(process.env)
   // Loading the modules blocks the event loop, so they load once the request is on the wire.
   await prefetched?.sent
   const { run } = await import('./main.js')
-  const failure = await run(prefetched)
+  const failure = await run(prefetched, startup)
   if (failure) await fail(failure)
+}
+
+async function action(): Promise<void> {
+  // the secrets leave this process's environment first where PR code could read it
+  // (./action/startup.ts, ./action/handoff.ts)
+  await iteration(await startUp(process.argv[1] ?? ''))
+}
+
+/**
+ * The action run by a host in its own process (the end-to-end tests, test-support/harness.ts): the
+ * host sets `process.env` and the working directory to the run's, and waits; the step's outcome is
+ * `process.exitCode` and what was written to stdout. No restart: the host's environment is its own.
+ */
+export async function runInProcess(): Promise<void> {
+  await iteration().catch(fail)
 }
 
 if (globalThis.__REVIEW_LOOP_CLI__) {
@@ -30,7 +45,7 @@ if (globalThis.__REVIEW_LOOP_CLI__) {
     .then(code => {
       process.exitCode = code
     })
-} else {
+} else if (!globalThis.__REVIEW_LOOP_IN_PROCESS__) {
   // the only place that turns an outcome or an error into a failed step
   action().catch(fail)
 }

@@ -5,7 +5,7 @@ import { createArtifactStore } from './action/artifacts.js'
 import { readContext, runUrl } from './action/context.js'
 import { prNumberFromInput } from './action/event.js'
 import { createActionsLog } from './action/log.js'
-import { setOutputs } from './action/outputs.js'
+import { setOutputs, writeStepSummary } from './action/outputs.js'
 import type { Prefetched } from './action/prefetch.js'
 import { createGit } from './git/git.js'
 import { createGitHubAdapter, type AdapterOptions } from './github/octokit-adapter.js'
@@ -15,13 +15,14 @@ import type { GitHubPort, Log } from './ports/index.js'
 import type { RunContext } from './action/context.js'
 import { readRepoConfig, settingsFrom, settingsRef } from './action/repo-config.js'
 import { createConfinement } from './process/sandbox.js'
+import { sandboxFromStart, type Startup } from './action/startup.js'
 import { runIteration } from './run/iteration.js'
 
 /**
  * Wires the inputs, the run's context and one adapter per port into one iteration; returns the
  * message to fail the step with, if the loop ended in a fail-on state.
  */
-export async function run(prefetched?: Prefetched): Promise<string | undefined> {
+export async function run(prefetched?: Prefetched, startup?: Startup): Promise<string | undefined> {
   const given = (name: string): string => core.getInput(name)
   const connection = parseConnection(given)
   core.setSecret(connection.githubToken)
@@ -37,6 +38,8 @@ export async function run(prefetched?: Prefetched): Promise<string | undefined> 
     await settingsRef(ctx, github, { prefetched, prNumber })
   )
   const settings = settingsFrom(given, config, process.env)
+  // the settings file turned the sandbox found at the start off: PR code must not find the secrets
+  if (startup?.sandbox && !sandboxFromStart(startup, settings)) await startup.restart()
   if (settings.ai.apiKey) core.setSecret(settings.ai.apiKey)
   if (settings.stateKey) core.setSecret(settings.stateKey)
   if (settings.checkRunButtons && !settings.stateAuthor)
@@ -70,15 +73,15 @@ export async function run(prefetched?: Prefetched): Promise<string | undefined> 
       passthrough: settings.envPassthrough,
       tempDir: scratch,
       env: process.env,
-      log
+      log,
+      choice: sandboxFromStart(startup, settings),
+      setUp: !startup?.sandboxTried
     }),
     artifacts: createArtifactStore(artifactsDir, process.env, log, runUrl(ctx)),
     log,
     env: process.env,
     clock: { now: () => new Date() },
-    writeSummary: async markdown => {
-      if (process.env['GITHUB_STEP_SUMMARY']) await core.summary.addRaw(markdown).write()
-    }
+    writeSummary: writeStepSummary
   })
   if (outcome.notice) core.notice(outcome.notice)
   setOutputs(outcome, settings.maxIterations)
@@ -120,7 +123,7 @@ async function reportStats(
     repository: `${ctx.owner}/${ctx.repo}`
   })
   for (const line of report.lines) log.info(line)
-  if (process.env['GITHUB_STEP_SUMMARY']) await core.summary.addRaw(report.markdown).write()
+  await writeStepSummary(report.markdown)
   return undefined
 }
 

@@ -18,6 +18,7 @@ import type { components } from '@octokit/openapi-types'
 import type { FaultSpec } from './fault.js'
 import { openApiErrors } from './openapi-check.js'
 import { executeGraphql, type GraphqlStore } from './github-graphql.js'
+import { readRef } from './refs.js'
 
 type Schemas = components['schemas']
 
@@ -954,6 +955,9 @@ export class GitHubEmulator {
   }
 
   private async revParse(ref: string): Promise<string | undefined> {
+    // branches and pull refs hold commits: read from the repository's files (./refs.ts)
+    if (ref.startsWith('refs/heads/') || ref.startsWith('refs/pull/'))
+      return readRef(this.opts.bareRepoPath, ref)
     return (await this.git('rev-parse', '--verify', '--quiet', `${ref}^{commit}`)) || undefined
   }
 
@@ -967,6 +971,8 @@ export class GitHubEmulator {
   /** The head SHA now, synchronously (for the seeding methods). */
   private headShaSync(p: EmulatedPull): string {
     for (const ref of this.headRefs(p)) {
+      const sha = readRef(this.opts.bareRepoPath, ref)
+      if (sha) return sha
       try {
         const args = ['-C', this.opts.bareRepoPath, 'rev-parse', '--verify', '--quiet']
         return execFileSync('git', [...args, `${ref}^{commit}`], {

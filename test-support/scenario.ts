@@ -80,6 +80,11 @@ export interface Scenario {
   env?: Record<string, string>
   /** The node binary that runs dist/index.js; default node 24 (bench wraps it to measure memory). */
   node?: string
+  /**
+   * Every run in a process of its own, as the runner starts it, not in the test's (see
+   * test-support/in-process.ts): for what PR code could see of the action's process.
+   */
+  spawn?: boolean
   /** Config set in every checkout (persisted credentials, for example). */
   gitConfig?: Record<string, string>
   /**
@@ -478,7 +483,8 @@ export async function runScenario(
       depth: scenario.checkoutDepth,
       forkWriteToken: scenario.forkWriteToken,
       mergeRef: scenario.checkoutMergeRef,
-      ...(scenario.node ? { node: scenario.node } : {})
+      ...(scenario.node ? { node: scenario.node } : {}),
+      ...(scenario.spawn ? { spawn: true } : {})
     }
     const start = scenario.start ?? { event: 'pull_request', action: 'opened' }
     const queue: RunRequest[] = [{ ...base, ...start }]

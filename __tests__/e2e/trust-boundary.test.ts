@@ -120,6 +120,8 @@ describe('the trust boundary, attacked through dist/ with the sandbox on', () =>
           sandbox: 'required',
           'env-passthrough': 'HUNT_OUTSIDE'
         },
+        // the action in a process of its own, as on a runner: the hunt looks for it
+        spawn: true,
         env: {
           HOME: path.join(outside, 'home'),
           HUNT_OUTSIDE: outside,
@@ -341,6 +343,8 @@ describe('the unsandboxed fallback (sandbox: off), attacked through dist/', () =
         },
         // origin over HTTP: the action's own fetch and push carry the workflow token
         gitOverHttp: true,
+        // the action in a process of its own, as on a runner: the hunt reads other processes
+        spawn: true,
         // one run: it reviews, fixes and pushes. (A watcher left from it on the same machine could
         // read the next run's environment in the moment before that run hands it off.)
         maxRuns: 1,
@@ -407,4 +411,38 @@ describe('the unsandboxed fallback (sandbox: off), attacked through dist/', () =
     expect(leaks).toEqual([])
     expect(outsideFiles).toEqual([])
   }, 300_000)
+})
+
+describe('a settings file that turns the sandbox off', () => {
+  it('restarts the action without its secrets before any PR code runs, though the workflow left the sandbox on', async () => {
+    const found: string[] = []
+    const report = await runScenario(
+      {
+        base: {
+          '.github/review-loop.yml': 'sandbox: off\n',
+          '.gitignore': 'hunt/\n'
+        },
+        pr: {
+          commits: [{ message: 'hunt', files: { 'secrets-hunt.sh': SECRETS_HUNT } }]
+        },
+        // the workflow's inputs leave the sandbox on, so the action found bubblewrap as it started
+        // and did not restart then
+        inputs: { checks: 'hunt: bash secrets-hunt.sh scan' },
+        env: { GH_PAT: 'ghp_CANARY_pat', LC_HUNT_CONTROL: 'visible-to-the-hunt' },
+        spawn: true,
+        maxRuns: 1
+      },
+      {
+        keep: async sandbox => {
+          for (const file of files(path.join(sandbox.dir, 'hunt')))
+            found.push(...readFileSync(file, 'utf8').split('\n').filter(Boolean))
+        }
+      }
+    )
+    // the scan read the action's own first environment, and no secret was in it
+    expect(found.join('\n')).toMatch(/^SEEN \/proc\/\d+\/environ \(.*dist\/index\.js/m)
+    expect(found.filter(l => l.startsWith('LEAK'))).toEqual([])
+    expect(report.runs[0]!.warnings.join('\n')).toContain('PR code ran unsandboxed (sandbox: off)')
+    expect(report.runs[0]!.outputs['verdict']).toBe('GO')
+  }, 120_000)
 })

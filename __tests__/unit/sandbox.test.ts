@@ -12,14 +12,9 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Confined } from '../../src/ports/index.js'
+import { chooseSandbox, type Exec } from '../../src/process/bwrap.js'
 import { COMMAND_ID } from '../../src/process/command-runner.js'
-import {
-  bwrapArgs,
-  chooseSandbox,
-  createConfinement,
-  hiddenFolders,
-  type Exec
-} from '../../src/process/sandbox.js'
+import { bwrapArgs, createConfinement, hiddenFolders } from '../../src/process/sandbox.js'
 import { fakeLog } from './fake-ports.js'
 import { alive } from '../../test-support/processes.js'
 
@@ -241,7 +236,7 @@ describe('choosing the sandbox', () => {
       tempDir: path.join(runnerTemp, 'x'),
       env: {},
       log: fakeLog(),
-      exec: fake({ 'sudo -n true': 1, 'bwrap --version': 127 })
+      exec: fake({ 'sudo -n true': 1, 'bwrap --version': 127, 'bwrap --die-with-parent': 127 })
     })
     await expect(
       confine({ root: repo, gitDir: path.join(repo, '.git'), gitConfig: '/dev/null' })

@@ -171,11 +171,12 @@ function keeperAddress(): { address: string; dir?: string } | undefined {
 }
 
 /**
- * Starts the action again without its secrets in the environment. Never settles when it does (the
+ * Starts the action again without its secrets in the environment (`extraArgs` after the hand-off's
+ * own, for the new image to read). Never settles when it does (the
  * process image is replaced); resolves where it cannot (no `process.execve` before Node 22.15, on
  * Windows, no /proc on Linux, or the keeper did not start), and the action then runs on as it is.
  */
-export function handOff(script: string): Promise<void> {
+export function handOff(script: string, extraArgs: readonly string[] = []): Promise<void> {
   const execve = (process as unknown as { execve?: Execve }).execve?.bind(process)
   // handed off already, or no way to
   if (
@@ -204,7 +205,7 @@ export function handOff(script: string): Promise<void> {
     keeper.stdin.on('error', () => undefined)
     keeper.stdin.end(JSON.stringify(process.env))
     keeper.stdout.once('data', () => {
-      const args = [...process.execArgv, script, HANDOFF_FLAG, at.address]
+      const args = [...process.execArgv, script, HANDOFF_FLAG, at.address, ...extraArgs]
       try {
         execve(process.execPath, [process.execPath, ...args], startEnv(process.env))
       } catch {
@@ -255,11 +256,12 @@ function takenError(others: string): Error {
 
 /**
  * In the new image: takes the environment back from the keeper into `process.env` (the process's
- * memory, not the kernel's copy) and drops the hand-off's arguments. Nothing to do without them.
+ * memory, not the kernel's copy) and drops the hand-off's arguments; true once it has. Nothing to
+ * do without them (false).
  */
-export async function receiveHandoff(): Promise<void> {
+export async function receiveHandoff(): Promise<boolean> {
   const at = process.argv.indexOf(HANDOFF_FLAG)
-  if (at < 0) return
+  if (at < 0) return false
   const address = process.argv[at + 1] ?? ''
   process.argv.splice(at, 2)
   const started = { ...process.env }
@@ -278,4 +280,5 @@ export async function receiveHandoff(): Promise<void> {
   }
   for (const [name, value] of Object.entries(env)) process.env[name] = value
   restoreProxy(started)
+  return true
 }

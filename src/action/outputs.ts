@@ -1,3 +1,4 @@
+import { appendFile } from 'node:fs/promises'
 import * as core from '@actions/core'
 import { roundIterations, roundReviews } from '../loop/state.js'
 import { tokens } from '../report/format.js'
@@ -26,4 +27,13 @@ export function setOutputs(outcome: IterationOutcome, maxIterations: number): vo
     'total-cost-usd': (state?.totals.costUsd ?? 0).toFixed(4)
   }
   for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value)
+}
+
+/**
+ * Appends to the job summary, as the toolkit's `core.summary.write()` does, without its cache of
+ * the file's path (a host that runs the action in-process runs several steps in one process).
+ */
+export async function writeStepSummary(markdown: string): Promise<void> {
+  const file = process.env['GITHUB_STEP_SUMMARY']
+  if (file) await appendFile(file, markdown)
 }

@@ -1,8 +1,9 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import type { ErrorObject } from 'ajv'
 import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } from 'yaml'
 import schema from '../../schema/review-loop.schema.json' with { type: 'json' }
 import { WORKFLOW_ONLY_INPUTS } from '../inputs.js'
 import { badGlob } from '../review/ignore.js'
+import { validate } from './config-validator.generated.js'
 
 /** The repository's settings: every action input a key of the same name and meaning. */
 export const CONFIG_PATH = '.github/review-loop.yml'
@@ -57,14 +58,6 @@ export const SETTING_KEYS: readonly string[] = Object.keys(properties).filter(
   k => k !== PATH_INSTRUCTIONS
 )
 
-let compiled: ValidateFunction | undefined
-
-/** Compiled on first use, off the start-up path. */
-function validator(): ValidateFunction {
-  compiled ??= new Ajv({ allErrors: true }).compile(schema)
-  return compiled
-}
-
 /** Reads `.github/review-loop.yml`: its settings as input strings, or a ConfigError naming each problem. */
 export function parseConfigFile(text: string, source: string = `\`${CONFIG_PATH}\``): RepoConfig {
   const size = Buffer.byteLength(text, 'utf8')
@@ -75,8 +68,9 @@ export function parseConfigFile(text: string, source: string = `\`${CONFIG_PATH}
   const file = readYaml(text, source)
   if (file.values === undefined) return { inputs: {}, pathInstructions: [] }
   const values = withoutUnset(file.values)
-  if (!validator()(values)) {
-    const problems = describeErrors(validator().errors ?? [], values, file)
+  // ajv's code for the schema, generated at build time (scripts/validators.ts)
+  if (!validate(values)) {
+    const problems = describeErrors(validate.errors ?? [], values, file)
     throw new ConfigError(problems.join('\n'), problems)
   }
   const config = toConfig(values)

@@ -17,10 +17,10 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { Ajv, type ErrorObject } from 'ajv'
-import schema from '../../eval/schema.json' with { type: 'json' }
+import type { ErrorObject } from 'ajv'
 import type { CommandRunner } from '../ports/index.js'
 import { readDiff } from '../review/batches.js'
+import { validate } from './dataset-validator.generated.js'
 
 export type CaseLanguage = 'javascript' | 'typescript' | 'python' | 'go'
 
@@ -70,10 +70,6 @@ export function shippedDataset(): string {
 }
 
 const isDir = (p: string): boolean => existsSync(p) && statSync(p).isDirectory()
-
-let compiled: ReturnType<Ajv['compile']> | undefined
-const validator = (): ReturnType<Ajv['compile']> =>
-  (compiled ??= new Ajv({ allErrors: true }).compile(schema))
 
 /** One schema error as a sentence: the field, what is wrong, what to change. */
 function describe(e: ErrorObject, kind: unknown): string | undefined {
@@ -134,7 +130,7 @@ function readCase(folder: string): EvalCase {
   } catch (e) {
     return fail(`case.json is not JSON (${(e as Error).message}): fix its syntax`)
   }
-  const validate = validator()
+  // ajv's code for eval/schema.json, generated at build time (scripts/validators.ts)
   if (!validate(data)) {
     const problems = (validate.errors ?? []).map(e => describe(e, data.kind)).filter(Boolean)
     fail(`case.json: ${[...new Set(problems)].join('; ')}`)

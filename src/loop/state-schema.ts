@@ -1,4 +1,4 @@
-import { Ajv, type ValidateFunction } from 'ajv'
+import { validate } from './state-validator.generated.js'
 import {
   CATEGORIES,
   DECISIONS,
@@ -340,14 +340,13 @@ export const stateSchema = {
   }
 } as const
 
-let compiled: ValidateFunction<LoopState> | undefined
-
-/** Validates a parsed state against the schema; the error is one readable line. */
+/**
+ * Validates a parsed state against the schema (with ajv's code for it, generated at build time by
+ * scripts/validators.ts); the error is one readable line.
+ */
 export function checkState(value: unknown): { state: LoopState } | { error: string } {
-  // Compiled on first use: ajv compilation is kept off the start-up path.
-  compiled ??= new Ajv({ allErrors: true }).compile<LoopState>(stateSchema)
-  if (compiled(value)) return { state: value }
-  const error = (compiled.errors ?? [])
+  if (validate(value)) return { state: value as LoopState }
+  const error = (validate.errors ?? [])
     .slice(0, 5)
     .map(e => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`)
     .join('; ')

@@ -1,6 +1,12 @@
-import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, realpathSync } from 'node:fs'
 import path from 'node:path'
+import {
+  chooseSandbox,
+  type Exec,
+  type NetworkMode,
+  type SandboxChoice,
+  type SandboxMode
+} from './bwrap.js'
 import { commandEnv, type PrivateDirs } from './command-env.js'
 import { createCommandRunner, type Launch } from './command-runner.js'
 import { MAX_LINKED, toolchainView, within } from './toolchains.js'
@@ -15,8 +21,7 @@ import type { Confine, Log } from '../ports/index.js'
  * it started killed when the command ends (the namespace dies with its first process).
  */
 
-export type SandboxMode = 'auto' | 'required' | 'off'
-export type NetworkMode = 'allow' | 'deny'
+export type { NetworkMode, SandboxMode } from './bwrap.js'
 
 /** One checkout, as the sandbox shows it to PR code. */
 export interface SandboxLayout {
@@ -174,43 +179,6 @@ export function hiddenFolders(
   return { ...tools, hide: hidden, show: [...show, ...tools.show] }
 }
 
-// ── Finding a sandbox that works here ───────────────────────────────────────────────────────────
-
-export type Exec = (
-  file: string,
-  args: string[],
-  input?: string
-) => Promise<{ code: number; output: string }>
-
-export const execCommand: Exec = (file, args, input) =>
-  new Promise(resolve => {
-    const child = execFile(
-      file,
-      args,
-      { timeout: 120_000, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LANG: 'C' } },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 127) : 0
-        resolve({ code, output: `${stdout}${stderr}`.trim() })
-      }
-    )
-    if (input !== undefined) child.stdin?.end(input)
-  })
-
-/**
- * The narrow AppArmor profile Canonical recommends for bwrap on Ubuntu 24.04, where unprivileged
- * user namespaces are restricted (kernel.apparmor_restrict_unprivileged_userns=1): it lets bwrap
- * alone create them, unconfined otherwise. See the README's "Sandbox" section for sources.
- */
-export const APPARMOR_PROFILE = `abi <abi/4.0>,
-include <tunables/global>
-
-profile review-loop-bwrap /usr/bin/bwrap flags=(unconfined) {
-  userns,
-
-  include if exists <local/review-loop-bwrap>
-}
-`
-
 /** Daemon sockets that give whoever reaches them the host (Docker, containerd, Podman). */
 const SOCKETS = [
   '/var/run/docker.sock',
@@ -218,87 +186,6 @@ const SOCKETS = [
   '/run/containerd/containerd.sock',
   '/run/podman/podman.sock'
 ]
-
-export type SandboxChoice =
-  | { kind: 'bwrap'; bwrap: string; setup: string[] }
-  | { kind: 'none'; reason: string; setup: string[] }
-
-const PROBE = (network: NetworkMode): string[] => [
-  '--die-with-parent',
-  '--unshare-pid',
-  ...(network === 'deny' ? ['--unshare-net'] : []),
-  '--ro-bind',
-  '/',
-  '/',
-  '--proc',
-  '/proc',
-  '--dev',
-  '/dev',
-  'true'
-]
-
-/**
- * Finds a working bubblewrap: installs it with passwordless sudo when missing (GitHub's hosted
- * runners), and loads the AppArmor profile above when Ubuntu's user-namespace restriction stops it.
- * With `setUp` false (someone's own machine: the CLI) it uses sudo for nothing.
- */
-export async function chooseSandbox(
-  mode: SandboxMode,
-  network: NetworkMode,
-  exec: Exec = execCommand,
-  platform: string = process.platform,
-  setUp = true
-): Promise<SandboxChoice> {
-  const setup: string[] = []
-  if (mode === 'off') return { kind: 'none', reason: 'sandbox is off', setup }
-  if (platform !== 'linux')
-    return { kind: 'none', reason: `bubblewrap needs Linux; this runner is ${platform}`, setup }
-  const sudo = setUp && (await exec('sudo', ['-n', 'true'])).code === 0
-  let version = await exec('bwrap', ['--version'])
-  if (version.code !== 0 && sudo && (await exec('apt-get', ['--version'])).code === 0) {
-    let installed = await exec('sudo', ['-n', 'apt-get', 'install', '-y', '-q', 'bubblewrap'])
-    if (installed.code !== 0) {
-      await exec('sudo', ['-n', 'apt-get', 'update', '-q'])
-      installed = await exec('sudo', ['-n', 'apt-get', 'install', '-y', '-q', 'bubblewrap'])
-    }
-    setup.push(
-      installed.code === 0
-        ? 'installed bubblewrap with apt-get'
-        : `could not install bubblewrap: ${installed.output.split('\n').pop()}`
-    )
-    version = await exec('bwrap', ['--version'])
-  }
-  if (version.code !== 0)
-    return {
-      kind: 'none',
-      reason: `bubblewrap (bwrap) is not installed${sudo ? '' : ' and there is no passwordless sudo to install it'}`,
-      setup
-    }
-  let probe = await exec('bwrap', PROBE(network))
-  if (
-    probe.code !== 0 &&
-    sudo &&
-    (await exec('sudo', ['-n', 'test', '-d', '/etc/apparmor.d'])).code === 0
-  ) {
-    const file = '/etc/apparmor.d/review-loop-bwrap'
-    const wrote = await exec('sudo', ['-n', 'tee', file], APPARMOR_PROFILE)
-    const loaded =
-      wrote.code === 0 ? await exec('sudo', ['-n', 'apparmor_parser', '-r', file]) : wrote
-    setup.push(
-      loaded.code === 0
-        ? `loaded the AppArmor profile ${file} that lets bwrap create user namespaces`
-        : `could not load an AppArmor profile for bwrap: ${loaded.output.split('\n').pop()}`
-    )
-    probe = await exec('bwrap', PROBE(network))
-  }
-  if (probe.code !== 0)
-    return {
-      kind: 'none',
-      reason: `bubblewrap cannot create namespaces here (${probe.output.split('\n')[0] || `exit ${probe.code}`})`,
-      setup
-    }
-  return { kind: 'bwrap', bwrap: 'bwrap', setup }
-}
 
 /** What to do on a runner where the sandbox does not work, for `sandbox: required`. */
 export function sandboxHelp(reason: string): string {
@@ -318,6 +205,8 @@ export interface ConfineOptions {
   exec?: Exec
   /** Install bubblewrap and load its AppArmor profile with sudo where needed (default: a runner). */
   setUp?: boolean
+  /** The sandbox already chosen (by the action as it started, src/action/startup.ts). */
+  choice?: SandboxChoice
   /** Who runs the loop: the warnings name what is at risk there (default: the action's job). */
   surface?: Surface
   /** Folders to show read-only, given the checkout's work tree (see SandboxLayout.binds). */
@@ -368,13 +257,15 @@ function unsandboxedWarning(options: ConfineOptions, reason: string): string {
 /** Chooses the sandbox once and gives each checkout a runner confined to it. */
 export function createConfinement(options: ConfineOptions): Confine {
   return async checkout => {
-    const choice = await chooseSandbox(
-      options.mode,
-      options.network,
-      options.exec,
-      process.platform,
-      options.setUp
-    )
+    const choice =
+      options.choice ??
+      (await chooseSandbox(
+        options.mode,
+        options.network,
+        options.exec,
+        process.platform,
+        options.setUp
+      ))
     for (const step of choice.setup) options.log.info(`sandbox: ${step}`)
     if (choice.kind === 'none' && options.mode === 'required')
       throw new Error(sandboxHelp(choice.reason))

@@ -1,4 +1,4 @@
-import { Ajv, type ValidateFunction } from 'ajv'
+import { validate } from './verdict-validator.generated.js'
 import {
   CATEGORIES,
   DECISIONS,
@@ -160,13 +160,9 @@ function normaliseCase(value: unknown): unknown {
 }
 
 export function createVerdictValidator(): (value: unknown) => VerdictCheck {
-  const validate: ValidateFunction<VerdictInput> = new Ajv({
-    allErrors: true,
-    strict: false
-  }).compile<VerdictInput>(verdictSchema)
   return value => {
     const normalised = normaliseCase(value)
-    if (validate(normalised)) return { ok: true, verdict: normalised }
+    if (validate(normalised)) return { ok: true, verdict: normalised as VerdictInput }
     return {
       ok: false,
       errors: (validate.errors ?? [])

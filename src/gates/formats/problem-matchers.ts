@@ -1,4 +1,4 @@
-import { Ajv } from 'ajv'
+import { validate } from './matchers-validator.generated.js'
 import path from 'node:path'
 import { knownLevel, type GateProblem } from '../problem.js'
 
@@ -32,7 +32,8 @@ export interface MatcherConfig {
 const GROUPS = ['file', 'fromPath', 'line', 'column', 'severity', 'code', 'message'] as const
 type Group = (typeof GROUPS)[number]
 
-const SCHEMA = {
+/** A problem matcher file's shape (scripts/validators.ts generates its validator). */
+export const MATCHER_SCHEMA = {
   type: 'object',
   required: ['problemMatcher'],
   properties: {
@@ -66,8 +67,6 @@ const SCHEMA = {
     }
   }
 } as const
-
-const validate = new Ajv({ allErrors: false }).compile(SCHEMA)
 
 /** One matcher, compiled: `match` is fed every line of an output in turn. */
 export class ProblemMatcher {

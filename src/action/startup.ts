@@ -1,0 +1,76 @@
+import {
+  chooseSandbox,
+  type NetworkMode,
+  type SandboxChoice,
+  type SandboxMode
+} from '../process/bwrap.js'
+import { handOff, receiveHandoff } from './handoff.js'
+
+/**
+ * The restart without secrets (./handoff.ts) protects the runner's first environment from PR code
+ * that runs outside bubblewrap: in bubblewrap PR code has its own PID namespace and /proc, and
+ * cannot see the action's process at all. So before anything else the action finds out whether
+ * bubblewrap works here (setting it up as it would later: installed with apt-get, its AppArmor
+ * profile loaded), and restarts only where it does not, or where no sandbox is wanted.
+ */
+
+/** Told to the new image: bubblewrap was tried before the restart, so it is not set up again. */
+export const SANDBOX_TRIED_FLAG = '--review-loop-sandbox-tried'
+
+/** How this run started, for the rest of the run. */
+export interface Startup {
+  /** The sandbox found working at the start, for the workflow's inputs: the restart was skipped for it. */
+  sandbox?: { mode: SandboxMode; network: NetworkMode; choice: SandboxChoice }
+  /** Whether the process started again without the secrets in its environment. */
+  restarted: boolean
+  /** Whether bubblewrap was tried (and set up where it could be) before a restart. */
+  sandboxTried: boolean
+  /**
+   * Restarts now, without the secrets: for settings (from the settings file) under which PR code
+   * runs outside the sandbox found at the start. Returns only where it cannot restart.
+   */
+  restart: () => Promise<void>
+}
+
+type Env = Record<string, string | undefined>
+
+/** The sandbox the workflow's inputs ask for, read before the input parser loads (it checks them later). */
+function sandboxInputs(env: Env): { mode: SandboxMode; network: NetworkMode } | undefined {
+  const mode = (env['INPUT_SANDBOX'] ?? '').trim() || 'auto'
+  const network = (env['INPUT_SANDBOX-NETWORK'] ?? '').trim() || 'allow'
+  // `off`, or a value the input parser will refuse
+  if ((mode !== 'auto' && mode !== 'required') || (network !== 'allow' && network !== 'deny'))
+    return undefined
+  return { mode, network }
+}
+
+/**
+ * The action's first step: takes the environment back after a restart, or finds the sandbox and
+ * restarts without the secrets where PR code would run outside it. `mode: stats` runs no PR code.
+ */
+export async function startUp(script: string, env: Env = process.env): Promise<Startup> {
+  const tried = process.argv.indexOf(SANDBOX_TRIED_FLAG)
+  if (tried >= 0) process.argv.splice(tried, 1)
+  const restart = (): Promise<void> => handOff(script)
+  const startup = { restarted: false, sandboxTried: tried >= 0, restart }
+  if (await receiveHandoff()) return { ...startup, restarted: true }
+  if ((env['INPUT_MODE'] ?? '').trim() === 'stats') return startup
+  const inputs = sandboxInputs(env)
+  const choice = inputs && (await chooseSandbox(inputs.mode, inputs.network))
+  if (inputs && choice?.kind === 'bwrap') return { ...startup, sandbox: { ...inputs, choice } }
+  // what setting bubblewrap up did is said now: the new image does not try again
+  for (const step of choice?.setup ?? []) process.stdout.write(`sandbox: ${step}\n`)
+  await handOff(script, inputs ? [SANDBOX_TRIED_FLAG] : [])
+  return { ...startup, sandboxTried: startup.sandboxTried || inputs !== undefined }
+}
+
+/** The sandbox found at the start, where the settings ask for the same one; else undefined. */
+export function sandboxFromStart(
+  startup: Startup | undefined,
+  settings: { sandbox: SandboxMode; sandboxNetwork: NetworkMode }
+): SandboxChoice | undefined {
+  const found = startup?.sandbox
+  return found && settings.sandbox !== 'off' && settings.sandboxNetwork === found.network
+    ? found.choice
+    : undefined
+}
