@@ -62,7 +62,8 @@ async function startup(reps = 15): Promise<void> {
     const exit = await new Promise<number>(r => child.on('close', () => r(performance.now())))
     return (untilRequest ? first! : exit) - t0
   }
-  const script = path.resolve(process.env['BENCH_DIST'] ?? 'dist', 'index.js')
+  // the entry action.yml names
+  const script = path.resolve(process.env['BENCH_DIST'] ?? 'dist', 'index.cjs')
   const bare: number[] = []
   const sandboxed: number[] = []
   const unsandboxed: number[] = []
@@ -79,14 +80,14 @@ async function startup(reps = 15): Promise<void> {
   console.log(`  node -e 0, start → exit:                          ${b.toFixed(1)} ms`)
   console.log(
     line(
-      `dist/index.js, start → first request, ${bwrapWorks ? 'bubblewrap works' : 'NO WORKING bubblewrap'}: `,
+      `dist/index.cjs, start → first request, ${bwrapWorks ? 'bubblewrap works' : 'NO WORKING bubblewrap'}: `,
       median(sandboxed),
       'target ≤ 1.3×'
     )
   )
   console.log(
     line(
-      'dist/index.js, start → first request, sandbox: off: ',
+      'dist/index.cjs, start → first request, sandbox: off: ',
       median(unsandboxed),
       'restarts without the secrets first'
     )

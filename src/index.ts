@@ -1,5 +1,6 @@
-import { prefetchPull } from './action/prefetch.js'
+import { prefetchPull, type Prefetched } from './action/prefetch.js'
 import { startUp, type Startup } from './action/startup.js'
+import type {} from './action/boot.js'
 
 declare global {
   /** Set by bin/review-loop.mjs: the bundle runs as the command line, not as the action. */
@@ -13,10 +14,13 @@ async function fail(error: unknown): Promise<void> {
   core.setFailed(error instanceof Error ? error.message : String(error))
 }
 
-/** One run of the action in this process, as it started (`startup`) or as a host drives it. */
-async function iteration(startup?: Startup): Promise<void> {
+/**
+ * One run of the action in this process, as it started (`startup`, with the first API request
+ * maybe sent already) or as a host drives it.
+ */
+async function iteration(startup?: Startup, sent?: Prefetched): Promise<void> {
   // Start-up stays light: the first API request leaves before the action's modules are loaded.
-  const prefetched = prefetchPull(process.env)
+  const prefetched = sent ?? prefetchPull(process.env)
   // Loading the modules blocks the event loop, so they load once the request is on the wire.
   await prefetched?.sent
   const { run } = await import('./main.js')
@@ -26,8 +30,13 @@ async function iteration(startup?: Startup): Promise<void> {
 
 async function action(): Promise<void> {
   // the secrets leave this process's environment first where PR code could read it
-  // (./action/startup.ts, ./action/handoff.ts)
-  await iteration(await startUp(process.argv[1] ?? ''))
+  // (./action/startup.ts, ./action/handoff.ts); the first API request leaves while it looks
+  let sent: Prefetched | undefined
+  const startup = await startUp(process.argv[1] ?? '', process.env, () => {
+    sent = prefetchPull(process.env)
+    return sent?.sent
+  })
+  await iteration(startup, sent)
 }
 
 /**
@@ -39,13 +48,20 @@ export async function runInProcess(): Promise<void> {
   await iteration().catch(fail)
 }
 
+const booted = globalThis.__REVIEW_LOOP_BOOT__
 if (globalThis.__REVIEW_LOOP_CLI__) {
   void import('./cli/main.js')
     .then(({ cli }) => cli(process.argv.slice(2)))
     .then(code => {
       process.exitCode = code
     })
+} else if (booted) {
+  // started by the entry, dist/index.cjs (./action/boot.ts), which did the start-up
+  ;('error' in booted
+    ? Promise.reject(booted.error)
+    : iteration(booted.startup, booted.sent)
+  ).catch(fail)
 } else if (!globalThis.__REVIEW_LOOP_IN_PROCESS__) {
-  // the only place that turns an outcome or an error into a failed step
+  // started as `node dist/index.js`: the start-up is done here
   action().catch(fail)
 }

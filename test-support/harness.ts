@@ -67,7 +67,7 @@ export const READ_ONLY = {
   statuses: 'read'
 } as const
 
-/** Runs `node dist/index.js` in a process of its own, as the Actions runner does. */
+/** Runs `node dist/index.cjs` in a process of its own, as the Actions runner does. */
 function spawnAction(
   req: RunRequest,
   script: string,
@@ -493,7 +493,7 @@ export class Sandbox {
     return payload
   }
 
-  /** Runs `node dist/index.js` once, as the Actions runner would for one workflow run. */
+  /** Runs the action once, as the Actions runner would for one workflow run. */
   async run(req: RunRequest): Promise<RunRecord> {
     const index = this.runs.length
     const runId = req.runId ?? this.nextRunId++
@@ -645,10 +645,16 @@ export class Sandbox {
       req.killAfterMs !== undefined ||
       req.node !== undefined ||
       process.env['REVIEW_LOOP_SPAWN'] === 'all'
-    const script = path.join(ROOT, 'dist', 'index.js')
+    // the runner starts the entry action.yml names; a thread imports the action's modules
     const { code, stdout, stderr } = spawned
-      ? await spawnAction(req, script, workspace, env, () => (killed = true))
-      : await runInProcess(script, env)
+      ? await spawnAction(
+          req,
+          path.join(ROOT, 'dist', 'index.cjs'),
+          workspace,
+          env,
+          () => (killed = true)
+        )
+      : await runInProcess(path.join(ROOT, 'dist', 'index.js'), env)
     const cpuAfter = cpuSeconds()
     profileRecord('runs', {
       how: spawned ? 'spawned' : 'in-process',

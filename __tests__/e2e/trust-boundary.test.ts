@@ -403,8 +403,8 @@ describe('the unsandboxed fallback (sandbox: off), attacked through dist/', () =
       `unsandboxed fallback: ${leaks.length} secrets found; ${outsideFiles.length} of ${RACE_BATCHES * RACE_BATCH} racing writes created a file or folder outside the workspace (${refusedRaces} refused)\n${leaks.slice(0, 40).join('\n')}\ncontrol seen by the check: ${seen.check.join('; ')}\ncontrol seen by the watcher: ${seen.watch.join('; ')}`
     )
     // the scans could read the action's own environment (it runs dist/index.js), so the 0 below counts
-    expect(seen.check.join('\n')).toMatch(/^SEEN \/proc\/\d+\/environ \(.*dist\/index\.js/m)
-    expect(seen.watch.join('\n')).toMatch(/^SEEN \/proc\/\d+\/environ \(.*dist\/index\.js/m)
+    expect(seen.check.join('\n')).toMatch(/^SEEN \/proc\/\d+\/environ \(.*dist\/index\.cjs/m)
+    expect(seen.watch.join('\n')).toMatch(/^SEEN \/proc\/\d+\/environ \(.*dist\/index\.cjs/m)
     // the run fetched and pushed its fix with the token while the watcher ran
     expect(report.pushes.map(p => p.by)).toEqual(['workflow'])
     expect(refusedRaces).toBeGreaterThan(0)
@@ -440,7 +440,7 @@ describe('a settings file that turns the sandbox off', () => {
       }
     )
     // the scan read the action's own first environment, and no secret was in it
-    expect(found.join('\n')).toMatch(/^SEEN \/proc\/\d+\/environ \(.*dist\/index\.js/m)
+    expect(found.join('\n')).toMatch(/^SEEN \/proc\/\d+\/environ \(.*dist\/index\.cjs/m)
     expect(found.filter(l => l.startsWith('LEAK'))).toEqual([])
     expect(report.runs[0]!.warnings.join('\n')).toContain('PR code ran unsandboxed (sandbox: off)')
     expect(report.runs[0]!.outputs['verdict']).toBe('GO')

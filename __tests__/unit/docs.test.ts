@@ -61,7 +61,7 @@ describe('documentation matches the code', () => {
   })
 
   it('runs on node24 and the quick start commands exist', () => {
-    expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.js' })
+    expect(action.runs).toEqual({ using: 'node24', main: 'dist/index.cjs' })
     expect(readme).toContain('npm ci && npm run demo')
     expect(readme).toContain('npm ci && npm test')
     expect(pkg.scripts['demo']).toBeTruthy()

@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import http from 'node:http'
-import { connect } from 'node:net'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
+
+// Node's modules that a run which does not restart never needs are loaded when used
+// (process.getBuiltinModule): the action's first request leaves before them (./boot.ts).
+const builtin = process.getBuiltinModule
 
 /**
  * The runner starts the action with every secret of the step in its environment (the inputs, the
@@ -43,7 +42,8 @@ function hasCredentials(value: string): boolean {
 
 /** Whether this node can set the proxy again after the start (Node 24.14 and later). */
 function canSetProxy(): boolean {
-  return typeof (http as { setGlobalProxyFromEnv?: unknown }).setGlobalProxyFromEnv === 'function'
+  const http = builtin('node:http') as { setGlobalProxyFromEnv?: unknown }
+  return typeof http.setGlobalProxyFromEnv === 'function'
 }
 
 /**
@@ -84,7 +84,7 @@ function restoreProxy(started: NodeJS.ProcessEnv): void {
   )
   if (!withheld || !usesEnvProxy(process.env) || !canSetProxy()) return
   ;(
-    http as unknown as { setGlobalProxyFromEnv: (env: NodeJS.ProcessEnv) => void }
+    builtin('node:http') as unknown as { setGlobalProxyFromEnv: (env: NodeJS.ProcessEnv) => void }
   ).setGlobalProxyFromEnv(process.env)
 }
 
@@ -161,9 +161,9 @@ function keeperAddress(): { address: string; dir?: string } | undefined {
   if (process.platform === 'linux')
     return ownComm() === ''
       ? undefined
-      : { address: `@review-loop-${randomBytes(12).toString('hex')}` }
+      : { address: `@review-loop-${builtin('node:crypto').randomBytes(12).toString('hex')}` }
   try {
-    const dir = mkdtempSync(path.join(tmpdir(), 'review-loop-handoff-'))
+    const dir = mkdtempSync(path.join(builtin('node:os').tmpdir(), 'review-loop-handoff-'))
     return { address: path.join(dir, 's'), dir }
   } catch {
     return undefined
@@ -188,7 +188,7 @@ export function handOff(script: string, extraArgs: readonly string[] = []): Prom
   const at = keeperAddress()
   if (!at) return Promise.resolve()
   return new Promise(resolve => {
-    const keeper = spawn(
+    const keeper = builtin('node:child_process').spawn(
       process.execPath,
       ['-e', KEEPER, at.address, String(process.pid), ...(at.dir ? [at.dir] : [])],
       {
@@ -225,7 +225,7 @@ function askKeeper(address: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let got = ''
     let asked = false
-    const socket = connect(address.replace(/^@/, '\0'))
+    const socket = builtin('node:net').connect(address.replace(/^@/, '\0'))
     socket.setEncoding('utf8')
     socket
       .on('data', (chunk: string) => {

@@ -1,5 +1,3 @@
-import { request as httpRequest } from 'node:http'
-import { request as httpsRequest } from 'node:https'
 import { ROUTED_EVENTS } from '../loop/router.js'
 import { prNumberFromInput, prNumberFromPayload, readPayloadFile } from './event.js'
 
@@ -49,7 +47,11 @@ export function prefetchPull(env: Env): Prefetched | undefined {
     setTimeout(resolve, 100).unref()
   })
   const response = new Promise<{ status: number; body: unknown } | undefined>(resolve => {
-    const send = url.protocol === 'http:' ? httpRequest : httpsRequest
+    // only the module the URL needs is loaded, as the action starts (./boot.ts)
+    const send =
+      url.protocol === 'http:'
+        ? process.getBuiltinModule('node:http').request
+        : process.getBuiltinModule('node:https').request
     const req = send(
       url,
       {

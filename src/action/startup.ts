@@ -34,28 +34,42 @@ export interface Startup {
 
 type Env = Record<string, string | undefined>
 
-/** The sandbox the workflow's inputs ask for, read before the input parser loads (it checks them later). */
-function sandboxInputs(env: Env): { mode: SandboxMode; network: NetworkMode } | undefined {
+/**
+ * The sandbox the workflow's inputs ask for, read before the input parser loads (it checks them
+ * later); undefined where bubblewrap is not to be looked for: `off`, a value the parser will
+ * refuse, or a system without it.
+ */
+function sandboxInputs(
+  env: Env,
+  platform: string
+): { mode: SandboxMode; network: NetworkMode } | undefined {
   const mode = (env['INPUT_SANDBOX'] ?? '').trim() || 'auto'
   const network = (env['INPUT_SANDBOX-NETWORK'] ?? '').trim() || 'allow'
-  // `off`, or a value the input parser will refuse
   if ((mode !== 'auto' && mode !== 'required') || (network !== 'allow' && network !== 'deny'))
     return undefined
-  return { mode, network }
+  return platform === 'linux' ? { mode, network } : undefined
 }
 
 /**
  * The action's first step: takes the environment back after a restart, or finds the sandbox and
  * restarts without the secrets where PR code would run outside it. `mode: stats` runs no PR code.
+ * `meanwhile` runs before bubblewrap is looked for, unless the action restarts before that (the
+ * first API request leaves then, and the probe waits until it is on the wire; where bubblewrap then
+ * does not work, the restart drops it).
  */
-export async function startUp(script: string, env: Env = process.env): Promise<Startup> {
+export async function startUp(
+  script: string,
+  env: Env = process.env,
+  meanwhile: () => Promise<void> | void = () => {}
+): Promise<Startup> {
   const tried = process.argv.indexOf(SANDBOX_TRIED_FLAG)
   if (tried >= 0) process.argv.splice(tried, 1)
   const restart = (): Promise<void> => handOff(script)
   const startup = { restarted: false, sandboxTried: tried >= 0, restart }
   if (await receiveHandoff()) return { ...startup, restarted: true }
   if ((env['INPUT_MODE'] ?? '').trim() === 'stats') return startup
-  const inputs = sandboxInputs(env)
+  const inputs = sandboxInputs(env, process.platform)
+  if (inputs) await meanwhile()
   const choice = inputs && (await chooseSandbox(inputs.mode, inputs.network))
   if (inputs && choice?.kind === 'bwrap') return { ...startup, sandbox: { ...inputs, choice } }
   // what setting bubblewrap up did is said now: the new image does not try again

@@ -1,5 +1,3 @@
-import { execFile } from 'node:child_process'
-
 /**
  * Finding a bubblewrap that works here, kept apart from the sandbox's layout: the action asks it
  * before anything else (src/action/startup.ts), so it loads only node's own modules.
@@ -16,15 +14,18 @@ export type Exec = (
 
 export const execCommand: Exec = (file, args, input) =>
   new Promise(resolve => {
-    const child = execFile(
-      file,
-      args,
-      { timeout: 120_000, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LANG: 'C' } },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 127) : 0
-        resolve({ code, output: `${stdout}${stderr}`.trim() })
-      }
-    )
+    // loaded when first used: the action asks before its first request is on the wire (./startup.ts)
+    const child = process
+      .getBuiltinModule('node:child_process')
+      .execFile(
+        file,
+        args,
+        { timeout: 120_000, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LANG: 'C' } },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === 'number' ? error.code : 127) : 0
+          resolve({ code, output: `${stdout}${stderr}`.trim() })
+        }
+      )
     if (input !== undefined) child.stdin?.end(input)
   })
 
