@@ -40,9 +40,10 @@ async function action(): Promise<void> {
 }
 
 /**
- * The action run by a host in its own process (the end-to-end tests, test-support/harness.ts): the
- * host sets `process.env` and the working directory to the run's, and waits; the step's outcome is
- * `process.exitCode` and what was written to stdout. No restart: the host's environment is its own.
+ * The action run by a host in its own process (the end-to-end tests, test-support/in-process.ts):
+ * the host sets `process.env` to the run's (GITHUB_WORKSPACE names the checkout) and waits; the
+ * step's outcome is `process.exitCode` and what was written to stdout. No start-up: no sandbox is
+ * looked for before the run and nothing restarts, for the host's environment is its own.
  */
 export async function runInProcess(): Promise<void> {
   await iteration().catch(fail)
