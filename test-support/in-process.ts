@@ -23,7 +23,7 @@ export interface ProcessResult {
 /** Where Node keeps the compiled bundle between processes (the spawned runs' NODE_COMPILE_CACHE). */
 export const COMPILE_CACHE = path.join(os.tmpdir(), 'review-loop-node-compile-cache')
 
-/** Threads per test file: as many as vitest runs its concurrent tests at once (vitest.config.ts). */
+/** Threads per process (a worker of the e2e tests runs one file after another): as many as vitest runs concurrent tests at once (vitest.config.ts). */
 const MAX_THREADS = 4
 const idle: Worker[] = []
 const waiting: Array<(thread: Worker) => void> = []
