@@ -63,29 +63,25 @@ const HEADER =
 const REQUIRE = /(?<!['"\w.])require\(/
 
 /**
- * ajv's runtime helpers that its ESM code still loads with `require` (which an ES module does not
- * have), inlined: each is a small CommonJS file of ajv's own, with no imports.
+ * ajv's runtime helpers, which its ESM code still loads with `require` (an ES module has none),
+ * imported instead: bundled from ajv's package by ncc, so its licence goes into dist/licenses.txt.
+ * A CommonJS module's function is its `default` under a bundler and `default.default` under Node.
  */
-function inlineRuntime(code: string): string {
-  // a call, not the text of one (ajv's helpers name their own require in a string)
+function importRuntime(code: string): string {
   const used = new Set(
     [...code.matchAll(/require\("ajv\/dist\/runtime\/(\w+)"\)/g)].map(m => m[1]!)
   )
   let out = code
-  const defs: string[] = []
+  const imports: string[] = []
   for (const name of used) {
-    const source = readFileSync(require.resolve(`ajv/dist/runtime/${name}`), 'utf8')
-      // its source map is not shipped with the generated file
-      .replace(/^\/\/# sourceMappingURL=.*$/m, '')
-    if (REQUIRE.test(source))
-      throw new Error(`ajv's runtime/${name} requires other modules: inline them too`)
-    defs.push(
-      `const ajvRuntime_${name} = (() => { const exports = {}; const module = { exports }; ${source}\n; return module.exports })();`
+    imports.push(
+      `import * as ajvRuntime_${name}_module from "ajv/dist/runtime/${name}.js";`,
+      `const ajvRuntime_${name} = { default: ajvRuntime_${name}_module.default.default ?? ajvRuntime_${name}_module.default };`
     )
     out = out.split(`require("ajv/dist/runtime/${name}")`).join(`ajvRuntime_${name}`)
   }
   if (REQUIRE.test(out)) throw new Error('ajv standalone code still requires a module')
-  return [...defs, out].join('\n')
+  return [...imports, out].join('\n')
 }
 
 /** The types of every generated module: the validator, and the errors it leaves on itself. */
@@ -101,7 +97,7 @@ export async function generate(): Promise<Map<string, string>> {
   for (const v of VALIDATORS) {
     const ajv = new Ajv({ ...v.options, code: { source: true, esm: true } })
     const code = standalone(ajv, ajv.compile((await v.schema()) as object))
-    out.set(v.file, HEADER + inlineRuntime(code) + '\n')
+    out.set(v.file, HEADER + importRuntime(code) + '\n')
     out.set(v.file.replace(/\.js$/, '.d.ts'), TYPES)
   }
   return out
