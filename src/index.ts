@@ -1,5 +1,5 @@
 import { prefetchPull, type Prefetched } from './action/prefetch.js'
-import { startUp, type Startup } from './action/startup.js'
+import { startAndSend, type Startup } from './action/startup.js'
 import type {} from './action/boot.js'
 
 declare global {
@@ -31,11 +31,7 @@ async function iteration(startup?: Startup, sent?: Prefetched): Promise<void> {
 async function action(): Promise<void> {
   // the secrets leave this process's environment first where PR code could read it
   // (./action/startup.ts, ./action/handoff.ts); the first API request leaves while it looks
-  let sent: Prefetched | undefined
-  const startup = await startUp(process.argv[1] ?? '', process.env, () => {
-    sent = prefetchPull(process.env)
-    return sent?.sent
-  })
+  const { startup, sent } = await startAndSend(process.argv[1] ?? '')
   await iteration(startup, sent)
 }
 

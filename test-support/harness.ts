@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import {
+  appendFileSync,
   cpSync,
   existsSync,
   mkdirSync,
@@ -150,10 +151,10 @@ export interface RunRequest {
   /** Who started the run (GITHUB_ACTOR); default octocat. */
   actor?: string
   env?: Record<string, string>
-  /** The node that runs dist/index.js in a process of its own (default: node 24). */
+  /** The node that runs the action in a process of its own (default: node 24). */
   node?: string
   /**
-   * Run dist/index.js in a process of its own, as the runner does, rather than in this one
+   * Run the action (dist/index.cjs) in a process of its own, as the runner does, rather than in this one
    * (test-support/in-process.ts): for what needs one (the restart without secrets, what PR code
    * can see of the action's process). Kills, `node` and REVIEW_LOOP_SPAWN=all spawn too.
    */
@@ -278,6 +279,15 @@ const QUIET_REPO: Array<[string, string]> = [
 /** The same, for `git clone` (which writes it into the clone's config). */
 const QUIET_CLONE = QUIET_REPO.flatMap(([key, value]) => ['-c', `${key}=${value}`])
 
+/** Writes QUIET_REPO into the config of the repository at `gitDir`, without a git process per key. */
+function quiet(gitDir: string): void {
+  const lines = QUIET_REPO.map(([key, value]) => {
+    const [section, name] = key.split('.')
+    return `[${section}]\n\t${name} = ${value}\n`
+  })
+  appendFileSync(path.join(gitDir, 'config'), lines.join(''))
+}
+
 /** Repositories already made in this process, by what they hold: copied instead of made again. */
 const madeRepositories = new Map<string, string>()
 /** What stands for the bare repository's path in a made repository's clone. */
@@ -308,7 +318,7 @@ function makeRepository(
     return
   }
   git(dir, ['init', '-q', '--bare', '-b', 'main', bare])
-  for (const [key, value] of QUIET_REPO) git(bare, ['config', key, value])
+  quiet(bare)
   git(dir, ['clone', '-q', ...QUIET_CLONE, bare, human])
   git(human, ['checkout', '-q', '-b', 'main'])
   writeFiles(human, base)
@@ -508,7 +518,7 @@ export class Sandbox {
       // actions/checkout fetches the dispatch's commit (GITHUB_SHA) into origin/BRANCH; the branch
       // itself is gone, the pull ref still holds the commit
       git(this.dir, ['init', '-q', workspace])
-      for (const [key, value] of QUIET_REPO) git(workspace, ['config', key, value])
+      quiet(path.join(workspace, '.git'))
       git(workspace, ['remote', 'add', 'origin', `file://${this.bare}`])
       const fetch = ['fetch', '-q', '--no-tags', ...(depth > 0 ? ['--depth', String(depth)] : [])]
       const into = `refs/remotes/origin/${this.branch}`
@@ -522,7 +532,7 @@ export class Sandbox {
         // actions/checkout fetches the PR's ref from the base repository, `depth` commits of it
         const ref = req.mergeRef ? this.mergeRef() : this.headRef
         git(this.dir, ['init', '-q', workspace])
-        for (const [key, value] of QUIET_REPO) git(workspace, ['config', key, value])
+        quiet(path.join(workspace, '.git'))
         git(workspace, ['remote', 'add', 'origin', `file://${this.bare}`])
         const refspec = `+${ref}:refs/remotes/pull/${this.prNumber}/${path.basename(ref)}`
         git(workspace, ['fetch', '-q', '--no-tags', '--depth', String(depth), 'origin', refspec])

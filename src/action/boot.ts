@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { prefetchPull, type Prefetched } from './prefetch.js'
-import { startUp, type Startup } from './startup.js'
+import type { Prefetched } from './prefetch.js'
+import { startAndSend, type Startup } from './startup.js'
 
 /**
  * The action's entry (`runs.main: dist/index.cjs`): a small CommonJS bundle of this file alone
@@ -23,13 +23,8 @@ declare global {
 const importModule = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>
 
 async function boot(): Promise<void> {
-  let sent: Prefetched | undefined
   try {
-    const startup = await startUp(process.argv[1] ?? '', process.env, () => {
-      sent = prefetchPull(process.env)
-      return sent?.sent
-    })
-    globalThis.__REVIEW_LOOP_BOOT__ = { startup, sent }
+    globalThis.__REVIEW_LOOP_BOOT__ = await startAndSend(process.argv[1] ?? '')
   } catch (error) {
     // the action's modules fail the step with it
     globalThis.__REVIEW_LOOP_BOOT__ = { error }

@@ -5,6 +5,7 @@ import {
   type SandboxMode
 } from '../process/bwrap.js'
 import { handOff, receiveHandoff } from './handoff.js'
+import { prefetchPull, type Prefetched } from './prefetch.js'
 
 /**
  * The restart without secrets (./handoff.ts) protects the runner's first environment from PR code
@@ -20,7 +21,7 @@ export const SANDBOX_TRIED_FLAG = '--review-loop-sandbox-tried'
 /** How this run started, for the rest of the run. */
 export interface Startup {
   /** The sandbox found working at the start, for the workflow's inputs: the restart was skipped for it. */
-  sandbox?: { mode: SandboxMode; network: NetworkMode; choice: SandboxChoice }
+  sandbox?: { network: NetworkMode; choice: SandboxChoice }
   /** Whether the process started again without the secrets in its environment. */
   restarted: boolean
   /** Whether bubblewrap was tried (and set up where it could be) before a restart. */
@@ -71,7 +72,8 @@ export async function startUp(
   const inputs = sandboxInputs(env, process.platform)
   if (inputs) await meanwhile()
   const choice = inputs && (await chooseSandbox(inputs.mode, inputs.network))
-  if (inputs && choice?.kind === 'bwrap') return { ...startup, sandbox: { ...inputs, choice } }
+  if (inputs && choice?.kind === 'bwrap')
+    return { ...startup, sandbox: { network: inputs.network, choice } }
   // what setting bubblewrap up did is said now: the new image does not try again
   for (const step of choice?.setup ?? []) process.stdout.write(`sandbox: ${step}\n`)
   await handOff(script, inputs ? [SANDBOX_TRIED_FLAG] : [])
@@ -87,4 +89,19 @@ export function sandboxFromStart(
   return found && settings.sandbox !== 'off' && settings.sandboxNetwork === found.network
     ? found.choice
     : undefined
+}
+
+/**
+ * The start-up of the action as the runner starts it (the entry, ./boot.ts, or `node
+ * dist/index.js`): startUp, with the first API request sent while it looks for bubblewrap.
+ */
+export async function startAndSend(
+  script: string
+): Promise<{ startup: Startup; sent?: Prefetched }> {
+  let sent: Prefetched | undefined
+  const startup = await startUp(script, process.env, () => {
+    sent = prefetchPull(process.env)
+    return sent?.sent
+  })
+  return { startup, sent }
 }
