@@ -21,9 +21,9 @@ export default defineConfig({
           name: 'e2e',
           include: [E2E],
           // a worker runs one end-to-end file after another without starting again: the emulators'
-          // OpenAPI description and the threads that hold the built action (test-support/
-          // in-process.ts) are loaded once per worker, not once per file (npm run profile: 0.6 CPU-s
-          // a file). Each file makes its own emulators, repositories and runs.
+          // OpenAPI description and the warm hosts that hold the built action (test-support/
+          // action-hosts.ts) are loaded once per worker, not once per file (npm run profile: 0.6
+          // CPU-s a file). Each file makes its own emulators, repositories and runs.
           isolate: false
         }
       },

@@ -25,7 +25,7 @@ import { noisyCheckScenario } from '../test-support/noisy-check.js'
 import { runScenario, type Scenario } from '../test-support/scenario.js'
 import { chooseSandbox } from '../src/process/bwrap.js'
 
-// every run in a process of its own, as the runner starts the action (most tests run it in-process)
+// every run in a process of its own, as the runner starts the action (most tests run it in a warm host: test-support/action-hosts.ts)
 process.env['REVIEW_LOOP_SPAWN'] ??= 'all'
 
 const node = defaultNode()

@@ -4,7 +4,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { loadScenario, runScenario } from '../test-support/scenario.js'
 
-// every run in a process of its own, as the runner starts the action (most tests run it in-process)
+// every run in a process of its own, as the runner starts the action (most tests run it in a warm host: test-support/action-hosts.ts)
 process.env['REVIEW_LOOP_SPAWN'] ??= 'all'
 
 const out = path.resolve(process.argv[2] ?? 'out/demo')

@@ -1,6 +1,6 @@
 // `npm run profile [-- VITEST_ARGS]`: where CI's CPU goes. Runs CI's steps after the install (lint,
 // typecheck, the build, the tests) one after another, each step's wall and CPU time (its processes
-// and theirs), then the test files by CPU, with the runs of dist/ they made (spawned or in-process)
+// and theirs), then the test files by CPU, with the runs of dist/ they made (spawned, or in a warm host)
 // and what those cost. Arguments go to vitest (a file filter, say); with them only the tests run.
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -37,7 +37,7 @@ interface FileRecord {
 }
 interface RunRecord {
   file?: string
-  how: 'spawned' | 'in-process'
+  how: 'spawned' | 'host'
   wallS: number
   cpuS: number
 }
@@ -61,7 +61,7 @@ function printFiles(files: FileRecord[], runs: RunRecord[], testCpu: number): vo
   const rows = files
     .map(f => ({ ...f, cpu: f.selfS + f.childrenS, runs: byFile.get(f.file) ?? [] }))
     .sort((a, b) => b.cpu - a.cpu)
-  console.log('\ntest files by CPU (s; runs of dist/: spawned + in-process, their CPU):')
+  console.log('\ntest files by CPU (s; runs of dist/: spawned + in hosts, their CPU):')
   console.log('    CPU   itself children    wall  runs  run CPU  file')
   for (const f of rows.slice(0, Number(process.env['PROFILE_TOP'] ?? 30))) {
     const spawned = f.runs.filter(r => r.how === 'spawned').length
@@ -79,7 +79,7 @@ function printFiles(files: FileRecord[], runs: RunRecord[], testCpu: number): vo
   console.log(
     `\n${rows.length} files: ${inFiles.toFixed(0)} CPU-s in the files' workers and what they started`
   )
-  console.log(`  runs of dist/ spawned: ${sum('spawned')}; in-process: ${sum('in-process')}`)
+  console.log(`  runs of dist/ spawned: ${sum('spawned')}; in warm hosts: ${sum('host')}`)
   console.log(
     `  outside the files (vitest's start, workers' start-up, transforms): ${(testCpu - inFiles).toFixed(0)} CPU-s`
   )

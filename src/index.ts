@@ -36,8 +36,8 @@ async function action(): Promise<void> {
 }
 
 /**
- * The action run by a host in its own process (the end-to-end tests, test-support/in-process.ts):
- * the host sets `process.env` to the run's (GITHUB_WORKSPACE names the checkout) and waits; the
+ * The action run by a host that imported the bundle once (the end-to-end tests, test-support/
+ * action-host.mjs): the host sets `process.env` to the run's (GITHUB_WORKSPACE names the checkout) and waits; the
  * step's outcome is `process.exitCode` and what was written to stdout. No start-up: no sandbox is
  * looked for before the run and nothing restarts, for the host's environment is its own.
  */

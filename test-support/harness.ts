@@ -15,7 +15,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse as parseYaml } from 'yaml'
 import { cpuSeconds, record as profileRecord } from './cpu.js'
-import { COMPILE_CACHE, runInProcess, type ProcessResult } from './in-process.js'
+import { COMPILE_CACHE, runInHost, type ProcessResult } from './action-hosts.js'
 import { readRef } from './refs.js'
 import type { ArtifactService } from './artifact-service.js'
 import { GitHubEmulator, type TokenSpec } from './github-emulator.js'
@@ -154,8 +154,8 @@ export interface RunRequest {
   /** The node that runs the action in a process of its own (default: node 24). */
   node?: string
   /**
-   * Run the action (dist/index.cjs) in a process of its own, as the runner does, rather than in this one
-   * (test-support/in-process.ts): for what needs one (the restart without secrets, what PR code
+   * Run the action (dist/index.cjs) in a fresh process, as the runner does, rather than in a warm
+   * host (test-support/action-hosts.ts): for what needs one (the restart without secrets, what PR code
    * can see of the action's process). Kills, `node` and REVIEW_LOOP_SPAWN=all spawn too.
    */
   spawn?: boolean
@@ -655,8 +655,8 @@ export class Sandbox {
       req.killAfterMs !== undefined ||
       req.node !== undefined ||
       process.env['REVIEW_LOOP_SPAWN'] === 'all'
-    // the runner starts the entry action.yml names; a thread imports the action's modules
-    const { code, stdout, stderr } = spawned
+    // the runner starts the entry action.yml names; a warm host imports the action's modules
+    const { code, stdout, stderr, cpuS } = spawned
       ? await spawnAction(
           req,
           path.join(ROOT, 'dist', 'index.cjs'),
@@ -664,12 +664,12 @@ export class Sandbox {
           env,
           () => (killed = true)
         )
-      : await runInProcess(path.join(ROOT, 'dist', 'index.js'), env)
+      : await runInHost(path.join(ROOT, 'dist', 'index.js'), env)
     const cpuAfter = cpuSeconds()
     profileRecord('runs', {
-      how: spawned ? 'spawned' : 'in-process',
+      how: spawned ? 'spawned' : 'host',
       wallS: (Date.now() - started) / 1000,
-      cpuS: cpuAfter.self - cpuBefore.self + cpuAfter.children - cpuBefore.children
+      cpuS: cpuS ?? cpuAfter.self - cpuBefore.self + cpuAfter.children - cpuBefore.children
     })
     const requests = this.emulator.requests.slice(before.requests)
     const calls: Record<string, number> = {}

@@ -81,8 +81,8 @@ export interface Scenario {
   /** The node binary that runs dist/index.js; default node 24 (bench wraps it to measure memory). */
   node?: string
   /**
-   * Every run in a process of its own, as the runner starts it, not in the test's (see
-   * test-support/in-process.ts): for what PR code could see of the action's process.
+   * Every run in a fresh process, as the runner starts it, not in a warm host (see
+   * test-support/action-hosts.ts): for what PR code could see of the action's process.
    */
   spawn?: boolean
   /** Config set in every checkout (persisted credentials, for example). */

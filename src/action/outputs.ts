@@ -31,7 +31,7 @@ export function setOutputs(outcome: IterationOutcome, maxIterations: number): vo
 
 /**
  * Appends to the job summary, as the toolkit's `core.summary.write()` does, without its cache of
- * the file's path (a host that runs the action in-process runs several steps in one process).
+ * the file's path (a test host that imports the action once runs several steps in one process).
  */
 export async function writeStepSummary(markdown: string): Promise<void> {
   const file = process.env['GITHUB_STEP_SUMMARY']
