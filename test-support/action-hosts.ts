@@ -53,7 +53,10 @@ function hold(host: Host, running: boolean): void {
     (host.child as unknown as { channel?: { ref(): void; unref(): void } }).channel,
     host.child.stderr as Socket | null
   ]
-  for (const handle of handles) if (handle) running ? handle.ref() : handle.unref()
+  for (const handle of handles) {
+    if (handle && running) handle.ref()
+    else handle?.unref()
+  }
 }
 
 function newHost(script: string): Host {
