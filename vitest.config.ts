@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import LongestFirst from './test-support/sequencer.js'
 
 const E2E = '__tests__/e2e/**/*.test.ts'
 
@@ -14,6 +15,8 @@ export default defineConfig({
     maxWorkers: 3,
     // tests marked concurrent (the fault matrix, the random kills) run this many at a time per file
     maxConcurrency: 4,
+    // the longest files start first (test-support/sequencer.ts)
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,
