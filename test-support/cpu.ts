@@ -20,6 +20,27 @@ export function cpuSeconds(): { self: number; children: number } {
   return { self: (own.user + own.system) / 1e6, children }
 }
 
+/**
+ * CPU seconds the whole machine has been busy (user, nice, system, irq, softirq, steal in the first
+ * line of /proc/stat, in clock ticks of 1/100 s); undefined without /proc. It counts what no parent
+ * waits for, such as the tests' warm hosts (test-support/action-hosts.ts), which outlive their
+ * worker's wait: measure on an otherwise idle machine.
+ */
+export function machineBusySeconds(): number | undefined {
+  try {
+    const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+      .split('\n', 1)[0]!
+      .trim()
+      .split(/\s+/)
+      .map(Number)
+    return (
+      ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) / 100
+    )
+  } catch {
+    return undefined
+  }
+}
+
 /** Where `npm run profile` collects its records; undefined when the suite is not profiled. */
 export function profileDir(): string | undefined {
   return process.env['REVIEW_LOOP_PROFILE'] || undefined
