@@ -37,9 +37,15 @@ for (const name of ['warn', 'error']) console[name] = (...args) => err.push(`${f
 /** This process's CPU seconds and its waited-for children's (cutime + cstime of proc(5)). */
 function cpuSeconds() {
   const own = process.cpuUsage()
-  const stat = readFileSync('/proc/self/stat', 'utf8')
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return (own.user + own.system) / 1e6 + (Number(fields[13]) + Number(fields[14])) / 100
+  let children = 0
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    children = (Number(fields[13]) + Number(fields[14])) / 100
+  } catch {
+    // no /proc: the host's own CPU only
+  }
+  return (own.user + own.system) / 1e6 + children
 }
 
 process.on('message', async ({ env }) => {

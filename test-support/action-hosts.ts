@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url'
  * own. It gives back the step's exit code and what the action wrote.
  *
  * Why processes and not threads of the test's process: the action starts git and PR code, and a
- * process forks at a cost that grows with its memory. Threads made every fork copy the test
+ * process forks at a cost that grows with its memory. Threads made every fork pay for the test
  * worker's half a gigabyte (npm run profile: a third of the suite's CPU was the kernel's).
  *
  * What needs a fresh process stays spawned (test-support/harness.ts): kills, signals, the restart
@@ -45,6 +45,8 @@ interface Host {
 const idle: Host[] = []
 const waiting: Array<(host: Host) => void> = []
 let hosts = 0
+/** What hosts printed as they died between runs (of what a run left behind): the next run fails with it. */
+const deaths: string[] = []
 
 /** An idle host keeps neither the test's process alive nor itself: it ends with its parent. */
 function hold(host: Host, running: boolean): void {
@@ -72,10 +74,19 @@ function newHost(script: string): Host {
     stderr: [],
     ready: new Promise(resolve => {
       child.on('message', (m: { ready?: boolean }) => m.ready === true && resolve(true))
-      child.once('exit', () => resolve(false))
+      child.once('close', () => resolve(false))
     })
   }
   child.stderr?.on('data', (chunk: Buffer) => host.stderr.push(chunk.toString()))
+  child.on('error', error => host.stderr.push(`${error.stack ?? String(error)}\n`))
+  // a host that dies while idle leaves the pool, and what it printed is not lost
+  child.once('close', () => {
+    const at = idle.indexOf(host)
+    if (at < 0) return
+    idle.splice(at, 1)
+    hosts--
+    deaths.push(host.stderr.join('') || `a host ended (${child.signalCode ?? child.exitCode})\n`)
+  })
   hold(host, false)
   return host
 }
@@ -106,6 +117,10 @@ export async function runInHost(
   script: string,
   env: Record<string, string>
 ): Promise<ProcessResult> {
+  if (deaths.length > 0) {
+    const said = deaths.splice(0).join('\n')
+    return { code: 1, stdout: '', stderr: `a warm host died between runs:\n${said}` }
+  }
   const host = await take(script)
   hold(host, true)
   const died = (): ProcessResult => ({
@@ -113,14 +128,14 @@ export async function runInHost(
     stdout: '',
     stderr: host.stderr.join('') || `the host ended (${host.child.signalCode ?? 'no signal'})\n`
   })
-  if (!(await host.ready)) {
+  if (!(await host.ready) || !host.child.connected) {
     retire(host, script)
     return died()
   }
   host.stderr.length = 0
   return new Promise(resolve => {
     const finish = (result: ProcessResult, healthy: boolean): void => {
-      host.child.off('message', onMessage).off('exit', onExit)
+      host.child.off('message', onMessage).off('close', onExit)
       hold(host, false)
       if (healthy) giveBack(host)
       else retire(host, script)
@@ -129,9 +144,10 @@ export async function runInHost(
     const onMessage = (m: ProcessResult & { ready?: boolean }): void => {
       if (m.ready !== true) finish(m, true)
     }
-    // what a process would print as it dies of an uncaught error, and its exit code
+    // what a process would print as it dies of an uncaught error, and its exit code ('close': its
+    // stderr read to the end)
     const onExit = (): void => finish(died(), false)
-    host.child.on('message', onMessage).on('exit', onExit)
+    host.child.on('message', onMessage).on('close', onExit)
     host.child.send({ env })
   })
 }

@@ -1,25 +1,34 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
 /**
  * A version manager's shim on PATH (pyenv's `shims/python3` is a shell script that runs `pyenv
- * exec`) costs every start of the tool 0.2 CPU-s; the tests start Python a few hundred times. The
- * interpreter the shim picks goes first on PATH instead, as a runner's setup-python puts it.
+ * exec`) costs every start of the tool 0.2 CPU-s; the tests start Python a few hundred times. When
+ * `python3` resolves to a shim, the folder of the interpreter it picks goes just before the shims
+ * (as a runner's setup-python puts it on PATH), unless that folder is on PATH already.
  */
 function skipShims(): void {
-  const PATH = process.env['PATH'] ?? ''
-  const shimmed = PATH.split(path.delimiter).find(dir => /[/\\]shims$/.test(dir))
-  if (!shimmed) return
+  const dirs = (process.env['PATH'] ?? '').split(path.delimiter).filter(Boolean)
+  const found = dirs.findIndex(dir => {
+    try {
+      accessSync(path.join(dir, 'python3'), constants.X_OK)
+      return true
+    } catch {
+      return false
+    }
+  })
+  if (found < 0 || path.basename(dirs[found]!) !== 'shims') return
   try {
     const python = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], {
       encoding: 'utf8'
     }).trim()
-    if (python && !python.includes(`${path.sep}shims${path.sep}`))
-      process.env['PATH'] = [path.dirname(python), PATH].join(path.delimiter)
+    if (!python || dirs.includes(path.dirname(python))) return
+    dirs.splice(found, 0, path.dirname(python))
+    process.env['PATH'] = dirs.join(path.delimiter)
   } catch {
-    // no python3: nothing to resolve
+    // the shim picks no interpreter: PATH stays as it is
   }
 }
 
