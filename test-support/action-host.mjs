@@ -3,11 +3,11 @@
 // (dist/index.js) once with Node's own loader, as the runner does, then runs it once per message,
 // with the message's environment and in its workspace, one run at a time. What the action writes
 // is collected and sent back with the exit code, never printed. The host ends with its parent.
-import { readFileSync } from 'node:fs'
 import module from 'node:module'
 import os from 'node:os'
 import { pathToFileURL } from 'node:url'
 import { format } from 'node:util'
+import { cpuSeconds } from './cpu.ts'
 
 const [script, compileCache] = process.argv.slice(2)
 // the compiled bundle is kept on disk, as the harness keeps it for the runs it spawns
@@ -34,24 +34,16 @@ for (const name of ['log', 'info', 'debug'])
   console[name] = (...args) => out.push(`${format(...args)}\n`)
 for (const name of ['warn', 'error']) console[name] = (...args) => err.push(`${format(...args)}\n`)
 
-/** This process's CPU seconds and its waited-for children's (cutime + cstime of proc(5)). */
-function cpuSeconds() {
-  const own = process.cpuUsage()
-  let children = 0
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8')
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    children = (Number(fields[13]) + Number(fields[14])) / 100
-  } catch {
-    // no /proc: the host's own CPU only
-  }
-  return (own.user + own.system) / 1e6 + children
+/** This process's CPU seconds and its waited-for children's (Node 24 strips cpu.ts's types). */
+function cpuTotal() {
+  const { self, children } = cpuSeconds()
+  return self + children
 }
 
 process.on('message', async ({ env }) => {
   out = []
   err = []
-  const before = cpuSeconds()
+  const before = cpuTotal()
   for (const name of Object.keys(process.env)) delete process.env[name]
   Object.assign(process.env, env)
   // the runner starts the step in the workspace
@@ -64,7 +56,7 @@ process.on('message', async ({ env }) => {
   await runInProcess()
   const code = Number(process.exitCode ?? 0)
   process.exitCode = undefined
-  process.send({ code, stdout: out.join(''), stderr: err.join(''), cpuS: cpuSeconds() - before })
+  process.send({ code, stdout: out.join(''), stderr: err.join(''), cpuS: cpuTotal() - before })
 })
 process.on('disconnect', () => process.exit())
 process.send({ ready: true })
