@@ -346,7 +346,9 @@ function testEnv(
     CI: '1',
     NO_COLOR: '1',
     FORCE_COLOR: '0',
-    GOFLAGS: '-mod=mod',
+    // -trimpath: the build cache's keys leave out the tree's folder, so a case built again in
+    // another folder (each eval run and self-check has its own) reuses what was compiled before
+    GOFLAGS: '-mod=mod -trimpath',
     GOPROXY: 'off',
     GO111MODULE: 'on',
     GOTOOLCHAIN: 'local'

@@ -421,10 +421,10 @@ function historyMethods(
 function pullHeadCheckout(
   git: RunGit,
   network: ReturnType<typeof networkCommand>,
-  url: () => string
+  url: () => string,
+  commitOf: (ref: string) => Promise<string | undefined>
 ): (branch: string, sha: string) => Promise<void> {
-  const here = async (ref: string): Promise<boolean> =>
-    (await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).code === 0
+  const here = async (ref: string): Promise<boolean> => (await commitOf(ref)) !== undefined
   return async (branch, sha) => {
     if (!(await here(sha))) {
       const fetch = ['fetch', '--no-tags', url()]
@@ -509,21 +509,29 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
 
   const untracked = async (): Promise<string[]> =>
     (await ok(['ls-files', '--others', '--exclude-standard', '-z'])).split('\0').filter(Boolean)
+  // a commit named by its full id that is here stays for the run (git prunes only what is unreachable
+  // and weeks old): each such id is looked up once
+  const present = new Set<string>()
+  const commitOf = async (ref: string): Promise<string | undefined> => {
+    if (present.has(ref)) return ref
+    const r = await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])
+    if (r.code !== 0) return undefined
+    const sha = r.stdout.trim()
+    if (sha === ref) present.add(sha)
+    return sha
+  }
   const self: Git = {
     root,
     gitDir,
     async head() {
       return (await ok(['rev-parse', 'HEAD'])).trim()
     },
-    async revParse(ref) {
-      const r = await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])
-      return r.code === 0 ? r.stdout.trim() : undefined
-    },
+    revParse: commitOf,
     async treeOf(sha) {
       const r = await git(['rev-parse', '--verify', '--quiet', `${sha}^{tree}`])
       return r.code === 0 ? r.stdout.trim() : undefined
     },
-    checkoutPullHead: pullHeadCheckout(git, network, url),
+    checkoutPullHead: pullHeadCheckout(git, network, url, commitOf),
     async remoteHead(branch) {
       const r = await remote(['ls-remote', url(), `refs/heads/${branch}`])
       return r.split(/\s+/)[0] || undefined
