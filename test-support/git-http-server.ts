@@ -1,15 +1,18 @@
 import { spawn } from 'node:child_process'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import path from 'node:path'
+import { gunzipSync } from 'node:zlib'
 import type { FaultSpec } from './fault.js'
 
 /**
  * A fault (test-support/fault.ts) on one git service: 'git fetch' is upload-pack (GET
  * info/refs?service=git-upload-pack and POST /git-upload-pack: ls-remote and fetch), 'git push' is
- * receive-pack (GET info/refs?service=git-receive-pack, POST /git-receive-pack). `status` defaults
- * to 500. A `lost` fault waits for the service's POST, the request that carries the pack.
+ * receive-pack (GET info/refs?service=git-receive-pack, POST /git-receive-pack), but for 'git
+ * claim', the POST that creates a claim (a ref under refs/review-loop/). A claim's discovery GET is
+ * 'git push' too: nothing tells it apart. `status` defaults to 500. A `lost` fault waits for the
+ * service's POST, the request that carries the pack.
  */
-export type GitFault = FaultSpec & { route: 'git fetch' | 'git push' }
+export type GitFault = FaultSpec & { route: 'git fetch' | 'git push' | 'git claim' }
 
 export interface GitRequest {
   method: string
@@ -26,17 +29,35 @@ export interface GitRequest {
 
 type Route = GitFault['route']
 
-/** The git service a request belongs to, from `?service=` (discovery) or the POST's path. */
-function routeOf(method: string, url: URL): Route | undefined {
+/**
+ * The git service a request belongs to, from `?service=` (discovery) or the POST's path; a
+ * receive-pack POST whose first command creates a ref under refs/review-loop/ is 'git claim'.
+ */
+function routeOf(method: string, url: URL, body?: Buffer): Route | undefined {
   const service = method === 'GET' ? url.searchParams.get('service') : path.basename(url.pathname)
   if (service === 'git-upload-pack') return 'git fetch'
-  if (service === 'git-receive-pack') return 'git push'
-  return undefined
+  if (service !== 'git-receive-pack') return undefined
+  const claim = /^[0-9a-f]{4}0{40} [0-9a-f]{40} refs\/review-loop\//
+  return body && claim.test(body.subarray(0, 200).toString('latin1')) ? 'git claim' : 'git push'
+}
+
+/** A POST's body, read whole: its first command tells a claim from a push. */
+async function bodyOf(req: IncomingMessage): Promise<Buffer> {
+  if (req.method !== 'POST') return Buffer.alloc(0)
+  const chunks: Buffer[] = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks)
+}
+
+/** The body as the service reads it (git may gzip a request). */
+function plain(req: IncomingMessage, body: Buffer): Buffer {
+  return req.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body
 }
 
 /** Runs git http-backend for one request; `answer` gets its status, headers and body. */
 function backend(
   req: IncomingMessage,
+  body: Buffer,
   url: URL,
   bare: string,
   answer: (status: number, headers: Record<string, string>, body: Buffer) => void
@@ -57,7 +78,8 @@ function backend(
     },
     stdio: ['pipe', 'pipe', 'ignore']
   })
-  req.pipe(cgi.stdin)
+  cgi.stdin.on('error', () => undefined)
+  cgi.stdin.end(body)
   const chunks: Buffer[] = []
   cgi.stdout.on('data', (c: Buffer) => chunks.push(c))
   cgi.on('close', () => {
@@ -91,12 +113,13 @@ function misbehave(f: GitFault, status: number, req: IncomingMessage, res: Serve
 function applyFault(
   faults: GitFault[],
   req: IncomingMessage,
+  body: Buffer,
   res: ServerResponse,
   url: URL,
   bare: string,
   record: (status: number, fault: string) => void
 ): boolean {
-  const route = routeOf(req.method ?? '', url)
+  const route = routeOf(req.method ?? '', url, plain(req, body))
   const f = faults.find(
     f => f.route === route && (!f.lost || req.method === 'POST') && (f.times ?? 1) > 0
   )
@@ -108,7 +131,7 @@ function applyFault(
     record(f.hang || f.reset ? 0 : status, f.lost ? `lost→${what}` : what)
     misbehave(f, status, req, res)
   }
-  if (f.lost) backend(req, url, bare, answer)
+  if (f.lost) backend(req, body, url, bare, answer)
   else answer()
   return true
 }
@@ -136,18 +159,19 @@ export class GitHttpServer {
       `basic ${Buffer.from(`x-access-token:${t}`).toString('base64')}`.toLowerCase()
     const requests: GitRequest[] = []
     const faults: GitFault[] = []
-    const server = createServer((req, res) => {
+    const server = createServer(async (req, res) => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+      const body = await bodyOf(req)
       const given = (req.headers['authorization'] ?? '').toLowerCase()
       const authorized =
         given === basic(token) ||
         (routeOf(req.method ?? '', url) === 'git fetch' && readOnly.some(t => given === basic(t)))
       const record = (status: number, fault?: string): void => {
-        const route = routeOf(req.method ?? '', url) ?? ''
+        const route = routeOf(req.method ?? '', url, plain(req, body)) ?? ''
         const request = { method: req.method ?? '', path: url.pathname, route, status, authorized }
         requests.push({ ...request, at: Date.now(), ...(fault ? { fault } : {}) })
       }
-      if (applyFault(faults, req, res, url, bare, record)) return
+      if (applyFault(faults, req, body, res, url, bare, record)) return
       if (!authorized) {
         record(401)
         res
@@ -155,9 +179,9 @@ export class GitHttpServer {
           .end('authentication required\n')
         return
       }
-      backend(req, url, bare, (status, headers, body) => {
+      backend(req, body, url, bare, (status, headers, out) => {
         record(status)
-        res.writeHead(status, headers).end(body)
+        res.writeHead(status, headers).end(out)
       })
     })
     await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))

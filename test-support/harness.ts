@@ -347,6 +347,8 @@ export class Sandbox {
   readonly branch: string
   readonly runs: RunRecord[] = []
   private nextRunId = 1000
+  /** Runs started so far: runs at once each get their own index (and folder). */
+  private started = 0
   readonly humanClone: string
   /** When set, runs get ACTIONS_RUNTIME_TOKEN and ACTIONS_RESULTS_URL for it, as on a runner. */
   artifactService?: ArtifactService
@@ -505,7 +507,7 @@ export class Sandbox {
 
   /** Runs the action once, as the Actions runner would for one workflow run. */
   async run(req: RunRequest): Promise<RunRecord> {
-    const index = this.runs.length
+    const index = this.started++
     const runId = req.runId ?? this.nextRunId++
     const runAttempt = req.runAttempt ?? 1
     const runDir = path.join(this.dir, `run-${index}`)

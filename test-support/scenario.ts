@@ -4,7 +4,7 @@ import path from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import type { FileChanges, ForcePush } from './git-fixture.js'
 import type { FaultSpec } from './fault.js'
-import { GitHttpServer } from './git-http-server.js'
+import { GitHttpServer, type GitFault } from './git-http-server.js'
 import {
   HUMAN_TOKEN,
   PAT,
@@ -46,8 +46,16 @@ export interface Scenario {
   permissions?: SandboxOptions['permissions']
   /** A fork's pull_request runs get the workflow token, not the read-only one (RunRequest). */
   forkWriteToken?: boolean
-  /** The event that starts the first run; default pull_request opened. */
-  start?: { event: string; action?: string; dispatchInputs?: Record<string, string> }
+  /**
+   * The event that starts the first run; default pull_request opened. A list starts a run for each
+   * at the same moment (a PR opened and reopened at once: two runs side by side).
+   */
+  start?: ScenarioStart | ScenarioStart[]
+  /**
+   * The dispatch run N makes starts two runs side by side (GitHub took a re-sent dispatch for a
+   * second one), each with its own run id.
+   */
+  duplicateDispatch?: { afterRun: number }
   /** Cap on runs; default 10. */
   maxRuns?: number
   /**
@@ -74,8 +82,11 @@ export interface Scenario {
   checkoutMergeRef?: boolean
   /** After run N a human comments, reviews or clicks a button; GitHub starts the runs it triggers. */
   humanEvents?: HumanEvent[]
-  /** Re-run run N (same run id, next attempt) right after it finishes. */
-  reruns?: Array<{ afterRun: number }>
+  /**
+   * Re-run run N (same run id, next attempt) right after it finishes; `together`: at the same moment
+   * as the next run queued (the run N dispatched), side by side with it.
+   */
+  reruns?: Array<{ afterRun: number; together?: boolean }>
   /** Environment for every run. */
   env?: Record<string, string>
   /** The node binary that runs dist/index.js; default node 24 (bench wraps it to measure memory). */
@@ -119,6 +130,16 @@ export interface Scenario {
   runnerLayout?: boolean
 }
 
+/** An event that starts a run of the scenario. */
+export interface ScenarioStart {
+  event: string
+  action?: string
+  dispatchInputs?: Record<string, string>
+}
+
+/** A run waiting to start, with the runs that start at the same moment (side by side). */
+type Queued = RunRequest & { together?: RunRequest[] }
+
 /** One scripted verifier answer of a scenario (`model.verifier`). */
 export interface ScenarioVerifierAnswer extends VerifierAnswer {
   when?: string | string[]
@@ -134,7 +155,7 @@ export interface Fault extends FaultSpec {
   attempt?: number
 }
 
-const GIT_ROUTES = ['git fetch', 'git push']
+const GIT_ROUTES = ['git fetch', 'git push', 'git claim']
 
 /** Which server a fault's route belongs to. */
 function faultTarget(route: string): 'git' | 'model' | 'github' {
@@ -261,7 +282,7 @@ function armFaults(
   for (const { run, attempt: a, route, ...fault } of faults) {
     if ((run !== undefined && run !== k) || (a !== undefined && a !== attempt)) continue
     const target = faultTarget(route)
-    if (target === 'git') servers.gitServer!.addFault({ ...fault, route: route as 'git push' })
+    if (target === 'git') servers.gitServer!.addFault({ ...fault, route: route as GitFault['route'] })
     else if (target === 'model') {
       if (!servers.model) throw new Error(`fault on ${route}: the scenario has no model`)
       servers.model.addFault({ ...fault, route })
@@ -427,6 +448,53 @@ function startModel(
   })
 }
 
+/** What one run starts next, the way GitHub would: dispatched runs, human events, re-runs. */
+function afterRun(
+  k: number,
+  request: RunRequest,
+  run: RunRecord,
+  at: {
+    scenario: Scenario
+    sandbox: Sandbox
+    base: Partial<RunRequest>
+    queue: Queued[]
+    queuedDispatches: Set<number>
+    report: Pick<ScenarioReport, 'pushes' | 'ignoredEvents' | 'cancelledRuns'>
+    onRun?: (run: RunRecord, sandbox: Sandbox) => void
+  }
+): void {
+  const { scenario, sandbox, base, queue, report } = at
+  at.onRun?.(run, sandbox)
+  if (run.pushed) report.pushes.push({ run: k, by: run.pushed.by, sha: run.pushed.sha })
+  // a dispatch starts a run; a push starts one only when made with a PAT or App token
+  for (const d of run.dispatched) {
+    if (d.runId !== undefined && at.queuedDispatches.has(d.runId)) continue
+    if (d.runId !== undefined) at.queuedDispatches.add(d.runId)
+    const dispatched = {
+      ...base,
+      event: 'workflow_dispatch',
+      dispatchInputs: d.inputs,
+      inputs: { ...scenario.inputs, 'pr-number': d.inputs['pr-number'] ?? '' }
+    }
+    const twice = scenario.duplicateDispatch?.afterRun === k
+    queue.push({ ...dispatched, runId: d.runId, together: twice ? [dispatched] : [] })
+  }
+  for (const h of scenario.humanEvents?.filter(e => e.afterRun === k) ?? [])
+    for (const r of humanRuns(sandbox, base, h, report.ignoredEvents))
+      for (const c of enqueueInGroup(sandbox, queue, r, h.whileRunning === true))
+        report.cancelledRuns.push({ afterRun: k, event: c.event })
+  if (run.pushed?.by === 'pat' || run.pushed?.by === 'app')
+    queue.push({ ...base, event: 'pull_request', action: 'synchronize' })
+  // a killed run is re-run by a person (Re-run jobs): same run id, next attempt
+  const failedOnce = scenario.rerunFailed && run.exitCode !== 0 && run.runAttempt === 1
+  const rerun = scenario.reruns?.find(r => r.afterRun === k)
+  if (!run.killed && !failedOnce && !rerun) return
+  const again = { ...request, runId: run.runId, runAttempt: run.runAttempt + 1 }
+  const next = queue.at(-1)
+  if (rerun?.together && next) next.together = [...(next.together ?? []), again]
+  else queue.unshift(again)
+}
+
 /** Runs the scenario's lifecycle and schedules runs the way GitHub would. */
 export async function runScenario(
   scenario: Scenario,
@@ -486,9 +554,13 @@ export async function runScenario(
       ...(scenario.node ? { node: scenario.node } : {}),
       ...(scenario.spawn ? { spawn: true } : {})
     }
-    const start = scenario.start ?? { event: 'pull_request', action: 'opened' }
-    const queue: RunRequest[] = [{ ...base, ...start }]
+    const starts = [scenario.start ?? { event: 'pull_request', action: 'opened' }].flat()
+    const queue: Queued[] = [
+      { ...base, ...starts[0]!, together: starts.slice(1).map(start => ({ ...base, ...start })) }
+    ]
     const maxRuns = scenario.maxRuns ?? 10
+    /** Dispatched runs queued already: runs side by side both see each other's dispatches. */
+    const queuedDispatches = new Set<number>()
     while (sandbox.runs.length < maxRuns) {
       const k = sandbox.runs.length + 1
       for (const push of scenario.humanPushes?.filter(p => p.beforeRun === k) ?? []) {
@@ -506,33 +578,29 @@ export async function runScenario(
         queue.push({ ...base, event: 'pull_request', action: 'synchronize' })
       }
       if (queue.length === 0) break
-      const request = queue.shift()!
-      armFaults(scenario.faults ?? [], k, request.runAttempt ?? 1, { sandbox, model, gitServer })
-      const kill = scenario.kills?.find(x => x.run === k)
-      const run = await sandbox.run({ ...request, killAfterMs: kill?.afterMs })
-      hooks.onRun?.(run, sandbox)
-      if (run.pushed) pushes.push({ run: k, by: run.pushed.by, sha: run.pushed.sha })
-      // a dispatch starts a run; a push starts one only when made with a PAT or App token
-      for (const d of run.dispatched) {
-        queue.push({
-          ...base,
-          event: 'workflow_dispatch',
-          runId: d.runId,
-          dispatchInputs: d.inputs,
-          inputs: { ...scenario.inputs, 'pr-number': d.inputs['pr-number'] ?? '' }
+      const { together = [], ...first } = queue.shift()!
+      const batch: RunRequest[] = [first, ...together]
+      const runs = await Promise.all(
+        batch.map((request, i) => {
+          armFaults(scenario.faults ?? [], k + i, request.runAttempt ?? 1, {
+            sandbox,
+            model,
+            gitServer
+          })
+          const kill = scenario.kills?.find(x => x.run === k + i)
+          return sandbox.run({ ...request, killAfterMs: kill?.afterMs })
         })
-      }
-      for (const h of scenario.humanEvents?.filter(e => e.afterRun === k) ?? [])
-        for (const r of humanRuns(sandbox, base, h, ignoredEvents))
-          for (const c of enqueueInGroup(sandbox, queue, r, h.whileRunning === true))
-            cancelledRuns.push({ afterRun: k, event: c.event })
-      if (run.pushed?.by === 'pat' || run.pushed?.by === 'app')
-        queue.push({ ...base, event: 'pull_request', action: 'synchronize' })
-      // a killed run is re-run by a person (Re-run jobs): same run id, next attempt
-      const failedOnce = scenario.rerunFailed && run.exitCode !== 0 && run.runAttempt === 1
-      if (run.killed || failedOnce || scenario.reruns?.some(r => r.afterRun === k)) {
-        queue.unshift({ ...request, runId: run.runId, runAttempt: run.runAttempt + 1 })
-      }
+      )
+      for (const [i, run] of runs.entries())
+        afterRun(k + i, batch[i]!, run, {
+          scenario,
+          sandbox,
+          base,
+          queue,
+          queuedDispatches,
+          report: { pushes, ignoredEvents, cancelledRuns },
+          onRun: hooks.onRun
+        })
     }
     await hooks.keep?.(sandbox, model)
     const emu = sandbox.emulator

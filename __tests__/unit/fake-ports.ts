@@ -229,6 +229,22 @@ export class FakeGit implements Git {
   async formatPatch() {
     return 'From 1 Mon Sep 17 00:00:00 2001\n'
   }
+  /** Claims on the fake origin: ref → the claim's message. */
+  claims = new Map<string, string>()
+  async claimRef(ref: string, _parent: string, message: string) {
+    const held = this.claims.get(ref)
+    if (held !== undefined) return { kind: 'taken' as const, sha: 'c'.repeat(40), message: held }
+    this.claims.set(ref, message)
+    return { kind: 'claimed' as const, sha: 'c'.repeat(40) }
+  }
+  async deleteRemoteRefs(refs: readonly string[]) {
+    for (const ref of refs) this.claims.delete(ref)
+  }
+  /** The branch's commits, newest first, as recentCommits answers. */
+  history: Array<{ sha: string; parent?: string; message: string }> = []
+  async recentCommits() {
+    return this.history
+  }
   async mergeBase() {
     return undefined
   }

@@ -192,10 +192,12 @@ const TRANSIENT =
   /(returned error:|HTTP) (5\d\d|429)\b|RPC failed|Connection reset|Connection refused|timed out|Operation too slow|early EOF|unexpected disconnect|Could not resolve host|Empty reply from server|transfer closed|remote end hung up unexpectedly|(Recv|Send) failure/i
 
 function failureOf(message: string): Failure {
-  // "[remote rejected]" is a server refusal (protected branch, hook), not a moved branch
+  // "[remote rejected]" is a server refusal (protected branch, hook), not a moved branch, unless
+  // the server says that the ref moved as it was updated (another push won a race)
   if (
-    /\[rejected\]|non-fast-forward|fetch first|stale info/i.test(message) &&
-    !/remote rejected/i.test(message)
+    (/\[rejected\]|non-fast-forward|fetch first|stale info/i.test(message) &&
+      !/remote rejected/i.test(message)) ||
+    /cannot lock ref '[^']*': (is at \S+ but expected|reference already exists)/i.test(message)
   )
     return 'rejected'
   if (AUTH.test(message)) return 'auth'
@@ -580,14 +582,9 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
         const tree = (await ok(['write-tree'], { env: withIndex })).trim()
         const baseTree = (await ok(['rev-parse', `${base}^{tree}`])).trim()
         if (tree === baseTree) return undefined
-        const who = {
-          GIT_AUTHOR_NAME: author.name,
-          GIT_AUTHOR_EMAIL: author.email,
-          GIT_COMMITTER_NAME: author.name,
-          GIT_COMMITTER_EMAIL: author.email
-        }
+        const env = identity(author)
         const sha = (
-          await ok(['commit-tree', tree, '-p', base], { env: who, input: Buffer.from(message) })
+          await ok(['commit-tree', tree, '-p', base], { env, input: Buffer.from(message) })
         ).trim()
         // the branch and index follow the commit; the work tree is left as the fixers left it
         await ok(['reset', '-q', sha])
@@ -611,13 +608,14 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
       ])
       if (r.code === 0) return { kind: 'pushed' }
       const failure = failureOf(said(r))
-      if (failure === 'rejected') return { kind: 'rejected', message: said(r) }
-      // the push may have landed with its answer lost on the way back: one look
+      // the push may have landed with its answer lost on the way back (a retry then finds the
+      // branch moved: to this very commit): one look
       const there =
         failure === 'auth'
           ? undefined
           : await network(['ls-remote', url(), `refs/heads/${branch}`], false)
       if (there?.code === 0 && there.stdout.split(/\s+/)[0] === sha) return { kind: 'pushed' }
+      if (failure === 'rejected') return { kind: 'rejected', message: said(r) }
       return { kind: 'failed', message: networkFailure('push', r) }
     },
     async formatPatch(base, head) {
@@ -628,6 +626,7 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
       return r.code === 0 ? r.stdout.trim() : undefined
     },
     ...historyMethods(git, network, url, () => self),
+    ...claimMethods(git, ok, network, url, commitOf),
     async diff(base, head, paths = [], options = {}) {
       return ok([
         '-c',
@@ -645,6 +644,86 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
     ...commitReads(git, ok)
   }
   return self
+}
+
+/** The identity git writes a commit under: the same for author and committer. */
+const identity = (who: { name: string; email: string }): Record<string, string> => ({
+  GIT_AUTHOR_NAME: who.name,
+  GIT_AUTHOR_EMAIL: who.email,
+  GIT_COMMITTER_NAME: who.name,
+  GIT_COMMITTER_EMAIL: who.email
+})
+
+/**
+ * Claims on origin and the branch's recent commits. A claim is a push with a lease: the ref must
+ * not exist (or must still be at `replacing`), which the server checks as it updates the ref, so of
+ * two runs claiming at once exactly one gets it.
+ */
+function claimMethods(
+  git: RunGit,
+  ok: (args: string[], extra?: Partial<RunOptions>) => Promise<string>,
+  network: ReturnType<typeof networkCommand>,
+  url: () => string,
+  commitOf: (ref: string) => Promise<string | undefined>
+): Pick<Git, 'claimRef' | 'deleteRemoteRefs' | 'recentCommits'> {
+  const held = async (ref: string): Promise<{ sha: string; message: string } | undefined> => {
+    const fetched = await network(['fetch', '--no-tags', url(), ref], false)
+    if (fetched.code !== 0) return undefined
+    const shown = await git(['log', '-1', '--format=%H%n%B', 'FETCH_HEAD'])
+    if (shown.code !== 0) return undefined
+    const [sha = '', ...message] = shown.stdout.split('\n')
+    return { sha, message: message.join('\n').trim() }
+  }
+  return {
+    async claimRef(ref, parent, message, author, replacing) {
+      const env = identity(author)
+      const input = Buffer.from(message)
+      const sha = (
+        await ok(['commit-tree', `${parent}^{tree}`, '-p', parent], { env, input })
+      ).trim()
+      const lease = `--force-with-lease=${ref}:${replacing ?? ''}`
+      const r = await network(['push', '--no-verify', '--porcelain', lease, url(), `${sha}:${ref}`])
+      if (r.code === 0) return { kind: 'claimed', sha }
+      // refused (another claim is there), or the answer lost (this claim may have landed): a look
+      const holder = failureOf(said(r)) === 'auth' ? undefined : await held(ref)
+      if (holder?.sha === sha) return { kind: 'claimed', sha }
+      if (holder) return { kind: 'taken', ...holder }
+      return { kind: 'failed', message: networkFailure('push', r) }
+    },
+    async deleteRemoteRefs(refs) {
+      if (refs.length === 0) return
+      const r = await network([
+        'push',
+        '--no-verify',
+        '--porcelain',
+        url(),
+        ...refs.map(ref => `:${ref}`)
+      ])
+      // git refuses to delete what is not there; that is done already
+      if (r.code !== 0 && !/remote ref does not exist/i.test(said(r)))
+        throw new Error(networkFailure('push', r))
+    },
+    async recentCommits(head, limit) {
+      if (!(await commitOf(head)))
+        succeeded('fetch', await network(['fetch', '--no-tags', url(), head]))
+      const out = await ok([
+        'log',
+        '--first-parent',
+        `-n${limit}`,
+        '--format=%H%x1f%P%x1f%B%x1e',
+        head
+      ])
+      return out
+        .split('\x1e')
+        .map(entry => entry.replace(/^\n/, '').split('\x1f'))
+        .filter(parts => parts.length === 3)
+        .map(([sha = '', parents = '', message = '']) => ({
+          sha,
+          ...(parents ? { parent: parents.split(' ')[0] } : {}),
+          message: message.trim()
+        }))
+    }
+  }
 }
 
 /** `Git.grep`: commit `sha`'s lines holding `text`, read from the git objects, never the work tree. */

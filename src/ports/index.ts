@@ -120,6 +120,23 @@ export interface GitHubPort extends ConversationPort {
 export type PushResult =
   { kind: 'pushed' } | { kind: 'rejected'; message: string } | { kind: 'failed'; message: string }
 
+/**
+ * A claim on origin: a ref created only where none is (a compare-and-swap git does on the server),
+ * pointing at a commit whose message names who holds it.
+ */
+export type ClaimResult =
+  | { kind: 'claimed'; sha: string }
+  /** Another commit holds the ref: its id and message. */
+  | { kind: 'taken'; sha: string; message: string }
+  | { kind: 'failed'; message: string }
+
+/** A commit as the loop's record reads it: its id, first parent and message. */
+export interface CommitInfo {
+  sha: string
+  parent?: string
+  message: string
+}
+
 /** One path of a commit the action builds: its new content, or its removal. */
 export type TreeEntry =
   | { path: string; mode: '100644' | '100755' | '120000'; content: Buffer }
@@ -166,6 +183,25 @@ export interface Git {
   changedBetween(a: string, b: string): Promise<string[]>
   /** Pushes commit `sha` to `branch`, never forcing. */
   push(branch: string, sha: string): Promise<PushResult>
+  /**
+   * Creates `ref` on origin at a new commit on `parent` (its tree, so nothing new is sent but the
+   * commit) with `message`, only when origin has no `ref`, or, given `replacing`, when `ref` is at
+   * that commit still.
+   */
+  claimRef(
+    ref: string,
+    parent: string,
+    message: string,
+    author: { name: string; email: string },
+    replacing?: string
+  ): Promise<ClaimResult>
+  /** Deletes `refs` on origin; a ref that is gone already is no failure. */
+  deleteRemoteRefs(refs: readonly string[]): Promise<void>
+  /**
+   * Up to `limit` commits of `head`'s first-parent history, newest first, fetching `head` from
+   * origin when it is not here; as far as a shallow checkout reaches.
+   */
+  recentCommits(head: string, limit: number): Promise<CommitInfo[]>
   /** The commits after `base` up to `head`, as an mbox patch that `git am` applies. */
   formatPatch(base: string, head: string): Promise<string>
   mergeBase(a: string, b: string): Promise<string | undefined>

@@ -7,7 +7,10 @@ import {
   type FixDelivery,
   type PreparedFix
 } from '../fix/apply-fix.js'
+import type { RunContext } from '../action/context.js'
 import type { Settings } from '../inputs.js'
+import { fixMessage } from '../loop/bot-commits.js'
+import { runKey } from '../loop/unsaved-spend.js'
 import { recordFix } from '../loop/record.js'
 import {
   branchDeleted,
@@ -29,6 +32,8 @@ export interface FixDeps {
   settings: Settings
   log: Log
   clock: Clock
+  /** The run, named in the fix commit's trailers. */
+  ctx: Pick<RunContext, 'runId' | 'runAttempt'>
   /** The AI fixer; absent when only fix commands fix. */
   ai?: Pick<AiAgents, 'fix'>
 }
@@ -158,7 +163,7 @@ export async function fixPhase(
       leftovers,
       protectedPaths: settings.protectedPaths,
       secrets: ws.secrets,
-      message: `review-loop: address review (iteration ${n})`,
+      message: fixMessage({ pr: pull.number, n, run: runKey(deps.ctx.runId, deps.ctx.runAttempt) }),
       author: settings.commitAuthor
     })
     const prepared = await prepareFix(ws.git, pull.headSha, fix, ws.secrets)

@@ -25,6 +25,7 @@ import { WritesWithheld } from './withheld.js'
 import { reportPhase } from './report.js'
 import { reviewPhase } from './review.js'
 import { openWorkspace, type Workspace } from './workspace.js'
+import { claimPhase, release } from './claim.js'
 import { loadState } from './state-store.js'
 import { newLedger } from './spend.js'
 
@@ -131,14 +132,39 @@ function carriedReview(trigger: HumanTrigger, findings: Finding[], rework: strin
   }
 }
 
-/** One iteration on a plan: review (or carry) → decide → fix → record → push → retrigger → report. */
+/**
+ * One iteration on a plan: claim → review (or carry) → decide → fix → record → push → retrigger →
+ * report. A run that finds the iteration claimed by another run stops with a notice (claim.ts).
+ */
 export async function iterate(
   deps: IterationDeps,
   plan: ReviewPlan,
   human?: HumanAsk
 ): Promise<IterationOutcome> {
-  const { settings, ctx } = deps
-  const ws = await openWorkspace({ ...deps, workspace: ctx.workspace }, plan.pull)
+  const ws = await openWorkspace({ ...deps, workspace: deps.ctx.workspace }, plan.pull)
+  const claimed = await claimPhase(deps, plan, ws.git)
+  if (claimed.kind === 'taken') {
+    const { pull, state } = plan
+    return { notice: claimed.notice, state, findings: [], headSha: pull.headSha }
+  }
+  try {
+    const { outcome, retriggered } = await iterateHeld(deps, plan, ws, human)
+    // the next iteration's run removes the claim of a run that started it
+    if (!retriggered) await release(deps, ws.git, claimed.claim)
+    return outcome
+  } catch (e) {
+    await release(deps, ws.git, claimed.claim)
+    throw e
+  }
+}
+
+async function iterateHeld(
+  deps: IterationDeps,
+  plan: ReviewPlan,
+  ws: Workspace,
+  human?: HumanAsk
+): Promise<{ outcome: IterationOutcome; retriggered: boolean }> {
+  const { settings } = deps
   const reviewed = await reviewOrCarry(deps, plan, ws, human)
   const { review } = reviewed
   const decided = {
@@ -170,7 +196,10 @@ export async function iterate(
     // (explained above), naming the permission to grant
     if (!(e instanceof WritesWithheld)) throw e
     const input = { review, decision, state, withheld: e }
-    return { ...done, ...(await readOnlyReport(deps, plan, input)) }
+    return {
+      outcome: { ...done, ...(await readOnlyReport(deps, plan, input)) },
+      retriggered: false
+    }
   }
   const final = fixed?.pending
     ? await pushPhase(deps, plan, { ...fixed, pending: fixed.pending }, ws)
@@ -183,7 +212,7 @@ export async function iterate(
   const retriggered = await retriggerPhase(deps, plan, recorded, final?.retrigger ?? false)
   recorded = retriggered
   const { checkRunId } = await reportPhase(deps, plan, { review, decision, recorded })
-  return {
+  const outcome = {
     ...done,
     state: recorded.state,
     headSha: final?.headSha ?? plan.pull.headSha,
@@ -192,6 +221,7 @@ export async function iterate(
     reviewJson: recorded.reviewJson,
     failure: retriggered.failure ?? stepFailure(recorded.state, settings.failOn)
   }
+  return { outcome, retriggered: Boolean(final?.retrigger) }
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { RunContext } from '../action/context.js'
 import type { Settings } from '../inputs.js'
 import { lastIteration } from '../loop/state.js'
+import { recordPushes, unrecordedPushes } from '../loop/bot-commits.js'
 import { behindLoopPush, planPull, type HumanEvent } from '../loop/rules.js'
 import type { LoopState, PrComment, PullRequest } from '../loop/types.js'
 import type { Clock, Git, GitHubPort, Log } from '../ports/index.js'
@@ -90,6 +91,38 @@ async function confirmedHead(
   }
 }
 
+/**
+ * The state with the bot's pushes it does not record, found on the branch by their commit
+ * trailers (src/loop/bot-commits.ts) and recorded as pushed, so each counts against the cap. Looked
+ * for only when the state may have lost one: state comments were merged (two runs at once), or the
+ * last fix's push was refused or found the branch moved (another run's push may have landed).
+ */
+async function withBotPushes(
+  deps: PlanDeps,
+  pull: PullRequest,
+  loaded: LoadedState
+): Promise<LoopState | undefined> {
+  const { state } = loaded
+  const outcome = state && lastIteration(state)?.fix?.outcome
+  const doubtful = loaded.merged || outcome === 'branch_moved' || outcome === 'push_failed'
+  if (!state || !doubtful || !deps.openGit || deps.settings.surface === 'cli') return state
+  try {
+    const git = await deps.openGit(deps.ctx.workspace)
+    const pushes = unrecordedPushes(state, await git.recentCommits(pull.headSha, 50))
+    if (pushes.length === 0) return state
+    const shas = pushes.map(p => `${p.sha.slice(0, 7)} (iteration ${p.n}, run ${p.run})`)
+    deps.log.warning(
+      `Found the bot's push of ${shas.join(', ')} on ${pull.headRef}, which no saved state recorded (two runs at once): recorded as pushed, and counted against the cap.`
+    )
+    return recordPushes(state, pushes, deps.clock.now().toISOString())
+  } catch (e) {
+    deps.log.warning(
+      `Could not read ${pull.headRef}'s recent commits for pushes the state may not record: ${(e as Error).message}`
+    )
+    return state
+  }
+}
+
 /** PLAN: the PR and its loop state, and whether this run reviews the head (the rules decide). */
 export async function planPhase(
   deps: PlanDeps,
@@ -102,10 +135,11 @@ export async function planPhase(
   // a human's request plans its own event; only a head's event reads what the head means
   const pull = human ? shown : await confirmedHead(deps, shown, loaded.state)
   const { untrusted } = loaded
+  const state = await withBotPushes(deps, pull, loaded)
   const started = deps.clock.now()
   const plan = planPull({
     pull,
-    state: loaded.state,
+    state,
     maxIterations: settings.maxIterations,
     reviewDrafts: settings.reviewDrafts,
     allowForks: settings.allowForks,
@@ -126,7 +160,7 @@ export async function planPhase(
       ...found,
       kind: 'skip',
       notice: plan.notice,
-      state: loaded.state,
+      state,
       repeats: plan.repeats
     }
   if (plan.kind === 'halt') {
@@ -142,13 +176,14 @@ export async function planPhase(
     }
   }
   if (plan.kind === 'stop') {
-    const state = plan.state ?? loaded.state
-    return { ...found, kind: 'stop', notice: plan.notice, state, changed: Boolean(plan.state) }
+    const stopped = plan.state ?? state
+    const changed = Boolean(plan.state)
+    return { ...found, kind: 'stop', notice: plan.notice, state: stopped, changed }
   }
   const tag = `[${plan.iteration}/${plan.state.maxIterations}]`
   if (plan.newRound)
     log.info(`${tag} a new commit after the loop ended: starting round ${plan.state.round}`)
   const n = (lastIteration(plan.state)?.n ?? 0) + 1
-  const state = await withUnsavedSpend(deps, pull, loaded.comment, plan.state)
-  return { ...found, kind: 'review', state, n, tag, started }
+  const carried = await withUnsavedSpend(deps, pull, loaded.comment, plan.state)
+  return { ...found, kind: 'review', state: carried, n, tag, started }
 }

@@ -19,6 +19,8 @@ export interface LoadedState {
   untrusted?: UntrustedState
   /** The action's earlier notice about an untrusted state, to update rather than post again. */
   notice?: PrComment
+  /** Several state comments were found and merged into this one (two runs at once). */
+  merged?: boolean
 }
 
 /** Marks the plain comment that reports an untrusted state; it holds no state. */
@@ -83,7 +85,7 @@ export async function loadState(
     )
     // the spend of a run that wrote the other state is not lost from the budget
     const totals = valid.map(v => v.state.totals).sort((a, b) => b.costUsd - a.costUsd)[0]!
-    return { state: { ...winner.state, totals }, comment: winner.comment, me }
+    return { state: { ...winner.state, totals }, comment: winner.comment, me, merged: true }
   }
   log.warning(
     `Not trusting the review-loop state in ${bad.comment.htmlUrl}: ${bad.reason}. The loop halts as needs_discussion instead of starting afresh; delete the state comment to reset it deliberately.`

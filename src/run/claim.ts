@@ -1,0 +1,86 @@
+import { runUrl } from '../action/context.js'
+import { claimMessage, claimRef, readTrailers } from '../loop/bot-commits.js'
+import { canFix } from '../loop/rules.js'
+import { lastIteration } from '../loop/state.js'
+import { runKey } from '../loop/unsaved-spend.js'
+import type { Git } from '../ports/index.js'
+import type { IterationDeps, ReviewPlan } from './deps.js'
+
+/** This run's hold on its iteration: the ref to remove when the run no longer needs it. */
+export interface Claim {
+  ref: string
+}
+
+export type Claimed = { kind: 'held'; claim?: Claim } | { kind: 'taken'; notice: string }
+
+/** Whether the run may push a fix, so that its iteration is worth claiming. */
+function mayPush(deps: IterationDeps, plan: ReviewPlan): boolean {
+  if (deps.settings.surface === 'cli') return false
+  const { fixCommands } = deps.settings
+  return canFix({
+    pull: plan.pull,
+    fixCommands: fixCommands.length,
+    aiFixer: Boolean(deps.ai?.fix)
+  })
+}
+
+/**
+ * CLAIM: before a run that may push a fix reviews a head, it takes iteration `n` on that head:
+ * `refs/review-loop/<pr>/<n>-<head>` is created on origin only where none is, so of two runs at
+ * once (a PR opened and reopened, a dispatch delivered twice, a re-run while the dispatched run
+ * goes) one reviews and fixes, and the other stops with a notice naming the run that holds it.
+ * An earlier attempt of this same run (a re-run after it died) is taken over. A claim that cannot
+ * be made (origin unreachable) is warned about and the run goes on: the fix's push is still refused
+ * when the branch moved, and every push the bot makes is found again by its commit trailers.
+ * Cost: one git push (no API call); one fetch more when the claim is taken.
+ */
+export async function claimPhase(
+  deps: IterationDeps,
+  plan: ReviewPlan,
+  git: Git
+): Promise<Claimed> {
+  if (!mayPush(deps, plan)) return { kind: 'held' }
+  const { settings, ctx, log } = deps
+  const { pull, n } = plan
+  const ref = claimRef(pull.number, n, pull.headSha)
+  const run = runKey(ctx.runId, ctx.runAttempt)
+  const message = claimMessage({ pr: pull.number, n, run, head: pull.headSha })
+  const claim = (replacing?: string) =>
+    git.claimRef(ref, pull.headSha, message, settings.commitAuthor, replacing)
+  let result = await claim()
+  const holder = result.kind === 'taken' ? readTrailers(result.message) : undefined
+  if (result.kind === 'taken' && holder?.run.split(':')[0] === ctx.runId && holder.run !== run)
+    result = await claim(result.sha)
+  if (result.kind === 'failed') {
+    log.warning(
+      `Could not claim iteration ${n} on ${pull.headSha.slice(0, 7)} (${result.message}); going on without the claim: a second run on this head would be refused at its push.`
+    )
+    return { kind: 'held' }
+  }
+  if (result.kind === 'taken' && holder?.run !== run) {
+    const by = holder?.run.split(':')[0]
+    const who = by ? `run ${by} (${runUrl({ ...ctx, runId: by })})` : `another run (${ref})`
+    return {
+      kind: 'taken',
+      notice: `Skipped: iteration ${n} on ${pull.headSha.slice(0, 7)} is being reviewed and fixed by ${who}, which claimed it first. This run stops, so that one head is not fixed twice.`
+    }
+  }
+  // the previous iteration's claim is done with
+  const last = lastIteration(plan.state)
+  if (last) await release(deps, git, { ref: claimRef(pull.number, last.n, last.reviewedSha) })
+  return { kind: 'held', claim: { ref } }
+}
+
+/** Removes a claim this run no longer needs; a failure only leaves a ref behind, said in the log. */
+export async function release(
+  deps: Pick<IterationDeps, 'log'>,
+  git: Git,
+  claim: Claim | undefined
+): Promise<void> {
+  if (!claim) return
+  try {
+    await git.deleteRemoteRefs([claim.ref])
+  } catch (e) {
+    deps.log.info(`Could not remove the claim ${claim.ref}: ${(e as Error).message}`)
+  }
+}
