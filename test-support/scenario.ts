@@ -282,7 +282,8 @@ function armFaults(
   for (const { run, attempt: a, route, ...fault } of faults) {
     if ((run !== undefined && run !== k) || (a !== undefined && a !== attempt)) continue
     const target = faultTarget(route)
-    if (target === 'git') servers.gitServer!.addFault({ ...fault, route: route as GitFault['route'] })
+    if (target === 'git')
+      servers.gitServer!.addFault({ ...fault, route: route as GitFault['route'] })
     else if (target === 'model') {
       if (!servers.model) throw new Error(`fault on ${route}: the scenario has no model`)
       servers.model.addFault({ ...fault, route })

@@ -229,13 +229,21 @@ export class FakeGit implements Git {
   async formatPatch() {
     return 'From 1 Mon Sep 17 00:00:00 2001\n'
   }
-  /** Claims on the fake origin: ref → the claim's message. */
+  /** Claims on the fake origin: ref → the claim's message (every claim commit is SHA 'c…'). */
   claims = new Map<string, string>()
-  async claimRef(ref: string, _parent: string, message: string) {
+  async claimRef(
+    ref: string,
+    _parent: string,
+    message: string,
+    _author?: unknown,
+    replacing?: string
+  ) {
+    const sha = 'c'.repeat(40)
     const held = this.claims.get(ref)
-    if (held !== undefined) return { kind: 'taken' as const, sha: 'c'.repeat(40), message: held }
+    if (held !== undefined && replacing !== sha)
+      return { kind: 'taken' as const, sha, message: held }
     this.claims.set(ref, message)
-    return { kind: 'claimed' as const, sha: 'c'.repeat(40) }
+    return { kind: 'claimed' as const, sha }
   }
   async deleteRemoteRefs(refs: readonly string[]) {
     for (const ref of refs) this.claims.delete(ref)

@@ -511,17 +511,7 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
 
   const untracked = async (): Promise<string[]> =>
     (await ok(['ls-files', '--others', '--exclude-standard', '-z'])).split('\0').filter(Boolean)
-  // a commit named by its full id that is here stays for the run (git prunes only what is unreachable
-  // and weeks old): each such id is looked up once
-  const present = new Set<string>()
-  const commitOf = async (ref: string): Promise<string | undefined> => {
-    if (present.has(ref)) return ref
-    const r = await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])
-    if (r.code !== 0) return undefined
-    const sha = r.stdout.trim()
-    if (sha === ref) present.add(sha)
-    return sha
-  }
+  const commitOf = commitLookup(git)
   const self: Git = {
     root,
     gitDir,
@@ -644,6 +634,22 @@ export async function createGit(cwd: string, options: GitOptions = {}): Promise<
     ...commitReads(git, ok)
   }
   return self
+}
+
+/**
+ * The commit `ref` names, if it is here. A commit named by its full id that is here stays for the
+ * run (git prunes only what is unreachable and weeks old): each such id is looked up once.
+ */
+function commitLookup(git: RunGit): (ref: string) => Promise<string | undefined> {
+  const present = new Set<string>()
+  return async ref => {
+    if (present.has(ref)) return ref
+    const r = await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])
+    if (r.code !== 0) return undefined
+    const sha = r.stdout.trim()
+    if (sha === ref) present.add(sha)
+    return sha
+  }
 }
 
 /** The identity git writes a commit under: the same for author and committer. */

@@ -164,7 +164,6 @@ async function iterateHeld(
   ws: Workspace,
   human?: HumanAsk
 ): Promise<{ outcome: IterationOutcome; retriggered: boolean }> {
-  const { settings } = deps
   const reviewed = await reviewOrCarry(deps, plan, ws, human)
   const { review } = reviewed
   const decided = {
@@ -195,11 +194,8 @@ async function iterateHeld(
     // a read-only token reports what it can; with a fix waiting to be pushed the step fails instead
     // (explained above), naming the permission to grant
     if (!(e instanceof WritesWithheld)) throw e
-    const input = { review, decision, state, withheld: e }
-    return {
-      outcome: { ...done, ...(await readOnlyReport(deps, plan, input)) },
-      retriggered: false
-    }
+    const report = await readOnlyReport(deps, plan, { review, decision, state, withheld: e })
+    return { outcome: { ...done, ...report }, retriggered: false }
   }
   const final = fixed?.pending
     ? await pushPhase(deps, plan, { ...fixed, pending: fixed.pending }, ws)
@@ -219,7 +215,7 @@ async function iterateHeld(
     commentUrl: recorded.comment.htmlUrl,
     checkRunId,
     reviewJson: recorded.reviewJson,
-    failure: retriggered.failure ?? stepFailure(recorded.state, settings.failOn)
+    failure: retriggered.failure ?? stepFailure(recorded.state, deps.settings.failOn)
   }
   return { outcome, retriggered: Boolean(final?.retrigger) }
 }

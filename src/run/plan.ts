@@ -176,9 +176,8 @@ export async function planPhase(
     }
   }
   if (plan.kind === 'stop') {
-    const stopped = plan.state ?? state
-    const changed = Boolean(plan.state)
-    return { ...found, kind: 'stop', notice: plan.notice, state: stopped, changed }
+    const stopped = { state: plan.state ?? state, changed: Boolean(plan.state) }
+    return { ...found, kind: 'stop', notice: plan.notice, ...stopped }
   }
   const tag = `[${plan.iteration}/${plan.state.maxIterations}]`
   if (plan.newRound)

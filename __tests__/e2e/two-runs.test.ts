@@ -1,0 +1,127 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import { git } from '../../test-support/git-fixture.js'
+import { runScenario, type Scenario, type ScenarioReport } from '../../test-support/scenario.js'
+
+/**
+ * Two runs at once on one head, through dist/: a PR opened and reopened at once, a dispatch
+ * delivered twice, a re-run made while the run it dispatched goes. A check that never passes and a
+ * fix command that always changes something run the loop to its cap: with max-iterations 3 at most
+ * 2 fix pushes. Every push the bot made must be in the final state, counted, and the PR must hold
+ * one state comment. REVIEW_LOOP_TRIALS sets the trials per case (default 3; 20 for the issue).
+ */
+const TRIALS = Number(process.env['REVIEW_LOOP_TRIALS'] ?? 3)
+
+const never: Scenario = {
+  base: { 'README.md': '# sample\n' },
+  pr: { commits: [{ message: 'work', files: { 'src/a.js': 'run()\n' } }] },
+  inputs: {
+    checks: 'never: exit 1',
+    'fix-commands': 'date +%s%N >> src/a.js',
+    'max-iterations': '3'
+  },
+  maxRuns: 8
+}
+
+interface Trial {
+  botPushes: string[]
+  unrecorded: string[]
+  stateComments: number
+  skipped: number
+  report: ScenarioReport
+}
+
+async function trial(variant: Partial<Scenario>): Promise<Trial> {
+  let botPushes: string[] = []
+  const report = await runScenario(
+    { ...never, ...variant, inputs: { ...never.inputs, ...variant.inputs } },
+    {
+      keep: async sandbox => {
+        botPushes = git(sandbox.bare, ['log', '--format=%H %an', 'main..feature'])
+          .split('\n')
+          .filter(l => l.endsWith(' github-actions[bot]'))
+          .map(l => l.split(' ')[0]!)
+      }
+    }
+  )
+  const iterations = (report.finalState?.['iterations'] ?? []) as Array<{
+    fix?: { outcome: string; commitSha?: string }
+  }>
+  const recorded = new Set(
+    iterations.filter(i => i.fix?.outcome === 'pushed').map(i => i.fix?.commitSha)
+  )
+  return {
+    botPushes,
+    unrecorded: botPushes.filter(sha => !recorded.has(sha)),
+    stateComments: report.comments.filter(c => c.body.includes('<!-- review-loop:state')).length,
+    skipped: report.runs.filter(r => r.notices.some(n => /claimed it first/.test(n))).length,
+    report
+  }
+}
+
+const tally: Record<string, { trials: number; skipped: number; overCap: number; lost: number }> = {}
+afterAll(() => console.log(`\nTwo runs at once (${TRIALS} trials each):\n${JSON.stringify(tally)}`))
+
+function count(name: string, t: Trial): void {
+  const row = (tally[name] ??= { trials: 0, skipped: 0, overCap: 0, lost: 0 })
+  row.trials++
+  row.skipped += t.skipped
+  row.overCap += t.botPushes.length > 2 ? 1 : 0
+  row.lost += t.unrecorded.length
+}
+
+/** What holds in every trial: the cap, every push recorded, one state comment. */
+function held(t: Trial): void {
+  expect(t.botPushes.length).toBeLessThanOrEqual(2)
+  expect(t.unrecorded).toEqual([])
+  expect(t.stateComments).toBe(1)
+}
+
+const trials = Array.from({ length: TRIALS }, (_, i) => i + 1)
+
+describe.concurrent('two runs at once on one head', () => {
+  it.each(trials)(
+    'opened and reopened at once (trial %i): one run fixes, the other is skipped',
+    async () => {
+      const t = await trial({
+        start: [
+          { event: 'pull_request', action: 'opened' },
+          { event: 'pull_request', action: 'reopened' }
+        ]
+      })
+      count('opened+reopened', t)
+      held(t)
+      expect(t.skipped).toBe(1)
+      const skipped = t.report.runs.find(r => r.notices.some(n => /claimed it first/.test(n)))!
+      // the notice names the run that holds the iteration, with its link
+      expect(skipped.notices.join('\n')).toMatch(
+        /iteration 1 on [0-9a-f]{7} is being reviewed and fixed by run \d+ \(https:\/\/github\.com\/acme\/widgets\/actions\/runs\/\d+\)/
+      )
+      expect(skipped.exitCode).toBe(0)
+    }
+  )
+
+  it.each(trials)('a dispatch delivered twice (trial %i): one run of the two fixes', async () => {
+    const t = await trial({ duplicateDispatch: { afterRun: 1 } })
+    count('dispatch twice', t)
+    held(t)
+    expect(t.skipped).toBe(1)
+    expect(t.botPushes.length).toBeGreaterThanOrEqual(1)
+  })
+
+  it.each(trials)(
+    'opened and reopened at once when no claim can be made (trial %i): the push that lost the race records nothing over the one that landed',
+    async () => {
+      const t = await trial({
+        start: [
+          { event: 'pull_request', action: 'opened' },
+          { event: 'pull_request', action: 'reopened' }
+        ],
+        faults: [{ route: 'git claim', status: 403, times: 100 }]
+      })
+      count('no claims', t)
+      held(t)
+      const warned = t.report.runs.flatMap(r => r.warnings)
+      expect(warned.some(w => /Could not claim iteration 1/.test(w))).toBe(true)
+    }
+  )
+})
