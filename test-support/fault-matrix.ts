@@ -16,7 +16,9 @@ export const FAULT_KINDS = {
   hang: { hang: true },
   'lost answer': { lost: true },
   '529 overloaded': { status: 529 },
-  '500 persistent': { status: 500, times: 20 }
+  '500 persistent': { status: 500, times: 20 },
+  /** A token that may not push is refused every time (the claim's push, then the fix's). */
+  '403 persistent': { status: 403, times: 20 }
 } satisfies Record<string, Omit<Fault, 'route'>>
 export type FaultKind = keyof typeof FAULT_KINDS
 
