@@ -41,6 +41,11 @@ describe('what a failed dispatch says', () => {
     )
     expect(failed).not.toContain('actions: write')
     expect(failed).toContain('Re-run this job')
+    const unanswered = new GitHubError(0, 'dispatch workflow', 'GitHub did not answer it twice.')
+    unanswered.final = true
+    expect(dispatchFailure(unanswered, ctx, 7, RERUN)).toMatch(
+      /raise request-timeout-seconds\. Re-run this job/
+    )
   })
 })
 

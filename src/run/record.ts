@@ -286,18 +286,27 @@ export function dispatchFailure(
   pr: number,
   rerun: string
 ): string {
-  const error = e as { said?: string; outcomeUnknown?: boolean; status?: number; scope?: string }
+  const error = e as {
+    said?: string
+    outcomeUnknown?: boolean
+    status?: number
+    scope?: string
+    final?: boolean
+  }
   // the adapter's error without its generic remedy: this message says how to go on
   const said = error.said ?? (e as Error).message
   if (error.outcomeUnknown) {
     const runs = `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/workflows/${ctx.workflowFile ?? ''}`
-    return `The dispatch of the next iteration got no answer (${said}), and looking for the run it would start failed, so its outcome is unknown: the next run may have started; check the Actions tab for a run on PR ${pr} before re-running: ${runs}`
+    return `The answer to the dispatch of the next iteration was lost (${said}) and looking for the run it would start failed, so its outcome is unknown: the next run may have started; check the Actions tab for a run on PR ${pr} before re-running: ${runs}`
   }
   // a 403 or a 404 names the permission the dispatch needs (actions: write)
   const permission =
     (error.status === 403 || error.status === 404) && error.scope
       ? ` Grant the workflow '${error.scope}' under permissions: (see the README).`
-      : ''
+      : // GitHub left the dispatch unanswered twice: it may just be slow
+        error.status === 0 && error.final
+        ? ' If GitHub is just slow, raise request-timeout-seconds.'
+        : ''
   return `Could not dispatch the next iteration: ${said}.${permission} ${rerun}`
 }
 
