@@ -127,7 +127,7 @@ describe('the GitHub adapter waits within bounds', () => {
     expect(requestsOn(PULL, from).map(r => r.fault ?? r.status)).toEqual(['hang', '502', 200])
   })
 
-  it('gives up on a persistent hang once the retry budget is spent', async () => {
+  it('gives up on a persistent hang once max-wait-seconds is spent', async () => {
     const from = emu.requests.length
     emu.addFault({ route: PULL, hang: true, times: 20 })
     const gh = adapter({ requestTimeoutMs: 200, maxWaitSeconds: 0.5 })
