@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { Sandbox } from '../../test-support/harness.js'
-import { runScenario, type Scenario, type ScenarioReport } from '../../test-support/scenario.js'
+import {
+  loadScenario,
+  runScenario,
+  type Scenario,
+  type ScenarioReport
+} from '../../test-support/scenario.js'
 
 /**
  * Issue 39 through dist/: a persistent hang on any one write route reaches that route at most twice
@@ -33,6 +38,23 @@ const escalating: Scenario = {
     'request-timeout-seconds': '2'
   },
   maxRuns: 2
+}
+
+/** A maintainer's /review-loop status after the first run: 👀 and 🚀 on their comment. */
+const commanded: Scenario = {
+  base: { 'README.md': '# sample\n' },
+  pr: { commits: [{ message: 'work', files: { 'src/a.js': 'one()\n' } }] },
+  inputs: { checks: 'ok: true', 'request-timeout-seconds': '2' },
+  humanEvents: [
+    { afterRun: 1, comment: { author: 'alice', permission: 'write', body: '/review-loop status' } }
+  ],
+  maxRuns: 3
+}
+
+/** A review with an inline comment the AI fixer handles: a reply in the thread, then a resolve. */
+const threaded = (): Scenario => {
+  const scenario = loadScenario('scenarios/issue-39/hang-thread-reply.yaml')
+  return { ...scenario, inputs: { ...scenario.inputs, 'request-timeout-seconds': '2' } }
 }
 
 interface Hung {
@@ -87,7 +109,14 @@ describe('a persistent hang on one write route costs two requests to it per run 
       'the commit status (a PAT)',
       { ...fixing, token: 'pat' },
       'POST /repos/{owner}/{repo}/statuses/{sha}'
-    ]
+    ],
+    ['a reaction', commanded, 'POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions'],
+    [
+      'a reply in a review thread',
+      threaded(),
+      'POST /repos/{owner}/{repo}/pulls/{pull_number}/comments/{comment_id}/replies'
+    ],
+    ['GraphQL (the threads and their resolve)', threaded(), 'POST /graphql']
   ]
   it.concurrent.each(cases)('%s', { timeout: 240_000 }, async (_what, scenario, route) => {
     const { report, perRun } = await withHang(scenario, route)
