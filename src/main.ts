@@ -13,7 +13,7 @@ import { parseConnection, parseMode } from './inputs.js'
 import { statsReport } from './run/stats.js'
 import type { GitHubPort, Log } from './ports/index.js'
 import type { RunContext } from './action/context.js'
-import { readRepoConfig, settingsFrom, settingsRef } from './action/repo-config.js'
+import { readRepoConfig, settingsAt, settingsFrom, settingsRef } from './action/repo-config.js'
 import { createConfinement } from './process/sandbox.js'
 import { sandboxFromStart, type Startup } from './action/startup.js'
 import { runIteration } from './run/iteration.js'
@@ -33,11 +33,9 @@ export async function run(prefetched?: Prefetched, startup?: Startup): Promise<s
   if (mode.mode === 'stats') return reportStats(github, ctx, mode.pullRequests, log)
   // the repository's settings file, from the PR's base: the workflow's inputs override it
   const prNumber = prNumberFromInput(given('pr-number'))
-  const config = await readRepoConfig(
-    github,
-    await settingsRef(ctx, github, { prefetched, prNumber })
-  )
-  const settings = settingsFrom(given, config, process.env)
+  const ref = await settingsRef(ctx, github, { prefetched, prNumber })
+  const config = await readRepoConfig(github, ref)
+  const settings = settingsFrom(given, config, process.env, settingsAt(ref))
   // the settings file turned the sandbox found at the start off: PR code must not find the secrets
   if (startup?.sandbox && !sandboxFromStart(startup, settings)) await startup.restart()
   if (settings.ai.apiKey) core.setSecret(settings.ai.apiKey)

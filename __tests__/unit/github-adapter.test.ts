@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createGitHubAdapter, type AdapterOptions } from '../../src/github/octokit-adapter.js'
 import type { Annotation } from '../../src/loop/types.js'
 import type { CheckRunInput, GitHubPort } from '../../src/ports/index.js'
-import { classify, isIdempotent } from '../../src/github/waiting.js'
+import { classify, isAmbiguous, isIdempotent } from '../../src/github/waiting.js'
 import { ALL_WRITE } from '../../test-support/harness.js'
 import { GitHubEmulator, type FaultSpec } from '../../test-support/github-emulator.js'
 
@@ -127,10 +127,10 @@ describe('the GitHub adapter waits within bounds', () => {
     expect(requestsOn(PULL, from).map(r => r.fault ?? r.status)).toEqual(['hang', '502', 200])
   })
 
-  it('gives up on a persistent hang once the retry budget is spent', async () => {
+  it('gives up on a persistent hang once max-wait-seconds is spent', async () => {
     const from = emu.requests.length
     emu.addFault({ route: PULL, hang: true, times: 20 })
-    const gh = adapter({ requestTimeoutMs: 200, retryBudgetSeconds: 0.5 })
+    const gh = adapter({ requestTimeoutMs: 200, maxWaitSeconds: 0.5 })
     await expect(gh.getPull(1)).rejects.toThrow(/get pull request: no answer from GitHub within/)
     expect(requestsOn(PULL, from).length).toBeLessThanOrEqual(4)
   })
@@ -187,9 +187,11 @@ describe('the GitHub adapter waits within bounds', () => {
         () => new Error('no error'),
         (e: unknown) => e as Error
       )
-    expect(error.message).toMatch(/^create check run: no answer from GitHub within 200 ms\./)
+    // two timed-out attempts, then the third is not sent: the error says GitHub did not answer
+    expect(error.message).toMatch(
+      /^create check run: GitHub did not answer POST \/repos\/acme\/widgets\/check-runs twice in this run \(no answer within 200 ms each\)/
+    )
     expect(error.message).toContain('raise request-timeout-seconds')
-    expect(error.message).toMatch(/\(timed out\)$/)
     expect(error.message).not.toContain('HTTP 500')
   })
 
@@ -205,6 +207,83 @@ describe('the GitHub adapter waits within bounds', () => {
     await expect(gh.createComment(1, 'denied')).rejects.toThrow(
       "Grant the workflow 'issues: write'"
     )
+  })
+})
+
+describe('a route GitHub leaves unanswered is sent at most twice in a run', () => {
+  const UPDATE_COMMENT = 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}'
+  const REACTION = 'POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions'
+  const RUNS = 'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs'
+
+  it('a hung comment update is sent twice, and a later write to that comment fails at once, saying what to do', async () => {
+    const gh = adapter({ requestTimeoutMs: 200 })
+    const [state, other] = [await gh.createComment(1, 'state'), await gh.createComment(1, 'other')]
+    const from = emu.requests.length
+    emu.addFault({ route: UPDATE_COMMENT, hang: true, times: 20 })
+    await expect(gh.updateComment(state.id, 'saved')).rejects.toThrow(/no answer from GitHub/)
+    const failure = await gh.updateComment(state.id, 'failure line').then(
+      () => new Error('no error'),
+      (e: unknown) => e as Error
+    )
+    expect(failure.message).toContain(
+      `GitHub did not answer PATCH /repos/acme/widgets/issues/comments/${state.id} twice in this run`
+    )
+    expect(failure.message).toMatch(/Re-run the job later.*raise request-timeout-seconds/)
+    // final: a write that creates something does not look for it or try again
+    expect(failure).toMatchObject({ name: 'GitHubError', final: true })
+    expect(isAmbiguous(failure)).toBe(false)
+    expect(requestsOn(UPDATE_COMMENT, from)).toHaveLength(2)
+    // another comment is another route
+    emu.clearFaults()
+    await expect(gh.updateComment(other.id, 'other, updated')).resolves.toMatchObject({
+      body: 'other, updated'
+    })
+  })
+
+  it('a hung comment create reaches GitHub twice at most', async () => {
+    const from = emu.requests.length
+    emu.addFault({ route: COMMENTS, hang: true, times: 20 })
+    await expect(adapter({ requestTimeoutMs: 200 }).createComment(1, 'hung')).rejects.toThrow(
+      /GitHub did not answer POST \/repos\/acme\/widgets\/issues\/1\/comments twice/
+    )
+    expect(requestsOn(COMMENTS, from)).toHaveLength(2)
+    expect(emu.comments.filter(c => c.body === 'hung')).toEqual([])
+  })
+
+  it("a reaction is retried like other writes: once on the comment, and taken as this run's", async () => {
+    const gh = adapter()
+    const comment = await gh.createComment(1, 'react to me')
+    emu.addFault({ route: REACTION, status: 502 })
+    expect(await gh.react({ kind: 'comment', id: comment.id }, 'eyes')).toBe(true)
+    emu.addFault({ route: REACTION, lost: true })
+    expect(await gh.react({ kind: 'comment', id: comment.id }, 'rocket')).toBe(true)
+    const on = emu.reactions.filter(r => r.subjectId === comment.id)
+    expect(on.map(r => r.content).sort()).toEqual(['eyes', 'rocket'])
+    // a reaction made before (200) is not this run's
+    expect(await gh.react({ kind: 'comment', id: comment.id }, 'eyes')).toBe(false)
+  })
+
+  it('a lost dispatch whose run cannot be looked for is an unknown outcome, not a refusal', async () => {
+    emu.addFault({ route: DISPATCH, lost: true })
+    emu.addFault({ route: RUNS, status: 404 })
+    const error = await adapter()
+      .dispatchWorkflow('review-loop.yml', 'unsent', { pr: '1' })
+      .then(
+        () => new Error('no error'),
+        (e: unknown) => e as Error
+      )
+    expect(error).toMatchObject({ name: 'GitHubError', outcomeUnknown: true })
+  })
+
+  it('a dispatch refused with a 404 is known not made and names its permission', async () => {
+    emu.addFault({ route: DISPATCH, status: 404 })
+    const error = await adapter()
+      .dispatchWorkflow('review-loop.yml', 'unsent', { pr: '1' })
+      .then(
+        () => new Error('no error'),
+        (e: unknown) => e as Error
+      )
+    expect(error).toMatchObject({ status: 404, outcomeUnknown: false, scope: 'actions: write' })
   })
 })
 

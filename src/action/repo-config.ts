@@ -40,36 +40,51 @@ export async function settingsRef(
   }
 }
 
-/** `.github/review-loop.yml` at `ref`, parsed and validated; undefined when the file is not there. */
+/** Where the settings file is read from, in words. */
+export const settingsAt = (ref: string | undefined): string =>
+  ref ? `the base commit ${ref.slice(0, 7)}` : 'the default branch'
+
+/**
+ * `.github/review-loop.yml` at `ref`, parsed and validated; undefined when the file is not there.
+ * A read that fails says so, with the file, the commit and what GitHub answered.
+ */
 export async function readRepoConfig(
   github: Pick<GitHubPort, 'readFile'>,
   ref: string | undefined
 ): Promise<RepoConfig | undefined> {
-  const text = await github.readFile(CONFIG_PATH, ref)
+  const at = settingsAt(ref)
+  let text: string | undefined
+  try {
+    text = await github.readFile(CONFIG_PATH, ref)
+  } catch (e) {
+    throw new Error(
+      `Could not read the settings file ${CONFIG_PATH} on ${at}: ${(e as Error).message}`,
+      { cause: e }
+    )
+  }
   if (text === undefined) return undefined
-  const at = ref ? `the base commit ${ref.slice(0, 7)}` : 'the default branch'
   return parseConfigFile(text, `\`${CONFIG_PATH}\` on ${at}`)
 }
 
 /**
  * The settings: the workflow's inputs, else the file's, else the defaults. A wrong value the file
- * gave is said to come from the file.
+ * gave is said to come from the file; an input left empty while no settings file was found (at
+ * `lookedAt`, in words) says first that the file was not found, as it may be there unread.
  */
 export function settingsFrom(
   given: (name: string) => string,
   config: RepoConfig | undefined,
-  env: Record<string, string | undefined>
+  env: Record<string, string | undefined>,
+  lookedAt?: string
 ): Settings {
   try {
     return parseSettings(withConfig(given, config), env, config?.pathInstructions)
   } catch (e) {
-    const fromFile =
-      e instanceof InputError &&
-      config &&
-      given(e.input).trim() === '' &&
-      Object.hasOwn(config.inputs, e.input)
-    if (fromFile)
+    if (!(e instanceof InputError) || given(e.input).trim() !== '') throw e
+    if (config && Object.hasOwn(config.inputs, e.input))
       e.message += ` (It is set in ${CONFIG_PATH}; change it there, or set it in the workflow.)`
+    if (!config && lookedAt)
+      e.message = `Reading the settings file ${CONFIG_PATH} on ${lookedAt} found no file: GitHub answered 404, which it answers for a file that is not there and for one the token may not read. If the file is there, grant the workflow 'contents: read' under permissions: (see the README) and check that ${lookedAt} has it, then re-run the job. Without the file: ${e.message}`
     throw e
   }
 }

@@ -96,21 +96,27 @@ export function createConversation(
           : 'none'
     },
     async react(target, content) {
-      const res = await call('create reaction', () =>
-        target.kind === 'comment'
-          ? octokit.rest.reactions.createForIssueComment({
-              ...repo,
-              comment_id: target.id,
-              content
-            })
-          : octokit.rest.reactions.createForPullRequestReviewComment({
-              ...repo,
-              comment_id: target.id,
-              content
-            })
+      // GitHub answers 200 with the reaction the same person made before, 201 for a new one; a
+      // reaction sent again after a lost answer (it is idempotent: nothing to look for) is taken
+      // for this run's own, as the lost one most likely landed
+      let sent = 0
+      const status = await call('create reaction', () =>
+        createOnce(
+          lookup,
+          'create reaction',
+          async () => {
+            sent++
+            const params = { ...repo, comment_id: target.id, content }
+            const res =
+              target.kind === 'comment'
+                ? await octokit.rest.reactions.createForIssueComment(params)
+                : await octokit.rest.reactions.createForPullRequestReviewComment(params)
+            return res.status as number
+          },
+          async () => undefined
+        )
       )
-      // GitHub answers 200 with the reaction the same person made before, 201 for a new one
-      return (res.status as number) === 201
+      return status === 201 || sent > 1
     },
     async listReviews(pr) {
       const all = await call('list reviews', () =>

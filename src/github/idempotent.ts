@@ -37,9 +37,23 @@ export interface Lookup {
 export const WRITE_PACE_MS = 1000
 
 /**
+ * A write whose answer was lost (`lost`) and whose result could not be looked for (`lookupError`):
+ * GitHub may or may not have carried it out.
+ */
+export class UnknownOutcomeError extends Error {
+  constructor(
+    readonly lost: unknown,
+    readonly lookupError: unknown
+  ) {
+    super((lost as Error | undefined)?.message ?? String(lost))
+    this.name = 'UnknownOutcomeError'
+  }
+}
+
+/**
  * Runs `create`; when its answer is lost, `find` looks for what it made (given the time just
  * before the first attempt less CLOCK_SLACK_MS, and that time itself) and only when nothing is
- * found is it sent again.
+ * found is it sent again. When the look-up fails, the write fails with UnknownOutcomeError.
  */
 export async function createOnce<T>(
   l: Lookup,
@@ -60,7 +74,7 @@ export async function createOnce<T>(
         found = await find(since, sentAt)
       } catch (lookupError) {
         l.log.warning(`Could not look: ${(lookupError as Error).message}.`)
-        throw e
+        throw new UnknownOutcomeError(e, lookupError)
       }
       if (found !== undefined) {
         l.log.warning(`'${what}' had been carried out; not sending it again.`)
@@ -126,8 +140,9 @@ export async function findCheckRun(
  * The id of a run of `workflowFile` dispatched on `branch` by this dispatch, if there is one: a run
  * created once the request was sent (`sentAt`, give or take a second), never the run making the
  * request (`selfRunId`, which a dispatch also started moments before). A run shows in the list a
- * moment after its dispatch, so the list is read a few times, backing off within the retry
- * budget, before the dispatch counts as not made.
+ * moment after its dispatch, so the list is read a few times, backing off within the run's
+ * budget for waits, before the dispatch counts as not made; when the budget runs out first, the
+ * look-up cannot tell, and fails.
  */
 export async function findDispatchedRun(
   l: Lookup,
@@ -150,8 +165,11 @@ export async function findDispatchedRun(
       r => String(r.id) !== l.selfRunId && createdSince(r.created_at, since)
     )
     if (run) return { runId: Number(run.id) }
-    if (look >= 3 || !(await l.policy.pause(look, 'looking for the dispatched run')))
-      return undefined
+    if (look >= 3) return undefined
+    if (!(await l.policy.pause(look, 'looking for the dispatched run')))
+      throw new Error(
+        `the new run was not in the list of runs yet, and this run's waits on GitHub (max-wait-seconds) are spent`
+      )
   }
 }
 

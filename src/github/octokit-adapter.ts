@@ -13,6 +13,7 @@ import {
   findDispatchedRun,
   findReview,
   listCheckRuns,
+  UnknownOutcomeError,
   type Lookup
 } from './idempotent.js'
 import { createConversation } from './conversation.js'
@@ -20,6 +21,7 @@ import {
   createRetryPolicy,
   fetchWithTimeout,
   isIdempotent,
+  NoAnswerError,
   RetryLaterError,
   type RetryPolicy
 } from './waiting.js'
@@ -41,12 +43,11 @@ export interface AdapterOptions {
   /** Longest a request may take, answer included; default 30 000. */
   requestTimeoutMs?: number
   /**
-   * Longest wait for a rate limit (retry-after, x-ratelimit-reset); a longer one fails at once
-   * with the time to re-run. Default 120.
+   * Time the whole run may spend waiting on GitHub: rate limits (retry-after, x-ratelimit-reset),
+   * backoffs and requests that timed out, all together; a wait that does not fit fails at once
+   * (a rate limit with the time to re-run). Default 120.
    */
   maxWaitSeconds?: number
-  /** Time the whole run may spend on waits and timed-out requests; default 300. */
-  retryBudgetSeconds?: number
   /** First backoff after a 5xx, a reset or a timeout, doubling per retry; default 1000. */
   backoffMs?: number
 }
@@ -54,7 +55,6 @@ export interface AdapterOptions {
 export const ADAPTER_DEFAULTS = {
   requestTimeoutMs: 30_000,
   maxWaitSeconds: 120,
-  retryBudgetSeconds: 300,
   backoffMs: 1000
 } as const
 
@@ -88,21 +88,33 @@ const SCOPE_FOR: Record<string, string> = {
 export class GitHubError extends Error {
   /** What failed, without the remedy: for a caller that says what to do itself. */
   readonly said: string
+  /** Not sent, or refused: GitHub did not act, so there is nothing to look for (isAmbiguous). */
+  final = false
+  /**
+   * A write whose answer was lost and whose result could not be looked for: it may have been
+   * carried out (a dispatch: the next run may have started).
+   */
+  outcomeUnknown = false
+  /** The `permissions:` scope the operation needs ('actions: write'), when known. */
+  readonly scope: string | undefined
   constructor(
     readonly status: number,
     readonly operation: string,
     message: string,
     /** How GitHub failed to answer, in words ('HTTP 404', 'timed out', 'connection failed'). */
     how = `HTTP ${status}`,
-    remedy = ''
+    /** What to do about it. */
+    readonly remedy = ''
   ) {
     super(`${operation}: ${message}${remedy ? ` ${remedy}` : ''} (${how})`)
     this.said = `${operation}: ${message.replace(/\.$/, '')} (${how})`
+    this.scope = SCOPE_FOR[operation]
     this.name = 'GitHubError'
   }
 }
 
 const RERUN = 'Re-run the job to go on.'
+const NO_ANSWER = 'Re-run the job later; if GitHub is just slow, raise request-timeout-seconds.'
 
 /** What the user can do about a failed request, from how it failed. */
 function remedy(operation: string, status: number): string {
@@ -122,8 +134,18 @@ function remedy(operation: string, status: number): string {
 
 function wrap(operation: string, e: unknown): GitHubError {
   if (e instanceof GitHubError) return e
+  if (e instanceof UnknownOutcomeError) {
+    const wrapped = wrap(operation, e.lost)
+    wrapped.outcomeUnknown = true
+    return wrapped
+  }
   // a rate limit the action would not wait out already says when to re-run
   if (e instanceof RetryLaterError) return new GitHubError(e.status, operation, e.message)
+  if (e instanceof NoAnswerError) {
+    const refused = new GitHubError(0, operation, `${e.message}.`, 'no answer twice', NO_ANSWER)
+    refused.final = true
+    return refused
+  }
   const err = e as {
     status?: number
     name?: string
@@ -228,9 +250,14 @@ function createOctokit(options: AdapterOptions, policy: RetryPolicy): Octokit {
     },
     throttling
   )
-  octokit.hook.wrap('request', (request, o) =>
-    policy.send(`${o.method} ${o.url}`, isIdempotent(o.method, o.url, o), async () => request(o))
-  )
+  octokit.hook.wrap('request', (request, o) => {
+    // the route is the method and the URL's path: one comment, one check run, one workflow
+    const { method, url } = octokit.request.endpoint.parse(o)
+    const path = new URL(url, 'http://localhost').pathname
+    return policy.send(`${method} ${path}`, isIdempotent(o.method, o.url, o), async () =>
+      request(o)
+    )
+  })
   return octokit
 }
 
@@ -247,7 +274,7 @@ export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
   const { owner, repo, log } = options
   const policy = createRetryPolicy({
     maxWaitSeconds: options.maxWaitSeconds ?? ADAPTER_DEFAULTS.maxWaitSeconds,
-    retryBudgetSeconds: options.retryBudgetSeconds ?? ADAPTER_DEFAULTS.retryBudgetSeconds,
+    requestTimeoutMs: options.requestTimeoutMs ?? ADAPTER_DEFAULTS.requestTimeoutMs,
     backoffMs: options.backoffMs ?? ADAPTER_DEFAULTS.backoffMs,
     log
   })

@@ -1,15 +1,20 @@
 /**
  * Bounded waiting for GitHub requests: a time limit on every request, rate limits waited out only
- * as long as GitHub asks and never longer than `maxWaitSeconds`, transient failures of requests
- * that are safe to repeat retried with backoff, and all of it drawn from one budget per run.
+ * as long as GitHub asks, transient failures of requests that are safe to repeat retried with
+ * backoff, all of it drawn from one budget per run (`maxWaitSeconds`), and a route that GitHub left
+ * unanswered twice not sent again.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 
 export interface WaitingOptions {
-  /** Longest single wait for a rate limit; a longer one fails at once, saying when to re-run. */
+  /**
+   * Time a run may spend waiting on GitHub, all requests together: backoffs, rate-limit waits and
+   * requests that timed out. A wait that does not fit in what is left is not made: the request
+   * fails (a rate limit saying when to re-run).
+   */
   maxWaitSeconds: number
-  /** Time a run may spend on waits and on requests that timed out, all requests together. */
-  retryBudgetSeconds: number
+  /** The time limit of one request, for the words of NoAnswerError. */
+  requestTimeoutMs: number
   /** First backoff after a 5xx, a reset or a timeout; it doubles with each retry. */
   backoffMs: number
   log: { warning(message: string): void; debug(message: string): void }
@@ -17,6 +22,8 @@ export interface WaitingOptions {
 
 /** Retries of a request that is safe to repeat, after a 5xx, a reset or a timeout. */
 const MAX_TRANSIENT_RETRIES = 3
+/** Requests to one route (method and URL) that may time out in a run; the next one is not sent. */
+export const MAX_TIMEOUTS_PER_ROUTE = 2
 /** Rate-limit waits for one request before it fails. */
 const MAX_RATE_LIMIT_WAITS = 4
 /** GitHub: without retry-after or x-ratelimit-reset, wait at least a minute (then longer). */
@@ -30,6 +37,23 @@ export class RetryLaterError extends Error {
   ) {
     super(message)
     this.name = 'RetryLaterError'
+  }
+}
+
+/**
+ * GitHub left a route (method and URL) unanswered MAX_TIMEOUTS_PER_ROUTE times in this run, so the
+ * request is not sent: it fails at once. Final: nothing was sent, so there is nothing to look for.
+ */
+export class NoAnswerError extends Error {
+  readonly final = true
+  constructor(
+    readonly route: string,
+    timeoutMs: number
+  ) {
+    super(
+      `GitHub did not answer ${route} twice in this run (no answer within ${seconds(timeoutMs / 1000)} each), so review-loop does not send it again`
+    )
+    this.name = 'NoAnswerError'
   }
 }
 
@@ -121,7 +145,8 @@ function isRepeatableGraphql(query: unknown): boolean {
 
 /** A failure after which GitHub may or may not have acted: a 5xx, a reset, a timeout. */
 export function isAmbiguous(e: unknown): boolean {
-  if (e instanceof RetryLaterError) return false
+  if (e instanceof RetryLaterError || (e as { final?: unknown } | undefined)?.final === true)
+    return false
   const status = (e as Failure | undefined)?.status
   return status === undefined || status === 0 || status >= 500
 }
@@ -180,7 +205,7 @@ export function classify(e: unknown, earlierRateLimits = 0): Verdict {
     const waitSeconds = SECONDARY_WAIT_SECONDS * 2 ** earlierRateLimits
     return { kind: 'rate-limit', waitSeconds, what: 'secondary rate limit' }
   }
-  if (e instanceof RetryLaterError || (status > 0 && status < 500)) return { kind: 'final' }
+  if (!isAmbiguous(e) || (status > 0 && status < 500)) return { kind: 'final' }
   return { kind: 'transient', waitSeconds: retryAfterSeconds(f), timedOut: isTimeout(f) }
 }
 
@@ -220,8 +245,12 @@ function transientWhy(e: Failure, timedOut: boolean): string {
 
 export interface RetryPolicy {
   readonly budget: RetryBudget
-  /** Sends a request, waiting out rate limits and retrying transient failures when safe. */
-  send<T>(what: string, idempotent: boolean, request: () => Promise<T>): Promise<T>
+  /**
+   * Sends a request to `route` (its method and URL), waiting out rate limits and retrying
+   * transient failures when safe; fails at once with NoAnswerError when the route timed out
+   * MAX_TIMEOUTS_PER_ROUTE times in this run already.
+   */
+  send<T>(route: string, idempotent: boolean, request: () => Promise<T>): Promise<T>
   /**
    * Backs off before attempt `attempt + 1` at a write, as long as the failure's retry-after says
    * when there is one; false when the budget or max-wait-seconds does not allow it.
@@ -230,8 +259,10 @@ export interface RetryPolicy {
 }
 
 export function createRetryPolicy(options: WaitingOptions): RetryPolicy {
-  const budget = new RetryBudget(options.retryBudgetSeconds * 1000)
+  const budget = new RetryBudget(options.maxWaitSeconds * 1000)
   const { log } = options
+  /** Timed-out requests per route in this run. */
+  const timeouts = new Map<string, number>()
 
   const wait = async (ms: number): Promise<void> => {
     budget.spend(ms)
@@ -242,7 +273,7 @@ export function createRetryPolicy(options: WaitingOptions): RetryPolicy {
   const next = (
     e: unknown,
     verdict: Verdict,
-    counts: { attempt: number; rateLimits: number },
+    counts: { attempt: number; rateLimits: number; closed: boolean },
     idempotent: boolean
   ): { ms: number; why: string } | { fail: unknown } => {
     if (verdict.kind === 'final') return { fail: e }
@@ -253,7 +284,7 @@ export function createRetryPolicy(options: WaitingOptions): RetryPolicy {
           fail: retryLater(
             e,
             verdict,
-            `review-loop waits at most ${seconds(options.maxWaitSeconds)}`
+            `review-loop waits at most ${seconds(options.maxWaitSeconds)} in a run (max-wait-seconds)`
           )
         }
       if (counts.rateLimits > MAX_RATE_LIMIT_WAITS)
@@ -269,13 +300,13 @@ export function createRetryPolicy(options: WaitingOptions): RetryPolicy {
           fail: retryLater(
             e,
             verdict,
-            `this run's retry budget (${seconds(options.retryBudgetSeconds)}, all waits together) has ${seconds(budget.leftMs() / 1000)} left`
+            `this run's waits (max-wait-seconds: ${seconds(options.maxWaitSeconds)}, all waits together) have ${seconds(budget.leftMs() / 1000)} left`
           )
         }
       return { ms, why: verdict.what }
     }
     // a 5xx, a reset or a timeout: GitHub may have acted, so only a repeatable request is re-sent
-    if (!idempotent || counts.attempt > MAX_TRANSIENT_RETRIES) return { fail: e }
+    if (!idempotent || counts.attempt > MAX_TRANSIENT_RETRIES || counts.closed) return { fail: e }
     const ms = (verdict.waitSeconds ?? 0) * 1000 || options.backoffMs * 2 ** (counts.attempt - 1)
     if (ms > options.maxWaitSeconds * 1000 || ms > budget.leftMs()) return { fail: e }
     return { ms, why: transientWhy(e as Failure, verdict.timedOut) }
@@ -283,20 +314,28 @@ export function createRetryPolicy(options: WaitingOptions): RetryPolicy {
 
   return {
     budget,
-    async send(what, idempotent, request) {
-      const counts = { attempt: 0, rateLimits: 0 }
+    async send(route, idempotent, request) {
+      const counts = { attempt: 0, rateLimits: 0, closed: false }
       for (;;) {
         counts.attempt++
+        if ((timeouts.get(route) ?? 0) >= MAX_TIMEOUTS_PER_ROUTE)
+          throw new NoAnswerError(route, options.requestTimeoutMs)
         const started = Date.now()
         try {
           return await request()
         } catch (e) {
           const verdict = classify(e, counts.rateLimits)
-          if (verdict.kind === 'transient' && verdict.timedOut) budget.spend(Date.now() - started)
+          if (verdict.kind === 'transient' && verdict.timedOut) {
+            budget.spend(Date.now() - started)
+            timeouts.set(route, (timeouts.get(route) ?? 0) + 1)
+            // the request that timed out the route's last time fails as it is: a caller that
+            // creates something looks for what it may have made before it gives up
+            counts.closed = (timeouts.get(route) ?? 0) >= MAX_TIMEOUTS_PER_ROUTE
+          }
           if (verdict.kind === 'rate-limit') counts.rateLimits++
           const step = next(e, verdict, counts, idempotent)
           if ('fail' in step) throw step.fail
-          log.warning(`GitHub: ${step.why} on ${what}; retrying in ${seconds(step.ms / 1000)}.`)
+          log.warning(`GitHub: ${step.why} on ${route}; retrying in ${seconds(step.ms / 1000)}.`)
           await wait(step.ms)
         }
       }

@@ -271,10 +271,43 @@ async function dispatchNext(
     })
     return undefined
   } catch (e) {
-    // the adapter's error without its generic remedy: this message says how to go on
-    const said = (e as { said?: string }).said ?? (e as Error).message
-    return `Could not dispatch the next iteration: ${said}. ${rerun}`
+    return dispatchFailure(e, ctx, pull.number, rerun)
   }
+}
+
+/**
+ * What to say about a dispatch that failed. Only a dispatch known not to have been made says
+ * "re-run": one whose answer was lost and whose run could not be looked for may have started the
+ * next run, and a re-run would review the same head twice.
+ */
+export function dispatchFailure(
+  e: unknown,
+  ctx: Pick<RunContext, 'serverUrl' | 'owner' | 'repo' | 'workflowFile'>,
+  pr: number,
+  rerun: string
+): string {
+  const error = e as {
+    said?: string
+    outcomeUnknown?: boolean
+    status?: number
+    scope?: string
+    final?: boolean
+  }
+  // the adapter's error without its generic remedy: this message says how to go on
+  const said = error.said ?? (e as Error).message
+  if (error.outcomeUnknown) {
+    const runs = `${ctx.serverUrl}/${ctx.owner}/${ctx.repo}/actions/workflows/${ctx.workflowFile ?? ''}`
+    return `The answer to the dispatch of the next iteration was lost (${said}) and looking for the run it would start failed, so its outcome is unknown: the next run may have started; check the Actions tab for a run on PR ${pr} before re-running: ${runs}`
+  }
+  // a 403 or a 404 names the permission the dispatch needs (actions: write)
+  const permission =
+    (error.status === 403 || error.status === 404) && error.scope
+      ? ` Grant the workflow '${error.scope}' under permissions: (see the README).`
+      : // GitHub left the dispatch unanswered twice: it may just be slow
+        error.status === 0 && error.final
+        ? ' If GitHub is just slow, raise request-timeout-seconds.'
+        : ''
+  return `Could not dispatch the next iteration: ${said}.${permission} ${rerun}`
 }
 
 /** Writes the state comment with this iteration's findings, warnings and artifact links. */
