@@ -9,6 +9,9 @@ import { runScenario, type Scenario, type ScenarioReport } from '../../test-supp
  * 2 fix pushes. Every push the bot made must be in the final state, counted, and the PR must hold
  * one state comment. REVIEW_LOOP_TRIALS sets the trials per case (default 3; 20 for the issue).
  */
+const DISPATCH = 'POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches'
+const RUNS = 'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs'
+const SKIPPED = /claimed it first|was already reviewed in iteration/
 const TRIALS = Number(process.env['REVIEW_LOOP_TRIALS'] ?? 3)
 
 const never: Scenario = {
@@ -53,7 +56,8 @@ async function trial(variant: Partial<Scenario>): Promise<Trial> {
     botPushes,
     unrecorded: botPushes.filter(sha => !recorded.has(sha)),
     stateComments: report.comments.filter(c => c.body.includes('<!-- review-loop:state')).length,
-    skipped: report.runs.filter(r => r.notices.some(n => /claimed it first/.test(n))).length,
+    // the claim was taken, or the other run had reviewed the head by the time this one looked
+    skipped: report.runs.filter(r => r.notices.some(n => SKIPPED.test(n))).length,
     report
   }
 }
@@ -91,10 +95,11 @@ describe.concurrent('two runs at once on one head', () => {
       count('opened+reopened', t)
       held(t)
       expect(t.skipped).toBe(1)
-      const skipped = t.report.runs.find(r => r.notices.some(n => /claimed it first/.test(n)))!
-      // the notice names the run that holds the iteration, with its link
+      const skipped = t.report.runs.find(r => r.notices.some(n => SKIPPED.test(n)))!
+      // the notice names the run that holds the iteration, with its link (or, when the other run
+      // was done before this one looked, the iteration that reviewed the head)
       expect(skipped.notices.join('\n')).toMatch(
-        /iteration 1 on [0-9a-f]{7} is being reviewed and fixed by run \d+ \(https:\/\/github\.com\/acme\/widgets\/actions\/runs\/\d+\)/
+        /iteration 1 on [0-9a-f]{7} is being reviewed and fixed by run \d+ \(https:\/\/github\.com\/acme\/widgets\/actions\/runs\/\d+\)|already reviewed in iteration 1/
       )
       expect(skipped.exitCode).toBe(0)
     }
@@ -122,6 +127,29 @@ describe.concurrent('two runs at once on one head', () => {
       held(t)
       const warned = t.report.runs.flatMap(r => r.warnings)
       expect(warned.some(w => /Could not claim iteration 1/.test(w))).toBe(true)
+    }
+  )
+
+  it.each(trials)(
+    'a lost dispatch answer and a refused look-up (trial %i): the run says to check for a started run, and a re-run made while that run goes is skipped',
+    async () => {
+      const t = await trial({
+        faults: [
+          { run: 1, route: DISPATCH, lost: true },
+          { run: 1, route: RUNS, status: 404, times: 5 }
+        ],
+        reruns: [{ afterRun: 1, together: true }]
+      })
+      count('re-run while dispatched', t)
+      held(t)
+      // no second fix: iteration 2 stalls on the blocker raised again, whichever run reviewed it
+      expect(t.botPushes).toHaveLength(1)
+      expect(t.skipped).toBe(1)
+      const first = t.report.runs.find(r => r.run === 1)!
+      expect(first.errors.join('\n')).toMatch(
+        /outcome is unknown: the next run may have started; check the Actions tab for a run on PR 7 before re-running: https:\/\/github\.com\/acme\/widgets\/actions\/workflows\/review-loop\.yml/
+      )
+      expect(first.errors.join('\n')).not.toMatch(/Re-run this job/)
     }
   )
 })

@@ -148,11 +148,11 @@ export async function iterate(
     return { notice: claimed.notice, state, findings: [], headSha: pull.headSha }
   }
   try {
-    const { outcome, retriggered } = await iterateHeld(deps, plan, ws, human)
-    // the next iteration's run removes the claim of a run that started it
-    if (!retriggered) await release(deps, ws.git, claimed.claim)
-    return outcome
+    // the claim stays when the run ends: a run that planned this iteration before this one saved
+    // it finds it taken; the next iteration's claim removes it
+    return await iterateHeld(deps, plan, ws, human)
   } catch (e) {
+    // nothing of the iteration is saved: whoever runs it next may claim it
     await release(deps, ws.git, claimed.claim)
     throw e
   }
@@ -163,7 +163,7 @@ async function iterateHeld(
   plan: ReviewPlan,
   ws: Workspace,
   human?: HumanAsk
-): Promise<{ outcome: IterationOutcome; retriggered: boolean }> {
+): Promise<IterationOutcome> {
   const reviewed = await reviewOrCarry(deps, plan, ws, human)
   const { review } = reviewed
   const decided = {
@@ -195,7 +195,7 @@ async function iterateHeld(
     // (explained above), naming the permission to grant
     if (!(e instanceof WritesWithheld)) throw e
     const report = await readOnlyReport(deps, plan, { review, decision, state, withheld: e })
-    return { outcome: { ...done, ...report }, retriggered: false }
+    return { ...done, ...report }
   }
   const final = fixed?.pending
     ? await pushPhase(deps, plan, { ...fixed, pending: fixed.pending }, ws)
@@ -208,7 +208,7 @@ async function iterateHeld(
   const retriggered = await retriggerPhase(deps, plan, recorded, final?.retrigger ?? false)
   recorded = retriggered
   const { checkRunId } = await reportPhase(deps, plan, { review, decision, recorded })
-  const outcome = {
+  return {
     ...done,
     state: recorded.state,
     headSha: final?.headSha ?? plan.pull.headSha,
@@ -217,7 +217,6 @@ async function iterateHeld(
     reviewJson: recorded.reviewJson,
     failure: retriggered.failure ?? stepFailure(recorded.state, deps.settings.failOn)
   }
-  return { outcome, retriggered: Boolean(final?.retrigger) }
 }
 
 /**
