@@ -1,4 +1,4 @@
-import { git } from './git-fixture.js'
+import { botCommits } from './git-fixture.js'
 import type { Sandbox } from './harness.js'
 import type { ScriptedReply } from './model-server.js'
 import { runScenario, type Fault, type Scenario, type ScenarioReport } from './scenario.js'
@@ -148,10 +148,7 @@ export async function runCell(
       ...(variant === 'model' ? { model: { responder: () => GO } } : {}),
       keep: async sandbox => {
         runs = [...sandbox.runs]
-        branch = git(sandbox.bare, ['log', '--format=%H %an', 'main..feature'])
-          .split('\n')
-          .filter(l => l.endsWith(` ${BOT}`))
-          .map(l => l.split(' ')[0]!)
+        branch = botCommits(sandbox.bare)
       }
     }
   )

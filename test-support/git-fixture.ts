@@ -110,3 +110,11 @@ export function mergeFromBase(
   git(clone, ['push', '-q', 'origin', `HEAD:refs/heads/${branch}`])
   return git(clone, ['rev-parse', 'HEAD'])
 }
+
+/** The commits the bot (the workflow token's identity) pushed to `branch` of `bare` since main. */
+export function botCommits(bare: string, branch = 'feature'): string[] {
+  return git(bare, ['log', '--format=%H %an', `main..${branch}`])
+    .split('\n')
+    .filter(l => l.endsWith(' github-actions[bot]'))
+    .map(l => l.split(' ')[0]!)
+}

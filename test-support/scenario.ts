@@ -130,6 +130,22 @@ export interface Scenario {
   runnerLayout?: boolean
 }
 
+/**
+ * A check that never passes and a fix command that always changes something: the loop runs to its
+ * cap (`maxIterations`), pushing a fix in every iteration before the last unless it stalls first.
+ */
+export function toTheCap(maxIterations: number): Scenario {
+  return {
+    base: { 'README.md': '# sample\n' },
+    pr: { commits: [{ message: 'work', files: { 'src/a.js': 'run()\n' } }] },
+    inputs: {
+      checks: 'never: exit 1',
+      'fix-commands': 'date +%s%N >> src/a.js',
+      'max-iterations': String(maxIterations)
+    }
+  }
+}
+
 /** An event that starts a run of the scenario. */
 export interface ScenarioStart {
   event: string

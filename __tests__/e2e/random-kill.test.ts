@@ -1,6 +1,6 @@
 import { afterAll, describe, it } from 'vitest'
-import { git } from '../../test-support/git-fixture.js'
-import { runScenario, type Scenario } from '../../test-support/scenario.js'
+import { botCommits } from '../../test-support/git-fixture.js'
+import { runScenario, toTheCap, type Scenario } from '../../test-support/scenario.js'
 
 /**
  * Kill the action at random moments (SIGKILL: a cancelled job, a lost runner), re-run it as a
@@ -19,17 +19,7 @@ function random(seed: number): () => number {
   }
 }
 
-// a check that never passes and a fix command that always changes something: the loop runs to its cap
-const never: Scenario = {
-  base: { 'README.md': '# sample\n' },
-  pr: { commits: [{ message: 'work', files: { 'src/a.js': 'run()\n' } }] },
-  inputs: {
-    checks: 'never: exit 1',
-    'fix-commands': 'date +%s%N >> src/a.js',
-    'max-iterations': '2'
-  },
-  maxRuns: 8
-}
+const never: Scenario = { ...toTheCap(2), maxRuns: 8 }
 
 interface Trial {
   seed: number
@@ -66,10 +56,7 @@ async function trial(seed: number, variant: Partial<Scenario>): Promise<Trial> {
     {
       keep: async sandbox => {
         ended.push(...sandbox.runs.filter(r => !r.killed).map(r => r.durationMs))
-        commits = git(sandbox.bare, ['log', '--format=%H %an', 'main..feature'])
-          .split('\n')
-          .filter(l => l.endsWith(' github-actions[bot]'))
-          .map(l => l.split(' ')[0]!)
+        commits = botCommits(sandbox.bare)
       }
     }
   )

@@ -1,6 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { git } from '../../test-support/git-fixture.js'
-import { runScenario, type Scenario, type ScenarioReport } from '../../test-support/scenario.js'
+import { botCommits } from '../../test-support/git-fixture.js'
+import {
+  runScenario,
+  toTheCap,
+  type Scenario,
+  type ScenarioReport
+} from '../../test-support/scenario.js'
 
 /**
  * Two runs at once on one head, through dist/: a PR opened and reopened at once, a dispatch
@@ -14,16 +19,7 @@ const RUNS = 'GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs'
 const SKIPPED = /claimed it first|was already reviewed in iteration/
 const TRIALS = Number(process.env['REVIEW_LOOP_TRIALS'] ?? 3)
 
-const never: Scenario = {
-  base: { 'README.md': '# sample\n' },
-  pr: { commits: [{ message: 'work', files: { 'src/a.js': 'run()\n' } }] },
-  inputs: {
-    checks: 'never: exit 1',
-    'fix-commands': 'date +%s%N >> src/a.js',
-    'max-iterations': '3'
-  },
-  maxRuns: 8
-}
+const never: Scenario = { ...toTheCap(3), maxRuns: 8 }
 
 interface Trial {
   botPushes: string[]
@@ -39,10 +35,7 @@ async function trial(variant: Partial<Scenario>): Promise<Trial> {
     { ...never, ...variant, inputs: { ...never.inputs, ...variant.inputs } },
     {
       keep: async sandbox => {
-        botPushes = git(sandbox.bare, ['log', '--format=%H %an', 'main..feature'])
-          .split('\n')
-          .filter(l => l.endsWith(' github-actions[bot]'))
-          .map(l => l.split(' ')[0]!)
+        botPushes = botCommits(sandbox.bare)
       }
     }
   )
