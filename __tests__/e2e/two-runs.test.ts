@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { botCommits } from '../../test-support/git-fixture.js'
+import { botCommits, git } from '../../test-support/git-fixture.js'
 import {
   runScenario,
   toTheCap,
@@ -26,16 +26,22 @@ interface Trial {
   unrecorded: string[]
   stateComments: number
   skipped: number
+  /** The claims left on origin at the end. */
+  claims: string[]
   report: ScenarioReport
 }
 
 async function trial(variant: Partial<Scenario>): Promise<Trial> {
   let botPushes: string[] = []
+  let claims: string[] = []
   const report = await runScenario(
     { ...never, ...variant, inputs: { ...never.inputs, ...variant.inputs } },
     {
       keep: async sandbox => {
         botPushes = botCommits(sandbox.bare)
+        claims = git(sandbox.bare, ['for-each-ref', '--format=%(refname)', 'refs/review-loop/'])
+          .split('\n')
+          .filter(Boolean)
       }
     }
   )
@@ -51,6 +57,7 @@ async function trial(variant: Partial<Scenario>): Promise<Trial> {
     stateComments: report.comments.filter(c => c.body.includes('<!-- review-loop:state')).length,
     // the claim was taken, or the other run had reviewed the head by the time this one looked
     skipped: report.runs.filter(r => r.notices.some(n => SKIPPED.test(n))).length,
+    claims,
     report
   }
 }
@@ -95,6 +102,11 @@ describe.concurrent('two runs at once on one head', () => {
         /iteration 1 on [0-9a-f]{7} is being reviewed and fixed by run \d+ \(https:\/\/github\.com\/acme\/widgets\/actions\/runs\/\d+\)|already reviewed in iteration 1/
       )
       expect(skipped.exitCode).toBe(0)
+      // each claim removed the one before: the last iteration's stays
+      const last = (
+        t.report.finalState?.['iterations'] as Array<{ n: number; reviewedSha: string }>
+      ).at(-1)!
+      expect(t.claims).toEqual([`refs/review-loop/7/${last.n}-${last.reviewedSha}`])
     }
   )
 

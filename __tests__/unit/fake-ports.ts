@@ -236,13 +236,14 @@ export class FakeGit implements Git {
     _parent: string,
     message: string,
     _author?: unknown,
-    replacing?: string
+    options: { replacing?: string; dropping?: readonly string[] } = {}
   ) {
     const sha = 'c'.repeat(40)
     const held = this.claims.get(ref)
-    if (held !== undefined && replacing !== sha)
+    if (held !== undefined && options.replacing !== sha)
       return { kind: 'taken' as const, sha, message: held }
     this.claims.set(ref, message)
+    for (const dropped of options.dropping ?? []) if (dropped !== ref) this.claims.delete(dropped)
     return { kind: 'claimed' as const, sha }
   }
   async deleteRemoteRefs(refs: readonly string[]) {

@@ -652,6 +652,11 @@ function commitLookup(git: RunGit): (ref: string) => Promise<string | undefined>
   }
 }
 
+/** Whether `git push --porcelain` says that `ref` was updated (created, forced or up to date). */
+function landed(porcelain: string, ref: string): boolean {
+  return porcelain.split('\n').some(line => /^[*+= ]\t/.test(line) && line.includes(`:${ref}\t`))
+}
+
 /** The identity git writes a commit under: the same for author and committer. */
 const identity = (who: { name: string; email: string }): Record<string, string> => ({
   GIT_AUTHOR_NAME: who.name,
@@ -681,15 +686,18 @@ function claimMethods(
     return { sha, message: message.join('\n').trim() }
   }
   return {
-    async claimRef(ref, parent, message, author, replacing) {
+    async claimRef(ref, parent, message, author, options = {}) {
       const env = identity(author)
       const input = Buffer.from(message)
       const sha = (
         await ok(['commit-tree', `${parent}^{tree}`, '-p', parent], { env, input })
       ).trim()
-      const lease = `--force-with-lease=${ref}:${replacing ?? ''}`
-      const r = await network(['push', '--no-verify', '--porcelain', lease, url(), `${sha}:${ref}`])
-      if (r.code === 0) return { kind: 'claimed', sha }
+      const lease = `--force-with-lease=${ref}:${options.replacing ?? ''}`
+      const drop = (options.dropping ?? []).filter(d => d !== ref).map(d => `:${d}`)
+      const push = ['push', '--no-verify', '--porcelain', lease, url(), `${sha}:${ref}`, ...drop]
+      const r = await network(push)
+      // a ref to drop that is gone already may fail the push as a whole: the claim's own line says
+      if (r.code === 0 || landed(r.stdout, ref)) return { kind: 'claimed', sha }
       // refused (another claim is there), or the answer lost (this claim may have landed): a look
       const holder = failureOf(said(r)) === 'auth' ? undefined : await held(ref)
       if (holder?.sha === sha) return { kind: 'claimed', sha }

@@ -186,14 +186,14 @@ export interface Git {
   /**
    * Creates `ref` on origin at a new commit on `parent` (its tree, so nothing new is sent but the
    * commit) with `message`, only when origin has no `ref`, or, given `replacing`, when `ref` is at
-   * that commit still.
+   * that commit still. The same push deletes the refs in `dropping` (claims done with).
    */
   claimRef(
     ref: string,
     parent: string,
     message: string,
     author: { name: string; email: string },
-    replacing?: string
+    options?: { replacing?: string; dropping?: readonly string[] }
   ): Promise<ClaimResult>
   /** Deletes `refs` on origin; a ref that is gone already is no failure. */
   deleteRemoteRefs(refs: readonly string[]): Promise<void>

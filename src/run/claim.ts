@@ -32,7 +32,8 @@ function mayPush(deps: IterationDeps, plan: ReviewPlan): boolean {
  * An earlier attempt of this same run (a re-run after it died) is taken over. A claim that cannot
  * be made (origin unreachable) is warned about and the run goes on: the fix's push is still refused
  * when the branch moved, and every push the bot makes is found again by its commit trailers.
- * Cost: one git push (no API call); one fetch more when the claim is taken.
+ * Cost: one git push (no API call), which also removes the previous iteration's claim; one fetch
+ * more when the claim is taken.
  */
 export async function claimPhase(
   deps: IterationDeps,
@@ -45,8 +46,11 @@ export async function claimPhase(
   const ref = claimRef(pull.number, n, pull.headSha)
   const run = runKey(ctx.runId, ctx.runAttempt)
   const message = claimMessage({ pr: pull.number, n, run, head: pull.headSha })
+  // the previous iteration's claim is done with: the same push removes it
+  const last = lastIteration(plan.state)
+  const dropping = last ? [claimRef(pull.number, last.n, last.reviewedSha)] : []
   const claim = (replacing?: string) =>
-    git.claimRef(ref, pull.headSha, message, settings.commitAuthor, replacing)
+    git.claimRef(ref, pull.headSha, message, settings.commitAuthor, { replacing, dropping })
   let result = await claim()
   const holder = result.kind === 'taken' ? readTrailers(result.message) : undefined
   if (result.kind === 'taken' && holder?.run.split(':')[0] === ctx.runId && holder.run !== run)
@@ -65,9 +69,6 @@ export async function claimPhase(
       notice: `Skipped: iteration ${n} on ${pull.headSha.slice(0, 7)} is being reviewed and fixed by ${who}, which claimed it first. This run stops, so that one head is not fixed twice.`
     }
   }
-  // the previous iteration's claim is done with
-  const last = lastIteration(plan.state)
-  if (last) await release(deps, git, { ref: claimRef(pull.number, last.n, last.reviewedSha) })
   return { kind: 'held', claim: { ref } }
 }
 
