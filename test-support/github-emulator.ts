@@ -549,6 +549,7 @@ export class GitHubEmulator {
       route(`GET ${R}/actions/workflows/{workflow_id}/runs`, 'actions:read', c =>
         this.listWorkflowRuns(c)
       ),
+      route(`GET ${R}/actions/runs/{run_id}`, 'actions:read', c => this.getWorkflowRun(c)),
       route(`POST ${R}/issues/{issue_number}/labels`, 'issues:write|pull_requests:write', c =>
         this.addLabels(c)
       ),
@@ -1462,6 +1463,34 @@ export class GitHubEmulator {
     }
     this.workflowRuns.push(run)
     return run
+  }
+
+  /**
+   * Runs the harness runs (any event), by id: going while the action runs, completed after. A run
+   * dispatched and not run yet stays queued.
+   */
+  readonly runStatus = new Map<number, 'in_progress' | 'completed'>()
+
+  /** GET /actions/runs/{run_id}: a dispatched run, or a run the harness ran; else 404. */
+  private getWorkflowRun(ctx: Ctx): Reply {
+    const id = Number(ctx.params.run_id)
+    const status = this.runStatus.get(id)
+    const known = this.workflowRuns.find(r => r.id === id)
+    if (!known && !status) throw notFound()
+    const run: EmulatedWorkflowRun = known ?? {
+      id,
+      runNumber: id,
+      workflowId: 'review-loop.yml',
+      path: '.github/workflows/review-loop.yml',
+      event: 'workflow_dispatch',
+      headBranch: 'feature',
+      headSha: '',
+      actor: 'octocat',
+      createdAt: now(),
+      status: 'queued'
+    }
+    const object = this.workflowRunObject(run)
+    return { status: 200, body: { ...object, status: status ?? object.status } }
   }
 
   /** GET /actions/workflows/{workflow_id}/runs, newest first, filtered by event, branch, status. */

@@ -650,6 +650,7 @@ export class Sandbox {
       head: this.headSha()
     }
     const started = Date.now()
+    this.emulator.runStatus.set(runId, 'in_progress')
     const cpuBefore = cpuSeconds()
     let killed = false
     const spawned =
@@ -667,6 +668,7 @@ export class Sandbox {
           () => (killed = true)
         )
       : await runInHost(path.join(ROOT, 'dist', 'index.js'), env)
+    this.emulator.runStatus.set(runId, 'completed')
     const cpuAfter = cpuSeconds()
     profileRecord('runs', {
       how: spawned ? 'spawned' : 'host',

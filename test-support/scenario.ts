@@ -517,6 +517,8 @@ export async function runScenario(
   scenario: Scenario,
   hooks: {
     onRun?: (run: RunRecord, sandbox: Sandbox) => void
+    /** Called once the sandbox (origin, the PR, the emulator) is made, before the first run. */
+    before?: (sandbox: Sandbox) => void
     keep?: (sandbox: Sandbox, model?: ModelServer) => Promise<void>
     /** A responder instead of (or after) the scenario's scripted replies. */
     model?: ModelServerOptions
@@ -534,6 +536,7 @@ export async function runScenario(
   })
   const artifacts = await ArtifactService.start()
   sandbox.artifactService = artifacts
+  hooks.before?.(sandbox)
   const model =
     scenario.model || hooks.model ? await startModel(scenario.model, hooks.model) : undefined
   const pushes: ScenarioReport['pushes'] = []

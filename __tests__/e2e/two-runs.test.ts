@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
+import { claimMessage, claimRef } from '../../src/loop/bot-commits.js'
 import { botCommits, git } from '../../test-support/git-fixture.js'
+import type { Sandbox } from '../../test-support/harness.js'
 import {
   runScenario,
   toTheCap,
@@ -157,4 +159,57 @@ describe.concurrent('two runs at once on one head', () => {
       expect(first.errors.join('\n')).not.toMatch(/Re-run this job/)
     }
   )
+})
+
+describe('a claim another run left on origin', () => {
+  /** Origin holds run 999's claim on iteration 1 of the PR's head, as a run that died leaves it. */
+  const leftBy999 =
+    (going: boolean) =>
+    (sandbox: Sandbox): void => {
+      const head = sandbox.headSha()
+      const message = claimMessage({ pr: 7, n: 1, run: '999:1', head })
+      const env = {
+        GIT_AUTHOR_NAME: 'bot',
+        GIT_AUTHOR_EMAIL: 'b@x',
+        GIT_COMMITTER_NAME: 'bot',
+        GIT_COMMITTER_EMAIL: 'b@x'
+      }
+      const sha = git(
+        sandbox.bare,
+        ['commit-tree', `${head}^{tree}`, '-p', head, '-m', message],
+        env
+      )
+      git(sandbox.bare, ['update-ref', claimRef(7, 1, head), sha])
+      sandbox.emulator.runStatus.set(999, going ? 'in_progress' : 'completed')
+    }
+
+  it('by a run that has ended (cancelled, lost) is taken over: the loop goes on', async () => {
+    let claims: string[] = []
+    const report = await runScenario(
+      { ...never, maxRuns: 4 },
+      {
+        before: leftBy999(false),
+        keep: async sandbox => {
+          claims = git(sandbox.bare, ['for-each-ref', '--format=%(refname)', 'refs/review-loop/'])
+            .split('\n')
+            .filter(Boolean)
+        }
+      }
+    )
+    const first = report.runs[0]!
+    expect(first.notices).toEqual([])
+    expect(report.pushes.filter(p => p.by !== 'human').length).toBeGreaterThanOrEqual(1)
+    // iteration 1's claim, run 999's, was replaced and then removed by iteration 2's
+    expect(claims.some(c => c.startsWith('refs/review-loop/7/1-'))).toBe(false)
+  })
+
+  it('by a run still going stops this one, naming it and what to do if it stalls', async () => {
+    const report = await runScenario({ ...never, maxRuns: 1 }, { before: leftBy999(true) })
+    const [first] = report.runs
+    expect(first!.exitCode).toBe(0)
+    expect(first!.notices.join('\n')).toMatch(
+      /iteration 1 on [0-9a-f]{7} is being reviewed and fixed by run 999 \(https:\/\/github\.com\/acme\/widgets\/actions\/runs\/999\).*if that run ends without recording the iteration, re-run this job/
+    )
+    expect(report.comments).toEqual([])
+  })
 })

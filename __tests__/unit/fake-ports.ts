@@ -116,6 +116,12 @@ export class FakeGitHub implements GitHubPort {
   async latestDispatchedRun() {
     return undefined
   }
+  /** Runs still going; any other has ended. */
+  going = new Set<string>()
+  async runEnded(runId: string) {
+    this.calls.push(`runEnded ${runId}`)
+    return !this.going.has(runId)
+  }
   async checkRunSummaries(sha: string, name: string, prefix: string) {
     this.calls.push('checkRunSummaries')
     return this.checkRuns
@@ -250,7 +256,7 @@ export class FakeGit implements Git {
     for (const ref of refs) this.claims.delete(ref)
   }
   /** The branch's commits, newest first, as recentCommits answers. */
-  history: Array<{ sha: string; parent?: string; message: string }> = []
+  history: Array<{ sha: string; parent?: string; message: string; committer: string }> = []
   async recentCommits() {
     return this.history
   }

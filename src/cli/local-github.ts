@@ -64,6 +64,7 @@ export function createLocalGitHub(input: {
     },
     checkRunSummaries: async () => [],
     latestDispatchedRun: async () => undefined,
+    runEnded: async () => true,
     readFile: async (file, ref) => git.show(ref ?? `origin/${input.pull.baseRef}`, file),
     recentPulls: async () => [],
     addLabels: nothing,

@@ -695,7 +695,8 @@ function claimMethods(
       const lease = `--force-with-lease=${ref}:${options.replacing ?? ''}`
       const drop = (options.dropping ?? []).filter(d => d !== ref).map(d => `:${d}`)
       const push = ['push', '--no-verify', '--porcelain', lease, url(), `${sha}:${ref}`, ...drop]
-      const r = await network(push)
+      // no retries: a claim is worth one try (a lost answer is read back below)
+      const r = await network(push, false)
       // a ref to drop that is gone already may fail the push as a whole: the claim's own line says
       if (r.code === 0 || landed(r.stdout, ref)) return { kind: 'claimed', sha }
       // refused (another claim is there), or the answer lost (this claim may have landed): a look
@@ -718,22 +719,20 @@ function claimMethods(
         throw new Error(networkFailure('push', r))
     },
     async recentCommits(head, limit) {
-      if (!(await commitOf(head)))
-        succeeded('fetch', await network(['fetch', '--no-tags', url(), head]))
-      const out = await ok([
-        'log',
-        '--first-parent',
-        `-n${limit}`,
-        '--format=%H%x1f%P%x1f%B%x1e',
-        head
-      ])
+      // a shallow checkout (fetch-depth: 1, the default) is deepened to `limit` commits of head
+      const depth = (await isShallow(git)) ? [`--depth=${limit}`] : []
+      if (depth.length > 0 || !(await commitOf(head)))
+        succeeded('fetch', await network(['fetch', '--no-tags', ...depth, url(), head]))
+      const format = '--format=%H%x1f%P%x1f%cn <%ce>%x1f%B%x1e'
+      const out = await ok(['log', '--first-parent', `-n${limit}`, format, head])
       return out
         .split('\x1e')
         .map(entry => entry.replace(/^\n/, '').split('\x1f'))
-        .filter(parts => parts.length === 3)
-        .map(([sha = '', parents = '', message = '']) => ({
+        .filter(parts => parts.length === 4)
+        .map(([sha = '', parents = '', committer = '', message = '']) => ({
           sha,
           ...(parents ? { parent: parents.split(' ')[0] } : {}),
+          committer,
           message: message.trim()
         }))
     }

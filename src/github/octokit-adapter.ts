@@ -70,6 +70,7 @@ const SCOPE_FOR: Record<string, string> = {
   'update check run': 'checks: write',
   'dispatch workflow': 'actions: write',
   'list workflow runs': 'actions: read',
+  'get workflow run': 'actions: read',
   'add labels': 'issues: write',
   'remove label': 'issues: write',
   'request reviewers': 'pull-requests: write',
@@ -333,6 +334,17 @@ export function createGitHubAdapter(options: AdapterOptions): GitHubPort {
     async checkRunSummaries(sha, name, prefix) {
       const runs = await call('list check runs', () => listCheckRuns(lookup, sha, name))
       return runs.filter(r => r.external_id?.startsWith(prefix)).map(r => r.output?.summary ?? '')
+    },
+    async runEnded(runId) {
+      try {
+        const { data } = await call('get workflow run', () =>
+          octokit.rest.actions.getWorkflowRun({ ...repoParams, run_id: Number(runId) })
+        )
+        return data.status === 'completed'
+      } catch (e) {
+        if ((e as { status?: number }).status === 404) return true
+        throw e
+      }
     },
     async latestDispatchedRun(workflowFile, branch) {
       const { data } = await call('list workflow runs', () =>

@@ -63,16 +63,40 @@ export interface BotPush extends Trailers {
   parent?: string
 }
 
+/** A commit on the branch as the walk reads it: who committed it (`Name <email>`) too. */
+export interface BranchCommit {
+  sha: string
+  parent?: string
+  message: string
+  committer: string
+}
+
+/**
+ * Whether `t`, a commit's trailers, stand for a push the bot made and the state lost. Not when the
+ * iteration is recorded pushed already, nor when it records this very run's push as refused or
+ * finding the branch moved: that run's commit did not land by its push (a human applied its patch).
+ */
+function lost(state: LoopState, t: Trailers): boolean {
+  const it = state.iterations.find(i => i.n === t.n)
+  if (!it?.fix) return true
+  if (it.fix.outcome === 'pushed') return false
+  const refused = it.fix.outcome === 'push_failed' || it.fix.outcome === 'branch_moved'
+  return !(refused && `${it.runId}:${it.runAttempt}` === t.run)
+}
+
 /**
  * The bot's pushes for PR `state.pr` among `commits` (the branch's history, newest first) that the
- * state does not record as pushed, oldest first. The walk stops at a commit the state knows: a
- * recorded push, or a head it reviewed.
+ * state does not record as pushed, oldest first. Only commits the bot committed (`committer`, the
+ * action's commit identity) count: a human's `git am` of a fix's patch, an amend or a rebase
+ * commits as the human. The walk stops at a commit the state knows (a recorded push, a head it
+ * reviewed) or at `baseSha`, the PR's base.
  */
 export function unrecordedPushes(
   state: LoopState,
-  commits: ReadonlyArray<{ sha: string; parent?: string; message: string }>
+  commits: readonly BranchCommit[],
+  bot: { committer: string; baseSha: string }
 ): BotPush[] {
-  const known = new Set<string>()
+  const known = new Set<string>([bot.baseSha])
   for (const it of state.iterations) {
     known.add(it.reviewedSha)
     if (it.fix?.outcome === 'pushed' && it.fix.commitSha) known.add(it.fix.commitSha)
@@ -81,7 +105,10 @@ export function unrecordedPushes(
   for (const commit of commits) {
     if (known.has(commit.sha)) break
     const t = readTrailers(commit.message)
-    if (t?.pr === state.pr && !t.head) found.push({ ...t, sha: commit.sha, parent: commit.parent })
+    if (t?.pr !== state.pr || t.head || commit.committer !== bot.committer) continue
+    // the iteration a push stands for needs the head it fixed, unless the state has it already
+    const kept = state.iterations.some(i => i.n === t.n) || commit.parent !== undefined
+    if (kept && lost(state, t)) found.push({ ...t, sha: commit.sha, parent: commit.parent })
   }
   return found.reverse()
 }
@@ -92,7 +119,8 @@ function pushedIteration(state: LoopState, push: BotPush, at: string): Iteration
   return {
     n: push.n,
     round: state.round,
-    reviewedSha: push.parent ?? push.sha,
+    // unrecordedPushes keeps a push without a parent only for an iteration the state has
+    reviewedSha: push.parent!,
     baseSha: '',
     runId,
     runAttempt: Number(attempt),
@@ -137,11 +165,19 @@ export function recordPushes(state: LoopState, pushes: readonly BotPush[], at: s
   iterations.sort((a, b) => a.n - b.n)
   const last = pushes[pushes.length - 1]!
   const { reason: _reason, ...rest } = state
-  const lastIsPush = iterations.at(-1)?.fix?.commitSha === last.sha
+  // the loop goes on from a push that ended it as `error` (push_failed); any other status (a human's
+  // stop or approval, a limit) stands
+  const revived = revives(state) && iterations.at(-1)?.fix?.commitSha === last.sha
   return {
-    ...(lastIsPush ? rest : state),
-    ...(lastIsPush ? { status: 'running' as const } : {}),
+    ...(revived ? { ...rest, status: 'running' as const } : state),
     iterations,
     lastPushedSha: last.sha
   }
+}
+
+/** Whether the status came from the last fix's push (refused, the branch moved), not a person. */
+function revives(state: LoopState): boolean {
+  const outcome = state.iterations.at(-1)?.fix?.outcome
+  if (state.status === 'running') return true
+  return state.status === 'error' && outcome === 'push_failed'
 }

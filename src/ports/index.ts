@@ -82,6 +82,11 @@ export interface GitHubPort extends ConversationPort {
     ref: string,
     inputs: Record<string, string>
   ): Promise<{ runId?: number }>
+  /**
+   * Whether workflow run `runId` has ended (GitHub says `completed`, or knows no such run): a run
+   * that ended holds no claim any more.
+   */
+  runEnded(runId: string): Promise<boolean>
   /** The newest run `workflowFile` was dispatched for on `branch`: its status and conclusion. */
   latestDispatchedRun(
     workflowFile: string,
@@ -130,11 +135,14 @@ export type ClaimResult =
   | { kind: 'taken'; sha: string; message: string }
   | { kind: 'failed'; message: string }
 
-/** A commit as the loop's record reads it: its id, first parent and message. */
+/** A commit as the loop's record reads it: its id, first parent, message and committer. */
 export interface CommitInfo {
   sha: string
+  /** Absent at a shallow checkout's boundary. */
   parent?: string
   message: string
+  /** `Name <email>` */
+  committer: string
 }
 
 /** One path of a commit the action builds: its new content, or its removal. */
@@ -198,8 +206,8 @@ export interface Git {
   /** Deletes `refs` on origin; a ref that is gone already is no failure. */
   deleteRemoteRefs(refs: readonly string[]): Promise<void>
   /**
-   * Up to `limit` commits of `head`'s first-parent history, newest first, fetching `head` from
-   * origin when it is not here; as far as a shallow checkout reaches.
+   * Up to `limit` commits of `head`'s first-parent history, newest first: `head` is fetched from
+   * origin when it is not here, and a shallow checkout is deepened to `limit` commits first.
    */
   recentCommits(head: string, limit: number): Promise<CommitInfo[]>
   /** The commits after `base` up to `head`, as an mbox patch that `git am` applies. */

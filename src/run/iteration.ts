@@ -147,13 +147,14 @@ export async function iterate(
     const { pull, state } = plan
     return { notice: claimed.notice, state, findings: [], headSha: pull.headSha }
   }
+  const progress = { recorded: false }
   try {
     // the claim stays when the run ends: a run that planned this iteration before this one saved
     // it finds it taken; the next iteration's claim removes it
-    return await iterateHeld(deps, plan, ws, human)
+    return await iterateHeld(deps, plan, { ws, progress }, human)
   } catch (e) {
-    // nothing of the iteration is saved: whoever runs it next may claim it
-    await release(deps, ws.git, claimed.claim)
+    // the iteration is not recorded: whoever runs it next may claim it
+    if (!progress.recorded) await release(deps, ws.git, claimed.claim)
     throw e
   }
 }
@@ -161,7 +162,7 @@ export async function iterate(
 async function iterateHeld(
   deps: IterationDeps,
   plan: ReviewPlan,
-  ws: Workspace,
+  { ws, progress }: { ws: Workspace; progress: { recorded: boolean } },
   human?: HumanAsk
 ): Promise<IterationOutcome> {
   const reviewed = await reviewOrCarry(deps, plan, ws, human)
@@ -197,6 +198,7 @@ async function iterateHeld(
     const report = await readOnlyReport(deps, plan, { review, decision, state, withheld: e })
     return { ...done, ...report }
   }
+  progress.recorded = true
   const final = fixed?.pending
     ? await pushPhase(deps, plan, { ...fixed, pending: fixed.pending }, ws)
     : fixed

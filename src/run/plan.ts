@@ -108,7 +108,9 @@ async function withBotPushes(
   if (!state || !doubtful || !deps.openGit || deps.settings.surface === 'cli') return state
   try {
     const git = await deps.openGit(deps.ctx.workspace)
-    const pushes = unrecordedPushes(state, await git.recentCommits(pull.headSha, 50))
+    const { name, email } = deps.settings.commitAuthor
+    const bot = { committer: `${name} <${email}>`, baseSha: pull.baseSha }
+    const pushes = unrecordedPushes(state, await git.recentCommits(pull.headSha, 50), bot)
     if (pushes.length === 0) return state
     const shas = pushes.map(p => `${p.sha.slice(0, 7)} (iteration ${p.n}, run ${p.run})`)
     deps.log.warning(
