@@ -203,13 +203,22 @@ describe('a claim another run left on origin', () => {
     expect(claims.some(c => c.startsWith('refs/review-loop/7/1-'))).toBe(false)
   })
 
-  it('by a run still going stops this one, naming it and what to do if it stalls', async () => {
-    const report = await runScenario({ ...never, maxRuns: 1 }, { before: leftBy999(true) })
-    const [first] = report.runs
+  it("by a run still going stops this one, naming it and what to do if it stalls; a maintainer's retry is refused in words", async () => {
+    const retry = { author: 'alice', permission: 'write' as const, body: '/review-loop retry' }
+    const report = await runScenario(
+      { ...never, maxRuns: 2, humanEvents: [{ afterRun: 1, comment: retry }] },
+      { before: leftBy999(true) }
+    )
+    const [first, second] = report.runs
     expect(first!.exitCode).toBe(0)
     expect(first!.notices.join('\n')).toMatch(
       /iteration 1 on [0-9a-f]{7} is being reviewed and fixed by run 999 \(https:\/\/github\.com\/acme\/widgets\/actions\/runs\/999\).*if that run ends without recording the iteration, re-run this job/
     )
-    expect(report.comments).toEqual([])
+    // the retry is not done: 😕 and a reply saying why, never 🚀
+    expect(second!.event).toBe('issue_comment')
+    expect(report.reactions.map(r => r.content)).toEqual(['eyes', 'confused'])
+    const replies = report.comments.filter(c => c.author === 'github-actions[bot]')
+    expect(replies.map(c => c.body).join('\n')).toMatch(/is being reviewed and fixed by run 999/)
+    expect(replies.some(c => c.body.includes('<!-- review-loop:state'))).toBe(false)
   })
 })

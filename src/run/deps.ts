@@ -49,6 +49,8 @@ export interface IterationOutcome {
   reviewJson?: string
   /** Set when the step should fail: a terminal state listed in fail-on. */
   failure?: string
+  /** Another run holds the iteration (claim.ts): this run did nothing, as `notice` says. */
+  claimTaken?: true
 }
 
 export type CommandIntent = Extract<Intent, { kind: 'command' }>

@@ -195,7 +195,8 @@ export async function takeFeedback(
     findings: [...feedback.findings, ...carried.filter(f => !ids.has(f.id))],
     remember: s => ({ ...remember(s, feedback.keys), totals: addUsage(s.totals, spent) })
   })
-  await answerThreads(deps, pull.number, outcome, feedback.threads)
+  // another run holds the iteration: the feedback stays unprocessed, for the run that follows
+  if (!outcome.claimTaken) await answerThreads(deps, pull.number, outcome, feedback.threads)
   return outcome
 }
 

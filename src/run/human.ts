@@ -294,6 +294,8 @@ async function planned(
     { ...plan, state: processed(plan.state, run.intent.key) },
     human
   )
+  // another run holds the iteration: the command is not done (nor remembered as done)
+  if (outcome.claimTaken) return run.speak.refuse(outcome.notice ?? '')
   await run.speak.done()
   return outcome
 }

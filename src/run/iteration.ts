@@ -145,7 +145,7 @@ export async function iterate(
   const claimed = await claimPhase(deps, plan, ws.git)
   if (claimed.kind === 'taken') {
     const { pull, state } = plan
-    return { notice: claimed.notice, state, findings: [], headSha: pull.headSha }
+    return { notice: claimed.notice, state, findings: [], headSha: pull.headSha, claimTaken: true }
   }
   const progress = { recorded: false }
   try {
