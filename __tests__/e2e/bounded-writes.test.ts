@@ -150,7 +150,7 @@ describe('a persistent hang on one write route costs two requests to it per run 
     const hungIn = perRun[red!.run - 1] ?? {}
     expect(Object.values(hungIn)).toEqual([2])
     // the failure report did not wait on the comment again: it says so and leaves a check run
-    expect(red!.warnings.join('\n')).toMatch(/did not answer PATCH \S+ twice in this run/)
+    expect(red!.warnings.join('\n')).toMatch(/did not answer PATCH \S+ twice in a row in this run/)
     expect(red!.errors.join('\n')).toMatch(/raise request-timeout-seconds/)
     expect(report.checkRuns.some(c => c.conclusion === 'failure')).toBe(true)
   })

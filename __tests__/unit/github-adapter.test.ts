@@ -189,7 +189,7 @@ describe('the GitHub adapter waits within bounds', () => {
       )
     // two timed-out attempts, then the third is not sent: the error says GitHub did not answer
     expect(error.message).toMatch(
-      /^create check run: GitHub did not answer POST \/repos\/acme\/widgets\/check-runs twice in this run \(no answer within 200 ms each\)/
+      /^create check run: GitHub did not answer POST \/repos\/acme\/widgets\/check-runs twice in a row in this run \(no answer within 200 ms each\)/
     )
     expect(error.message).toContain('raise request-timeout-seconds')
     expect(error.message).not.toContain('HTTP 500')
@@ -226,7 +226,7 @@ describe('a route GitHub leaves unanswered is sent at most twice in a run', () =
       (e: unknown) => e as Error
     )
     expect(failure.message).toContain(
-      `GitHub did not answer PATCH /repos/acme/widgets/issues/comments/${state.id} twice in this run`
+      `GitHub did not answer PATCH /repos/acme/widgets/issues/comments/${state.id} twice in a row in this run`
     )
     expect(failure.message).toMatch(/Re-run the job later.*raise request-timeout-seconds/)
     // final: a write that creates something does not look for it or try again
@@ -238,6 +238,19 @@ describe('a route GitHub leaves unanswered is sent at most twice in a run', () =
     await expect(gh.updateComment(other.id, 'other, updated')).resolves.toMatchObject({
       body: 'other, updated'
     })
+  })
+
+  it('a route that answers between two timeouts stays open: the timeouts were blips, not a hang', async () => {
+    const gh = adapter({ requestTimeoutMs: 200 })
+    const state = await gh.createComment(1, 'state')
+    const from = emu.requests.length
+    // a timeout, retried and answered
+    emu.addFault({ route: UPDATE_COMMENT, hang: true })
+    await expect(gh.updateComment(state.id, 'first')).resolves.toMatchObject({ body: 'first' })
+    // later, one more timeout on the same comment: retried again, not refused
+    emu.addFault({ route: UPDATE_COMMENT, hang: true })
+    await expect(gh.updateComment(state.id, 'second')).resolves.toMatchObject({ body: 'second' })
+    expect(requestsOn(UPDATE_COMMENT, from)).toHaveLength(4)
   })
 
   it('a hung comment create reaches GitHub twice at most', async () => {

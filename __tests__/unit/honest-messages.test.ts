@@ -53,7 +53,7 @@ describe('a route GitHub left unanswered twice', () => {
   it('is a final error: nothing to look for', () => {
     const e = new NoAnswerError('PATCH /repos/acme/widgets/issues/comments/5', 30_000)
     expect(e.message).toContain(
-      'GitHub did not answer PATCH /repos/acme/widgets/issues/comments/5 twice in this run (no answer within 30 s each)'
+      'GitHub did not answer PATCH /repos/acme/widgets/issues/comments/5 twice in a row in this run (no answer within 30 s each)'
     )
     expect(isAmbiguous(e)).toBe(false)
   })

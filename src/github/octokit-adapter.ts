@@ -255,11 +255,17 @@ function createOctokit(options: AdapterOptions, policy: RetryPolicy): Octokit {
     // the route is the method and the URL's path: one comment, one check run, one workflow
     const { method, url } = octokit.request.endpoint.parse(o)
     const path = new URL(url, 'http://localhost').pathname
-    return policy.send(`${method} ${path}`, isIdempotent(o.method, o.url, o), async () =>
-      request(o)
-    )
+    const route = `${method} ${path}${graphqlOperation(o['query'])}`
+    return policy.send(route, isIdempotent(o.method, o.url, o), async () => request(o))
   })
   return octokit
+}
+
+/** A GraphQL request's kind and first field (` query repository`): each is a route of its own. */
+function graphqlOperation(query: unknown): string {
+  if (typeof query !== 'string') return ''
+  const m = /^\s*(query|mutation)\b[^{]*\{\s*(\w+)/.exec(query)
+  return m ? ` ${m[1]} ${m[2]}` : ''
 }
 
 type CommentData = Awaited<ReturnType<Octokit['rest']['issues']['createComment']>>['data']

@@ -22,7 +22,10 @@ export interface WaitingOptions {
 
 /** Retries of a request that is safe to repeat, after a 5xx, a reset or a timeout. */
 const MAX_TRANSIENT_RETRIES = 3
-/** Requests to one route (method and URL) that may time out in a run; the next one is not sent. */
+/**
+ * Requests to one route (method and URL) that may time out one after another in a run (no answer
+ * between them); the next one is not sent.
+ */
 export const MAX_TIMEOUTS_PER_ROUTE = 2
 /** Rate-limit waits for one request before it fails. */
 const MAX_RATE_LIMIT_WAITS = 4
@@ -51,7 +54,7 @@ export class NoAnswerError extends Error {
     timeoutMs: number
   ) {
     super(
-      `GitHub did not answer ${route} twice in this run (no answer within ${seconds(timeoutMs / 1000)} each), so review-loop does not send it again`
+      `GitHub did not answer ${route} twice in a row in this run (no answer within ${seconds(timeoutMs / 1000)} each), so review-loop does not send it again`
     )
     this.name = 'NoAnswerError'
   }
@@ -322,7 +325,10 @@ export function createRetryPolicy(options: WaitingOptions): RetryPolicy {
           throw new NoAnswerError(route, options.requestTimeoutMs)
         const started = Date.now()
         try {
-          return await request()
+          const answer = await request()
+          // an answer: the route's earlier timeouts were a blip, not a hang
+          timeouts.delete(route)
+          return answer
         } catch (e) {
           const verdict = classify(e, counts.rateLimits)
           if (verdict.kind === 'transient' && verdict.timedOut) {
