@@ -64,15 +64,21 @@ async function trial(variant: Partial<Scenario>): Promise<Trial> {
   }
 }
 
-const tally: Record<string, { trials: number; skipped: number; overCap: number; lost: number }> = {}
+/** Per case: trials, runs skipped, trials over the cap, pushes unrecorded, pushes found again. */
+const tally: Record<
+  string,
+  Record<'trials' | 'skipped' | 'overCap' | 'lost' | 'found', number>
+> = {}
 afterAll(() => console.log(`\nTwo runs at once (${TRIALS} trials each):\n${JSON.stringify(tally)}`))
 
 function count(name: string, t: Trial): void {
-  const row = (tally[name] ??= { trials: 0, skipped: 0, overCap: 0, lost: 0 })
+  const row = (tally[name] ??= { trials: 0, skipped: 0, overCap: 0, lost: 0, found: 0 })
   row.trials++
   row.skipped += t.skipped
   row.overCap += t.botPushes.length > 2 ? 1 : 0
   row.lost += t.unrecorded.length
+  const warned = t.report.runs.flatMap(r => r.warnings)
+  row.found += warned.filter(w => w.startsWith("Found the bot's push")).length
 }
 
 /** What holds in every trial: the cap, every push recorded, one state comment. */
