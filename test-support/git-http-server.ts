@@ -33,12 +33,16 @@ type Route = GitFault['route']
  * The git service a request belongs to, from `?service=` (discovery) or the POST's path; a
  * receive-pack POST whose first command creates a ref under refs/review-loop/ is 'git claim'.
  */
-function routeOf(method: string, url: URL, body?: Buffer): Route | undefined {
-  const service = method === 'GET' ? url.searchParams.get('service') : path.basename(url.pathname)
+function routeOf(req: IncomingMessage, url: URL, body: Buffer): Route | undefined {
+  const post = req.method === 'POST'
+  const service = post ? path.basename(url.pathname) : url.searchParams.get('service')
   if (service === 'git-upload-pack') return 'git fetch'
   if (service !== 'git-receive-pack') return undefined
+  if (!post) return 'git push'
+  // git may gzip a request: the commands are read as the service reads them
+  const commands = req.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body
   const claim = /^[0-9a-f]{4}0{40} [0-9a-f]{40} refs\/review-loop\//
-  return body && claim.test(body.subarray(0, 200).toString('latin1')) ? 'git claim' : 'git push'
+  return claim.test(commands.subarray(0, 200).toString('latin1')) ? 'git claim' : 'git push'
 }
 
 /** A POST's body, read whole: its first command tells a claim from a push. */
@@ -47,11 +51,6 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = []
   for await (const chunk of req) chunks.push(chunk as Buffer)
   return Buffer.concat(chunks)
-}
-
-/** The body as the service reads it (git may gzip a request). */
-function plain(req: IncomingMessage, body: Buffer): Buffer {
-  return req.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body
 }
 
 /** Runs git http-backend for one request; `answer` gets its status, headers and body. */
@@ -112,14 +111,12 @@ function misbehave(f: GitFault, status: number, req: IncomingMessage, res: Serve
 /** Applies the first fault that matches the request; false when none does. */
 function applyFault(
   faults: GitFault[],
-  req: IncomingMessage,
-  body: Buffer,
+  request: { req: IncomingMessage; body: Buffer; url: URL; route: Route | undefined },
   res: ServerResponse,
-  url: URL,
   bare: string,
   record: (status: number, fault: string) => void
 ): boolean {
-  const route = routeOf(req.method ?? '', url, plain(req, body))
+  const { req, body, url, route } = request
   const f = faults.find(
     f => f.route === route && (!f.lost || req.method === 'POST') && (f.times ?? 1) > 0
   )
@@ -162,16 +159,15 @@ export class GitHttpServer {
     const server = createServer(async (req, res) => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1')
       const body = await bodyOf(req)
+      const route = routeOf(req, url, body)
       const given = (req.headers['authorization'] ?? '').toLowerCase()
       const authorized =
-        given === basic(token) ||
-        (routeOf(req.method ?? '', url) === 'git fetch' && readOnly.some(t => given === basic(t)))
+        given === basic(token) || (route === 'git fetch' && readOnly.some(t => given === basic(t)))
       const record = (status: number, fault?: string): void => {
-        const route = routeOf(req.method ?? '', url, plain(req, body)) ?? ''
-        const request = { method: req.method ?? '', path: url.pathname, route, status, authorized }
-        requests.push({ ...request, at: Date.now(), ...(fault ? { fault } : {}) })
+        const seen = { method: req.method ?? '', path: url.pathname, route: route ?? '' }
+        requests.push({ ...seen, status, authorized, at: Date.now(), ...(fault ? { fault } : {}) })
       }
-      if (applyFault(faults, req, body, res, url, bare, record)) return
+      if (applyFault(faults, { req, body, url, route }, res, bare, record)) return
       if (!authorized) {
         record(401)
         res
