@@ -237,8 +237,10 @@ describe('review-loop eval, through dist/ against the local model server', () =>
     const server = await ModelServer.start({ apiKey: TEST_API_KEY })
     try {
       const r = await evalCli(server, [...caseArgs(PICKED), '--max-cost-usd', '0.0001'])
-      expect(r.out).toMatch(/Estimated cost: at most about \$\d+\.\d\d/)
-      expect(r.out).toContain('pays for about 0 of 4 reviews')
+      expect(r.out).toMatch(
+        /Estimated cost: at most \$\d+\.\d\d, with every review taking all its 6 turns/
+      )
+      expect(r.out).toContain('covers the upper bound of 0 of 4 cases and starts at most 0')
       expect(r.json.summary.skipped).toBe(4)
       expect(server.calls).toHaveLength(0)
     } finally {

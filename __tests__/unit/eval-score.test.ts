@@ -21,6 +21,7 @@ function result(over: Partial<EvalCaseResult>): EvalCaseResult {
     decision: 'NO_GO',
     findings: 0,
     trueFindings: 0,
+    duplicates: 0,
     issues: 1,
     foundIssues: 0,
     usage: zeroUsage(),
@@ -43,11 +44,11 @@ describe('matching a finding to a labelled issue by place', () => {
     expect(samePlace(issue, { file: 'index.js' }, 3)).toBe(false)
   })
 
-  it('counts a finding true when it matches any issue and an issue found when any finding matches it', () => {
+  it('counts an issue found by several findings once: the first is true, the rest duplicates', () => {
     const issues = [issue, { file: 'b.js', lines: [1, 1] as const }]
     const findings = [
       { file: 'index.js', line: 10 },
-      { file: 'index.js', line: 12 }, // the same issue twice: both findings are true
+      { file: 'index.js', line: 12 }, // the same issue again: a duplicate
       { file: 'c.js', line: 1 }
     ]
     const matches = placeMatches(issues, findings, 0)
@@ -57,10 +58,42 @@ describe('matching a finding to a labelled issue by place', () => {
     ])
     expect(countMatches(findings.length, issues.length, matches)).toEqual({
       findings: 3,
-      trueFindings: 2,
+      trueFindings: 1,
+      duplicates: 1,
       issues: 2,
       foundIssues: 1
     })
+    // a later finding that also finds a new issue is true
+    expect(
+      countMatches(2, 2, [
+        [0, 0],
+        [1, 0],
+        [1, 1]
+      ])
+    ).toMatchObject({ trueFindings: 2, duplicates: 0, foundIssues: 2 })
+    // two labels within the tolerance of one finding: each finding still pairs with its own issue
+    expect(
+      countMatches(2, 2, [
+        [0, 0],
+        [0, 1],
+        [1, 0]
+      ])
+    ).toMatchObject({ trueFindings: 2, duplicates: 0, foundIssues: 2 })
+  })
+
+  it('leaves duplicates out of precision and says how many', () => {
+    // 3 findings on one issue and one false: 1 true of 2 judged, not 3 of 4
+    const s = summarize([
+      result({ findings: 4, trueFindings: 1, duplicates: 2, issues: 1, foundIssues: 1 })
+    ])
+    expect(s.precision).toBeCloseTo(1 / 2)
+    expect(s.duplicates).toBe(2)
+    expect(summaryLines(s, 3)).toContain(
+      'Precision 0.50 (1 of 2 findings match a labelled issue, ±3 lines; 2 duplicates left out)'
+    )
+    expect(
+      caseLine(result({ id: 'd', findings: 4, trueFindings: 1, duplicates: 2, foundIssues: 1 }), 1)
+    ).toContain('1 true (2 duplicate), 1/1 issues')
   })
 })
 

@@ -47,6 +47,7 @@ whose bugs are known.
 Usage:
   review-loop eval [DATASET] [options]
   review-loop eval --list [DATASET]
+  review-loop eval merge REPORT.json... [--json FILE] [--summary FILE]
 
   DATASET is a folder of cases (default: the dataset shipped with review-loop, its eval/ folder:
   real bug-fix commits of permissively licensed projects, and clean changes whose right verdict is
@@ -66,8 +67,18 @@ Options:
   --judge-model M      also match a finding to an issue when model M says they are the same defect
   --max-cost-usd USD   the budget for the whole eval; it stops before a case the rest cannot pay for
   --tolerance N        lines either side of a labelled issue a finding may name (default 3)
+  --context diff|tools what the reviewer is given: diff, the diff and the changed files' full text;
+                       tools (the default), those and its read tools over the PR's tree (--context
+                       diff is --set review-max-turns=1)
+  --shard I/N          run every Nth case from the Ith (1 ≤ I ≤ N), for N jobs side by side; merge
+                       their --json reports with review-loop eval merge
   --json FILE          also write every case's result and the totals as JSON
+  --summary FILE       append the scorecard as Markdown (for example $GITHUB_STEP_SUMMARY)
   --out DIR            where each case's comment, findings and log go (default: a new temporary folder)
+
+  review-loop eval merge sums the shards' --json reports into one: the same cases and totals as one
+  run over all of them. It refuses reports of different runs (dataset, models, settings) and says
+  which shard is missing.
 
   It prints the estimated cost before the first model call, a line per case as it finishes, then
   precision, recall, F1, the false NO_GO rate on clean cases, the fix rate (--loop), tokens, cost
@@ -120,10 +131,28 @@ export interface EvalOptions {
   tolerance: number
   json?: string
   out?: string
+  /** --shard I/N: every Nth case of those chosen, from the Ith (1-based). */
+  shard?: { index: number; of: number }
+  /** --context: the diff and changed files only, or with the read tools (review-max-turns). */
+  context?: 'diff' | 'tools'
+  /** --summary FILE: the scorecard as Markdown, appended (a job summary). */
+  summary?: string
+}
+
+/** `review-loop eval merge FILE...`: the shards' JSON reports summed into one. */
+export interface EvalMergeOptions {
+  command: 'eval-merge'
+  files: string[]
+  json?: string
+  summary?: string
 }
 
 export type CliOptions =
-  ReviewOptions | StatsOptions | EvalOptions | { command: 'help' | 'version' | 'eval-help' }
+  | ReviewOptions
+  | StatsOptions
+  | EvalOptions
+  | EvalMergeOptions
+  | { command: 'help' | 'version' | 'eval-help' }
 
 const OPTIONS = {
   base: { type: 'string' },
@@ -147,6 +176,8 @@ const OPTIONS = {
   'judge-model': { type: 'string' },
   tolerance: { type: 'string' },
   json: { type: 'string' },
+  shard: { type: 'string' },
+  context: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' }
 } as const
@@ -245,7 +276,20 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
     'no-lend'
   ],
   stats: ['repo', 'last', 'api-url', 'summary', 'state-author'],
-  eval: ['set', 'list', 'case', 'loop', 'judge-model', 'max-cost-usd', 'tolerance', 'json', 'out']
+  eval: [
+    'set',
+    'list',
+    'case',
+    'loop',
+    'judge-model',
+    'max-cost-usd',
+    'tolerance',
+    'json',
+    'out',
+    'shard',
+    'context',
+    'summary'
+  ]
 }
 
 /** An option of another command is a mistake said plainly, not silently ignored. */
@@ -265,8 +309,52 @@ function refuseForeign(values: Record<string, unknown>, command: string): void {
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values']
 
+/** `review-loop eval merge FILE... [--json FILE] [--summary FILE]`: only those options. */
+function evalMergeOptions(values: Values, files: string[]): EvalMergeOptions {
+  if (!files.length)
+    throw new UsageError(
+      'eval merge takes the JSON reports of the shards (review-loop eval --shard I/N --json FILE), for example: review-loop eval merge shard-*.json --json eval.json'
+    )
+  const other = Object.keys(values).find(
+    k => values[k as keyof Values] !== undefined && !['json', 'summary', 'help'].includes(k)
+  )
+  if (other)
+    throw new UsageError(
+      `--${other} is not an option of review-loop eval merge (it takes --json FILE and --summary FILE). See review-loop eval --help.`
+    )
+  return { command: 'eval-merge', files, json: values.json, summary: values.summary }
+}
+
+/** `--shard I/N`: 1 ≤ I ≤ N ≤ 256. */
+function shardOption(given: string | undefined): EvalOptions['shard'] {
+  if (given === undefined) return undefined
+  const m = /^(\d+)\/(\d+)$/.exec(given)
+  const index = Number(m?.[1])
+  const of = Number(m?.[2])
+  if (!m || index < 1 || of > 256 || index > of)
+    throw new UsageError(
+      `--shard takes I/N, this shard's number and the number of shards (1 ≤ I ≤ N ≤ 256), for example --shard 2/4, not '${given}'.`
+    )
+  return { index, of }
+}
+
+/** `--context diff|tools`; it and --set review-max-turns say the same thing, so not both. */
+function contextOption(given: string | undefined, inputs: Record<string, string>) {
+  if (given === undefined) return undefined
+  if (given !== 'diff' && given !== 'tools')
+    throw new UsageError(
+      `--context takes diff (the diff and the changed files only) or tools (with the read tools), not '${given}'.`
+    )
+  if (inputs['review-max-turns'] !== undefined)
+    throw new UsageError(
+      '--context and --set review-max-turns both set the read tools: give one (--context diff is review-max-turns=1).'
+    )
+  return given
+}
+
 /** `review-loop eval [DATASET] [options]`, its numbers checked. */
-function evalOptions(values: Values, extra: string[]): EvalOptions {
+function evalOptions(values: Values, extra: string[]): EvalOptions | EvalMergeOptions {
+  if (extra[0] === 'merge') return evalMergeOptions(values, extra.slice(1))
   if (extra.length > 1)
     throw new UsageError(
       `eval takes one dataset folder, not '${extra.join(' ')}'. See review-loop eval --help.`
@@ -281,6 +369,9 @@ function evalOptions(values: Values, extra: string[]): EvalOptions {
       `--tolerance takes a number of lines from 0 to 1000, not '${values.tolerance}'.`
     )
   const inputs = reviewInputs({ set: values.set })
+  const context = contextOption(values.context, inputs)
+  // the diff alone: the reviewer answers in one turn, without its read tools
+  if (context === 'diff') inputs['review-max-turns'] = '1'
   if (inputs['max-cost-usd'] !== undefined)
     throw new UsageError(
       "--set max-cost-usd: the eval's budget is --max-cost-usd USD (for the whole eval; each case gets what is left)."
@@ -296,6 +387,9 @@ function evalOptions(values: Values, extra: string[]): EvalOptions {
     maxCostUsd,
     tolerance,
     json: values.json,
-    out: values.out
+    out: values.out,
+    shard: shardOption(values.shard),
+    context,
+    summary: values.summary
   }
 }

@@ -28,7 +28,16 @@ import { zeroUsage } from '../loop/usage.js'
 import { plural } from '../report/format.js'
 import { Budget } from '../model/budget.js'
 import { createModelClient } from '../model/providers.js'
-import { caseLine, summarize, summaryLines, type EvalCaseResult } from '../report/eval-score.js'
+import {
+  caseLine,
+  scorecardMarkdown,
+  summarize,
+  summaryLines,
+  type EvalCaseResult,
+  type EvalRunFacts
+} from '../report/eval-score.js'
+import { BATCH_CHARS } from '../review/ai-reviewer.js'
+import { READ_LIMITS } from '../review/read-tools.js'
 import { REVIEW_OUTPUT_RESERVE } from '../review/review-batch.js'
 import { UsageError, type CliIo, type EvalOptions } from './args.js'
 import { checkedInputs, inputFromEnv } from './review.js'
@@ -40,13 +49,13 @@ const PROMPT_OVERHEAD_CHARS = 12_000
 /** `review-loop eval`: each case's PR reviewed (or looped), scored, and the totals; exit 1 when a case failed to run. */
 export async function evaluate(options: EvalOptions, io: CliIo): Promise<number> {
   const dataset = path.resolve(io.cwd, options.dataset ?? shippedDataset())
-  const cases = chosen(loaded(dataset), options.cases)
+  const cases = sharded(chosen(loaded(dataset), options.cases), options.shard)
   if (options.list) {
     for (const line of listLines(cases)) io.out(line)
     return 0
   }
   const settings = evalSettings(options, io.env)
-  const estimates = cases.map(c => estimateUsd(c, settings.ai.reviewModel, options.judgeModel))
+  const estimates = cases.map(c => estimateUsd(c, settings, options.judgeModel))
   // a JSON file that cannot be written is said before anything is paid for
   const json = options.json ? jsonFile(path.resolve(io.cwd, options.json)) : undefined
   for (const line of plan(options, settings, dataset, cases, estimates)) io.out(line)
@@ -63,13 +72,18 @@ export async function evaluate(options: EvalOptions, io: CliIo): Promise<number>
       json &&
       writeFileSync(
         json,
-        `${JSON.stringify(report(options, settings, dataset, results, summarize(results)), null, 2)}\n`
+        `${JSON.stringify(report(options, settings, dataset, results, estimates), null, 2)}\n`
       )
     const results = await runAll(cases, estimates, options.maxCostUsd, run, io, save)
     save(results)
     const summary = summarize(results)
     io.out('')
     for (const line of summaryLines(summary, options.tolerance)) io.out(line)
+    if (options.summary)
+      appendFileSync(
+        options.summary,
+        scorecardMarkdown(summary, runFacts(options, settings, dataset), results)
+      )
     io.out(`Each case's comment, scored findings, test output and log: ${out}`)
     if (json) io.out(`JSON: ${json}`)
     return summary.errors ? 1 : 0
@@ -122,7 +136,7 @@ function removedOnExit(dir: string): () => void {
  */
 async function runAll(
   cases: readonly EvalCase[],
-  estimates: readonly number[],
+  estimates: ReadonlyArray<{ firstUsd: number }>,
   maxUsd: number | undefined,
   run: EvalRun,
   io: CliIo,
@@ -135,9 +149,9 @@ async function runAll(
   let spent = 0
   for (const [i, c] of cases.entries()) {
     const left = maxUsd === undefined ? undefined : maxUsd - spent
-    if (left !== undefined && left < estimates[i]!) {
+    if (left !== undefined && left < estimates[i]!.firstUsd) {
       io.out(
-        `Stopped before ${c.id}: $${Math.max(0, left).toFixed(4)} is left of --max-cost-usd and its review is estimated at $${estimates[i]!.toFixed(4)}; ${plural(cases.length - i, 'case')} not run.`
+        `Stopped before ${c.id}: $${Math.max(0, left).toFixed(4)} is left of --max-cost-usd and the loop reserves $${estimates[i]!.firstUsd.toFixed(4)} before its review's first answer; ${plural(cases.length - i, 'case')} not run.`
       )
       return [...results, ...cases.slice(i).map(c => skipped(c))]
     }
@@ -155,6 +169,11 @@ async function runAll(
     }
   }
   return results
+}
+
+/** --shard I/N: every Nth case from the Ith, so the shards of one run split it evenly. */
+function sharded(cases: EvalCase[], shard: EvalOptions['shard']): EvalCase[] {
+  return shard ? cases.filter((_, k) => k % shard.of === shard.index - 1) : cases
 }
 
 /** The cases --case names (all without it); an id not in the dataset is a usage error naming the nearest. */
@@ -209,21 +228,53 @@ function evalSettings(options: EvalOptions, env: Record<string, string | undefin
 }
 
 /**
- * What a case's review costs at most, as the loop reserves it: its diff and the full text of the
- * files it changes, with the prompt around them, sent once as a cache write, and the output
- * reserve; with a judge, its call on a bug case too.
+ * What a case's review costs: `atMostUsd`, an upper bound as the loop reserves each call (its prompt
+ * as a cache write, the dearest way to send it, and the output reserve): every part of every pass
+ * takes every turn (`review-max-turns`), each turn's prompt grown by the turns before it (their
+ * output reserve and one read of the read tools' largest result); with verify-findings, one verifier
+ * call of the same shape per labelled issue (one on a clean case); with a judge, its call on a bug
+ * case. A repair asked for an invalid answer is not counted. `firstUsd`: what the loop reserves
+ * before its first call (each part's prompt and one answer), below which it would not start.
  */
-export function estimateUsd(c: EvalCase, model: string, judgeModel?: string): number {
-  const patch = statSync(path.join(c.dir, 'fix.patch')).size
-  const chars = changedFiles(c).reduce((sum, f) => {
-    const file = path.join(c.dir, 'base', f)
-    return sum + (existsSync(file) ? statSync(file).size : 0)
-  }, patch + PROMPT_OVERHEAD_CHARS)
+export function estimateUsd(
+  c: EvalCase,
+  settings: Settings,
+  judgeModel?: string
+): { atMostUsd: number; firstUsd: number } {
+  const chars = caseChars(c)
+  const parts = Math.max(1, Math.ceil(chars / BATCH_CHARS))
+  const { reviewModel, reviewMaxTurns, reviewPasses, verifyFindings } = settings.ai
+  const prompt = chars / parts + PROMPT_OVERHEAD_CHARS
+  const call = callUpperBound(reviewModel, prompt, reviewMaxTurns)
+  const verifierCalls = verifyFindings ? Math.max(1, c.issues.length) : 0
   const judge =
     judgeModel && c.issues.length
       ? Budget.reserve(judgeModel, JUDGE_PROMPT_CHARS, JUDGE_OUTPUT_RESERVE)
       : 0
-  return Budget.reserve(model, chars, REVIEW_OUTPUT_RESERVE) + judge
+  return {
+    atMostUsd: call * (parts * reviewPasses + verifierCalls) + judge,
+    firstUsd: parts * reviewPasses * Budget.reserve(reviewModel, prompt, REVIEW_OUTPUT_RESERVE)
+  }
+}
+
+/** What one review or verifier call of `turns` turns is reserved at, its first prompt `chars` long. */
+export function callUpperBound(model: string, chars: number, turns: number): number {
+  // each turn sends the ones before it again: their answer (the output reserve, at ~4 characters a
+  // token) and what one tool call returned at most
+  const growth = REVIEW_OUTPUT_RESERVE * 4 + READ_LIMITS.chars
+  let usd = 0
+  for (let turn = 0; turn < turns; turn++)
+    usd += Budget.reserve(model, chars + turn * growth, REVIEW_OUTPUT_RESERVE)
+  return usd
+}
+
+/** The characters a case's review sends: its diff and the full text of the files it changes. */
+function caseChars(c: EvalCase): number {
+  const patch = statSync(path.join(c.dir, 'fix.patch')).size
+  return changedFiles(c).reduce((sum, f) => {
+    const file = path.join(c.dir, 'base', f)
+    return sum + (existsSync(file) ? statSync(file).size : 0)
+  }, patch)
 }
 
 /** A judge's prompt: its instructions, the labels and the findings left unmatched. */
@@ -235,25 +286,55 @@ function plan(
   settings: Settings,
   dataset: string,
   cases: readonly EvalCase[],
-  estimates: readonly number[]
+  estimates: ReadonlyArray<{ atMostUsd: number; firstUsd: number }>
 ): string[] {
   const bugs = cases.filter(c => c.kind === 'bug').length
-  const total = estimates.reduce((s, e) => s + e, 0)
+  const total = estimates.reduce((s, e) => s + e.atMostUsd, 0)
   const lines = [
     `review-loop eval: ${cases.length} cases (${bugs} bug, ${cases.length - bugs} clean) from ${dataset}`,
     `Reviewer ${settings.ai.reviewModel}${options.judgeModel ? `, judge ${options.judgeModel}` : ''}; ${options.loop ? `the whole loop (up to ${settings.maxIterations} iterations), then each case's test` : 'one review per case'}`,
-    `Estimated cost: at most about $${total.toFixed(2)} for the reviews${options.judgeModel ? ' and the judge' : ''} (reserved as the loop reserves them)${options.loop ? '; the fixes and re-reviews of --loop add to it' : ''}`
+    contextLine(settings),
+    costLine(options, settings, total)
   ]
-  if (options.maxCostUsd !== undefined) {
-    let sum = 0
-    const fit = estimates.filter(e => (sum += e) <= options.maxCostUsd!).length
-    lines.push(
-      fit < cases.length
-        ? `--max-cost-usd ${options.maxCostUsd} pays for about ${fit} of ${cases.length} reviews: the eval stops before a case the rest cannot pay for.`
-        : `--max-cost-usd ${options.maxCostUsd}: the eval stops before a case the rest cannot pay for.`
-    )
-  }
+  if (options.maxCostUsd !== undefined) lines.push(budgetLine(options.maxCostUsd, estimates))
   return [...lines, '']
+}
+
+/**
+ * What --max-cost-usd pays for: the cases whose upper bounds it covers for sure, and those it can
+ * start (what the loop reserves before a review's first answer); a case it cuts short is not scored.
+ */
+function budgetLine(
+  maxUsd: number,
+  estimates: ReadonlyArray<{ atMostUsd: number; firstUsd: number }>
+): string {
+  const fit = (pick: (e: { atMostUsd: number; firstUsd: number }) => number) => {
+    let sum = 0
+    return estimates.filter(e => (sum += pick(e)) <= maxUsd).length
+  }
+  const [sure, start] = [fit(e => e.atMostUsd), fit(e => e.firstUsd)]
+  const n = estimates.length
+  if (sure === n) return `--max-cost-usd ${maxUsd} covers the upper bound of every case.`
+  return `--max-cost-usd ${maxUsd} covers the upper bound of ${sure} of ${n} cases and starts at most ${start}: the eval stops before a case whose first answer the rest cannot pay for, and a case the budget cuts short is not run (never scored).`
+}
+
+/** What the reviewer is given: the diff and the changed files, and with `tools` its read tools. */
+function contextLine(settings: Settings): string {
+  const turns = settings.ai.reviewMaxTurns
+  return turns > 1
+    ? `Context: tools (the diff, the changed files' full text, and read tools over the PR's tree for up to ${turns} turns)`
+    : "Context: diff (the diff and the changed files' full text; no read tools)"
+}
+
+/** The estimate, saying what it covers: it is an upper bound for those calls, not a guess. */
+function costLine(options: EvalOptions, settings: Settings, total: number): string {
+  const { reviewMaxTurns: turns, verifyFindings } = settings.ai
+  const covers = [
+    `every review taking all its ${plural(turns, 'turn')} (review-max-turns)`,
+    verifyFindings ? 'a verifier call per labelled issue (one on a clean case)' : '',
+    options.judgeModel ? 'the judge' : ''
+  ].filter(Boolean)
+  return `Estimated cost: at most $${total.toFixed(2)}, with ${covers.join(', ')}; a further verifier call costs as much as a review${options.loop ? '; the fixes and re-reviews of --loop add to it' : ''}`
 }
 
 function evalRun(
@@ -314,20 +395,32 @@ function report(
   settings: Settings,
   dataset: string,
   results: readonly EvalCaseResult[],
-  summary: ReturnType<typeof summarize>
+  estimates: ReadonlyArray<{ atMostUsd: number }>
 ) {
+  return {
+    ...runFacts(options, settings, dataset),
+    fixModel: options.loop ? settings.ai.fixModel : undefined,
+    severityThreshold: settings.severityThreshold,
+    reviewMaxTurns: settings.ai.reviewMaxTurns,
+    verifyFindings: settings.ai.verifyFindings,
+    loop: options.loop,
+    inputs: withoutCredentials(options.inputs),
+    shard: options.shard,
+    estimateUsd: estimates.reduce((s, e) => s + e.atMostUsd, 0),
+    finishedAt: new Date().toISOString(),
+    summary: summarize(results),
+    cases: results
+  }
+}
+
+/** How the eval ran, as the report and the scorecard say it. */
+function runFacts(options: EvalOptions, settings: Settings, dataset: string): EvalRunFacts {
   return {
     dataset,
     reviewModel: settings.ai.reviewModel,
-    fixModel: options.loop ? settings.ai.fixModel : undefined,
     judgeModel: options.judgeModel,
-    severityThreshold: settings.severityThreshold,
-    tolerance: options.tolerance,
-    loop: options.loop,
-    inputs: withoutCredentials(options.inputs),
-    finishedAt: new Date().toISOString(),
-    summary,
-    cases: results
+    context: settings.ai.reviewMaxTurns > 1 ? 'tools' : 'diff',
+    tolerance: options.tolerance
   }
 }
 

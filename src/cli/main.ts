@@ -43,6 +43,8 @@ export async function cli(argv: readonly string[], io: CliIo = defaultIo()): Pro
         return 0
       case 'eval':
         return await (await import('./eval.js')).evaluate(options, io)
+      case 'eval-merge':
+        return await (await import('./eval-merge.js')).mergeReports(options, io)
       default:
         return await review(options, io)
     }

@@ -5,6 +5,7 @@ import type { Settings } from '../inputs.js'
 import { atOrAbove } from '../loop/findings.js'
 import type { Finding, Usage } from '../loop/types.js'
 import { plainText } from '../loop/untrusted.js'
+import { plural } from '../report/format.js'
 import { addUsage, zeroUsage } from '../loop/usage.js'
 import { Budget } from '../model/budget.js'
 import type { ProviderName } from '../model/provider.js'
@@ -80,6 +81,8 @@ export async function runCase(
     // the first review is the reviewer's: with --loop, later ones review the fixer's work
     const review = outcomes.find(o => o.decision)
     if (!review) return unreviewed(c, outcomes.at(-1), loopError, usage, Date.now() - started)
+    const short = cutShort(review)
+    if (short) return unscored(c, 'skipped', short, usage, Date.now() - started)
     const findings = scoredFindings(review.findings, run.settings)
     writeFileSync(path.join(out, 'findings.json'), `${JSON.stringify(findings, null, 2)}\n`)
     const judged = await judge(
@@ -129,6 +132,23 @@ function unreviewed(
   const why =
     loopError ?? `no review (${last?.notice ?? last?.state?.reason ?? 'the loop gave none'})`
   return unscored(c, 'error', why, usage, wallMs)
+}
+
+/**
+ * Why the review was cut short, if it was: a part the budget, the time or an error left unreviewed,
+ * or a finding whose verification could not be made (the same causes). Such a verdict is not the
+ * reviewer's answer on the whole PR: scored, it would count the issues it never looked at as missed,
+ * and on a clean case its fail-closed verdict as a false NO_GO.
+ */
+export function cutShort(review: IterationOutcome): string | undefined {
+  const coverage = review.state?.iterations.at(-1)?.coverage
+  const left = coverage?.unreviewed ?? []
+  if (left.length)
+    return `the review was cut short: ${coverage?.failures?.[0] ?? `${plural(left.length, 'file')} not reviewed`}`
+  const unverifiable = review.findings.find(f => f.verification?.unverifiable)
+  if (unverifiable)
+    return `the review was cut short: a finding's verification could not be made (${plainText(unverifiable.verification!.why).slice(0, 200)})`
+  return undefined
 }
 
 /** A case with no scores: not run, or failed to run; its issues are not counted as missed. */

@@ -1,7 +1,7 @@
 import type { Decision, Usage } from '../loop/types.js'
 import { plainText } from '../loop/untrusted.js'
 import { addUsage, zeroUsage } from '../loop/usage.js'
-import { plural } from './format.js'
+import { codeSpan, escapeMd, plural } from './format.js'
 
 /** A labelled issue's place: a file and its first and last line in the PR's tree. */
 export interface LabelledSpan {
@@ -41,10 +41,17 @@ export function placeMatches(
   )
 }
 
-/** A case's counts: a finding counts as true when it matches any issue, an issue as found when any finding matches it. */
+/**
+ * A case's counts. An issue counts as found when any finding matches it. Each issue makes at most one
+ * finding true: the findings and issues are paired one to one, as many pairs as the matches allow
+ * (the reviewer's order breaks ties). A finding that matches only issues other findings are paired
+ * with is a duplicate: it says something true but finds nothing more.
+ */
 export interface CaseCounts {
   findings: number
   trueFindings: number
+  /** Findings that match an issue but are left unpaired: neither true nor false in precision. */
+  duplicates: number
   issues: number
   foundIssues: number
 }
@@ -54,12 +61,34 @@ export function countMatches(
   issues: number,
   matches: readonly Match[]
 ): CaseCounts {
+  const paired = pairs(findings, matches)
+  const matching = new Set(matches.map(m => m[0]))
   return {
     findings,
-    trueFindings: new Set(matches.map(m => m[0])).size,
+    trueFindings: paired,
+    duplicates: matching.size - paired,
     issues,
     foundIssues: new Set(matches.map(m => m[1])).size
   }
+}
+
+/** The most (finding, issue) pairs the matches allow, each finding and issue in one pair at most. */
+function pairs(findings: number, matches: readonly Match[]): number {
+  const issueOf = new Map<number, number>() // issue → its finding
+  const options = (f: number) => matches.filter(m => m[0] === f).map(m => m[1])
+  // Kuhn's augmenting paths: a finding takes a free issue, or one whose finding can move to another
+  const place = (f: number, seen: Set<number>): boolean =>
+    options(f).some(i => {
+      if (seen.has(i)) return false
+      seen.add(i)
+      const holder = issueOf.get(i)
+      if (holder !== undefined && !place(holder, seen)) return false
+      issueOf.set(i, f)
+      return true
+    })
+  let count = 0
+  for (let f = 0; f < findings; f++) if (place(f, new Set())) count++
+  return count
 }
 
 export type TestStatus = 'passed' | 'failed' | 'unavailable' | 'not run'
@@ -88,8 +117,10 @@ export interface EvalSummary {
   skipped: number
   findings: number
   trueFindings: number
+  duplicates: number
   issues: number
   foundIssues: number
+  /** True findings of the findings that are not duplicates. */
   precision?: number
   recall?: number
   f1?: number
@@ -113,9 +144,13 @@ export function summarize(results: readonly EvalCaseResult[]): EvalSummary {
   const sum = (k: keyof CaseCounts) => done.reduce((s, r) => s + r[k], 0)
   const findings = sum('findings')
   const trueFindings = sum('trueFindings')
+  const duplicates = sum('duplicates')
   const issues = sum('issues')
   const foundIssues = sum('foundIssues')
-  const precision = findings ? trueFindings / findings : undefined
+  // a duplicate is left out of precision: counted false it would call a true statement a false
+  // alarm, counted true it would reward saying one thing twice
+  const judged = findings - duplicates
+  const precision = judged ? trueFindings / judged : undefined
   const recall = issues ? foundIssues / issues : undefined
   // a reviewer that finds none of the issues scores 0, whether it said anything or not
   const f1 =
@@ -141,6 +176,7 @@ export function summarize(results: readonly EvalCaseResult[]): EvalSummary {
     skipped: results.filter(r => r.status === 'skipped').length,
     findings,
     trueFindings,
+    duplicates,
     issues,
     foundIssues,
     precision,
@@ -186,7 +222,7 @@ export function caseLine(r: EvalCaseResult, width: number): string {
             (r.decision ?? 'no verdict').padEnd(17),
             `${r.findings} found`.padEnd(9),
             r.kind === 'bug'
-              ? `${r.trueFindings} true, ${r.foundIssues}/${r.issues} issues`
+              ? `${r.trueFindings} true${r.duplicates ? ` (${r.duplicates} duplicate)` : ''}, ${r.foundIssues}/${r.issues} issues`
               : `${r.findings} false`,
             r.test ? `test ${r.test.before} → ${r.test.after}` : '',
             // a run that failed after its review, or a judge that failed: said beside the scores
@@ -205,7 +241,7 @@ export function caseLine(r: EvalCaseResult, width: number): string {
 export function summaryLines(s: EvalSummary, tolerance: number): string[] {
   const lines = [
     `Cases: ${s.done} of ${s.cases} run${s.errors ? `, ${plural(s.errors, 'error')}` : ''}${s.skipped ? `, ${s.skipped} not run` : ''}`,
-    `Precision ${fixed2(s.precision)} (${s.trueFindings} of ${counted(s.findings, 'finding')} match a labelled issue, ±${tolerance} lines)`,
+    `Precision ${fixed2(s.precision)} (${s.trueFindings} of ${counted(s.findings - s.duplicates, 'finding')} match a labelled issue, ±${tolerance} lines${s.duplicates ? `; ${counted(s.duplicates, 'duplicate')} left out` : ''})`,
     `Recall    ${fixed2(s.recall)} (${s.foundIssues} of ${counted(s.issues, 'labelled issue')} found)`,
     `F1        ${fixed2(s.f1)}`,
     `False NO_GO on clean cases: ${pct(s.falseNoGo)}`,
@@ -221,4 +257,50 @@ export function summaryLines(s: EvalSummary, tolerance: number): string[] {
     `Tokens ${tokenCount(s.usage)} (input ${s.usage.inputTokens}, output ${s.usage.outputTokens}, cache read ${s.usage.cacheReadTokens}, cache write ${s.usage.cacheWriteTokens}); cost ${money(s.usage.costUsd)}; time ${secs(s.wallMs)}`
   )
   return lines
+}
+
+/** What a report says about how it was run: shown above the scorecard's figures. */
+export interface EvalRunFacts {
+  dataset: string
+  reviewModel: string
+  judgeModel?: string
+  context: string
+  tolerance: number
+  /** How many shards the figures sum, when more than one. */
+  shards?: number
+}
+
+/** The scorecard as GitHub-flavoured Markdown for a job summary: the figures, then a row per case. */
+export function scorecardMarkdown(
+  s: EvalSummary,
+  facts: EvalRunFacts,
+  results: readonly EvalCaseResult[]
+): string {
+  const how = [
+    `reviewer ${codeSpan(facts.reviewModel)}`,
+    facts.judgeModel ? `judge ${codeSpan(facts.judgeModel)}` : '',
+    `context ${facts.context}`,
+    facts.shards ? `${facts.shards} shards merged` : ''
+  ].filter(Boolean)
+  const rows = results.map(r => {
+    const what =
+      r.status === 'done'
+        ? `${r.decision ?? 'no verdict'} | ${r.findings} | ${r.trueFindings} | ${r.duplicates} | ${r.foundIssues}/${r.issues}`
+        : `${r.status === 'skipped' ? 'not run' : 'error'}: ${escapeMd(r.error ?? '')} | | | |`
+    return `| ${escapeMd(r.id)} | ${r.kind} | ${what} | ${money(r.usage.costUsd)} |`
+  })
+  return [
+    '## review-loop eval',
+    '',
+    `${escapeMd(facts.dataset)}: ${how.join(', ')}.`,
+    '',
+    '```text',
+    ...summaryLines(s, facts.tolerance),
+    '```',
+    '',
+    '| case | kind | verdict | findings | true | duplicates | issues found | cost |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows,
+    ''
+  ].join('\n')
 }
