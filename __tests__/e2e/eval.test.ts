@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process'
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { defaultNode } from '../../test-support/harness.js'
+import { evalCli as runEvalCli } from '../../test-support/eval-cli.js'
 import {
   changedFiles,
   evidenceAt,
@@ -22,7 +21,6 @@ import {
 } from '../../test-support/model-server.js'
 import { TEST_API_KEY } from '../../test-support/scenario.js'
 
-const BIN = path.resolve('bin/review-loop.mjs')
 const CASES = path.resolve('eval/cases')
 const dirs: string[] = []
 
@@ -45,75 +43,11 @@ const PICKED = [
 ]
 
 /** `review-loop eval ARGS` through the committed bundle against the local model server. */
-function evalCli(
+const evalCli = (
   server: ModelServer,
   args: string[],
   options: { bin?: string; json?: string } = {}
-): Promise<{ code: number | null; out: string; err: string; json: EvalJson; dir: string }> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'review-loop-eval-test-'))
-  dirs.push(dir)
-  const json = options.json ?? path.join(dir, 'eval.json')
-  return new Promise(resolve => {
-    const child = spawn(
-      defaultNode(),
-      [
-        options.bin ?? BIN,
-        'eval',
-        ...args,
-        '--set',
-        `anthropic-base-url=${server.url}`,
-        '--json',
-        json,
-        '--out',
-        path.join(dir, 'out')
-      ],
-      {
-        cwd: dir,
-        env: {
-          PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-          HOME: os.homedir(),
-          LANG: 'C.UTF-8',
-          ANTHROPIC_API_KEY: TEST_API_KEY
-        }
-      }
-    )
-    let out = ''
-    let err = ''
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()))
-    child.on('close', code => {
-      let parsed = {} as EvalJson
-      try {
-        parsed = JSON.parse(readFileSync(json, 'utf8')) as EvalJson
-      } catch {
-        // no JSON: the test's expectations on it fail with the output shown
-      }
-      resolve({ code, out, err, json: parsed, dir })
-    })
-  })
-}
-
-interface EvalJson {
-  summary: {
-    precision?: number
-    recall?: number
-    f1?: number
-    falseNoGo: { count: number; of: number }
-    missedGo: { count: number; of: number }
-    fixed?: { count: number; of: number; rate?: number }
-    skipped: number
-    usage: { costUsd: number }
-  }
-  cases: Array<{
-    id: string
-    status: string
-    decision?: string
-    test?: unknown
-    error?: string
-    loopStatus?: string
-    usage: { costUsd: number; inputTokens: number }
-  }>
-}
+) => runEvalCli(server, args, dirs, options)
 
 const caseArgs = (ids: readonly string[]) => ids.flatMap(id => ['--case', id])
 const isFixer = (call: RecordedCall) =>
