@@ -210,7 +210,7 @@ async function judge(
 
 /**
  * The case's test, in the sandbox (before the loop it runs the dataset's code, after it code a
- * model wrote), its output kept in test-before.txt / test-after.txt. A sandbox that cannot start
+ * model wrote), on a copy of the tree with the case's held-out test applied, its output kept in test-before.txt / test-after.txt. A sandbox that cannot start
  * makes the test unavailable, never failed.
  */
 async function caseTest(
@@ -238,10 +238,14 @@ async function caseTest(
     surface: 'cli',
     binds: () => (tools ? [{ src: tools, dest: tools }] : [])
   })
-  const confined = await confine({ root: repo, gitDir: path.join(repo, '.git'), gitConfig })
+  // the test runs on a copy of the PR's tree with the held-out test applied (runCaseTest), and may
+  // write only there: the reviewed repository stays as it is
+  const tree = path.join(scratch, 'tree')
+  mkdirSync(tree)
+  const confined = await confine({ root: tree, gitDir: path.join(repo, '.git'), gitConfig })
   if (confined.warning) run.warnOnce(`The cases' tests: ${confined.warning}`)
   const started = await confined.runner.run('true', {
-    cwd: repo,
+    cwd: tree,
     timeoutMs: 60_000,
     env: confined.env
   })
@@ -252,7 +256,8 @@ async function caseTest(
   const r = await runCaseTest(c, repo, {
     runner: confined.runner,
     env: confined.env,
-    tools: tools ?? run.tools
+    tools: tools ?? run.tools,
+    copy: tree
   })
   log.info(`${c.testCommand}: ${r.status}\n${plainText(r.detail)}`)
   return r.status
