@@ -81,15 +81,19 @@ function holdOut(dir: string, c: Case, mirror: string): string[] {
   return changed
 }
 
-/** Whether a line is only a comment (`//`, `#`, `/*`, ` *`), or inside a block comment. */
+/**
+ * Whether a line is only a comment (`//`, `#`, `/*`, ` *`, a Python docstring's `"""`), or inside a
+ * block comment or docstring.
+ */
 function commentLine(text: string, inBlock: boolean): boolean {
   const t = text.trim()
-  return t !== '' && (inBlock || /^(\/\/|#|\/\*|\*)/.test(t))
+  return inBlock || (t !== '' && /^(\/\/|#|\/\*|\*|""")/.test(t))
 }
 
-/** Block-comment state after `text`. */
-function blockAfter(text: string, inBlock: boolean): boolean {
+/** Block-comment (or, in Python, docstring) state after `text`. */
+function blockAfter(text: string, inBlock: boolean, python: boolean): boolean {
   const t = text.trim()
+  if (python) return t.split('"""').length % 2 === 0 ? !inBlock : inBlock
   if (inBlock) return !t.includes('*/')
   const open = t.lastIndexOf('/*')
   return open >= 0 && !t.slice(open).includes('*/')
@@ -104,7 +108,7 @@ interface Rewritten {
   changes: boolean
 }
 
-function rewriteHunk(body: string[], newStart: number): Rewritten {
+function rewriteHunk(body: string[], newStart: number, python: boolean): Rewritten {
   const out: Rewritten = { lines: [], inserts: [], drops: [], changes: false }
   let pos = newStart
   let oldBlock = false
@@ -123,8 +127,9 @@ function rewriteHunk(body: string[], newStart: number): Rewritten {
         if (sign !== ' ') out.changes = true
       }
     }
-    if (sign !== '+') oldBlock = blockAfter(text, oldBlock)
-    if (sign !== '-') newBlock = blockAfter(text, newBlock)
+    // a docstring is told only from the changed lines: a context line's """ may close one begun above
+    if (sign === '-' || (sign === ' ' && !python)) oldBlock = blockAfter(text, oldBlock, python)
+    if (sign === '+' || (sign === ' ' && !python)) newBlock = blockAfter(text, newBlock, python)
   }
   return out
 }
@@ -132,7 +137,7 @@ function rewriteHunk(body: string[], newStart: number): Rewritten {
 type LineMap = (line: number) => number
 
 /** One file's part of fix.patch rewritten, and how its old PR-tree lines map to the new ones. */
-function rewriteFile(part: string): { text: string; map: LineMap } {
+function rewriteFile(part: string, python: boolean): { text: string; map: LineMap } {
   const [header, ...hunks] = part.split(/^(?=@@ )/m)
   const inserts: number[] = []
   const drops: number[] = []
@@ -142,7 +147,7 @@ function rewriteFile(part: string): { text: string; map: LineMap } {
     const [head, ...body] = hunk.replace(/\n$/, '').split('\n')
     const m = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@(.*)$/.exec(head!)
     if (!m) throw new Error(`not a hunk header: ${head}`)
-    const r = rewriteHunk(body, Number(m[2]))
+    const r = rewriteHunk(body, Number(m[2]), python)
     inserts.push(...r.inserts)
     drops.push(...r.drops)
     const oldCount = r.lines.filter(l => l[0] === ' ' || l[0] === '-').length
@@ -168,7 +173,7 @@ function keepComments(dir: string, c: Case): boolean {
     .map(part => {
       const name = /^diff --git a\/(\S+) b\//.exec(part)?.[1]
       if (!name || !part.includes('\n@@ ')) return part
-      const r = rewriteFile(part)
+      const r = rewriteFile(part, name.endsWith('.py'))
       maps.set(name, r.map)
       return r.text
     })
