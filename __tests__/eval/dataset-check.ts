@@ -1,7 +1,7 @@
 // The dataset's self-check, shared by the per-language test files (so the workers split them):
 // every case's fix.patch applies, its labels point into the PR's change, and its test tells the
-// trees apart — a bug case's fails on the PR (buggy) and passes on main (fixed), a clean case's
-// passes on both. A case whose runtime this machine lacks is skipped, saying what to install.
+// trees apart — a bug case's fails on the PR (buggy) and passes on main (fixed), with the fix's
+// held-out test (heldout.patch) applied to a copy of each, a clean case's passes on both. A case whose runtime this machine lacks is skipped, saying what to install.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -9,6 +9,8 @@ import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import {
   buildCaseRepo,
+  changedFiles,
+  heldOutPatch,
   loadDataset,
   missingRuntime,
   runCaseTest,
@@ -42,6 +44,21 @@ function checkLabels(c: EvalCase, repo: string, changed: string[]): void {
     const text = execFileSync('git', ['show', `pr:${issue.file}`], { cwd: repo, encoding: 'utf8' })
     const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0)
     expect(issue.lines[1], `${c.id}: ${issue.file} has ${lines} lines`).toBeLessThanOrEqual(lines)
+  }
+  const held = heldOutPatch(c)
+  if (c.kind === 'bug' && c.testAddedByFix)
+    expect(held, `${c.id}: the fix's test is held out in heldout.patch`).toBeDefined()
+  if (held) {
+    // the held-out files are the fix's tests, not the PR's files, and neither branch holds their change
+    const heldFiles = changedFiles({ dir: path.dirname(held) }, 'heldout.patch')
+    expect(heldFiles.length, `${c.id}: heldout.patch changes no file`).toBeGreaterThan(0)
+    for (const f of heldFiles) expect(changed, `${c.id}: ${f} is held out`).not.toContain(f)
+    // against each branch's tree, in an index of its own: the work tree is the test runs' to check out
+    for (const branch of ['main', 'pr']) {
+      const env = { ...process.env, GIT_INDEX_FILE: path.join(repo, '.git', `held-${branch}`) }
+      execFileSync('git', ['read-tree', branch], { cwd: repo, env })
+      execFileSync('git', ['apply', '--cached', '--check', held], { cwd: repo, env })
+    }
   }
   const subject = git(repo, 'log', '-1', '--format=%s', 'pr')
   if (c.kind === 'bug') expect(subject, `${c.id}: the PR's title`).not.toMatch(/revert|fix/i)
@@ -109,17 +126,23 @@ export function checkDataset(languages: CaseLanguage[]): void {
         async () => {
           const { repo } = repoOf(c)
           counts.testsRun++
-          const how = { runner, env: process.env, tools: TOOLS, timeoutMs: 240_000 }
+          const how = (branch: string) => ({
+            runner,
+            env: process.env,
+            tools: TOOLS,
+            timeoutMs: 240_000,
+            copy: path.join(scratch, `${c.id}.test-on-${branch}`)
+          })
           const clean = (): void =>
             expect(
               git(repo, 'status', '--porcelain', '--ignored'),
-              `${c.id}: the test wrote into the tree`
+              `${c.id}: the test or its held-out patch wrote into the reviewed tree`
             ).toBe('')
           git(repo, 'checkout', '-q', 'pr')
-          const onPr = await runCaseTest(c, repo, how)
+          const onPr = await runCaseTest(c, repo, how('pr'))
           clean()
           git(repo, 'checkout', '-q', 'main')
-          const onBase = await runCaseTest(c, repo, how)
+          const onBase = await runCaseTest(c, repo, how('main'))
           clean()
           if (c.kind === 'bug') {
             expect(onPr.status, `${c.id} on the PR (buggy):\n${onPr.detail}`).toBe('failed')

@@ -245,7 +245,41 @@ describe('runCaseTest', () => {
     return { c, tree }
   }
   const run = ({ c, tree }: { c: EvalCase; tree: string }, tools_ = tools) =>
-    runCaseTest(c, tree, { runner, env: process.env, tools: tools_ })
+    runCaseTest(c, tree, {
+      runner,
+      env: process.env,
+      tools: tools_,
+      copy: path.join(scratch, `copy-${made++}`)
+    })
+
+  it('runs the test on a copy of the tree with heldout.patch applied, leaving the tree as it was', async () => {
+    const before = "require('tape')('t', t => { t.ok(true); t.end() })\n"
+    const made_ = tiny('javascript', 'tape test.js', { 'test.js': before }, ['tape@5'])
+    const dir = path.join(scratch, `case-${made++}`)
+    mkdirSync(dir)
+    const c = { ...made_.c, dir }
+    writeFileSync(
+      path.join(dir, 'heldout.patch'),
+      [
+        'diff --git a/test.js b/test.js',
+        '--- a/test.js',
+        '+++ b/test.js',
+        '@@ -1 +1 @@',
+        "-require('tape')('t', t => { t.ok(true); t.end() })",
+        "+require('tape')('t', t => { t.ok(false, 'held out'); t.end() })",
+        ''
+      ].join('\n')
+    )
+    const result = await run({ c, tree: made_.tree })
+    expect(result.status).toBe('failed')
+    expect(result.detail).toContain('held out')
+    expect(readFileSync(path.join(made_.tree, 'test.js'), 'utf8')).toBe(before)
+    writeFileSync(
+      path.join(dir, 'heldout.patch'),
+      'diff --git a/nothing.js b/nothing.js\n--- a/nothing.js\n+++ b/nothing.js\n@@ -1 +1 @@\n-a\n+b\n'
+    )
+    await expect(run({ c, tree: made_.tree })).rejects.toThrow(/heldout\.patch does not apply/)
+  })
 
   it('says which npm packages to install, and where, when the tools folder lacks them', async () => {
     const empty = path.join(scratch, 'no-tools', 'node_modules')

@@ -57,6 +57,8 @@ export interface EvalCase {
   fixCommit?: string
   /** Whether the test tells the trees apart (bug) or passes on both (clean). */
   hasTest?: boolean
+  /** Whether the fix added or changed the test (it is then held out in heldout.patch). */
+  testAddedByFix?: boolean
 }
 
 export class DatasetError extends Error {
@@ -219,9 +221,45 @@ function git(cwd: string, args: string[]): string {
   ).trim()
 }
 
-/** The files a case's PR changes, as its fix.patch names them (the project's diff reader). */
-export function changedFiles(c: Pick<EvalCase, 'dir'>): string[] {
-  return readDiff(readFileSync(path.join(c.dir, 'fix.patch'), 'utf8')).map(f => f.path)
+/**
+ * A bug case's held-out test changes (heldout.patch: the fix's own test and test data, applied only
+ * to run the test, so the reviewed tree does not hold them), if it has any.
+ */
+export function heldOutPatch(c: Pick<EvalCase, 'dir'>): string | undefined {
+  const file = path.resolve(c.dir, 'heldout.patch')
+  return existsSync(file) ? file : undefined
+}
+
+/**
+ * The tree a case's test runs on: a copy of `tree`'s files (not its .git) at `into` (a new or empty
+ * folder), with heldout.patch applied, so the reviewed repository stays as it is. Returns `into`.
+ */
+export function testTree(c: EvalCase, tree: string, into: string): string {
+  if (existsSync(into) && readdirSync(into).length > 0)
+    throw new DatasetError(`eval case ${c.id}: ${into} is not empty; give a new folder`)
+  const git = path.join(path.resolve(tree), '.git')
+  cpSync(tree, into, { recursive: true, filter: src => path.resolve(src) !== git })
+  const patch = heldOutPatch(c)
+  if (!patch) return into
+  try {
+    execFileSync('git', ['apply', '--whitespace=nowarn', patch], {
+      cwd: into,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // the copy is no repository: never apply inside one that holds it
+      env: { ...process.env, GIT_CEILING_DIRECTORIES: path.dirname(path.resolve(into)) }
+    })
+  } catch (e) {
+    const stderr = String((e as { stderr?: unknown }).stderr ?? (e as Error).message).trim()
+    throw new DatasetError(
+      `eval case ${c.dir}: heldout.patch does not apply to the case's tree (${stderr.split('\n').slice(-3).join(' ')}): make it a git diff of the tree's test files`
+    )
+  }
+  return into
+}
+
+/** The files a case's PR changes, as its fix.patch (or `patch`) names them (the project's diff reader). */
+export function changedFiles(c: Pick<EvalCase, 'dir'>, patch = 'fix.patch'): string[] {
+  return readDiff(readFileSync(path.join(c.dir, patch), 'utf8')).map(f => f.path)
 }
 
 /** A bug case's PR title: the files it changes, nothing about what the change does. */
@@ -380,8 +418,10 @@ function tail(output: string, lines = 20): string {
 }
 
 /**
- * The case's test on the tree at `tree`. `tools` is a node_modules folder holding the npm tools
- * (its .bin on PATH, resolvable from the tree); a run that ran no test counts as failed.
+ * The case's test on the tree at `tree`, run on a copy of it made at `how.copy` (a new or empty
+ * folder) with the case's heldout.patch applied (testTree): `tree` itself is never written to.
+ * `tools` is a node_modules folder holding the npm tools (its .bin on PATH, resolvable from the
+ * tree); a run that ran no test counts as failed.
  */
 export async function runCaseTest(
   c: EvalCase,
@@ -390,6 +430,7 @@ export async function runCaseTest(
     runner: CommandRunner
     env: Record<string, string | undefined>
     tools: string
+    copy: string
     timeoutMs?: number
   }
 ): Promise<CaseTestResult> {
@@ -397,7 +438,7 @@ export async function runCaseTest(
   const missing = missingRuntime(c, how.tools)
   if (missing) return { status: 'unavailable', detail: missing }
   const result = await how.runner.run(c.testCommand, {
-    cwd: tree,
+    cwd: testTree(c, tree, how.copy),
     timeoutMs: how.timeoutMs ?? 300_000,
     env: testEnv(how.env, path.resolve(how.tools))
   })

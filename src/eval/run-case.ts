@@ -19,7 +19,7 @@ import {
   type Match,
   type TestStatus
 } from '../report/eval-score.js'
-import { buildCaseRepo, runCaseTest, type EvalCase } from './dataset.js'
+import { buildCaseRepo, DatasetError, runCaseTest, type EvalCase } from './dataset.js'
 import { JUDGE_OUTPUT_RESERVE, judgeMatches } from './judge.js'
 
 /** How every case of one eval is run. */
@@ -230,7 +230,7 @@ async function judge(
 
 /**
  * The case's test, in the sandbox (before the loop it runs the dataset's code, after it code a
- * model wrote), its output kept in test-before.txt / test-after.txt. A sandbox that cannot start
+ * model wrote), on a copy of the tree with the case's held-out test applied, its output kept in test-before.txt / test-after.txt. A sandbox that cannot start
  * makes the test unavailable, never failed.
  */
 async function caseTest(
@@ -258,10 +258,14 @@ async function caseTest(
     surface: 'cli',
     binds: () => (tools ? [{ src: tools, dest: tools }] : [])
   })
-  const confined = await confine({ root: repo, gitDir: path.join(repo, '.git'), gitConfig })
+  // the test runs on a copy of the PR's tree with the held-out test applied (runCaseTest), and may
+  // write only there: the reviewed repository stays as it is
+  const tree = path.join(scratch, 'tree')
+  mkdirSync(tree)
+  const confined = await confine({ root: tree, gitDir: path.join(repo, '.git'), gitConfig })
   if (confined.warning) run.warnOnce(`The cases' tests: ${confined.warning}`)
   const started = await confined.runner.run('true', {
-    cwd: repo,
+    cwd: tree,
     timeoutMs: 60_000,
     env: confined.env
   })
@@ -269,10 +273,12 @@ async function caseTest(
     log.warning(`the sandbox could not start: ${plainText(started.output).trim()}`)
     return 'unavailable'
   }
-  const r = await runCaseTest(c, repo, {
-    runner: confined.runner,
-    env: confined.env,
-    tools: tools ?? run.tools
+  const how = { runner: confined.runner, env: confined.env, tools: tools ?? run.tools, copy: tree }
+  // after the loop, a fix that changed the held-out test's files keeps heldout.patch from applying:
+  // the test cannot run on that fix, so it fails (before the loop, it is the dataset's error)
+  const r = await runCaseTest(c, repo, how).catch((e: unknown) => {
+    if (when === 'before' || !(e instanceof DatasetError)) throw e
+    return { status: 'failed' as const, detail: e.message }
   })
   log.info(`${c.testCommand}: ${r.status}\n${plainText(r.detail)}`)
   return r.status

@@ -22,7 +22,6 @@ var cleanTests = []struct {
 
 	// missing root
 	{"", "/"},
-	{"a/", "/a/"},
 	{"abc", "/abc"},
 	{"abc/def", "/abc/def"},
 	{"a/b/c", "/a/b/c"},

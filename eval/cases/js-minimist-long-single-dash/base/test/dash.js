@@ -4,9 +4,8 @@ var parse = require('../');
 var test = require('tape');
 
 test('-', function (t) {
-	t.plan(6);
+	t.plan(5);
 	t.deepEqual(parse(['-n', '-']), { n: '-', _: [] });
-	t.deepEqual(parse(['--nnn', '-']), { nnn: '-', _: [] });
 	t.deepEqual(parse(['-']), { _: ['-'] });
 	t.deepEqual(parse(['-f-']), { f: '-', _: [] });
 	t.deepEqual(
@@ -32,12 +31,3 @@ test('move arguments after the -- into their own `--` array', function (t) {
 		{ name: 'John', _: ['before'], '--': ['after'] }
 	);
 });
-
-test('--- option value', function (t) {
-	// A multi-dash value is largely an edge case, but check the behaviour is as expected,
-	// and in particular the same for short option and long option (as made consistent in Jan 2023).
-	t.plan(2);
-	t.deepEqual(parse(['-n', '---']), { n: '---', _: [] });
-	t.deepEqual(parse(['--nnn', '---']), { nnn: '---', _: [] });
-});
-

@@ -1,5 +1,4 @@
 import unittest
-import unittest.mock
 import warnings
 
 
@@ -674,14 +673,3 @@ class NoneMethodTest(unittest.TestCase):
 
         with self.assertRaises(TypeError):
             wrapper.cache_info()
-
-
-class AutospecTest(unittest.TestCase):
-    def test_autospec_no_warnings(self):
-
-        with warnings.catch_warnings(record=True) as w:
-            warnings.simplefilter("always")
-
-            _ = unittest.mock.create_autospec(Cached, instance=True)
-
-        self.assertEqual(len(w), 0)

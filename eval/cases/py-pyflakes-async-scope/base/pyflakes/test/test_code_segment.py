@@ -1,9 +1,7 @@
-from sys import version_info
-
 from pyflakes import messages as m
 from pyflakes.checker import (FunctionScope, ClassScope, ModuleScope,
                               Argument, FunctionDefinition, Assignment)
-from pyflakes.test.harness import TestCase, skipIf
+from pyflakes.test.harness import TestCase
 
 
 class TestCodeSegments(TestCase):
@@ -126,7 +124,3 @@ class TestCodeSegments(TestCase):
         self.assertIsInstance(function_scope_bar['g'], Argument)
         self.assertIsInstance(function_scope_bar['h'], Argument)
         self.assertIsInstance(function_scope_bar['i'], Argument)
-
-    @skipIf(version_info < (3, 5), 'new in Python 3.5')
-    def test_scope_async_function(self):
-        self.flakes('async def foo(): pass', is_segment=True)

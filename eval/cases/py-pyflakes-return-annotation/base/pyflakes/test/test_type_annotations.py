@@ -342,23 +342,3 @@ class TestTypeAnnotations(TestCase):
         x = 1
         # type: F
         """)
-
-    @skipIf(version_info < (3,), 'new in Python 3')
-    def test_return_annotation_is_class_scope_variable(self):
-        self.flakes("""
-        from typing import TypeVar
-        class Test:
-            Y = TypeVar('Y')
-
-            def t(self, x: Y) -> Y:
-                return x
-        """)
-
-    @skipIf(version_info < (3,), 'new in Python 3')
-    def test_return_annotation_is_function_body_variable(self):
-        self.flakes("""
-        class Test:
-            def t(self) -> Y:
-                Y = 2
-                return Y
-        """, m.UndefinedName)

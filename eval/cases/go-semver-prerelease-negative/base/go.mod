@@ -1,0 +1,3 @@
+module github.com/Masterminds/semver
+
+go 1.12
