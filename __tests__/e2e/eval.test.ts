@@ -312,7 +312,9 @@ describe('review-loop eval, through dist/ against the local model server', () =>
     } finally {
       await server.close()
     }
-  })
+    // a Go build with an empty cache in the sandbox, and Python's tests, twice each: 45 s on a
+    // 2-core machine with nothing else running
+  }, 180_000)
 })
 
 describe("eval-scripted's verifier (scripts/eval-scripted.ts --verifier labels)", () => {
