@@ -15,6 +15,7 @@
  * With `--loop`, the fixer writes the case's real fix (each changed file as its base/ has it), so
  * every case whose test failed before passes after: fix rate 1 (a fixer that changes nothing, fix
  * rate 0, is __tests__/e2e/eval.test.ts's).
+ * `--shard I/N` is passed on, and the script answers that shard's cases.
  * Cases run in the dataset's order (by id), one review each (bug cases with --loop: a review, the
  * fix, its closing turn: the fix takes the branch back to its base, leaving nothing to review).
  */
@@ -47,9 +48,12 @@ const loop = args.includes('--loop')
 const chosen = args.flatMap((a, i) => (a === '--case' ? [args[i + 1]!] : []))
 const dataset = path.resolve(args.find((a, i) => i === 0 && !a.startsWith('-')) ?? 'eval')
 const casesDir = path.join(dataset, 'cases')
+const shard = /^(\d+)\/(\d+)$/.exec(args[args.indexOf('--shard') + 1] ?? '')
+// --shard I/N: the eval takes every Nth case from the Ith, so the script answers those
 const ids = readdirSync(casesDir)
   .filter(id => !chosen.length || chosen.includes(id))
   .sort()
+  .filter((_, k) => !shard || k % Number(shard[2]) === Number(shard[1]) - 1)
 
 function repliesFor(id: string): ScriptedReply[] {
   const c = readCase(casesDir, id)
