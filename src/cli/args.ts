@@ -47,13 +47,17 @@ whose bugs are known.
 Usage:
   review-loop eval [DATASET] [options]
   review-loop eval --list [DATASET]
+  review-loop eval import martian GOLDEN.json... --out DIR [--api-url URL]
 
   DATASET is a folder of cases (default: the dataset shipped with review-loop, its eval/ folder:
   real bug-fix commits of permissively licensed projects, and clean changes whose right verdict is
   GO). Each case's pull request is built in a temporary repository and reviewed exactly as
   review-loop reviews a branch: the same prompts, parts and settings. Each finding at or above the
   severity threshold is matched to the case's labelled issues: the same file and a line within the
-  labelled lines (± --tolerance).
+  labelled lines (± --tolerance). A case may instead name its repository and commits: it is fetched
+  when it runs (a partial fetch of those commits) into a cache, $REVIEW_LOOP_EVAL_CACHE or else
+  $XDG_CACHE_HOME/review-loop/eval (~/.cache/review-loop/eval), reused by later runs; a case that
+  cannot be fetched is an error naming its repository, and the others run.
 
 Options:
   --list               one line per case: id, language, bug or clean, whether it has a test
@@ -63,11 +67,25 @@ Options:
   --loop               run the whole loop (reviews and AI fixes, up to max-iterations), then the
                        case's own test: the fix rate counts the cases whose test failed before and
                        passes after (run in the sandbox: it runs code a model wrote)
-  --judge-model M      also match a finding to an issue when model M says they are the same defect
+  --judge-model M      also match a finding to an issue when model M says they are the same defect;
+                       labels with no place (imported golden comments) are matched by it alone,
+                       and an eval of them is refused without it
+  --judge-mode MODE    batch (default): one judge call per case; pairwise: one call per (labelled
+                       issue, finding) pair, as Martian's Code Review Bench judges (costs more)
   --max-cost-usd USD   the budget for the whole eval; it stops before a case the rest cannot pay for
   --tolerance N        lines either side of a labelled issue a finding may name (default 3)
   --json FILE          also write every case's result and the totals as JSON
   --out DIR            where each case's comment, findings and log go (default: a new temporary folder)
+
+Import:
+  review-loop eval import martian GOLDEN.json... --out DIR
+                       writes a dataset (DIR/cases/<id>/case.json) from the golden comment
+                       files of Martian's Code Review Bench (withmartian/code-review-benchmark,
+                       offline/golden_comments/): a case per pull request, its golden comments
+                       as labels with no place. Each PR's head and merge base are read once
+                       from GitHub's REST API (--api-url URL, default GITHUB_API_URL or
+                       https://api.github.com; GITHUB_TOKEN or GH_TOKEN when set, needed beyond
+                       60 requests an hour). Exit 1 when a PR could not be read.
 
   It prints the estimated cost before the first model call, a line per case as it finishes, then
   precision, recall, F1, the false NO_GO rate on clean cases, the fix rate (--loop), tokens, cost
@@ -116,14 +134,29 @@ export interface EvalOptions {
   cases: string[]
   loop: boolean
   judgeModel?: string
+  /** `batch`: one judge call per case; `pairwise`: one per (issue, finding) pair, as Martian's judge. */
+  judgeMode: 'batch' | 'pairwise'
   maxCostUsd?: number
   tolerance: number
   json?: string
   out?: string
 }
 
+/** `review-loop eval import martian GOLDEN.json... --out DIR`: a dataset from a benchmark's files. */
+export interface EvalImportOptions {
+  command: 'eval-import'
+  format: 'martian'
+  files: string[]
+  out: string
+  apiUrl?: string
+}
+
 export type CliOptions =
-  ReviewOptions | StatsOptions | EvalOptions | { command: 'help' | 'version' | 'eval-help' }
+  | ReviewOptions
+  | StatsOptions
+  | EvalOptions
+  | EvalImportOptions
+  | { command: 'help' | 'version' | 'eval-help' }
 
 const OPTIONS = {
   base: { type: 'string' },
@@ -145,6 +178,7 @@ const OPTIONS = {
   case: { type: 'string', multiple: true },
   loop: { type: 'boolean' },
   'judge-model': { type: 'string' },
+  'judge-mode': { type: 'string' },
   tolerance: { type: 'string' },
   json: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -245,7 +279,19 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
     'no-lend'
   ],
   stats: ['repo', 'last', 'api-url', 'summary', 'state-author'],
-  eval: ['set', 'list', 'case', 'loop', 'judge-model', 'max-cost-usd', 'tolerance', 'json', 'out']
+  eval: [
+    'set',
+    'list',
+    'case',
+    'loop',
+    'judge-model',
+    'judge-mode',
+    'max-cost-usd',
+    'tolerance',
+    'json',
+    'out',
+    'api-url'
+  ]
 }
 
 /** An option of another command is a mistake said plainly, not silently ignored. */
@@ -265,8 +311,39 @@ function refuseForeign(values: Record<string, unknown>, command: string): void {
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values']
 
+/** `review-loop eval import FORMAT FILE... --out DIR [--api-url URL]`. */
+function importOptions(values: Values, extra: string[]): EvalImportOptions {
+  const [format, ...files] = extra
+  const given = Object.keys(values).filter(
+    k => values[k as keyof Values] !== undefined && !['out', 'api-url'].includes(k)
+  )
+  if (given.length)
+    throw new UsageError(
+      `--${given[0]} is not an option of review-loop eval import (it takes --out DIR and --api-url URL). See review-loop eval --help.`
+    )
+  if (format !== 'martian')
+    throw new UsageError(
+      `eval import reads Martian's Code Review Bench: review-loop eval import martian GOLDEN.json... --out DIR, not '${format ?? ''}'.`
+    )
+  if (!files.length || !values.out)
+    throw new UsageError(
+      'eval import martian takes its golden comment files and a folder to write: review-loop eval import martian offline/golden_comments/*.json --out DIR.'
+    )
+  return { command: 'eval-import', format, files, out: values.out, apiUrl: values['api-url'] }
+}
+
 /** `review-loop eval [DATASET] [options]`, its numbers checked. */
-function evalOptions(values: Values, extra: string[]): EvalOptions {
+function evalOptions(values: Values, extra: string[]): EvalOptions | EvalImportOptions {
+  if (extra[0] === 'import') return importOptions(values, extra.slice(1))
+  if (values['api-url'] !== undefined)
+    throw new UsageError(
+      '--api-url is an option of review-loop eval import (and review-loop stats). See review-loop eval --help.'
+    )
+  const judgeMode = values['judge-mode'] ?? 'batch'
+  if (judgeMode !== 'batch' && judgeMode !== 'pairwise')
+    throw new UsageError(`--judge-mode takes batch or pairwise, not '${judgeMode}'.`)
+  if (values['judge-mode'] !== undefined && !values['judge-model'])
+    throw new UsageError('--judge-mode needs a judge: add --judge-model MODEL.')
   if (extra.length > 1)
     throw new UsageError(
       `eval takes one dataset folder, not '${extra.join(' ')}'. See review-loop eval --help.`
@@ -293,6 +370,7 @@ function evalOptions(values: Values, extra: string[]): EvalOptions {
     cases: values.case ?? [],
     loop: values.loop ?? false,
     judgeModel: values['judge-model'],
+    judgeMode,
     maxCostUsd,
     tolerance,
     json: values.json,

@@ -43,6 +43,8 @@ export async function cli(argv: readonly string[], io: CliIo = defaultIo()): Pro
         return 0
       case 'eval':
         return await (await import('./eval.js')).evaluate(options, io)
+      case 'eval-import':
+        return await (await import('./eval-import.js')).importDataset(options, io)
       default:
         return await review(options, io)
     }
