@@ -171,6 +171,13 @@ describe('buildFetchedRepo', () => {
     }
   })
 
+  it('reads a local path relative to the case folder', async () => {
+    const c = asCase('', made.head)
+    const into = fresh('repo')
+    await buildFetchedRepo({ ...c, repo: path.relative(c.dir, made.bare) }, into, env(fresh('c')))
+    expect(git(into, 'rev-list', '--count', 'pr')).toBe('2')
+  })
+
   it('applies fix.patch on the fetched commit when the case has no head', async () => {
     const c = asCase(made.bare)
     mkdirSync(c.dir, { recursive: true })

@@ -42,11 +42,14 @@ function cacheFolder(cache: string, repo: string): string {
   return path.join(cache, `${name || 'repo'}-${hash}.git`)
 }
 
-/** A local path is fetched as a file:// URL: git honours a filter and a depth only over a transport. */
-function remoteUrl(repo: string): string {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(repo) || /^[^/]+@[^/]+:/.test(repo)
-    ? repo
-    : `file://${path.resolve(repo)}`
+/**
+ * Where the case's repo is fetched from: a URL as it is; a local path (relative to the case's
+ * folder) as a file:// URL, since git honours a filter and a depth only over a transport.
+ */
+function remoteUrl(c: EvalCase): string {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(c.repo) || /^[^/]+@[^/]+:/.test(c.repo)
+    ? c.repo
+    : `file://${path.resolve(c.dir, c.repo)}`
 }
 
 /**
@@ -99,7 +102,7 @@ async function initCache(gitDir: string, repo: string): Promise<void> {
   for (const [k, v] of [
     ['core.repositoryformatversion', '1'],
     ['extensions.partialClone', 'origin'],
-    ['remote.origin.url', remoteUrl(repo)],
+    ['remote.origin.url', repo],
     ['remote.origin.promisor', 'true'],
     ['remote.origin.partialclonefilter', 'blob:none']
   ] as const)
@@ -116,8 +119,9 @@ export async function fetchCommits(
   cache: string,
   shas: readonly string[]
 ): Promise<string> {
-  const gitDir = cacheFolder(cache, c.repo)
-  if (!existsSync(path.join(gitDir, 'config'))) await initCache(gitDir, c.repo)
+  const url = remoteUrl(c)
+  const gitDir = cacheFolder(cache, url)
+  if (!existsSync(path.join(gitDir, 'config'))) await initCache(gitDir, url)
   const held = await fetched(gitDir)
   const missing = shas.filter(sha => !held.has(sha))
   if (missing.length === 0) return gitDir

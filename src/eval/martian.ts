@@ -182,6 +182,9 @@ export async function importMartian(
     try {
       const at = await resolvePr(how.api.replace(/\/$/, ''), pr, how.token)
       const c = martianCase(entry, pr, at)
+      // two repositories of one name (a fork and its source): the owner tells them apart
+      if (result.written.includes(c.id))
+        c.id = `${caseId({ ...pr, name: `${pr.owner}-${pr.name}` })}`
       const dir = path.join(out, 'cases', c.id)
       mkdirSync(dir, { recursive: true })
       writeFileSync(path.join(dir, 'case.json'), `${JSON.stringify(c, null, 2)}\n`)
