@@ -206,6 +206,16 @@ describe('buildFetchedRepo', () => {
     )
   })
 
+  it('a cache that cannot be written is a DatasetError saying what to set', async () => {
+    const file = fresh('not-a-folder')
+    writeFileSync(file, '')
+    await expect(
+      buildFetchedRepo(asCase(made.bare, made.head), fresh('repo'), env(file))
+    ).rejects.toThrow(
+      /cannot use the cache .*: set REVIEW_LOOP_EVAL_CACHE to a folder you can write/
+    )
+  })
+
   it('keeps its cache in REVIEW_LOOP_EVAL_CACHE, else XDG_CACHE_HOME, else ~/.cache', () => {
     expect(evalCache({ REVIEW_LOOP_EVAL_CACHE: '/c', XDG_CACHE_HOME: '/x', HOME: '/h' })).toBe('/c')
     expect(evalCache({ XDG_CACHE_HOME: '/x', HOME: '/h' })).toBe('/x/review-loop/eval')

@@ -121,8 +121,14 @@ export async function fetchCommits(
 ): Promise<string> {
   const url = remoteUrl(c)
   const gitDir = cacheFolder(cache, url)
-  if (!existsSync(path.join(gitDir, 'config'))) await initCache(gitDir, url)
-  const held = await fetched(gitDir)
+  const held = await (async () => {
+    if (!existsSync(path.join(gitDir, 'config'))) await initCache(gitDir, url)
+    return fetched(gitDir)
+  })().catch((e: unknown) => {
+    throw new DatasetError(
+      `eval case ${c.id}: cannot use the cache ${gitDir} (${(e as Error).message}): set ${CACHE_ENV} to a folder you can write, or remove that one to start again`
+    )
+  })
   const missing = shas.filter(sha => !held.has(sha))
   if (missing.length === 0) return gitDir
   const refspecs = missing.map(sha => `${sha}:refs/eval/${sha}`)
@@ -135,7 +141,7 @@ export async function fetchCommits(
     )
   } catch (e) {
     throw new DatasetError(
-      `eval case ${c.id}: cannot fetch ${missing.map(s => s.slice(0, 12)).join(' and ')} from ${shownRepo(c.repo)} (${(e as Error).message}): check that the repository can be reached and still has the commit (${path.join(c.dir, 'case.json')} names them); the cache is ${gitDir}`
+      `eval case ${c.id}: cannot fetch ${missing.map(s => s.slice(0, 12)).join(' and ')} from ${shownRepo(c.repo)} (${(e as Error).message}): check that the repository can be reached and still has the commit (${path.join(c.dir, 'case.json')} names them); the cache is ${gitDir} (remove it to start again)`
     )
   }
   return gitDir
