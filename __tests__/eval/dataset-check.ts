@@ -27,6 +27,8 @@ const git = (cwd: string, ...args: string[]): string =>
 /** The labels point at lines the PR's change touches, in files it changes, inside the file; the title hides the bug. */
 function checkLabels(c: EvalCase, repo: string, changed: string[]): void {
   for (const issue of c.issues) {
+    if (!issue.file || !issue.lines)
+      throw new Error(`${c.id}: a shipped case's label needs a place`)
     // a hunk's + side (`@@ -a,b +c,d @@`): lines c…c+d-1, or the place after c where lines went
     const hunks = git(repo, 'diff', '-U0', 'main', 'pr', '--', issue.file).matchAll(
       /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/gm

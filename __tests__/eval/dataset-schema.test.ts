@@ -128,10 +128,10 @@ describe('loadDataset', () => {
       /"expectedVerdict" is missing \(a clean case needs it\)/
     ],
     [
-      'a wrong language',
+      'an empty language',
       BUG,
-      (c: Record<string, unknown>) => (c.language = 'rust'),
-      /"language" must be equal to one of the allowed values: "javascript", "typescript", "python", "go"/
+      (c: Record<string, unknown>) => (c.language = ''),
+      /"language" must NOT have fewer than 1 characters/
     ],
     [
       'an id that is not the folder name',
@@ -157,9 +157,12 @@ describe('loadDataset', () => {
     const broken = datasetWith(BUG)
     writeFileSync(path.join(broken, 'cases', BUG, 'case.json'), '{ "id": ')
     expect(loadError(broken)).toMatch(/case.json is not JSON .*: fix its syntax/)
+    // without base/ a case is fetched from its repo: its PR is then "head" or fix.patch
     const noBase = datasetWith(BUG)
     rmSync(path.join(noBase, 'cases', BUG, 'base'), { recursive: true })
-    expect(loadError(noBase)).toMatch(/has no base\/ folder/)
+    expect(loadDataset(noBase)[0]).toMatchObject({ id: BUG, fetched: true })
+    rmSync(path.join(noBase, 'cases', BUG, 'fix.patch'))
+    expect(loadError(noBase)).toMatch(/has no base\/, no "head" and no fix.patch: ship the tree/)
     const noPatch = datasetWith(BUG)
     rmSync(path.join(noPatch, 'cases', BUG, 'fix.patch'))
     expect(loadError(noPatch)).toMatch(/has no fix.patch/)

@@ -31,6 +31,7 @@ describe('the command line of review-loop eval', () => {
       cases: ['a', 'b'],
       loop: true,
       judgeModel: 'claude-haiku-4-5',
+      judgeMode: 'batch',
       maxCostUsd: 2.5,
       tolerance: 0,
       json: 'r.json',
@@ -56,6 +57,39 @@ describe('the command line of review-loop eval', () => {
     )
     expect(() => parseCli(['stats', '--check', 'x: y'])).toThrow(
       '--check is not an option of review-loop stats (it is one of review-loop).'
+    )
+  })
+
+  it('reads --judge-mode and the import command, and says what to type when they are wrong', () => {
+    expect(parseCli(['eval', 'd', '--judge-model', 'm', '--judge-mode', 'pairwise'])).toMatchObject(
+      { judgeMode: 'pairwise', judgeModel: 'm' }
+    )
+    expect(() => parseCli(['eval', '--judge-model', 'm', '--judge-mode', 'each'])).toThrow(
+      "--judge-mode takes batch or pairwise, not 'each'."
+    )
+    expect(() => parseCli(['eval', '--judge-mode', 'pairwise'])).toThrow(
+      '--judge-mode needs a judge: add --judge-model MODEL.'
+    )
+    expect(
+      parseCli(['eval', 'import', 'martian', 'a.json', 'b.json', '--out', 'd', '--api-url', 'u'])
+    ).toEqual({
+      command: 'eval-import',
+      format: 'martian',
+      files: ['a.json', 'b.json'],
+      out: 'd',
+      apiUrl: 'u'
+    })
+    expect(() => parseCli(['eval', 'import', 'swe', 'a.json', '--out', 'd'])).toThrow(
+      "eval import reads Martian's Code Review Bench"
+    )
+    expect(() => parseCli(['eval', 'import', 'martian', 'a.json'])).toThrow(
+      'eval import martian takes its golden comment files and a folder to write'
+    )
+    expect(() => parseCli(['eval', 'import', 'martian', 'a.json', '--out', 'd', '--loop'])).toThrow(
+      '--loop is not an option of review-loop eval import'
+    )
+    expect(() => parseCli(['eval', 'd', '--api-url', 'u'])).toThrow(
+      '--api-url is an option of review-loop eval import'
     )
   })
 })

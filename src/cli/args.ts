@@ -48,13 +48,17 @@ Usage:
   review-loop eval [DATASET] [options]
   review-loop eval --list [DATASET]
   review-loop eval merge REPORT.json... [--json FILE] [--summary FILE]
+  review-loop eval import martian GOLDEN.json... --out DIR [--api-url URL]
 
   DATASET is a folder of cases (default: the dataset shipped with review-loop, its eval/ folder:
   real bug-fix commits of permissively licensed projects, and clean changes whose right verdict is
   GO). Each case's pull request is built in a temporary repository and reviewed exactly as
   review-loop reviews a branch: the same prompts, parts and settings. Each finding at or above the
   severity threshold is matched to the case's labelled issues: the same file and a line within the
-  labelled lines (± --tolerance).
+  labelled lines (± --tolerance). A case may instead name its repository and commits: it is fetched
+  when it runs (a partial fetch of those commits) into a cache, $REVIEW_LOOP_EVAL_CACHE or else
+  $XDG_CACHE_HOME/review-loop/eval (~/.cache/review-loop/eval), reused by later runs; a case that
+  cannot be fetched is an error naming its repository, and the others run.
 
 Options:
   --list               one line per case: id, language, bug or clean, whether it has a test
@@ -64,7 +68,11 @@ Options:
   --loop               run the whole loop (reviews and AI fixes, up to max-iterations), then the
                        case's own test: the fix rate counts the cases whose test failed before and
                        passes after (run in the sandbox: it runs code a model wrote)
-  --judge-model M      also match a finding to an issue when model M says they are the same defect
+  --judge-model M      also match a finding to an issue when model M says they are the same defect;
+                       labels with no place (imported golden comments) are matched by it alone,
+                       and an eval of them is refused without it
+  --judge-mode MODE    batch (default): one judge call per case; pairwise: one call per (labelled
+                       issue, finding) pair, as Martian's Code Review Bench judges (costs more)
   --max-cost-usd USD   the budget for the whole eval; it stops before a case the rest cannot pay for
   --tolerance N        lines either side of a labelled issue a finding may name (default 3)
   --context diff|tools what the reviewer is given: diff, the diff and the changed files' full text;
@@ -79,6 +87,16 @@ Options:
   review-loop eval merge sums the shards' --json reports into one: the same cases and totals as one
   run over all of them. It refuses reports of different runs (dataset, models, settings) and says
   which shard is missing.
+
+Import:
+  review-loop eval import martian GOLDEN.json... --out DIR
+                       writes a dataset (DIR/cases/<id>/case.json) from the golden comment
+                       files of Martian's Code Review Bench (withmartian/code-review-benchmark,
+                       offline/golden_comments/): a case per pull request, its golden comments
+                       as labels with no place. Each PR's head and merge base are read once
+                       from GitHub's REST API (--api-url URL, default GITHUB_API_URL or
+                       https://api.github.com; GITHUB_TOKEN or GH_TOKEN when set, needed beyond
+                       60 requests an hour). Exit 1 when a PR could not be read.
 
   It prints the estimated cost before the first model call, a line per case as it finishes, then
   precision, recall, F1, the false NO_GO rate on clean cases, the fix rate (--loop), tokens, cost
@@ -127,6 +145,8 @@ export interface EvalOptions {
   cases: string[]
   loop: boolean
   judgeModel?: string
+  /** `batch`: one judge call per case; `pairwise`: one per (issue, finding) pair, as Martian's judge. */
+  judgeMode: 'batch' | 'pairwise'
   maxCostUsd?: number
   tolerance: number
   json?: string
@@ -147,11 +167,21 @@ export interface EvalMergeOptions {
   summary?: string
 }
 
+/** `review-loop eval import martian GOLDEN.json... --out DIR`: a dataset from a benchmark's files. */
+export interface EvalImportOptions {
+  command: 'eval-import'
+  format: 'martian'
+  files: string[]
+  out: string
+  apiUrl?: string
+}
+
 export type CliOptions =
   | ReviewOptions
   | StatsOptions
   | EvalOptions
   | EvalMergeOptions
+  | EvalImportOptions
   | { command: 'help' | 'version' | 'eval-help' }
 
 const OPTIONS = {
@@ -174,6 +204,7 @@ const OPTIONS = {
   case: { type: 'string', multiple: true },
   loop: { type: 'boolean' },
   'judge-model': { type: 'string' },
+  'judge-mode': { type: 'string' },
   tolerance: { type: 'string' },
   json: { type: 'string' },
   shard: { type: 'string' },
@@ -282,13 +313,15 @@ const COMMAND_OPTIONS: Record<string, readonly string[]> = {
     'case',
     'loop',
     'judge-model',
+    'judge-mode',
     'max-cost-usd',
     'tolerance',
     'json',
     'out',
     'shard',
     'context',
-    'summary'
+    'summary',
+    'api-url'
   ]
 }
 
@@ -352,9 +385,49 @@ function contextOption(given: string | undefined, inputs: Record<string, string>
   return given
 }
 
+/** `review-loop eval import FORMAT FILE... --out DIR [--api-url URL]`. */
+function importOptions(values: Values, extra: string[]): EvalImportOptions {
+  const [format, ...files] = extra
+  const given = Object.keys(values).filter(
+    k => values[k as keyof Values] !== undefined && !['out', 'api-url'].includes(k)
+  )
+  if (given.length)
+    throw new UsageError(
+      `--${given[0]} is not an option of review-loop eval import (it takes --out DIR and --api-url URL). See review-loop eval --help.`
+    )
+  if (format !== 'martian')
+    throw new UsageError(
+      `eval import reads Martian's Code Review Bench: review-loop eval import martian GOLDEN.json... --out DIR, not '${format ?? ''}'.`
+    )
+  if (!files.length || !values.out)
+    throw new UsageError(
+      'eval import martian takes its golden comment files and a folder to write: review-loop eval import martian offline/golden_comments/*.json --out DIR.'
+    )
+  return { command: 'eval-import', format, files, out: values.out, apiUrl: values['api-url'] }
+}
+
+/** `--judge-mode batch|pairwise`, which needs a judge. */
+function judgeModeOption(values: Values): 'batch' | 'pairwise' {
+  const judgeMode = values['judge-mode'] ?? 'batch'
+  if (judgeMode !== 'batch' && judgeMode !== 'pairwise')
+    throw new UsageError(`--judge-mode takes batch or pairwise, not '${judgeMode}'.`)
+  if (values['judge-mode'] !== undefined && !values['judge-model'])
+    throw new UsageError('--judge-mode needs a judge: add --judge-model MODEL.')
+  return judgeMode
+}
+
 /** `review-loop eval [DATASET] [options]`, its numbers checked. */
-function evalOptions(values: Values, extra: string[]): EvalOptions | EvalMergeOptions {
+function evalOptions(
+  values: Values,
+  extra: string[]
+): EvalOptions | EvalMergeOptions | EvalImportOptions {
   if (extra[0] === 'merge') return evalMergeOptions(values, extra.slice(1))
+  if (extra[0] === 'import') return importOptions(values, extra.slice(1))
+  if (values['api-url'] !== undefined)
+    throw new UsageError(
+      '--api-url is an option of review-loop eval import (and review-loop stats). See review-loop eval --help.'
+    )
+  const judgeMode = judgeModeOption(values)
   if (extra.length > 1)
     throw new UsageError(
       `eval takes one dataset folder, not '${extra.join(' ')}'. See review-loop eval --help.`
@@ -384,6 +457,7 @@ function evalOptions(values: Values, extra: string[]): EvalOptions | EvalMergeOp
     cases: values.case ?? [],
     loop: values.loop ?? false,
     judgeModel: values['judge-model'],
+    judgeMode,
     maxCostUsd,
     tolerance,
     json: values.json,

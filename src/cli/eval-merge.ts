@@ -29,6 +29,7 @@ const SAME = [
   'reviewModel',
   'fixModel',
   'judgeModel',
+  'judgeMode',
   'severityThreshold',
   'tolerance',
   'context',

@@ -21,7 +21,9 @@ import {
   shippedDataset,
   type EvalCase
 } from '../eval/dataset.js'
+import { CACHE_ENV, evalCache } from '../eval/external.js'
 import { JUDGE_OUTPUT_RESERVE } from '../eval/judge.js'
+import { PAIRWISE_FINDINGS, pairwiseEstimateUsd } from '../eval/pairwise.js'
 import { runCase, unscored, type EvalRun } from '../eval/run-case.js'
 import type { Settings } from '../inputs.js'
 import { zeroUsage } from '../loop/usage.js'
@@ -30,6 +32,7 @@ import { Budget } from '../model/budget.js'
 import { createModelClient } from '../model/providers.js'
 import {
   caseLine,
+  counted,
   scorecardMarkdown,
   summarize,
   summaryLines,
@@ -54,11 +57,12 @@ export async function evaluate(options: EvalOptions, io: CliIo): Promise<number>
     for (const line of listLines(cases)) io.out(line)
     return 0
   }
+  refusePlaceless(cases, options)
   const settings = evalSettings(options, io.env)
-  const estimates = cases.map(c => estimateUsd(c, settings, options.judgeModel))
+  const estimates = cases.map(c => estimateUsd(c, settings, options.judgeModel, options.judgeMode))
   // a JSON file that cannot be written is said before anything is paid for
   const json = options.json ? jsonFile(path.resolve(io.cwd, options.json)) : undefined
-  for (const line of plan(options, settings, dataset, cases, estimates)) io.out(line)
+  for (const line of plan(io, options, settings, dataset, cases, estimates)) io.out(line)
   const out = options.out
     ? path.resolve(io.cwd, options.out)
     : path.join(tmpdir(), `review-loop-eval-${new Date().toISOString().replace(/[:.]/g, '-')}`)
@@ -79,6 +83,7 @@ export async function evaluate(options: EvalOptions, io: CliIo): Promise<number>
     const summary = summarize(results)
     io.out('')
     for (const line of summaryLines(summary, options.tolerance)) io.out(line)
+    if (options.judgeModel) io.out(judgeLine(options))
     if (options.summary)
       appendFileSync(
         options.summary,
@@ -90,6 +95,30 @@ export async function evaluate(options: EvalOptions, io: CliIo): Promise<number>
   } finally {
     release()
   }
+}
+
+/**
+ * A label with no place is scored by the judge alone: without --judge-model it could never be
+ * found, and recall would count it missed. Such an eval is refused before anything is paid for.
+ */
+function refusePlaceless(cases: readonly EvalCase[], options: EvalOptions): void {
+  if (options.judgeModel) return
+  const placeless = cases.filter(c => c.issues.some(i => !i.file))
+  if (!placeless.length) return
+  const shown = placeless
+    .slice(0, 3)
+    .map(c => c.id)
+    .join(', ')
+  throw new UsageError(
+    `${counted(placeless.length, 'case')} (${shown}${placeless.length > 3 ? ', …' : ''}) ${placeless.length === 1 ? 'has' : 'have'} labels with no place, which only a judge can match: add --judge-model MODEL (and --judge-mode pairwise to judge as Martian's benchmark does), or leave ${placeless.length === 1 ? 'it' : 'them'} out with --case.`
+  )
+}
+
+/** What the summary says of the judge: its model and mode. */
+function judgeLine(options: EvalOptions): string {
+  return options.judgeMode === 'pairwise'
+    ? `Judge ${options.judgeModel}, pairwise: one call per (labelled issue, finding) pair, as Martian's Code Review Bench judges`
+    : `Judge ${options.judgeModel}, batch: one call per case for the findings and labels their places did not match`
 }
 
 /** The dataset's cases; a broken one is a usage error naming the case, the field and the fix. */
@@ -239,7 +268,8 @@ function evalSettings(options: EvalOptions, env: Record<string, string | undefin
 export function estimateUsd(
   c: EvalCase,
   settings: Settings,
-  judgeModel?: string
+  judgeModel?: string,
+  judgeMode: EvalOptions['judgeMode'] = 'batch'
 ): { atMostUsd: number; firstUsd: number } {
   const chars = caseChars(c)
   const parts = Math.max(1, Math.ceil(chars / BATCH_CHARS))
@@ -248,9 +278,11 @@ export function estimateUsd(
   const call = callUpperBound(reviewModel, prompt, reviewMaxTurns)
   const verifierCalls = verifyFindings ? Math.max(1, c.issues.length) : 0
   const judge =
-    judgeModel && c.issues.length
-      ? Budget.reserve(judgeModel, JUDGE_PROMPT_CHARS, JUDGE_OUTPUT_RESERVE)
-      : 0
+    !judgeModel || !c.issues.length
+      ? 0
+      : judgeMode === 'pairwise'
+        ? pairwiseEstimateUsd(judgeModel, c.issues)
+        : Budget.reserve(judgeModel, JUDGE_PROMPT_CHARS, JUDGE_OUTPUT_RESERVE)
   return {
     atMostUsd: call * (parts * reviewPasses + verifierCalls) + judge,
     firstUsd: parts * reviewPasses * Budget.reserve(reviewModel, prompt, REVIEW_OUTPUT_RESERVE)
@@ -268,8 +300,12 @@ export function callUpperBound(model: string, chars: number, turns: number): num
   return usd
 }
 
-/** The characters a case's review sends: its diff and the full text of the files it changes. */
+/**
+ * The characters a case's review sends: its diff and the full text of the files it changes; a
+ * fetched case's size is not known before it is fetched: an assumed size (eval/README.md).
+ */
 function caseChars(c: EvalCase): number {
+  if (c.fetched) return FETCHED_CASE_CHARS
   const patch = statSync(path.join(c.dir, 'fix.patch')).size
   return changedFiles(c).reduce((sum, f) => {
     const file = path.join(c.dir, 'base', f)
@@ -280,8 +316,12 @@ function caseChars(c: EvalCase): number {
 /** A judge's prompt: its instructions, the labels and the findings left unmatched. */
 const JUDGE_PROMPT_CHARS = 8000
 
+/** A fetched case's diff and changed files, as its estimate assumes them (unknown until fetched). */
+const FETCHED_CASE_CHARS = 100_000
+
 /** What the eval is about to do and what it will cost, said before the first model call. */
 function plan(
+  io: CliIo,
   options: EvalOptions,
   settings: Settings,
   dataset: string,
@@ -292,11 +332,20 @@ function plan(
   const total = estimates.reduce((s, e) => s + e.atMostUsd, 0)
   const lines = [
     `review-loop eval: ${cases.length} cases (${bugs} bug, ${cases.length - bugs} clean) from ${dataset}`,
-    `Reviewer ${settings.ai.reviewModel}${options.judgeModel ? `, judge ${options.judgeModel}` : ''}; ${options.loop ? `the whole loop (up to ${settings.maxIterations} iterations), then each case's test` : 'one review per case'}`,
+    `Reviewer ${settings.ai.reviewModel}${options.judgeModel ? `, judge ${options.judgeModel} (${options.judgeMode})` : ''}; ${options.loop ? `the whole loop (up to ${settings.maxIterations} iterations), then each case's test` : 'one review per case'}`,
     contextLine(settings),
     costLine(options, settings, total)
   ]
   if (options.maxCostUsd !== undefined) lines.push(budgetLine(options.maxCostUsd, estimates))
+  const fetched = cases.filter(c => c.fetched).length
+  if (fetched)
+    lines.push(
+      `${counted(fetched, 'case')} fetched from ${fetched === 1 ? 'its' : 'their'} repositories into ${evalCache(io.env)} (${CACHE_ENV} moves it); each is estimated at ${FETCHED_CASE_CHARS.toLocaleString('en')} characters, its size being unknown until fetched`
+    )
+  if (options.judgeModel && options.judgeMode === 'pairwise')
+    lines.push(
+      `Pairwise judge: one call per (labelled issue, finding) pair, estimated for ${PAIRWISE_FINDINGS} findings a case`
+    )
   return [...lines, '']
 }
 
@@ -362,7 +411,8 @@ function evalRun(
           client: createModelClient(settings.ai.provider!, timeoutMs),
           model: options.judgeModel,
           provider: settings.ai.provider!.name,
-          timeoutMs
+          timeoutMs,
+          mode: options.judgeMode
         }
       : undefined,
     caseLog: file =>
@@ -419,6 +469,7 @@ function runFacts(options: EvalOptions, settings: Settings, dataset: string): Ev
     dataset,
     reviewModel: settings.ai.reviewModel,
     judgeModel: options.judgeModel,
+    judgeMode: options.judgeModel ? options.judgeMode : undefined,
     context: settings.ai.reviewMaxTurns > 1 ? 'tools' : 'diff',
     tolerance: options.tolerance
   }

@@ -45,6 +45,8 @@ export async function cli(argv: readonly string[], io: CliIo = defaultIo()): Pro
         return await (await import('./eval.js')).evaluate(options, io)
       case 'eval-merge':
         return await (await import('./eval-merge.js')).mergeReports(options, io)
+      case 'eval-import':
+        return await (await import('./eval-import.js')).importDataset(options, io)
       default:
         return await review(options, io)
     }

@@ -22,14 +22,20 @@ import type { CommandRunner } from '../ports/index.js'
 import { readDiff } from '../review/batches.js'
 import { validate } from './dataset-validator.generated.js'
 
-export type CaseLanguage = 'javascript' | 'typescript' | 'python' | 'go'
+/** Free text: the four below have a runtime probe; any other is probed by its test command's first word. */
+export type CaseLanguage = 'javascript' | 'typescript' | 'python' | 'go' | (string & {})
 
-/** A labelled issue: where the bug is in the PR's (buggy) tree, and what it is. */
+/**
+ * A labelled issue: where the bug is in the PR's (buggy) tree, and what it is. A label with no
+ * place (a golden comment of an external benchmark) is matched by the judge alone.
+ */
 export interface LabelledIssue {
-  file: string
+  file?: string
   /** First and last line, in the PR's tree. */
-  lines: [number, number]
+  lines?: [number, number]
   description: string
+  /** As the source dataset rates it; not scored. */
+  severity?: string
 }
 
 export interface EvalCase {
@@ -59,6 +65,10 @@ export interface EvalCase {
   hasTest?: boolean
   /** Whether the fix added or changed the test (it is then held out in heldout.patch). */
   testAddedByFix?: boolean
+  /** Fetched cases (no base/): the PR's head commit, fetched from `repo` with `commit`. */
+  head?: string
+  /** Whether the case ships base/; without it, it is fetched from `repo` at run time (eval/README.md). */
+  fetched?: boolean
 }
 
 export class DatasetError extends Error {
@@ -142,12 +152,15 @@ function readCase(folder: string): EvalCase {
       `case.json: field "id" is ${JSON.stringify(data.id)} but the folder is ${name}: make them the same`
     )
   for (const issue of (data.issues ?? []) as LabelledIssue[])
-    if (issue.lines[0] > issue.lines[1])
+    if (issue.lines && issue.lines[0] > issue.lines[1])
       fail(
         `case.json: an issue of ${issue.file} has lines [${issue.lines.join(', ')}]: give [first, last]`
       )
-  if (!isDir(path.join(folder, 'base')))
-    fail('has no base/ folder: put the files of the tree the PR is made on there')
+  const fetched = !isDir(path.join(folder, 'base'))
+  if (fetched) return fetchedCase(folder, data as unknown as EvalCase, fail)
+  for (const field of ['licenceFile', ...(data.kind === 'bug' ? ['fixCommit'] : [])])
+    if (data[field] === undefined)
+      fail(`field "${field}" is missing (a case with base/ needs it): add it`)
   const unsafe = unsafeEntry(path.join(folder, 'base'))
   if (unsafe)
     fail(
@@ -155,11 +168,29 @@ function readCase(folder: string): EvalCase {
     )
   if (!existsSync(path.join(folder, 'fix.patch')))
     fail('has no fix.patch: put the PR there (a git diff that `git apply` applies inside base/)')
+  if (data.head !== undefined)
+    fail('has base/ and "head": "head" is for a case fetched from its repo; remove one of them')
   return {
     ...(data as unknown as EvalCase),
     issues: (data.issues ?? []) as LabelledIssue[],
     dir: folder
   }
+}
+
+/**
+ * A case without base/: fetched from its repo at run time, its PR `head` or fix.patch on `commit`.
+ * Checked here: what it needs to be built, and that only a label of such a case may lack a place
+ * (a shipped tree's labels are checked against its files).
+ */
+function fetchedCase(folder: string, data: EvalCase, fail: (what: string) => never): EvalCase {
+  const patch = existsSync(path.join(folder, 'fix.patch'))
+  if (data.head === undefined && !patch)
+    fail(
+      `has no base/, no "head" and no fix.patch: ship the tree in base/, or name the PR's head commit of ${data.repo} in "head" (or put the PR in fix.patch)`
+    )
+  if (data.head !== undefined && patch)
+    fail('has both "head" and fix.patch: the PR is one of them; remove the other')
+  return { ...data, issues: data.issues ?? [], dir: folder, fetched: true }
 }
 
 /**
@@ -268,37 +299,55 @@ function neutralSubject(files: string[]): string {
   return files.length > 3 ? `Change ${shown} and ${files.length - 3} more files` : `Change ${shown}`
 }
 
+/** A repository URL as it may be shown: without a user or password in it. */
+export const shownRepo = (repo: string): string => repo.replace(/(\w+:\/\/)[^/@\s]*@/, '$1')
+
+/** Where a case's trees come from: base/ and fix.patch, unless a fetched case gives them. */
+export interface CaseTrees {
+  /** Writes the tree the PR is made on into the repository's folder (holding .git alone). */
+  base: (into: string) => void
+  /** Writes the PR's tree into the folder, emptied but for .git; without it, fix.patch is applied. */
+  head?: (into: string) => void
+}
+
 /**
  * A git repository at `into` (a new folder): `main` holds base/, branch `pr` adds fix.patch (one
- * commit each, a fixed author and date), checked out on `pr`. Returns both commits.
+ * commit each, a fixed author and date), checked out on `pr`. Returns both commits. A PR given as
+ * a head tree carries the case's subject (a pull request's title).
  */
-export function buildCaseRepo(c: EvalCase, into: string): { base: string; head: string } {
+export function buildCaseRepo(
+  c: EvalCase,
+  into: string,
+  trees: CaseTrees = { base: dir => cpSync(path.join(c.dir, 'base'), dir, { recursive: true }) }
+): { base: string; head: string } {
   if (existsSync(into) && readdirSync(into).length > 0)
     throw new DatasetError(`eval case ${c.id}: ${into} is not empty; give a new folder`)
   mkdirSync(into, { recursive: true })
   git(into, ['init', '-q', '--template=', '--initial-branch=main', '.'])
-  cpSync(path.join(c.dir, 'base'), into, { recursive: true })
+  trees.base(into)
   git(into, ['add', '--all', '--force', '.'])
   git(into, [
     'commit',
     '-q',
     '--no-verify',
     '-m',
-    `base: ${c.repo.replace(/^https:\/\/github\.com\//, '')}@${c.commit.slice(0, 10)}`
+    `base: ${shownRepo(c.repo).replace(/^https:\/\/github\.com\//, '')}@${c.commit.slice(0, 10)}`
   ])
   const base = git(into, ['rev-parse', 'HEAD'])
   git(into, ['checkout', '-q', '-b', 'pr'])
   try {
-    git(into, ['apply', '--whitespace=nowarn', path.resolve(c.dir, 'fix.patch')])
+    if (trees.head) trees.head(into)
+    else git(into, ['apply', '--whitespace=nowarn', path.resolve(c.dir, 'fix.patch')])
   } catch (e) {
+    if (e instanceof DatasetError) throw e
     const stderr = String((e as { stderr?: unknown }).stderr ?? (e as Error).message).trim()
     throw new DatasetError(
-      `eval case ${c.dir}: fix.patch does not apply to base/ (${stderr.split('\n').slice(-3).join(' ')}): make it a git diff of base/'s files`
+      `eval case ${c.dir}: fix.patch does not apply to ${c.fetched ? `the tree of ${c.commit.slice(0, 12)}` : 'base/'} (${stderr.split('\n').slice(-3).join(' ')}): make it a git diff of base/'s files`
     )
   }
   git(into, ['add', '--all', '--force', '.'])
   const changed = git(into, ['diff', '--cached', '--name-only']).split('\n').filter(Boolean)
-  const subject = c.kind === 'clean' ? c.commitSubject : neutralSubject(changed)
+  const subject = c.kind === 'clean' || trees.head ? c.commitSubject : neutralSubject(changed)
   git(into, ['commit', '-q', '--no-verify', '--allow-empty', '-m', subject])
   return { base, head: git(into, ['rev-parse', 'HEAD']) }
 }
@@ -351,10 +400,34 @@ export function missingRuntime(c: EvalCase, tools: string): string | undefined {
     return works('go', ['version'])
       ? undefined
       : 'go is not on PATH: install Go (apt-get install -y golang-go, or https://go.dev/dl/)'
+  if (c.language !== 'javascript' && c.language !== 'typescript') return missingCommand(c)
   const lacking = missingPackages(c.npmDevDeps, tools)
   return lacking.length
     ? `npm packages missing from ${tools}: ${lacking.join(', ')}; install them there (cd ${path.dirname(tools)} && npm install --no-save ${lacking.join(' ')})`
     : undefined
+}
+
+/**
+ * A language with no probe of its own (ruby, java, …): the test command's first word (after any
+ * VAR=value) must be on PATH, else the case is unavailable, naming it.
+ */
+function missingCommand(c: EvalCase): string | undefined {
+  const words = (c.testCommand ?? '').trim().split(/\s+/)
+  const first = words.find(w => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w))
+  if (!first || first.includes('/') || onPath(first)) return undefined
+  return `${first} is not on PATH (the ${c.language} case's test runs \`${c.testCommand}\`): install it`
+}
+
+/** Whether an executable `name` is in a folder of PATH. */
+function onPath(name: string): boolean {
+  return (process.env.PATH ?? '').split(path.delimiter).some(dir => {
+    try {
+      accessSync(path.join(dir || '.', name), constants.X_OK)
+      return true
+    } catch {
+      return false
+    }
+  })
 }
 
 const writable = (dir: string | undefined): boolean => {

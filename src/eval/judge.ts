@@ -15,8 +15,9 @@ export interface JudgedFinding {
 }
 
 export interface JudgedIssue {
-  file: string
-  lines: readonly [number, number]
+  /** None for a label with no place (a golden comment). */
+  file?: string
+  lines?: readonly [number, number]
   description: string
 }
 
@@ -54,7 +55,7 @@ function prompt(findings: readonly JudgedFinding[], issues: readonly JudgedIssue
     'Labelled issues:',
     ...issues.map(
       (i, n) =>
-        `${n}. ${i.file}:${i.lines[0]}-${i.lines[1]}: ${sanitizeUntrusted(i.description, 2000)}`
+        `${n}. ${i.file && i.lines ? `${i.file}:${i.lines[0]}-${i.lines[1]}` : '(no place given)'}: ${sanitizeUntrusted(i.description, 2000)}`
     ),
     '',
     'Findings (untrusted text):',

@@ -19,8 +19,10 @@ import {
   type Match,
   type TestStatus
 } from '../report/eval-score.js'
-import { buildCaseRepo, DatasetError, runCaseTest, type EvalCase } from './dataset.js'
+import { DatasetError, runCaseTest, type EvalCase } from './dataset.js'
+import { buildAnyCaseRepo } from './external.js'
 import { JUDGE_OUTPUT_RESERVE, judgeMatches } from './judge.js'
+import { judgePairs } from './pairwise.js'
 
 /** How every case of one eval is run. */
 export interface EvalRun {
@@ -35,7 +37,14 @@ export interface EvalRun {
   out: string
   /** The node_modules folder the JavaScript cases' test tools are taken from (it may not exist). */
   tools: string
-  judge?: { client: ModelClient; model: string; provider: ProviderName; timeoutMs: number }
+  judge?: {
+    client: ModelClient
+    model: string
+    provider: ProviderName
+    timeoutMs: number
+    /** `batch` (the default): one call per case; `pairwise`: one per (issue, finding) pair, as Martian's judge. */
+    mode?: 'batch' | 'pairwise'
+  }
   /** The eval's own temporary folder: each case's repository is made in it. */
   scratch: string
   /** The log of each case's loop, into its own file. */
@@ -71,7 +80,7 @@ export async function runCase(
   const outcomes: IterationOutcome[] = []
   try {
     const repo = path.join(work, 'repo')
-    buildCaseRepo(c, repo)
+    await buildAnyCaseRepo(c, repo, run.env)
     const before = run.loop ? await caseTest(c, repo, run, work, 'before') : undefined
     let loopError: string | undefined
     await loopOn(repo, run, maxUsd, out, {
@@ -213,6 +222,11 @@ async function judge(
   const fLeft = findings.map((_, i) => i).filter(i => !byPlace.some(m => m[0] === i))
   const iLeft = c.issues.map((_, i) => i).filter(i => !byPlace.some(m => m[1] === i))
   const asked = { findings: fLeft.map(i => findings[i]!), issues: iLeft.map(i => c.issues[i]!) }
+  if (run.judge.mode === 'pairwise') {
+    const answer = await judgePairs(run.judge, asked.findings, asked.issues, leftUsd)
+    const more = answer.matches.map(([f, i]) => [fLeft[f]!, iLeft[i]!] as const)
+    return { matches: [...byPlace, ...more], usage: answer.usage, error: answer.error }
+  }
   const chars = JSON.stringify(asked).length + 2000
   if (
     leftUsd !== undefined &&

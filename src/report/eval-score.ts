@@ -3,10 +3,13 @@ import { plainText } from '../loop/untrusted.js'
 import { addUsage, zeroUsage } from '../loop/usage.js'
 import { codeSpan, escapeMd, plural } from './format.js'
 
-/** A labelled issue's place: a file and its first and last line in the PR's tree. */
+/**
+ * A labelled issue's place: a file and its first and last line in the PR's tree; none for a label
+ * with no place (a golden comment), which only the judge matches.
+ */
 export interface LabelledSpan {
-  file: string
-  lines: readonly [number, number]
+  file?: string
+  lines?: readonly [number, number]
 }
 
 /** Where a reviewer's finding points. */
@@ -22,9 +25,10 @@ export type Match = readonly [finding: number, issue: number]
 /**
  * True when the finding names the issue's file and a line within its lines, `tolerance` lines
  * either side (a finding's own range counts when it overlaps). A finding without a line matches
- * no issue by place.
+ * no issue by place, nor does any finding an issue without a place.
  */
 export function samePlace(issue: LabelledSpan, finding: FindingPlace, tolerance: number): boolean {
+  if (!issue.file || !issue.lines) return false
   if (finding.file !== issue.file || finding.line === undefined) return false
   const end = Math.max(finding.line, finding.endLine ?? finding.line)
   return finding.line <= issue.lines[1] + tolerance && end >= issue.lines[0] - tolerance
@@ -202,7 +206,7 @@ export function summarize(results: readonly EvalCaseResult[]): EvalSummary {
 }
 
 /** `n noun(s)`, zero included. */
-const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
+export const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
 const fixed2 = (n: number | undefined) => (n === undefined ? '–' : n.toFixed(2))
 const pct = (r: { count: number; of: number; rate?: number }) =>
   r.rate === undefined ? '– (none)' : `${(r.rate * 100).toFixed(0)} % (${r.count} of ${r.of})`
@@ -264,6 +268,7 @@ export interface EvalRunFacts {
   dataset: string
   reviewModel: string
   judgeModel?: string
+  judgeMode?: string
   context: string
   tolerance: number
   /** How many shards the figures sum, when more than one. */
@@ -278,7 +283,9 @@ export function scorecardMarkdown(
 ): string {
   const how = [
     `reviewer ${codeSpan(facts.reviewModel)}`,
-    facts.judgeModel ? `judge ${codeSpan(facts.judgeModel)}` : '',
+    facts.judgeModel
+      ? `judge ${codeSpan(facts.judgeModel)}${facts.judgeMode ? ` (${facts.judgeMode})` : ''}`
+      : '',
     `context ${facts.context}`,
     facts.shards ? `${facts.shards} shards merged` : ''
   ].filter(Boolean)
