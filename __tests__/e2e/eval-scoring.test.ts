@@ -1,7 +1,7 @@
 // The eval's numbers as a user reads them, through dist/ against the local model server: one issue
 // found twice counts once, a review cut short is not scored, the printed "at most" holds for a
 // reviewer that takes every turn, and shards merged give the totals of one run.
-import { readFileSync, rmSync, statSync } from 'node:fs'
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { Budget } from '../../src/model/budget.js'
@@ -131,6 +131,27 @@ describe('the eval counts honestly', () => {
       await server.close()
     }
   })
+  it("scores a review that failed on the model's own account, and goes on past two of them", async () => {
+    // a reviewer that only lists files, never answering: its turns run out on every case
+    const ids = ['go-humanize-bytes-overflow', BUG, 'py-cachetools-key-pickle']
+    const server = await ModelServer.start({
+      apiKey: TEST_API_KEY,
+      templates: [{ reply: { kind: 'tool_use', name: 'list_files', input: {} } }]
+    })
+    try {
+      const r = await evalCli(server, caseArgs(ids), dirs)
+      expect(r.code, r.out + r.err).toBe(0)
+      expect(r.out).not.toContain('Stopped')
+      expect(r.json.cases.map(c => [c.status, c.decision])).toEqual(
+        ids.map(() => ['done', 'NEEDS_DISCUSSION'])
+      )
+      // its misses count: recall 0 over every labelled issue
+      expect(r.json.summary.recall).toBe(0)
+      expect(r.json.summary.done).toBe(3)
+    } finally {
+      await server.close()
+    }
+  })
 })
 
 describe('shards and contexts', () => {
@@ -204,6 +225,32 @@ describe('shards and contexts', () => {
       where
     )
     expect(twice.err).toContain('are both shard 1/2')
+
+    // a report cut off before its last case, one of an older version, one with a broken case
+    const firstJson = JSON.parse(readFileSync(path.join(first.dir, 'eval.json'), 'utf8')) as {
+      cases: unknown[]
+      reportSchema?: number
+    }
+    const write = (name: string, report: object) => {
+      const file = path.join(first.dir, name)
+      writeFileSync(file, JSON.stringify(report))
+      return file
+    }
+    const merged2 = (file: string) =>
+      runCli(['eval', 'merge', file, path.join(second.dir, 'eval.json')], where)
+    const cut = await merged2(
+      write('cut.json', { ...firstJson, cases: firstJson.cases.slice(0, 1) })
+    )
+    expect(cut.err).toContain(
+      'stopped before 1 of its 2 cases (js-cookie-domain-leading-dot): its run was cut off (cancelled, timed out); run it again with --shard 1/2.'
+    )
+    const old = await merged2(write('old.json', { ...firstJson, reportSchema: undefined }))
+    expect(old.err).toContain('was written by an older review-loop')
+    const broken = await merged2(
+      write('broken.json', { ...firstJson, cases: [null, ...firstJson.cases] })
+    )
+    expect(broken.err).toContain('has a case 1 that is not a result of review-loop eval')
+    expect([cut.code, old.code, broken.code]).toEqual([2, 2, 2])
   })
 
   it('--context diff gives the reviewer no read tools, and the report says which context', async () => {

@@ -172,9 +172,9 @@ describe('review-loop eval, through dist/ against the local model server', () =>
     try {
       const r = await evalCli(server, [...caseArgs(PICKED), '--max-cost-usd', '0.0001'])
       expect(r.out).toMatch(
-        /Estimated cost: at most \$\d+\.\d\d, with every review taking all its 6 turns/
+        /Estimated cost: at most \$\d+\.\d\d if no answer is longer than the 8,000-token output reserve, with every review taking all its 6 turns/
       )
-      expect(r.out).toContain('covers the upper bound of 0 of 4 cases and starts at most 0')
+      expect(r.out).toContain('covers the upper bound of 0 of 4 cases: the eval goes on while')
       expect(r.json.summary.skipped).toBe(4)
       expect(server.calls).toHaveLength(0)
     } finally {

@@ -16,7 +16,10 @@ interface Report {
   judgeModel?: string
   context?: string
   tolerance: number
+  reportSchema: number
   shard?: { index: number; of: number }
+  /** The cases the run set out to take: a report missing some was cut off. */
+  planned: string[]
   estimateUsd?: number
   finishedAt?: string
   cases: EvalCaseResult[]
@@ -25,7 +28,8 @@ interface Report {
 
 /** Fields every shard of one run has alike: a merge of different runs would mean nothing. */
 const SAME = [
-  'dataset',
+  'datasetDigest',
+  'selection',
   'reviewModel',
   'fixModel',
   'judgeModel',
@@ -47,6 +51,7 @@ export async function mergeReports(options: EvalMergeOptions, io: CliIo): Promis
   const reports = options.files.map(f => readReport(path.resolve(io.cwd, f)))
   checkAlike(reports, options.files)
   checkShards(reports, options.files)
+  checkWhole(reports, options.files)
   const results = reports.flatMap(r => r.cases).sort((a, b) => (a.id < b.id ? -1 : 1))
   const twice = results.find((r, i) => i > 0 && results[i - 1]!.id === r.id)
   if (twice)
@@ -99,7 +104,42 @@ function readReport(file: string): Report {
     throw new UsageError(
       `eval merge: ${file} is not an eval report (it has no "cases" and "reviewModel"): give the file review-loop eval --json wrote.`
     )
+  if (data.reportSchema !== 2 || !Array.isArray(data.planned))
+    throw new UsageError(
+      `eval merge: ${file} was written by an older review-loop (its report counts no duplicates and lists no planned cases): run its cases again with this version.`
+    )
+  const bad = data.cases.findIndex(c => !caseShaped(c))
+  if (bad >= 0)
+    throw new UsageError(
+      `eval merge: ${file} has a case ${bad + 1} that is not a result of review-loop eval (an id, a status and its counts): give the file review-loop eval --json wrote.`
+    )
   return data as Report
+}
+
+/** A case result as the eval writes it: an id, a status, and numbers for its counts and cost. */
+function caseShaped(c: unknown): c is EvalCaseResult {
+  const r = c as Partial<Record<string, unknown>> | null
+  const counts = ['findings', 'trueFindings', 'duplicates', 'issues', 'foundIssues', 'wallMs']
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    typeof r.id === 'string' &&
+    ['done', 'error', 'skipped'].includes(r.status as string) &&
+    counts.every(k => typeof r[k] === 'number') &&
+    typeof (r.usage as { costUsd?: unknown } | undefined)?.costUsd === 'number'
+  )
+}
+
+/** Each report holds a result for every case it planned: a job cut off (cancelled, timed out) does not. */
+function checkWhole(reports: readonly Report[], files: readonly string[]): void {
+  for (const [i, r] of reports.entries()) {
+    const got = new Set(r.cases.map(c => c.id))
+    const missing = r.planned.filter(id => !got.has(id))
+    if (missing.length)
+      throw new UsageError(
+        `eval merge: ${files[i]} stopped before ${missing.length} of its ${r.planned.length} cases (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}): its run was cut off (cancelled, timed out); run it again${r.shard ? ` with --shard ${r.shard.index}/${r.shard.of}` : ''}.`
+      )
+  }
 }
 
 /**

@@ -16,6 +16,7 @@ import { settingsFrom } from '../action/repo-config.js'
 import { suggestKey } from '../config/config-file.js'
 import {
   changedFiles,
+  datasetDigest,
   DatasetError,
   loadDataset,
   shippedDataset,
@@ -52,7 +53,8 @@ const PROMPT_OVERHEAD_CHARS = 12_000
 /** `review-loop eval`: each case's PR reviewed (or looped), scored, and the totals; exit 1 when a case failed to run. */
 export async function evaluate(options: EvalOptions, io: CliIo): Promise<number> {
   const dataset = path.resolve(io.cwd, options.dataset ?? shippedDataset())
-  const cases = sharded(chosen(loaded(dataset), options.cases), options.shard)
+  const all = loaded(dataset)
+  const cases = sharded(chosen(all, options.cases), options.shard)
   if (options.list) {
     for (const line of listLines(cases)) io.out(line)
     return 0
@@ -60,8 +62,9 @@ export async function evaluate(options: EvalOptions, io: CliIo): Promise<number>
   refusePlaceless(cases, options)
   const settings = evalSettings(options, io.env)
   const estimates = cases.map(c => estimateUsd(c, settings, options.judgeModel, options.judgeMode))
-  // a JSON file that cannot be written is said before anything is paid for
-  const json = options.json ? jsonFile(path.resolve(io.cwd, options.json)) : undefined
+  // a file that cannot be written is said before anything is paid for
+  const json = writableFile(io, '--json', options.json)
+  const scorecard = writableFile(io, '--summary', options.summary)
   for (const line of plan(io, options, settings, dataset, cases, estimates)) io.out(line)
   const out = options.out
     ? path.resolve(io.cwd, options.out)
@@ -71,12 +74,13 @@ export async function evaluate(options: EvalOptions, io: CliIo): Promise<number>
   const release = removedOnExit(scratch)
   try {
     const run = evalRun(options, settings, io, { out, scratch })
+    const digest = datasetDigest(all)
     // the JSON is written after each case: a run stopped half way keeps what it paid for
     const save = (results: readonly EvalCaseResult[]) =>
       json &&
       writeFileSync(
         json,
-        `${JSON.stringify(report(options, settings, dataset, results, estimates), null, 2)}\n`
+        `${JSON.stringify(report({ options, settings, dataset, digest, cases, estimates }, results), null, 2)}\n`
       )
     const results = await runAll(cases, estimates, options.maxCostUsd, run, io, save)
     save(results)
@@ -84,9 +88,9 @@ export async function evaluate(options: EvalOptions, io: CliIo): Promise<number>
     io.out('')
     for (const line of summaryLines(summary, options.tolerance)) io.out(line)
     if (options.judgeModel) io.out(judgeLine(options))
-    if (options.summary)
+    if (scorecard)
       appendFileSync(
-        options.summary,
+        scorecard,
         scorecardMarkdown(summary, runFacts(options, settings, dataset), results)
       )
     io.out(`Each case's comment, scored findings, test output and log: ${out}`)
@@ -130,13 +134,15 @@ function loaded(dataset: string): EvalCase[] {
   }
 }
 
-/** The --json file, refused before the run when its folder does not exist or cannot be written. */
-function jsonFile(file: string): string {
+/** A file an option names, refused before the run when its folder does not exist or cannot be written. */
+function writableFile(io: CliIo, flag: string, given: string | undefined): string | undefined {
+  if (given === undefined) return undefined
+  const file = path.resolve(io.cwd, given)
   try {
     accessSync(path.dirname(file), constants.W_OK)
   } catch {
     throw new UsageError(
-      `--json ${file}: the folder ${path.dirname(file)} does not exist or cannot be written; create it or name another file.`
+      `${flag} ${file}: the folder ${path.dirname(file)} does not exist or cannot be written; create it or name another file.`
     )
   }
   return file
@@ -190,7 +196,12 @@ async function runAll(
     save(results)
     io.out(`${count(i)} ${caseLine(result, width)}`)
     const [first, second] = results
-    if (i === 1 && first?.error && first.error === second?.error) {
+    if (
+      i === 1 &&
+      first?.status === 'error' &&
+      second?.status === 'error' &&
+      first.error === second.error
+    ) {
       io.out(
         `Stopped: the first two cases failed the same way (${first.error}); the others would too. ${plural(cases.length - 2, 'case')} not run.`
       )
@@ -230,7 +241,7 @@ function listLines(cases: readonly EvalCase[]): string[] {
   const tested = cases.filter(c => c.testCommand).length
   return [
     ...lines,
-    `${cases.length} cases: ${bugs} bug, ${cases.length - bugs} clean; ${tested} with a test`
+    `${plural(cases.length, 'case')}: ${bugs} bug, ${cases.length - bugs} clean; ${tested} with a test`
   ]
 }
 
@@ -270,7 +281,7 @@ export function estimateUsd(
   settings: Settings,
   judgeModel?: string,
   judgeMode: EvalOptions['judgeMode'] = 'batch'
-): { atMostUsd: number; firstUsd: number } {
+): CaseEstimate {
   const chars = caseChars(c)
   const parts = Math.max(1, Math.ceil(chars / BATCH_CHARS))
   const { reviewModel, reviewMaxTurns, reviewPasses, verifyFindings } = settings.ai
@@ -285,8 +296,19 @@ export function estimateUsd(
         : Budget.reserve(judgeModel, JUDGE_PROMPT_CHARS, JUDGE_OUTPUT_RESERVE)
   return {
     atMostUsd: call * (parts * reviewPasses + verifierCalls) + judge,
-    firstUsd: parts * reviewPasses * Budget.reserve(reviewModel, prompt, REVIEW_OUTPUT_RESERVE)
+    firstUsd: parts * reviewPasses * Budget.reserve(reviewModel, prompt, REVIEW_OUTPUT_RESERVE),
+    callUsd: call
   }
+}
+
+/** A case's cost, as `estimateUsd` bounds it. */
+export interface CaseEstimate {
+  /** Every call it counts, each answer within the output reserve. */
+  atMostUsd: number
+  /** What the loop reserves before the review's first answer: below it, it would not start. */
+  firstUsd: number
+  /** One review (or verifier, or reconsider) call's share of `atMostUsd`. */
+  callUsd: number
 }
 
 /** What one review or verifier call of `turns` turns is reserved at, its first prompt `chars` long. */
@@ -326,15 +348,14 @@ function plan(
   settings: Settings,
   dataset: string,
   cases: readonly EvalCase[],
-  estimates: ReadonlyArray<{ atMostUsd: number; firstUsd: number }>
+  estimates: readonly CaseEstimate[]
 ): string[] {
   const bugs = cases.filter(c => c.kind === 'bug').length
-  const total = estimates.reduce((s, e) => s + e.atMostUsd, 0)
   const lines = [
     `review-loop eval: ${cases.length} cases (${bugs} bug, ${cases.length - bugs} clean) from ${dataset}`,
     `Reviewer ${settings.ai.reviewModel}${options.judgeModel ? `, judge ${options.judgeModel} (${options.judgeMode})` : ''}; ${options.loop ? `the whole loop (up to ${settings.maxIterations} iterations), then each case's test` : 'one review per case'}`,
     contextLine(settings),
-    costLine(options, settings, total)
+    costLine(options, settings, estimates)
   ]
   if (options.maxCostUsd !== undefined) lines.push(budgetLine(options.maxCostUsd, estimates))
   const fetched = cases.filter(c => c.fetched).length
@@ -350,21 +371,15 @@ function plan(
 }
 
 /**
- * What --max-cost-usd pays for: the cases whose upper bounds it covers for sure, and those it can
- * start (what the loop reserves before a review's first answer); a case it cuts short is not scored.
+ * What --max-cost-usd pays for for sure: the cases whose upper bounds it covers. The eval goes on
+ * while what is left pays for a case's first answer; a case the budget cuts short is not scored.
  */
-function budgetLine(
-  maxUsd: number,
-  estimates: ReadonlyArray<{ atMostUsd: number; firstUsd: number }>
-): string {
-  const fit = (pick: (e: { atMostUsd: number; firstUsd: number }) => number) => {
-    let sum = 0
-    return estimates.filter(e => (sum += pick(e)) <= maxUsd).length
-  }
-  const [sure, start] = [fit(e => e.atMostUsd), fit(e => e.firstUsd)]
+function budgetLine(maxUsd: number, estimates: readonly CaseEstimate[]): string {
+  let sum = 0
+  const sure = estimates.filter(e => (sum += e.atMostUsd) <= maxUsd).length
   const n = estimates.length
   if (sure === n) return `--max-cost-usd ${maxUsd} covers the upper bound of every case.`
-  return `--max-cost-usd ${maxUsd} covers the upper bound of ${sure} of ${n} cases and starts at most ${start}: the eval stops before a case whose first answer the rest cannot pay for, and a case the budget cuts short is not run (never scored).`
+  return `--max-cost-usd ${maxUsd} covers the upper bound of ${sure} of ${n} cases: the eval goes on while what is left pays for a case's first answer, and a case the budget cuts short is not run (never scored).`
 }
 
 /** What the reviewer is given: the diff and the changed files, and with `tools` its read tools. */
@@ -375,15 +390,27 @@ function contextLine(settings: Settings): string {
     : "Context: diff (the diff and the changed files' full text; no read tools)"
 }
 
-/** The estimate, saying what it covers: it is an upper bound for those calls, not a guess. */
-function costLine(options: EvalOptions, settings: Settings, total: number): string {
+/**
+ * The estimate, saying what it covers: every call it counts at most, each answer within the output
+ * reserve; what it does not count, and that --max-cost-usd is the hard cap.
+ */
+function costLine(
+  options: EvalOptions,
+  settings: Settings,
+  estimates: readonly CaseEstimate[]
+): string {
   const { reviewMaxTurns: turns, verifyFindings } = settings.ai
+  const total = estimates.reduce((s, e) => s + e.atMostUsd, 0)
+  const call = Math.max(0, ...estimates.map(e => e.callUsd))
   const covers = [
-    `every review taking all its ${plural(turns, 'turn')} (review-max-turns)`,
+    turns > 1
+      ? `every review taking all its ${turns} turns (review-max-turns)`
+      : 'every review in one answer',
     verifyFindings ? 'a verifier call per labelled issue (one on a clean case)' : '',
     options.judgeModel ? 'the judge' : ''
   ].filter(Boolean)
-  return `Estimated cost: at most $${total.toFixed(2)}, with ${covers.join(', ')}; a further verifier call costs as much as a review${options.loop ? '; the fixes and re-reviews of --loop add to it' : ''}`
+  const more = verifyFindings ? 'a further verifier or reconsider call' : 'a reconsider call'
+  return `Estimated cost: at most $${total.toFixed(2)} if no answer is longer than the ${REVIEW_OUTPUT_RESERVE.toLocaleString('en-US')}-token output reserve, with ${covers.join(', ')}; ${more} adds up to $${call.toFixed(2)}${options.loop ? ', and the fixes and re-reviews of --loop add to it' : ''}. Only --max-cost-usd is a hard cap.`
 }
 
 function evalRun(
@@ -440,15 +467,29 @@ const TEST_FILES = [
 const skipped = (c: EvalCase, why = 'budget'): EvalCaseResult =>
   unscored(c, 'skipped', why, zeroUsage(), 0)
 
-function report(
-  options: EvalOptions,
-  settings: Settings,
-  dataset: string,
-  results: readonly EvalCaseResult[],
+/** What a run's report is made of, besides its results. */
+interface ReportOf {
+  options: EvalOptions
+  settings: Settings
+  dataset: string
+  /** What the dataset holds, as datasetDigest gives it: shards of one run hold the same. */
+  digest: string
+  /** The cases this run takes (its shard's), in order: a report missing some was cut off. */
+  cases: readonly EvalCase[]
   estimates: ReadonlyArray<{ atMostUsd: number }>
-) {
+}
+
+/**
+ * The JSON report. `reportSchema` 2: results with duplicates, the cases planned, the dataset's
+ * digest; `review-loop eval merge` refuses reports without them.
+ */
+function report(of: ReportOf, results: readonly EvalCaseResult[]) {
+  const { options, settings } = of
   return {
-    ...runFacts(options, settings, dataset),
+    reportSchema: 2,
+    ...runFacts(options, settings, of.dataset),
+    datasetDigest: of.digest,
+    selection: options.cases,
     fixModel: options.loop ? settings.ai.fixModel : undefined,
     severityThreshold: settings.severityThreshold,
     reviewMaxTurns: settings.ai.reviewMaxTurns,
@@ -456,7 +497,8 @@ function report(
     loop: options.loop,
     inputs: withoutCredentials(options.inputs),
     shard: options.shard,
-    estimateUsd: estimates.reduce((s, e) => s + e.atMostUsd, 0),
+    planned: of.cases.map(c => c.id),
+    estimateUsd: of.estimates.reduce((s, e) => s + e.atMostUsd, 0),
     finishedAt: new Date().toISOString(),
     summary: summarize(results),
     cases: results

@@ -4,6 +4,7 @@
  * eval/schema.json). eval/README.md describes the cases and how to add some.
  */
 import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import {
   accessSync,
   constants,
@@ -191,6 +192,22 @@ function fetchedCase(folder: string, data: EvalCase, fail: (what: string) => nev
   if (data.head !== undefined && patch)
     fail('has both "head" and fix.patch: the PR is one of them; remove the other')
   return { ...data, issues: data.issues ?? [], dir: folder, fetched: true }
+}
+
+/**
+ * What a dataset holds, in one sha-256: each case's id, case.json, fix.patch and heldout.patch (what
+ * is reviewed, how it is scored and tested). Two runs of the same dataset, from any folder, agree.
+ */
+export function datasetDigest(cases: readonly Pick<EvalCase, 'id' | 'dir'>[]): string {
+  const hash = createHash('sha256')
+  for (const c of cases)
+    for (const file of ['case.json', 'fix.patch', 'heldout.patch']) {
+      const full = path.join(c.dir, file)
+      hash.update(`${c.id}/${file}\0`)
+      if (existsSync(full)) hash.update(readFileSync(full))
+      hash.update('\0')
+    }
+  return hash.digest('hex')
 }
 
 /**

@@ -5,12 +5,12 @@ import type { Settings } from '../inputs.js'
 import { atOrAbove } from '../loop/findings.js'
 import type { Finding, Usage } from '../loop/types.js'
 import { plainText } from '../loop/untrusted.js'
-import { plural } from '../report/format.js'
 import { addUsage, zeroUsage } from '../loop/usage.js'
 import { Budget } from '../model/budget.js'
 import type { ProviderName } from '../model/provider.js'
 import type { Log, ModelClient } from '../ports/index.js'
 import type { IterationOutcome } from '../run/deps.js'
+import { NOT_ASKED, ownFailure } from '../review/own-failures.js'
 import { createConfinement } from '../process/sandbox.js'
 import {
   countMatches,
@@ -144,19 +144,26 @@ function unreviewed(
 }
 
 /**
- * Why the review was cut short, if it was: a part the budget, the time or an error left unreviewed,
- * or a finding whose verification could not be made (the same causes). Such a verdict is not the
- * reviewer's answer on the whole PR: scored, it would count the issues it never looked at as missed,
- * and on a clean case its fail-closed verdict as a false NO_GO.
+ * Why the review was cut short, if it was: a part the budget, the time or an API error left
+ * unreviewed, or a finding whose verification (or the reviewer's second look, hold-go-at) the same
+ * causes kept from being made. Such a verdict is not the reviewer's answer on the whole PR: scored,
+ * it would count the issues it never looked at as missed, and on a clean case its fail-closed verdict
+ * as a false NO_GO. The model's own failures (its turns used up, a refusal, an answer it could not
+ * get right) are its result, and are scored.
  */
 export function cutShort(review: IterationOutcome): string | undefined {
   const coverage = review.state?.iterations.at(-1)?.coverage
-  const left = coverage?.unreviewed ?? []
-  if (left.length)
-    return `the review was cut short: ${coverage?.failures?.[0] ?? `${plural(left.length, 'file')} not reviewed`}`
-  const unverifiable = review.findings.find(f => f.verification?.unverifiable)
-  if (unverifiable)
-    return `the review was cut short: a finding's verification could not be made (${plainText(unverifiable.verification!.why).slice(0, 200)})`
+  const failure = coverage?.failures?.find(f => !ownFailure(f))
+  if (failure) return `the review was cut short: ${plainText(failure).slice(0, 300)}`
+  for (const f of review.findings) {
+    const v = f.verification
+    const unverified = v?.unverifiable && !ownFailure(v.why) ? v.why : undefined
+    const again = v?.reconsidered?.why
+    const unasked = again?.startsWith(NOT_ASKED) && !ownFailure(again) ? again : undefined
+    const why = unverified ?? unasked
+    if (why)
+      return `the review was cut short: ${unverified ? "a finding's verification could not be made" : 'the reviewer could not be asked again about a finding'} (${plainText(why).slice(0, 200)})`
+  }
   return undefined
 }
 

@@ -1,5 +1,6 @@
 import parseDiff from 'parse-diff'
 import type { IgnoreMatcher } from './ignore.js'
+import { OWN_FAILURES } from './own-failures.js'
 
 /** One changed file of the PR's diff. */
 export interface ChangedFile {
@@ -196,7 +197,7 @@ export function planBatches(
   for (const file of reviewed) {
     const parts = pieces(file, options.budgetChars)
     if (parts.some(p => p.length > options.budgetChars * 1.05)) {
-      file.unreviewable = `a line of it is longer than a review part (${options.budgetChars} characters); if it is a bundle or generated, add it to 'ignore'`
+      file.unreviewable = `a line of it ${OWN_FAILURES.tooLong} (${options.budgetChars} characters); if it is a bundle or generated, add it to 'ignore'`
       continue
     }
     if (parts.length > 1) {

@@ -19,6 +19,7 @@ import { mergeAnswers, mergeById } from './merge.js'
 import type { ReviewerDeps } from './review-batch.js'
 import type { ReviewPrompt } from './review-prompt.js'
 import { askAll, reconsiderOne, verifyOne, type Question, type VerifyInput } from './verify.js'
+import { NOT_ASKED, OWN_FAILURES } from './own-failures.js'
 
 /** Two passes' findings are one when they have one id, or are the same problem (`sameProblem`). */
 function sameFinding(a: Finding, b: Finding): boolean {
@@ -315,7 +316,7 @@ async function weigh(
   const weighed = asked.map(f => {
     const reconsidered = byId.get(f.id) ?? {
       kept: true,
-      why: 'it could not be asked: no review part holds it'
+      why: `${NOT_ASKED}: ${OWN_FAILURES.noPart}`
     }
     const verification = { ...f.verification!, reconsidered }
     return {

@@ -21,6 +21,7 @@ import { readDiff } from './batches.js'
 import { readTools } from './read-tools.js'
 import { REVIEW_TOOL, type ReviewPrompt, type Shape } from './review-prompt.js'
 import { createVerdictValidator, type VerdictInput } from './verdict-schema.js'
+import { OWN_FAILURES } from './own-failures.js'
 
 /** Room for thinking and the verdict; the cut-off retry doubles it up to the model's maximum. */
 const REVIEW_MAX_TOKENS = 32_000
@@ -363,7 +364,7 @@ export async function converse(
       throw run.error
     case 'max_turns':
       return failed(
-        `the reviewer used its ${ai.reviewMaxTurns} turns (review-max-turns) reading the code without answering`
+        `the reviewer used its ${ai.reviewMaxTurns} turns (review-max-turns) ${OWN_FAILURES.turns}`
       )
     default:
       return run.response!
@@ -398,7 +399,7 @@ export async function reviewBatch(
     const answer = readAnswer(response, shape, validate)
     if (answer.kind === 'refused')
       return failed(
-        `the model refused to review (${answer.text.slice(0, 300) || 'no reason given'})`
+        `${OWN_FAILURES.refused} review (${answer.text.slice(0, 300) || 'no reason given'})`
       )
     if (answer.kind === 'cut_off') {
       // asked again as it was, with more room: the cut-off answer is not part of the conversation
@@ -422,6 +423,6 @@ export async function reviewBatch(
     askForRepair(messages, response.content, problems, shape)
   }
   return failed(
-    `the verdict could not be accepted after one repair: ${problems.slice(0, 5).join('; ')}`
+    `the verdict ${OWN_FAILURES.rejected} after one repair: ${problems.slice(0, 5).join('; ')}`
   )
 }

@@ -15,6 +15,7 @@ import {
 } from './review-batch.js'
 import type { ReviewPrompt, Shape } from './review-prompt.js'
 import { createVerdictValidator } from './verdict-schema.js'
+import { NOT_ASKED, OWN_FAILURES } from './own-failures.js'
 
 /** Room for the verifier's reading and its short verdict. */
 const VERIFY_MAX_TOKENS = 16_000
@@ -136,12 +137,12 @@ async function ask(
     const answer = readAnswer(response, input.shape, validate)
     const odd = answer.kind === 'verdict' ? contradictory(answer.verdict, deps) : undefined
     if (answer.kind === 'verdict' && !odd) return { kind: 'said', verdict: answer.verdict }
-    if (answer.kind === 'refused') return none('the model refused to answer')
+    if (answer.kind === 'refused') return none(`${OWN_FAILURES.refused} answer`)
     problems = odd ? [odd] : answer.kind === 'invalid' ? answer.errors : ['the answer was cut off']
     if (answer.kind === 'cut_off') prompt.messages.pop()
     else askForRepair(prompt.messages, response.content, problems, input.shape)
   }
-  return none(`its answer could not be accepted: ${problems.slice(0, 2).join('; ')}`)
+  return none(`its answer ${OWN_FAILURES.rejected}: ${problems.slice(0, 2).join('; ')}`)
 }
 
 /**
@@ -178,8 +179,7 @@ export async function reconsiderOne(
   q: Question
 ): Promise<Reconsidered> {
   const said = await ask(deps, input, part, { ...q, kind: 'reconsider' })
-  if (said.kind === 'none')
-    return { kept: true, why: clip(`it could not be asked: ${said.why}`, 300) }
+  if (said.kind === 'none') return { kept: true, why: clip(`${NOT_ASKED}: ${said.why}`, 300) }
   const why = clip(said.verdict.summary.trim() || '(no reason given)', 1000)
   return { kept: said.verdict.decision !== 'GO', why }
 }
