@@ -6,8 +6,8 @@ import path from 'node:path'
 import { defaultNode } from './harness.js'
 
 /**
- * The pull requests of __tests__/fixtures/martian/ (three entries of Martian's golden comment
- * files) made small and local: a repository per PR whose base and head hold a few lines the golden
+ * The pull requests of __tests__/fixtures/martian/ (three pull requests in the format of Martian's
+ * golden comment files) made small and local: a repository per PR whose base and head hold a few lines the golden
  * comments talk about, and a stand-in for GitHub's REST API on 127.0.0.1 that answers the two
  * routes the importer reads (the PR, and the compare of its base and head for their merge base).
  */

@@ -1,5 +1,5 @@
 // Martian's Code Review Bench through dist/: `review-loop eval import martian` on the fixture's
-// golden comment files (three real entries) against a stand-in for GitHub's REST API on 127.0.0.1,
+// golden comment files (in the format of its files) against a stand-in for GitHub's REST API on 127.0.0.1,
 // then `review-loop eval` on what it wrote: each PR fetched from a local repository (one over git
 // HTTP on 127.0.0.1, two by path), reviewed by a scripted reviewer, its findings matched to the
 // golden comments by a scripted judge, pairwise as Martian's, and batch; the totals a user reads.
@@ -86,9 +86,9 @@ function batchAnswer(prompt: string) {
 function responder(call: RecordedCall) {
   const prompt = (call.messages[0] as { content: Array<{ text: string }> }).content[0]!.text
   if (call.model === JUDGE) {
-    if (!prompt.includes('Golden Comment')) return batchAnswer(prompt)
-    const golden = prompt.slice(0, prompt.indexOf('Candidate Issue'))
-    const candidate = prompt.slice(prompt.indexOf('Candidate Issue'))
+    if (!prompt.includes('Known issue')) return batchAnswer(prompt)
+    const golden = prompt.slice(0, prompt.indexOf('Candidate ('))
+    const candidate = prompt.slice(prompt.indexOf('Candidate ('))
     const match = same(candidate, golden)
     return { kind: 'json' as const, value: { reasoning: 'scripted', match, confidence: 1 } }
   }

@@ -1,5 +1,5 @@
-// The importer of Martian's Code Review Bench on its fixture (three real entries, their exact
-// format), against a stand-in for GitHub's REST API on 127.0.0.1; and the pairwise judge, one call
+// The importer of Martian's Code Review Bench on its fixture (three pull requests in the
+// exact format of its golden comment files), against a stand-in for GitHub's REST API on 127.0.0.1; and the pairwise judge, one call
 // per (golden comment, finding) pair, against a fake model client.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -19,7 +19,7 @@ const GOLDEN = ['cal_dot_com', 'grafana', 'keycloak'].map(f =>
 )
 
 describe('readGolden', () => {
-  it("reads Martian's entries as they are", () => {
+  it("reads entries in the format of Martian's files as they are", () => {
     const [entry] = readGolden(GOLDEN[2]!)
     expect(entry).toMatchObject({
       pr_title: 'Fixing Re-authentication with passkeys',
@@ -141,15 +141,13 @@ describe('judgePairs', () => {
     { description: 'forEach with async callbacks.' }
   ]
 
-  it("asks once per (issue, finding) pair, with Martian's question, and keeps the matches", async () => {
+  it("asks once per (issue, finding) pair, asking Martian's question in our words, and keeps the matches", async () => {
     const fake = fakeJudge(p => p.includes('forEach with async') && p.includes('Unawaited'))
     const r = await judgePairs(judge(fake.client), findings, issues, undefined)
     expect(r.calls).toBe(4)
     expect(r.matches).toEqual([[0, 1]])
     expect(r.usage.costUsd).toBeCloseTo(0.004, 10)
-    expect(fake.prompts[0]).toContain(
-      'Determine if the candidate issue matches the golden (expected) comment.'
-    )
+    expect(fake.prompts[0]).toContain('Is the candidate the same problem as the known issue?')
     expect(r.error).toBeUndefined()
   })
 
