@@ -3,7 +3,7 @@ import { zeroUsage } from '../loop/usage.js'
 import { traitsOf } from '../model/models.js'
 import { sanitizeUntrusted } from '../model/sanitize.js'
 import type { ProviderName } from '../model/provider.js'
-import type { ContentBlock, ModelClient } from '../ports/index.js'
+import type { ContentBlock, ModelClient, ModelResponse } from '../ports/index.js'
 import type { Match } from '../report/eval-score.js'
 
 /** What the judge compares: a reviewer's finding and a labelled issue, each with its place and words. */
@@ -96,34 +96,57 @@ function pairsOf(content: readonly ContentBlock[], findings: number, issues: num
   })
 }
 
+/** A judge of the eval: its model, where it is called, how long a call may take. */
+export interface Judge {
+  client: ModelClient
+  model: string
+  provider: ProviderName
+  timeoutMs: number
+}
+
+/**
+ * One judge call: the answer in structured output where the model has it, else through a tool it
+ * may call (a forced tool_choice is an error on the 5.x models).
+ */
+export async function askJudge(
+  judge: Judge,
+  ask: {
+    system: string
+    prompt: string
+    maxTokens: number
+    tool: { name: string; description: string }
+    schema: object
+  }
+): Promise<ModelResponse> {
+  const structured = traitsOf(judge.model, judge.provider).structuredOutputs
+  const schema = ask.schema as Record<string, unknown>
+  return judge.client.create({
+    model: judge.model,
+    maxTokens: ask.maxTokens,
+    system: [{ type: 'text', text: ask.system }],
+    messages: [{ role: 'user', content: [{ type: 'text', text: ask.prompt }] }],
+    tools: structured ? [] : [{ ...ask.tool, input_schema: schema }],
+    ...(structured ? { outputSchema: schema } : { toolChoice: { type: 'auto' as const } }),
+    signal: AbortSignal.timeout(judge.timeoutMs)
+  })
+}
+
 /**
  * The judge model's matches between findings and issues that their places did not match; one call
  * per case, none when either list is empty. Its answer's indexes are the lists' own.
  */
 export async function judgeMatches(
-  judge: { client: ModelClient; model: string; provider: ProviderName; timeoutMs: number },
+  judge: Judge,
   findings: readonly JudgedFinding[],
   issues: readonly JudgedIssue[]
 ): Promise<{ matches: Match[]; usage: Usage }> {
   if (!findings.length || !issues.length) return { matches: [], usage: zeroUsage() }
-  const structured = traitsOf(judge.model, judge.provider).structuredOutputs
-  const response = await judge.client.create({
-    model: judge.model,
+  const response = await askJudge(judge, {
+    system: SYSTEM,
+    prompt: prompt(findings, issues),
     maxTokens: JUDGE_OUTPUT_RESERVE,
-    system: [{ type: 'text', text: SYSTEM }],
-    messages: [{ role: 'user', content: [{ type: 'text', text: prompt(findings, issues) }] }],
-    tools: structured
-      ? []
-      : [
-          {
-            name: TOOL,
-            description: 'The pairs of finding and issue that are the same defect.',
-            input_schema: SCHEMA as unknown as Record<string, unknown>
-          }
-        ],
-    ...(structured ? { outputSchema: SCHEMA as unknown as Record<string, unknown> } : {}),
-    ...(structured ? {} : { toolChoice: { type: 'auto' as const } }),
-    signal: AbortSignal.timeout(judge.timeoutMs)
+    tool: { name: TOOL, description: 'The pairs of finding and issue that are the same defect.' },
+    schema: SCHEMA
   })
   return {
     matches: pairsOf(response.content, findings.length, issues.length),

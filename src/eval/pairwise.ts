@@ -1,12 +1,10 @@
 import type { Usage } from '../loop/types.js'
 import { addUsage, zeroUsage } from '../loop/usage.js'
 import { Budget } from '../model/budget.js'
-import { traitsOf } from '../model/models.js'
 import { sanitizeUntrusted } from '../model/sanitize.js'
-import type { ProviderName } from '../model/provider.js'
-import type { ContentBlock, ModelClient } from '../ports/index.js'
+import type { ContentBlock } from '../ports/index.js'
 import type { Match } from '../report/eval-score.js'
-import type { JudgedFinding, JudgedIssue } from './judge.js'
+import { askJudge, type Judge, type JudgedFinding, type JudgedIssue } from './judge.js'
 
 /**
  * The pairwise judge (`--judge-mode pairwise`), judging as Martian's Code Review Bench does (its
@@ -53,13 +51,6 @@ export function pairwiseEstimateUsd(
   )
 }
 
-interface Judge {
-  client: ModelClient
-  model: string
-  provider: ProviderName
-  timeoutMs: number
-}
-
 function prompt(issue: JudgedIssue, f: JudgedFinding): string {
   const place = f.file ? `${f.file}${f.line ? `:${f.line}` : ''}: ` : ''
   return `Is the candidate the same problem as the known issue?
@@ -102,25 +93,15 @@ export async function judgePair(
   issue: JudgedIssue,
   finding: JudgedFinding
 ): Promise<{ match: boolean; usage: Usage }> {
-  const structured = traitsOf(judge.model, judge.provider).structuredOutputs
-  const response = await judge.client.create({
-    model: judge.model,
+  const response = await askJudge(judge, {
+    system: SYSTEM,
+    prompt: prompt(issue, finding),
     maxTokens: PAIR_OUTPUT_RESERVE,
-    system: [{ type: 'text', text: SYSTEM }],
-    messages: [{ role: 'user', content: [{ type: 'text', text: prompt(issue, finding) }] }],
-    tools: structured
-      ? []
-      : [
-          {
-            name: TOOL,
-            description: 'Whether the candidate is the same issue as the golden comment.',
-            input_schema: SCHEMA as unknown as Record<string, unknown>
-          }
-        ],
-    ...(structured
-      ? { outputSchema: SCHEMA as unknown as Record<string, unknown> }
-      : { toolChoice: { type: 'auto' as const } }),
-    signal: AbortSignal.timeout(judge.timeoutMs)
+    tool: {
+      name: TOOL,
+      description: 'Whether the candidate is the same issue as the known one.'
+    },
+    schema: SCHEMA
   })
   return { match: matched(response.content), usage: response.usage }
 }

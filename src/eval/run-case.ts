@@ -7,8 +7,7 @@ import type { Finding, Usage } from '../loop/types.js'
 import { plainText } from '../loop/untrusted.js'
 import { addUsage, zeroUsage } from '../loop/usage.js'
 import { Budget } from '../model/budget.js'
-import type { ProviderName } from '../model/provider.js'
-import type { Log, ModelClient } from '../ports/index.js'
+import type { Log } from '../ports/index.js'
 import type { IterationOutcome } from '../run/deps.js'
 import { NOT_ASKED, ownFailure } from '../review/own-failures.js'
 import { createConfinement } from '../process/sandbox.js'
@@ -21,7 +20,7 @@ import {
 } from '../report/eval-score.js'
 import { DatasetError, runCaseTest, type EvalCase } from './dataset.js'
 import { buildAnyCaseRepo } from './external.js'
-import { JUDGE_OUTPUT_RESERVE, judgeMatches } from './judge.js'
+import { JUDGE_OUTPUT_RESERVE, judgeMatches, type Judge } from './judge.js'
 import { judgePairs } from './pairwise.js'
 
 /** How every case of one eval is run. */
@@ -37,11 +36,7 @@ export interface EvalRun {
   out: string
   /** The node_modules folder the JavaScript cases' test tools are taken from (it may not exist). */
   tools: string
-  judge?: {
-    client: ModelClient
-    model: string
-    provider: ProviderName
-    timeoutMs: number
+  judge?: Judge & {
     /** `batch` (the default): one call per case; `pairwise`: one per (issue, finding) pair, as Martian's judge. */
     mode?: 'batch' | 'pairwise'
   }
