@@ -73,7 +73,8 @@ Options:
                        and an eval of them is refused without it
   --judge-mode MODE    batch (default): one judge call per case; pairwise: one call per (labelled
                        issue, finding) pair, as Martian's Code Review Bench judges (costs more)
-  --max-cost-usd USD   the budget for the whole eval; it stops before a case the rest cannot pay for
+  --max-cost-usd USD   the budget for the whole eval, a hard cap; it stops before a case whose first
+                       answer the rest cannot pay for, and a case it cuts short is not run
   --tolerance N        lines either side of a labelled issue a finding may name (default 3)
   --context diff|tools what the reviewer is given: diff, the diff and the changed files' full text;
                        tools (the default), those and its read tools over the PR's tree (--context
@@ -86,7 +87,7 @@ Options:
 
   review-loop eval merge sums the shards' --json reports into one: the same cases and totals as one
   run over all of them. It refuses reports of different runs (dataset, models, settings) and says
-  which shard is missing.
+  which shard is missing or was cut off before its last case.
 
 Import:
   review-loop eval import martian GOLDEN.json... --out DIR
@@ -98,9 +99,10 @@ Import:
                        https://api.github.com; GITHUB_TOKEN or GH_TOKEN when set, needed beyond
                        60 requests an hour). Exit 1 when a PR could not be read.
 
-  It prints the estimated cost before the first model call, a line per case as it finishes, then
-  precision, recall, F1, the false NO_GO rate on clean cases, the fix rate (--loop), tokens, cost
-  and time. It needs model credentials: ANTHROPIC_API_KEY (or --set model-provider=bedrock or vertex
+  Before the first model call it prints what the reviews cost at most (if no answer is longer than
+  the output reserve); then a line per case as it finishes, then precision (duplicates left out),
+  recall, F1, the false NO_GO rate on clean cases, the fix rate (--loop), tokens, cost and time. A
+  case whose review the budget, the time or an API error cut short is not run, never scored. It needs model credentials: ANTHROPIC_API_KEY (or --set model-provider=bedrock or vertex
   with theirs). A dataset is code: with --loop its tests run (in the sandbox), so run the ones you
   trust. Exit status: 1 when a case failed to run, 2 on a usage error, else 0 (cases the budget left
   out included).
