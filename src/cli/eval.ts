@@ -18,6 +18,7 @@ import {
   changedFiles,
   datasetDigest,
   DatasetError,
+  shownRepo,
   loadDataset,
   shippedDataset,
   type EvalCase
@@ -519,7 +520,5 @@ function runFacts(options: EvalOptions, settings: Settings, dataset: string): Ev
 
 /** The inputs as the report gives them: a URL's user and password left out. */
 function withoutCredentials(inputs: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(inputs).map(([k, v]) => [k, v.replace(/(\w+:\/\/)[^/@\s]*@/g, '$1')])
-  )
+  return Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, shownRepo(v)]))
 }

@@ -233,8 +233,14 @@ export function loadDataset(dir: string): EvalCase[] {
 const IDENTITY = { name: 'review-loop eval', email: 'eval@review-loop.invalid' }
 const DATE = '2000-01-01T00:00:00Z'
 
-/** git in `cwd`, reading none of the user's settings, hooks or templates; its output trimmed. */
-function git(cwd: string, args: string[]): string {
+/** git's environment that reads none of the user's or the system's settings. */
+export const ISOLATED_GIT = { GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } as const
+
+/**
+ * git in `cwd`, reading none of the user's settings, hooks or templates (`more`: further
+ * environment); its output trimmed.
+ */
+function git(cwd: string, args: string[], more: Record<string, string> = {}): string {
   return execFileSync(
     'git',
     [
@@ -256,18 +262,26 @@ function git(cwd: string, args: string[]): string {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         ...process.env,
-        GIT_CONFIG_GLOBAL: '/dev/null',
-        GIT_CONFIG_NOSYSTEM: '1',
+        ...ISOLATED_GIT,
         GIT_AUTHOR_NAME: IDENTITY.name,
         GIT_AUTHOR_EMAIL: IDENTITY.email,
         GIT_AUTHOR_DATE: DATE,
         GIT_COMMITTER_NAME: IDENTITY.name,
         GIT_COMMITTER_EMAIL: IDENTITY.email,
-        GIT_COMMITTER_DATE: DATE
+        GIT_COMMITTER_DATE: DATE,
+        ...more
       }
     }
   ).trim()
 }
+
+/** git's last words of a failed call, for an error that says what did not apply. */
+const gitStderr = (e: unknown): string =>
+  String((e as { stderr?: unknown }).stderr ?? (e as Error).message)
+    .trim()
+    .split('\n')
+    .slice(-3)
+    .join(' ')
 
 /**
  * A bug case's held-out test changes (heldout.patch: the fix's own test and test data, applied only
@@ -285,21 +299,18 @@ export function heldOutPatch(c: Pick<EvalCase, 'dir'>): string | undefined {
 export function testTree(c: EvalCase, tree: string, into: string): string {
   if (existsSync(into) && readdirSync(into).length > 0)
     throw new DatasetError(`eval case ${c.id}: ${into} is not empty; give a new folder`)
-  const git = path.join(path.resolve(tree), '.git')
-  cpSync(tree, into, { recursive: true, filter: src => path.resolve(src) !== git })
+  const dotGit = path.join(path.resolve(tree), '.git')
+  cpSync(tree, into, { recursive: true, filter: src => path.resolve(src) !== dotGit })
   const patch = heldOutPatch(c)
   if (!patch) return into
   try {
-    execFileSync('git', ['apply', '--whitespace=nowarn', patch], {
-      cwd: into,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // the copy is no repository: never apply inside one that holds it
-      env: { ...process.env, GIT_CEILING_DIRECTORIES: path.dirname(path.resolve(into)) }
+    // the copy is no repository: never apply inside one that holds it
+    git(into, ['apply', '--whitespace=nowarn', patch], {
+      GIT_CEILING_DIRECTORIES: path.dirname(path.resolve(into))
     })
   } catch (e) {
-    const stderr = String((e as { stderr?: unknown }).stderr ?? (e as Error).message).trim()
     throw new DatasetError(
-      `eval case ${c.dir}: heldout.patch does not apply to the case's tree (${stderr.split('\n').slice(-3).join(' ')}): make it a git diff of the tree's test files`
+      `eval case ${c.dir}: heldout.patch does not apply to the case's tree (${gitStderr(e)}): make it a git diff of the tree's test files`
     )
   }
   return into
@@ -316,8 +327,8 @@ function neutralSubject(files: string[]): string {
   return files.length > 3 ? `Change ${shown} and ${files.length - 3} more files` : `Change ${shown}`
 }
 
-/** A repository URL as it may be shown: without a user or password in it. */
-export const shownRepo = (repo: string): string => repo.replace(/(\w+:\/\/)[^/@\s]*@/, '$1')
+/** A repository URL (or any text holding URLs) as it may be shown: no user or password in it. */
+export const shownRepo = (repo: string): string => repo.replace(/(\w+:\/\/)[^/@\s]*@/g, '$1')
 
 /** Where a case's trees come from: base/ and fix.patch, unless a fetched case gives them. */
 export interface CaseTrees {
@@ -357,9 +368,8 @@ export function buildCaseRepo(
     else git(into, ['apply', '--whitespace=nowarn', path.resolve(c.dir, 'fix.patch')])
   } catch (e) {
     if (e instanceof DatasetError) throw e
-    const stderr = String((e as { stderr?: unknown }).stderr ?? (e as Error).message).trim()
     throw new DatasetError(
-      `eval case ${c.dir}: fix.patch does not apply to ${c.fetched ? `the tree of ${c.commit.slice(0, 12)}` : 'base/'} (${stderr.split('\n').slice(-3).join(' ')}): make it a git diff of base/'s files`
+      `eval case ${c.dir}: fix.patch does not apply to ${c.fetched ? `the tree of ${c.commit.slice(0, 12)}` : 'base/'} (${gitStderr(e)}): make it a git diff of base/'s files`
     )
   }
   git(into, ['add', '--all', '--force', '.'])

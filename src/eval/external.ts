@@ -10,7 +10,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 
 import { homedir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { buildCaseRepo, DatasetError, shownRepo, type EvalCase } from './dataset.js'
+import { buildCaseRepo, DatasetError, ISOLATED_GIT, shownRepo, type EvalCase } from './dataset.js'
 
 const run = promisify(execFile)
 
@@ -70,8 +70,7 @@ async function git(
       maxBuffer: 64 * 1024 * 1024,
       env: {
         ...process.env,
-        GIT_CONFIG_GLOBAL: '/dev/null',
-        GIT_CONFIG_NOSYSTEM: '1',
+        ...ISOLATED_GIT,
         GIT_TERMINAL_PROMPT: '0',
         ...more
       }
