@@ -145,7 +145,8 @@ describe('the sticky comment', () => {
       description: 'Hide this <!-- and @octocat please'
     })
     const body = renderComment(loopWith([[sneaky]], 'running'), [sneaky], LINKS)
-    expect(body.match(/<!--/g)).toHaveLength(1)
+    // the quoted marker is code, shown as written: only the real one is outside a code block
+    expect(body.replace(/^ *(`{3,})[^]*?^ *\1$/gm, '').match(/<!--/g)).toHaveLength(1)
     const human = body.slice(body.indexOf(' -->\n') + 5)
     expect(human).toContain('Close')
     expect(human).not.toContain('@octocat')
@@ -212,7 +213,10 @@ describe('what the reviewer and the fixer said, in the comment', () => {
     expect(body).toContain('The review could not be trusted.')
     expect(body).toContain('**Failed criteria:**\n- empty names are handled')
     expect(body).toContain('**Dropped findings (1):**')
-    expect(body).toContain('SQL from input — cites src/x.js, which is not in aaaaaaa')
+    // as a reader sees it: the short SHA in the words is cut by a zero-width space, linking nothing
+    expect(body.replaceAll('\u200b', '')).toContain(
+      'SQL from input — cites src/x.js, which is not in aaaaaaa'
+    )
   })
 
   it("shows the fixer's disputes with the reviewer's answers, and its closing summary", () => {
@@ -430,7 +434,8 @@ describe('verified findings, in the comment', () => {
     const s = appendReview(newState(7, 3, NOW), reviewed({ findings, setAside }))
     const body = renderComment(s, findings, LINKS, { setAside })
     expect(decodeState(body)).toEqual({ kind: 'ok', state: s })
-    expect(body.match(/<!--/g)).toHaveLength(1)
+    // the quoted marker is code, shown as written: only the real one is outside a code block
+    expect(body.replace(/^ *(`{3,})[^]*?^ *\1$/gm, '').match(/<!--/g)).toHaveLength(1)
     const human = body.slice(body.indexOf(' -->\n') + 5)
     expect(human).not.toContain('@octocat')
     expect(human).not.toContain('@team')

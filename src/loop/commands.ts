@@ -5,6 +5,7 @@
  */
 import { CONTINUABLE, allowed } from './transitions.js'
 import type { LoopState } from './types.js'
+import { visibleCode } from './untrusted.js'
 
 export const COMMAND_NAMES = [
   'status',
@@ -84,7 +85,7 @@ function parseWords(rest: string): Command {
     default:
       return {
         name: 'invalid',
-        error: `\`${word.slice(0, 40).replace(/`/g, "'")}\` is not a review-loop command.`
+        error: `\`${visibleCode(word.slice(0, 40)).replace(/`/g, "'")}\` is not a review-loop command.`
       }
   }
 }

@@ -1,47 +1,4 @@
-/**
- * Text a model reads that a person may not see: characters that render as nothing (zero-width and
- * direction controls, Unicode tag characters that spell hidden ASCII, variation selectors, Hangul
- * fillers, ...) and control characters. Tab, line feed and carriage return stay. The Unicode
- * property catches the default-ignorable characters the explicit list does not name.
- */
-const INVISIBLE = new RegExp(
-  // eslint-disable-next-line no-misleading-character-class -- single code points, on purpose
-  [
-    '[',
-    '\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F',
-    '\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u206F\\u3164',
-    '\\uFE00-\\uFE0F\\uFEFF\\uFFA0\\uFFF0-\\uFFFB',
-    '\\u{1BCA0}-\\u{1BCA3}\\u{1D173}-\\u{1D17A}\\u{E0000}-\\u{E0FFF}',
-    '\\p{Default_Ignorable_Code_Point}',
-    '\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F',
-    ']+'
-  ].join(''),
-  'gu'
-)
-
-/** The invisible characters that change what code means to a reader: direction controls and tags. */
-const DECEPTIVE = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u{E0000}-\u{E007F}]/u
-const TAG = /[\u{E0000}-\u{E007F}]/u
-
-function codePoint(c: string): string {
-  return `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
-}
-
-/**
- * A visible stand-in for a run of hidden characters: which ones, and how many tag characters, but
- * never the text the tags spell.
- */
-function marker(run: string): string {
-  const chars = [...run]
-  const tags = chars.filter(c => TAG.test(c)).length
-  const others = [...new Set(chars.filter(c => !TAG.test(c)).map(codePoint))]
-  const parts = [
-    ...(tags ? [`${tags} tag character${tags > 1 ? 's' : ''}`] : []),
-    ...others.slice(0, 3),
-    ...(others.length > 3 ? ['…'] : [])
-  ]
-  return `⟦hidden: ${parts.join(', ')}⟧`
-}
+import { DECEPTIVE, hiddenMarker, INVISIBLE } from '../loop/untrusted.js'
 
 /**
  * Removes invisible and control characters, and nothing else: safe on code, diffs, file contents
@@ -50,7 +7,9 @@ function marker(run: string): string {
  * differently than it runs; the other runs (zero-width joiners, variation selectors) are dropped.
  */
 export function stripInvisible(text: string, options: { mark?: boolean } = {}): string {
-  return text.replace(INVISIBLE, run => (options.mark && DECEPTIVE.test(run) ? marker(run) : ''))
+  return text.replace(INVISIBLE, run =>
+    options.mark && DECEPTIVE.test(run) ? hiddenMarker(run) : ''
+  )
 }
 
 /** HTML comments, unterminated ones to the end of the text, as a Markdown renderer hides them. */

@@ -17,7 +17,7 @@ import {
   renderTimeline,
   statusLine
 } from './comment.js'
-import { plainText } from '../loop/untrusted.js'
+import { plainField } from '../loop/untrusted.js'
 import { escapeMd, SEVERITY_ICON, untrustedMarkdown, type RepoLinks } from './format.js'
 import { renderMermaid } from './mermaid.js'
 
@@ -56,13 +56,13 @@ export function toAnnotations(
         endLine,
         ...columns,
         level: LEVEL[f.severity],
-        // annotations are plain text on GitHub: only what is not text at all is taken out
-        title: plainText(
+        // annotations are plain text on GitHub: nothing hidden, nothing linked (`plainField`)
+        title: plainField(
           `[${f.severity}]${reraised.has(f.id) ? ' [re-raised]' : ''} ${f.title}`
         ).slice(0, 255),
-        message: plainText(f.description || f.title).slice(0, 60_000) || f.id,
+        message: plainField(f.description || f.title).slice(0, 60_000) || f.id,
         details: f.suggestedFix
-          ? plainText(`Suggested fix:\n${f.suggestedFix}`).slice(0, 60_000)
+          ? plainField(`Suggested fix:\n${f.suggestedFix}`).slice(0, 60_000)
           : undefined
       }
     })

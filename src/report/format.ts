@@ -1,5 +1,5 @@
 import type { LoopStatus, Severity, Usage } from '../loop/types.js'
-import { logText, plainText } from '../loop/untrusted.js'
+import { INERT, inertText, plainText, visibleCode, visibleText } from '../loop/untrusted.js'
 
 /** Where links in reports point. */
 export interface RepoLinks {
@@ -77,12 +77,23 @@ export function duration(ms: number): string {
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`
 }
 
-/** Escapes text from PRs and tools for one line of Markdown (tables, list items). */
+/**
+ * `inertText`, and no character reference left that GitHub would decode into a reference, a mention
+ * or a hidden character (`&#35;12`, `&commat;user`, `&#x202E;`): a zero-width space after the `&`.
+ */
+function inertMarkdown(text: string): string {
+  return inertText(text).replace(/&(?=[#A-Za-z])/g, `&${INERT}`)
+}
+
+/**
+ * Escapes text from PRs and tools for one line of Markdown (tables, list items): what a reader
+ * cannot see shown (`visibleText`), nothing GitHub links or notifies (`inertText`), Markdown and
+ * HTML shown as written.
+ */
 export function escapeMd(text: string): string {
-  return plainText(text)
+  return inertMarkdown(visibleText(text))
     .replace(/\n/g, ' ')
     .replace(/([\\`*_[\]|<>#])/g, '\\$1')
-    .replace(/@/g, '@\u200b')
 }
 
 /**
@@ -90,29 +101,38 @@ export function escapeMd(text: string): string {
  * fence is longer than any run of backticks inside (CommonMark), lines are joined.
  */
 export function codeSpan(text: string): string {
-  const flat = plainText(text).replace(/\n/g, ' ')
+  // GitHub links and notifies nothing in code: only what a reader cannot see is made visible
+  const flat = visibleCode(text).replace(/\n/g, ' ')
   const longest = (flat.match(/`+/g) ?? []).reduce((most, run) => Math.max(most, run.length), 0)
   const fence = '`'.repeat(longest + 1)
   const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : ''
   return `${fence}${pad}${flat}${pad}${fence}`
 }
 
+/** A line that starts, after its indentation, as a fence would. */
+const FENCE_LIKE = /^[ \t]*(`{3,}|~{3,})/
 /** A fence that opens at the line's start: its backticks or tildes, and its info string. */
 const OPENER = /^(`{3,}|~{3,})(.*)$/
 /** A line that closes a fence (CommonMark): indented three spaces at most, spaces or tabs after. */
 const CLOSER = /^ {0,3}(`{3,}|~{3,})[ \t]*$/
 
+/** An image's alt text and what follows it (`![alt](` or `![alt][`), on one line. */
+const IMAGE = /!\[((?:\\.|[^[\]\\\n])*)\](?=[([])/g
+
 /**
- * One line outside a fence, made inert wherever the renderer puts it (paragraph, code span, list
- * item, quote): every `<` gets a zero-width space after it, so no tag, comment or autolink forms
- * (`<img>`, `</details>`, `<!--` show as written, in code too); an image becomes a link (`![x](u)`
- * loads nothing); a mention notifies no one; a fence indented one to three spaces becomes text,
- * so the only fences are those `untrustedMarkdown` tracks.
+ * One line outside a fence, shown (`visibleText`) and made inert wherever the renderer puts it
+ * (paragraph, code span, list item, quote): every `<` gets a zero-width space after it, so no tag,
+ * comment or autolink forms (`<img>`, `</details>`, `<!--` show as written, in code too); an
+ * image is text (`![x](u)` shows as written: a zero-width space after the `!` and after the `]`,
+ * so neither an image nor a link forms; a URL in it may still be linked, as any URL in text is);
+ * nothing GitHub links or notifies (`inertText`); a fence indented one to three spaces becomes
+ * text, so the only fences are those `untrustedMarkdown` tracks.
  */
 function neutralLine(line: string): string {
-  return line
-    .replace(/<|!\[|@(?=\w)/g, m => (m === '![' ? '!\u200b[' : `${m}\u200b`))
-    .replace(/^( {1,3})(?=`{3}|~{3})/, '$1\u200b')
+  return inertMarkdown(line)
+    .replace(IMAGE, `!${INERT}[$1]${INERT}`)
+    .replace(/<|!\[/g, m => `${m.slice(0, 1)}${INERT}${m.slice(1)}`)
+    .replace(/^( {1,3})(?=`{3}|~{3})/, `$1${INERT}`)
 }
 
 /**
@@ -141,13 +161,17 @@ function spacedIndent(line: string): string {
 export function untrustedMarkdown(text: string): string {
   const out: string[] = []
   let fence: string | undefined
-  for (const line of plainText(text).split('\n').map(spacedIndent)) {
+  for (const raw of plainText(text).split('\n')) {
     if (fence) {
+      // code is kept as written, but what a reader cannot see (`visibleCode`); a line that looks
+      // like a fence has its indentation's tabs made spaces, so it closes nothing in a list item
+      const line = visibleCode(raw)
       const close = CLOSER.exec(line)?.[1]
       if (close && close[0] === fence[0] && close.length >= fence.length) fence = undefined
-      out.push(line)
+      out.push(FENCE_LIKE.test(line) ? spacedIndent(line) : line)
       continue
     }
+    const line = spacedIndent(visibleText(raw))
     const [, open, info] = OPENER.exec(line) ?? []
     if (open && !(open[0] === '`' && info!.includes('`'))) {
       fence = open
@@ -173,13 +197,15 @@ export function plural(count: number, noun: string, before = '', after = ''): st
 }
 
 /**
- * Untrusted text (quoted code) as a fenced code block: shown as written, nothing in it parsed. The
- * fence is longer than any run of backticks inside, so no line closes it; every line is indented by
- * `indent` (a list item's), so the block stays in its item; a `<` or a mention is made inert as in
- * the rest of the comment, and no line starts a workflow command (`logText`).
+ * Untrusted text (quoted code) as a fenced code block, byte for byte: GitHub renders nothing in a
+ * fence (no HTML, mention, reference or link), so nothing in it is changed but what a reader
+ * cannot see (`visibleCode`: a direction control or a zero-width character is a marker). The fence
+ * is longer than any run of backticks inside, so no line closes it (a line of tildes closes no
+ * backtick fence); every line is indented by `indent` (a list item's), so the block stays in its
+ * item, and a tab after that indentation starts where it would at the top level.
  */
 export function codeBlock(text: string, indent = ''): string {
-  const lines = logText(text).split('\n').map(spacedIndent).map(neutralLine)
+  const lines = visibleCode(text).split('\n')
   const longest = lines
     .flatMap(l => l.match(/`+/g) ?? [])
     .reduce((most, run) => Math.max(most, run.length), 0)
@@ -189,10 +215,9 @@ export function codeBlock(text: string, indent = ''): string {
 
 /** Untrusted text for one line of HTML (a `<summary>`): entities for what HTML reads, no mention. */
 export function htmlText(text: string): string {
-  return plainText(text)
+  return inertText(visibleText(text))
     .replace(/\s*\n\s*/g, ' ')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/@/g, '@\u200b')
 }

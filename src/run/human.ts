@@ -13,6 +13,7 @@ import {
   wasProcessed
 } from '../loop/state.js'
 import type { HumanTrigger, LoopState, PullRequest, RepoRole } from '../loop/types.js'
+import { BIDI } from '../loop/untrusted.js'
 import { statusText } from '../report/comment.js'
 import { approvePhase, writeState } from './record.js'
 import {
@@ -51,8 +52,10 @@ function speaker(deps: IterationDeps, intent: CommandIntent): Speaker {
       return true
     }
   }
+  // the words are ours, with untrusted parts escaped where they are made; no direction control
+  // of those parts reorders them
   const reply = async (words: string): Promise<void> => {
-    await github.createComment(intent.pr, `@${intent.from.login} ${words}`)
+    await github.createComment(intent.pr, `@${intent.from.login} ${words.replace(BIDI, '')}`)
   }
   return {
     take: () => react('eyes'),

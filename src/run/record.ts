@@ -5,6 +5,7 @@ import { moveTo, stamped } from '../loop/record.js'
 import { checkConclusion, needsHuman } from '../loop/rules.js'
 import { compactState } from '../loop/state-compact.js'
 import { recordedFindings } from '../loop/state.js'
+import { plainField } from '../loop/untrusted.js'
 import type {
   Decision,
   Finding,
@@ -23,7 +24,7 @@ import type {
   WriteSummary
 } from '../ports/index.js'
 import { renderComment } from '../report/comment.js'
-import { escapeMd, type RepoLinks } from '../report/format.js'
+import { escapeMd, htmlText, type RepoLinks } from '../report/format.js'
 import { renderReviewMarkdown } from '../report/review-markdown.js'
 import { escalate, mentions } from './escalate.js'
 import type { Plan } from './plan.js'
@@ -106,13 +107,15 @@ export async function approvePhase(
 ): Promise<{ state: LoopState; findings: []; commentUrl: string; checkRunId?: number }> {
   const { settings, ctx, github } = deps
   const by = state.override
-  const title = `Approved by @${by?.by ?? '?'}: ${by?.reason ?? ''}`
+  // the reason is the approver's words: plain in the title, Markdown-escaped in the summary
+  const approved = `Approved by @${by?.by ?? '?'}: `
+  const title = `${approved}${plainField(by?.reason ?? '')}`
   const checkRunId = await publishCheck(deps, {
     name: settings.checkName,
     headSha: pull.headSha,
     conclusion: 'success',
     title: title.length > 200 ? `${title.slice(0, 199)}…` : title,
-    summary: `${title}\n\nA human approved this head as it is, without another review (\`/review-loop approve\`). ${state.reason ?? ''}`,
+    summary: `${approved}${escapeMd(by?.reason ?? '')}\n\nA human approved this head as it is, without another review (\`/review-loop approve\`). ${escapeMd(state.reason ?? '')}`,
     annotations: [],
     externalId: `${pull.number}:approve:${ctx.runId}:${ctx.runAttempt}`,
     detailsUrl: existing?.htmlUrl,
@@ -147,11 +150,6 @@ function resetAdvice(problem: UntrustedState['problem']): string {
   }
 }
 
-/** Text from a comment's author made inert in ours: no HTML, no mentions. */
-function inert(text: string): string {
-  return text.replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/@/g, '@\u200b')
-}
-
 /** The plain comment (it holds no state) that reports an untrusted state and how to reset. */
 export function renderUntrustedNotice(
   untrusted: UntrustedState,
@@ -164,7 +162,7 @@ export function renderUntrustedNotice(
     '',
     `**Status:** \`needs_discussion\` · **State comment:** ${untrusted.comment.htmlUrl}`,
     '',
-    `> ${inert(untrusted.reason).replace(/\r?\n/g, ' ')}.`,
+    `> ${htmlText(untrusted.reason)}.`,
     '',
     'review-loop does not start afresh on a state it cannot trust, since that would reset the iteration cap (`max-iterations`) and the budget (`max-cost-usd`). It leaves the state comment as it is, as evidence, and ends every run as `needs_discussion` until a human decides.',
     '',
