@@ -3,7 +3,16 @@ import { pathToFileURL } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { checkRunSummary, unlocatedText } from '../../src/report/check-run.js'
 import { renderComment } from '../../src/report/comment.js'
-import { safeBlock, untrustedMarkdown } from '../../src/report/format.js'
+import { plainField } from '../../src/loop/untrusted.js'
+import {
+  codeBlock,
+  codeSpan,
+  escapeMd,
+  htmlText,
+  safeBlock,
+  untrustedMarkdown
+} from '../../src/report/format.js'
+import { BIDI_CHAR, liveReferences } from '../../test-support/github-text.js'
 import { finding, iteration, state } from './builders.js'
 
 /**
@@ -233,5 +242,102 @@ describe('untrusted Markdown through a CommonMark renderer', () => {
       // what follows the findings is still text of its own: nothing above swallowed it
       expect(html, label).toMatch(/<h3>Not acted on \(2\)<\/h3>/)
     )
+  })
+})
+
+/** What a renderer shows as text: tags out, the entities it writes decoded. */
+function shownText(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+}
+
+/** The text of every code block a renderer made, decoded. */
+function codeBlocks(html: string): string[] {
+  return [...html.matchAll(/<pre><code[^>]*>([^]*?)<\/code><\/pre>/g)].map(m => shownText(m[1]!))
+}
+
+/** References, mentions and SHAs GitHub would link, in every form the issue measured. */
+const REFERENCES =
+  'see #123, GH-9, gh-10, acme/other#4, acme/other@0123abc, ' +
+  '0123456789abcdef0123456789abcdef01234567, \\#12, @octocat, &#35;77 and &commat;hubot'
+
+describe('references, hidden characters, images and code, as GitHub would show them', () => {
+  it('leaves no reference, mention or SHA live in any sink, and the reader sees the words', () => {
+    for (const [name, render] of Object.entries(renderers))
+      for (const markdown of [
+        escapeMd(REFERENCES),
+        untrustedMarkdown(REFERENCES),
+        `<details><summary>${htmlText(REFERENCES)}</summary>\n\nx\n\n</details>`
+      ]) {
+        const text = shownText(render(markdown))
+        expect(liveReferences(text, { plain: true }), `${name}: ${markdown}`).toEqual([])
+        expect(text.replaceAll('\u200b', ''), name).toContain('#123, GH-9, gh-10, acme/other#4')
+        expect(text.replaceAll('\u200b', ''), name).toContain(
+          'acme/other@0123abc, 0123456789abcdef0123456789abcdef01234567'
+        )
+      }
+    // annotations are plain text: the same words, nothing live in them either
+    expect(liveReferences(plainField(REFERENCES), { plain: true })).toEqual([])
+  })
+
+  it('strips direction controls from prose, marks them in code, and marks zero-width characters', () => {
+    const text = 'a\u202Eb\u2066c\u2069 zero\u200Bwidth join\u2060er bom\uFEFF ⚠️ 👩‍💻 &#x202E;x'
+    for (const [name, render] of Object.entries(renderers)) {
+      const shown = shownText(
+        render(untrustedMarkdown(`${text}\n\n\`\`\`\nif (x\u202E) y\n\`\`\``))
+      )
+      expect(shown, name).not.toMatch(BIDI_CHAR)
+      expect(shown, name).toContain('abc zero⟦hidden: U+200B⟧width join⟦hidden: U+2060⟧er')
+      // an emoji's parts are seen; a character reference is shown as written, decoding nothing
+      expect(shown.replaceAll('\u200b', ''), name).toContain('bom⟦hidden: U+FEFF⟧ ⚠️ 👩‍💻 &#x202E;x')
+      expect(codeBlocks(render(codeBlock('if (x\u202E) y'))), name).toEqual([
+        'if (x⟦hidden: U+202E⟧) y\n'
+      ])
+      expect(shown, name).toContain('if (x⟦hidden: U+202E⟧) y')
+    }
+    expect(escapeMd('a\u202Eb\u200Bc')).toBe('ab⟦hidden: U+200B⟧c')
+    expect(plainField('a\u2067b\u200Dc')).toBe('ab⟦hidden: U+200D⟧c')
+    expect(codeSpan('src/\u202Etxt.js')).toBe('`src/⟦hidden: U+202E⟧txt.js`')
+  })
+
+  it('renders no image of untrusted text: inline, by reference or as HTML', () => {
+    const images = [
+      '![pixel](https://evil.example/p.png)',
+      '![a][r]\n\n[r]: https://evil.example/r.png',
+      '![r]\n\n[r]: https://evil.example/r.png',
+      '![nested [alt]](https://evil.example/n.png)',
+      '<img src="https://evil.example/i.png">',
+      '`![in code](https://evil.example/c.png)`'
+    ]
+    for (const [name, render] of Object.entries(renderers))
+      for (const text of images) {
+        const html = render(untrustedMarkdown(text))
+        expect(html, `${name}: ${text}`).not.toMatch(/<img/)
+        // a pixel in a link, where the alt text hides the address, is no better
+        expect(html, `${name}: ${text}`).not.toMatch(
+          /<a href="https:\/\/evil\.example\/p\.png">pixel/
+        )
+      }
+  })
+
+  it('keeps code in fences byte for byte, at the top level and in a list item', () => {
+    const code = 'if (a <= b && c.includes("```")) {\n\treturn `@x #12 <img>` // 0123abc\n  }\n~~~'
+    for (const [name, render] of Object.entries(renderers)) {
+      expect(codeBlocks(render(codeBlock(code))), name).toEqual([`${code}\n`])
+      const fenced = `text\n\n\`\`\`\`ts\n${code}\n\`\`\`\`\n\nmore`
+      expect(codeBlocks(render(untrustedMarkdown(fenced))), name).toEqual([`${code}\n`])
+    }
+    // in a list item, as the comment indents evidence (micromark drops the line ends of code in a
+    // tight list item, which CommonMark and GitHub keep: markdown-it alone reads it)
+    const render = renderers['markdown-it']!
+    expect(codeBlocks(render(`- a finding\n${codeBlock(code, '  ')}\n\nafter`))).toEqual([
+      `${code}\n`
+    ])
+    const indented = untrustedMarkdown(`\`\`\`\`ts\n${code}\n\`\`\`\``).replace(/^(?=.)/gm, '  ')
+    expect(codeBlocks(render(`- a finding\n\n${indented}`))).toEqual([`${code}\n`])
   })
 })
