@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { BIDI_CHAR, liveReferences } from '../../test-support/github-text.js'
 import { runScenario, type ScenarioReport } from '../../test-support/scenario.js'
 
 /** Control bytes but tab and line feed (a carriage return is one too). */
@@ -139,5 +140,128 @@ describe('hostile and odd output from checks and the model, through dist/', () =
     expect(report.checkRuns[0]!.annotations.map(a => a.path)).toEqual(
       expect.arrayContaining(['src/my file.js', 'src/tab\tfile.js'])
     )
+  })
+
+  it('leaves no live reference and no direction control in any field GitHub receives, no image, and evidence code as written', async () => {
+    // references, an escaped one, a SHA, direction controls (U+202E, U+2066..2069) and a zero-width
+    // space, as a check prints them (printf's octal escapes spell their UTF-8)
+    const refs =
+      'see #123 GH-9 owner/repo#4 owner/repo@0123abc 0123456789abcdef0123456789abcdef01234567 \\\\#12'
+    const hidden =
+      '\\342\\200\\256rtl \\342\\201\\246a\\342\\201\\247b\\342\\201\\250c\\342\\201\\251 zero\\342\\200\\213width'
+    const code = 'export const le = (a, b) => a <= b && `${a}` !== "```"'
+    const hiddenText = '\u202Ertl \u2066a\u2067b\u2068c\u2069 zero\u200Bwidth'
+    const modelRefs =
+      'see #123, GH-9, owner/repo#4, owner/repo@0123abc, 0123456789abcdef0123456789abcdef01234567, \\#12'
+    const report = await runScenario({
+      base: { 'package.json': '{ "name": "sample" }\n', 'src/a.js': 'export const a = 1\n' },
+      pr: {
+        title: 'References',
+        commits: [{ message: 'change', files: { 'src/a.js': `export const a = 2\n${code}\n` } }]
+      },
+      inputs: {
+        checks: `refs: printf 'src/a.js:1:1: error: ${refs} ${hidden}\\n'; exit 1`,
+        'review-model': 'claude-haiku-4-5',
+        'max-iterations': '1'
+      },
+      maxRuns: 4,
+      humanEvents: [
+        {
+          afterRun: 1,
+          comment: { author: 'maintainer', permission: 'write', body: `/review-loop \u202Eevil#12` }
+        },
+        {
+          afterRun: 2,
+          comment: { author: 'maintainer', permission: 'write', body: '/review-loop status' }
+        },
+        {
+          afterRun: 3,
+          comment: {
+            author: 'maintainer',
+            permission: 'write',
+            body: `/review-loop approve ${modelRefs} ${hiddenText} <img src=https://evil.example/a.png>`
+          }
+        }
+      ],
+      model: {
+        replies: [
+          {
+            kind: 'json',
+            value: {
+              decision: 'NO_GO',
+              summary: `Summary ${modelRefs} ${hiddenText} ![s](https://evil.example/s.png)`,
+              findings: [
+                {
+                  severity: 'high',
+                  category: 'logic',
+                  file: 'src/a.js',
+                  line: 2,
+                  evidence: code,
+                  title: `Title ${modelRefs} ${hiddenText}`,
+                  description: `Text ${modelRefs} ${hiddenText}\n\n![pixel](https://evil.example/p.png) ![ref][r]\n\n[r]: https://evil.example/r.png\n\n<img src=https://evil.example/i.png>`,
+                  suggestedFix: `Fix ${modelRefs} ${hiddenText}`
+                },
+                {
+                  severity: 'high',
+                  category: 'logic',
+                  evidence: code,
+                  title: `Unlocated ${modelRefs} ${hiddenText}`,
+                  description: `Unlocated ${modelRefs} ${hiddenText} ![u](https://evil.example/u.png)`
+                }
+              ],
+              failedCriteria: [modelRefs],
+              passedCriteria: [],
+              requiredRework: [modelRefs],
+              earlierFindings: []
+            }
+          }
+        ]
+      }
+    })
+    const bot = report.comments.filter(c => c.author !== 'maintainer')
+    // the state comment, the reply to the command it does not know and the status
+    expect(bot.length).toBeGreaterThanOrEqual(3)
+    const markdown = [
+      ...bot.map(c => c.body.replace(/<!-- review-loop:state [^]*? -->/, '')),
+      ...report.checkRuns.flatMap(c => [c.summary ?? '', c.text ?? '']),
+      ...report.reviews.map(r => r.body),
+      ...report.reviewComments.filter(c => c.author !== 'maintainer').map(c => c.body),
+      ...report.runs.map(r => r.summary)
+    ]
+    const plain = [
+      ...report.checkRuns.map(c => c.title ?? ''),
+      ...report.checkRuns.flatMap(c =>
+        c.annotations.flatMap(a => [a.title ?? '', a.message ?? '', a.raw_details ?? ''])
+      ),
+      ...report.statuses.map(s => s.description ?? '')
+    ]
+    expect(report.checkRuns.some(c => c.annotations.length > 0)).toBe(true)
+    const state = JSON.stringify(report.finalState)
+    const trusted = [
+      ...new Set([...state.matchAll(/"[0-9a-f]{40}"/g)].map(m => m[0].slice(1, -1))),
+      ...report.pushes.map(p => p.sha),
+      ...report.checkRuns.map(c => c.headSha),
+      '@maintainer'
+    ]
+    for (const text of markdown) {
+      expect(liveReferences(text, { trusted }), text).toEqual([])
+      expect(text).not.toMatch(BIDI_CHAR)
+      // the images are text: no image syntax, no HTML image outside code
+      expect(text).not.toMatch(/!\[(?:pixel|ref|s|u)\]/)
+      expect(text).not.toMatch(/(?<!\\)<img/)
+    }
+    for (const text of plain) {
+      expect(liveReferences(text, { plain: true, trusted }), text).toEqual([])
+      expect(text).not.toMatch(BIDI_CHAR)
+    }
+    // what came hidden is shown, and the words are there to read
+    const comment = bot[0]!.body
+    expect(comment).toContain('⟦hidden: U+200B⟧')
+    expect(comment.replaceAll('\u200b', '')).toContain('owner/repo#4')
+    // the evidence, in a fence, byte for byte: `<=` and the backticks as in the file (the check
+    // run of the review shows it; the comment, updated after the approval, no longer lists it)
+    const summaries = report.checkRuns.map(c => c.summary ?? '').join('\n')
+    const quoted = code.replace(/[$()*+.?[\\\]^{|}]/g, '\\$&')
+    expect(summaries).toMatch(new RegExp(`^ *\`{4,}\\n *${quoted}\\n *\`{4,}$`, 'm'))
   })
 })
