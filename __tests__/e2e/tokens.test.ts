@@ -82,7 +82,10 @@ describe('any token', () => {
     )
     expect(errors).not.toMatch(/stalled|fix-commands is empty|Grant the workflow/)
     expect(run!.outputs['status']).toBe('running')
-    expect(run!.summary).toContain('Review only: PR \\#7 comes from the fork stranger/widgets')
+    // as a reader sees it (the reason is escaped as untrusted text: its `#7` links nothing)
+    expect(run!.summary.replaceAll('\u200b', '')).toContain(
+      'Review only: PR \\#7 comes from the fork stranger/widgets'
+    )
     expect(run!.annotations).toEqual([
       expect.objectContaining({ level: 'error', file: 'src/a.js', line: 2 })
     ])

@@ -31,7 +31,9 @@ const ANSWER_RESERVE = 2000
 
 /**
  * The reviewer model's answer to a question in a review thread; undefined when the budget allows no
- * call or the model gives no answer (a refusal, nothing but thinking). Mentions are made inert.
+ * call or the model gives no answer (a refusal, nothing but thinking). It is untrusted Markdown: the
+ * caller makes it fit for GitHub (`untrustedMarkdown`: mentions and references inert, hidden
+ * characters shown).
  */
 export async function aiAnswer(deps: AnswerDeps, q: Question): Promise<string | undefined> {
   const { ai, budget } = deps
@@ -71,8 +73,7 @@ export async function aiAnswer(deps: AnswerDeps, q: Question): Promise<string | 
     .join('\n')
     .trim()
   if (!answer) return undefined
-  const inert = stripInvisible(answer).replace(/@(?=\w)/g, '@\u200b')
-  return inert.length > 3000 ? `${inert.slice(0, 2999)}…` : inert
+  return answer.length > 3000 ? `${answer.slice(0, 2999)}…` : answer
 }
 
 /** The lines around `line` of `content`, numbered, for the question's context. */
