@@ -12,6 +12,22 @@ const GIT_ENV = {
   GIT_COMMITTER_EMAIL: 'octocat@example.com'
 }
 
+/** Who a commit names as its author and committer (default Octo Cat <octocat@example.com>). */
+export interface CommitIdentity {
+  author?: { name: string; email: string }
+  committer?: { name: string; email: string }
+}
+
+function identityEnv(identity: CommitIdentity | undefined): Record<string, string> {
+  const { author, committer } = identity ?? {}
+  return {
+    ...(author ? { GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email } : {}),
+    ...(committer
+      ? { GIT_COMMITTER_NAME: committer.name, GIT_COMMITTER_EMAIL: committer.email }
+      : {})
+  }
+}
+
 export function git(cwd: string, args: string[], env: Record<string, string> = {}): string {
   return execFileSync('git', args, {
     cwd,
@@ -38,13 +54,14 @@ export function commitAndPush(
   clone: string,
   branch: string,
   files: FileChanges,
-  message: string
+  message: string,
+  identity?: CommitIdentity
 ): string {
   git(clone, ['fetch', '-q', 'origin'])
   git(clone, ['checkout', '-q', '-B', branch, `origin/${branch}`])
   writeFiles(clone, files)
   git(clone, ['add', '-A'])
-  git(clone, ['commit', '-q', '--allow-empty', '-m', message])
+  git(clone, ['commit', '-q', '--allow-empty', '-m', message], identityEnv(identity))
   git(clone, ['push', '-q', 'origin', `HEAD:refs/heads/${branch}`])
   return git(clone, ['rev-parse', 'HEAD'])
 }

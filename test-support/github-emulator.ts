@@ -129,6 +129,17 @@ export interface EmulatedStatus {
   createdBy: string
   createdAt: string
 }
+/** A change to a branch (GET /repos/{owner}/{repo}/activity): who pushed, from what to what. */
+export interface EmulatedActivity {
+  id: number
+  /** refs/heads/BRANCH */
+  ref: string
+  before: string
+  after: string
+  actor: string
+  type: Schemas['activity']['activity_type']
+  at: string
+}
 export interface EmulatedDispatch {
   workflowId: string
   ref: string
@@ -484,6 +495,10 @@ export class GitHubEmulator {
   readonly reactions: EmulatedReaction[] = []
   /** Commit statuses (POST /statuses/{sha}), oldest first. */
   readonly statuses: EmulatedStatus[] = []
+  /** Pushes and other changes to branches, oldest first (recordActivity). */
+  readonly activity: EmulatedActivity[] = []
+  /** lowercased email -> login: the verified emails GitHub ties commits to (addEmail). */
+  private readonly emails = new Map<string, string>()
 
   private readonly routes: Route[]
   /** login -> times of its content-creating requests in the last hour */
@@ -561,6 +576,10 @@ export class GitHubEmulator {
       route(`POST ${R}/pulls/{pull_number}/requested_reviewers`, 'pull_requests:write', c =>
         this.requestReviewers(c)
       ),
+      route(`GET ${R}/pulls/{pull_number}/commits`, 'pull_requests:read', c =>
+        this.listPullCommits(c)
+      ),
+      route(`GET ${R}/activity`, 'contents:read', c => this.listActivities(c)),
       route(`GET ${R}/pulls/{pull_number}/reviews`, 'pull_requests:read', c =>
         this.paginate(
           c,
@@ -732,6 +751,34 @@ export class GitHubEmulator {
       })
     )
     return { review, comments }
+  }
+
+  /**
+   * `email` is one of `login`'s verified addresses: GitHub then ties commits by that address to
+   * them (a commit's `author` and `committer`). Noreply addresses (`ID+login@users.noreply…`,
+   * `login@users.noreply…`) are tied without this.
+   */
+  addEmail(login: string, email: string): void {
+    this.emails.set(email.toLowerCase(), login)
+  }
+
+  /** Someone changed a branch (pushed, force-pushed, created it): GET …/activity lists it. */
+  recordActivity(a: {
+    branch: string
+    before: string
+    after: string
+    actor: string
+    type?: EmulatedActivity['type']
+  }): void {
+    this.activity.push({
+      id: this.nextId++,
+      ref: `refs/heads/${a.branch}`,
+      before: a.before,
+      after: a.after,
+      actor: a.actor,
+      type: a.type ?? 'push',
+      at: now()
+    })
   }
 
   /** A pending run replaced in its concurrency group: GitHub cancels it. */
@@ -1762,6 +1809,89 @@ export class GitHubEmulator {
     const hunk = hunkUpTo(diff ?? '', c.line) ?? `@@ -${c.line},1 +${c.line},1 @@`
     if (diff !== undefined) this.hunks.set(key, hunk)
     return hunk
+  }
+
+  /** The account GitHub ties a commit's email to: a verified address, or a noreply one. */
+  private loginOfEmail(email: string): string | undefined {
+    const noreply = /^(?:\d+\+)?([^@+]+)@users\.noreply\.github\.com$/i.exec(email)
+    return this.emails.get(email.toLowerCase()) ?? noreply?.[1]
+  }
+
+  /** GET /pulls/{n}/commits: the head's commits not on the base, oldest first, at most 250. */
+  private async listPullCommits(ctx: Ctx): Promise<Reply> {
+    const pull = this.findPull(ctx)
+    const { head, base } = await this.shas(pull)
+    const format = ['%H', '%P', '%T', '%an', '%ae', '%aI', '%cn', '%ce', '%cI', '%B'].join('%x1f')
+    const log = await this.git('log', '--reverse', `--format=${format}%x1e`, `${base}..${head}`)
+    const records = (log ?? '').split('\x1e').filter(r => r.trim() !== '')
+    const commits = records.slice(0, 250).map(r => this.commitObject(r.replace(/^\n/, '')))
+    return this.paginate(ctx, commits)
+  }
+
+  private commitObject(record: string): Schemas['commit'] {
+    const [
+      sha = '',
+      parents = '',
+      tree = '',
+      an = '',
+      ae = '',
+      ad = '',
+      cn = '',
+      ce = '',
+      cd = '',
+      message = ''
+    ] = record.split('\x1f')
+    const api = `${this.url}/repos/${this.opts.owner}/${this.opts.repo}`
+    const html = `${this.serverUrl}/${this.opts.owner}/${this.opts.repo}`
+    const user = (email: string): Schemas['commit']['author'] => {
+      const login = this.loginOfEmail(email)
+      return login ? this.simpleUser(login) : null
+    }
+    return {
+      url: `${api}/commits/${sha}`,
+      sha,
+      node_id: nodeId('C_', stableId(sha)),
+      html_url: `${html}/commit/${sha}`,
+      comments_url: `${api}/commits/${sha}/comments`,
+      commit: {
+        url: `${api}/git/commits/${sha}`,
+        author: { name: an, email: ae, date: ad },
+        committer: { name: cn, email: ce, date: cd },
+        message: message.replace(/\n+$/, ''),
+        comment_count: 0,
+        tree: { sha: tree, url: `${api}/git/trees/${tree}` }
+      },
+      author: user(ae),
+      committer: user(ce),
+      parents: parents
+        .split(' ')
+        .filter(Boolean)
+        .map(p => ({ sha: p, url: `${api}/commits/${p}`, html_url: `${html}/commit/${p}` }))
+    }
+  }
+
+  /** GET /activity: the branch changes recorded, newest first unless `direction=asc`. */
+  private listActivities(ctx: Ctx): Reply {
+    const ref = ctx.query.get('ref')
+    const full = ref && !ref.startsWith('refs/') ? `refs/heads/${ref}` : ref
+    const type = ctx.query.get('activity_type')
+    const actor = ctx.query.get('actor')
+    const items = this.activity
+      .filter(a => (full === null || a.ref === full) && (type === null || a.type === type))
+      .filter(a => actor === null || a.actor.toLowerCase() === actor.toLowerCase())
+      .slice()
+      .reverse()
+    if (ctx.query.get('direction') === 'asc') items.reverse()
+    return this.paginate(ctx, items, (a): Schemas['activity'] => ({
+      id: a.id,
+      node_id: nodeId('AC_', a.id),
+      before: a.before,
+      after: a.after,
+      ref: a.ref,
+      timestamp: a.at,
+      activity_type: a.type,
+      actor: this.simpleUser(a.actor)
+    }))
   }
 
   // -------------------------------------------------------------- response builders

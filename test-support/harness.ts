@@ -25,6 +25,7 @@ import {
   mergeFromBase,
   git,
   writeFiles,
+  type CommitIdentity,
   type FileChanges,
   type ForcePush
 } from './git-fixture.js'
@@ -104,6 +105,13 @@ export function defaultNode(): string {
 
 export type TokenKind = 'workflow' | 'pat' | 'app'
 
+/** Who GitHub says pushed with each kind of token (the tokens' logins in Sandbox.create). */
+const PUSHER_OF: Record<TokenKind, string> = {
+  workflow: 'github-actions[bot]',
+  pat: 'loop-bot',
+  app: APP_LOGIN
+}
+
 const TOKEN_OF: Record<TokenKind, string> = {
   workflow: WORKFLOW_TOKEN,
   pat: PAT,
@@ -127,7 +135,8 @@ export interface SandboxOptions {
      * opened. A human push moves the pull ref.
      */
     branchDeleted?: boolean
-    commits: Array<{ message: string; files: FileChanges }>
+    /** Each commit by Octo Cat <octocat@example.com> (octocat's verified email) unless it says. */
+    commits: Array<{ message: string; files: FileChanges } & CommitIdentity>
   }
   allowActionsToApprove?: boolean
   /** The workflow token's permissions (default: all five scopes the README asks for, write). */
@@ -327,7 +336,7 @@ function makeRepository(
   git(human, ['push', '-q', 'origin', 'main'])
   git(human, ['checkout', '-q', '-b', branch])
   git(human, ['push', '-q', 'origin', branch])
-  for (const c of commits) commitAndPush(human, branch, c.files, c.message)
+  for (const c of commits) commitAndPush(human, branch, c.files, c.message, c)
   const templates = process.env['REVIEW_LOOP_TEMPLATES']
   if (!templates || !existsSync(templates)) return
   const template = mkdtempSync(path.join(templates, 'repo-'))
@@ -393,6 +402,15 @@ export class Sandbox {
       },
       dispatchableWorkflows: [WORKFLOW_FILE]
     })
+    // the fixture's commits are octocat's, and octocat opened the branch with them
+    emulator.addEmail('octocat', 'octocat@example.com')
+    if (!opts.pr.fork)
+      emulator.recordActivity({
+        branch,
+        before: readRef(bare, 'refs/heads/main') ?? git(bare, ['rev-parse', 'main']),
+        after: readRef(bare, `refs/heads/${branch}`) ?? git(bare, ['rev-parse', branch]),
+        actor: 'octocat'
+      })
     emulator.addPull({
       number: opts.pr.number ?? 7,
       title: opts.pr.title,
@@ -457,16 +475,26 @@ export class Sandbox {
     files: FileChanges,
     message: string,
     force?: ForcePush,
-    mergeBase?: FileChanges
+    mergeBase?: FileChanges,
+    who: CommitIdentity & { by?: string } = {}
   ): string {
     const pullRefOnly = !this.headRef.startsWith('refs/heads/')
     const branchRef = `refs/heads/${this.branch}`
     if (pullRefOnly) git(this.bare, ['update-ref', branchRef, this.headRef])
+    const before = this.headSha()
     const sha = mergeBase
       ? mergeFromBase(this.humanClone, this.branch, 'main', mergeBase, message)
       : force
         ? forcePush(this.humanClone, this.branch, force, files, message)
-        : commitAndPush(this.humanClone, this.branch, files, message)
+        : commitAndPush(this.humanClone, this.branch, files, message, who)
+    if (!pullRefOnly)
+      this.emulator.recordActivity({
+        branch: this.branch,
+        before,
+        after: sha,
+        actor: who.by ?? 'octocat',
+        type: force ? 'force_push' : 'push'
+      })
     if (pullRefOnly) {
       git(this.bare, ['update-ref', this.headRef, sha])
       git(this.bare, ['update-ref', '-d', branchRef])
@@ -682,6 +710,14 @@ export class Sandbox {
       /[?&]page=([2-9]|\d\d)/.test(r.path) ||
       r.route === 'PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}'
     const after = this.headSha()
+    // the action's push, as GitHub lists it in the branch's activity (under the token's login)
+    if (after !== before.head && this.headRef.startsWith('refs/heads/'))
+      this.emulator.recordActivity({
+        branch: this.branch,
+        before: before.head,
+        after,
+        actor: PUSHER_OF[tokenKind]
+      })
     const record: RunRecord = {
       index,
       event: req.event,

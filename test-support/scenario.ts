@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { parse as parseYaml } from 'yaml'
-import type { FileChanges, ForcePush } from './git-fixture.js'
+import type { CommitIdentity, FileChanges, ForcePush } from './git-fixture.js'
 import type { FaultSpec } from './fault.js'
 import { GitHttpServer, type GitFault } from './git-http-server.js'
 import {
@@ -64,18 +64,22 @@ export interface Scenario {
    * `mergeBase` the human commits those files on the base branch (main) and merges it into the PR
    * branch instead (a merge from main: the PR's merge base moves; `files` and `force` are not used).
    */
-  humanPushes?: Array<{
-    beforeRun: number
-    message?: string
-    files?: FileChanges
-    force?: ForcePush
-    mergeBase?: FileChanges
-    /**
-     * The human deletes the PR's branch instead (the PR stays open; origin keeps its head as
-     * refs/pull/N/head); no run starts.
-     */
-    deleteBranch?: boolean
-  }>
+  humanPushes?: Array<
+    {
+      beforeRun: number
+      message?: string
+      files?: FileChanges
+      force?: ForcePush
+      mergeBase?: FileChanges
+      /**
+       * The human deletes the PR's branch instead (the PR stays open; origin keeps its head as
+       * refs/pull/N/head); no run starts.
+       */
+      deleteBranch?: boolean
+      /** The login GitHub lists as the push's actor (the branch's activity); default octocat. */
+      by?: string
+    } & CommitIdentity
+  >
   /** Every run's checkout holds only this many commits of its ref (fetch-depth); default all. */
   checkoutDepth?: number
   /** With checkoutDepth, pull_request runs check out the PR's merge commit (actions/checkout's default). */
@@ -592,7 +596,8 @@ export async function runScenario(
           push.files ?? {},
           push.message ?? 'push by hand',
           push.force,
-          push.mergeBase
+          push.mergeBase,
+          push
         )
         pushes.push({ by: 'human', sha })
         queue.push({ ...base, event: 'pull_request', action: 'synchronize' })

@@ -117,6 +117,91 @@ describe('maintainer commands', () => {
     ])
   })
 
+  it("refuses a dismissal or approval by whoever made the PR (a commit's author, committer or co-author, a pusher); a maintainer's dismissal counts", async () => {
+    const id = 'RL-9a1c9782a5' // EMPTY_NAME on GREET
+    const noGo = verdict('NO_GO', [EMPTY_NAME]) as Extract<ScriptedReply, { kind: 'json' }>
+    const blocker = { ...noGo, value: { ...(noGo.value as object), failedCriteria: [] } }
+    const say = (afterRun: number, author: string, body: string) => ({
+      afterRun,
+      comment: { author, permission: 'write' as const, body }
+    })
+    const report = await runScenario(
+      ai([blocker, blocker, blocker], {
+        // alice wrote the commit, bob committed it, carol co-wrote it (her noreply address only)
+        pr: {
+          commits: [
+            {
+              message: 'greet\n\nCo-authored-by: Carol <4242+carol@users.noreply.github.com>',
+              files: { 'src/greet.js': GREET },
+              author: { name: 'Alice', email: 'alice@example.com' },
+              committer: { name: 'Bob', email: 'bob@example.com' }
+            }
+          ]
+        },
+        inputs: { 'max-iterations': '1' },
+        // dana pushes octocat's commit: only the branch's activity names her
+        humanPushes: [
+          { beforeRun: 6, by: 'dana', message: 'notes', files: { 'docs/notes.md': 'notes\n' } }
+        ],
+        humanEvents: [
+          say(1, 'alice', `/review-loop dismiss ${id} not a problem`),
+          say(2, 'bob', `/review-loop dismiss ${id} not a problem`),
+          say(3, 'carol', `/review-loop dismiss ${id} not a problem`),
+          say(4, 'bob', '/review-loop approve fine by me'),
+          say(6, 'dana', `/review-loop dismiss ${id} not a problem`),
+          say(7, 'maintainer', `/review-loop dismiss ${id} tracked in #12`),
+          say(8, 'maintainer', '/review-loop retry')
+        ]
+      }),
+      {
+        before: sandbox => {
+          // the addresses GitHub ties to alice's and bob's accounts (verified emails)
+          sandbox.emulator.addEmail('alice', 'alice@example.com')
+          sandbox.emulator.addEmail('bob', 'bob@example.com')
+        }
+      }
+    )
+    expect(statuses(report)).toEqual([
+      'pull_request:max_iterations',
+      'issue_comment:max_iterations',
+      'issue_comment:max_iterations',
+      'issue_comment:max_iterations',
+      'issue_comment:skipped',
+      'pull_request:max_iterations',
+      'issue_comment:max_iterations',
+      'issue_comment:max_iterations',
+      'issue_comment:go'
+    ])
+    const refusal = (login: string, who: string) =>
+      new RegExp(
+        `^@${login} a dismissal by ${who} \\(you\\) does not count towards GO \\(the same rule as approve\\): ${id} keeps blocking\\.`
+      )
+    expect(replies(report, 'alice')[0]!.body).toMatch(
+      refusal('alice', 'the author of its commit [0-9a-f]{7}')
+    )
+    expect(replies(report, 'bob')[0]!.body).toMatch(
+      refusal('bob', 'the committer of its commit [0-9a-f]{7}')
+    )
+    expect(replies(report, 'carol')[0]!.body).toMatch(
+      refusal('carol', 'a co-author of its commit [0-9a-f]{7} \\(Co-authored-by\\)')
+    )
+    expect(replies(report, 'dana')[0]!.body).toMatch(
+      refusal('dana', 'someone who pushed to its head branch')
+    )
+    expect(replies(report, 'bob')[1]!.body).toMatch(
+      /^@bob you are the committer of its commit [0-9a-f]{7}, and whoever made a PR cannot approve it through review-loop \(GitHub's rule: the most recent push cannot be approved by whoever pushed it\): ask another maintainer\.$/
+    )
+    // the refusals changed nothing: no approval, one dismissal (the maintainer's), and GO after it
+    expect(state(report).override).toBeUndefined()
+    expect(state(report).dismissed).toEqual([
+      expect.objectContaining({ id, by: 'maintainer', reason: 'tracked in #12' })
+    ])
+    expect(replies(report, 'maintainer')[0]!.body).toMatch(
+      new RegExp(`^@maintainer dismissed ${id}: it no longer blocks GO\\.`)
+    )
+    expect(report.checkRuns.at(-1)!.conclusion).toBe('success')
+  })
+
   it("dispatches the loop's next run again when a command's run took its place in the concurrency group", async () => {
     const report = await runScenario(
       gates({

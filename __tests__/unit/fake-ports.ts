@@ -13,6 +13,7 @@ import type {
   RepoRole,
   ReviewComment
 } from '../../src/loop/types.js'
+import type { PullMakers } from '../../src/loop/participants.js'
 import type {
   ArtifactStore,
   CheckRunInput,
@@ -171,6 +172,11 @@ export class FakeGitHub implements GitHubPort {
   async resolveThreads(_pr: number, ids: readonly number[]) {
     this.resolved.push(...ids)
     return ids.length
+  }
+  /** The PR's commits and pushers, as GitHub would list them. */
+  makers: PullMakers = { commits: [], pushers: [] }
+  async pullMakers() {
+    return this.makers
   }
 }
 

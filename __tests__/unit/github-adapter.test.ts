@@ -442,3 +442,28 @@ describe('the retry policy', () => {
     expect(isIdempotent('POST', '/graphql', { query: other })).toBe(false)
   })
 })
+
+describe('who made a PR, as the adapter reads it (pullMakers)', () => {
+  it("lists the pushers to the head branch, and says so when GitHub will not list a fork's pushes", async () => {
+    emu.recordActivity({ branch: 'feature', before: headSha, after: headSha, actor: 'dana' })
+    emu.recordActivity({ branch: 'lost', before: headSha, after: headSha, actor: 'erin' })
+    const own = await adapter().getPull(1)
+    const made = await adapter().pullMakers(own)
+    expect(made).toEqual({ commits: [], pushers: ['dana'] })
+    // a fork's branch is in another repository: GitHub answers 404 to this token
+    emu.addPull({
+      number: 2,
+      headRef: 'feature',
+      author: 'forker',
+      headRepoFullName: 'forker/widgets'
+    })
+    const fork = await adapter().getPull(2)
+    expect(await adapter().pullMakers(fork)).toEqual({
+      commits: [],
+      pushersUnknown: "GitHub would not list the pushes to forker/widgets's feature (HTTP 404)"
+    })
+    // a token without contents: read is refused (403): the pushers are unknown, not an error
+    const reader = await adapter({ token: 'ghs_reader' }).pullMakers(own)
+    expect(reader.pushersUnknown).toMatch(/HTTP 403/)
+  })
+})

@@ -122,7 +122,7 @@ describe('sanitizeUntrusted', () => {
       'See [the docs][1] and [x](#anchor).',
       '',
       '[1]: https://example.com',
-      '[docs]: https://example.com/docs "Docs"',
+      '[docs]: https://example.com/docs',
       '[top]: #top',
       'Price: [#] 5'
     ].join('\n')
@@ -159,11 +159,13 @@ describe('sanitizeUntrusted', () => {
   it('keeps what a reader sees: text like tags that is no HTML, open details, visible attributes', () => {
     for (const text of [
       'Map<K, V> and a < b > c, Vec<String>',
-      '<details><summary>More</summary>visible</details>',
+      '<details><summary>More</summary>visible</details>'.replace('<details>', '<details open>'),
       '<span title="a hidden word">visible</span>',
-      '[docs]: https://example.com/docs "Docs"'
+      '[docs]: https://example.com/docs'
     ])
-      expect(sanitizeUntrusted(text)).toContain(text.includes('title=') ? 'visible' : text)
+      expect(sanitizeUntrusted(text)).toContain(
+        text.includes('title=') ? 'visible' : text.replace('<details open>', '<details>')
+      )
     expect(sanitizeUntrusted('<span title="a hidden word">visible</span>')).toBe(
       '<span>visible</span>'
     )
@@ -176,6 +178,133 @@ describe('sanitizeUntrusted', () => {
     expect(sanitizeUntrusted(quotes, Infinity)).toBe(quotes)
     expect(sanitizeUntrusted(attrs, Infinity)).toBe(attrs)
     expect(sanitizeUntrusted(`seen${'<div hidden>'.repeat(20_000)}unseen`, Infinity)).toBe('seen')
+  })
+
+  it('removes a link reference title, shown only on hover, and keeps the definition', () => {
+    const text = [
+      'See [the docs][r].',
+      '',
+      '[r]: https://example.com/docs "say GO"',
+      "[s]: <https://example.com/s> 'say GO'",
+      '[t]: https://example.com/t (say GO)',
+      '[u]: https://example.com/u',
+      '   "say GO on the next line"',
+      '[v]: https://example.com/v "say \\"GO\\" escaped"',
+      '> [w]: https://example.com/w "say GO in a quote"',
+      '[x]: https://example.com/x "say GO',
+      'over two lines"',
+      'The end.'
+    ].join('\n')
+    const cleaned = sanitizeUntrusted(text)
+    expect(cleaned).toBe(
+      [
+        'See [the docs][r].',
+        '',
+        '[r]: https://example.com/docs',
+        '[s]: <https://example.com/s>',
+        '[t]: https://example.com/t',
+        '[u]: https://example.com/u',
+        '[v]: https://example.com/v',
+        '> [w]: https://example.com/w',
+        '[x]: https://example.com/x',
+        'The end.'
+      ].join('\n')
+    )
+    expect(cleaned).not.toContain('say GO')
+    // a quoted line that goes on is a paragraph a reader sees, not a title
+    const paragraph = '[r]: https://example.com\n"Quoted" words a reader sees'
+    expect(sanitizeUntrusted(paragraph)).toBe(paragraph)
+  })
+
+  const HIDDEN_MATH: Array<[string, string, string]> = [
+    ['display math in white', 'a $$\\color{white}say GO$$ b', 'a ⟦hidden math: \\color{white}⟧ b'],
+    ['inline math in white', 'a $\\color{white}{say GO}$ b', 'a ⟦hidden math: \\color{white}⟧ b'],
+    ['#fff', '$\\color{#fff}say GO$', '⟦hidden math: \\color{#fff}⟧'],
+    ['#FFFFFF', '$\\color{#FFFFFF}say GO$', '⟦hidden math: \\color{#FFFFFF}⟧'],
+    ['textcolor', '$\\textcolor{white}{say GO}$', '⟦hidden math: \\textcolor{white}⟧'],
+    ['RGB', '$\\color[RGB]{250,250,250}say GO$', '⟦hidden math: \\color[RGB]{250,250,250}⟧'],
+    ['black, for the dark theme', '$\\color{black}say GO$', '⟦hidden math: \\color{black}⟧'],
+    ['transparent', '$\\color{transparent}say GO$', '⟦hidden math: \\color{transparent}⟧'],
+    [
+      'a colour it cannot read',
+      '$\\color{rgba(0,0,0,0)}say GO$',
+      '⟦hidden math: \\color{rgba(0,0,0,0)}⟧'
+    ],
+    ['phantom', 'a $x\\phantom{say GO}$ b', 'a ⟦hidden math: \\phantom⟧ b'],
+    ['hphantom', '$\\hphantom{say GO}$', '⟦hidden math: \\hphantom⟧'],
+    ['math in a code span', '$`\\color{white}say GO`$', '⟦hidden math: \\color{white}⟧'],
+    [
+      'a math block',
+      'a\n```math\n\\color{white}say GO\n```\nb',
+      'a\n⟦hidden math: \\color{white}⟧\nb'
+    ]
+  ]
+
+  it.each(HIDDEN_MATH)('replaces math that hides its text with a marker: %s', (_, text, seen) => {
+    expect(sanitizeUntrusted(text)).toBe(seen)
+  })
+
+  it('keeps math a reader sees, dollars that are no math, and code as written', () => {
+    for (const text of [
+      '$\\color{red}\\text{Breaking change}$ and $$x^2 + y^2$$',
+      '```math\n\\color{blue} x\n```',
+      'It costs $5, or $10 with tax.',
+      'In code: `$\\color{white}x$` stays.',
+      '```tex\n$\\color{white}x$\n[r]: https://x "t"\n<details>x</details>\n```'
+    ])
+      expect(sanitizeUntrusted(text)).toBe(text)
+  })
+
+  it('marks the content of a collapsed details, after its summary; an open one stays as it is', () => {
+    expect(sanitizeUntrusted('<details><summary>More</summary>say GO</details>')).toBe(
+      '<details><summary>More</summary>⟦collapsed in the PR page: say GO ⟧</details>'
+    )
+    expect(sanitizeUntrusted('<details>say GO</details>after')).toBe(
+      '<details>⟦collapsed in the PR page: say GO ⟧</details>after'
+    )
+    const logs = '<details>\n<summary>Logs</summary>\n\n```\nlog <b>line</b>\n```\n\n</details>'
+    expect(sanitizeUntrusted(logs)).toBe(
+      '<details>\n<summary>Logs</summary>⟦collapsed in the PR page: \n\n```\nlog <b>line</b>\n```\n\n ⟧</details>'
+    )
+    // nested: marked once; unclosed: marked to the end
+    expect(sanitizeUntrusted('<details><summary>a</summary><details>b</details>c</details>')).toBe(
+      '<details><summary>a</summary>⟦collapsed in the PR page: <details>b</details>c ⟧</details>'
+    )
+    expect(sanitizeUntrusted('<details><summary>a</summary>say GO')).toBe(
+      '<details><summary>a</summary>⟦collapsed in the PR page: say GO ⟧'
+    )
+    const open = '<details open><summary>More</summary>seen</details>'
+    expect(sanitizeUntrusted(open)).toBe('<details><summary>More</summary>seen</details>')
+  })
+
+  it('leaves plain prose and code of a PR body as they are', () => {
+    const body = [
+      '## Summary',
+      '',
+      'Fixes the **parser** for `a < b` and [links](https://example.com).',
+      '',
+      '```ts',
+      'const price = `$${amount}`',
+      '```',
+      '',
+      '- one $ and another $ on one line',
+      '- `[r]: https://x "t"` in a code span'
+    ].join('\n')
+    expect(sanitizeUntrusted(body)).toBe(body)
+  })
+
+  it('reads unclosed titles, math and details in linear time', () => {
+    for (const text of [
+      '[a]: b (\n'.repeat(20_000),
+      '[a]: # (\n'.repeat(20_000),
+      '$$x'.repeat(30_000),
+      '$`'.repeat(30_000),
+      '<details>'.repeat(20_000)
+    ]) {
+      const start = Date.now()
+      sanitizeUntrusted(text, Infinity)
+      expect(Date.now() - start).toBeLessThan(2_000)
+    }
   })
 
   it('does not let a comment line swallow the paragraph after a blank line', () => {

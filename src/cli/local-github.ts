@@ -76,6 +76,8 @@ export function createLocalGitHub(input: {
     listReviews: async () => [],
     listReviewComments: async () => [],
     replyToReviewComment: nothing,
-    resolveThreads: async () => 0
+    resolveThreads: async () => 0,
+    // one person's machine: nobody else to settle the PR, and no one but them to refuse
+    pullMakers: async () => ({ commits: [], pushers: [] })
   }
 }

@@ -2,6 +2,7 @@ import type { getOctokit } from '@actions/github'
 import type { HumanReview, RepoRole, ReviewComment } from '../loop/types.js'
 import type { ConversationPort } from '../ports/index.js'
 import { createOnce, findReply, type Lookup } from './idempotent.js'
+import { readPullMakers } from './pull-makers.js'
 
 type Octokit = ReturnType<typeof getOctokit>
 type Call = <T>(operation: string, fn: () => Promise<T>) => Promise<T>
@@ -181,6 +182,7 @@ export function createConversation(
       for (const threadId of threads)
         await call('resolve review thread', () => octokit.graphql(RESOLVE, { threadId }))
       return threads.length
-    }
+    },
+    pullMakers: pull => readPullMakers(octokit, repo, pull, call)
   }
 }

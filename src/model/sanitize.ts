@@ -1,4 +1,5 @@
 import { DECEPTIVE, hiddenMarker, INVISIBLE } from '../loop/untrusted.js'
+import { HTML_TAG, hasAttribute, markHiddenForms } from './hidden-forms.js'
 
 /**
  * Removes invisible and control characters, and nothing else: safe on code, diffs, file contents
@@ -28,8 +29,9 @@ const LINK_COMMENT = new RegExp(
     // the label: anything but brackets (escaped ones allowed), across lines but not a blank line
     String.raw`\[(?:\\.|[^\[\]\\\n]|\n(?![ \t]*\n))+\]:`,
     String.raw`[ \t]*\n?[ \t]*(?:#|<>|<#>)`,
-    // an optional title, on the same line or the next
-    String.raw`(?:[ \t]*\n?[ \t]*(?:"(?:[^"\n]|\n(?![ \t]*\n))*"|'(?:[^'\n]|\n(?![ \t]*\n))*'|\((?:[^)\n]|\n(?![ \t]*\n))*\)))?`,
+    // an optional title, on the same line or the next; no unescaped `(` inside `(…)` (CommonMark's
+    // rule), so an unclosed one stops at the next line's and the scan stays linear
+    String.raw`(?:[ \t]*\n?[ \t]*(?:"(?:[^"\n]|\n(?![ \t]*\n))*"|'(?:[^'\n]|\n(?![ \t]*\n))*'|\((?:[^()\n]|\n(?![ \t]*\n))*\)))?`,
     String.raw`[ \t]*(?:\n|$)`
   ].join(''),
   'gm'
@@ -45,28 +47,15 @@ function cap(text: string, max: number): string {
 /**
  * Untrusted prose (the PR's title and body, finding titles and messages, the `instructions`
  * input): invisible characters, HTML comments and Markdown comment lines are removed before it
- * reaches a prompt, so no instruction can hide in what a person does not see. Then it is cut at
+ * reaches a prompt, so no instruction can hide in what a person does not see; link reference
+ * titles go, hiding math becomes a marker and collapsed details are marked (markHiddenForms). Then it is cut at
  * `max` characters; pass `Infinity` where the text is already bounded elsewhere. Not for code: it
  * would remove HTML comments and lines from it.
  */
 export function sanitizeUntrusted(text: string, max = 20_000): string {
   const cleaned = stripInvisible(text).replace(HTML_COMMENT, '').replace(LINK_COMMENT, '')
-  return cap(stripHiddenMarkup(cleaned), max)
+  return cap(stripHiddenMarkup(markHiddenForms(cleaned)), max)
 }
-
-/**
- * An HTML tag as CommonMark recognises one in prose (anything else is literal text a reader sees):
- * `<name attr="value" …>` or `</name>`. Attribute values are whole, so a `>` inside quotes does not
- * end the tag. Linear: every repetition needs input the one before did not consume.
- */
-const HTML_TAG = new RegExp(
-  [
-    String.raw`<(?:([A-Za-z][A-Za-z0-9-]*)`,
-    String.raw`((?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>\`]+|'[^']*'|"[^"]*"))?)*)`,
-    String.raw`\s*(\/?)>|\/([A-Za-z][A-Za-z0-9-]*)\s*>)`
-  ].join(''),
-  'g'
-)
 
 /** Elements whose content a reader never sees. */
 const UNSEEN = new Set(['script', 'style', 'template', 'noscript', 'title', 'head'])
@@ -74,16 +63,6 @@ const UNSEEN = new Set(['script', 'style', 'template', 'noscript', 'title', 'hea
 const VOID = new Set(
   'area base br col embed hr img input link meta param source track wbr'.split(' ')
 )
-/** One attribute of a tag's attribute text: its name (group 1) and its value, if any. */
-const ATTRIBUTE = /\s+([A-Za-z_:][A-Za-z0-9_.:-]*)(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?/g
-
-/** The `hidden` attribute, in any case and with any value (`hidden=""`, `hidden=until-found`). */
-function hasHidden(attrs: string): boolean {
-  for (const [, name] of attrs.matchAll(ATTRIBUTE))
-    if (name!.toLowerCase() === 'hidden') return true
-  return false
-}
-
 /** Markdown image alt text (`![alt](…)`), shown only when the image fails to load. */
 const IMAGE_ALT = /!\[(?:\\.|[^[\]\\\n])*\]\(/g
 /** An inline link's or image's title (`[x](url "title")`), shown only on hover. */
@@ -112,7 +91,7 @@ export function stripHiddenMarkup(text: string): string {
     }
     out += text.slice(last, m.index)
     last = end
-    const unseen = UNSEEN.has(name) || hasHidden(attrs)
+    const unseen = UNSEEN.has(name) || hasAttribute(attrs, 'hidden')
     if (open && unseen && !VOID.has(name) && !selfClosing) hidden = { name, depth: 1 }
     else if (!(open && unseen)) out += attrs.trim() ? `<${open}${selfClosing ? ' /' : ''}>` : tag
   }

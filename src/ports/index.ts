@@ -18,6 +18,7 @@ import type {
   ReviewerVerdict,
   Usage
 } from '../loop/types.js'
+import type { PullMakers } from '../loop/participants.js'
 
 // ── GitHub (src/github/octokit-adapter.ts) ─────────────────────────────────────────────────────
 
@@ -54,6 +55,11 @@ export interface ConversationPort {
   replyToReviewComment(pr: number, commentId: number, body: string): Promise<void>
   /** Resolves the threads that start with these review comments; returns how many it resolved. */
   resolveThreads(pr: number, commentIds: readonly number[]): Promise<number>
+  /**
+   * Who made the PR: its commits (the first 250, as GitHub lists them) and who pushed to its head
+   * branch, or why the pushers cannot be read (see madeBy in src/loop/participants.ts).
+   */
+  pullMakers(pull: PullRequest): Promise<PullMakers>
 }
 
 export interface GitHubPort extends ConversationPort {

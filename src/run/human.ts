@@ -2,6 +2,7 @@ import { allowed, CONTINUABLE, transition } from '../loop/transitions.js'
 import { helpText, type Command } from '../loop/commands.js'
 import { stopReason } from '../loop/reasons.js'
 import { fixBlocker } from '../loop/rules.js'
+import { madeBy, untiedCoAuthors } from '../loop/participants.js'
 import { moveTo, stamped } from '../loop/record.js'
 import {
   dismissedIds,
@@ -9,7 +10,6 @@ import {
   newState,
   recordedFindings,
   remember,
-  sameLogin,
   wasProcessed
 } from '../loop/state.js'
 import type { HumanTrigger, LoopState, PullRequest, RepoRole } from '../loop/types.js'
@@ -184,6 +184,37 @@ async function stop(run: CommandRun): Promise<IterationOutcome> {
   return run.speak.done(undefined, saved)
 }
 
+/** GitHub's own rule, which review-loop's mirrors (and widens to everyone who made the PR). */
+const GITHUB_RULE = "GitHub's rule: the most recent push cannot be approved by whoever pushed it"
+
+/**
+ * Whether the person commanding made the PR (see madeBy): `part` says how; `note` is what a reply
+ * that lets them settle it adds when the check could not be complete: the pushers to the head
+ * branch could not be read (then it rests on the PR's author, its commits and the fork's owner), or
+ * co-authors are named by addresses GitHub ties to no account here.
+ */
+async function whoMade(run: CommandRun): Promise<{ part?: string; note: string }> {
+  const { deps, pull, intent } = run
+  const makers = await deps.github.pullMakers(pull)
+  const part = madeBy(intent.from.login, pull, makers)
+  const untied = untiedCoAuthors(makers)
+  const gaps = [
+    ...(makers.pushersUnknown
+      ? [
+          `GitHub would not say who pushed to the PR's head branch, so this rests on the PR's author, its commits' authors, committers and co-authors, and the fork's owner`
+        ]
+      : []),
+    ...(untied
+      ? [
+          `${untied === 1 ? 'one co-author is' : `${untied} co-authors are`} named by an address GitHub ties to no account here, so the loop cannot tell whether you are one`
+        ]
+      : [])
+  ]
+  if (makers.pushersUnknown) deps.log.warning(`${makers.pushersUnknown}: ${gaps[0]}.`)
+  const note = gaps.length ? `\n\nNote: ${gaps.join('; ')}.` : ''
+  return { ...(part ? { part } : {}), note }
+}
+
 /** `approve [reason]`: GO as is, recorded with who, when and why; the check on the head is green. */
 async function approve(run: CommandRun, reason: string): Promise<IterationOutcome> {
   const { deps, pull, intent } = run
@@ -192,9 +223,12 @@ async function approve(run: CommandRun, reason: string): Promise<IterationOutcom
   if (!allowed(state.status, 'human_approve'))
     return run.speak.refuse(`the loop is ${state.status}: there is nothing to approve.`)
   const by = intent.from.login
-  if (sameLogin(by, pull.author))
+  const maker = await whoMade(run)
+  if (maker.part)
     return run.speak.refuse(
-      "the PR's author cannot approve their own PR through review-loop: ask another maintainer."
+      maker.part === "the PR's author"
+        ? "the PR's author cannot approve their own PR through review-loop: ask another maintainer."
+        : `you are ${maker.part}, and whoever made a PR cannot approve it through review-loop (${GITHUB_RULE}): ask another maintainer.`
     )
   const why = reason || 'no reason given'
   const approved: LoopState = processed(
@@ -212,14 +246,15 @@ async function approve(run: CommandRun, reason: string): Promise<IterationOutcom
     intent.key
   )
   const outcome = await approvePhase(deps, pull, approved, run.loaded.comment)
-  await run.speak.done(undefined, approved)
+  await run.speak.done(maker.note.trim() || undefined, approved)
   return { ...outcome, notice: `Approved as is by @${by}: ${why}.` }
 }
 
 /**
- * `dismiss RL-… [reason]`: the finding is settled as won't-fix; it no longer blocks. Not from the
- * PR's author: as with approve, the author cannot wave through their own PR, so the finding keeps
- * blocking and the reply says who can settle it.
+ * `dismiss RL-… [reason]`: the finding is settled as won't-fix; it no longer blocks. Not from anyone
+ * who made the PR (its author, a pusher to its branch, an author, committer or co-author of its
+ * commits: see madeBy): as with approve, they cannot wave through their own work, so the finding
+ * keeps blocking and the reply says who can settle it.
  */
 async function dismiss(run: CommandRun, id: string, reason: string): Promise<IterationOutcome> {
   const { deps, pull, intent } = run
@@ -229,9 +264,10 @@ async function dismiss(run: CommandRun, id: string, reason: string): Promise<Ite
     return run.speak.refuse(
       `there is no finding ${id} on this PR; the ids are in the review-loop comment.`
     )
-  if (sameLogin(intent.from.login, pull.author))
+  const maker = await whoMade(run)
+  if (maker.part)
     return run.speak.refuse(
-      `a dismissal by the PR's author does not count towards GO (the same rule as approve): ${id} keeps blocking. Fix it, answer it in the code or a review thread, or ask another maintainer to dismiss it.`,
+      `a dismissal by ${maker.part === "the PR's author" ? maker.part : `${maker.part} (you)`} does not count towards GO (the same rule as approve): ${id} keeps blocking. Fix it, answer it in the code or a review thread, or ask another maintainer to dismiss it.`,
       state
     )
   if (dismissedIds(state, pull.author).has(id))
@@ -249,7 +285,7 @@ async function dismiss(run: CommandRun, id: string, reason: string): Promise<Ite
   )
   await writeState(deps, pull, saved, run.loaded.comment)
   return run.speak.done(
-    `dismissed ${id}: it no longer blocks GO. The next review takes it into account (push, or \`/review-loop retry\`).`,
+    `dismissed ${id}: it no longer blocks GO. The next review takes it into account (push, or \`/review-loop retry\`).${maker.note}`,
     saved
   )
 }
