@@ -311,6 +311,64 @@ describe('what a fix commit leaves out', () => {
   })
 })
 
+describe('links into protected folders', () => {
+  it("leaves a fix command's links to protected folders out of the pushed commit, however spelled, and lists each", async () => {
+    const sandbox = await Sandbox.create(
+      scenario({
+        base: {
+          'package.json': '{ "name": "sample", "private": true }\n',
+          'config/settings.json': '{ "a": 1 }\n',
+          'src/util.js': 'export const one = 1\n'
+        }
+      })
+    )
+    try {
+      const links: Array<[file: string, target: string]> = [
+        ['src/wf', '../.github/workflows'],
+        ['src/conf', '../config'],
+        ['src/wf-case', '../.GITHUB/Workflows'],
+        ['src/wf-dots', './../.github/./workflows/'],
+        ['src/gh', '../.github'],
+        ['src/deep/er/wf', '../../../.github/workflows'],
+        // a link to a link to a protected folder
+        ['src/chain', 'deep/er/wf']
+      ]
+      const run = await sandbox.run({
+        event: 'pull_request',
+        action: 'opened',
+        inputs: {
+          checks: WHITESPACE_CHECK,
+          'protected-paths': 'config/',
+          'fix-commands': [
+            "sed -i -E 's/ +$//' src/*.js",
+            'mkdir -p src/deep/er',
+            ...links.map(([file, target]) => `ln -s '${target}' ${file}`),
+            'ln -s "$PWD/.github/workflows" src/abs',
+            'ln -s util.js src/util-link.js'
+          ].join('\n')
+        }
+      })
+      expect(run.exitCode).toBe(0)
+      // the fix was pushed, with the whitespace fix and the harmless link only
+      const pushed = sandbox.headSha()
+      expect(pushed).toBe(run.outputs['head-sha'])
+      const tree = git(sandbox.bare, ['ls-tree', '-r', '--name-only', pushed]).split('\n')
+      expect(tree).toContain('src/util-link.js')
+      expect(tree.filter(f => f.startsWith('src/')).sort()).toEqual([
+        'src/greet.js',
+        'src/util-link.js',
+        'src/util.js'
+      ])
+      const body = sandbox.emulator.comments.find(c => c.body.includes('Left out of the fix'))!.body
+      for (const [file] of links)
+        expect(body).toContain(`- \`${file}\`: it is a link into a protected folder`)
+      expect(body).toContain('- `src/abs`: it is a symbolic link to an absolute path')
+    } finally {
+      await sandbox.close()
+    }
+  })
+})
+
 describe('a branch that moves during the run', () => {
   it('is not pushed over: the fix is kept as a patch and the new head is left to the next run', async () => {
     const sandbox = await Sandbox.create(scenario({}))

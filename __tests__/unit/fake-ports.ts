@@ -302,6 +302,9 @@ export class FakeGit implements Git {
   async blobs() {
     return new Map<string, string>()
   }
+  async links() {
+    return new Map<string, string>()
+  }
 }
 
 /**

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { unquoteGitPath } from '../../src/gates/paths.js'
 import { MAX_FINDINGS_PER_CHECK, readGateOutput } from '../../src/gates/run-gates.js'
 import { fingerprint } from '../../src/loop/fingerprint.js'
 
@@ -187,6 +188,68 @@ describe('every finding reaches the user, each with an id of its own', () => {
         undefined,
         'check: on an invalid byte (in src/\ufffd.ts, not a file of this repository)'
       ]
+    ])
+  })
+
+  it('unquotes paths git quoted, and shows a path no annotation can name without its location', () => {
+    write('src/\u00e9t\u00e9.js', 'a\nb\n')
+    write(`src/quote"and'.js`, 'a\nb\n')
+    const output = [
+      `src/quote"and'.js:2:1: error: in a file with quotes in its name`,
+      `src/gone"s.js:1:1: error: in a missing file with a quote`,
+      '"src/\\303\\251t\\303\\251.js":2:1: error: in a file git quoted',
+      '"src/\\303\\251x.js":1:1: error: in a missing file git quoted',
+      '"a\\"b.js":3: error: a quote git quoted',
+      '"a\\nb.js":1: error: a newline git quoted',
+      "Something 'x' happened at host:80: a message, not a location"
+    ].join('\n')
+    expect(run(output).map(f => [f.file, f.line, f.title])).toEqual([
+      [
+        undefined,
+        undefined,
+        `check: in a file with quotes in its name (in src/quote"and'.js, a path with a quote or a control character, which is not annotated)`
+      ],
+      [
+        undefined,
+        undefined,
+        `check: in a missing file with a quote (in src/gone"s.js, not a file of this repository)`
+      ],
+      ['src/\u00e9t\u00e9.js', 2, 'check: in a file git quoted'],
+      [
+        undefined,
+        undefined,
+        'check: in a missing file git quoted (in src/\u00e9x.js, not a file of this repository)'
+      ],
+      [
+        undefined,
+        undefined,
+        'check: a quote git quoted (in a"b.js, not a file of this repository)'
+      ],
+      [
+        undefined,
+        undefined,
+        'check: a newline git quoted (in "a\\nb.js", not a file of this repository)'
+      ]
+    ])
+  })
+
+  it.each([
+    ['"src/\\303\\251t\\303\\251.js"', 'src/\u00e9t\u00e9.js'],
+    ['"a\\"b.js"', 'a"b.js'],
+    ['"back\\\\slash\\ttab\\nline"', 'back\\slash\ttab\nline'],
+    ['"\\377.js"', '\ufffd.js'],
+    ['src/plain.js', undefined],
+    ['"not \\q an escape"', undefined]
+  ])('unquotes %s as git quotes paths', (quoted, path) => {
+    expect(unquoteGitPath(quoted)).toBe(path)
+  })
+
+  it('shows a reported path with a newline without its location, the newline visible', () => {
+    const json = JSON.stringify([
+      { filePath: 'src/a\nb.ts', messages: [{ ruleId: 'r', severity: 2, message: 'm', line: 1 }] }
+    ])
+    expect(run(json).map(f => [f.file, f.title])).toEqual([
+      [undefined, 'r: m (in "src/a\\nb.ts", not a file of this repository)']
     ])
   })
 

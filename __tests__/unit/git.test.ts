@@ -315,6 +315,31 @@ describe('createGit', () => {
       expect(git(work, ['cat-file', '-p', `${r.commitSha}:src`])).toBe('a.txt')
     })
 
+    it("leaves out new links that reach a protected folder through the reviewed commit's own links", async () => {
+      // the reviewed commit links docs/gh to gh (not there yet), and holds a link with odd bytes
+      symlinkSync('../gh', path.join(work, 'src/gh'))
+      symlinkSync('caf\u00e9\nx', path.join(work, 'odd'))
+      git(work, ['add', '-A'])
+      git(work, ['commit', '-q', '-m', 'links'])
+      const g = await createGit(work)
+      const base = await g.head()
+      expect(await g.links(base)).toEqual(
+        new Map([
+          ['odd', 'caf\u00e9\nx'],
+          ['src/gh', '../gh']
+        ])
+      )
+      symlinkSync('.github', path.join(work, 'gh'))
+      symlinkSync('../src/gh/workflows', path.join(work, 'src/wf'))
+      symlinkSync('b.txt', path.join(work, 'src/b-link'))
+      const r = await fix(g, base)
+      expect(r.filesChanged).toEqual(['src/b-link'])
+      expect(r.leftOut.map(l => l.path).sort()).toEqual(['gh', 'src/wf'])
+      expect(r.leftOut.find(l => l.path === 'src/wf')!.reason).toMatch(
+        /^it is a link into a protected folder: "\.\.\/src\/gh\/workflows" reaches "\.github\/workflows"/
+      )
+    })
+
     it('masks and refuses to push a fix that holds a secret value', async () => {
       const g = await createGit(work)
       const base = await g.head()

@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { linkRefusal } from '../../src/fix/apply-fix.js'
-import { ALWAYS_PROTECTED, isProtected, protectedMatcher } from '../../src/fix/protected-paths.js'
+import { indexLinks, linksIntoProtected, resolveLink } from '../../src/fix/links.js'
+import {
+  ALWAYS_PROTECTED,
+  isProtected,
+  protectedMatcher,
+  reachMatcher
+} from '../../src/fix/protected-paths.js'
 
 /**
  * protected-paths follow .gitignore. Every row's expectation is what
@@ -157,5 +163,78 @@ describe('links a fix may not commit', () => {
     ['docs/latest', 'v2']
   ])('commits %s -> %s, a link within the repository', (file, target) => {
     expect(linkRefusal(file, target, match)).toBeUndefined()
+  })
+})
+
+describe('links into protected folders', () => {
+  const TREE = ['src/util.js', 'config/settings.json', 'packages/app/yarn.lock', 'docs/a.md']
+  const reach = reachMatcher(['config/', '*.lock'], TREE)
+  const refused = (added: Record<string, string>, kept: Record<string, string> = {}) =>
+    linksIntoProtected(new Map(Object.entries(kept)), new Map(Object.entries(added)), reach)
+
+  it.each([
+    [
+      'src/wf',
+      '../.github/workflows',
+      /reaches "\.github\/workflows", protected by "\.github\/workflows\/"/
+    ],
+    ['src/conf', '../config', /reaches "config", protected by "config\/"/],
+    ['src/wf', '../.GITHUB/Workflows', /protected by "\.github\/workflows\/"/],
+    ['src/wf', './../.github/./workflows/', /protected by "\.github\/workflows\/"/],
+    ['src/wf', '..\\.github\\workflows', /protected by "\.github\/workflows\/"/],
+    ['src/wf', '../.github./workflows', /protected by "\.github\/workflows\/"/],
+    [
+      'src/gh',
+      '../.github',
+      /reaches "\.github", which holds paths protected by "\.github\/workflows\/"/
+    ],
+    ['src/root', '..', /reaches the repository root, which holds paths protected/],
+    ['a/b/c/d/wf', '../../../../.github/actions', /protected by "\.github\/actions\/"/],
+    ['src/pk', '../packages', /reaches "packages", which holds paths protected by "\*\.lock"/],
+    ['src/wf', 'x/../../.github/workflows', /protected by "\.github\/workflows\/"/]
+  ])('refuses %s -> %s', (file, target, reason) => {
+    expect(refused({ [file]: target }).get(file)).toMatch(
+      new RegExp(`^it is a link into a protected folder: .*${reason.source}`)
+    )
+  })
+
+  it('refuses every new link of a chain that ends in a protected folder, and one an old link goes through', () => {
+    const out = refused({ 'src/a': 'b', 'src/b': 'c', 'src/c': '../.github/workflows' })
+    expect([...out.keys()].sort()).toEqual(['src/a', 'src/b', 'src/c'])
+    // an old link (`docs/wf -> ../gh/workflows`) reaches the folder through a new one (`gh -> .github`)
+    expect(refused({ gh: '.github' }, { 'docs/wf': '../gh/workflows' }).get('gh')).toMatch(
+      /reaches "\.github"/
+    )
+    // a new link innocent on its own, that an old one now climbs through into .github/workflows
+    const through = refused({ x: 'src/deep' }, { r: 'x/../../.github/workflows' })
+    expect(through.get('x')).toMatch(/the link "r" leads through it/)
+    // a new link to an old link that leads to a protected folder
+    expect(
+      refused({ 'src/w': '../docs/wf' }, { 'docs/wf': '../.github/workflows' }).has('src/w')
+    ).toBe(true)
+  })
+
+  it.each([
+    ['src/util-link.js', 'util.js'],
+    ['src/docs', '../docs'],
+    ['docs/latest', 'v2'],
+    ['src/conf-file', '../config.example'],
+    ['src/loop', 'loop']
+  ])('commits %s -> %s, which reaches nothing protected', (file, target) => {
+    expect(refused({ [file]: target })).toEqual(new Map())
+  })
+
+  it('follows links part by part, as a checkout does', () => {
+    const links = indexLinks([
+      ['src/a', 'b/c'],
+      ['src/b', '../lib'],
+      ['loop', 'loop']
+    ])
+    expect(resolveLink('src/a', links)).toEqual({
+      kind: 'path',
+      path: 'lib/c',
+      via: ['src/a', 'src/b']
+    })
+    expect(resolveLink('loop', links).kind).toBe('out')
   })
 })

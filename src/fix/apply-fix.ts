@@ -4,7 +4,8 @@ import type { FixRecord } from '../loop/types.js'
 import type { CommandRunner, Git, TreeEntry } from '../ports/index.js'
 import { containsSecret, maskSecrets } from '../process/secrets.js'
 import { inspectForCommit, isGitName } from './confined-fs.js'
-import { protectedMatcher, type ProtectedMatcher } from './protected-paths.js'
+import { linksIntoProtected } from './links.js'
+import { protectedMatcher, reachMatcher, type ProtectedMatcher } from './protected-paths.js'
 
 /** The deterministic fixers: each fix command in order; their results are recorded, failures tolerated. */
 export async function runFixCommands(
@@ -122,6 +123,26 @@ function entryFor(
 }
 
 /**
+ * The new links of `entries` that reach a protected path, file or folder, in the tree the commit
+ * would make (the reviewed tree's links and the new ones, followed through each other): path → why.
+ */
+async function linksLeftOut(
+  git: Git,
+  reviewedSha: string,
+  entries: readonly TreeEntry[],
+  ctx: { tracked: ReadonlySet<string>; protectedPaths: readonly string[] }
+): Promise<Map<string, string>> {
+  const added = new Map<string, string>()
+  for (const e of entries)
+    if ('mode' in e && e.mode === '120000') added.set(e.path, e.content.toString('utf8'))
+  if (added.size === 0) return added
+  const replaced = new Set(entries.filter(e => !added.has(e.path)).map(e => e.path))
+  const kept = new Map([...(await git.links(reviewedSha))].filter(([f]) => !replaced.has(f)))
+  const files = [...ctx.tracked, ...entries.filter(e => !('deleted' in e)).map(e => e.path)]
+  return linksIntoProtected(kept, added, reachMatcher(ctx.protectedPaths, files))
+}
+
+/**
  * Builds the fix commit from what the fixers changed since the reviewed head: only those paths (not
  * files untracked before the fix phase), read without following links, without filters, never a
  * protected path nor a credential file. The commit's own tree is then compared with the reviewed
@@ -150,6 +171,12 @@ export async function commitFix(
     else leftOut.push({ path: file, reason: entry.reason })
     if ('protectedBy' in entry) protectedLeftOut.push(file)
   }
+  const linksOut = await linksLeftOut(git, input.reviewedSha, entries, {
+    tracked,
+    protectedPaths: input.protectedPaths
+  })
+  for (const [file, reason] of linksOut) leftOut.push({ path: file, reason })
+  entries.splice(0, entries.length, ...entries.filter(e => !linksOut.has(e.path)))
   const secretFound = entries.some(e => 'content' in e && containsSecret(e.content, input.secrets))
   const safe = secretFound
     ? entries.map(e =>

@@ -69,9 +69,13 @@ function compile(source: string): Rule | undefined {
  * The rule that decides `parts` as git decides it: each folder on the way first (a protected folder
  * protects all below it), then the path itself; for each, the last rule that matches wins.
  */
-function decide(rules: readonly Rule[], parts: readonly string[]): Rule | undefined {
+function decide(
+  rules: readonly Rule[],
+  parts: readonly string[],
+  folder = false
+): Rule | undefined {
   for (let i = 1; i <= parts.length; i++) {
-    const isDir = i < parts.length
+    const isDir = folder || i < parts.length
     const prefix = parts.slice(0, i).join('/')
     const last = rules.findLast(
       r => (!r.dirOnly || isDir) && r.glob.match(r.anchored ? prefix : parts[i - 1]!)
@@ -102,6 +106,46 @@ export function protectedMatcher(patterns: readonly string[]): ProtectedMatcher 
   return file => {
     const parts = partsOf(file)
     return (decide(ALWAYS_RULES, parts) ?? decide(rules, parts))?.source
+  }
+}
+
+/** What a link that reaches a path would open to writes there: how that path is protected. */
+export interface Reach {
+  /** The pattern, as its author wrote it. */
+  pattern: string
+  /** The path itself is protected (as a file or a folder), or only paths below it are. */
+  below: boolean
+}
+
+/**
+ * How a path a link reaches (from the root; '' is the root) is protected: as a file or a folder, or
+ * as a folder that holds protected paths — one of `files` (the tree's), or one an anchored pattern
+ * names (`.github` holds `.github/workflows/`; a pattern that starts with `**` names no folder).
+ */
+export function reachMatcher(
+  patterns: readonly string[],
+  files: Iterable<string>
+): (reached: string) => Reach | undefined {
+  const rules = patterns.map(compile).filter(r => r !== undefined)
+  const all = [...ALWAYS_RULES, ...rules]
+  const isProtected = protectedMatcher(patterns)
+  const held: Array<{ at: string; pattern: string }> = []
+  for (const file of files) {
+    const pattern = isProtected(file)
+    if (pattern) held.push({ at: partsOf(file).join('/'), pattern })
+  }
+  return reached => {
+    const parts = partsOf(reached)
+    if (parts.length === 0) return { pattern: ALWAYS_PROTECTED[0]!, below: true }
+    const self = decide(ALWAYS_RULES, parts, true) ?? decide(rules, parts, true)
+    if (self) return { pattern: self.source, below: false }
+    const at = parts.join('/')
+    const named = all.find(
+      r => !r.negate && r.anchored && !r.glob.pattern.startsWith('**') && r.glob.match(at, true)
+    )
+    if (named) return { pattern: named.source, below: true }
+    const inside = held.find(h => h.at.startsWith(`${at}/`))
+    return inside && { pattern: inside.pattern, below: true }
   }
 }
 

@@ -30,9 +30,39 @@ export function isInside(root: string, absolute: string): boolean {
 
 const WINDOWS_ABSOLUTE = /^[A-Za-z]:\//
 
+/** A path git quoted (`"src/\303\251t\303\251.js"`, `"a\"b.js"`): quotes around C escapes. */
+const GIT_QUOTED = /^"((?:[^"\\]|\\(?:[0-7]{3}|[abtnvfr"\\]))*)"$/
+const ESCAPED: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13 }
+
+/**
+ * A path as git prints it where `core.quotePath` asks (any byte above 0x7f, a quote, a backslash, a
+ * control character): the C-style escapes undone, octal bytes read as UTF-8. Undefined when the text
+ * is not such a quoted path.
+ */
+export function unquoteGitPath(text: string): string | undefined {
+  const body = GIT_QUOTED.exec(text.trim())?.[1]
+  if (body === undefined) return undefined
+  const bytes = [...body.matchAll(/\\([0-7]{3}|.)|[^\\]+/g)].map(([whole, escape]) => {
+    if (escape === undefined) return Buffer.from(whole, 'utf8')
+    const byte = /^[0-7]{3}$/.test(escape) ? parseInt(escape, 8) & 0xff : ESCAPED[escape]
+    return byte === undefined ? Buffer.from(escape, 'utf8') : Buffer.from([byte])
+  })
+  return Buffer.concat(bytes).toString('utf8')
+}
+
+/** A control character other than a tab (which annotations hold): a newline splits the line it is on. */
+// eslint-disable-next-line no-control-regex -- the characters looked for
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f-\x9f]/
+
+/**
+ * What no annotation is put on, though a file may have it: a quote (it ends the attribute a path is
+ * written in, in a workflow command and in many a tool's output) and a control character.
+ */
+const UNANNOTATABLE = new RegExp(`["']|${CONTROL.source}`)
+
 /** Windows separators and `file://` URIs made plain; a Windows drive path stays one. */
 function plain(reported: string): string {
-  let p = reported.trim().replace(/^["']|["']$/g, '')
+  let p = unquoteGitPath(reported) ?? reported.trim().replace(/^["']|["']$/g, '')
   if (/^file:\/\//i.test(p)) {
     try {
       p = /^file:\/\/\/[A-Za-z]:/i.test(p)
@@ -45,8 +75,21 @@ function plain(reported: string): string {
   return p.replace(/\\/g, '/')
 }
 
-/** A reported path placed in the repository, or why it could not be. */
-export type Placement = { file: string } | { unplaced: string }
+/**
+ * A reported path placed in the repository, or not: the path as shown (git's quoting undone where it
+ * leaves a readable name), and why (a file of the tree with quotes in its name has no annotation).
+ */
+export type Placement = { file: string } | { unplaced: string; why: string; inTree?: true }
+
+const NOT_IN_TREE = 'not a file of this repository'
+const NO_ANNOTATION = 'a path with a quote or a control character, which is not annotated'
+
+/** How an unplaced path is shown: unquoted, and quoted as JSON where it holds a control character. */
+function shownPath(reported: string): string {
+  const unquoted = unquoteGitPath(reported)
+  if (unquoted !== undefined) return CONTROL.test(unquoted) ? reported : unquoted
+  return CONTROL.test(reported) ? JSON.stringify(reported) : reported
+}
 
 /**
  * Places the paths a tool prints: relative to the directory the command ran in, absolute, `file://`
@@ -73,23 +116,28 @@ export class PathPlacer {
 
   private lookUp(reported: string): Placement {
     const p = plain(reported)
-    if (!p) return { unplaced: reported }
+    const unplaced = (why = NOT_IN_TREE): Placement => ({
+      unplaced: shownPath(reported),
+      why,
+      ...(why === NO_ANNOTATION ? { inTree: true as const } : {})
+    })
+    if (!p) return unplaced()
     let absolute: string
     if (WINDOWS_ABSOLUTE.test(p)) {
       // a Windows runner's absolute path: compared with the root case-insensitively, as Windows does
       const root = plain(this.repoRoot).replace(/\/$/, '')
       if (!WINDOWS_ABSOLUTE.test(root) || !p.toLowerCase().startsWith(`${root.toLowerCase()}/`))
-        return { unplaced: reported }
+        return unplaced()
       absolute = path.join(this.repoRoot, p.slice(root.length + 1))
     } else if (path.isAbsolute(p)) {
       absolute = p
     } else if (this.dir) {
       absolute = path.resolve(this.dir, p)
     } else {
-      return { unplaced: reported }
+      return unplaced()
     }
-    if (!isInside(this.repoRoot, absolute) || !isRegularFile(absolute))
-      return { unplaced: reported }
+    if (!isInside(this.repoRoot, absolute) || !isRegularFile(absolute)) return unplaced()
+    if (UNANNOTATABLE.test(p)) return unplaced(NO_ANNOTATION)
     return { file: path.relative(this.repoRoot, absolute).split(path.sep).join('/') }
   }
 }

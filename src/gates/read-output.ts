@@ -9,7 +9,7 @@ import { readJsonReport } from './formats/json-reports.js'
 import type { ProblemMatcher } from './formats/problem-matchers.js'
 import { readText, tail } from './formats/text.js'
 import { builtInMatchers } from './matchers.js'
-import { commandDir, PathPlacer, runnerDirs, type RunnerDirs } from './paths.js'
+import { commandDir, PathPlacer, runnerDirs, unquoteGitPath, type RunnerDirs } from './paths.js'
 import type { CheckSpec, GateProblem, ToolLevel } from './problem.js'
 
 /**
@@ -112,7 +112,7 @@ function problemsOf(
   return { problems: text(result.output) }
 }
 
-type Placed = GateProblem & { file?: string; unplaced?: string }
+type Placed = GateProblem & { file?: string; unplaced?: string; why?: string }
 
 /**
  * A path as a tool prints a file's, though no file of the head has it (one the PR deleted or renamed
@@ -152,10 +152,13 @@ function place(p: GateProblem, placer: PathPlacer): Placed | undefined {
   if (!p.file) return p
   const placed = placer.place(p.file)
   if ('file' in placed) return { ...p, file: placed.file }
-  // the loose form's non-files are not locations at all (a URL, a time of day)
-  return p.loose && !FILE_LIKE.test(p.file)
+  // the loose form's non-files are not locations at all (a URL, a time of day); a path git quoted
+  // is one, and so is a file of the tree no annotation names (a quote in its name): both are shown
+  const aPath =
+    FILE_LIKE.test(placed.unplaced) || placed.inTree || unquoteGitPath(p.file) !== undefined
+  return p.loose && !aPath
     ? undefined
-    : { ...p, file: undefined, unplaced: p.file }
+    : { ...p, file: undefined, unplaced: placed.unplaced, why: placed.why }
 }
 
 /** A located problem on a line the file has: one past its end (a stale line number) is clamped to it. */
@@ -236,8 +239,8 @@ function toFinding(
 ): Finding {
   // without a rule id, the check's name says what kind of problem it is
   const base = plainText(p.testName ?? `${p.rule ?? check.name}: ${p.message}`)
-  const where = p.unplaced ? ` (in ${p.unplaced}, not a file of this repository)` : ''
-  const title = `${base.split('\n')[0]!.slice(0, 200)}${where.slice(0, 120)}`
+  const where = p.unplaced ? ` (in ${p.unplaced}, ${p.why})` : ''
+  const title = `${base.split('\n')[0]!.slice(0, 200)}${where.slice(0, 240)}`
   const endLine = p.endLine && p.line && p.endLine >= p.line ? p.endLine : undefined
   return {
     id: fingerprint({ title, file: p.file, anchor: lines.at(p.file, p.line) }),

@@ -94,13 +94,15 @@ interface RunOptions {
   credential?: string
   /** Set for network commands: they run in their own process group, killed after this long. */
   timeoutMs?: number
+  /** How stdout is decoded (default utf8); `latin1` keeps every byte, for output read by size. */
+  encoding?: 'utf8' | 'latin1'
 }
 
 /** Runs one git command; one still running after `timeoutMs` is killed with all it started. */
 function runGit(
   cwd: string,
   args: string[],
-  { env, input, timeoutMs, credential }: RunOptions
+  { env, input, timeoutMs, credential, encoding = 'utf8' }: RunOptions
 ): Promise<GitResult> {
   return new Promise(resolve => {
     const bounded = timeoutMs !== undefined
@@ -145,7 +147,11 @@ function runGit(
       clearTimeout(timer)
       const late = timedOut ? `\ntimed out after ${timeoutMs! / 1000} s; git was stopped` : ''
       const stderr = Buffer.concat(err).toString('utf8') + extra + late
-      resolve({ code: timedOut ? 124 : code, stdout: Buffer.concat(out).toString('utf8'), stderr })
+      resolve({
+        code: timedOut ? 124 : code,
+        stdout: Buffer.concat(out).toString(encoding),
+        stderr
+      })
     }
     child.on('error', e => finish(127, `\n${e.message}`))
     child.on('close', code => finish(code ?? 128))
@@ -746,8 +752,8 @@ const nul = (text: string): string[] => text.split('\0').filter(Boolean)
 /** What a commit holds, read from its git objects (never the work tree): files, contents, lines. */
 function commitReads(
   git: RunGit,
-  ok: (args: string[]) => Promise<string>
-): Pick<Git, 'show' | 'listFiles' | 'blobs' | 'grep'> {
+  ok: (args: string[], extra?: Partial<RunOptions>) => Promise<string>
+): Pick<Git, 'show' | 'listFiles' | 'blobs' | 'links' | 'grep'> {
   return {
     async show(sha, file) {
       const r = await git(['show', '--no-textconv', `${sha}:${file}`])
@@ -766,8 +772,39 @@ function commitReads(
         })
       )
     },
+    links: sha => linksOf(ok, sha),
     grep: (sha, text, where) => grepCommit(git, sha, text, where)
   }
+}
+
+/** `Git.links`: the symbolic links of commit `sha` and their targets, read from the git objects. */
+async function linksOf(
+  ok: (args: string[], extra?: Partial<RunOptions>) => Promise<string>,
+  sha: string
+): Promise<Map<string, string>> {
+  const found = nul(await ok(['ls-tree', '-r', '-z', '--full-tree', sha])).flatMap(e => {
+    const m = /^120000 blob ([0-9a-f]+)\t([\s\S]*)$/.exec(e)
+    return m ? [{ id: m[1]!, path: m[2]! }] : []
+  })
+  const links = new Map<string, string>()
+  if (found.length === 0) return links
+  // "<id> <size>\n<bytes>\n" for each id asked, in order; read by size, so any byte may be in a target
+  const out = Buffer.from(
+    await ok(['cat-file', '--batch=%(objectname) %(objectsize)'], {
+      input: Buffer.from(found.map(f => `${f.id}\n`).join('')),
+      encoding: 'latin1'
+    }),
+    'latin1'
+  )
+  let at = 0
+  for (const { path: file } of found) {
+    const eol = out.indexOf(10, at)
+    const size = Number(/ (\d+)$/.exec(out.toString('latin1', at, eol))?.[1])
+    if (eol < 0 || !Number.isInteger(size)) throw new Error(`git cat-file: no target for ${file}`)
+    links.set(file, out.toString('utf8', eol + 1, eol + 1 + size))
+    at = eol + 1 + size + 1
+  }
+  return links
 }
 
 async function grepCommit(

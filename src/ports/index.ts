@@ -255,6 +255,8 @@ export interface Git {
    * the git objects: the same id is the same content.
    */
   blobs(sha: string): Promise<Map<string, string>>
+  /** The symbolic links of commit `sha` (path → target), read from the git objects. */
+  links(sha: string): Promise<Map<string, string>>
   /**
    * The lines of commit `sha`'s files (under `path`, a file or a folder; default all) that hold
    * `text`: a fixed string, case-sensitive, one line. Binary files are skipped; no hit is an empty list.

@@ -9,12 +9,13 @@ import { readWorkflowCommands } from './workflow-commands.js'
 
 /**
  * The loosest form, last: `path:line[:col][:] [error|warning|note:] message [code]`, as gcc, go vet,
- * mypy, staticcheck and ShellCheck -f gcc print it; a path may hold spaces and tabs inside. What it
- * finds is `loose`: kept only where the path names a file of the tree or looks like a file's path
- * (see read-output.ts), so a URL or a time is never taken for a location.
+ * mypy, staticcheck and ShellCheck -f gcc print it; a path may hold spaces, tabs and quotes inside,
+ * or be quoted as git quotes it (`"src/\303\251.js"`). What it finds is `loose`: kept only where the
+ * path names a file of the tree or looks like a file's path (see read-output.ts), so a URL or a time
+ * is never taken for a location.
  */
 const GENERIC =
-  /^(?:\.\/)?([^\s:"'<>|()](?:[^:"'<>|()\n]*[^\s:"'<>|()])?):(\d+)(?::(\d+))?(?::\s*|\s+)(?:(error|warning|note|info)\s*:\s*)?(.+)$/i
+  /^(?:\.\/)?("(?:[^"\\]|\\.)+"|[^\s:"'<>|()](?:[^:<>|()\n]*[^\s:<>|()])?):(\d+)(?::(\d+))?(?::\s*|\s+)(?:(error|warning|note|info)\s*:\s*)?(.+)$/i
 /** A code at the end of the message: mypy's `[return-value]`, staticcheck's `(SA5009)`, `[SC2086]`. */
 const TRAILING_CODE = /\s[[(]((?:SC|SA|S|ST|QF|U)?\d+|[a-z][\w-]*)[\])]$/i
 
