@@ -78,6 +78,16 @@ describe('the state in the sticky comment', () => {
       expect(decoded.state.iterations[0]!.findings[0]!.title).toBe(HOSTILE_TITLE)
   })
 
+  it('holds no reference, mention or hidden character as itself, and reads each back', () => {
+    const title = 'closes #12 and acme/w#3 for @octocat \u202Eevil\u202C zero\u200Bwidth \u{E0041}'
+    const s = state({ reason: title, iterations: [iteration()] })
+    const body = commentWith(s)
+    expect(body.split('-->')[0]).not.toMatch(/[#@\u200B\u202C\u202E]|\u{E0041}/u)
+    const decoded = decodeState(body)
+    expect(decoded).toEqual({ kind: 'ok', state: s })
+    if (decoded.kind === 'ok') expect(decoded.state.reason).toBe(title)
+  })
+
   it('keeps a 70,000-character text inside the state intact', () => {
     const reason = `--> ${'y'.repeat(70_000)} <!-- </details>`
     const s = state({

@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import { checkState, STATE_SCHEMA } from './state-schema.js'
 import type { LoopState } from './types.js'
-import { plainText } from './untrusted.js'
+import { INVISIBLE, plainText } from './untrusted.js'
 
 /**
  * The sticky comment starts with a machine part and continues with the human part:
@@ -31,14 +31,26 @@ function sameDigest(a: string, b: string): boolean {
   return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b))
 }
 
-/** The state as stored: every text in it plain (`plainText`), nothing in it that ends the comment. */
+/** Each UTF-16 unit of `text` as a JSON `\u` escape. */
+function jsonEscaped(text: string): string {
+  let out = ''
+  for (let i = 0; i < text.length; i++)
+    out += `\\u${text.charCodeAt(i).toString(16).padStart(4, '0')}`
+  return out
+}
+
+/**
+ * The state as stored: every text in it plain (`plainText`), nothing in it that ends the comment,
+ * and, though GitHub renders no HTML comment, nothing a reference or mention reads (`#`, `@`) nor
+ * a hidden or direction character as itself: they are `\u` escapes, which JSON reads back as they
+ * were.
+ */
 export function encodeStateJson(state: LoopState): string {
   return JSON.stringify(state, (_key, value: unknown) =>
     typeof value === 'string' ? plainText(value) : value
   )
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
+    .replace(/[<>&#@]/g, jsonEscaped)
+    .replace(INVISIBLE, jsonEscaped)
 }
 
 /** `key`: the state-key secret; empty or undefined for the plain digest. */
