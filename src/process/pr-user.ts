@@ -86,7 +86,9 @@ export async function findPrUser(
   if (found.uid === 0 || found.uid === actionUid || found.gid === 0)
     return { reason: `the user ${PR_USER} exists with uid ${found.uid}, gid ${found.gid}` }
   const user = { name: PR_USER, ...found, sudo }
-  const probe = await root([...setprivArgs(user), 'true'])
+  // as each command will start (sudo's policy may refuse to keep the environment)
+  const { file, args } = launchAs(user, {}, 'true')
+  const probe = await exec(file, args)
   if (probe.code !== 0)
     return {
       reason: `setpriv cannot start a command as ${PR_USER} (${probe.output.split('\n')[0] || `exit ${probe.code}`})`
