@@ -16,6 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { ScriptedReply } from '../../test-support/model-server.js'
 import { WORKFLOW_TOKEN } from '../../test-support/harness.js'
 import { runScenario, TEST_API_KEY } from '../../test-support/scenario.js'
+import { pathWithoutSeparateUser } from '../../test-support/no-separate-user.js'
 
 /**
  * PR code and the AI fixer attack the action the way the issue's attacker did, through dist/ on the
@@ -33,20 +34,7 @@ writeFileSync(path.join(outside, 'home', '.git-credentials'), 'https://x:CANARY_
 writeFileSync(path.join(outside, 'secret.txt'), 'CANARY_outside_file\n')
 execFileSync('git', ['init', '-q', '--bare', path.join(outside, 'decoy.git')])
 
-/**
- * A folder for PATH whose setpriv fails: the action then cannot start PR code as a user of its own,
- * as on a runner where it is neither root nor has passwordless sudo (this machine runs as root).
- */
-function withoutSeparateUser(): string {
-  const bin = path.join(outside, 'no-separate-user')
-  mkdirSync(bin, { recursive: true })
-  writeFileSync(
-    path.join(bin, 'setpriv'),
-    '#!/bin/sh\necho "setpriv: setresuid failed: Operation not permitted" >&2\nexit 1\n',
-    { mode: 0o755 }
-  )
-  return `${bin}:${process.env['PATH'] ?? ''}`
-}
+const withoutSeparateUser = (): string => pathWithoutSeparateUser(outside)
 
 /**
  * The attacker's script, in the PR. Each attempt prints `attempt CLASS what`; each success prints
@@ -487,6 +475,18 @@ function prUserUid(): number | undefined {
   }
 }
 
+/** Whether `pid` is a live process of the user made for PR code (not a zombie, not a reused pid). */
+function runsAsPrUser(pid: number): boolean {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    return (
+      Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]) === prUserUid() && !/^State:\s+Z/m.test(status)
+    )
+  } catch {
+    return false
+  }
+}
+
 describe.runIf(process.getuid?.() === 0)(
   'sandbox: off as root on a host without Yama: PR code runs as the user made for it, attacked through dist/',
   () => {
@@ -583,7 +583,7 @@ describe.runIf(process.getuid?.() === 0)(
       expect(all.split('\n').filter(l => /^(LEAK|OPENED)/.test(l))).toEqual([])
       // the watcher left the command's process tree and its marker, and was killed all the same
       expect(watcher).toBeGreaterThan(0)
-      expect(isAlive(watcher)).toBe(false)
+      expect(runsAsPrUser(watcher)).toBe(false)
       // what the fix command wrote was handed back and committed, beside the fixer's edit
       expect(pushed).toContain('+export const made = 1')
       expect(pushed).toContain("(name ?? 'world')")
