@@ -73,7 +73,8 @@ export async function run(prefetched?: Prefetched, startup?: Startup): Promise<s
       env: process.env,
       log,
       choice: sandboxFromStart(startup, settings),
-      setUp: !startup?.sandboxTried
+      setUp: !startup?.sandboxTried,
+      secretsAtRisk: secretsAtRisk(settings)
     }),
     artifacts: createArtifactStore(artifactsDir, process.env, log, runUrl(ctx)),
     log,
@@ -84,6 +85,21 @@ export async function run(prefetched?: Prefetched, startup?: Startup): Promise<s
   if (outcome.notice) core.notice(outcome.notice)
   setOutputs(outcome, settings.maxIterations)
   return outcome.failure
+}
+
+/**
+ * What PR code could take where it ran as the action's own user: the write token, and the model's
+ * credentials (`sandbox: auto` then refuses to run it). Nothing where no PR code runs.
+ */
+function secretsAtRisk(settings: ReturnType<typeof settingsFrom>): string[] {
+  if (settings.gates.length === 0 && settings.fixCommands.length === 0) return []
+  const model = {
+    anthropic: 'anthropic-api-key',
+    bedrock: 'the AWS credentials (model-provider: bedrock)',
+    vertex: 'the Google Cloud credentials (model-provider: vertex)'
+  }
+  const provider = settings.ai.provider?.name
+  return ['github-token', ...(provider ? [model[provider]] : [])]
 }
 
 /** The GitHub adapter's settings: the connection inputs and the run it works for. */

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { git } from '../../test-support/git-fixture.js'
 import { HUMAN_TOKEN, Sandbox, webhookExamples } from '../../test-support/harness.js'
 import { runScenario, type Scenario } from '../../test-support/scenario.js'
+import { pathWithoutSeparateUser } from '../../test-support/no-separate-user.js'
 
 const GREET_WITH_TRAILING_SPACE = "export function greet(name) {\n  return 'Hello, ' + name   \n}\n"
 const WHITESPACE_CHECK = "whitespace: grep -rnE ' +$' src && exit 1 || exit 0"
@@ -385,7 +386,8 @@ describe('a branch that moves during the run', () => {
           sandbox: 'off',
           'env-passthrough': 'HUMAN_CLONE'
         },
-        env: { HUMAN_CLONE: sandbox.humanClone }
+        // as the action's own user: the user made for PR code cannot reach the clone either
+        env: { HUMAN_CLONE: sandbox.humanClone, PATH: pathWithoutSeparateUser(sandbox.dir) }
       })
       expect(run.exitCode).toBe(0)
       expect(run.stdout).toContain('was not pushed')

@@ -16,6 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { ScriptedReply } from '../../test-support/model-server.js'
 import { WORKFLOW_TOKEN } from '../../test-support/harness.js'
 import { runScenario, TEST_API_KEY } from '../../test-support/scenario.js'
+import { pathWithoutSeparateUser } from '../../test-support/no-separate-user.js'
 
 /**
  * PR code and the AI fixer attack the action the way the issue's attacker did, through dist/ on the
@@ -32,6 +33,8 @@ mkdirSync(path.join(outside, 'home'))
 writeFileSync(path.join(outside, 'home', '.git-credentials'), 'https://x:CANARY_home@github.com\n')
 writeFileSync(path.join(outside, 'secret.txt'), 'CANARY_outside_file\n')
 execFileSync('git', ['init', '-q', '--bare', path.join(outside, 'decoy.git')])
+
+const withoutSeparateUser = (): string => pathWithoutSeparateUser(outside)
 
 /**
  * The attacker's script, in the PR. Each attempt prints `attempt CLASS what`; each success prints
@@ -213,7 +216,7 @@ describe('the trust boundary, attacked through dist/ with the sandbox on', () =>
     expect(report.runs[0]!.warnings.join('\n')).toMatch(/fixer was refused/)
   }, 120_000)
 
-  it('on a runner where bwrap cannot create namespaces and there is no sudo, says so in the comment and takes run_check away', async () => {
+  it('on a runner where bwrap cannot create namespaces, runs PR code as the user made for it (the action is root), says so, and keeps run_check', async () => {
     // Ubuntu 24.04 without the AppArmor profile, and no passwordless sudo to load one
     const bin = path.join(outside, 'bin')
     mkdirSync(bin, { recursive: true })
@@ -256,20 +259,58 @@ describe('the trust boundary, attacked through dist/ with the sandbox on', () =>
         {
           keep: async (sandbox, model) => {
             const fixer = model!.calls.find(c => c.model === 'claude-sonnet-4-6')!
-            expect((fixer.tools as Array<{ name: string }>).map(t => t.name)).not.toContain(
-              'run_check'
-            )
+            expect((fixer.tools as Array<{ name: string }>).map(t => t.name)).toContain('run_check')
             const comment = sandbox.emulator.comments.find(c =>
               c.body.includes('review-loop:state')
             )!
             expect(comment.body).toMatch(
-              /\[!WARNING\]\n> PR code ran unsandboxed: bubblewrap cannot create namespaces here \(bwrap: setting up uid map: Permission denied\)/
+              /\[!WARNING\]\n> PR code ran without bubblewrap \(bubblewrap cannot create namespaces here \(bwrap: setting up uid map: Permission denied\)\), as the user review-loop-pr made for it: it could not read the action's environment, memory or descriptors/
             )
           }
         }
       )
-      expect(report.runs[0]!.warnings.join('\n')).toMatch(/PR code ran unsandboxed/)
+      expect(report.runs[0]!.warnings.join('\n')).toMatch(/as the user review-loop-pr/)
       expect(report.runs.map(r => r.outputs['status'])).toEqual(['running', 'go'])
+    } finally {
+      rmSync(bin, { recursive: true, force: true })
+    }
+  }, 120_000)
+  it('without bubblewrap and without a user of its own, sandbox: auto refuses to run PR code while the token and the API key are there', async () => {
+    const bin = path.join(outside, 'bin-refuse')
+    mkdirSync(bin, { recursive: true })
+    writeFileSync(
+      path.join(bin, 'bwrap'),
+      '#!/bin/sh\n[ "$1" = --version ] && { echo "bubblewrap 0.9.0"; exit 0; }; echo "bwrap: setting up uid map: Permission denied" >&2; exit 1\n',
+      { mode: 0o755 }
+    )
+    try {
+      const report = await runScenario(
+        {
+          base: { 'package.json': '{ "name": "sample", "type": "module" }\n' },
+          pr: { commits: [{ message: 'greet', files: { 'src/greet.js': GREET } }] },
+          inputs: {
+            checks: 'syntax: node --check src/greet.js > ran-as-the-action.txt',
+            'review-model': 'claude-haiku-4-5'
+          },
+          env: { PATH: `${bin}:${withoutSeparateUser()}` },
+          maxRuns: 1,
+          model: { replies: [verdict('GO')] },
+          spawn: true
+        },
+        {
+          keep: async sandbox => {
+            // no PR code ran
+            expect(existsSync(path.join(sandbox.runs[0]!.workspace, 'ran-as-the-action.txt'))).toBe(
+              false
+            )
+          }
+        }
+      )
+      const run = report.runs[0]!
+      expect(run.exitCode).not.toBe(0)
+      expect(run.errors.join('\n')).toMatch(
+        /sandbox: auto will not run your checks and fix commands here: bubblewrap cannot run \(bubblewrap cannot create namespaces here .*\), and they cannot run as a user of their own \(setpriv cannot start a command as review-loop-pr .*\), so they could read github-token, anthropic-api-key from the action's process\..*set sandbox: off to run them anyway/
+      )
     } finally {
       rmSync(bin, { recursive: true, force: true })
     }
@@ -339,7 +380,9 @@ describe('the unsandboxed fallback (sandbox: off), attacked through dist/', () =
           DEPLOY_SETTING: 'CANARY_plain_name',
           // the positive control: no secret, kept in the action's environment when it restarts
           // itself, so the hunt must see it there (else it could not see the action at all)
-          LC_HUNT_CONTROL: 'visible-to-the-hunt'
+          LC_HUNT_CONTROL: 'visible-to-the-hunt',
+          // PR code as the action's own user: the case the restart and the racing writes protect
+          PATH: withoutSeparateUser()
         },
         // origin over HTTP: the action's own fetch and push carry the workflow token
         gitOverHttp: true,
@@ -410,8 +453,149 @@ describe('the unsandboxed fallback (sandbox: off), attacked through dist/', () =
     expect(refusedRaces).toBeGreaterThan(0)
     expect(leaks).toEqual([])
     expect(outsideFiles).toEqual([])
+    // and the log says plainly what PR code could have read
+    expect(report.runs[0]!.warnings.join('\n')).toMatch(
+      /PR code ran unsandboxed \(sandbox: off\), as the action's own user \(setpriv cannot start a command as review-loop-pr .*\)\. It could read the job's secrets/
+    )
   }, 300_000)
 })
+
+/** The hostile check of issue 41: environ, memory and descriptors of every other process. */
+const PROCESS_HUNT = readFileSync(
+  path.join(import.meta.dirname, 'fixtures', 'process-hunt.py'),
+  'utf8'
+)
+
+/** The uid of the user made for PR code, or undefined before any run made it. */
+function prUserUid(): number | undefined {
+  try {
+    return Number(execFileSync('id', ['-u', 'review-loop-pr'], { encoding: 'utf8' }))
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether `pid` is a live process of the user made for PR code (not a zombie, not a reused pid). */
+function runsAsPrUser(pid: number): boolean {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    return (
+      Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]) === prUserUid() && !/^State:\s+Z/m.test(status)
+    )
+  } catch {
+    return false
+  }
+}
+
+describe.runIf(process.getuid?.() === 0)(
+  'sandbox: off as root on a host without Yama: PR code runs as the user made for it, attacked through dist/',
+  () => {
+    it('a hostile check finds no secret through /proc environ, memory or fd duplication, its watcher is killed, and what PR code wrote is committed', async () => {
+      const reports: Record<string, string> = {}
+      let leftToPrUser: string[] = []
+      let watcher = 0
+      let pushed = ''
+      const report = await runScenario(
+        {
+          base: {
+            'package.json': '{ "name": "sample", "type": "module" }\n',
+            '.gitignore': 'hunt/\n'
+          },
+          pr: {
+            title: 'Add greeting',
+            body: 'Adds greet().',
+            commits: [
+              {
+                message: 'greet',
+                files: { 'src/greet.js': GREET, 'process-hunt.py': PROCESS_HUNT }
+              }
+            ]
+          },
+          inputs: {
+            // git works for PR code in a .git the action owns
+            checks: 'hunt: python3 process-hunt.py check\ngit: git status --short',
+            'fix-commands': 'mkdir -p gen && echo "export const made = 1" > gen/made.js',
+            'review-model': 'claude-haiku-4-5',
+            'fix-model': 'claude-sonnet-4-6',
+            'max-iterations': '3',
+            'state-key': 'CANARY_state_key_0002',
+            sandbox: 'off'
+          },
+          env: {
+            GH_PAT: 'ghp_CANARY_pat',
+            ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'CANARY_oidc_request_token',
+            DEPLOY_SETTING: 'CANARY_plain_name'
+          },
+          // origin over HTTP: the action's git fetches and pushes with the token on its fd 3
+          gitOverHttp: true,
+          spawn: true,
+          maxRuns: 1,
+          model: {
+            replies: [
+              verdict('NO_GO'),
+              // the fixer runs the hostile check itself: as the same user
+              tool('run_check', { name: 'hunt' }),
+              FIX_EDIT,
+              { kind: 'text', text: 'done' }
+            ]
+          }
+        },
+        {
+          keep: async sandbox => {
+            const ws = sandbox.runs[0]!.workspace
+            for (const file of files(path.join(ws, 'hunt')))
+              reports[path.basename(file)] = readFileSync(file, 'utf8')
+            watcher = Number(readFileSync(path.join(ws, 'hunt', 'watcher.pid'), 'utf8'))
+            pushed = execFileSync('git', ['log', '-p', '--format=%H %s', 'main..feature'], {
+              cwd: sandbox.bare,
+              encoding: 'utf8'
+            })
+            const uid = prUserUid()
+            leftToPrUser = readdirSync(ws, { recursive: true, encoding: 'utf8' }).filter(
+              f => lstatSync(path.join(ws, f)).uid === uid
+            )
+          }
+        }
+      )
+      const all = Object.values(reports).join('\n')
+      const checks = Object.entries(reports).filter(([name]) => name.startsWith('check-'))
+      console.log(
+        `user made for PR code: ${all.split('\n').filter(l => l.startsWith('DENIED')).length} reads refused; finds:\n${all
+          .split('\n')
+          .filter(l => /^(LEAK|OPENED|SEEN)/.test(l))
+          .join('\n')}`
+      )
+      // the review's check, and the fixer's run_check
+      expect(checks.length).toBe(2)
+      for (const [, text] of checks) {
+        // the attacks work: each of them found the control in a process of PR code's own user
+        expect(text).toMatch(/^SEEN \/proc\/\d+\/environ$/m)
+        expect(text).toMatch(/^SEEN \/proc\/\d+\/mem \(\d+ bytes\)$/m)
+        expect(text).toMatch(/^SEEN pidfd_getfd \d+:\d+$/m)
+        // and the kernel refused each of them on the action
+        const action = /^ACTION (\d+)$/m.exec(text)![1]
+        expect(text).toContain(`DENIED /proc/${action}/environ Permission denied`)
+        expect(text).toContain(`DENIED /proc/${action}/mem Permission denied`)
+        expect(text).toMatch(
+          new RegExp(`^DENIED pidfd_getfd ${action}:\\d+ Operation not permitted$`, 'm')
+        )
+      }
+      expect(all.split('\n').filter(l => /^(LEAK|OPENED)/.test(l))).toEqual([])
+      // the watcher left the command's process tree and its marker, and was killed all the same
+      expect(watcher).toBeGreaterThan(0)
+      expect(runsAsPrUser(watcher)).toBe(false)
+      // what the fix command wrote was handed back and committed, beside the fixer's edit
+      expect(pushed).toContain('+export const made = 1')
+      expect(pushed).toContain("(name ?? 'world')")
+      expect(pushed).not.toMatch(CANARY)
+      expect(leftToPrUser).toEqual([])
+      expect(report.runs[0]!.outputs['status']).toBe('running')
+      expect(report.runs[0]!.warnings.join('\n')).toMatch(
+        /PR code ran without bubblewrap \(sandbox: off\), as the user review-loop-pr made for it/
+      )
+    }, 300_000)
+  }
+)
 
 describe('a settings file that turns the sandbox off', () => {
   it('restarts the action without its secrets before any PR code runs, though the workflow left the sandbox on', async () => {
@@ -428,7 +612,11 @@ describe('a settings file that turns the sandbox off', () => {
         // the workflow's inputs leave the sandbox on, so the action found bubblewrap as it started
         // and did not restart then
         inputs: { checks: 'hunt: bash secrets-hunt.sh scan' },
-        env: { GH_PAT: 'ghp_CANARY_pat', LC_HUNT_CONTROL: 'visible-to-the-hunt' },
+        env: {
+          GH_PAT: 'ghp_CANARY_pat',
+          LC_HUNT_CONTROL: 'visible-to-the-hunt',
+          PATH: withoutSeparateUser()
+        },
         spawn: true,
         maxRuns: 1
       },

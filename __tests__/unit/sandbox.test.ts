@@ -5,6 +5,7 @@ import {
   mkdtempSync,
   realpathSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync
 } from 'node:fs'
@@ -178,11 +179,31 @@ describe('the sandbox (bubblewrap) around PR code', () => {
 
   it('without the sandbox, still gives only the allow-listed environment, and says so', async () => {
     const c = await confined('off')
-    expect(c.sandboxed).toBe(false)
-    expect(c.warning).toMatch(/unsandboxed/)
+    expect(c.warning).toMatch(/without bubblewrap|unsandboxed/)
     const r = await run(c, 'env')
     expect(r.output).not.toContain(CANARY)
   })
+
+  it.runIf(process.getuid?.() === 0)(
+    "without the sandbox, as root: PR code runs as the user made for it, cannot read the action's process, leaves nothing running, and what it wrote is the action's again",
+    async () => {
+      const c = await confined('off')
+      expect(c.warning).toMatch(/as the user review-loop-pr made for it/)
+      const r = await run(
+        c,
+        `id -un; cat /proc/${process.pid}/environ; head -c1 /proc/${process.pid}/mem; echo made > made.txt; mkdir -p d/e && echo x > d/e/f; setsid -f sleep 98771; git status --short | head -1`
+      )
+      expect(r.output).toMatch(/^review-loop-pr$/m)
+      expect(r.output).toMatch(/environ: Permission denied/)
+      expect(r.output).toMatch(/mem.*Permission denied/)
+      expect(r.output).not.toContain(CANARY)
+      // git works in a .git another user owns
+      expect(r.output).toMatch(/^\?\? /m)
+      expect(alive('sleep 98771')).toEqual([])
+      for (const f of ['made.txt', 'd', 'd/e', 'd/e/f'])
+        expect(statSync(path.join(repo, f)).uid, f).toBe(0)
+    }
+  )
 })
 
 describe('choosing the sandbox', () => {
@@ -226,6 +247,34 @@ describe('choosing the sandbox', () => {
     )
     expect(choice).toMatchObject({ kind: 'none' })
     expect(choice.kind === 'none' && choice.reason).toMatch(/cannot create namespaces.*uid map/)
+  })
+
+  it('refuses auto where neither bubblewrap nor a user of its own can run, while secrets are there; runs with off', async () => {
+    const exec: Exec = async file =>
+      ['bwrap', 'sudo', 'setpriv'].includes(file)
+        ? { code: 1, output: `${file}: Operation not permitted` }
+        : { code: 0, output: file === 'id' ? '997' : '' }
+    const options = {
+      network: 'allow' as const,
+      passthrough: [],
+      tempDir: path.join(runnerTemp, 'x'),
+      env: { PATH: process.env['PATH'] },
+      log: fakeLog(),
+      exec,
+      secretsAtRisk: ['github-token', 'anthropic-api-key']
+    }
+    const checkout = { root: repo, gitDir: path.join(repo, '.git'), gitConfig: '/dev/null' }
+    await expect(createConfinement({ ...options, mode: 'auto' })(checkout)).rejects.toThrow(
+      /sandbox: auto will not run your checks and fix commands here: .*cannot run as a user of their own \(setpriv cannot start a command as review-loop-pr.*they could read github-token, anthropic-api-key.*set sandbox: off/
+    )
+    const off = await createConfinement({ ...options, mode: 'off' })(checkout)
+    expect(off.sandboxed).toBe(false)
+    expect(off.warning).toMatch(
+      /^PR code ran unsandboxed \(sandbox: off\), as the action's own user \(.*\)\. It could read the job's secrets/
+    )
+    // with no PR code to run, auto runs on, saying so
+    const none = await createConfinement({ ...options, mode: 'auto', secretsAtRisk: [] })(checkout)
+    expect(none.warning).toMatch(/^PR code ran unsandboxed: /)
   })
 
   it('fails a required sandbox with what to install', async () => {

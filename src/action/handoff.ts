@@ -96,9 +96,10 @@ const KEEPER_WAIT_MS = 15_000
  * says `ready` once it listens, and answers a connection only once it knows that the connection
  * is the action's. On Linux it sends each connection a random word, and the client writes it into
  * its own /proc/self/comm, which only the process itself can write (the kernel refuses every other
- * process, root included): the keeper then reads /proc/<action>/comm. Any other connection means
- * another process went for the environment: the keeper then tells the action so, drops it and
- * exits. It exits all the same after KEEPER_WAIT_MS without the action.
+ * process, root included): the keeper then reads /proc/<action>/comm. Any other connection is
+ * dropped with nothing said, and the keeper waits on for the action: a stranger can neither take
+ * the environment nor stop the job. The action is told how many it dropped (`{"refused":n,"env":…}`).
+ * The keeper exits after KEEPER_WAIT_MS without the action.
  */
 const KEEPER = `
 const net = require('net'), fs = require('fs'), crypto = require('crypto')
@@ -108,11 +109,10 @@ const linux = process.platform === 'linux'
 const done = code => { if (dir) fs.rmSync(dir, { recursive: true, force: true }); process.exit(code) }
 const comm = () => { try { return fs.readFileSync('/proc/' + action + '/comm', 'utf8').trim() } catch { return '' } }
 const chunks = []
-let connections = 0
+let refused = 0, given = false
 process.stdin.on('data', c => chunks.push(c)).on('end', () => {
   const data = Buffer.concat(chunks)
   const server = net.createServer(c => {
-    connections++
     const word = crypto.randomBytes(11).toString('base64url')
     let said = ''
     c.on('error', () => undefined)
@@ -120,10 +120,11 @@ process.stdin.on('data', c => chunks.push(c)).on('end', () => {
       said += d
       if (!said.includes('\\n')) return
       c.removeAllListeners('data')
-      const theAction = !linux || (process.ppid === Number(action) && comm() === word)
-      if (!theAction) return void c.destroy()
+      const theAction = !given && (!linux || (process.ppid === Number(action) && comm() === word))
+      if (!theAction) { refused++; return void c.destroy() }
+      given = true
       server.close()
-      c.end(connections > 1 ? 'TAKEN ' + (connections - 1) + '\\n' : data, () => done(connections > 1 ? 2 : 0))
+      c.end('{"refused":' + refused + ',"env":' + data + '}', () => done(0))
     })
     c.write(word + '\\n')
   })
@@ -218,7 +219,7 @@ export function handOff(script: string, extraArgs: readonly string[] = []): Prom
 /**
  * Asks the keeper for the environment: it sends a word, which this process writes into its own
  * /proc/self/comm for the keeper to check (its name is set back after); then the keeper answers
- * with the environment, or with `TAKEN n` when n other connections came first.
+ * with the environment, and how many other connections it refused.
  */
 function askKeeper(address: string): Promise<string> {
   const own = ownComm()
@@ -247,11 +248,9 @@ function askKeeper(address: string): Promise<string> {
   })
 }
 
-/** What the action says when another process went for its environment. */
-function takenError(others: string): Error {
-  return new Error(
-    `review-loop dropped its environment instead of taking it back: ${others} other process(es) connected to the keeper that held it before the action did. A process left running on this runner (by an earlier step of this job, or by another job on a self-hosted runner) is trying to read the job's secrets. Find and stop it (or run the job on a fresh runner, such as a GitHub-hosted one), then re-run the job.`
-  )
+/** What the action says when other processes went for its environment (they got none of it). */
+function refusedWarning(refused: number): string {
+  return `::warning::review-loop: ${refused} other process(es) connected to the keeper that held the job's environment while the action restarted itself, and were refused: they got none of it. A process left running on this runner (by an earlier step, or another job on a self-hosted runner) is after the job's secrets; find and stop it, or run the job on a fresh runner.\n`
 }
 
 /**
@@ -268,12 +267,11 @@ export async function receiveHandoff(): Promise<boolean> {
   let env: Record<string, string>
   try {
     const answer = await askKeeper(address)
-    const taken = /^TAKEN (\d+)/.exec(answer)
-    if (taken) throw takenError(taken[1]!)
     if (answer === '') throw new Error('the keeper did not answer')
-    env = JSON.parse(answer) as Record<string, string>
+    const got = JSON.parse(answer) as { refused: number; env: Record<string, string> }
+    if (got.refused > 0) process.stdout.write(refusedWarning(got.refused))
+    env = got.env
   } catch (e) {
-    if ((e as Error).message.startsWith('review-loop dropped')) throw e
     throw new Error(
       `review-loop could not take its environment back after restarting itself without secrets in it (${(e as Error).message}). Re-run the job; if it happens again, report it.`
     )

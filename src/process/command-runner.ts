@@ -102,57 +102,76 @@ function capture(stdout: Readable, stderr: Readable): { stdout: string; output: 
   return seen
 }
 
-export function createCommandRunner(launch: Launch = direct): CommandRunner {
-  return {
-    run(command, { cwd, timeoutMs, env }) {
-      const started = Date.now()
-      const { file, args } = launch(command, cwd)
-      const marker = randomBytes(16).toString('hex')
-      return new Promise(resolve => {
-        const child = spawn(file, args, {
-          cwd,
-          env: { ...env, [COMMAND_ID]: marker },
-          detached: true,
-          stdio: ['ignore', 'pipe', 'pipe']
-        })
-        const seen = capture(child.stdout, child.stderr)
-        const closed = new Promise<void>(resolve => child.on('close', () => resolve()))
-        const killTree = (): Promise<void> => {
-          child.kill('SIGKILL')
-          killGroup(child.pid)
-          return killMarked(`${COMMAND_ID}=${marker}`)
-        }
-        let timedOut = false
-        let done = false
-        const timer = setTimeout(() => {
-          timedOut = true
-          void killTree()
-        }, timeoutMs)
-        const finish = (exitCode: number, extra = ''): void => {
-          if (done) return
-          done = true
-          clearTimeout(timer)
-          resolve({
-            exitCode: timedOut ? 124 : exitCode,
-            stdout: seen.stdout,
-            output: cap(seen.output + extra, MAX_CAPTURE),
-            timedOut,
-            durationMs: Date.now() - started
-          })
-        }
-        child.on('error', e => finish(127, `\n${e.message}`))
-        // done when the command's own process exits, not when the last holder of its pipes does
-        child.on('exit', async (code, signal) => {
-          clearTimeout(timer)
-          // what it left running ends with it; then what it wrote is read to the end
-          await killTree()
-          // a process that escaped (a cleared environment, outside a sandbox) may hold the pipes
-          await Promise.race([closed, new Promise(resolve => setTimeout(resolve, 2000).unref())])
-          child.stdout.destroy()
-          child.stderr.destroy()
-          finish(code ?? (signal ? 128 : 1))
-        })
+/** What runs around each command where PR code runs as a user of its own (./pr-user.ts). */
+export interface RunHooks {
+  /** Before the command starts: the work tree handed to that user. */
+  before?: () => Promise<void>
+  /** Kills what the command left: every process of that user (also at the timeout). */
+  kill?: () => Promise<void>
+  /** Once the command and all it started ended: the work tree handed back. */
+  after?: () => Promise<void>
+}
+
+export function createCommandRunner(launch: Launch = direct, hooks: RunHooks = {}): CommandRunner {
+  const once: CommandRunner['run'] = (command, { cwd, timeoutMs, env }) => {
+    const started = Date.now()
+    const { file, args } = launch(command, cwd)
+    const marker = randomBytes(16).toString('hex')
+    return new Promise(resolve => {
+      const child = spawn(file, args, {
+        cwd,
+        env: { ...env, [COMMAND_ID]: marker },
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe']
       })
+      const seen = capture(child.stdout, child.stderr)
+      const closed = new Promise<void>(resolve => child.on('close', () => resolve()))
+      const killTree = async (): Promise<void> => {
+        child.kill('SIGKILL')
+        killGroup(child.pid)
+        await hooks.kill?.()
+        await killMarked(`${COMMAND_ID}=${marker}`)
+      }
+      let timedOut = false
+      let done = false
+      const timer = setTimeout(() => {
+        timedOut = true
+        void killTree()
+      }, timeoutMs)
+      const finish = (exitCode: number, extra = ''): void => {
+        if (done) return
+        done = true
+        clearTimeout(timer)
+        resolve({
+          exitCode: timedOut ? 124 : exitCode,
+          stdout: seen.stdout,
+          output: cap(seen.output + extra, MAX_CAPTURE),
+          timedOut,
+          durationMs: Date.now() - started
+        })
+      }
+      child.on('error', e => finish(127, `\n${e.message}`))
+      // done when the command's own process exits, not when the last holder of its pipes does
+      child.on('exit', async (code, signal) => {
+        clearTimeout(timer)
+        // what it left running ends with it; then what it wrote is read to the end
+        await killTree()
+        // a process that escaped (a cleared environment, outside a sandbox) may hold the pipes
+        await Promise.race([closed, new Promise(resolve => setTimeout(resolve, 2000).unref())])
+        child.stdout.destroy()
+        child.stderr.destroy()
+        finish(code ?? (signal ? 128 : 1))
+      })
+    })
+  }
+  return {
+    async run(command, options) {
+      await hooks.before?.()
+      try {
+        return await once(command, options)
+      } finally {
+        await hooks.after?.()
+      }
     }
   }
 }

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, realpathSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import {
   chooseSandbox,
@@ -9,9 +10,18 @@ import {
 } from './bwrap.js'
 import { commandEnv, type PrivateDirs } from './command-env.js'
 import { createCommandRunner, type Launch } from './command-runner.js'
+import {
+  closedToPrUser,
+  findPrUser,
+  handTree,
+  killPrUser,
+  launchAs,
+  openWay,
+  type PrUser
+} from './pr-user.js'
 import { MAX_LINKED, toolchainView, within } from './toolchains.js'
 import type { Surface } from '../loop/reasons.js'
-import type { Confine, Log } from '../ports/index.js'
+import type { Confine, Confined, Log } from '../ports/index.js'
 
 /**
  * PR code (checks, fix commands, the fixer's run_check) runs inside bubblewrap: its own PID
@@ -211,6 +221,11 @@ export interface ConfineOptions {
   surface?: Surface
   /** Folders to show read-only, given the checkout's work tree (see SandboxLayout.binds). */
   binds?: (root: string) => ReadOnlyBind[]
+  /**
+   * The secrets PR code could take where it runs as the action's own user (input names, such as
+   * `anthropic-api-key`): `auto` then refuses to run it. Empty where no PR code runs.
+   */
+  secretsAtRisk?: readonly string[]
 }
 
 /** The layout of one checkout's sandbox, from the folders hiddenFolders chose. */
@@ -245,13 +260,100 @@ function confinedLayout(
 }
 
 /** What running PR code unsandboxed risked, in the words of the surface that ran it. */
-function unsandboxedWarning(options: ConfineOptions, reason: string): string {
+function unsandboxedWarning(options: ConfineOptions, reason: string, noUser?: string): string {
   const off = options.mode === 'off'
   if (options.surface === 'cli')
     return `Your checks and fix commands ran unsandboxed${off ? ' (--set sandbox=off)' : `: ${reason}`}. They could read and change anything you can, as any command you run; the AI fixer could not run checks itself. See the README's "Sandbox" section.`
-  return off
-    ? "PR code ran unsandboxed (sandbox: off): it could read the job's secrets from other processes. The AI fixer was not given run_check."
-    : `PR code ran unsandboxed: ${reason}. It could read the job's secrets from other processes; the AI fixer was not given run_check. See the README's "Sandbox" section.`
+  const user = noUser ? `, as the action's own user (${noUser})` : ''
+  return `PR code ran unsandboxed${off ? ' (sandbox: off)' : `: ${reason}`}${user}. It could read the job's secrets (the token, the API key, the step's environment) from the action's processes and memory; the AI fixer was not given run_check. See the README's "Sandbox" section.`
+}
+
+/** What PR code run as a user of its own was kept from, and what not. */
+function separateUserWarning(options: ConfineOptions, reason: string, user: PrUser): string {
+  const why = options.mode === 'off' ? 'sandbox: off' : reason
+  return `PR code ran without bubblewrap (${why}), as the user ${user.name} made for it: it could not read the action's environment, memory or descriptors, but it could read what every user of this machine can, and use the network. See the README's "Sandbox" section.`
+}
+
+/** Where PR code would run as the action's own user: `auto` refuses while there are secrets to take. */
+function refuseUnprotected(options: ConfineOptions, reason: string, noUser: string): void {
+  const atRisk = options.secretsAtRisk ?? []
+  if (options.mode !== 'auto' || options.surface === 'cli' || atRisk.length === 0) return
+  throw new Error(
+    `sandbox: auto will not run your checks and fix commands here: bubblewrap cannot run (${reason}), and they cannot run as a user of their own (${noUser}), so they could read ${atRisk.join(', ')} from the action's process. Run the job where bubblewrap works (GitHub's hosted Ubuntu runners), as root, or with passwordless sudo; or set sandbox: off to run them anyway, knowing that they can read these secrets.`
+  )
+}
+
+/** A fresh private HOME and TMPDIR in `parent`, and the environment PR code gets. */
+function privateSetup(options: ConfineOptions, checkout: Parameters<Confine>[0], parent: string) {
+  mkdirSync(parent, { recursive: true })
+  const base = mkdtempSync(path.join(parent, 'review-loop-pr-'))
+  const dirs = { home: path.join(base, 'home'), tmp: path.join(base, 'tmp') }
+  mkdirSync(dirs.home)
+  mkdirSync(dirs.tmp)
+  const real = (p: string): string => (existsSync(p) ? realpathSync(p) : path.resolve(p))
+  const folders = hiddenFolders(
+    { ...options.env, RUNNER_TEMP: options.env['RUNNER_TEMP'] ?? options.tempDir },
+    { execPath: process.execPath, writable: [checkout.root, dirs.home, dirs.tmp], real }
+  )
+  // the toolchain homes' variables (RUSTUP_HOME, …): the private HOME would hide their defaults
+  const env = { ...folders.env, ...commandEnv(options.env, options.passthrough, dirs) }
+  return { base, dirs, folders, env, real }
+}
+
+/**
+ * PR code as the user made for it (./pr-user.ts): its private folders outside the runner's temp
+ * folder (closed to it), the work tree handed to it around each command, and every process of it
+ * killed after each.
+ */
+async function asPrUser(
+  options: ConfineOptions,
+  reason: string,
+  checkout: Parameters<Confine>[0],
+  user: PrUser
+): Promise<Confined> {
+  const exec = options.exec
+  const { base, dirs, env } = privateSetup(options, checkout, tmpdir())
+  chmodSync(base, 0o711)
+  // git refuses a repository another user owns: .git stays the action's, read-only to PR code
+  writeFileSync(path.join(dirs.home, '.gitconfig'), '[safe]\n\tdirectory = *\n')
+  await handTree(user, dirs.home, 'to PR code', exec)
+  await handTree(user, dirs.tmp, 'to PR code', exec)
+  const reach = [checkout.root, dirs.home, dirs.tmp]
+  const close = [...closedToPrUser(options.env), options.tempDir].filter(
+    p => !reach.some(r => within(r, [p]))
+  )
+  await openWay(user, reach, close, exec)
+  options.log.info(
+    `sandbox: PR code runs as the user ${user.name} (uid ${user.uid}), not in bubblewrap (${options.mode === 'off' ? 'sandbox: off' : reason})`
+  )
+  const runner = createCommandRunner((command: string) => launchAs(user, env, command), {
+    before: () => handTree(user, checkout.root, 'to PR code', exec),
+    kill: () => killPrUser(user, exec),
+    after: () => handTree(user, checkout.root, 'back', exec)
+  })
+  return { runner, env, sandboxed: true, warning: separateUserWarning(options, reason, user) }
+}
+
+/** Without bubblewrap: as the user made for PR code where there can be one, else as the action's. */
+async function withoutBwrap(
+  options: ConfineOptions,
+  reason: string,
+  checkout: Parameters<Confine>[0]
+): Promise<Confined> {
+  // on someone's own machine (the CLI) their code runs as they do
+  const found =
+    options.surface === 'cli' || process.platform !== 'linux'
+      ? undefined
+      : await findPrUser(options.exec)
+  if (found && 'user' in found) return asPrUser(options, reason, checkout, found.user)
+  if (found) refuseUnprotected(options, reason, found.reason)
+  const { env } = privateSetup(options, checkout, options.tempDir)
+  return {
+    runner: createCommandRunner(),
+    env,
+    sandboxed: false,
+    warning: unsandboxedWarning(options, reason, found?.reason)
+  }
 }
 
 /** Chooses the sandbox once and gives each checkout a runner confined to it. */
@@ -269,26 +371,8 @@ export function createConfinement(options: ConfineOptions): Confine {
     for (const step of choice.setup) options.log.info(`sandbox: ${step}`)
     if (choice.kind === 'none' && options.mode === 'required')
       throw new Error(sandboxHelp(choice.reason))
-    mkdirSync(options.tempDir, { recursive: true })
-    const base = mkdtempSync(path.join(options.tempDir, 'review-loop-pr-'))
-    const dirs = { home: path.join(base, 'home'), tmp: path.join(base, 'tmp') }
-    mkdirSync(dirs.home)
-    mkdirSync(dirs.tmp)
-    const real = (p: string): string => (existsSync(p) ? realpathSync(p) : path.resolve(p))
-    const folders = hiddenFolders(
-      { ...options.env, RUNNER_TEMP: options.env['RUNNER_TEMP'] ?? options.tempDir },
-      { execPath: process.execPath, writable: [checkout.root, dirs.home, dirs.tmp], real }
-    )
-    // the toolchain homes' variables (RUSTUP_HOME, …): the private HOME would hide their defaults
-    const env = { ...folders.env, ...commandEnv(options.env, options.passthrough, dirs) }
-    if (choice.kind === 'none') {
-      return {
-        runner: createCommandRunner(),
-        env,
-        sandboxed: false,
-        warning: unsandboxedWarning(options, choice.reason)
-      }
-    }
+    if (choice.kind === 'none') return withoutBwrap(options, choice.reason, checkout)
+    const { dirs, folders, env, real } = privateSetup(options, checkout, options.tempDir)
     options.log.info(
       `sandbox: PR code runs in bubblewrap (own PID namespace, allow-listed environment, .git read-only, network ${options.network === 'deny' ? 'denied' : 'allowed'})`
     )
