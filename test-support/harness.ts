@@ -749,7 +749,7 @@ export class Sandbox {
   stateJson(): Record<string, unknown> | undefined {
     const comment = this.emulator.comments.find(c => c.body.includes('<!-- review-loop:state'))
     const match =
-      comment && /<!-- review-loop:state sha256:[0-9a-f]+ (\{.*?\}) -->/s.exec(comment.body)
+      comment && /<!-- review-loop:state [a-z0-9-]+:[0-9a-f]+ (\{.*?\}) -->/s.exec(comment.body)
     return match ? (JSON.parse(match[1]!) as Record<string, unknown>) : undefined
   }
 

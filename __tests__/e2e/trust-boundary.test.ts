@@ -17,6 +17,7 @@ import type { ScriptedReply } from '../../test-support/model-server.js'
 import { WORKFLOW_TOKEN } from '../../test-support/harness.js'
 import { runScenario, TEST_API_KEY } from '../../test-support/scenario.js'
 import { pathWithoutSeparateUser } from '../../test-support/no-separate-user.js'
+import type { LoopState } from '../../src/loop/types.js'
 
 /**
  * PR code and the AI fixer attack the action the way the issue's attacker did, through dist/ on the
@@ -495,6 +496,7 @@ describe.runIf(process.getuid?.() === 0)(
       let leftToPrUser: string[] = []
       let watcher = 0
       let pushed = ''
+      let configAfter = ''
       const report = await runScenario(
         {
           base: {
@@ -512,8 +514,9 @@ describe.runIf(process.getuid?.() === 0)(
             ]
           },
           inputs: {
-            // git works for PR code in a .git the action owns
-            checks: 'hunt: python3 process-hunt.py check\ngit: git status --short',
+            // git works for PR code in a .git the action owns, and its config holds no credential
+            checks:
+              'hunt: python3 process-hunt.py check\ngit: git status --short\nconfig: grep -qF CANARY .git/config; test $? = 1',
             'fix-commands': 'mkdir -p gen && echo "export const made = 1" > gen/made.js',
             'review-model': 'claude-haiku-4-5',
             'fix-model': 'claude-sonnet-4-6',
@@ -528,6 +531,9 @@ describe.runIf(process.getuid?.() === 0)(
           },
           // origin over HTTP: the action's git fetches and pushes with the token on its fd 3
           gitOverHttp: true,
+          // a credential persisted in the repository's config (the action's own git resets helpers,
+          // so its fetch and push still take the token on fd 3)
+          gitConfig: { 'credential.helper': '!echo password=CANARY_persisted_helper' },
           spawn: true,
           maxRuns: 1,
           model: {
@@ -546,6 +552,7 @@ describe.runIf(process.getuid?.() === 0)(
             for (const file of files(path.join(ws, 'hunt')))
               reports[path.basename(file)] = readFileSync(file, 'utf8')
             watcher = Number(readFileSync(path.join(ws, 'hunt', 'watcher.pid'), 'utf8'))
+            configAfter = readFileSync(path.join(ws, '.git', 'config'), 'utf8')
             pushed = execFileSync('git', ['log', '-p', '--format=%H %s', 'main..feature'], {
               cwd: sandbox.bare,
               encoding: 'utf8'
@@ -589,6 +596,11 @@ describe.runIf(process.getuid?.() === 0)(
       expect(pushed).toContain("(name ?? 'world')")
       expect(pushed).not.toMatch(CANARY)
       expect(leftToPrUser).toEqual([])
+      // the persisted credentials were out of PR code's sight, and are back for the job's later steps
+      const gates = (report.finalState as unknown as LoopState).iterations[0]!.gates
+      expect(gates.find(g => g.name === 'config')).toMatchObject({ passed: true })
+      expect(gates.find(g => g.name === 'git')).toMatchObject({ passed: true })
+      expect(configAfter).toContain('CANARY_persisted_helper')
       expect(report.runs[0]!.outputs['status']).toBe('running')
       expect(report.runs[0]!.warnings.join('\n')).toMatch(
         /PR code ran without bubblewrap \(sandbox: off\), as the user review-loop-pr made for it/

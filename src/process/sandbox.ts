@@ -1,4 +1,12 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import {
@@ -301,6 +309,31 @@ function privateSetup(options: ConfineOptions, checkout: Parameters<Confine>[0],
 }
 
 /**
+ * The repository's git config as PR code run as a user of its own reads it: git must read
+ * `.git/config` (it stops when it cannot), which may hold the credentials actions/checkout
+ * persists. While a command runs, the credential-free copy stands in its place, and the config as
+ * it was is put back after: it stays in the action's memory meanwhile, never in a file. A job
+ * killed in between leaves the copy: later steps lose the persisted credentials, never leak them.
+ */
+function withoutCredentials(checkout: Parameters<Confine>[0]): {
+  hide: () => void
+  restore: () => void
+} {
+  const file = path.join(checkout.gitDir, 'config')
+  let kept: Buffer | undefined
+  return {
+    hide: () => {
+      kept = readFileSync(file)
+      writeFileSync(file, readFileSync(checkout.gitConfig))
+    },
+    restore: () => {
+      if (kept) writeFileSync(file, kept)
+      kept = undefined
+    }
+  }
+}
+
+/**
  * PR code as the user made for it (./pr-user.ts): its private folders outside the runner's temp
  * folder (closed to it), the work tree handed to it around each command, and every process of it
  * killed after each.
@@ -319,17 +352,29 @@ async function asPrUser(
   await handTree(user, dirs.home, 'to PR code', exec)
   await handTree(user, dirs.tmp, 'to PR code', exec)
   const reach = [checkout.root, dirs.home, dirs.tmp]
-  const close = [...closedToPrUser(options.env), options.tempDir].filter(
+  // submodules' configs may hold persisted credentials too (their git then stops for PR code)
+  const modules = path.join(checkout.gitDir, 'modules')
+  const close = [...closedToPrUser(options.env), options.tempDir, modules].filter(
     p => !reach.some(r => within(r, [p]))
   )
   await openWay(user, reach, close, exec)
   options.log.info(
     `sandbox: PR code runs as the user ${user.name} (uid ${user.uid}), not in bubblewrap (${options.mode === 'off' ? 'sandbox: off' : reason})`
   )
+  const config = withoutCredentials(checkout)
   const runner = createCommandRunner((command: string) => launchAs(user, env, command), {
-    before: () => handTree(user, checkout.root, 'to PR code', exec),
+    before: async () => {
+      config.hide()
+      await handTree(user, checkout.root, 'to PR code', exec)
+    },
     kill: () => killPrUser(user, exec),
-    after: () => handTree(user, checkout.root, 'back', exec)
+    after: async () => {
+      try {
+        await handTree(user, checkout.root, 'back', exec)
+      } finally {
+        config.restore()
+      }
+    }
   })
   return { runner, env, sandboxed: true, warning: separateUserWarning(options, reason, user) }
 }
