@@ -1,8 +1,10 @@
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
 import { pathToFileURL } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { checkRunSummary, unlocatedText } from '../../src/report/check-run.js'
 import { renderComment } from '../../src/report/comment.js'
+import { readGateOutput } from '../../src/gates/run-gates.js'
 import { plainField } from '../../src/loop/untrusted.js'
 import {
   codeBlock,
@@ -339,5 +341,20 @@ describe('references, hidden characters, images and code, as GitHub would show t
     ])
     const indented = untrustedMarkdown(`\`\`\`\`ts\n${code}\n\`\`\`\``).replace(/^(?=.)/gm, '  ')
     expect(codeBlocks(render(`- a finding\n\n${indented}`))).toEqual([`${code}\n`])
+  })
+
+  it("keeps a failing check's output in its block: no line of it closes the fence", () => {
+    const output =
+      'step 1\n```\n# Looks like our heading\n[Click to approve](https://evil.example/)\n<=  a && b'
+    const [finding] = readGateOutput(
+      { name: 'build', command: '' },
+      { exitCode: 1, stdout: output, output, timedOut: false },
+      { repoRoot: tmpdir(), cwd: tmpdir() }
+    ).findings
+    for (const [name, render] of Object.entries(renderers)) {
+      const html = render(untrustedMarkdown(finding!.description))
+      expect(html, name).not.toMatch(/<h1|<a /)
+      expect(codeBlocks(html), name).toEqual([`${output}\n`])
+    }
   })
 })

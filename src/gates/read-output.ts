@@ -3,6 +3,7 @@ import path from 'node:path'
 import { fingerprint, normaliseAnchor } from '../loop/fingerprint.js'
 import { plainText } from '../loop/untrusted.js'
 import { atOrAbove, bySeverity } from '../loop/findings.js'
+import { codeBlock } from '../report/format.js'
 import type { Category, Finding, Severity } from '../loop/types.js'
 import { readCheckstyle } from './formats/checkstyle.js'
 import { readJsonReport } from './formats/json-reports.js'
@@ -321,7 +322,8 @@ function failedFinding(name: string, result: CommandOutput): Finding {
     severity: 'high',
     category: 'testing',
     title,
-    description: `The last lines of its output:\n\n\`\`\`\n${tail(result.output)}\n\`\`\`${missing}`,
+    // a fence longer than any run of backticks in the output, so no line of it closes the block
+    description: `The last lines of its output:\n\n${codeBlock(tail(result.output))}${missing}`,
     source: `gate:${name}`
   }
 }
