@@ -191,6 +191,24 @@ describe('every finding reaches the user, each with an id of its own', () => {
     ])
   })
 
+  it('reads a path that starts with a quote, and shows it without its location', () => {
+    write("'lead.js", 'a\nb\n')
+    write('"dq.js', 'a\n')
+    const output = `'lead.js:2:1: warning: starts with a quote\n"dq.js:1:1: error: starts with a double quote`
+    expect(run(output).map(f => [f.file, f.severity, f.title])).toEqual([
+      [
+        undefined,
+        'medium',
+        `check: starts with a quote (in 'lead.js, a path with a quote or a control character, which is not annotated)`
+      ],
+      [
+        undefined,
+        'high',
+        `check: starts with a double quote (in "dq.js, a path with a quote or a control character, which is not annotated)`
+      ]
+    ])
+  })
+
   it('unquotes paths git quoted, and shows a path no annotation can name without its location', () => {
     write('src/\u00e9t\u00e9.js', 'a\nb\n')
     write(`src/quote"and'.js`, 'a\nb\n')

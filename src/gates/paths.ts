@@ -62,7 +62,7 @@ const UNANNOTATABLE = new RegExp(`["']|${CONTROL.source}`)
 
 /** Windows separators and `file://` URIs made plain; a Windows drive path stays one. */
 function plain(reported: string): string {
-  let p = unquoteGitPath(reported) ?? reported.trim().replace(/^["']|["']$/g, '')
+  let p = unquoteGitPath(reported) ?? reported.trim().replace(/^(["'])(.+)\1$/, '$2')
   if (/^file:\/\//i.test(p)) {
     try {
       p = /^file:\/\/\/[A-Za-z]:/i.test(p)

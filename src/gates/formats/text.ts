@@ -15,7 +15,7 @@ import { readWorkflowCommands } from './workflow-commands.js'
  * is never taken for a location.
  */
 const GENERIC =
-  /^(?:\.\/)?("(?:[^"\\]|\\.)+"|[^\s:"'<>|()](?:[^:<>|()\n]*[^\s:<>|()])?):(\d+)(?::(\d+))?(?::\s*|\s+)(?:(error|warning|note|info)\s*:\s*)?(.+)$/i
+  /^(?:\.\/)?("(?:[^"\\]|\\.)+"|[^\s:<>|()](?:[^:<>|()\n]*[^\s:<>|()])?):(\d+)(?::(\d+))?(?::\s*|\s+)(?:(error|warning|note|info)\s*:\s*)?(.+)$/i
 /** A code at the end of the message: mypy's `[return-value]`, staticcheck's `(SA5009)`, `[SC2086]`. */
 const TRAILING_CODE = /\s[[(]((?:SC|SA|S|ST|QF|U)?\d+|[a-z][\w-]*)[\])]$/i
 
