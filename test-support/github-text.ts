@@ -15,7 +15,9 @@ const LIVE = [
   // `@user`, `@org/team`, `owner/repo@sha`
   /@[A-Za-z0-9][\w-]*/g,
   // a commit SHA on its own, 7 to 40 hex digits
-  /(?<![0-9A-Za-z])[0-9a-f]{7,40}(?![0-9A-Za-z])/gi
+  /(?<![0-9A-Za-z])[0-9a-f]{7,40}(?![0-9A-Za-z])/gi,
+  // the URL of an issue, a PR, a discussion or a commit: GitHub shows it as a reference
+  /https?:\/\/[^\s/]+\/[\w.-]+\/[\w.-]+\/(?:issues|pulls?|discussions|commits?)\/\w+/gi
 ]
 
 /** The text GitHub reads for references in Markdown: not code, not link destinations. */

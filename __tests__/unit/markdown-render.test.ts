@@ -265,7 +265,8 @@ function codeBlocks(html: string): string[] {
 /** References, mentions and SHAs GitHub would link, in every form the issue measured. */
 const REFERENCES =
   'see #123, GH-9, gh-10, acme/other#4, acme/other@0123abc, ' +
-  '0123456789abcdef0123456789abcdef01234567, \\#12, @octocat, &#35;77 and &commat;hubot'
+  '0123456789abcdef0123456789abcdef01234567, \\#12, @octocat, &#35;77 and &commat;hubot, ' +
+  'https://github.com/acme/other/issues/5 and https://github.com/acme/other/pull/6'
 
 describe('references, hidden characters, images and code, as GitHub would show them', () => {
   it('leaves no reference, mention or SHA live in any sink, and the reader sees the words', () => {
@@ -280,6 +281,9 @@ describe('references, hidden characters, images and code, as GitHub would show t
         expect(text.replaceAll('\u200b', ''), name).toContain('#123, GH-9, gh-10, acme/other#4')
         expect(text.replaceAll('\u200b', ''), name).toContain(
           'acme/other@0123abc, 0123456789abcdef0123456789abcdef01234567'
+        )
+        expect(text.replaceAll('\u200b', ''), name).toContain(
+          'https://github.com/acme/other/issues/5 and https://github.com/acme/other/pull/6'
         )
       }
     // annotations are plain text: the same words, nothing live in them either
@@ -356,5 +360,23 @@ describe('references, hidden characters, images and code, as GitHub would show t
       expect(html, name).not.toMatch(/<h1|<a /)
       expect(codeBlocks(html), name).toEqual([`${output}\n`])
     }
+  })
+
+  it('makes no suggested change, math, diagram or map of untrusted fences: plain code, as written', () => {
+    for (const info of [
+      'suggestion',
+      'math',
+      'mermaid',
+      'geojson',
+      'topojson',
+      'stl',
+      'Suggestion x'
+    ]) {
+      const md = untrustedMarkdown(`Try this:\n\n\`\`\`${info}\nreturn a + b\n\`\`\``)
+      expect(md, info).toBe('Try this:\n\n```text\nreturn a + b\n```')
+    }
+    // a language stays
+    expect(untrustedMarkdown('```ts\nx\n```')).toBe('```ts\nx\n```')
+    expect(untrustedMarkdown('```suggestions-list\nx\n```')).toBe('```suggestions-list\nx\n```')
   })
 })

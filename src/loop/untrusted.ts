@@ -136,13 +136,19 @@ export function visibleCode(text: string): string {
  * - mentions, `@user` and `@org/team`, and `owner/repo@sha` (after every `@`);
  * - issue and PR references, `#12` and `owner/repo#12` (after `#` before a digit) and `GH-12`;
  * - commit SHAs, 7 to 40 hex digits on their own: GitHub links any such run that names a commit,
- *   so the run is cut into parts of six at most.
+ *   so the run is cut into parts of six at most;
+ * - the URL of an issue, a PR, a discussion or a commit (`…/issues/12`, `…/pull/3`), which GitHub
+ *   shows as a reference and tells the other side of (after the path part that names the kind: the
+ *   link, if one is made, leads nowhere; other URLs stay as they are).
  * Our own links (`commitLink`, `fileLink`, `fixLink`) are made from trusted values and never pass
  * through it.
  */
 export function inertText(text: string): string {
   return text
-    .replace(/@(?=[\w-])|#(?=\d)|\bgh-(?=\d)/gi, m => `${m}${INERT}`)
+    .replace(
+      /@(?=[\w-])|#(?=\d)|\bgh-(?=\d)|\/(?:issues|pulls?|discussions|commits?)\/(?=\w)/gi,
+      m => `${m}${INERT}`
+    )
     .replace(/(?<![0-9A-Za-z])[0-9a-fA-F]{7,}(?![0-9A-Za-z])/g, run =>
       (run.match(/.{1,6}/g) ?? []).join(INERT)
     )

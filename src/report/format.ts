@@ -111,6 +111,12 @@ export function codeSpan(text: string): string {
 
 /** A line that starts, after its indentation, as a fence would. */
 const FENCE_LIKE = /^[ \t]*(`{3,}|~{3,})/
+/**
+ * The info strings GitHub renders as something other than code: a suggested change a click
+ * commits, math, a diagram, a map, a 3D model. Untrusted text gets a plain code block instead.
+ */
+const RENDERED_FENCE = /^\s*(?:suggestion|math|mermaid|geojson|topojson|stl)(?![\w-])/i
+
 /** A fence that opens at the line's start: its backticks or tildes, and its info string. */
 const OPENER = /^(`{3,}|~{3,})(.*)$/
 /** A line that closes a fence (CommonMark): indented three spaces at most, spaces or tabs after. */
@@ -175,7 +181,7 @@ export function untrustedMarkdown(text: string): string {
     const [, open, info] = OPENER.exec(line) ?? []
     if (open && !(open[0] === '`' && info!.includes('`'))) {
       fence = open
-      out.push(line)
+      out.push(RENDERED_FENCE.test(info!) ? `${open}text` : line)
     } else out.push(neutralLine(line))
   }
   if (fence) out.push(fence)
