@@ -169,6 +169,31 @@ describe.runIf(process.platform === 'linux')('the restart, in a real process', (
     )
   }, 30_000)
 
+  it('drops strangers that hold their connection open without a word, and takes its environment', async () => {
+    let dropped = 0
+    const { code, lines } = await runChild(
+      { PATH, SECRET_TOKEN: 'sekrit-0003', LC_HANDOFF_TEST: 'wait' },
+      async pid => {
+        const address = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').at(-2)!
+        // more than the keeper lets wait at once, each silent: it must not wait on them
+        const closed = Array.from({ length: 40 }, () => {
+          const socket: Socket = connect(address.replace(/^@/, '\0'))
+          socket.on('error', () => undefined)
+          // it reads (what the keeper says, then its end) but never answers
+          socket.resume()
+          return new Promise(resolve => socket.on('close', () => resolve(dropped++)))
+        })
+        await Promise.all(closed)
+      }
+    )
+    expect(dropped).toBe(40)
+    expect(code).toBe(0)
+    expect(lines.find(l => l.env)!.env).toMatchObject({ SECRET_TOKEN: 'sekrit-0003' })
+    expect(lines.find(l => l.said)!.said).toMatch(
+      /^::warning::review-loop: 40 other process\(es\) connected to the keeper/
+    )
+  }, 30_000)
+
   it.each([
     ['without credentials', 'http://127.0.0.1'],
     ['with credentials', 'http://agent:s3cret-proxy@127.0.0.1']

@@ -90,6 +90,10 @@ function restoreProxy(started: NodeJS.ProcessEnv): void {
 
 /** How long the keeper waits for the new image to come for the environment. */
 const KEEPER_WAIT_MS = 15_000
+/** How many connections may wait for the keeper's word at once; the oldest goes first. */
+const KEEPER_PENDING = 32
+/** How often the action asks the keeper, should a flood of strangers push its own connection out. */
+const KEEPER_ASKS = 5
 
 /**
  * The keeper (run with `node -e`, an empty environment): it reads the environment from its stdin,
@@ -97,7 +101,9 @@ const KEEPER_WAIT_MS = 15_000
  * is the action's. On Linux it sends each connection a random word, and the client writes it into
  * its own /proc/self/comm, which only the process itself can write (the kernel refuses every other
  * process, root included): the keeper then reads /proc/<action>/comm. Any other connection is
- * dropped with nothing said, and the keeper waits on for the action: a stranger can neither take
+ * dropped with nothing said, as is one that does not answer within a second, or the oldest of
+ * more than KEEPER_PENDING waiting at once, and the keeper waits on for the action (which asks
+ * again, KEEPER_ASKS times, should its own connection be pushed out): a stranger can neither take
  * the environment nor stop the job. The action is told how many it dropped (`{"refused":n,"env":…}`).
  * The keeper exits after KEEPER_WAIT_MS without the action.
  */
@@ -112,16 +118,24 @@ const chunks = []
 let refused = 0, given = false
 process.stdin.on('data', c => chunks.push(c)).on('end', () => {
   const data = Buffer.concat(chunks)
+  const pending = new Set()
+  const drop = c => { if (pending.delete(c)) { refused++; c.destroy() } }
   const server = net.createServer(c => {
     const word = crypto.randomBytes(11).toString('base64url')
     let said = ''
+    // a connection that does not answer within a second, or the oldest of too many, is dropped
+    if (pending.size >= ${KEEPER_PENDING}) drop(pending.values().next().value)
+    pending.add(c)
+    c.setTimeout(1000, () => drop(c))
     c.on('error', () => undefined)
+    c.on('close', () => pending.delete(c))
     c.on('data', d => {
       said += d
       if (!said.includes('\\n')) return
       c.removeAllListeners('data')
       const theAction = !given && (!linux || (process.ppid === Number(action) && comm() === word))
-      if (!theAction) { refused++; return void c.destroy() }
+      if (!theAction) return void drop(c)
+      pending.delete(c)
       given = true
       server.close()
       c.end('{"refused":' + refused + ',"env":' + data + '}', () => done(0))
@@ -266,7 +280,12 @@ export async function receiveHandoff(): Promise<boolean> {
   const started = { ...process.env }
   let env: Record<string, string>
   try {
-    const answer = await askKeeper(address)
+    let answer = ''
+    for (let ask = 1; answer === '' && ask <= KEEPER_ASKS; ask++)
+      answer = await askKeeper(address).catch((e: Error) => {
+        if (ask === KEEPER_ASKS) throw e
+        return ''
+      })
     if (answer === '') throw new Error('the keeper did not answer')
     const got = JSON.parse(answer) as { refused: number; env: Record<string, string> }
     if (got.refused > 0) process.stdout.write(refusedWarning(got.refused))
