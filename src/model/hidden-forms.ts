@@ -1,6 +1,7 @@
 /**
  * Three forms of Markdown whose text a reader of the PR page does not see at a glance, found
- * outside code (fenced blocks and code spans render as written, so they are left as they are):
+ * outside code (fenced blocks and code spans render as written, so they are left as they are; only
+ * what is code in every reading of the text counts, see markdown-code.ts):
  *
  * - a link reference definition's title (`[r]: https://x "title"`), shown only on hover: the title
  *   goes, the definition stays;
@@ -9,28 +10,8 @@
  * - the content of a collapsed `<details>` (no `open`): kept, but marked as collapsed.
  */
 
-/**
- * An HTML tag as CommonMark recognises one in prose (anything else is literal text a reader sees):
- * `<name attr="value" …>` or `</name>`. Attribute values are whole, so a `>` inside quotes does not
- * end the tag. Linear: every repetition needs input the one before did not consume.
- */
-export const HTML_TAG = new RegExp(
-  [
-    String.raw`<(?:([A-Za-z][A-Za-z0-9-]*)`,
-    String.raw`((?:\s+[A-Za-z_:][A-Za-z0-9_.:-]*(?:\s*=\s*(?:[^\s"'=<>\`]+|'[^']*'|"[^"]*"))?)*)`,
-    String.raw`\s*(\/?)>|\/([A-Za-z][A-Za-z0-9-]*)\s*>)`
-  ].join(''),
-  'g'
-)
-
-/** One attribute of a tag's attribute text: its name (group 1) and its value, if any. */
-const ATTRIBUTE = /\s+([A-Za-z_:][A-Za-z0-9_.:-]*)(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?/g
-
-/** Whether a tag's attribute text holds the attribute `name`, in any case and with any value. */
-export function hasAttribute(attrs: string, name: string): boolean {
-  for (const [, found] of attrs.matchAll(ATTRIBUTE)) if (found!.toLowerCase() === name) return true
-  return false
-}
+import { HTML_TAG, hasAttribute } from './html-tag.js'
+import { replaceCode } from './markdown-code.js'
 
 // ── code, set aside while the forms are looked for ────────────────────────────────────────────
 
@@ -38,21 +19,11 @@ export function hasAttribute(attrs: string, name: string): boolean {
 // eslint-disable-next-line no-control-regex -- the slots are made of control characters, on purpose
 const SLOT = /\u0001(\d+)\u0002/g
 
-/** A fenced code block: its opening fence (group 1), its info string (group 2), to its closing fence. */
-const FENCED =
-  /^ {0,3}(`{3,}(?=[^`\n]*\n)|~{3,})([^\n]*)\n[\s\S]*?(?:\n {0,3}\1[`~]*[ \t]*(?=\n|$)|$(?![\s\S]))/gm
-/** `` $`…`$ `` (GitHub's math in a code span), then a code span: runs of backticks of one length. */
-const SPAN = /\$(`+)[\s\S]*?\1\$|(?<!`)(`+)(?!`)[\s\S]*?(?<!`)\2(?!`)/g
-
 /** The text with its code replaced by slots (math blocks and `` $`…`$ `` made harmless first). */
 function setAsideCode(text: string): { text: string; code: string[] } {
   const code: string[] = []
   const slot = (kept: string): string => `\u0001${code.push(kept) - 1}\u0002`
-  const fenced = text.replace(FENCED, (block, _fence: string, info: string) =>
-    slot(/^\s*math\b/i.test(info) ? hideMath(block) : block)
-  )
-  const spans = fenced.replace(SPAN, span => slot(span.startsWith('$') ? hideMath(span) : span))
-  return { text: spans, code }
+  return { text: replaceCode(text, slot, hideMath), code }
 }
 
 const putBack = (text: string, code: readonly string[]): string =>
@@ -87,8 +58,13 @@ const LINK_TITLE = new RegExp(
 
 // ── math ──────────────────────────────────────────────────────────────────────────────────────
 
-/** `$$…$$`, then `$…$` (not after a space inside, nor across a blank line). */
-const MATH = /\$\$[\s\S]+?\$\$|\$(?![\s$])(?:\\.|[^$\\\n]|\n(?![ \t]*\n))*?(?<![\s\\])\$/g
+/**
+ * `$$…$$`, then `$…$` (opened by a `$` no backslash escapes, not before a space, to the next
+ * unescaped `$`, not after a space, not across a blank line). Linear: an attempt ends at the next
+ * unescaped `$`, where the next attempt starts, and an escaped `$` starts none.
+ */
+const MATH =
+  /\$\$[\s\S]+?\$\$|(?<!(?:^|[^\\])(?:\\\\)*\\)\$(?![\s$])(?:\\.|[^$\\\n]|\n(?![ \t]*\n))*?(?<![\s\\])\$/g
 
 /** Math commands that never show their argument, or that may hide it (styles, classes). */
 const NEVER_SHOWN = /\\(?:[hv]?phantom|style|class|cssId)(?![A-Za-z])/g

@@ -1,5 +1,6 @@
 import { DECEPTIVE, hiddenMarker, INVISIBLE } from '../loop/untrusted.js'
-import { HTML_TAG, hasAttribute, markHiddenForms } from './hidden-forms.js'
+import { markHiddenForms } from './hidden-forms.js'
+import { HTML_TAG, hasAttribute } from './html-tag.js'
 
 /**
  * Removes invisible and control characters, and nothing else: safe on code, diffs, file contents
