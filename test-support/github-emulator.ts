@@ -534,7 +534,17 @@ export class GitHubEmulator {
       reviewComments: this.reviewComments,
       reviewThreads: this.reviewThreads,
       actorType: login => this.typeOf(login),
-      commentUrl: c => this.reviewCommentHtmlUrl(c)
+      commentUrl: c => this.reviewCommentHtmlUrl(c),
+      pullCommits: async number => {
+        const pull = this.pulls.get(number)
+        const records = pull ? await this.pullCommitRecords(pull) : []
+        return records.map(r => {
+          const [sha = '', , , authorName = '', authorEmail = '', , , , , message = ''] =
+            r.split('\x1f')
+          return { sha, authorName, authorEmail, message: message.replace(/\n+$/, '') }
+        })
+      },
+      loginOfEmail: email => this.loginOfEmail(email)
     }
     const R = '/repos/{owner}/{repo}'
     this.routes = [
@@ -1817,15 +1827,25 @@ export class GitHubEmulator {
     return this.emails.get(email.toLowerCase()) ?? noreply?.[1]
   }
 
-  /** GET /pulls/{n}/commits: the head's commits not on the base, oldest first, at most 250. */
-  private async listPullCommits(ctx: Ctx): Promise<Reply> {
-    const pull = this.findPull(ctx)
+  /**
+   * A PR's commits not on the base, oldest first, at most 250 (GitHub's limit), as records of
+   * sha, parents, tree, author name, email, date, committer name, email, date and message.
+   */
+  private async pullCommitRecords(pull: EmulatedPull): Promise<string[]> {
     const { head, base } = await this.shas(pull)
     const format = ['%H', '%P', '%T', '%an', '%ae', '%aI', '%cn', '%ce', '%cI', '%B'].join('%x1f')
     const log = await this.git('log', '--reverse', `--format=${format}%x1e`, `${base}..${head}`)
     const records = (log ?? '').split('\x1e').filter(r => r.trim() !== '')
-    const commits = records.slice(0, 250).map(r => this.commitObject(r.replace(/^\n/, '')))
-    return this.paginate(ctx, commits)
+    return records.slice(0, 250).map(r => r.replace(/^\n/, ''))
+  }
+
+  /** GET /pulls/{n}/commits: the head's commits not on the base, oldest first, at most 250. */
+  private async listPullCommits(ctx: Ctx): Promise<Reply> {
+    const records = await this.pullCommitRecords(this.findPull(ctx))
+    return this.paginate(
+      ctx,
+      records.map(r => this.commitObject(r))
+    )
   }
 
   private commitObject(record: string): Schemas['commit'] {

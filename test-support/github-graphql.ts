@@ -1,13 +1,14 @@
 /**
  * The emulator's POST /graphql: a small subset of GitHub's GraphQL schema, executed by graphql-js
- * against the emulator's pull requests and review threads.
+ * against the emulator's pull requests, their commits (with their authors resolved to accounts
+ * as GitHub does: the git author, then each Co-authored-by trailer) and review threads.
  *
  * As GitHub does, it answers 200 with `{ data }`, `{ errors }` or both; an error raised while
  * resolving carries GitHub's `type` (NOT_FOUND, FORBIDDEN, MISSING_PAGINATION_BOUNDARIES, ...),
  * while a query that does not parse or validate gets `{ errors: [{ message, locations }] }`.
  * Reading a pull request needs pull_requests:read, the thread mutations pull_requests:write.
  */
-import { buildSchema, graphqlSync, type GraphQLError } from 'graphql'
+import { buildSchema, graphql, type GraphQLError } from 'graphql'
 import type {
   EmulatedPull,
   EmulatedReviewComment,
@@ -24,6 +25,18 @@ export interface GraphqlStore {
   reviewThreads: EmulatedReviewThread[]
   actorType(login: string): 'Bot' | 'User'
   commentUrl(c: EmulatedReviewComment): string
+  /** A PR's commits as GET /pulls/{n}/commits lists them (oldest first, at most 250). */
+  pullCommits(number: number): Promise<GraphqlCommit[]>
+  /** The account GitHub ties an address to (a verified one: addEmail, or a noreply one). */
+  loginOfEmail(email: string): string | undefined
+}
+
+/** A commit as the GraphQL resolvers need it. */
+export interface GraphqlCommit {
+  sha: string
+  authorName: string
+  authorEmail: string
+  message: string
 }
 
 export interface GraphqlReply {
@@ -35,6 +48,7 @@ export interface GraphqlReply {
 const SCHEMA = buildSchema(`
   scalar DateTime
   scalar URI
+  scalar GitObjectID
 
   type Query {
     repository(owner: String!, name: String!): Repository
@@ -72,6 +86,43 @@ const SCHEMA = buildSchema(`
     number: Int!
     title: String!
     reviewThreads(first: Int, after: String): PullRequestReviewThreadConnection!
+    commits(first: Int, after: String): PullRequestCommitConnection!
+  }
+
+  type PullRequestCommitConnection {
+    nodes: [PullRequestCommit]
+    edges: [PullRequestCommitEdge]
+    pageInfo: PageInfo!
+    totalCount: Int!
+  }
+  type PullRequestCommitEdge {
+    cursor: String!
+    node: PullRequestCommit
+  }
+  type PullRequestCommit {
+    id: ID!
+    commit: Commit!
+  }
+  type Commit {
+    id: ID!
+    oid: GitObjectID!
+    message: String!
+    authors(first: Int, after: String): GitActorConnection!
+  }
+  type GitActorConnection {
+    nodes: [GitActor]
+    edges: [GitActorEdge]
+    pageInfo: PageInfo!
+    totalCount: Int!
+  }
+  type GitActorEdge {
+    cursor: String!
+    node: GitActor
+  }
+  type GitActor {
+    email: String
+    name: String
+    user: User
   }
 
   type PullRequestReviewThreadConnection {
@@ -164,7 +215,8 @@ function requirePullRequests(token: TokenSpec, need: Need): void {
   )
 }
 
-const nodeId = (kind: string, id: number): string => Buffer.from(`${kind}${id}`).toString('base64')
+const nodeId = (kind: string, id: number | string): string =>
+  Buffer.from(`${kind}${id}`).toString('base64')
 const cursorOf = (index: number): string => Buffer.from(`cursor:v2:${index}`).toString('base64')
 function indexOf(cursor: string): number {
   const m = /^cursor:v2:(\d+)$/.exec(Buffer.from(cursor, 'base64').toString('utf8'))
@@ -261,8 +313,35 @@ function threadNode(store: GraphqlStore, token: TokenSpec, t: EmulatedReviewThre
   }
 }
 
+/** `Co-authored-by: Name <email>` trailers, as GitHub reads them into a commit's authors. */
+const CO_AUTHOR = /^[ \t]*co-authored-by:[ \t]*([^<\n]*?)[ \t]*<([^>\n]+)>[ \t]*$/gim
+
+/** A git actor: the account GitHub ties its address to, if any. */
+function gitActor(store: GraphqlStore, name: string, email: string): unknown {
+  const login = store.loginOfEmail(email)
+  return { name, email, user: login ? { login } : null }
+}
+
+/** A commit: its authors are the git author, then each Co-authored-by trailer. */
+function commitNode(store: GraphqlStore, c: GraphqlCommit): unknown {
+  const trailers = [...c.message.matchAll(CO_AUTHOR)].map(m => ({ name: m[1]!, email: m[2]! }))
+  const authors = [{ name: c.authorName, email: c.authorEmail }, ...trailers]
+  return {
+    id: nodeId('C_', c.sha),
+    oid: c.sha,
+    message: c.message,
+    authors: (args: PageArgs) =>
+      connection('authors', authors, args, a => gitActor(store, a.name, a.email))
+  }
+}
+
 function pullNode(store: GraphqlStore, token: TokenSpec, p: EmulatedPull): unknown {
   return {
+    commits: async (args: PageArgs) =>
+      connection('commits', await store.pullCommits(p.number), args, c => ({
+        id: nodeId('PURC_', c.sha),
+        commit: commitNode(store, c)
+      })),
     id: nodeId('PR_', p.number),
     number: p.number,
     title: p.title,
@@ -360,7 +439,11 @@ function variablesOf(raw: unknown): Record<string, unknown> | undefined {
 }
 
 /** Runs one GraphQL request (`body` = `{ query, variables?, operationName? }`) for `token`. */
-export function executeGraphql(store: GraphqlStore, token: TokenSpec, body: unknown): GraphqlReply {
+export async function executeGraphql(
+  store: GraphqlStore,
+  token: TokenSpec,
+  body: unknown
+): Promise<GraphqlReply> {
   const headers = { 'x-ratelimit-resource': 'graphql' }
   const fail = (message: string): GraphqlReply => ({
     status: 200,
@@ -376,7 +459,7 @@ export function executeGraphql(store: GraphqlStore, token: TokenSpec, body: unkn
   } catch {
     return fail('Variables are invalid JSON.')
   }
-  const result = graphqlSync({
+  const result = await graphql({
     schema: SCHEMA,
     source: b.query,
     rootValue: rootValue(store, token),

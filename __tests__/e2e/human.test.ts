@@ -127,11 +127,12 @@ describe('maintainer commands', () => {
     })
     const report = await runScenario(
       ai([blocker, blocker, blocker], {
-        // alice wrote the commit, bob committed it, carol co-wrote it (her noreply address only)
+        // alice wrote the commit, bob committed it, carol co-wrote it (named by an ordinary address
+        // of hers: GitHub resolves it to her account)
         pr: {
           commits: [
             {
-              message: 'greet\n\nCo-authored-by: Carol <4242+carol@users.noreply.github.com>',
+              message: 'greet\n\nCo-authored-by: Carol <carol@example.com>',
               files: { 'src/greet.js': GREET },
               author: { name: 'Alice', email: 'alice@example.com' },
               committer: { name: 'Bob', email: 'bob@example.com' }
@@ -155,9 +156,10 @@ describe('maintainer commands', () => {
       }),
       {
         before: sandbox => {
-          // the addresses GitHub ties to alice's and bob's accounts (verified emails)
+          // the addresses GitHub ties to alice's, bob's and carol's accounts (verified emails)
           sandbox.emulator.addEmail('alice', 'alice@example.com')
           sandbox.emulator.addEmail('bob', 'bob@example.com')
+          sandbox.emulator.addEmail('carol', 'carol@example.com')
         }
       }
     )

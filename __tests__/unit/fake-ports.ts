@@ -174,7 +174,7 @@ export class FakeGitHub implements GitHubPort {
     return ids.length
   }
   /** The PR's commits and pushers, as GitHub would list them. */
-  makers: PullMakers = { commits: [], pushers: [] }
+  makers: PullMakers = { commits: [], pushes: [] }
   async pullMakers() {
     return this.makers
   }

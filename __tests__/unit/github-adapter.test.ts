@@ -449,7 +449,7 @@ describe('who made a PR, as the adapter reads it (pullMakers)', () => {
     emu.recordActivity({ branch: 'lost', before: headSha, after: headSha, actor: 'erin' })
     const own = await adapter().getPull(1)
     const made = await adapter().pullMakers(own)
-    expect(made).toEqual({ commits: [], pushers: ['dana'] })
+    expect(made).toEqual({ commits: [], pushes: [{ actor: 'dana', after: headSha }] })
     // a fork's branch is in another repository: GitHub answers 404 to this token
     emu.addPull({
       number: 2,
@@ -465,5 +465,49 @@ describe('who made a PR, as the adapter reads it (pullMakers)', () => {
     // a token without contents: read is refused (403): the pushers are unknown, not an error
     const reader = await adapter({ token: 'ghs_reader' }).pullMakers(own)
     expect(reader.pushersUnknown).toMatch(/HTTP 403/)
+  })
+
+  it('resolves co-authors to accounts through GraphQL, and says why when it cannot', async () => {
+    const work = join(dir, 'work')
+    git(work, 'checkout', '-q', '-b', 'coauthored', 'main')
+    writeFileSync(join(work, 'co.md'), 'co\n')
+    git(work, 'add', '.')
+    const message =
+      'co\n\nCo-authored-by: Carol <carol@example.com>\nCo-authored-by: Finn <finn@example.com>'
+    execFileSync(
+      'git',
+      [
+        '-c',
+        'user.name=Alice',
+        '-c',
+        'user.email=alice@example.com',
+        'commit',
+        '-q',
+        '-m',
+        message
+      ],
+      { cwd: work }
+    )
+    git(work, 'push', '-q', 'origin', 'coauthored')
+    emu.addEmail('carol', 'carol@example.com')
+    emu.addPull({ number: 3, headRef: 'coauthored', author: 'octocat' })
+    const pull = await adapter().getPull(3)
+    const made = await adapter().pullMakers(pull)
+    expect(made.commits.map(c => c.authors)).toEqual([
+      [
+        { email: 'alice@example.com' },
+        { email: 'carol@example.com', login: 'carol' },
+        { email: 'finn@example.com' }
+      ]
+    ])
+    expect(made.authorsUnknown).toBeUndefined()
+    expect(made.partial).toBeUndefined()
+    // GraphQL failing: the co-authors are unresolved, and the makers say why
+    emu.addFault({ route: 'POST /graphql', status: 502, times: 20 })
+    const refused = await adapter().pullMakers(pull)
+    expect(refused.commits.map(c => c.authors)).toEqual([undefined])
+    expect(refused.authorsUnknown).toMatch(
+      /^GitHub's GraphQL API would not list the commits' authors/
+    )
   })
 })

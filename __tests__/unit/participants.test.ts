@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import {
   coAuthorEmails,
+  loopMade,
   madeBy,
+  unchecked,
   noreplyLogin,
   untiedCoAuthors,
   type PullCommit,
@@ -22,9 +24,10 @@ const commit = (c: Partial<PullCommit>): PullCommit => ({
 })
 const makers = (commits: PullCommit[], more: Partial<PullMakers> = {}): PullMakers => ({
   commits,
-  pushers: ['octocat'],
+  pushes: [{ actor: 'octocat', after: 'aaaaaaa' }],
   ...more
 })
+const pushed = (...actors: string[]) => actors.map(actor => ({ actor, after: 'bbbbbbb' }))
 
 describe('who made a PR, and so cannot settle it (madeBy)', () => {
   it("names the PR's author, whatever the case of the login", () => {
@@ -77,19 +80,94 @@ describe('who made a PR, and so cannot settle it (madeBy)', () => {
   })
 
   it('names anyone who pushed to the head branch, though they made no commit', () => {
-    const m = makers([commit({})], { pushers: ['octocat', 'Dana', 'github-actions[bot]'] })
+    const m = makers([commit({})], { pushes: pushed('octocat', 'Dana', 'github-actions[bot]') })
     expect(madeBy('dana', pull, m)).toBe('someone who pushed to its head branch')
     expect(madeBy('maintainer', pull, m)).toBeUndefined()
   })
 
   it("when the pushers cannot be read, the fork's owner stands in for them; a maintainer still counts", () => {
     const fork = { ...pull, headRepoFullName: 'forker/widgets' }
-    const unknown = makers([commit({})], { pushers: undefined, pushersUnknown: 'HTTP 404' })
+    const unknown = makers([commit({})], { pushes: undefined, pushersUnknown: 'HTTP 404' })
     expect(madeBy('forker', fork, unknown)).toBe('the owner of the fork its head branch is on')
     expect(madeBy('maintainer', fork, unknown)).toBeUndefined()
     // the same login is no fork owner when the pushers were read, nor on a same-repository PR
     expect(madeBy('forker', fork, makers([commit({})]))).toBeUndefined()
     expect(madeBy('acme', pull, unknown)).toBeUndefined()
+  })
+
+  it('names a co-author by the account GitHub resolves their address to (any verified address)', () => {
+    const message = 'greet\n\nCo-authored-by: Alice <alice@example.com>'
+    const authors = [{ login: 'octocat', email: 'o@example.com' }]
+    const m = makers([
+      commit({ message, authors: [...authors, { email: 'alice@example.com', login: 'alice' }] })
+    ])
+    expect(madeBy('alice', pull, m)).toBe('a co-author of its commit 0123456 (Co-authored-by)')
+    expect(madeBy('maintainer', pull, m)).toBeUndefined()
+    // resolved to no account: nobody, and nothing left unchecked
+    const nobody = makers([
+      commit({ message, authors: [...authors, { email: 'alice@example.com' }] })
+    ])
+    expect(madeBy('alice', pull, nobody)).toBeUndefined()
+    expect(unchecked(pull, nobody)).toEqual([])
+    expect(untiedCoAuthors(nobody)).toBe(1)
+  })
+
+  it("leaves out the loop's own commits and pushes, whoever's token pushed them", () => {
+    const identity = { name: 'github-actions[bot]', email: 'maintainer@example.com' }
+    const state = {
+      iterations: [{ fix: { outcome: 'pushed', commitSha: 'f1f1f1f' } }],
+      lastPushedSha: 'f2f2f2f'
+    } as unknown as Parameters<typeof loopMade>[1]
+    const own = loopMade(7, state, identity)
+    // the PAT of `maintainer` pushed both fixes; the fix commits are under an address of theirs
+    const fix = (sha: string, message = 'review-loop: address review') =>
+      commit({ sha, message, authorLogin: 'maintainer', committerLogin: 'maintainer' })
+    const lost = fix(
+      'f3f3f3f',
+      'fix\n\nReview-loop-PR: 7\nReview-loop-iteration: 3\nReview-loop-run: 9:1'
+    )
+    const m = makers(
+      [commit({}), fix('f1f1f1f'), fix('f2f2f2f'), { ...lost, committerEmail: identity.email }],
+      {
+        pushes: [
+          { actor: 'octocat', after: 'aaaaaaa' },
+          { actor: 'maintainer', after: 'f1f1f1f' },
+          { actor: 'maintainer', after: 'f2f2f2f' }
+        ]
+      }
+    )
+    expect(madeBy('maintainer', pull, m, own)).toBeUndefined()
+    // without knowing the loop's commits, the maintainer would be locked out
+    expect(madeBy('maintainer', pull, m)).toBe('someone who pushed to its head branch')
+    // a push of anything else by them still counts
+    const more = { ...m, pushes: [...m.pushes!, { actor: 'maintainer', after: 'c0ffee0' }] }
+    expect(madeBy('maintainer', pull, more, own)).toBe('someone who pushed to its head branch')
+    // a commit of theirs the loop did not make still counts
+    const theirs = makers([commit({ authorLogin: 'maintainer' })])
+    expect(madeBy('maintainer', pull, theirs, own)).toBe('the author of its commit 0123456')
+  })
+})
+
+describe('what the loop could not check of who made a PR (unchecked)', () => {
+  it("lists a same-repository branch's unreadable pushes, partial lists and unresolved co-authors", () => {
+    expect(unchecked(pull, makers([commit({})]))).toEqual([])
+    const noPushes = makers([commit({})], { pushes: undefined, pushersUnknown: 'HTTP 403' })
+    expect(unchecked(pull, noPushes)).toEqual(['who pushed to the head branch (HTTP 403)'])
+    // a fork's owner stands in for its pushers: nothing unchecked
+    const fork = { ...pull, headRepoFullName: 'forker/widgets' }
+    expect(unchecked(fork, noPushes)).toEqual([])
+    const partial = makers([commit({})], { partial: ['the commits after the first 250'] })
+    expect(unchecked(pull, partial)).toEqual(['the commits after the first 250'])
+    const message = 'x\n\nCo-authored-by: Alice <alice@example.com>'
+    const unresolved = makers([commit({ message })], { authorsUnknown: 'GraphQL: FORBIDDEN' })
+    expect(unchecked(pull, unresolved)).toEqual([
+      'which accounts one co-author named by address is (GraphQL: FORBIDDEN)'
+    ])
+    // a noreply co-author needs no resolving
+    const noreply = makers([
+      commit({ message: 'x\n\nCo-authored-by: A <a@users.noreply.github.com>' })
+    ])
+    expect(unchecked(pull, noreply)).toEqual([])
   })
 })
 
@@ -117,7 +195,11 @@ describe('the addresses GitHub ties to a login', () => {
       'Co-authored-by: Erin <ERIN@example.com>',
       'Co-authored-by: Finn <finn@example.com>'
     ].join('\n')
-    expect(untiedCoAuthors(makers([commit({ message })]))).toBe(2)
-    expect(untiedCoAuthors(makers([commit({})]))).toBe(0)
+    const resolved = (c: PullCommit): PullCommit => ({
+      ...c,
+      authors: [{ login: 'octocat' }, ...coAuthorEmails(c.message).map(email => ({ email }))]
+    })
+    expect(untiedCoAuthors(makers([resolved(commit({ message }))]))).toBe(2)
+    expect(untiedCoAuthors(makers([resolved(commit({}))]))).toBe(0)
   })
 })

@@ -78,6 +78,6 @@ export function createLocalGitHub(input: {
     replyToReviewComment: nothing,
     resolveThreads: async () => 0,
     // one person's machine: nobody else to settle the PR, and no one but them to refuse
-    pullMakers: async () => ({ commits: [], pushers: [] })
+    pullMakers: async () => ({ commits: [], pushes: [] })
   }
 }

@@ -2,7 +2,7 @@ import { allowed, CONTINUABLE, transition } from '../loop/transitions.js'
 import { helpText, type Command } from '../loop/commands.js'
 import { stopReason } from '../loop/reasons.js'
 import { fixBlocker } from '../loop/rules.js'
-import { madeBy, untiedCoAuthors } from '../loop/participants.js'
+import { loopMade, madeBy, unchecked, untiedCoAuthors } from '../loop/participants.js'
 import { moveTo, stamped } from '../loop/record.js'
 import {
   dismissedIds,
@@ -188,31 +188,50 @@ async function stop(run: CommandRun): Promise<IterationOutcome> {
 const GITHUB_RULE = "GitHub's rule: the most recent push cannot be approved by whoever pushed it"
 
 /**
- * Whether the person commanding made the PR (see madeBy): `part` says how; `note` is what a reply
- * that lets them settle it adds when the check could not be complete: the pushers to the head
- * branch could not be read (then it rests on the PR's author, its commits and the fork's owner), or
- * co-authors are named by addresses GitHub ties to no account here.
+ * Whether the person commanding made the PR (see madeBy): `part` says how; `unknown`, when the
+ * loop could not check everyone who made it (see unchecked), is the refusal's words: then neither a
+ * dismissal nor an approval counts. `note` is what a reply that lets them settle it adds: a fork's
+ * pushers could not be read (its owner stood in), or co-authors are named by addresses GitHub ties
+ * to no account.
  */
-async function whoMade(run: CommandRun): Promise<{ part?: string; note: string }> {
+async function whoMade(
+  run: CommandRun
+): Promise<{ part?: string; unknown?: string; note: string }> {
   const { deps, pull, intent } = run
   const makers = await deps.github.pullMakers(pull)
-  const part = madeBy(intent.from.login, pull, makers)
+  const own = loopMade(pull.number, run.loaded.state, deps.settings.commitAuthor)
+  const part = madeBy(intent.from.login, pull, makers, own)
+  const gaps = unchecked(pull, makers)
+  if (gaps.length)
+    deps.log.warning(`Could not check who made PR #${pull.number}: ${gaps.join('; ')}.`)
+  else if (makers.pushersUnknown)
+    deps.log.warning(`${makers.pushersUnknown}: the fork's owner stands in for its pushers.`)
   const untied = untiedCoAuthors(makers)
-  const gaps = [
-    ...(makers.pushersUnknown
+  const notes = [
+    ...(makers.pushersUnknown && !gaps.length
       ? [
-          `GitHub would not say who pushed to the PR's head branch, so this rests on the PR's author, its commits' authors, committers and co-authors, and the fork's owner`
+          "GitHub would not say who pushed to the fork's branch, so this rests on the PR's author, its commits' authors, committers and co-authors, and the fork's owner"
         ]
       : []),
     ...(untied
       ? [
-          `${untied === 1 ? 'one co-author is' : `${untied} co-authors are`} named by an address GitHub ties to no account here, so the loop cannot tell whether you are one`
+          `${untied === 1 ? 'one co-author is' : `${untied} co-authors are`} named by an address GitHub ties to no account, so the loop cannot tell whether you are one`
         ]
       : [])
   ]
-  if (makers.pushersUnknown) deps.log.warning(`${makers.pushersUnknown}: ${gaps[0]}.`)
-  const note = gaps.length ? `\n\nNote: ${gaps.join('; ')}.` : ''
-  return { ...(part ? { part } : {}), note }
+  const grant =
+    makers.pushersUnknown && gaps.some(g => g.startsWith('who pushed'))
+      ? " Listing a branch's pushes needs read access to the repository's contents: give the workflow's token `contents: read` (Contents: read for an App or fine-grained token)."
+      : ''
+  return {
+    ...(part ? { part } : {}),
+    ...(gaps.length
+      ? {
+          unknown: `the loop cannot tell whether you made this PR: it could not check ${gaps.join('; ')}. Until it can, no dismissal or approval counts.${grant}`
+        }
+      : {}),
+    note: notes.length ? `\n\nNote: ${notes.join('; ')}.` : ''
+  }
 }
 
 /** `approve [reason]`: GO as is, recorded with who, when and why; the check on the head is green. */
@@ -230,6 +249,7 @@ async function approve(run: CommandRun, reason: string): Promise<IterationOutcom
         ? "the PR's author cannot approve their own PR through review-loop: ask another maintainer."
         : `you are ${maker.part}, and whoever made a PR cannot approve it through review-loop (${GITHUB_RULE}): ask another maintainer.`
     )
+  if (maker.unknown) return run.speak.refuse(maker.unknown)
   const why = reason || 'no reason given'
   const approved: LoopState = processed(
     stamped(
@@ -270,6 +290,7 @@ async function dismiss(run: CommandRun, id: string, reason: string): Promise<Ite
       `a dismissal by ${maker.part === "the PR's author" ? maker.part : `${maker.part} (you)`} does not count towards GO (the same rule as approve): ${id} keeps blocking. Fix it, answer it in the code or a review thread, or ask another maintainer to dismiss it.`,
       state
     )
+  if (maker.unknown) return run.speak.refuse(`${maker.unknown} ${id} keeps blocking.`, state)
   if (dismissedIds(state, pull.author).has(id))
     return run.speak.done(`${id} was dismissed already.`, processed(state, intent.key))
   const now = deps.clock.now()
