@@ -253,7 +253,7 @@ describe('choosing the sandbox', () => {
     const exec: Exec = async file =>
       ['bwrap', 'sudo', 'setpriv'].includes(file)
         ? { code: 1, output: `${file}: Operation not permitted` }
-        : { code: 0, output: file === 'id' ? '997' : '' }
+        : { code: 0, output: file === 'id' ? '2000000001' : '' }
     const options = {
       network: 'allow' as const,
       passthrough: [],
