@@ -366,9 +366,11 @@ export function takeMachineLock(
 ): Promise<MachineLock> {
   const script = `umask 077; exec flock -x -w ${Math.ceil(waitMs / 1000)} "$0" bash -c 'echo locked; exec cat >/dev/null'`
   const args = ['bash', '-c', script, file]
+  // without the action's environment (its secrets)
+  const options = { stdio: 'pipe' as const, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' } }
   const holder = user.sudo
-    ? spawn('sudo', ['-n', ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
-    : spawn(args[0]!, args.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] })
+    ? spawn('sudo', ['-n', ...args], options)
+    : spawn(args[0]!, args.slice(1), options)
   const release = (): void => void holder.stdin.end()
   return new Promise((resolve, reject) => {
     let said = ''
