@@ -3,7 +3,12 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileS
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { COMMAND_ID, createCommandRunner, processesWith } from '../../src/process/command-runner.js'
+import {
+  COMMAND_ID,
+  ConfinementBroken,
+  createCommandRunner,
+  processesWith
+} from '../../src/process/command-runner.js'
 import { commandEnv, refusedPassthrough } from '../../src/process/command-env.js'
 import { alive } from '../../test-support/processes.js'
 
@@ -65,6 +70,20 @@ describe('commandEnv', () => {
 })
 
 describe('createCommandRunner', () => {
+  it('fails the run, not hangs, where the kill after a command fails; after still runs', async () => {
+    const seen: string[] = []
+    const runner = createCommandRunner(undefined, {
+      kill: async () => {
+        throw new ConfinementBroken('a process survived the kill')
+      },
+      after: async () => void seen.push('after')
+    })
+    await expect(
+      runner.run('echo hi', { cwd: tmpdir(), timeoutMs: 10_000, env: {} })
+    ).rejects.toThrow(/a process survived the kill/)
+    expect(seen).toEqual(['after'])
+  })
+
   const runner = createCommandRunner()
   let dir: string
   const env = () => ({ PATH: process.env['PATH'], GREETING: 'hello' })

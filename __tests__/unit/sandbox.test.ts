@@ -253,7 +253,7 @@ describe('choosing the sandbox', () => {
     const exec: Exec = async file =>
       ['bwrap', 'sudo', 'setpriv'].includes(file)
         ? { code: 1, output: `${file}: Operation not permitted` }
-        : { code: 0, output: file === 'id' ? '997' : '' }
+        : { code: 0, output: file === 'id' ? '2000000001' : '' }
     const options = {
       network: 'allow' as const,
       passthrough: [],
@@ -275,6 +275,12 @@ describe('choosing the sandbox', () => {
     // with no PR code to run, auto runs on, saying so
     const none = await createConfinement({ ...options, mode: 'auto', secretsAtRisk: [] })(checkout)
     expect(none.warning).toMatch(/^PR code ran unsandboxed: /)
+    // off Linux (a self-hosted macOS runner) there is no user of its own either: auto refuses too
+    await expect(
+      createConfinement({ ...options, mode: 'auto', platform: 'darwin' })(checkout)
+    ).rejects.toThrow(
+      /cannot run as a user of their own \(setpriv runs on Linux alone, not on darwin\)/
+    )
   })
 
   it('fails a required sandbox with what to install', async () => {

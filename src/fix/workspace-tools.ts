@@ -7,6 +7,7 @@ import type { ProblemMatcher } from '../gates/formats/problem-matchers.js'
 import { tail } from '../gates/formats/text.js'
 import type { CheckSpec } from '../gates/problem.js'
 import { runOneCheck } from '../gates/run-gates.js'
+import { ConfinementBroken } from '../process/command-runner.js'
 import { maskSecrets } from '../process/secrets.js'
 import { isGitName, locate, readConfined, Refusal, writeConfined } from './confined-fs.js'
 import { protectedMatcher } from './protected-paths.js'
@@ -276,6 +277,8 @@ export async function runTool(name: string, input: Input, ctx: ToolContext): Pro
         keptOut
       })
     }
+    // PR code's user is out of control: the job stops (src/process/pr-user.ts)
+    if (e instanceof ConfinementBroken) throw e
     if (e instanceof Refusal)
       return masked({ content: `refused: ${e.message}`, isError: true, refused: e.message })
     return masked(error(`error: ${(e as Error).message}`))

@@ -14,6 +14,12 @@ const MAX_CAPTURE = 4 * 1024 * 1024
  */
 export const COMMAND_ID = 'REVIEW_LOOP_COMMAND_ID'
 
+/**
+ * PR code's confinement no longer holds (a process of PR code's user survived the kill): the job
+ * stops, and no further command runs. Never turned into a result the loop carries on with.
+ */
+export class ConfinementBroken extends Error {}
+
 /** How one command is started: bash directly, or bash inside a sandbox. */
 export type Launch = (command: string, cwd: string) => { file: string; args: string[] }
 
@@ -104,7 +110,7 @@ function capture(stdout: Readable, stderr: Readable): { stdout: string; output: 
 
 /** What runs around each command where PR code runs as a user of its own (./pr-user.ts). */
 export interface RunHooks {
-  /** Before the command starts: the work tree handed to that user. */
+  /** Before the command starts: the work tree handed to that user. `after` runs even where it throws. */
   before?: () => Promise<void>
   /** Kills what the command left: every process of that user (also at the timeout). */
   kill?: () => Promise<void>
@@ -117,7 +123,7 @@ export function createCommandRunner(launch: Launch = direct, hooks: RunHooks = {
     const started = Date.now()
     const { file, args } = launch(command, cwd)
     const marker = randomBytes(16).toString('hex')
-    return new Promise(resolve => {
+    return new Promise((resolve, reject) => {
       const child = spawn(file, args, {
         cwd,
         env: { ...env, [COMMAND_ID]: marker },
@@ -129,19 +135,25 @@ export function createCommandRunner(launch: Launch = direct, hooks: RunHooks = {
       const killTree = async (): Promise<void> => {
         child.kill('SIGKILL')
         killGroup(child.pid)
-        await hooks.kill?.()
-        await killMarked(`${COMMAND_ID}=${marker}`)
+        try {
+          await hooks.kill?.()
+        } finally {
+          await killMarked(`${COMMAND_ID}=${marker}`)
+        }
       }
       let timedOut = false
       let done = false
+      let failed: unknown
       const timer = setTimeout(() => {
         timedOut = true
-        void killTree()
+        // the exit that follows the kill kills again, and reports what failed
+        killTree().catch((e: unknown) => (failed ??= e))
       }, timeoutMs)
       const finish = (exitCode: number, extra = ''): void => {
         if (done) return
         done = true
         clearTimeout(timer)
+        if (failed !== undefined) return reject(failed as Error)
         resolve({
           exitCode: timedOut ? 124 : exitCode,
           stdout: seen.stdout,
@@ -155,7 +167,7 @@ export function createCommandRunner(launch: Launch = direct, hooks: RunHooks = {
       child.on('exit', async (code, signal) => {
         clearTimeout(timer)
         // what it left running ends with it; then what it wrote is read to the end
-        await killTree()
+        await killTree().catch((e: unknown) => (failed ??= e))
         // a process that escaped (a cleared environment, outside a sandbox) may hold the pipes
         await Promise.race([closed, new Promise(resolve => setTimeout(resolve, 2000).unref())])
         child.stdout.destroy()
@@ -166,8 +178,9 @@ export function createCommandRunner(launch: Launch = direct, hooks: RunHooks = {
   }
   return {
     async run(command, options) {
-      await hooks.before?.()
       try {
+        // in the try: `after` undoes whatever of `before` was done
+        await hooks.before?.()
         return await once(command, options)
       } finally {
         await hooks.after?.()

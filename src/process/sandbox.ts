@@ -17,7 +17,7 @@ import {
   type SandboxMode
 } from './bwrap.js'
 import { commandEnv, type PrivateDirs } from './command-env.js'
-import { createCommandRunner, type Launch } from './command-runner.js'
+import { createCommandRunner, type Launch, type RunHooks } from './command-runner.js'
 import {
   closedToPrUser,
   findPrUser,
@@ -25,7 +25,11 @@ import {
   killPrUser,
   launchAs,
   openWay,
-  type PrUser
+  privateFolders,
+  takeMachineLock,
+  type MachineLock,
+  type PrUser,
+  type Way
 } from './pr-user.js'
 import { MAX_LINKED, toolchainView, within } from './toolchains.js'
 import type { Surface } from '../loop/reasons.js'
@@ -234,6 +238,8 @@ export interface ConfineOptions {
    * `anthropic-api-key`): `auto` then refuses to run it. Empty where no PR code runs.
    */
   secretsAtRisk?: readonly string[]
+  /** The operating system (default: this one's). */
+  platform?: NodeJS.Platform
 }
 
 /** The layout of one checkout's sandbox, from the folders hiddenFolders chose. */
@@ -333,10 +339,69 @@ function withoutCredentials(checkout: Parameters<Confine>[0]): {
   }
 }
 
+/** How long a command waits for another job's command of PR code's user on the same machine. */
+const LOCK_WAIT_MS = 60 * 60_000
+
+/**
+ * Around each command of PR code's user: the machine's lock; every process of that user killed
+ * before the hand-over and after the command; the credential-free git config, fresh private folders
+ * and the way to them opened for the command, all undone after it. Where the kill fails, the
+ * confinement is broken for good: nothing is handed back, the credentials stay out of
+ * `.git/config`, what was closed stays closed, and no further command runs.
+ */
+function prUserHooks(
+  user: PrUser,
+  checkout: Parameters<Confine>[0],
+  dirs: PrivateDirs,
+  close: readonly string[],
+  exec: Exec | undefined
+): RunHooks {
+  const config = withoutCredentials(checkout)
+  const folders = privateFolders(user, dirs, exec)
+  let broken: unknown
+  let lock: MachineLock | undefined
+  let way: Way | undefined
+  const kill = async (): Promise<void> =>
+    killPrUser(user, exec).catch((e: unknown) => {
+      broken ??= e
+      throw e
+    })
+  return {
+    before: async () => {
+      if (broken) throw broken as Error
+      lock = await takeMachineLock(user, LOCK_WAIT_MS)
+      // nothing of that user may be alive while root hands the tree over
+      await kill()
+      config.hide()
+      await folders.make()
+      way = await openWay(user, [checkout.root, dirs.home, dirs.tmp], close, exec)
+      await handTree(user, checkout.root, 'to PR code', exec)
+    },
+    kill,
+    after: async () => {
+      if (!lock) return
+      try {
+        if (broken) throw broken as Error
+        await kill()
+        await handTree(user, checkout.root, 'back', exec)
+        await folders.remove()
+        await way?.undo('all')
+        config.restore()
+      } catch (e) {
+        if (broken) await way?.undo('openings')
+        throw e
+      } finally {
+        if (!broken) lock?.release()
+        lock = way = undefined
+      }
+    }
+  }
+}
+
 /**
  * PR code as the user made for it (./pr-user.ts): its private folders outside the runner's temp
  * folder (closed to it), the work tree handed to it around each command, and every process of it
- * killed after each.
+ * killed before and after each.
  */
 async function asPrUser(
   options: ConfineOptions,
@@ -344,38 +409,16 @@ async function asPrUser(
   checkout: Parameters<Confine>[0],
   user: PrUser
 ): Promise<Confined> {
-  const exec = options.exec
   const { base, dirs, env } = privateSetup(options, checkout, tmpdir())
   chmodSync(base, 0o711)
-  // git refuses a repository another user owns: .git stays the action's, read-only to PR code
-  writeFileSync(path.join(dirs.home, '.gitconfig'), '[safe]\n\tdirectory = *\n')
-  await handTree(user, dirs.home, 'to PR code', exec)
-  await handTree(user, dirs.tmp, 'to PR code', exec)
-  const reach = [checkout.root, dirs.home, dirs.tmp]
   // submodules' configs may hold persisted credentials too (their git then stops for PR code)
   const modules = path.join(checkout.gitDir, 'modules')
-  const close = [...closedToPrUser(options.env), options.tempDir, modules].filter(
-    p => !reach.some(r => within(r, [p]))
-  )
-  await openWay(user, reach, close, exec)
+  const close = [...closedToPrUser(options.env), options.tempDir, modules]
   options.log.info(
     `sandbox: PR code runs as the user ${user.name} (uid ${user.uid}), not in bubblewrap (${options.mode === 'off' ? 'sandbox: off' : reason})`
   )
-  const config = withoutCredentials(checkout)
-  const runner = createCommandRunner((command: string) => launchAs(user, env, command), {
-    before: async () => {
-      config.hide()
-      await handTree(user, checkout.root, 'to PR code', exec)
-    },
-    kill: () => killPrUser(user, exec),
-    after: async () => {
-      try {
-        await handTree(user, checkout.root, 'back', exec)
-      } finally {
-        config.restore()
-      }
-    }
-  })
+  const hooks = prUserHooks(user, checkout, dirs, close, options.exec)
+  const runner = createCommandRunner((command: string) => launchAs(user, env, command), hooks)
   return { runner, env, sandboxed: true, warning: separateUserWarning(options, reason, user) }
 }
 
@@ -386,18 +429,29 @@ async function withoutBwrap(
   checkout: Parameters<Confine>[0]
 ): Promise<Confined> {
   // on someone's own machine (the CLI) their code runs as they do
+  if (options.surface === 'cli') return unprotected(options, reason, checkout)
   const found =
-    options.surface === 'cli' || process.platform !== 'linux'
-      ? undefined
-      : await findPrUser(options.exec)
-  if (found && 'user' in found) return asPrUser(options, reason, checkout, found.user)
-  if (found) refuseUnprotected(options, reason, found.reason)
+    (options.platform ?? process.platform) === 'linux'
+      ? await findPrUser(options.exec)
+      : { reason: `setpriv runs on Linux alone, not on ${options.platform ?? process.platform}` }
+  if ('user' in found) return asPrUser(options, reason, checkout, found.user)
+  refuseUnprotected(options, reason, found.reason)
+  return unprotected(options, reason, checkout, found.reason)
+}
+
+/** PR code as the action's own user, said plainly. */
+function unprotected(
+  options: ConfineOptions,
+  reason: string,
+  checkout: Parameters<Confine>[0],
+  noUser?: string
+): Confined {
   const { env } = privateSetup(options, checkout, options.tempDir)
   return {
     runner: createCommandRunner(),
     env,
     sandboxed: false,
-    warning: unsandboxedWarning(options, reason, found?.reason)
+    warning: unsandboxedWarning(options, reason, noUser)
   }
 }
 
