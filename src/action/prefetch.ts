@@ -1,4 +1,4 @@
-import { ROUTED_EVENTS } from '../loop/router.js'
+import { ROUTED_EVENTS } from '../loop/routed-events.js'
 import { prNumberFromInput, prNumberFromPayload, readPayloadFile } from './event.js'
 
 /** The pull request, fetched before the heavy modules load. */
@@ -34,7 +34,7 @@ function requestTimeoutMs(env: Env): number {
  */
 export function prefetchPull(env: Env): Prefetched | undefined {
   const event = env['GITHUB_EVENT_NAME'] ?? ''
-  if (!ROUTED_EVENTS.includes(event)) return undefined
+  if (!(ROUTED_EVENTS as readonly string[]).includes(event)) return undefined
   const token = (env['INPUT_GITHUB-TOKEN'] ?? '').trim()
   const repository = env['GITHUB_REPOSITORY'] ?? ''
   const pr = prNumber(env)

@@ -3,6 +3,7 @@
  * for a review; a comment, a review or a check-run button is a human speaking to the loop.
  */
 import { buttonCommand, parseCommand, type Command } from './commands.js'
+import { ROUTED_EVENTS, type RoutedEvent } from './routed-events.js'
 
 /**
  * pull_request actions that start an iteration; `closed` only ends a running loop's comment as
@@ -169,7 +170,7 @@ function onCheckRun(event: RunEvent): Intent {
   return { kind: 'command', pr, command, from, via: 'button', key, checkName: str(run['name']) }
 }
 
-const ROUTES: Record<string, (event: RunEvent) => Intent> = {
+const ROUTES: Record<RoutedEvent, (event: RunEvent) => Intent> = {
   pull_request: onPullRequest,
   pull_request_target: onPullRequest,
   workflow_dispatch: onDispatch,
@@ -179,11 +180,10 @@ const ROUTES: Record<string, (event: RunEvent) => Intent> = {
   check_run: onCheckRun
 }
 
-/** The events the action acts on. */
-export const ROUTED_EVENTS = Object.keys(ROUTES)
-
 export function routeEvent(event: RunEvent): Intent {
-  const route = Object.hasOwn(ROUTES, event.eventName) ? ROUTES[event.eventName] : undefined
+  const route = Object.hasOwn(ROUTES, event.eventName)
+    ? ROUTES[event.eventName as RoutedEvent]
+    : undefined
   if (route) return route(event)
   return {
     kind: 'skip',
