@@ -49,8 +49,8 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
-/** The processes whose environment holds `entry` exactly; none where /proc cannot be read. */
-export function processesWith(entry: string): number[] {
+/** The live processes (but this one) for which `test` holds; none where /proc cannot be read. */
+export function processesWhere(test: (pid: number) => boolean): number[] {
   let pids: number[]
   try {
     pids = readdirSync('/proc')
@@ -62,12 +62,19 @@ export function processesWith(entry: string): number[] {
   return pids.filter(pid => {
     if (pid === process.pid) return false
     try {
-      // a zombie's is empty; another user's cannot be read
-      return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(entry)
+      return test(pid)
     } catch {
       return false
     }
   })
+}
+
+/** The processes whose environment holds `entry` exactly. */
+export function processesWith(entry: string): number[] {
+  // a zombie's environment is empty; another user's cannot be read
+  return processesWhere(pid =>
+    readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(entry)
+  )
 }
 
 /**

@@ -11,7 +11,7 @@ import {
 import type { Socket } from 'node:net'
 import path from 'node:path'
 import { execCommand, type Exec } from './bwrap.js'
-import { ConfinementBroken } from './command-runner.js'
+import { ConfinementBroken, processesWhere } from './command-runner.js'
 import { CREDENTIALS, locate } from './toolchains.js'
 
 /**
@@ -154,20 +154,10 @@ export function launchAs(
 
 /** The live processes whose real uid is `uid` (from /proc/PID/status, which every user can read). */
 export function processesOf(uid: number): number[] {
-  let pids: string[]
-  try {
-    pids = readdirSync('/proc').filter(name => /^\d+$/.test(name))
-  } catch {
-    return []
-  }
-  return pids.map(Number).filter(pid => {
-    try {
-      const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-      // a zombie is dead already: only its parent can reap it
-      return Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]) === uid && !/^State:\s+Z/m.test(status)
-    } catch {
-      return false
-    }
+  return processesWhere(pid => {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    // a zombie is dead already: only its parent can reap it
+    return Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]) === uid && !/^State:\s+Z/m.test(status)
   })
 }
 
