@@ -23,6 +23,11 @@ export interface GateTool {
   /** Text in a copied fixture that stands for a folder of the sample (its temp path, a test's file name). */
   replace?: Record<string, string>
   planted: Planted[]
+  /**
+   * The row the docs' tool table recommends for this tool: the check whose output reads best (one
+   * per tool).
+   */
+  best?: true
 }
 
 export const npm = (bin: string, version = `${bin} --version`) => ({

@@ -7,7 +7,10 @@
  */
 import { apt, npm, type GateTool, type Planted } from './gate-tool-types.js'
 import { LINTER_TOOLS } from './gate-tools-linters.js'
+import { REPORT_TOOLS } from './gate-tools-reports.js'
 import { RUNNER_TOOLS } from './gate-tools-runners.js'
+import { MORE_TOOLS } from './gate-tools-more.js'
+import { SHAPE_TOOLS } from './gate-tools-shapes.js'
 
 export type { GateTool, Planted } from './gate-tool-types.js'
 
@@ -571,4 +574,11 @@ const BASE_TOOLS: GateTool[] = [
 ]
 
 /** Every tool: the first set, then test runners' and linters' outputs added for issue 26. */
-export const GATE_TOOLS: GateTool[] = [...BASE_TOOLS, ...RUNNER_TOOLS, ...LINTER_TOOLS]
+export const GATE_TOOLS: GateTool[] = [
+  ...BASE_TOOLS,
+  ...RUNNER_TOOLS,
+  ...LINTER_TOOLS,
+  ...REPORT_TOOLS,
+  ...SHAPE_TOOLS,
+  ...MORE_TOOLS
+]
