@@ -258,31 +258,32 @@ describe('what is not a problem, and what must not break the gates', () => {
 })
 
 describe('severity from the tool, the check and the exit status', () => {
-  const output = 'src/a.ts:1:1: error: e\nsrc/a.ts:2:1: warning: w\nsrc/a.ts:3:1: note: n\n'
+  // the note first: a note right under an error or a warning is part of it (gate-shapes.test.ts)
+  const output = 'src/a.ts:3:1: note: n\nsrc/a.ts:1:1: error: e\nsrc/a.ts:2:1: warning: w\n'
 
   it('maps error, warning and note to high, medium and low', () => {
     expect(where(read('c: tool', output))).toEqual([
+      ['src/a.ts', 3, 'low'],
       ['src/a.ts', 1, 'high'],
-      ['src/a.ts', 2, 'medium'],
-      ['src/a.ts', 3, 'low']
+      ['src/a.ts', 2, 'medium']
     ])
   })
 
   it('takes the check options over the defaults', () => {
     expect(where(read('c[warning=low, note=suggestion, error=critical]: tool', output))).toEqual([
+      ['src/a.ts', 3, 'suggestion'],
       ['src/a.ts', 1, 'critical'],
-      ['src/a.ts', 2, 'low'],
-      ['src/a.ts', 3, 'suggestion']
+      ['src/a.ts', 2, 'low']
     ])
   })
 
   it('keeps a passing check non-blocking unless its options say otherwise', () => {
     expect(where(read('c: tool', output, 0))).toEqual([
+      ['src/a.ts', 3, 'low'],
       ['src/a.ts', 1, 'low'],
-      ['src/a.ts', 2, 'low'],
-      ['src/a.ts', 3, 'low']
+      ['src/a.ts', 2, 'low']
     ])
-    expect(where(read('c[warning=high]: tool', output, 0))[1]).toEqual(['src/a.ts', 2, 'high'])
+    expect(where(read('c[warning=high]: tool', output, 0))[2]).toEqual(['src/a.ts', 2, 'high'])
   })
 
   it('refuses options it does not know, naming the check and the fix', () => {

@@ -71,10 +71,15 @@ export const SETUP_ACTION_MATCHERS: MatcherConfig[] = [
  */
 export const TOOL_MATCHERS: MatcherConfig[] = [
   {
-    // Ruff 0.16 "full": `F401 [*] message` (or `invalid-syntax: message`) then ` --> path:line:col`
+    // Ruff 0.16 "full": `F401 [*] message` (or `invalid-syntax: message`, and `ruff format --check`'s
+    // `unformatted: message`) then ` --> path:line:col`
     owner: 'ruff-full',
     pattern: [
-      { regexp: '^([A-Z]+[0-9]+|[a-z]+(?:-[a-z]+)+):?(?: \\[\\*\\])? (.+)$', code: 1, message: 2 },
+      {
+        regexp: '^([A-Z]+[0-9]+|[a-z]+(?:-[a-z]+)+|unformatted):?(?: \\[\\*\\])? (.+)$',
+        code: 1,
+        message: 2
+      },
       { regexp: '^\\s*--> (.+):(\\d+):(\\d+)$', file: 1, line: 2, column: 3 }
     ]
   },

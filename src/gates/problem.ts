@@ -54,6 +54,8 @@ const WORDS: Record<string, ToolLevel> = {
   warn: 'warning',
   w: 'warning',
   minor: 'warning',
+  // cppcheck's: implementation-defined behaviour, which may differ elsewhere
+  portability: 'warning',
   '⚠': 'warning',
   '‼': 'warning',
   '!': 'warning',
@@ -65,6 +67,8 @@ const WORDS: Record<string, ToolLevel> = {
   hint: 'note',
   help: 'note',
   style: 'note',
+  performance: 'note',
+  deprecated: 'note',
   convention: 'note',
   refactor: 'note',
   suggestion: 'note',

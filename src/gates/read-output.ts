@@ -6,6 +6,7 @@ import { atOrAbove, bySeverity } from '../loop/findings.js'
 import { codeBlock } from '../report/format.js'
 import type { Category, Finding, Severity } from '../loop/types.js'
 import { readCheckstyle } from './formats/checkstyle.js'
+import { pathListMode, type PathList } from './formats/formatters.js'
 import { readJsonReport } from './formats/json-reports.js'
 import type { ProblemMatcher } from './formats/problem-matchers.js'
 import { readText, tail } from './formats/text.js'
@@ -82,7 +83,8 @@ function problemsOf(
   result: CommandOutput,
   matchers: readonly ProblemMatcher[],
   inRepo: (file: string) => boolean,
-  dirs?: RunnerDirs
+  dirs?: RunnerDirs,
+  list?: PathList
 ): { problems: GateProblem[]; category?: Category } {
   const structured = (text: string) => {
     try {
@@ -96,7 +98,7 @@ function problemsOf(
     }
   }
   const text = (t: string) =>
-    readText(t, { user: matchers, builtIn: builtInMatchers() }, inRepo, dirs)
+    readText(t, { user: matchers, builtIn: builtInMatchers() }, inRepo, dirs, list)
   if (typeof result.report === 'string') {
     return { problems: structured(result.report)?.problems ?? text(result.report) }
   }
@@ -176,18 +178,19 @@ function channelKeys(p: Placed): string[] {
   const at = [p.file, p.level]
   if (p.testName) return [JSON.stringify([...at, 'test', p.testName])]
   if (!p.workflowCommand) return [JSON.stringify([...at, p.line, p.column, p.rule, p.message])]
-  // Vitest titles its command `path > describe > test`: the test's name is a tail of it
+  // Jest titles its command with the test's name (`describe › test`); Vitest with
+  // `path > describe > test`, where the test's name is a tail of it
   const tests = (p.rule ?? '')
     .split(' > ')
     .map((_, i, parts) => JSON.stringify([...at, 'test', parts.slice(i).join(' > ')]))
   // a whole file's problem (Biome's `format`), which its command puts on some line
   const whole = JSON.stringify([...at, undefined, undefined, p.rule, p.message])
-  return [JSON.stringify([...at, p.line, p.column, p.rule, p.message]), whole, ...tests.slice(1)]
+  return [JSON.stringify([...at, p.line, p.column, p.rule, p.message]), whole, ...tests]
 }
 
 /**
- * Each problem once though its tool printed it on two channels: a workflow command (Vitest and
- * `biome ci` add one on a runner) and its usual report. A command's twin is a problem another
+ * Each problem once though its tool printed it on two channels: a workflow command (Vitest, Jest's
+ * github-actions reporter and `biome ci` add one on a runner) and its usual report. A command's twin is a problem another
  * reader read in the same file at the same level: the same line, column, rule and message (or the
  * same rule and message for the whole file), or the failure of the same test. The usual report's
  * reading is kept (a test's name is its title), with the command's location, which the tool chose,
@@ -277,8 +280,9 @@ export function readGateOutput(
   const placer = new PathPlacer(repoRoot, dir)
   const lines = new FileLines(repoRoot)
   const inRepo = (f: string) => 'file' in placer.place(f)
-  const read = problemsOf(result, options.matchers ?? [], inRepo, runnerDirs(repoRoot, dir))
   const passed = result.exitCode === 0
+  const list = pathListMode(check.command, passed)
+  const read = problemsOf(result, options.matchers ?? [], inRepo, runnerDirs(repoRoot, dir), list)
   // a passing check's logged stack (a test that prints an error on purpose) is no problem, nor one
   // printed beside failing tests: a crash counts only in an output where no test failed
   const tests = read.problems.some(p => p.testName)

@@ -172,3 +172,44 @@ function perTest(logs: readonly GoLog[]): GoLog[] {
     }
   })
 }
+
+/** PHPUnit 9-11's sections: `There was 1 failure:`, `There were 2 errors:` (risky, skipped: none). */
+const PHPUNIT_SECTION = /^There (?:was|were) \d+ (failure|error|warning)s?:$/
+/** A section's test: `1) CalcTest::testAdd` (`with data set #0 (…)` after it). */
+const PHPUNIT_TEST = /^\d+\) (\S+::\S+.*)$/
+/** A frame: a path and its line, alone on a line. */
+const PHPUNIT_FRAME = /^(\S.*\.php):(\d+)$/
+/** What ends the sections: the summary (`FAILURES!`, `ERRORS!`, `OK, but …`, `Tests: …`). */
+const PHPUNIT_END = /^(?:[A-Z ]+!|OK\b|Tests: \d)/
+
+/**
+ * PHPUnit's default output: each failed test (a failure, an error, a warning) on the first frame of
+ * its trace in the repository (a test file's line, or the code's where an exception was thrown),
+ * titled with the test's name and its first line of message.
+ */
+export function readPhpunit(
+  lines: readonly string[],
+  inRepo: (file: string) => boolean
+): ReadProblem[] {
+  const out: ReadProblem[] = []
+  let level: 'error' | 'warning' | undefined
+  let test: { name: string; message?: string } | undefined
+  lines.forEach((raw, at) => {
+    const line = raw.trim()
+    const section = PHPUNIT_SECTION.exec(line)
+    if (section) level = section[1] === 'warning' ? 'warning' : 'error'
+    if (section || PHPUNIT_END.test(line))
+      return void (test = section ? undefined : (level = undefined))
+    if (!level) return
+    const title = PHPUNIT_TEST.exec(line)
+    if (title) return void (test = { name: title[1]! })
+    const frame = test && PHPUNIT_FRAME.exec(line)
+    if (test && frame && inRepo(frame[1]!)) {
+      const { name, message = 'Test failed' } = test
+      const problem = { file: frame[1]!, line: Number(frame[2]), level, testName: name, message }
+      out.push({ at, problem })
+      test = undefined
+    } else if (test && line && !frame) test.message ??= line
+  })
+  return out
+}

@@ -3,41 +3,64 @@ import type { RunnerDirs } from '../paths.js'
 import type { GateProblem } from '../problem.js'
 import { toolLevel } from '../problem.js'
 import { readWithMatchers, type ProblemMatcher, type ReadProblem } from './problem-matchers.js'
-import { readCargoTests, readGoTests, under } from './runner-output.js'
+import { readFormatterChecks, readPathList, type PathList } from './formatters.js'
+import { readCargoTests, readGoTests, readPhpunit, under } from './runner-output.js'
 import { readTap, readTestFailures } from './test-failures.js'
 import { readWorkflowCommands } from './workflow-commands.js'
 
 /**
- * The loosest form, last: `path:line[:col][:] [error|warning|note:] message [code]`, as gcc, go vet,
- * mypy, staticcheck and ShellCheck -f gcc print it; a path may hold spaces, tabs and quotes inside,
- * or be quoted as git quotes it (`"src/\303\251.js"`). What it finds is `loose`: kept only where the
- * path names a file of the tree or looks like a file's path (see read-output.ts), so a URL or a time
- * is never taken for a location.
+ * The loosest form, last: `path:line[:col][:] [level:] message [code]`, as gcc, go vet, mypy,
+ * staticcheck, cppcheck and ShellCheck -f gcc print it; a path may hold spaces, tabs and quotes
+ * inside, or be quoted as git quotes it (`"src/\303\251.js"`). What it finds is `loose`: kept only
+ * where the path names a file of the tree or looks like a file's path (see read-output.ts), so a URL
+ * or a time is never taken for a location.
  */
 const GENERIC =
-  /^(?:\.\/)?("(?:[^"\\]|\\.)+"|[^\s:<>|()](?:[^:<>|()\n]*[^\s:<>|()])?):(\d+)(?::(\d+))?(?::\s*|\s+)(?:(error|warning|note|info)\s*:\s*)?(.+)$/i
-/** A code at the end of the message: mypy's `[return-value]`, staticcheck's `(SA5009)`, `[SC2086]`. */
-const TRAILING_CODE = /\s[[(]((?:SC|SA|S|ST|QF|U)?\d+|[a-z][\w-]*)[\])]$/i
+  /^(?:\.\/)?("(?:[^"\\]|\\.)+"|[^\s:<>|()](?:[^:<>|()\n]*[^\s:<>|()])?):(\d+)(?::(\d+))?(?::\s*|\s+)(?:(error|warning|note|info|information|style|performance|portability)\s*:\s*)?(.+)$/i
+/**
+ * A code at the end of the message: mypy's `[return-value]`, staticcheck's `(SA5009)`, `[SC2086]`,
+ * gcc's `[-Wunused-variable]`.
+ */
+const TRAILING_CODE = /\s[[(]((?:SC|SA|S|ST|QF|U)?\d+|[a-z][\w-]*|-W[\w=+-]+)[\])]$/i
+/** A level and a rule at the end: the unix format's `[Warning/eqeqeq]` (ESLint, oxlint). */
+const TRAILING_LEVEL = /\s\[(error|warning|info|note)(?:\/([^\]\s]+))?\]$/i
 
+/**
+ * The generic form's problems. A `note:` right after an error or a warning (gcc's, clang's, mypy's,
+ * with the source lines they quote between) is part of it: its text is added to the message, and its
+ * line is read with it. A note after a blank line, with nothing above it, or with a rule of its own
+ * is a problem of its own.
+ */
 function readGeneric(lines: readonly string[]): ReadProblem[] {
   const out: ReadProblem[] = []
+  let host: (ReadProblem & { also: number[] }) | undefined
   lines.forEach((line, at) => {
+    if (!line.trim()) host = undefined
     const m = GENERIC.exec(line.trim())
     if (!m) return
-    const text = m[5]!.trim()
-    const code = TRAILING_CODE.exec(text)
-    out.push({
-      at,
-      problem: {
-        file: m[1],
-        line: Number(m[2]),
-        column: m[3] ? Number(m[3]) : undefined,
-        level: toolLevel(m[4], 'error'),
-        rule: code?.[1],
-        message: code ? text.slice(0, code.index).trim() : text,
-        loose: true
-      }
-    })
+    let text = m[5]!.trim()
+    const tail = m[4] ? null : TRAILING_LEVEL.exec(text)
+    if (tail) text = text.slice(0, tail.index).trim()
+    const code = tail ? null : TRAILING_CODE.exec(text)
+    const level = toolLevel(m[4] ?? tail?.[1], 'error')
+    const message = code ? text.slice(0, code.index).trim() : text
+    // a note with a rule of its own (ShellCheck's `[SC2086]`) is a problem of its own
+    if (host && level === 'note' && /^note$/i.test(m[4] ?? '') && !code && !tail) {
+      host.problem = { ...host.problem, message: `${host.problem.message}\n${line.trim()}` }
+      return void host.also.push(at)
+    }
+    const problem = {
+      file: m[1],
+      line: Number(m[2]),
+      column: m[3] ? Number(m[3]) : undefined,
+      level,
+      rule: tail?.[2] ?? code?.[1],
+      message,
+      loose: true
+    }
+    const read = { at, problem, also: [] }
+    out.push(read)
+    host = level === 'note' ? undefined : read
   })
   return out
 }
@@ -46,12 +69,14 @@ function readGeneric(lines: readonly string[]): ReadProblem[] {
  * Location shapes other tools print, each read as the loose form is (a file of the tree, or what
  * looks like a file's path): `"src/app.js", line 3[, column 5]: message` (C compilers and lints of
  * old), `src/app.js(3[,5]): warning[ CODE]: message` (MSBuild-like, with or without a column or
- * code), and a `file:///…/src/app.js:3:1[: message]` URI.
+ * code), a `file:///…/src/app.js:3:1[: message]` URI, and PHP's `[PHP ]Parse error: message in
+ * path on line N` (`php -l`, a script's warnings and notices).
  */
 const SHAPES: ReadonlyArray<RegExp> = [
   /^"(?<file>[^"]+)", line (?<line>\d+)(?:[.,]\s*col(?:umn)?\.?\s*(?<col>\d+))?:\s*(?:(?<level>error|warning|note|info)\s*:\s*)?(?<msg>.+)$/i,
   /^(?<file>[^\s()"'][^()"']*?)\((?<line>\d+)(?:,(?<col>\d+))?\)\s*:\s*(?<level>fatal error|error|warning|note|info)(?:\s+(?<code>[A-Z]+\d+))?\s*:\s*(?<msg>.+)$/i,
-  /^(?<file>file:\/\/\/\S+?):(?<line>\d+):(?<col>\d+)(?::?\s+(?<msg>.*))?$/
+  /^(?<file>file:\/\/\/\S+?):(?<line>\d+):(?<col>\d+)(?::?\s+(?<msg>.*))?$/,
+  /^(?:PHP )?(?<level>Parse error|Fatal error|Warning|Notice|Deprecated):\s+(?<msg>.+) in (?<file>\S.*?) on line (?<line>\d+)$/
 ]
 
 function readShapes(lines: readonly string[]): ReadProblem[] {
@@ -59,7 +84,7 @@ function readShapes(lines: readonly string[]): ReadProblem[] {
   lines.forEach((line, at) => {
     const g = SHAPES.map(re => re.exec(line.trim())).find(Boolean)?.groups
     if (!g) return
-    const level = g['level']?.replace(/^fatal /i, '')
+    const level = g['level']?.replace(/^(?:fatal|parse) /i, '')
     out.push({
       at,
       problem: {
@@ -161,15 +186,17 @@ const MAX_LINE = 4000
 
 /**
  * Located problems in a command's printed output. Readers in order — workflow commands, the user's
- * problem matchers, failing tests (and crashes' stacks), the built-in matchers, other location
- * shapes, the loose form — and the first to read a line keeps it, so one printed line is never two
- * findings. `dirs` says where runners' relative paths start (see RunnerDirs).
+ * problem matchers, failing tests (and crashes' stacks), formatter checks, the built-in matchers,
+ * other location shapes, the loose form, a bare list of paths (as `list` says) — and the first to
+ * read a line keeps it, so one printed line is never two findings. `dirs` says where runners'
+ * relative paths start (see RunnerDirs).
  */
 export function readText(
   output: string,
   matchers: { user: readonly ProblemMatcher[]; builtIn: readonly ProblemMatcher[] },
   inRepo: (file: string) => boolean,
-  dirs?: RunnerDirs
+  dirs?: RunnerDirs,
+  list?: PathList
 ): GateProblem[] {
   // a location is at a line's start: the rest of a very long line only slows the regexps down
   // colours and links gone, and a carriage return ends a line (`plainText`), as on a terminal
@@ -185,10 +212,13 @@ export function readText(
     () => readTap(lines, inRepo),
     () => readCargoTests(lines, inRepo, dirs),
     () => readGoTests(lines, inRepo, dirs),
+    () => readPhpunit(lines, inRepo),
     () => readTracebacks(lines, inRepo),
+    () => readFormatterChecks(lines),
     () => readWithMatchers(lines, matchers.builtIn),
     () => readShapes(lines),
-    () => readGeneric(lines)
+    () => readGeneric(lines),
+    () => readPathList(lines, inRepo, list)
   ]
   for (const read of readers) {
     // one by one: a flood of problems spread into push() would overflow the call stack
