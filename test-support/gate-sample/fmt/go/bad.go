@@ -1,0 +1,5 @@
+package fmtgo
+
+func Add(a int,b int) int {
+return a+b
+}

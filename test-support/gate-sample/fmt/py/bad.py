@@ -1,0 +1,6 @@
+import sys
+import os
+
+
+def main( ):
+    return os.sep+sys.platform

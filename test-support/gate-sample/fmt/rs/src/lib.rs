@@ -1,0 +1,9 @@
+pub fn add(a:i32,b:i32)->i32{a+b}
+
+pub fn sub(a: i32, b: i32) -> i32 {
+    a - b
+}
+
+pub fn mul(a: i32, b: i32) -> i32 {
+    a*b
+}

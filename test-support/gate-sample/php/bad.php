@@ -1,0 +1,5 @@
+<?php
+
+function add($a, $b) {
+    return $a + $b
+}

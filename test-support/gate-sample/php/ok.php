@@ -1,0 +1,6 @@
+<?php
+
+function sub($a, $b)
+{
+    return $a - $b;
+}
