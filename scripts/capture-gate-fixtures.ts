@@ -7,7 +7,9 @@
  * golangci-lint, hadolint, MSBuild) are left as they are. Tools CI does not install (a `capture`
  * entry: mocha, Node 20) run from CAPTURE_PATH, put first on PATH, e.g.
  * `CAPTURE_PATH=/tmp/m/node_modules/.bin npm run capture-gates -- mocha-spec`; for Node 20,
- * `CAPTURE_PATH=/usr/bin`. Usage: npm run capture-gates [-- id…]
+ * `CAPTURE_PATH=/usr/bin`; for Ruff, Black and isort, a venv's bin/; ESLint's `-f unix` also needs
+ * `NODE_PATH` at the node_modules holding eslint-formatter-unix. cppcheck, gcc, php and phpunit are
+ * Debian's, installed by hand. Usage: npm run capture-gates [-- id…]
  */
 import { execSync } from 'node:child_process'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
