@@ -8,6 +8,7 @@ import type { Category, Finding, Severity } from '../loop/types.js'
 import { readCheckstyle } from './formats/checkstyle.js'
 import { pathListMode, type PathList } from './formats/formatters.js'
 import { readJsonReport } from './formats/json-reports.js'
+import { readJunit } from './formats/junit.js'
 import type { ProblemMatcher } from './formats/problem-matchers.js'
 import { readText, tail } from './formats/text.js'
 import { builtInMatchers } from './matchers.js'
@@ -91,7 +92,9 @@ function problemsOf(
       const json = readJsonReport(text)
       if (json) return { problems: json.problems, format: json.format }
       const xml = readCheckstyle(text)
-      return xml && { problems: xml, format: 'checkstyle' }
+      if (xml) return { problems: xml, format: 'checkstyle' }
+      const junit = readJunit(text, { inRepo, dirs })
+      return junit && { problems: junit, format: 'junit' }
     } catch {
       // a report of a shape no reader expects: its text is read instead
       return undefined

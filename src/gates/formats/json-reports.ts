@@ -1,4 +1,5 @@
 import { toolLevel, type GateProblem } from '../problem.js'
+import { isCargoMessage, readCargoMessage } from './cargo-messages.js'
 import { isRdjson, isRdjsonDiagnostic, readRdjson } from './rdjson.js'
 import { isSarif, readSarif } from './sarif.js'
 
@@ -18,6 +19,49 @@ interface ArrayShape {
   format: string
   accepts(item: Json): boolean
   read(item: Json): GateProblem[]
+  /** What the problems of the whole list become (mypy's notes join the error above them). */
+  fold?(problems: GateProblem[]): GateProblem[]
+}
+
+/**
+ * Code Climate issues (GitLab code quality: Ruff --output-format gitlab, eslint-formatter-gitlab,
+ * golangci-lint code-climate): `{ description, check_name, severity, location: { path, lines:
+ * { begin } | positions: { begin: { line, column } } } }`, severity info, minor, major, critical or
+ * blocker.
+ */
+function readCodeClimate(i: Json): GateProblem[] {
+  const at = i['location'] as Json
+  const lines = isObject(at['lines']) ? at['lines'] : {}
+  const positions = isObject(at['positions']) ? at['positions'] : {}
+  const begin = isObject(positions['begin']) ? positions['begin'] : {}
+  const end = isObject(positions['end']) ? positions['end'] : {}
+  const rule = str(i['check_name'])
+  const text = str(i['description']) ?? 'Code Climate issue'
+  return [
+    {
+      file: at['path'] as string,
+      line: num(lines['begin']) ?? num(begin['line']),
+      column: num(begin['column']),
+      endLine: num(lines['end']) ?? num(end['line']),
+      endColumn: num(end['column']),
+      level: toolLevel(str(i['severity']), 'warning'),
+      rule,
+      // Ruff's description repeats its code
+      message: rule && text.startsWith(`${rule}: `) ? text.slice(rule.length + 2) : text
+    }
+  ]
+}
+
+/** mypy -O json: a note (a line of its own in some versions) belongs to the error above it. */
+function foldNotes(problems: GateProblem[]): GateProblem[] {
+  const out: GateProblem[] = []
+  for (const p of problems) {
+    const above = out[out.length - 1]
+    if (p.level === 'note' && above && above.file === p.file && above.level !== 'note')
+      out[out.length - 1] = { ...above, message: `${above.message}\n${p.message}` }
+    else out.push(p)
+  }
+  return out
 }
 
 const ARRAY_SHAPES: readonly ArrayShape[] = [
@@ -156,6 +200,43 @@ const ARRAY_SHAPES: readonly ArrayShape[] = [
     }
   },
   {
+    format: 'code-climate',
+    accepts: i =>
+      typeof i['description'] === 'string' &&
+      (i['type'] === undefined || i['type'] === 'issue') &&
+      isObject(i['location']) &&
+      typeof i['location']['path'] === 'string' &&
+      (isObject(i['location']['lines']) || isObject(i['location']['positions'])),
+    read: readCodeClimate
+  },
+  {
+    // mypy 1.11+ -O json, one object a line: { file, line, column (0-based), message, hint, code, severity }
+    format: 'mypy-json',
+    accepts: i =>
+      typeof i['file'] === 'string' &&
+      typeof i['severity'] === 'string' &&
+      typeof i['message'] === 'string' &&
+      'hint' in i,
+    read: i => [
+      {
+        file: i['file'] as string,
+        line: num(i['line']),
+        column: plus1(i['column']),
+        endLine: num(i['end_line']),
+        endColumn: num(i['end_column']),
+        level: toolLevel(i['severity'] as string),
+        rule: str(i['code']),
+        message: [i['message'] as string, str(i['hint'])].filter(Boolean).join('\n')
+      }
+    ],
+    fold: foldNotes
+  },
+  {
+    format: 'cargo-json',
+    accepts: isCargoMessage,
+    read: readCargoMessage
+  },
+  {
     // reviewdog rdjsonl
     format: 'rdjsonl',
     accepts: isRdjsonDiagnostic,
@@ -284,7 +365,8 @@ function unwrap(json: Json): { format: string; problems: GateProblem[] } | undef
       })
     }
   }
-  for (const key of ['comments', 'messages', 'Issues']) {
+  // ESLint -f json-with-metadata: { results, metadata }
+  for (const key of ['comments', 'messages', 'Issues', 'results']) {
     if (Array.isArray(json[key])) return readArray(json[key] as unknown[])
   }
   return readArray([json])
@@ -296,7 +378,9 @@ function readArray(
   if (!items.every(isObject)) return undefined
   if (items.length === 0) return { format: 'json', problems: [] }
   const shape = ARRAY_SHAPES.find(s => (items as Json[]).every(i => s.accepts(i)))
-  return shape && { format: shape.format, problems: (items as Json[]).flatMap(i => shape.read(i)) }
+  if (!shape) return undefined
+  const problems = (items as Json[]).flatMap(i => shape.read(i))
+  return { format: shape.format, problems: shape.fold ? shape.fold(problems) : problems }
 }
 
 function parse(text: string): unknown {

@@ -24,6 +24,10 @@ const FRAMES: ReadonlyArray<RegExp> = [
   /^❯\s+(\S+?):(\d+):(\d+)$/ // Vitest
 ]
 const PYTEST_FRAME = /^(\S+?):(\d+):(?:\s+(.*))?$/
+/** A Python traceback's frame: `File "src/app.py", line 3[, in f]`. */
+export const PY_FRAME = /^\s*File "(.+)", line (\d+)(?:, in .+)?$/
+/** A frame that is a path and a line alone, as PHPUnit prints its trace. */
+const BARE_FRAME = /^((?:file:\/\/)?[^\s:()]+):(\d+)()$/
 /** A test file's header: what follows belongs to it, not to an earlier failure. */
 const FILE_HEADER = /^(PASS|FAIL)\s+\S+$/
 /** Jest's sections that are not failures: what the tests logged. */
@@ -214,6 +218,27 @@ export function readTap(
     })
   })
   return out
+}
+
+/**
+ * Where a failure's text (a test report's, such as JUnit XML's) says it happened: its first stack
+ * frame in the repository (V8's, Vitest's, PHPUnit's bare `path:line`), else its innermost Python
+ * frame in the repository (pytest's `path:line: Error`, a traceback's `File "path", line N`).
+ */
+export function failureFrame(
+  lines: readonly string[],
+  inRepo: (file: string) => boolean
+): { file: string; line: number; column?: number } | undefined {
+  let python: { file: string; line: number } | undefined
+  for (const raw of lines) {
+    const line = raw.trim()
+    const frame = [...FRAMES, BARE_FRAME].map(re => re.exec(line)).find(Boolean)
+    if (frame && usableFile(frame[1]!, inRepo))
+      return { file: frame[1]!, line: Number(frame[2]), column: Number(frame[3]) || undefined }
+    const py = PYTEST_FRAME.exec(line) ?? PY_FRAME.exec(raw)
+    if (py && inRepo(py[1]!)) python = { file: py[1]!, line: Number(py[2]) }
+  }
+  return python
 }
 
 function usableFile(file: string, inRepo: (file: string) => boolean): boolean {

@@ -5,8 +5,8 @@ import { toolLevel } from '../problem.js'
 import { readWithMatchers, type ProblemMatcher, type ReadProblem } from './problem-matchers.js'
 import { readFormatterChecks, readPathList, type PathList } from './formatters.js'
 import { readCargoTests, readGoTests, readPhpunit, under } from './runner-output.js'
-import { readTap, readTestFailures } from './test-failures.js'
-import { readWorkflowCommands } from './workflow-commands.js'
+import { PY_FRAME, readTap, readTestFailures } from './test-failures.js'
+import { readAzureLogIssues, readWorkflowCommands } from './workflow-commands.js'
 
 /**
  * The loosest form, last: `path:line[:col][:] [level:] message [code]`, as gcc, go vet, mypy,
@@ -101,13 +101,29 @@ function readShapes(lines: readonly string[]): ReadProblem[] {
   return out
 }
 
+/** Ruff's `grouped` format: a file's path alone on a line, then its problems indented. */
+const GROUP_FILE = /^(\S(?:.*\S)?):$/
+const GROUP_ITEM = /^\s+(\d+):(\d+)\s+([A-Z]+\d+|[a-z][\w-]*)\s+(?:\[\*\]\s+)?(.+)$/
+
+function readGrouped(lines: readonly string[]): ReadProblem[] {
+  const out: ReadProblem[] = []
+  let file: string | undefined
+  lines.forEach((line, at) => {
+    const item = file ? GROUP_ITEM.exec(line) : null
+    if (item) {
+      const [, row, column, rule, message] = item
+      const problem = { file, line: Number(row), column: Number(column), rule, message: message! }
+      return out.push({ at, problem: { ...problem, level: 'error', loose: true } })
+    }
+    file = GROUP_FILE.exec(line)?.[1]
+  })
+  return out
+}
+
 /** pytest's sections of what a test printed: `----- Captured log call -----` (stdout, stderr). */
 const PYTEST_CAPTURED = /^-{3,} Captured (?:log|stdout|stderr) (?:setup|call|teardown) -{3,}$/
 /** What ends one: the next test's title (`____ test_x ____`) or a summary's (`==== … ====`). */
 const PYTEST_SECTION = /^(?:_{3,}|={3,})\s.*\s(?:_{3,}|={3,})$/
-
-/** A Python traceback's frame: `File "src/app.py", line 3[, in f]`. */
-const PY_FRAME = /^\s*File "(.+)", line (\d+)(?:, in .+)?$/
 
 /**
  * Python tracebacks (a crash, a SyntaxError): one problem on the innermost frame in the repository
@@ -207,6 +223,7 @@ export function readText(
   const problems: ReadProblem[] = []
   const readers: Array<() => ReadProblem[]> = [
     () => readWorkflowCommands(lines),
+    () => readAzureLogIssues(lines),
     () => readWithMatchers(lines, matchers.user),
     () => readTestFailures(lines, inRepo),
     () => readTap(lines, inRepo),
@@ -216,6 +233,7 @@ export function readText(
     () => readTracebacks(lines, inRepo),
     () => readFormatterChecks(lines),
     () => readWithMatchers(lines, matchers.builtIn),
+    () => readGrouped(lines),
     () => readShapes(lines),
     () => readGeneric(lines),
     () => readPathList(lines, inRepo, list)

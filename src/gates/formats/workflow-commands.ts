@@ -65,3 +65,45 @@ export function readWorkflowCommands(lines: readonly string[]): ReadProblem[] {
   })
   return out
 }
+
+/**
+ * Azure Pipelines' logging command, as Ruff's `azure` format prints it:
+ * `##vso[task.logissue type=error;sourcepath=…;linenumber=…;columnnumber=…;code=…;]message`.
+ * Escaping as the agent reads it: `%AZP25` for `%`, `%3B` `%0D` `%0A` `%5D` in properties and
+ * message.
+ */
+const AZURE = /^##vso\[task\.logissue\s+([^\]]*)\](.*)$/i
+
+function unescapeAzure(s: string): string {
+  return s
+    .replace(/%3B/gi, ';')
+    .replace(/%0D/gi, '\r')
+    .replace(/%0A/gi, '\n')
+    .replace(/%5D/gi, ']')
+    .replace(/%AZP25/gi, '%')
+}
+
+export function readAzureLogIssues(lines: readonly string[]): ReadProblem[] {
+  const out: ReadProblem[] = []
+  lines.forEach((raw, at) => {
+    const m = AZURE.exec(raw.trim())
+    if (!m) return
+    const props: Record<string, string> = {}
+    for (const pair of m[1]!.split(';')) {
+      const eq = pair.indexOf('=')
+      if (eq > 0) props[pair.slice(0, eq).trim().toLowerCase()] = unescapeAzure(pair.slice(eq + 1))
+    }
+    out.push({
+      at,
+      problem: {
+        file: props['sourcepath'] || undefined,
+        line: positive(props['linenumber']),
+        column: positive(props['columnnumber']),
+        level: toolLevel(props['type'], 'error'),
+        rule: props['code'] || undefined,
+        message: unescapeAzure(m[2] ?? '').trim() || props['type'] || 'issue'
+      }
+    })
+  })
+  return out
+}

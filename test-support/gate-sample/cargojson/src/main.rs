@@ -1,0 +1,6 @@
+fn main() {
+    let count: u32 = "three";
+    if (count > 0) {
+        println!("{}", count);
+    }
+}

@@ -1,0 +1,3 @@
+module example.com/junit
+
+go 1.19

@@ -1,0 +1,3 @@
+module package/name
+
+go 1.19

@@ -1,0 +1,1 @@
+pub fn four() -> u32 { 4 }

@@ -1,0 +1,6 @@
+import os
+x = y
+
+
+def f():
+    l = 1
