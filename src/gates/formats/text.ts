@@ -46,12 +46,15 @@ function readGeneric(lines: readonly string[]): ReadProblem[] {
  * Location shapes other tools print, each read as the loose form is (a file of the tree, or what
  * looks like a file's path): `"src/app.js", line 3[, column 5]: message` (C compilers and lints of
  * old), `src/app.js(3[,5]): warning[ CODE]: message` (MSBuild-like, with or without a column or
- * code), and a `file:///…/src/app.js:3:1[: message]` URI.
+ * code), a `file:///…/src/app.js:3:1[: message]` URI, JSHint's default `src/app.js: line 3, col 5,
+ * message`, and a level in brackets first, `[ERROR] src/App.java:3:5: message` (Checkstyle's plain).
  */
 const SHAPES: ReadonlyArray<RegExp> = [
   /^"(?<file>[^"]+)", line (?<line>\d+)(?:[.,]\s*col(?:umn)?\.?\s*(?<col>\d+))?:\s*(?:(?<level>error|warning|note|info)\s*:\s*)?(?<msg>.+)$/i,
   /^(?<file>[^\s()"'][^()"']*?)\((?<line>\d+)(?:,(?<col>\d+))?\)\s*:\s*(?<level>fatal error|error|warning|note|info)(?:\s+(?<code>[A-Z]+\d+))?\s*:\s*(?<msg>.+)$/i,
-  /^(?<file>file:\/\/\/\S+?):(?<line>\d+):(?<col>\d+)(?::?\s+(?<msg>.*))?$/
+  /^(?<file>file:\/\/\/\S+?):(?<line>\d+):(?<col>\d+)(?::?\s+(?<msg>.*))?$/,
+  /^(?<file>[^\s:][^:]*?): line (?<line>\d+), col (?<col>\d+), (?<msg>.+)$/,
+  /^\[(?<level>error|warn|warning|info)\]\s+(?<file>[^\s:][^:]*?):(?<line>\d+)(?::(?<col>\d+))?:\s*(?<msg>.+)$/i
 ]
 
 function readShapes(lines: readonly string[]): ReadProblem[] {
