@@ -5,10 +5,10 @@
  */
 import type { GateTool, Planted } from './gate-tool-types.js'
 
-const NPM_DIR = 'outside the project (npm i in /tmp)'
-const npmCapture = (pkg: string, version = `${pkg.replace(/^@[^/]+\//, '')} --version`) => ({
+/** `pkg@version`: installed with npm in /tmp, outside the project; its bin folder is CAPTURE_PATH. */
+const npmCapture = (pkg: string, version = `${pkg.replace(/@[^@]*$/, '')} --version`) => ({
   version,
-  install: `npm i ${pkg} ${NPM_DIR}`
+  install: `npm i ${pkg} in /tmp`
 })
 const debian = (pkg: string, version: string) => ({
   version,
@@ -17,10 +17,10 @@ const debian = (pkg: string, version: string) => ({
 /** Exits non-zero on a warning: the failing check's own finding is the one high. */
 const FAILED: Planted = [null, null, 'high']
 
-const HTMLHINT = npmCapture('htmlhint')
-const JSHINT = npmCapture('jshint', 'jshint --version 2>&1')
-const TEXTLINT = npmCapture('textlint textlint-rule-no-todo', 'textlint --version')
-const SOLHINT = npmCapture('solhint')
+const HTMLHINT = npmCapture('htmlhint@1.9.2')
+const JSHINT = npmCapture('jshint@2.13.6', 'jshint --version 2>&1')
+const TEXTLINT = npmCapture('textlint@15.8.0 textlint-rule-no-todo@2', 'textlint --version')
+const SOLHINT = npmCapture('solhint@6.2.4')
 const LUACHECK = debian('lua-check', 'luacheck --version')
 const CHECKSTYLE = debian('checkstyle', 'checkstyle --version')
 
@@ -83,7 +83,7 @@ const LINTERS: GateTool[] = [
     tool: 'standard',
     format: 'default',
     check: 'lint: standard standard',
-    capture: npmCapture('standard'),
+    capture: npmCapture('standard@17.1.2'),
     best: true,
     planted: [
       ['standard/app.js', 1, 'high'],
@@ -129,7 +129,7 @@ const LINTERS: GateTool[] = [
     tool: 'CSpell',
     format: 'default',
     check: 'spelling: cspell --no-progress cspell/notes.md',
-    capture: npmCapture('cspell'),
+    capture: npmCapture('cspell@9.8.0'),
     best: true,
     planted: [['cspell/notes.md', 3, 'high']]
   },
@@ -313,7 +313,7 @@ const RUNNERS: GateTool[] = [
     tool: 'Jasmine',
     format: 'default',
     check: 'test: cd jasmine && jasmine',
-    capture: npmCapture('jasmine', 'jasmine version | grep -m1 jasmine'),
+    capture: npmCapture('jasmine@7.0.0', 'jasmine version | grep -m1 jasmine'),
     best: true,
     planted: [['jasmine/spec/math.spec.js', 5, 'high']]
   }
