@@ -319,4 +319,105 @@ const RUNNERS: GateTool[] = [
   }
 ]
 
-export const MORE_TOOLS: GateTool[] = [...LINTERS, ...PYTHON, ...RUNNERS]
+/**
+ * Tools that do not install here (no Debian package, npm package or wheel): their fixtures are the
+ * expected output of their own formatter tests (real formatters, problems made up by the tests), with
+ * the tests' file names standing for the sample's files (`replace`).
+ */
+const PHPSTAN_SOURCE = 'phpstan/phpstan-src d73acef (1.12.x) tests/PHPStan/Command/ErrorFormatter/'
+const PHPSTAN_FILE = 'folder with unicode 😃/file name with "spaces" and unicode 😃.php'
+// two problems in each of two files, and two with no file (PHPStan's "generic" errors)
+const PHPSTAN_PLANTED: Planted[] = [
+  ['phpstan/src/Bar.php', 2, 'high'],
+  ['phpstan/src/Bar.php', 4, 'high'],
+  ['phpstan/foo.php', 1, 'high'],
+  ['phpstan/foo.php', 5, 'high'],
+  [null, null, 'high'],
+  [null, null, 'high']
+]
+
+const SWIFTLINT_SOURCE = 'realm/SwiftLint Tests/FileSystemAccessTests/Resources/Canned'
+const SWIFTLINT_PLANTED: Planted[] = [
+  ['swiftlint/filename', 1, 'medium'],
+  ['swiftlint/filename', 1, 'high'],
+  ['swiftlint/path/file.swift', 1, 'high']
+]
+const SWIFTLINT_CWD = { '${CURRENT_WORKING_DIRECTORY}': '${ROOT}/swiftlint' }
+
+const FROM_THEIR_TESTS: GateTool[] = [
+  {
+    id: 'swiftlint',
+    tool: 'SwiftLint',
+    format: 'xcode (default)',
+    check: 'swift: cd swiftlint && swiftlint lint',
+    source: `${SWIFTLINT_SOURCE}XcodeReporterOutput.txt (44a152a)`,
+    replace: SWIFTLINT_CWD,
+    // `<nopath>:1:1: error: …` names no file: not read as a location (the check fails on the others)
+    planted: SWIFTLINT_PLANTED
+  },
+  {
+    id: 'swiftlint-checkstyle',
+    tool: 'SwiftLint',
+    format: 'checkstyle',
+    check: 'swift: cd swiftlint && swiftlint lint --reporter checkstyle',
+    source: `${SWIFTLINT_SOURCE}CheckstyleReporterOutput.xml (1846b02)`,
+    replace: SWIFTLINT_CWD,
+    best: true,
+    // its `<nopath>` file's problem is a finding with no location
+    planted: [...SWIFTLINT_PLANTED, [null, null, 'high']]
+  },
+  {
+    id: 'ktlint',
+    tool: 'ktlint',
+    format: 'plain (default)',
+    check: 'lint: cd ktlint && ktlint',
+    source:
+      'pinterest/ktlint 0692de7 ktlint-cli-reporter-plain/src/test/kotlin/com/pinterest/ktlint/cli/reporter/plain/PlainReporterTest.kt',
+    best: true,
+    // no level in its lines: each problem fails the check
+    planted: [
+      ['ktlint/file-1.kt', 1, 'high'],
+      ['ktlint/file-2.kt', 1, 'high'],
+      ['ktlint/file-2.kt', 2, 'high']
+    ]
+  },
+  {
+    // SARIF's %SRCROOT% base, which the test leaves as <BASE_URI>: the folder detekt ran in
+    id: 'detekt-sarif',
+    tool: 'detekt',
+    format: 'SARIF file (report=)',
+    check:
+      'lint[report=detekt/out/detekt.sarif]: cd detekt && detekt --report sarif:out/detekt.sarif',
+    source: 'detekt/detekt 23381a1 detekt-report-sarif/src/test/resources/relative_path.sarif.json',
+    replace: { '<BASE_URI>': 'file://${ROOT}/detekt/' },
+    best: true,
+    planted: [
+      ['detekt/TestFile.kt', 1, 'high'],
+      ['detekt/TestFile.kt', 1, 'high'],
+      ['detekt/TestFile.kt', 1, 'high']
+    ]
+  },
+  {
+    id: 'phpstan-github',
+    tool: 'PHPStan',
+    format: 'github (workflow commands)',
+    check: 'php: cd phpstan && phpstan analyse --error-format=github',
+    source: `${PHPSTAN_SOURCE}GithubErrorFormatterTest.php`,
+    replace: { [PHPSTAN_FILE]: 'src/Bar.php' },
+    kind: 'type checker',
+    best: true,
+    planted: PHPSTAN_PLANTED
+  },
+  {
+    id: 'phpstan-checkstyle',
+    tool: 'PHPStan',
+    format: 'checkstyle',
+    check: 'php: cd phpstan && phpstan analyse --error-format=checkstyle',
+    source: `${PHPSTAN_SOURCE}CheckstyleErrorFormatterTest.php`,
+    replace: { [PHPSTAN_FILE.replace(/"/g, '&quot;')]: 'src/Bar.php' },
+    kind: 'type checker',
+    planted: PHPSTAN_PLANTED
+  }
+]
+
+export const MORE_TOOLS: GateTool[] = [...LINTERS, ...PYTHON, ...RUNNERS, ...FROM_THEIR_TESTS]
