@@ -2,8 +2,8 @@
  * Regenerates __tests__/fixtures/gates/<id>.json from the tools that install here (npm: ESLint,
  * TypeScript, Prettier, Pyright, stylelint, markdownlint-cli2, Jest, Vitest; Debian: ShellCheck,
  * yamllint, Pylint, flake8, mypy, pytest, Go, staticcheck; rustup: clippy; by hand: oxlint, Biome,
- * RuboCop, mocha, Node 20, see `capture`), each run on a fresh
- * copy of test-support/gate-sample. Fixtures copied from a tool's own test snapshots (Ruff,
+ * RuboCop, mocha, Node 20, and the further tools of test-support/gate-tools-more.ts, see `capture`),
+ * each run on a fresh copy of test-support/gate-sample. Fixtures copied from a tool's own test snapshots (Ruff,
  * golangci-lint, hadolint, MSBuild) are left as they are. Tools CI does not install (a `capture`
  * entry: mocha, Node 20) run from CAPTURE_PATH, put first on PATH, e.g.
  * `CAPTURE_PATH=/tmp/m/node_modules/.bin npm run capture-gates -- mocha-spec`; for Node 20,

@@ -1,5 +1,5 @@
 // npm run docs: rewrites the inputs and outputs tables of README.md from action.yml, the table of
-// tools the checks read from their fixtures, the sandbox's folder table from
+// tools the checks read from their fixtures (and docs/checks.md's table of tools), the sandbox's folder table from
 // src/process/toolchains.ts, and the loop's transition table in src/loop/README.md from
 // src/loop/transitions.ts, and the dataset's counts in eval/README.md from its cases, so they match.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -10,6 +10,8 @@ import { LOOP_EVENTS, TRANSITIONS, type Transition } from '../src/loop/transitio
 import { LOOP_STATUSES } from '../src/loop/types.js'
 import { CREDENTIALS, TOOLCHAIN_HOMES } from '../src/process/toolchains.js'
 import { copySample, loadFixture, located, replay } from '../test-support/gate-parity.js'
+import { bestRow, byTool, toolKind } from '../test-support/gate-tool-kinds.js'
+import type { GateTool } from '../test-support/gate-tool-types.js'
 import { GATE_TOOLS } from '../test-support/gate-tools.js'
 
 interface ActionYml {
@@ -70,11 +72,7 @@ export function gateToolsTable(): string {
         if (i >= 0) found.splice(i, 1)
         return i >= 0
       }).length
-      const from = t.run
-        ? `${fixture.version}, run here`
-        : t.capture
-          ? `${fixture.version}, captured here (${t.capture.install})`
-          : `${fixture.version}, from ${t.source}`
+      const from = origin(t, fixture.version)
       return `| ${t.tool} | ${t.format} | \`${cell(t.check)}\` | ${planted.length} | ${hits} | ${cell(from)} |`
     })
     return [
@@ -85,6 +83,36 @@ export function gateToolsTable(): string {
   } finally {
     rmSync(root, { recursive: true, force: true })
   }
+}
+
+/** Where a row's output came from: run here by CI, captured here by hand, or a tool's own tests. */
+export function origin(t: GateTool, version: string): string {
+  if (t.run) return `${version}, run here`
+  if (t.capture) return `${version}, captured here (${t.capture.install})`
+  if (/\bhere\b/.test(t.source ?? '')) return `${version}, captured here (${t.source})`
+  return `${version}, from ${t.source}: does not install here`
+}
+
+/** The version number a tool printed: `Version 5.9.3` and `go version go1.19.8 linux/amd64` alike. */
+export const shortVersion = (printed: string): string =>
+  /\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?/.exec(printed)?.[0] ?? printed
+
+/**
+ * docs/checks.md's table: a row a tool, with what it is, the check whose output reads best (a row
+ * of GATE_TOOLS, so a fixture the parity test replays), where that output came from, and how many
+ * of the tool's formats are tested.
+ */
+export function toolTable(tools: readonly GateTool[] = GATE_TOOLS): string {
+  const rows = [...byTool(tools)].map(([name, group]) => {
+    const best = bestRow(group)
+    const from = origin(best, shortVersion(loadFixture(best.id).version))
+    return `| ${cell(name)} | ${toolKind(group)} | \`${cell(best.check)}\` | ${cell(from)} | ${group.length} |`
+  })
+  return [
+    '| tool | kind | check that reads best | its output captured from | formats tested |',
+    '|---|---|---|---|---|',
+    ...rows
+  ].join('\n')
 }
 
 /** The sandbox's view of a runner's home: toolchain homes shown, credentials hidden, and why. */
@@ -130,7 +158,7 @@ export function replaceBetween(text: string, marker: string, content: string): s
   const end = `<!-- ${marker}:end -->`
   const i = text.indexOf(start)
   const j = text.indexOf(end)
-  if (i < 0 || j < 0) throw new Error(`README.md lacks the ${start} … ${end} markers`)
+  if (i < 0 || j < 0) throw new Error(`the file lacks the ${start} … ${end} markers`)
   return `${text.slice(0, i + start.length)}\n${content}\n${text.slice(j)}`
 }
 
@@ -143,6 +171,10 @@ if (process.argv[1]?.endsWith('readme-tables.ts')) {
   readme = replaceBetween(readme, 'gate-tools', gateToolsTable())
   readme = replaceBetween(readme, 'sandbox-folders', sandboxTable())
   writeFileSync('README.md', readme)
+  writeFileSync(
+    'docs/checks.md',
+    replaceBetween(readFileSync('docs/checks.md', 'utf8'), 'tool-table', toolTable())
+  )
   const loop = replaceBetween(
     readFileSync('src/loop/README.md', 'utf8'),
     'transitions',

@@ -1,6 +1,8 @@
 /** What a tool the gates are tested against is: see gate-tools.ts. */
 import type { Severity } from '../src/loop/types.js'
 
+export type ToolKind = 'linter' | 'type checker' | 'test runner' | 'formatter' | 'build' | 'runtime'
+
 export type Planted = [file: string | null, line: number | null, severity: Severity]
 
 export interface GateTool {
@@ -23,6 +25,8 @@ export interface GateTool {
   /** Text in a copied fixture that stands for a folder of the sample (its temp path, a test's file name). */
   replace?: Record<string, string>
   planted: Planted[]
+  /** What the tool is, where the check's name does not say it (see gate-tool-kinds.ts). */
+  kind?: ToolKind
   /**
    * The row the docs' tool table recommends for this tool: the check whose output reads best (one
    * per tool).

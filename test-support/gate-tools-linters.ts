@@ -61,6 +61,7 @@ export const LINTER_TOOLS: GateTool[] = [
     check: 'lint: oxlint -f json oxlint',
     source: BY_HAND,
     capture: OXLINT_RUN,
+    best: true,
     planted: OXLINT
   },
   {
@@ -125,6 +126,7 @@ export const LINTER_TOOLS: GateTool[] = [
     check: 'lint: rubocop --format json rubocop',
     source: BY_HAND,
     capture: RUBOCOP_RUN,
+    best: true,
     planted: RUBOCOP
   },
   {
@@ -170,6 +172,7 @@ export const LINTER_TOOLS: GateTool[] = [
     check: 'lint: biome lint --reporter=json biome',
     source: BY_HAND,
     capture: BIOME_RUN,
+    best: true,
     planted: BIOME
   },
   {

@@ -29,6 +29,7 @@ export const RUNNER_TOOLS: GateTool[] = [
     format: 'spec',
     check: 'test: mocha mocha/test',
     capture: MOCHA,
+    best: true,
     planted: [
       ['mocha/test/math.spec.js', 6, 'high'],
       ['mocha/test/math.spec.js', 11, 'high']
@@ -188,6 +189,7 @@ export const RUNNER_TOOLS: GateTool[] = [
     format: 'uncaught exception (CommonJS)',
     check: 'run: node shapes/src/app.js',
     run: npm('node', 'node --version'),
+    best: true,
     planted: [['shapes/src/app.js', 3, 'high']]
   },
   {

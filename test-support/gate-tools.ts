@@ -99,6 +99,7 @@ const BASE_TOOLS: GateTool[] = [
     format: 'json',
     check: 'lint: eslint js -f json',
     run: npm('eslint'),
+    best: true,
     planted: ESLINT
   },
   {
@@ -124,6 +125,7 @@ const BASE_TOOLS: GateTool[] = [
     format: 'plain',
     check: 'types: tsc -p ts',
     run: npm('tsc', 'tsc --version'),
+    best: true,
     planted: [['ts/index.ts', 5, 'high']]
   },
   {
@@ -141,6 +143,7 @@ const BASE_TOOLS: GateTool[] = [
     check: 'format: prettier --check js',
     run: npm('prettier'),
     // each file `[warn]` lists fails the check: the file's finding is high
+    best: true,
     planted: [['js/format.js', null, 'high']]
   },
   {
@@ -157,6 +160,7 @@ const BASE_TOOLS: GateTool[] = [
     format: '--outputjson',
     check: 'types: pyright py --outputjson',
     run: npm('pyright'),
+    best: true,
     planted: PYRIGHT
   },
   {
@@ -213,6 +217,7 @@ const BASE_TOOLS: GateTool[] = [
     format: 'json',
     check: 'lint: pylint py/app.py -f json',
     run: apt('pylint'),
+    best: true,
     planted: PYLINT
   },
   {
@@ -238,6 +243,7 @@ const BASE_TOOLS: GateTool[] = [
     format: 'text',
     check: 'vet: cd go && go vet ./...',
     run: apt('go', 'go version'),
+    best: true,
     planted: [['go/main.go', 7, 'high']]
   },
   {
@@ -254,6 +260,7 @@ const BASE_TOOLS: GateTool[] = [
     format: 'json',
     check: 'lint: cd go && go-staticcheck -f json ./...',
     run: apt('go-staticcheck', 'go-staticcheck -version'),
+    best: true,
     planted: STATICCHECK
   },
   {
@@ -309,6 +316,7 @@ const BASE_TOOLS: GateTool[] = [
     format: 'json1',
     check: 'sh: shellcheck -f json1 sh/deploy',
     run: apt('shellcheck'),
+    best: true,
     planted: SHELLCHECK
   },
   {
@@ -341,6 +349,7 @@ const BASE_TOOLS: GateTool[] = [
     format: 'github (workflow commands)',
     check: 'yaml: yamllint -f github config.yml',
     run: apt('yamllint'),
+    best: true,
     planted: YAMLLINT
   },
   {
@@ -357,6 +366,7 @@ const BASE_TOOLS: GateTool[] = [
     format: 'json',
     check: 'css: stylelint css/style.css -f json',
     run: npm('stylelint'),
+    best: true,
     planted: STYLELINT
   },
   {
@@ -365,6 +375,7 @@ const BASE_TOOLS: GateTool[] = [
     format: 'default',
     check: 'docs: markdownlint-cli2 docs/guide.md',
     run: npm('markdownlint-cli2', 'markdownlint-cli2 --help | head -1'),
+    best: true,
     planted: MARKDOWNLINT
   },
   // stylelint 18 and markdownlint-cli2 0.24 declare Node 22 (development runs Node 20, where the rows
@@ -407,6 +418,7 @@ const BASE_TOOLS: GateTool[] = [
     format: 'default',
     check: 'test: vitest run js/vitest',
     run: npm('vitest'),
+    best: true,
     planted: [['js/vitest/math.test.js', 6, 'high']]
   },
   {
@@ -423,6 +435,7 @@ const BASE_TOOLS: GateTool[] = [
     format: 'spec',
     check: 'test: node --test js/node-test/math.test.mjs',
     run: npm('node', 'node --version'),
+    best: true,
     planted: [['js/node-test/math.test.mjs', 7, 'high']]
   },
   {
@@ -477,6 +490,7 @@ const BASE_TOOLS: GateTool[] = [
     check: 'lint: ruff check --output-format github ruff/input.py',
     source: `${RUFF_SOURCE}github.snap`,
     replace: RUFF_TMP,
+    best: true,
     planted: RUFF
   },
   {
@@ -519,6 +533,7 @@ const BASE_TOOLS: GateTool[] = [
     format: 'json',
     check: 'lint: cd golangci && golangci-lint run --output.json.path stdout',
     source: `${GOLANGCI_SOURCE}json_test.go`,
+    best: true,
     planted: GOLANGCI
   },
   {
@@ -553,6 +568,7 @@ const BASE_TOOLS: GateTool[] = [
     check: 'docker: hadolint Dockerfile',
     source: 'hadolint/hadolint 8f936c5 (2.15.1) test/Hadolint/Formatter/TTYSpec.hs',
     replace: { '<string>': 'Dockerfile' },
+    best: true,
     planted: [
       ['Dockerfile', 1, 'low'],
       ['Dockerfile', 3, 'medium'],
@@ -566,6 +582,7 @@ const BASE_TOOLS: GateTool[] = [
     check: 'build: cd msbuild && dotnet build',
     source:
       'Microsoft Learn, "MSBuild diagnostic format for tasks" (dotnet/msbuild 05f0891, 18.11.0)',
+    best: true,
     planted: [
       ['msbuild/Main.cs', 17, 'medium'],
       [null, null, 'high']

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { parseMode, parseSettings } from '../../src/inputs.js'
@@ -7,8 +8,12 @@ import {
   gateToolsTable,
   sandboxTable,
   tables,
+  toolTable,
   transitionTable
 } from '../../scripts/readme-tables.js'
+import { FIXTURES } from '../../test-support/gate-parity.js'
+import { byTool } from '../../test-support/gate-tool-kinds.js'
+import { GATE_TOOLS } from '../../test-support/gate-tools.js'
 
 const action = parse(readFileSync('action.yml', 'utf8')) as Parameters<typeof tables>[0] & {
   runs: { using: string; main: string }
@@ -30,6 +35,29 @@ describe('documentation matches the code', () => {
       const [planted, found] = row.split(' | ').slice(3, 5)
       expect(found, row).toBe(planted)
     }
+  })
+
+  it('docs/checks.md names, for at least 40 tools, a check whose real output the parity test replays', () => {
+    const table = toolTable()
+    const doc = readFileSync('docs/checks.md', 'utf8')
+    const written = doc.slice(
+      doc.indexOf('<!-- tool-table:start -->\n') + 26,
+      doc.indexOf('\n<!-- tool-table:end -->')
+    )
+    expect(written).toBe(table)
+    const rows = table.split('\n').slice(2)
+    expect(rows.length).toBeGreaterThanOrEqual(40)
+    for (const row of rows) {
+      const check = /\| `(.+)` \|/.exec(row)![1]!.replace(/\\\|/g, '|')
+      const replayed = GATE_TOOLS.find(t => t.check === check)
+      expect(replayed, row).toBeDefined()
+      expect(existsSync(path.join(FIXTURES, `${replayed!.id}.json`)), row).toBe(true)
+    }
+  })
+
+  it('each tool has at most one row marked best for the tool table', () => {
+    for (const [tool, rows] of byTool(GATE_TOOLS))
+      expect(rows.filter(r => r.best).length, tool).toBeLessThanOrEqual(1)
   })
 
   it("the README's sandbox table is the toolchain and credential lists of the code (npm run docs)", () => {

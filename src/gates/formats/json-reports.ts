@@ -1,4 +1,4 @@
-import { toolLevel, type GateProblem } from '../problem.js'
+import { toolLevel, type GateProblem, type ToolLevel } from '../problem.js'
 import { isCargoMessage, readCargoMessage } from './cargo-messages.js'
 import { isRdjson, isRdjsonDiagnostic, readRdjson } from './rdjson.js'
 import { isSarif, readSarif } from './sarif.js'
@@ -64,7 +64,25 @@ function foldNotes(problems: GateProblem[]): GateProblem[] {
   return out
 }
 
+/** Bandit's issue_severity: HIGH, MEDIUM, LOW. */
+const BANDIT_LEVELS: Record<string, ToolLevel> = { HIGH: 'error', MEDIUM: 'warning', LOW: 'note' }
+
 const ARRAY_SHAPES: readonly ArrayShape[] = [
+  {
+    // Bandit -f json: { results: [{ filename, line_number, col_offset, issue_severity, test_id, issue_text }] }
+    format: 'bandit-json',
+    accepts: i => typeof i['filename'] === 'string' && typeof i['issue_severity'] === 'string',
+    read: i => [
+      {
+        file: i['filename'] as string,
+        line: num(i['line_number']),
+        column: plus1(i['col_offset']),
+        level: BANDIT_LEVELS[i['issue_severity'] as string] ?? 'error',
+        rule: str(i['test_id']),
+        message: str(i['issue_text']) ?? 'Bandit issue'
+      }
+    ]
+  },
   {
     // ESLint 9 -f json: [{ filePath, messages: [{ ruleId, severity 1|2, message, line, column, endLine, endColumn }] }]
     format: 'eslint-json',

@@ -69,14 +69,18 @@ function readGeneric(lines: readonly string[]): ReadProblem[] {
  * Location shapes other tools print, each read as the loose form is (a file of the tree, or what
  * looks like a file's path): `"src/app.js", line 3[, column 5]: message` (C compilers and lints of
  * old), `src/app.js(3[,5]): warning[ CODE]: message` (MSBuild-like, with or without a column or
- * code), a `file:///…/src/app.js:3:1[: message]` URI, and PHP's `[PHP ]Parse error: message in
- * path on line N` (`php -l`, a script's warnings and notices).
+ * code), a `file:///…/src/app.js:3:1[: message]` URI, PHP's `[PHP ]Parse error: message in
+ * path on line N` (`php -l`, a script's warnings and notices), JSHint's default `src/app.js: line 3,
+ * col 5, message`, and a level in brackets first, `[ERROR] src/App.java:3:5: message` (Checkstyle's
+ * plain).
  */
 const SHAPES: ReadonlyArray<RegExp> = [
   /^"(?<file>[^"]+)", line (?<line>\d+)(?:[.,]\s*col(?:umn)?\.?\s*(?<col>\d+))?:\s*(?:(?<level>error|warning|note|info)\s*:\s*)?(?<msg>.+)$/i,
   /^(?<file>[^\s()"'][^()"']*?)\((?<line>\d+)(?:,(?<col>\d+))?\)\s*:\s*(?<level>fatal error|error|warning|note|info)(?:\s+(?<code>[A-Z]+\d+))?\s*:\s*(?<msg>.+)$/i,
   /^(?<file>file:\/\/\/\S+?):(?<line>\d+):(?<col>\d+)(?::?\s+(?<msg>.*))?$/,
-  /^(?:PHP )?(?<level>Parse error|Fatal error|Warning|Notice|Deprecated):\s+(?<msg>.+) in (?<file>\S.*?) on line (?<line>\d+)$/
+  /^(?:PHP )?(?<level>Parse error|Fatal error|Warning|Notice|Deprecated):\s+(?<msg>.+) in (?<file>\S.*?) on line (?<line>\d+)$/,
+  /^(?<file>[^\s:][^:]*?): line (?<line>\d+), col (?<col>\d+), (?<msg>.+)$/,
+  /^\[(?<level>error|warn|warning|info)\]\s+(?<file>[^\s:][^:]*?):(?<line>\d+)(?::(?<col>\d+))?:\s*(?<msg>.+)$/i
 ]
 
 function readShapes(lines: readonly string[]): ReadProblem[] {

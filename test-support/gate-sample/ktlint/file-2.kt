@@ -1,0 +1,3 @@
+fun other() {
+    println("b")
+}

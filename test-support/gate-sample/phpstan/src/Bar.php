@@ -1,0 +1,6 @@
+<?php
+
+class Bar
+{
+    public function baz(): string { return 1; }
+}

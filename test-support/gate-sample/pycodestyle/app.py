@@ -1,0 +1,5 @@
+import os, sys
+
+
+def f( x):
+    return x

@@ -1,0 +1,5 @@
+import os
+
+
+def f():
+    return undefined_name

@@ -1,0 +1,3 @@
+SELECT a,b
+FROM orders
+where id = 1

@@ -1,0 +1,4 @@
+const unused = 1
+export function add (a, b) {
+  return a + b;
+}

@@ -1,0 +1,1 @@
+let values: Array<Int> = []
