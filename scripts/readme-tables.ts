@@ -103,7 +103,9 @@ export const shortVersion = (printed: string): string =>
  * of the tool's formats are tested.
  */
 export function toolTable(tools: readonly GateTool[] = GATE_TOOLS): string {
-  const rows = [...byTool(tools)].map(([name, group]) => {
+  // a group that plants nothing (a passing listing such as `find`) is a guard, not a tool to pick
+  const groups = [...byTool(tools)].filter(([, group]) => group.some(r => r.planted.length > 0))
+  const rows = groups.map(([name, group]) => {
     const best = bestRow(group)
     const from = origin(best, shortVersion(loadFixture(best.id).version))
     return `| ${cell(name)} | ${toolKind(group)} | \`${cell(best.check)}\` | ${cell(from)} | ${group.length} |`
