@@ -94,4 +94,17 @@ describe('npx review-loop on a laptop', () => {
     expect(git(repo, ['rev-parse', 'HEAD'])).toBe(head)
     expect(r.out).toContain('Interrupted: feature is as it was (no fix was committed).')
   })
+
+  it("times a review with its checks, and prints no step's time as 0.0s", async () => {
+    const repo = sampleRepo(dirs)
+    const r = await cli(
+      ['--check', 'slow: sleep 1.2', '--check', 'quick: true', '--dry-run', '--verbose'],
+      repo
+    )
+    expect(r.out).toContain('── check quick: exit 0: done in <0.1s')
+    expect(r.out).not.toMatch(/\b0\.0s/)
+    // the review's closing line counts its checks, which run before its group opens
+    const review = /^── \[1\/1\] review [0-9a-f]{7}: done in (\d+\.\d)s$/m.exec(r.out)
+    expect(Number(review?.[1])).toBeGreaterThanOrEqual(1.2)
+  })
 })
