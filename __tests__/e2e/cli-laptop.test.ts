@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { git } from '../../test-support/git-fixture.js'
-import { cli, sampleRepo, type CliWatch } from '../../test-support/local-cli.js'
+import { cli, sampleRepo, TODO_CHECK, type CliWatch } from '../../test-support/local-cli.js'
 
 const dirs: string[] = []
 
@@ -106,5 +106,24 @@ describe('npx review-loop on a laptop', () => {
     // the review's closing line counts its checks, which run before its group opens
     const review = /^── \[1\/1\] review [0-9a-f]{7}: done in (\d+\.\d)s$/m.exec(r.out)
     expect(Number(review?.[1])).toBeGreaterThanOrEqual(1.2)
+  })
+
+  it("speaks of the laptop: each iteration's records in a folder it names, no artifact, pull request or job", async () => {
+    const repo = sampleRepo(dirs)
+    const out = `${repo}-out`
+    dirs.push(out)
+    const r = await cli(
+      ['--check', TODO_CHECK, '--fix', "sed -i '/TODO/d' src/a.js", '--out', out],
+      repo
+    )
+    expect(r.out).toContain('review-loop: go')
+    expect(r.out).toContain(
+      `The comment, the check results and each iteration's records are in ${out}`
+    )
+    expect(readdirSync(path.join(out, 'records'))).toEqual(['iteration-1', 'iteration-2'])
+    const comment = readFileSync(path.join(out, 'comment.md'), 'utf8')
+    expect(comment).toContain(`Full reviews: \`${path.join(out, 'records/iteration-2')}\``)
+    for (const text of [r.out, comment.replace(/^<!--.*-->$/m, '')])
+      expect(text).not.toMatch(/artifact|pr-1|Re-run|the job|workflow/i)
   })
 })

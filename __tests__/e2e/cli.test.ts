@@ -277,13 +277,10 @@ describe('npx review-loop', () => {
     expect(comment).toContain('## Review loop: GO')
     // no GitHub commands, pages or workflow runs in a local comment
     expect(comment).not.toMatch(/\/review-loop |file:\/\/|\]\(|workflow run/)
-    expect(readdirSync(path.join(out, 'artifacts'))).toEqual([
-      'review-loop-pr-1-iteration-1',
-      'review-loop-pr-1-iteration-2'
-    ])
+    expect(readdirSync(path.join(out, 'records'))).toEqual(['iteration-1', 'iteration-2'])
     // the fix record says what became of the fix, not the write-ahead `pushing`
     const fix = JSON.parse(
-      readFileSync(path.join(out, 'artifacts/review-loop-pr-1-iteration-1/fix-1.json'), 'utf8')
+      readFileSync(path.join(out, 'records/iteration-1/fix-1.json'), 'utf8')
     ) as { outcome: string; commitSha: string }
     expect(fix.outcome).toBe('pushed')
     expect(git(repo, ['rev-parse', 'HEAD'])).toBe(fix.commitSha)

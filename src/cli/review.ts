@@ -19,8 +19,8 @@ import { bringBack, gitOut, keepFixesOnInterrupt, type LocalRepo } from './bring
 import { installedDependencies, lendDependencies, type Lending } from './dependencies.js'
 import { createLocalGitHub, type LocalRecord } from './local-github.js'
 
-/** Each iteration's records (the artifacts on GitHub): a folder of the run's output. */
-const recordsIn = (out: string): string => path.join(out, 'artifacts')
+/** Each iteration's records (the artifacts on GitHub): a folder of the run's output, `iteration-N`. */
+const recordsIn = (out: string): string => path.join(out, 'records')
 
 /** A loop never takes more runs than this, whatever its settings say (a guard, not a cap). */
 const MAX_RUNS = 60
