@@ -101,7 +101,6 @@ describe('npx review-loop on a laptop', () => {
       ['--check', 'slow: sleep 1.2', '--check', 'quick: true', '--dry-run', '--verbose'],
       repo
     )
-    expect(r.out).toContain('── check quick: exit 0: done in <0.1s')
     expect(r.out).not.toMatch(/\b0\.0s/)
     // the review's closing line counts its checks, which run before its group opens
     const review = /^── \[1\/1\] review [0-9a-f]{7}: done in (\d+\.\d)s$/m.exec(r.out)
