@@ -62,9 +62,7 @@ export function explainModelError(
     )
   }
   if (e instanceof Anthropic.APIError && (e.status === 529 || e.status === 503)) {
-    return new Error(
-      `${service} stayed overloaded (${e.status}) after retries; re-run later.`
-    )
+    return new Error(`${service} stayed overloaded (${e.status}) after retries; re-run later.`)
   }
   if (e instanceof Anthropic.APIConnectionTimeoutError) {
     return new Error(
