@@ -15,59 +15,15 @@ import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { git, writeFiles } from '../../test-support/git-fixture.js'
 import { defaultNode, Sandbox, WORKFLOW_TOKEN } from '../../test-support/harness.js'
+import { BIN, cli, sampleRepo as sampleRepoIn, TODO_CHECK } from '../../test-support/local-cli.js'
 import { runScenario, type Scenario } from '../../test-support/scenario.js'
 
-const BIN = path.resolve('bin/review-loop.mjs')
-const TODO_CHECK = 'todo: grep -n TODO src/a.js | sed "s|^|src/a.js:|" | grep . && exit 1 || exit 0'
 const dirs: string[] = []
+const sampleRepo = (files: Record<string, string> = {}): string => sampleRepoIn(dirs, files)
 
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true })
 })
-
-/**
- * `review-loop ARGS` through the committed bundle, on node 24, as npx runs it; asynchronous, so the
- * emulator in this process keeps answering.
- */
-function cli(
-  args: string[],
-  cwd: string,
-  env: Record<string, string> = {}
-): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise(resolve => {
-    const child = spawn(defaultNode(), [BIN, ...args], {
-      cwd,
-      env: {
-        PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-        HOME: os.homedir(),
-        LANG: 'C.UTF-8',
-        ...env
-      }
-    })
-    let out = ''
-    let err = ''
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()))
-    child.on('close', code => resolve({ code, out, err }))
-  })
-}
-
-/** A repository on `feature` with a TODO the check finds, `main` its base. */
-function sampleRepo(files: Record<string, string> = {}): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'review-loop-cli-'))
-  dirs.push(dir)
-  git(dir, ['init', '-q', '-b', 'main'])
-  git(dir, ['config', 'user.name', 'Dev'])
-  git(dir, ['config', 'user.email', 'dev@example.com'])
-  writeFiles(dir, { 'README.md': '# sample\n', ...files })
-  git(dir, ['add', '-A'])
-  git(dir, ['commit', '-q', '-m', 'initial'])
-  git(dir, ['switch', '-q', '-c', 'feature'])
-  writeFiles(dir, { 'src/a.js': 'run()\n// TODO later\n' })
-  git(dir, ['add', '-A'])
-  git(dir, ['commit', '-q', '-m', 'todo'])
-  return dir
-}
 
 /** A folder with a bwrap that cannot create namespaces (Ubuntu 24.04's AppArmor), for PATH. */
 function brokenBwrap(): string {
@@ -321,13 +277,10 @@ describe('npx review-loop', () => {
     expect(comment).toContain('## Review loop: GO')
     // no GitHub commands, pages or workflow runs in a local comment
     expect(comment).not.toMatch(/\/review-loop |file:\/\/|\]\(|workflow run/)
-    expect(readdirSync(path.join(out, 'artifacts'))).toEqual([
-      'review-loop-pr-1-iteration-1',
-      'review-loop-pr-1-iteration-2'
-    ])
+    expect(readdirSync(path.join(out, 'records'))).toEqual(['iteration-1', 'iteration-2'])
     // the fix record says what became of the fix, not the write-ahead `pushing`
     const fix = JSON.parse(
-      readFileSync(path.join(out, 'artifacts/review-loop-pr-1-iteration-1/fix-1.json'), 'utf8')
+      readFileSync(path.join(out, 'records/iteration-1/fix-1.json'), 'utf8')
     ) as { outcome: string; commitSha: string }
     expect(fix.outcome).toBe('pushed')
     expect(git(repo, ['rev-parse', 'HEAD'])).toBe(fix.commitSha)

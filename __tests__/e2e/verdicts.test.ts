@@ -606,7 +606,7 @@ describe('a model outage at the fixer fails the step and the re-run resumes', ()
     })
     const [first, rerun] = report.runs
     expect(first!.exitCode).not.toBe(0)
-    expect(first!.errors.join('\n')).toMatch(/AI fixer could not start.*re-run the workflow/s)
+    expect(first!.errors.join('\n')).toMatch(/AI fixer could not start.*re-run to resume/s)
     expect(rerun!.attempt).toBe(2)
     expect(report.runs.at(-1)!.outputs['status']).toBe('go')
     expect(report.runs.map(r => r.outputs['status'])).not.toContain('stalled')

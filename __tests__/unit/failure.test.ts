@@ -29,6 +29,15 @@ describe('withRemedy: a failure says what to do', () => {
     ])
       expect(withRemedy(message)).toBe(`${message.replace(/\.?$/, '.')} ${GENERIC}`)
   })
+
+  it('on a laptop, says to run review-loop again, not to re-run a job', () => {
+    const local = withRemedy('fetch failed: Invalid URL', 'cli')
+    expect(local).toMatch(/^fetch failed: Invalid URL\. Run review-loop again; /)
+    expect(local).not.toMatch(/job/)
+    // a remedy said once: the failure line in the comment adds none to it
+    expect(withRemedy(local, 'cli')).toBe(local)
+    expect(withRemedy(local)).toBe(local)
+  })
 })
 
 describe('reportFailure: no secret of the job reaches the PR', () => {

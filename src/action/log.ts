@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import * as core from '@actions/core'
 import { logText, plainText } from '../loop/untrusted.js'
 import type { Log } from '../ports/index.js'
+import { logTime } from '../report/format.js'
 
 /** The runner's log, through the toolkit: groups close with how long they took. */
 export function createActionsLog(): Log {
@@ -40,8 +41,8 @@ export function createActionsLog(): Log {
       try {
         return await fn()
       } finally {
-        const ms = about?.tookMs ?? Date.now() - started
-        core.info(`${title}: done in ${(ms / 1000).toFixed(1)}s`)
+        const ms = about?.tookMs ?? Date.now() - (about?.since ?? started)
+        core.info(`${title}: done in ${logTime(ms)}`)
         core.endGroup()
       }
     }

@@ -75,7 +75,7 @@ async function review(options: ReviewOptions, io: CliIo): Promise<number> {
       `review-loop: ${state?.status ?? 'not reviewed'}${state?.reason ? ` — ${state.reason}` : ''}`
     )
   if (result.outcome?.notice) io.out(result.outcome.notice)
-  io.out(`The comment, the check results and the artifacts are in ${result.out}`)
+  io.out(`The comment, the check results and each iteration's records are in ${result.out}`)
   io.out(`  comment: ${path.join(result.out, 'comment.md')}`)
   if (result.left) io.err(result.left)
   else if (!options.dryRun)

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -16,21 +15,15 @@ import { plural } from '../report/format.js'
 import type { IterationOutcome } from '../run/deps.js'
 import { runIteration } from '../run/iteration.js'
 import { UsageError, type ReviewOptions } from './args.js'
+import { bringBack, gitOut, keepFixesOnInterrupt, type LocalRepo } from './bring-back.js'
 import { installedDependencies, lendDependencies, type Lending } from './dependencies.js'
 import { createLocalGitHub, type LocalRecord } from './local-github.js'
 
+/** Each iteration's records (the artifacts on GitHub): a folder of the run's output, `iteration-N`. */
+const recordsIn = (out: string): string => path.join(out, 'records')
+
 /** A loop never takes more runs than this, whatever its settings say (a guard, not a cap). */
 const MAX_RUNS = 60
-
-const gitOut = (cwd: string, args: string[]): string =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim()
-
-interface LocalRepo {
-  root: string
-  branch: string
-  head: string
-  base: string
-}
 
 /** The repository, its current branch and the base, checked before anything is copied. */
 function localRepo(cwd: string, given: string | undefined): LocalRepo {
@@ -164,13 +157,17 @@ export async function reviewLocally(options: ReviewOptions, io: LocalIo): Promis
     rmSync(work, { recursive: true, force: true })
     rmSync(copies, { recursive: true, force: true })
   }
+  const mirror = path.join(work, 'origin.git')
+  // what the loop committed is brought onto your branch first, or named with how to take it
   const onSignal = (signal: NodeJS.Signals) => {
+    // a second Ctrl-C meanwhile must not end this process before it has said where the fixes are
+    process.on('SIGINT', () => {})
+    keepFixesOnInterrupt({ repo, mirror, records: recordsIn(out) }, io.log)
     cleanUp()
     process.exit(signal === 'SIGINT' ? 130 : 143)
   }
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal)
   try {
-    const mirror = path.join(work, 'origin.git')
     const checkout = path.join(work, 'checkout')
     gitOut(work, ['clone', '-q', '--bare', '--no-hardlinks', repo.root, mirror])
     gitOut(work, ['clone', '-q', '--branch', repo.branch, mirror, checkout])
@@ -211,7 +208,7 @@ async function loop(
   const settings: Settings = {
     ...settingsFrom(name => given[name] ?? inputFromEnv(name, io.env), config, io.env),
     retrigger: 'dispatch',
-    artifactsDir: path.join(where.out, 'artifacts'),
+    artifactsDir: recordsIn(where.out),
     surface: 'cli'
   }
   const ai = await agents(settings, log, options.dryRun, io.onUsage)
@@ -340,36 +337,5 @@ function localPull(branch: string, base: string) {
     headRepoFullName: 'local',
     baseRepoFullName: 'local',
     labels: []
-  }
-}
-
-/**
- * The loop's commits onto the user's branch, by fast-forward only: never when the branch moved
- * meanwhile or the merge would touch a file changed in the work tree (git refuses; the commits are
- * then named so they can be taken by hand).
- */
-function bringBack(
-  repo: LocalRepo,
-  mirror: string,
-  dryRun: boolean
-): { head: string; left?: string } {
-  const fixed = gitOut(mirror, ['rev-parse', `refs/heads/${repo.branch}`])
-  if (dryRun || fixed === repo.head) return { head: repo.head }
-  gitOut(repo.root, ['fetch', '-q', mirror, `refs/heads/${repo.branch}`])
-  try {
-    if (gitOut(repo.root, ['rev-parse', 'HEAD']) !== repo.head)
-      throw new Error(`${repo.branch} moved while the loop ran`)
-    gitOut(repo.root, ['merge', '-q', '--ff-only', fixed])
-    return { head: fixed }
-  } catch (e) {
-    // one ref per run, so an earlier run's fixes stay reachable
-    const ref = `refs/review-loop/${repo.branch}/${fixed.slice(0, 12)}`
-    gitOut(repo.root, ['update-ref', ref, fixed])
-    const err = e as Error & { stderr?: string }
-    const why = (err.stderr?.trim() || err.message).split('\n').slice(0, 3).join(' ')
-    return {
-      head: repo.head,
-      left: `The fixes were not brought onto ${repo.branch}: ${why}. They are kept at ${ref}; take them with: git merge --ff-only ${ref}`
-    }
   }
 }

@@ -1,9 +1,8 @@
 import type { Log } from '../ports/index.js'
+import { logTime } from '../report/format.js'
 
 /** The last lines of a failing check a terminal shows; --verbose shows what the action's log does. */
 const TERMINAL_LINES = 40
-
-const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`
 
 /**
  * The run's log on a terminal: the same lines the action prints, without workflow commands (a
@@ -38,7 +37,7 @@ export function createTerminalLog(
       const started = Date.now()
       const hidden = about?.detail === true && !verbose
       // a group of detail is its heading alone, with the time of the work it tells of
-      const took = hidden && about.tookMs !== undefined ? ` (${seconds(about.tookMs)})` : ''
+      const took = hidden && about.tookMs !== undefined ? ` (${logTime(about.tookMs)})` : ''
       write(`── ${name}${took}`)
       quiet = hidden
       inGroup = true
@@ -47,7 +46,10 @@ export function createTerminalLog(
       } finally {
         quiet = false
         inGroup = false
-        if (!hidden) write(`── ${name}: done in ${seconds(about?.tookMs ?? Date.now() - started)}`)
+        if (!hidden)
+          write(
+            `── ${name}: done in ${logTime(about?.tookMs ?? Date.now() - (about?.since ?? started))}`
+          )
       }
     }
   }

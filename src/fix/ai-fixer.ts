@@ -242,7 +242,7 @@ function unavailable(e: unknown, turn: number, edited: boolean, timedOut: boolea
   const message = (e as Error).message
   if (!edited && !timedOut)
     throw new FixerUnavailableError(
-      `The AI fixer ${turn === 1 ? 'could not start' : `failed at turn ${turn} before it changed anything`}: ${message} Nothing was changed and the loop state is as it was; re-run the workflow to resume.`
+      `The AI fixer ${turn === 1 ? 'could not start' : `failed at turn ${turn} before it changed anything`}: ${message} Nothing was changed and the loop state is as it was; re-run to resume.`
     )
   return message
 }

@@ -3,6 +3,7 @@ import path from 'node:path'
 import type { FixRecord } from '../loop/types.js'
 import type { CommandRunner, Git, TreeEntry } from '../ports/index.js'
 import { containsSecret, maskSecrets } from '../process/secrets.js'
+import { logTime } from '../report/format.js'
 import { inspectForCommit, isGitName } from './confined-fs.js'
 import { linksIntoProtected } from './links.js'
 import { protectedMatcher, reachMatcher, type ProtectedMatcher } from './protected-paths.js'
@@ -25,7 +26,7 @@ export async function runFixCommands(
       env: ctx.env,
       timeoutMs: ctx.timeoutMs
     })
-    ctx.log(`fix command '${command}' exited ${r.exitCode} in ${(r.durationMs / 1000).toFixed(1)}s`)
+    ctx.log(`fix command '${command}' exited ${r.exitCode} in ${logTime(r.durationMs)}`)
     results.push({ command, exitCode: r.exitCode, durationMs: r.durationMs })
   }
   return results

@@ -319,8 +319,32 @@ export function readGateOutput(
   }
 }
 
+/** What a watching tool prints last: Vitest, Jest, tsc --watch, nodemon. */
+const WATCHING =
+  /waiting for file changes|watching for (?:file )?changes|press h to show help|watch usage|\bwatching path/i
+
+/**
+ * Why a check that timed out did, as far as its last lines tell: a watch mode (a test runner that
+ * waits for file changes, as Vitest does where CI is not set), else the usual causes.
+ */
+export function timeoutCause(output: string): { watching: boolean; cause: string } {
+  const once = 'run it once (`vitest run`, `jest --watchAll=false`) or with CI=true'
+  if (WATCHING.test(tail(output, 10)))
+    return {
+      watching: true,
+      cause: `Its last lines show a watch mode: it waits for file changes and never ends (Vitest watches where CI is not set): ${once}.`
+    }
+  return {
+    watching: false,
+    cause: `A check that times out is usually waiting: a test runner in watch mode (Vitest watches where CI is not set: ${once}), a prompt for input, or a server it started; if it only needs longer, raise command-timeout-minutes.`
+  }
+}
+
 function failedFinding(name: string, result: CommandOutput): Finding {
-  const what = result.timedOut ? 'timed out' : `failed (exit code ${result.exitCode})`
+  const timeout = result.timedOut ? timeoutCause(result.output) : undefined
+  const what = timeout
+    ? `timed out${timeout.watching ? ' in watch mode' : ''}`
+    : `failed (exit code ${result.exitCode})`
   const title = `Check '${name}' ${what}`
   const missing =
     result.report === null ? '\n\nIt did not write its report file (the `report=` option).' : ''
@@ -330,7 +354,7 @@ function failedFinding(name: string, result: CommandOutput): Finding {
     category: 'testing',
     title,
     // a fence longer than any run of backticks in the output, so no line of it closes the block
-    description: `The last lines of its output:\n\n${codeBlock(tail(result.output))}${missing}`,
+    description: `The last lines of its output:\n\n${codeBlock(tail(result.output))}${missing}${timeout ? `\n\n${timeout.cause}` : ''}`,
     source: `gate:${name}`
   }
 }

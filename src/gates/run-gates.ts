@@ -15,7 +15,7 @@ import { compileMatchers, type ProblemMatcher } from './formats/problem-matchers
 import { tail } from './formats/text.js'
 import { isInside } from './paths.js'
 import type { CheckSpec } from './problem.js'
-import { readGateOutput, type GateReading, type ReadOptions } from './read-output.js'
+import { readGateOutput, timeoutCause, type GateReading, type ReadOptions } from './read-output.js'
 
 export { readGateOutput, MAX_FINDINGS_PER_CHECK } from './read-output.js'
 
@@ -139,6 +139,7 @@ export async function runGates(
       async () => {
         options.log!.info(`$ ${gate.command}`)
         options.log!.verbatim(tail(result.output, LOG_LINES, 60_000) || '(no output)')
+        if (result.timedOut) options.log!.info(timeoutCause(result.output).cause)
       },
       { tookMs: result.durationMs, detail: result.exitCode === 0 && !result.timedOut }
     )

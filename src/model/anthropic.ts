@@ -58,13 +58,11 @@ export function explainModelError(
   }
   if (e instanceof Anthropic.RateLimitError) {
     return new Error(
-      `${service} kept rate-limiting the requests (429) after retries; re-run the workflow later or lower the load.`
+      `${service} kept rate-limiting the requests (429) after retries; re-run later or lower the load.`
     )
   }
   if (e instanceof Anthropic.APIError && (e.status === 529 || e.status === 503)) {
-    return new Error(
-      `${service} stayed overloaded (${e.status}) after retries; re-run the workflow later.`
-    )
+    return new Error(`${service} stayed overloaded (${e.status}) after retries; re-run later.`)
   }
   if (e instanceof Anthropic.APIConnectionTimeoutError) {
     return new Error(

@@ -357,6 +357,11 @@ export interface Log {
 export interface GroupAbout {
   /** How long that work took (a check's run): the closing line says this, not the group's own time. */
   tookMs?: number
+  /**
+   * When the work it tells of began (`Date.now()`), where that was before the group opened (a
+   * review's checks, each a group of its own): the closing line counts from then.
+   */
+  since?: number
   /** The lines are detail a terminal prints only when asked (--verbose): a passing check's output. */
   detail?: boolean
 }

@@ -435,7 +435,8 @@ function renderHuman(
     extras.artifact
       ? extras.artifactUrl
         ? `Full review: [${escapeMd(extras.artifact)}](${extras.artifactUrl})`
-        : `Full reviews: artifact \`${escapeMd(extras.artifact)}\``
+        : // a local run's records are a folder on the machine, not an artifact
+          `Full reviews: ${links.serverUrl ? 'artifact ' : ''}\`${escapeMd(extras.artifact)}\``
       : '',
     links.runUrl ? `[workflow run](${links.runUrl})` : '',
     'updated by review-loop'

@@ -3,6 +3,7 @@
  * the sticky comment (the next saved state renders the comment afresh, without it), or in a check
  * run and the job summary where there is no state yet.
  */
+import type { Surface } from '../loop/reasons.js'
 import { escapeMd } from './format.js'
 
 /** Marks the failure line in the sticky comment, so a later failure replaces it. */
@@ -18,13 +19,20 @@ const MAX_MESSAGE = 1500
  * generic remedy.
  */
 const REMEDY =
-  /(?:^|[.:;!?(—–]\s+|\b(?:or|then)\s+)(?:re-run|grant|unset|set|check|raise|delete|upgrade|use)\b(?!-)/im
+  /(?:^|[.:;!?(—–]\s+|\b(?:or|then)\s+)(?:re-run|run review-loop|grant|unset|set|check|raise|delete|upgrade|use)\b(?!-)/im
+
+/** What to do about a failure that names no remedy: try again, where the details are. */
+const GENERIC_REMEDY: Record<Surface, string> = {
+  action: "Re-run the job; if it fails the same way again, the job's log has the details.",
+  // on a laptop there is no job: the terminal holds what came before the failure
+  cli: "Run review-loop again; if it fails the same way again, the lines above say what came before it (--verbose shows every check's output)."
+}
 
 /** The failure's message with a remedy: the cause as it was said, then what to do. */
-export function withRemedy(message: string): string {
+export function withRemedy(message: string, surface: Surface = 'action'): string {
   const said = message.trim().replace(/\s+$/, '')
   if (REMEDY.test(said)) return said
-  return `${said.replace(/\.?$/, '.')} Re-run the job; if it fails the same way again, the job's log has the details.`
+  return `${said.replace(/\.?$/, '.')} ${GENERIC_REMEDY[surface]}`
 }
 
 /** One line of Markdown for `message`: plain text, Markdown and mentions escaped (`escapeMd`). */

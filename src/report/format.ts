@@ -77,6 +77,12 @@ export function duration(ms: number): string {
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`
 }
 
+/** A step's time in a log line: tenths of a second (never "0.0s"), minutes from one on. */
+export function logTime(ms: number): string {
+  if (ms < 100) return '<0.1s'
+  return ms < 60_000 ? `${(ms / 1000).toFixed(1)}s` : duration(ms)
+}
+
 /**
  * `inertText`, and no character reference left that GitHub would decode into a reference, a mention
  * or a hidden character (`&#35;12`, `&commat;user`, `&#x202E;`): a zero-width space after the `&`.

@@ -32,7 +32,8 @@ export async function reportFailure(
   // the message goes to the PR, the check run and the job summary: no secret of the job in it
   const secrets = jobSecrets(deps.settings, deps.env)
   const mask = (text: string): string => maskForPublic(text, secrets)
-  const message = mask(withRemedy(error instanceof Error ? error.message : String(error)))
+  const said = error instanceof Error ? error.message : String(error)
+  const message = mask(withRemedy(said, deps.settings.surface))
   const { ctx, log } = deps
   const what = `Run ${ctx.runId} (attempt ${ctx.runAttempt})`
   // the spend no saved state holds rides along, for the next run to count (unsaved-spend.ts)

@@ -26,6 +26,7 @@ import type { AiAgents, Clock, FixerOutcome, Log } from '../ports/index.js'
 import { maskSecrets } from '../process/secrets.js'
 import { plural } from '../report/format.js'
 import type { Plan } from './plan.js'
+import { keptPatch } from './records-name.js'
 import type { Workspace } from './workspace.js'
 
 export interface FixDeps {
@@ -83,7 +84,8 @@ function fixFiles(
   fix: FixCommit,
   prepared: PreparedFix,
   agent: FixerOutcome | undefined,
-  secrets: readonly string[]
+  secrets: readonly string[],
+  where: Pick<Settings, 'surface' | 'artifactsDir'>
 ): { files: Record<string, string>; notes: string[] } {
   const files: Record<string, string> = {}
   const notes: string[] = []
@@ -96,7 +98,7 @@ function fixFiles(
   }
   if (prepared.kind === 'kept')
     notes.push(
-      `The fix commit was not pushed (${prepared.message}); it is kept as fix-${n}.patch in the artifact.`
+      `The fix commit was not pushed (${prepared.message}); it is kept as ${keptPatch(where, n)}.`
     )
   if (agent) {
     files[`fix-${n}-transcript.json`] = maskSecrets(
@@ -190,10 +192,10 @@ export async function fixPhase(
       ...(agent?.summary ? { summary: agent.summary.slice(0, 2000) } : {}),
       ...(agent && agent.stopReason !== 'done' ? { stopReason: agent.stopReason } : {})
     }
-    const { files, notes } = fixFiles(n, record, fix, prepared, agent, ws.secrets)
+    const { files, notes } = fixFiles(n, record, fix, prepared, agent, ws.secrets, settings)
     if (withheld)
       notes.push(
-        `The fixer disputes again what the reviewer kept, so its changes were not pushed; they are kept as fix-${n}.patch in the artifact.`
+        `The fixer disputes again what the reviewer kept, so its changes were not pushed; they are kept as ${keptPatch(settings, n)}.`
       )
     const usage = agent?.usage ?? zeroUsage()
     const fixers = { aiFixer: Boolean(deps.ai?.fix), surface: settings.surface }
@@ -223,7 +225,7 @@ export async function pushPhase(
   const notes = [...fixed.notes]
   if ('message' in delivery)
     notes.push(
-      `The fix commit was not pushed (${delivery.message}); it is kept as fix-${n}.patch in the artifact.`
+      `The fix commit was not pushed (${delivery.message}); it is kept as ${keptPatch(deps.settings, n)}.`
     )
   // the state saved ahead counted the fix's usage already: replace the record, count nothing twice;
   // a branch deleted meanwhile ends the loop (no push, no GO) instead of waiting for a head

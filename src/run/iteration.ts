@@ -21,6 +21,8 @@ import {
   type Recorded
 } from './record.js'
 import { readOnlyReport } from './read-only.js'
+import { keptPatch } from './records-name.js'
+import type { Settings } from '../inputs.js'
 import { WritesWithheld } from './withheld.js'
 import { reportPhase } from './report.js'
 import { reviewPhase } from './review.js'
@@ -189,7 +191,7 @@ async function iterateHeld(
         warnings: ws.warning ? [ws.warning] : []
       }),
       fixed?.pending &&
-        `so the fix was not pushed; it is kept as fix-${plan.n}.patch in the run's artifact. Re-run the job to go on.`
+        `so the fix was not pushed; it is kept as ${keptPatch(deps.settings, plan.n)}. ${goOn(deps.settings)}`
     )
   } catch (e) {
     // a read-only token reports what it can; with a fix waiting to be pushed the step fails instead
@@ -205,7 +207,7 @@ async function iterateHeld(
   if (final && fixed?.pending)
     recorded = await explained(
       afterPush(deps, plan, recorded, final),
-      'after the fix was pushed; the next run counts the fix. Re-run the job to go on.'
+      `after the fix was pushed; the next run counts the fix. ${goOn(deps.settings)}`
     )
   const retriggered = await retriggerPhase(deps, plan, recorded, final?.retrigger ?? false)
   recorded = retriggered
@@ -274,6 +276,10 @@ async function keepingSpend<T>(
     throw e
   }
 }
+
+/** How to go on after a run that could not save its state: on a laptop there is no job to re-run. */
+const goOn = (settings: Settings): string =>
+  settings.surface === 'cli' ? 'Run review-loop again to go on.' : 'Re-run the job to go on.'
 
 /** A failed state save, said with what became of the fix and what to do. */
 async function explained<T>(saving: Promise<T>, what: string | false | undefined): Promise<T> {

@@ -29,6 +29,7 @@ import { renderReviewMarkdown } from '../report/review-markdown.js'
 import { escalate, mentions } from './escalate.js'
 import type { Plan } from './plan.js'
 import { publishCheck } from './publish-check.js'
+import { recordsName } from './records-name.js'
 import { writeWithheld, WritesWithheld } from './withheld.js'
 import { markSaved, type SpendLedger } from './spend.js'
 import { saveComment, UNTRUSTED_MARKER, type UntrustedState } from './state-store.js'
@@ -228,8 +229,7 @@ async function saveRecords(
 ): Promise<SavedArtifact | undefined> {
   const { ctx } = deps
   const { pull, n, review } = input
-  const attempt = ctx.runAttempt > 1 ? `-attempt-${ctx.runAttempt}` : ''
-  const name = `review-loop-pr-${pull.number}-iteration-${n}${attempt}`
+  const name = recordsName(deps.settings, pull.number, n, ctx.runAttempt)
   const record = {
     iteration: n,
     reviewedSha: pull.headSha,

@@ -26,6 +26,7 @@ export async function reviewPhase(
   fresh = false
 ): Promise<ReviewResult> {
   const { pull, state } = plan
+  const since = Date.now()
   // each check's output is a log group of its own (groups do not nest), before the review's
   const gates = await runGates(deps.settings.gates, ws.runner, {
     repoRoot: ws.git.root,
@@ -35,33 +36,37 @@ export async function reviewPhase(
     matchers: ws.matchers,
     log: deps.log
   })
-  return deps.log.group(`${plan.tag} review ${pull.headSha.slice(0, 7)}`, async () => {
-    const verdict = deps.ai
-      ? await deps.ai.review({ pull, state, git: ws.git, gates, fresh })
-      : undefined
-    const merged = mergeFindings(
-      gates.flatMap(g => g.findings),
-      verdict?.findings ?? []
-    )
-    const history = await historyOf(ws.git, pull, state)
-    return {
-      gates,
-      verdict,
-      // a finding raised again keeps its id, though the fix changed the line it cites
-      findings: keepEarlierIds(
-        merged,
-        state,
-        new Set(
-          (verdict?.earlier ?? [])
-            .filter(a => a.status === 'fixed' || a.status === 'dispute_accepted')
-            .map(a => a.id)
-        )
-      ),
-      usage: verdict?.usage ?? zeroUsage(),
-      tree: await ws.git.treeOf(pull.headSha),
-      ...history
-    }
-  })
+  return deps.log.group(
+    `${plan.tag} review ${pull.headSha.slice(0, 7)}`,
+    async () => {
+      const verdict = deps.ai
+        ? await deps.ai.review({ pull, state, git: ws.git, gates, fresh })
+        : undefined
+      const merged = mergeFindings(
+        gates.flatMap(g => g.findings),
+        verdict?.findings ?? []
+      )
+      const history = await historyOf(ws.git, pull, state)
+      return {
+        gates,
+        verdict,
+        // a finding raised again keeps its id, though the fix changed the line it cites
+        findings: keepEarlierIds(
+          merged,
+          state,
+          new Set(
+            (verdict?.earlier ?? [])
+              .filter(a => a.status === 'fixed' || a.status === 'dispute_accepted')
+              .map(a => a.id)
+          )
+        ),
+        usage: verdict?.usage ?? zeroUsage(),
+        tree: await ws.git.treeOf(pull.headSha),
+        ...history
+      }
+    },
+    { since }
+  )
 }
 
 type History = Pick<ReviewResult, 'history' | 'changedLines' | 'rewritten' | 'fixDropped'>
