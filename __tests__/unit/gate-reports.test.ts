@@ -66,6 +66,24 @@ describe('JUnit XML', () => {
     expect(read('test: pytest --junitxml=/dev/stdout', xml, 0)).toEqual([])
   })
 
+  it('reads a failing test as text when its output merely quotes JUnit tags inside a line', () => {
+    // pytest 8's failure of a test that compares XML: the tags are in its assertion, not a report
+    const output = [
+      '=================================== FAILURES ===================================',
+      '___________________________________ test_one ___________________________________',
+      '',
+      '    def test_one():',
+      '>       assert report() == "<testsuite></testsuite>"',
+      "E       AssertionError: assert '<testsuite><testcase/></testsuite>' == '<testsuite></testsuite>'",
+      '',
+      'tests/test_app.py:5: AssertionError',
+      '=========================== short test summary info ============================',
+      "FAILED tests/test_app.py::test_one - AssertionError: assert '<testsuite><tes...",
+      '============================== 1 failed in 0.01s ==============================='
+    ].join('\n')
+    expect(where(read('test: pytest', output))).toEqual([['tests/test_app.py', 5, 'high']])
+  })
+
   it("finds a JVM test's source from its class and its stack frame's line", () => {
     const xml = junit(
       `<testcase classname="com.example.AppTest" name="works"><failure type="java.lang.AssertionError">` +

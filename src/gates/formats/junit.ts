@@ -40,13 +40,16 @@ function testcases(node: Node): Node[] {
     .flatMap(suite => [...list(suite['testcase']).filter(isNode), ...testcases(suite)])
 }
 
-/** The report in a text: from its `<?xml` or first `<testsuite(s)` to its root's end. */
+/**
+ * The report in a text: from its `<?xml` or first `<testsuite(s)` at a line's start to its root's
+ * end. Tags inside a line (a test's assertion that compares XML) are no report.
+ */
 function reportIn(text: string): string | undefined {
-  const start = /<(?:\?xml|testsuites?[\s>/])/.exec(text)
-  if (!start || !/<testsuites?[\s>/]/.test(text)) return undefined
+  const start = /^\uFEFF?<(?:\?xml|testsuites?[\s>/])/m.exec(text)
+  if (!start || !/<testsuites?[\s>/]/.test(text.slice(start.index))) return undefined
   const close = ['</testsuites>', '</testsuite>']
     .map(tag => [text.lastIndexOf(tag), tag.length])
-    .find(([at]) => at! >= 0)
+    .find(([at]) => at! >= start.index)
   return text.slice(start.index, close ? close[0]! + close[1]! : undefined)
 }
 
