@@ -96,6 +96,23 @@ describe('JUnit XML', () => {
   })
 })
 
+describe("Bandit's JSON", () => {
+  it('gives a level it does not know (a name of Object.prototype) the default, never none', () => {
+    write('app.py', 'import pickle\n')
+    const issue = (issue_severity: string) => ({
+      filename: 'app.py',
+      line_number: 1,
+      col_offset: 0,
+      issue_severity,
+      test_id: 'B403',
+      issue_text: `pickle (${issue_severity})`
+    })
+    const output = JSON.stringify({ results: [issue('constructor'), issue('__proto__')] })
+    const findings = read('security: bandit -f json -r .', output)
+    expect(findings.map(f => f.severity)).toEqual(['high', 'high'])
+  })
+})
+
 describe("cargo's and mypy's JSON messages", () => {
   it("reads rustc's error at its primary span and not its `aborting due to` summary", () => {
     write('Cargo.toml', '[package]\nname = "x"\n')

@@ -66,6 +66,8 @@ function foldNotes(problems: GateProblem[]): GateProblem[] {
 
 /** Bandit's issue_severity: HIGH, MEDIUM, LOW. */
 const BANDIT_LEVELS: Record<string, ToolLevel> = { HIGH: 'error', MEDIUM: 'warning', LOW: 'note' }
+const banditLevel = (severity: string): ToolLevel =>
+  Object.hasOwn(BANDIT_LEVELS, severity) ? BANDIT_LEVELS[severity]! : 'error'
 
 const ARRAY_SHAPES: readonly ArrayShape[] = [
   {
@@ -77,7 +79,7 @@ const ARRAY_SHAPES: readonly ArrayShape[] = [
         file: i['filename'] as string,
         line: num(i['line_number']),
         column: plus1(i['col_offset']),
-        level: BANDIT_LEVELS[i['issue_severity'] as string] ?? 'error',
+        level: banditLevel(i['issue_severity'] as string),
         rule: str(i['test_id']),
         message: str(i['issue_text']) ?? 'Bandit issue'
       }
