@@ -78,7 +78,7 @@ const SHAPES: ReadonlyArray<RegExp> = [
   /^"(?<file>[^"]+)", line (?<line>\d+)(?:[.,]\s*col(?:umn)?\.?\s*(?<col>\d+))?:\s*(?:(?<level>error|warning|note|info)\s*:\s*)?(?<msg>.+)$/i,
   /^(?<file>[^\s()"'][^()"']*?)\((?<line>\d+)(?:,(?<col>\d+))?\)\s*:\s*(?<level>fatal error|error|warning|note|info)(?:\s+(?<code>[A-Z]+\d+))?\s*:\s*(?<msg>.+)$/i,
   /^(?<file>file:\/\/\/\S+?):(?<line>\d+):(?<col>\d+)(?::?\s+(?<msg>.*))?$/,
-  /^(?:PHP )?(?<level>Parse error|Fatal error|Warning|Notice|Deprecated):\s+(?<msg>.+) in (?<file>\S.*?) on line (?<line>\d+)$/,
+  /^(?:PHP )?(?<level>Parse error|Fatal error|Warning|Notice|Deprecated):(?=.* on line \d+$)\s+(?<msg>.+) in (?<file>\S.*?) on line (?<line>\d+)$/,
   /^(?<file>[^\s:][^:]*?): line (?<line>\d+), col (?<col>\d+), (?<msg>.+)$/,
   /^\[(?<level>error|warn|warning|info)\]\s+(?<file>[^\s:][^:]*?):(?<line>\d+)(?::(?<col>\d+))?:\s*(?<msg>.+)$/i
 ]
