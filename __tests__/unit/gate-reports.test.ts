@@ -84,6 +84,17 @@ describe('JUnit XML', () => {
     expect(where(read('test: pytest', output))).toEqual([['tests/test_app.py', 5, 'high']])
   })
 
+  it("reads a failure's text as the text reader reads a line: up to its first 4000 characters", () => {
+    // a PR's test prints what it likes: Rust's panic pattern took ~56 s over one line of a million
+    // characters (`thread '` then `a' panicked at '` again and again); a place past the cut is unread
+    write('src/lib.rs', 'fn a() {}\n'.repeat(5))
+    const panic = `thread '${'a'.repeat(5000)}' panicked at src/lib.rs:3:5:`
+    const xml = junit(
+      `<testcase classname="t" name="floods" file="tests/test_app.py" line="5"><failure>${panic}</failure></testcase>`
+    )
+    expect(where(read('test: cargo nextest run', xml))).toEqual([['tests/test_app.py', 5, 'high']])
+  })
+
   it("finds a JVM test's source from its class and its stack frame's line", () => {
     const xml = junit(
       `<testcase classname="com.example.AppTest" name="works"><failure type="java.lang.AssertionError">` +

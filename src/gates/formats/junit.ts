@@ -3,6 +3,7 @@ import type { RunnerDirs } from '../paths.js'
 import type { GateProblem } from '../problem.js'
 import { readCargoTests, readGoTests } from './runner-output.js'
 import { failureFrame } from './test-failures.js'
+import { cutLine } from './text.js'
 
 /**
  * JUnit XML, as test runners write it (pytest --junitxml, jest-junit, gotestsum, go-junit-report,
@@ -87,7 +88,8 @@ function failure(
   const said = isNode(f) ? attr(f, 'message') : undefined
   // pytest's message is the error's line, which its text holds; Go's ("Failed") is not
   const message = said && !body.includes(said) ? `${said}\n\n${body}` : body || said
-  const place = located(body.split(/\r?\n/), name, classname, context)
+  // each line as the text reader reads it (regexps are not free on a huge one)
+  const place = located(body.split(/\r?\n/).map(cutLine), name, classname, context)
   const classFile = () => {
     if (!classname) return undefined
     if (!files.has(classname)) files.set(classname, fileOfClass(classname, context.inRepo))
