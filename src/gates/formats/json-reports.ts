@@ -1,5 +1,6 @@
 import { toolLevel, type GateProblem, type ToolLevel } from '../problem.js'
 import { isCargoMessage, readCargoMessage } from './cargo-messages.js'
+import { isObject, num, plus1, str, type Json } from './json-values.js'
 import { isRdjson, isRdjsonDiagnostic, readRdjson } from './rdjson.js'
 import { isSarif, readSarif } from './sarif.js'
 
@@ -8,12 +9,6 @@ import { isSarif, readSarif } from './sarif.js'
  * problems with the paths as printed out. Sources of the shapes: the fixtures in
  * __tests__/fixtures/gates, each captured from the tool and version it names.
  */
-type Json = Record<string, unknown>
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
-const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined)
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
-const plus1 = (v: unknown): number | undefined => (typeof v === 'number' ? v + 1 : undefined)
 
 interface ArrayShape {
   format: string
