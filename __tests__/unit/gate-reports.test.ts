@@ -66,6 +66,35 @@ describe('JUnit XML', () => {
     expect(read('test: pytest --junitxml=/dev/stdout', xml, 0)).toEqual([])
   })
 
+  it('reads a failing test as text when its output merely quotes JUnit tags inside a line', () => {
+    // pytest 8's failure of a test that compares XML: the tags are in its assertion, not a report
+    const output = [
+      '=================================== FAILURES ===================================',
+      '___________________________________ test_one ___________________________________',
+      '',
+      '    def test_one():',
+      '>       assert report() == "<testsuite></testsuite>"',
+      "E       AssertionError: assert '<testsuite><testcase/></testsuite>' == '<testsuite></testsuite>'",
+      '',
+      'tests/test_app.py:5: AssertionError',
+      '=========================== short test summary info ============================',
+      "FAILED tests/test_app.py::test_one - AssertionError: assert '<testsuite><tes...",
+      '============================== 1 failed in 0.01s ==============================='
+    ].join('\n')
+    expect(where(read('test: pytest', output))).toEqual([['tests/test_app.py', 5, 'high']])
+  })
+
+  it("reads a failure's text as the text reader reads a line: up to its first 4000 characters", () => {
+    // a PR's test prints what it likes: Rust's panic pattern took ~56 s over one line of a million
+    // characters (`thread '` then `a' panicked at '` again and again); a place past the cut is unread
+    write('src/lib.rs', 'fn a() {}\n'.repeat(5))
+    const panic = `thread '${'a'.repeat(5000)}' panicked at src/lib.rs:3:5:`
+    const xml = junit(
+      `<testcase classname="t" name="floods" file="tests/test_app.py" line="5"><failure>${panic}</failure></testcase>`
+    )
+    expect(where(read('test: cargo nextest run', xml))).toEqual([['tests/test_app.py', 5, 'high']])
+  })
+
   it("finds a JVM test's source from its class and its stack frame's line", () => {
     const xml = junit(
       `<testcase classname="com.example.AppTest" name="works"><failure type="java.lang.AssertionError">` +
@@ -75,6 +104,23 @@ describe('JUnit XML', () => {
     expect(where(read('test: mvn test', xml))).toEqual([
       ['src/test/java/com/example/AppTest.java', 11, 'high']
     ])
+  })
+})
+
+describe("Bandit's JSON", () => {
+  it('gives a level it does not know (a name of Object.prototype) the default, never none', () => {
+    write('app.py', 'import pickle\n')
+    const issue = (issue_severity: string) => ({
+      filename: 'app.py',
+      line_number: 1,
+      col_offset: 0,
+      issue_severity,
+      test_id: 'B403',
+      issue_text: `pickle (${issue_severity})`
+    })
+    const output = JSON.stringify({ results: [issue('constructor'), issue('__proto__')] })
+    const findings = read('security: bandit -f json -r .', output)
+    expect(findings.map(f => f.severity)).toEqual(['high', 'high'])
   })
 })
 

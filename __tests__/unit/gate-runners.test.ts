@@ -268,3 +268,37 @@ describe("where runners' paths start", () => {
     }
   })
 })
+
+describe('PHPUnit', () => {
+  it('reads every failure of a section, though a diff quotes a line such as `OK`', () => {
+    write('tests/CliTest.php', '<?php\n'.repeat(30))
+    // PHPUnit 9's diff of two strings: its context lines start with a space, its summary does not
+    const output = [
+      'There were 2 failures:',
+      '',
+      '1) CliTest::testCheck',
+      'Failed asserting that two strings are identical.',
+      '--- Expected',
+      '+++ Actual',
+      '@@ @@',
+      " 'Checking\\n",
+      ' OK\\n',
+      "-Done'",
+      "+Failed'",
+      '',
+      `${root}/tests/CliTest.php:12`,
+      '',
+      '2) CliTest::testHelp',
+      'Failed asserting that false is true.',
+      '',
+      `${root}/tests/CliTest.php:20`,
+      '',
+      'FAILURES!',
+      'Tests: 2, Assertions: 2, Failures: 2.'
+    ].join('\n')
+    expect(where(read('test: phpunit tests', output))).toEqual([
+      ['tests/CliTest.php', 12, 'high'],
+      ['tests/CliTest.php', 20, 'high']
+    ])
+  })
+})

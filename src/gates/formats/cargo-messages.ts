@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { toolLevel, type GateProblem } from '../problem.js'
+import { isObject, num, str, type Json } from './json-values.js'
 
 /**
  * cargo's JSON messages (`cargo build|check|clippy --message-format=json`), one object a line:
@@ -9,11 +10,6 @@ import { toolLevel, type GateProblem } from '../problem.js'
  * (`compiler-artifact`, `build-finished`) and span-less summaries (`aborting due to …`, rustc's
  * `failure-note`) are none.
  */
-type Json = Record<string, unknown>
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
-const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined)
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
-
 export function isCargoMessage(item: Json): boolean {
   return (
     typeof item['reason'] === 'string' &&

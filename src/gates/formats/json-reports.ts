@@ -1,5 +1,6 @@
 import { toolLevel, type GateProblem, type ToolLevel } from '../problem.js'
 import { isCargoMessage, readCargoMessage } from './cargo-messages.js'
+import { isObject, num, plus1, str, type Json } from './json-values.js'
 import { isRdjson, isRdjsonDiagnostic, readRdjson } from './rdjson.js'
 import { isSarif, readSarif } from './sarif.js'
 
@@ -8,12 +9,6 @@ import { isSarif, readSarif } from './sarif.js'
  * problems with the paths as printed out. Sources of the shapes: the fixtures in
  * __tests__/fixtures/gates, each captured from the tool and version it names.
  */
-type Json = Record<string, unknown>
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v)
-const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined)
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
-const plus1 = (v: unknown): number | undefined => (typeof v === 'number' ? v + 1 : undefined)
 
 interface ArrayShape {
   format: string
@@ -66,6 +61,8 @@ function foldNotes(problems: GateProblem[]): GateProblem[] {
 
 /** Bandit's issue_severity: HIGH, MEDIUM, LOW. */
 const BANDIT_LEVELS: Record<string, ToolLevel> = { HIGH: 'error', MEDIUM: 'warning', LOW: 'note' }
+const banditLevel = (severity: string): ToolLevel =>
+  Object.hasOwn(BANDIT_LEVELS, severity) ? BANDIT_LEVELS[severity]! : 'error'
 
 const ARRAY_SHAPES: readonly ArrayShape[] = [
   {
@@ -77,7 +74,7 @@ const ARRAY_SHAPES: readonly ArrayShape[] = [
         file: i['filename'] as string,
         line: num(i['line_number']),
         column: plus1(i['col_offset']),
-        level: BANDIT_LEVELS[i['issue_severity'] as string] ?? 'error',
+        level: banditLevel(i['issue_severity'] as string),
         rule: str(i['test_id']),
         message: str(i['issue_text']) ?? 'Bandit issue'
       }

@@ -1,8 +1,10 @@
 import { XMLParser } from 'fast-xml-parser'
 import type { RunnerDirs } from '../paths.js'
 import type { GateProblem } from '../problem.js'
+import { isObject, type Json } from './json-values.js'
 import { readCargoTests, readGoTests } from './runner-output.js'
 import { failureFrame } from './test-failures.js'
+import { cutLine } from './text.js'
 
 /**
  * JUnit XML, as test runners write it (pytest --junitxml, jest-junit, gotestsum, go-junit-report,
@@ -23,30 +25,31 @@ const parser = new XMLParser({
   isArray: name => ['testsuite', 'testcase', 'failure', 'error'].includes(name)
 })
 
-type Node = Record<string, unknown>
-const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v)
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : [])
-const attr = (node: Node, name: string): string | undefined => {
+const attr = (node: Json, name: string): string | undefined => {
   const v = node[`@${name}`]
   return typeof v === 'string' && v.trim() ? v.trim() : undefined
 }
 const textOf = (v: unknown): string =>
-  typeof v === 'string' ? v : isNode(v) ? textOf(v['#text']) : ''
+  typeof v === 'string' ? v : isObject(v) ? textOf(v['#text']) : ''
 
 /** The testcases of a suite and of the suites inside it (Surefire and others nest them). */
-function testcases(node: Node): Node[] {
+function testcases(node: Json): Json[] {
   return list(node['testsuite'])
-    .filter(isNode)
-    .flatMap(suite => [...list(suite['testcase']).filter(isNode), ...testcases(suite)])
+    .filter(isObject)
+    .flatMap(suite => [...list(suite['testcase']).filter(isObject), ...testcases(suite)])
 }
 
-/** The report in a text: from its `<?xml` or first `<testsuite(s)` to its root's end. */
+/**
+ * The report in a text: from its `<?xml` or first `<testsuite(s)` at a line's start to its root's
+ * end. Tags inside a line (a test's assertion that compares XML) are no report.
+ */
 function reportIn(text: string): string | undefined {
-  const start = /<(?:\?xml|testsuites?[\s>/])/.exec(text)
-  if (!start || !/<testsuites?[\s>/]/.test(text)) return undefined
+  const start = /^\uFEFF?<(?:\?xml|testsuites?[\s>/])/m.exec(text)
+  if (!start || !/<testsuites?[\s>/]/.test(text.slice(start.index))) return undefined
   const close = ['</testsuites>', '</testsuite>']
     .map(tag => [text.lastIndexOf(tag), tag.length])
-    .find(([at]) => at! >= 0)
+    .find(([at]) => at! >= start.index)
   return text.slice(start.index, close ? close[0]! + close[1]! : undefined)
 }
 
@@ -58,14 +61,14 @@ export interface JunitContext {
 export function readJunit(text: string, context: JunitContext): GateProblem[] | undefined {
   const xml = reportIn(text)
   if (!xml) return undefined
-  let doc: Node
+  let doc: Json
   try {
-    doc = parser.parse(xml) as Node
+    doc = parser.parse(xml) as Json
   } catch {
     return undefined
   }
-  const root = isNode(doc['testsuites']) ? doc['testsuites'] : doc
-  if (!Array.isArray(root['testsuite']) && !isNode(doc['testsuites'])) return undefined
+  const root = isObject(doc['testsuites']) ? doc['testsuites'] : doc
+  if (!Array.isArray(root['testsuite']) && !isObject(doc['testsuites'])) return undefined
   const files = new Map<string, string | undefined>()
   return testcases(root).flatMap(test =>
     [...list(test['failure']), ...list(test['error'])].map(f => failure(test, f, context, files))
@@ -73,7 +76,7 @@ export function readJunit(text: string, context: JunitContext): GateProblem[] | 
 }
 
 function failure(
-  test: Node,
+  test: Json,
   f: unknown,
   context: JunitContext,
   files: Map<string, string | undefined>
@@ -81,10 +84,11 @@ function failure(
   const name = attr(test, 'name') ?? 'a test'
   const classname = attr(test, 'classname') ?? attr(test, 'class')
   const body = textOf(f).trim()
-  const said = isNode(f) ? attr(f, 'message') : undefined
+  const said = isObject(f) ? attr(f, 'message') : undefined
   // pytest's message is the error's line, which its text holds; Go's ("Failed") is not
   const message = said && !body.includes(said) ? `${said}\n\n${body}` : body || said
-  const place = located(body.split(/\r?\n/), name, classname, context)
+  // each line as the text reader reads it (regexps are not free on a huge one)
+  const place = located(body.split(/\r?\n/).map(cutLine), name, classname, context)
   const classFile = () => {
     if (!classname) return undefined
     if (!files.has(classname)) files.set(classname, fileOfClass(classname, context.inRepo))

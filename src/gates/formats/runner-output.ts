@@ -198,7 +198,8 @@ export function readPhpunit(
     const line = raw.trim()
     const section = PHPUNIT_SECTION.exec(line)
     if (section) level = section[1] === 'warning' ? 'warning' : 'error'
-    if (section || PHPUNIT_END.test(line))
+    // the summary starts its line; a diff's quoted `OK` (a context line) is indented
+    if (section || PHPUNIT_END.test(raw))
       return void (test = section ? undefined : (level = undefined))
     if (!level) return
     const title = PHPUNIT_TEST.exec(line)

@@ -1,5 +1,6 @@
 import type { Log, Result, Run } from 'sarif'
 import { toolLevel, type GateProblem, type ToolLevel } from '../problem.js'
+import { isObject } from './json-values.js'
 
 /**
  * SARIF 2.1.0 (ESLint's @microsoft/eslint-formatter-sarif, staticcheck -f sarif, Ruff, CodeQL…).
@@ -15,8 +16,6 @@ export function isSarif(json: unknown): json is Log {
     typeof (json as Log).version === 'string'
   )
 }
-
-const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /**
  * A result counts unless it is suppressed (an `eslint-disable` comment, a baseline), gone from the

@@ -78,7 +78,7 @@ const SHAPES: ReadonlyArray<RegExp> = [
   /^"(?<file>[^"]+)", line (?<line>\d+)(?:[.,]\s*col(?:umn)?\.?\s*(?<col>\d+))?:\s*(?:(?<level>error|warning|note|info)\s*:\s*)?(?<msg>.+)$/i,
   /^(?<file>[^\s()"'][^()"']*?)\((?<line>\d+)(?:,(?<col>\d+))?\)\s*:\s*(?<level>fatal error|error|warning|note|info)(?:\s+(?<code>[A-Z]+\d+))?\s*:\s*(?<msg>.+)$/i,
   /^(?<file>file:\/\/\/\S+?):(?<line>\d+):(?<col>\d+)(?::?\s+(?<msg>.*))?$/,
-  /^(?:PHP )?(?<level>Parse error|Fatal error|Warning|Notice|Deprecated):\s+(?<msg>.+) in (?<file>\S.*?) on line (?<line>\d+)$/,
+  /^(?:PHP )?(?<level>Parse error|Fatal error|Warning|Notice|Deprecated):(?=.* on line \d+$)\s+(?<msg>.+) in (?<file>\S.*?) on line (?<line>\d+)$/,
   /^(?<file>[^\s:][^:]*?): line (?<line>\d+), col (?<col>\d+), (?<msg>.+)$/,
   /^\[(?<level>error|warn|warning|info)\]\s+(?<file>[^\s:][^:]*?):(?<line>\d+)(?::(?<col>\d+))?:\s*(?<msg>.+)$/i
 ]
@@ -203,6 +203,8 @@ function inWorkspaces(
 
 /** The longest line the text readers read (PR code prints what it likes; regexps are not free). */
 const MAX_LINE = 4000
+/** A line as the readers read it: its first MAX_LINE characters. */
+export const cutLine = (l: string): string => (l.length > MAX_LINE ? l.slice(0, MAX_LINE) : l)
 
 /**
  * Located problems in a command's printed output. Readers in order — workflow commands, the user's
@@ -220,9 +222,7 @@ export function readText(
 ): GateProblem[] {
   // a location is at a line's start: the rest of a very long line only slows the regexps down
   // colours and links gone, and a carriage return ends a line (`plainText`), as on a terminal
-  const lines = plainText(output)
-    .split('\n')
-    .map(l => (l.length > MAX_LINE ? l.slice(0, MAX_LINE) : l))
+  const lines = plainText(output).split('\n').map(cutLine)
   const claimed = new Set<number>()
   const problems: ReadProblem[] = []
   const readers: Array<() => ReadProblem[]> = [
