@@ -81,6 +81,15 @@ describe('formatter checks of other versions', () => {
     const rustfmt = `Diff in ${root}/src/lib.rs at line 3:\n line 3\n line 4\n-line 5\n+line  5\n`
     expect(where(read('fmt: cargo fmt --check', rustfmt))).toEqual([['src/lib.rs', 5, 'high']])
   })
+
+  it('takes a sentence that starts with "would reformat" for no file: the failure keeps its output', () => {
+    const findings = read(
+      'build: make',
+      'would reformat the config later\nmake: *** [all] Error 2\n'
+    )
+    expect(where(findings)).toEqual([FAILED])
+    expect(findings[0]!.description).toContain('make: *** [all] Error 2')
+  })
 })
 
 describe('severity words in any shape', () => {

@@ -6,9 +6,10 @@ import type { ReadProblem } from './problem-matchers.js'
  * location, read as its other output is), isort 5-9 (`ERROR: X Imports are incorrectly sorted …`),
  * rustfmt and `cargo fmt --check` (`Diff in X:N:` from 1.5, `Diff in X at line N:` before).
  */
+// the file ends in an extension, so a sentence ("would reformat the config later") is not a file
 const FILE_LINES: ReadonlyArray<{ re: RegExp; message: string }> = [
-  { re: /^would reformat (\S.*)$/, message: 'would reformat this file' },
-  { re: /^Would reformat: (\S.*)$/, message: 'would reformat this file' },
+  { re: /^would reformat (\S.*\.\w+)$/, message: 'would reformat this file' },
+  { re: /^Would reformat: (\S.*\.\w+)$/, message: 'would reformat this file' },
   {
     re: /^ERROR: (\S.*?) Imports are incorrectly sorted and\/or formatted\.$/,
     message: 'Imports are incorrectly sorted and/or formatted.'
