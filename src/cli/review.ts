@@ -216,10 +216,8 @@ async function loop(
   }
   const ai = await agents(settings, log, options.dryRun, io.onUsage)
   if (options.dryRun) Object.assign(settings, { fixCommands: [], maxIterations: 1 })
-  // PR code's build caches, kept from run to run beside the lent copies: this repository's alone
-  const caches = path.join(path.dirname(where.copies), 'caches')
   const confine = lendDependencies(
-    binds => localConfinement(settings, { scratch, caches }, io.env, log, binds),
+    binds => localConfinement(settings, { scratch, copies: where.copies }, io.env, log, binds),
     lending(options.lend, where, log)
   )
   const outcomes: IterationOutcome[] = []
@@ -289,17 +287,21 @@ function yourIdentity(root: string): Record<string, string> {
   return name && email ? { 'commit-author-name': name, 'commit-author-email': email } : {}
 }
 
-/** PR code's confinement; never sudo on someone's machine: bubblewrap is used if it works as is. */
+/**
+ * PR code's confinement; never sudo on someone's machine: bubblewrap is used if it works as is.
+ * PR code's build caches are kept from run to run in `caches`, beside the lent copies in the
+ * repository's `.git/review-loop/`: this repository's PR code alone writes them.
+ */
 function localConfinement(
   settings: Settings,
-  folders: { scratch: string; caches: string },
+  folders: { scratch: string; copies: string },
   env: Record<string, string | undefined>,
   log: Log,
   binds: (root: string) => ReadOnlyBind[]
 ): Confine {
   return createConfinement({
     binds,
-    caches: folders.caches,
+    caches: path.join(path.dirname(folders.copies), 'caches'),
     mode: settings.sandbox,
     network: settings.sandboxNetwork,
     passthrough: settings.envPassthrough,
