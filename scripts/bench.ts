@@ -11,6 +11,7 @@
 //      passes, on a fixable PR and on a 100k-token PR; the verifier's input served from the cache
 //  10. incremental review: review tokens and $ per iteration of a 3-iteration loop on a large PR with
 //      one-line fixes, incremental-review on and off
+//  11. a Go check's time outside the sandbox and in it, warm (the build cache kept across runs)
 import { execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
@@ -755,6 +756,81 @@ async function incrementalReview(): Promise<void> {
   )
 }
 
+const silentLog = {
+  info: () => {},
+  notice: () => {},
+  warning: () => {},
+  debug: () => {},
+  group: <T>(_n: string, f: () => Promise<T>) => f(),
+  verbatim: () => undefined,
+  annotate: () => undefined
+}
+
+/** A small Go module importing a few packages of the standard library, with a test. */
+const GO_MODULE: Record<string, string> = {
+  'go.mod': 'module example.com/bench\n\ngo 1.19\n',
+  'serve.go':
+    'package bench\n\nimport (\n\t"encoding/json"\n\t"net/http"\n\t"regexp"\n\t"strings"\n)\n\nvar word = regexp.MustCompile(`[a-z]+`)\n\n// Handler answers the words of ?q= as JSON.\nfunc Handler(w http.ResponseWriter, r *http.Request) {\n\t_ = json.NewEncoder(w).Encode(word.FindAllString(strings.ToLower(r.URL.Query().Get("q")), -1))\n}\n',
+  'serve_test.go':
+    'package bench\n\nimport (\n\t"net/http/httptest"\n\t"testing"\n)\n\nfunc TestHandler(t *testing.T) {\n\trec := httptest.NewRecorder()\n\tHandler(rec, httptest.NewRequest("GET", "/?q=Hi+there", nil))\n\tif rec.Body.String() != "[\\"hi\\",\\"there\\"]\\n" {\n\t\tt.Fatal(rec.Body.String())\n\t}\n}\n'
+}
+
+/**
+ * A Go check (`go vet ./... && go test ./...`) outside the sandbox and in it, warm: outside with
+ * your GOCACHE after a first run; inside, each run a new confinement (a new private HOME, as each
+ * run of the loop), with the build cache the CLI keeps across runs and without it (as before).
+ */
+async function goCheck(reps = 5): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'rl-bench-go-'))
+  const command = 'go vet ./... && go test -count=1 ./...'
+  try {
+    for (const [name, text] of Object.entries(GO_MODULE)) writeFileSync(path.join(dir, name), text)
+    execFileSync('git', ['init', '-q', dir])
+    const outside = (): number => {
+      const t0 = performance.now()
+      execFileSync('bash', ['-c', command], { cwd: dir, stdio: 'ignore' })
+      return performance.now() - t0
+    }
+    const inside = async (caches?: string): Promise<number> => {
+      const c = await createConfinement({
+        mode: 'required',
+        network: 'allow',
+        passthrough: [],
+        tempDir: path.join(dir, '.private'),
+        env: process.env,
+        log: silentLog,
+        ...(caches ? { caches } : {})
+      })({ root: dir, gitDir: path.join(dir, '.git'), gitConfig: '/dev/null' })
+      const r = await c.runner.run(command, { cwd: dir, env: c.env, timeoutMs: 300_000 })
+      if (r.exitCode !== 0) throw new Error(`${command} failed in the sandbox: ${r.output}`)
+      return r.durationMs
+    }
+    const caches = path.join(dir, '.git', 'review-loop', 'caches')
+    outside()
+    await inside(caches)
+    const warm = { outside: [] as number[], kept: [] as number[], fresh: [] as number[] }
+    for (let i = 0; i < reps; i++) {
+      warm.outside.push(outside())
+      warm.kept.push(await inside(caches))
+      warm.fresh.push(await inside())
+    }
+    const out = median(warm.outside)
+    const line = (label: string, ms: number): string =>
+      `  ${label}${ms.toFixed(0).padStart(6)} ms  (${(ms / out).toFixed(2)}× outside)`
+    console.log(`a Go check (${command}), warm, median of ${reps} runs:`)
+    console.log(
+      `  outside the sandbox, your GOCACHE:                   ${out.toFixed(0).padStart(6)} ms`
+    )
+    console.log(
+      line('in bubblewrap, the build cache kept across runs:     ', median(warm.kept)) +
+        '; target ≤ 1.3×'
+    )
+    console.log(line('in bubblewrap, an empty GOCACHE each run (no cache): ', median(warm.fresh)))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 async function sandboxOverhead(reps = 30): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'rl-bench-'))
   try {
@@ -767,15 +843,7 @@ async function sandboxOverhead(reps = 30): Promise<void> {
         passthrough: [],
         tempDir: path.join(dir, '.private'),
         env: process.env,
-        log: {
-          info: () => {},
-          notice: () => {},
-          warning: () => {},
-          debug: () => {},
-          group: (_n, f) => f(),
-          verbatim: () => undefined,
-          annotate: () => undefined
-        }
+        log: silentLog
       })
       const c = await confine({ root: dir, gitDir: path.join(dir, '.git'), gitConfig: '/dev/null' })
       const label = c.sandboxed ? 'bubblewrap' : 'direct'
@@ -792,8 +860,8 @@ async function sandboxOverhead(reps = 30): Promise<void> {
   }
 }
 
-// `npm run bench -- startup` (or any key below: api, tokens, large, noisy, cache, sandbox, human, verify,
-// incremental) runs one section; none runs them all.
+// `npm run bench -- startup` (or any key below: api, tokens, large, noisy, cache, sandbox, go, human,
+// verify, incremental) runs one section; none runs them all.
 const sections: Record<string, () => Promise<void>> = {
   startup: () => startup(Number(process.env['BENCH_REPS'] ?? 15)),
   api: apiCalls,
@@ -802,6 +870,7 @@ const sections: Record<string, () => Promise<void>> = {
   noisy: noisyCheck,
   cache: cacheShare,
   sandbox: () => sandboxOverhead(Number(process.env['BENCH_REPS'] ?? 30)),
+  go: () => goCheck(Number(process.env['BENCH_REPS'] ?? 5)),
   human: humanCalls,
   verify: verifiedFindings,
   incremental: incrementalReview

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import {
   existsSync,
   mkdtempSync,
@@ -416,5 +416,65 @@ describe('review-loop stats', () => {
     } finally {
       await sandbox.close()
     }
+  })
+})
+
+/** Whether bubblewrap works here as it is (the CLI uses no sudo). */
+const bwrapWorks = spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-pid', 'true']).status === 0
+
+describe('npx review-loop: the checks meet tools as on a runner', () => {
+  it('gives the checks CI=true, unless your environment sets CI', async () => {
+    const repo = sampleRepo()
+    const ci = ['--dry-run', '--check', 'ci: test "$CI" = true']
+    expect((await cli(ci, repo)).out).toMatch(/── check ci: exit 0/)
+    const off = await cli(['--dry-run', '--check', 'ci: test "$CI" = false'], repo, { CI: 'false' })
+    expect(off.out).toMatch(/── check ci: exit 0/)
+  })
+
+  it.skipIf(!bwrapWorks)(
+    "in the sandbox, a tool writes its cache in your read-only node_modules (Vitest's .vite), not into yours",
+    async () => {
+      const repo = sampleRepo({
+        '.gitignore': 'node_modules/\n',
+        'packages/web/package.json': '{}\n'
+      })
+      writeFiles(repo, {
+        'node_modules/dep/index.js': 'module.exports = 42\n',
+        'packages/web/node_modules/wdep/index.js': 'module.exports = 7\n'
+      })
+      // as Vitest 2 writes its results (node_modules/.vite/vitest/results.json), in each package
+      const write = (nm: string) =>
+        `mkdir -p ${nm}/.vite/vitest && echo '{}' > ${nm}/.vite/vitest/results.json && test -s ${nm}/.vite/vitest/results.json`
+      const args = ['--dry-run', '--check', `cache: ${write('node_modules')}`]
+      args.push('--check', `web: ${write('packages/web/node_modules')}`)
+      args.push('--check', 'ro: ! touch node_modules/dep/x 2>/dev/null')
+      const r = await cli(args, repo)
+      expect(r.out).toMatch(/── check cache: exit 0/)
+      expect(r.out).toMatch(/── check web: exit 0/)
+      expect(r.out).toMatch(/── check ro: exit 0/)
+      expect(r.out).toContain('review-loop (dry run, nothing fixed): GO, no findings')
+      expect(existsSync(path.join(repo, 'node_modules/.vite/vitest'))).toBe(false)
+      expect(existsSync(path.join(repo, 'node_modules/dep/x'))).toBe(false)
+    }
+  )
+
+  it('lends a node_modules that is a link to one elsewhere, and names a link it does not lend', async () => {
+    const repo = sampleRepo({ '.gitignore': 'node_modules\n.venv\n' })
+    // a monorepo's hoisted node_modules, outside this package's repository
+    const shared = mkdtempSync(path.join(os.tmpdir(), 'review-loop-shared-'))
+    dirs.push(shared)
+    writeFiles(shared, { 'node_modules/dep/index.js': 'module.exports = 42\n' })
+    symlinkSync(path.join(shared, 'node_modules'), path.join(repo, 'node_modules'))
+    // a link to a folder of another name is not lent: the checks would see all of it
+    symlinkSync(shared, path.join(repo, '.venv'))
+    const check = `deps: node -e "process.exit(require('dep') === 42 ? 0 : 1)"`
+    const r = await cli(['--dry-run', '--check', check], repo)
+    expect(r.out).toContain(
+      `Checks use your installed dependencies (node_modules of ${realpathSync(repo)})`
+    )
+    expect(r.out).toContain(
+      `notice: Your .venv is a link to ${realpathSync(shared)}, not lent to the checks: it leads to a folder not named node_modules, .venv, venv, which the checks would see whole.`
+    )
+    expect(r.out).toMatch(/── check deps: exit 0/)
   })
 })

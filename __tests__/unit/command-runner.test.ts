@@ -56,6 +56,13 @@ describe('commandEnv', () => {
     })
   })
 
+  it('sets CI=true as a runner does, where the environment has none (a laptop); keeps one it has', () => {
+    const dirs = { home: '/private/home', tmp: '/private/tmp' }
+    expect(commandEnv({ PATH: '/usr/bin' }, [], dirs)['CI']).toBe('true')
+    expect(commandEnv({ CI: 'false' }, [], dirs)['CI']).toBe('false')
+    expect(commandEnv({ CI: '' }, [], dirs)['CI']).toBe('')
+  })
+
   it("refuses to pass through the action's credentials and the runner's control variables", () => {
     for (const name of [
       'GITHUB_TOKEN',

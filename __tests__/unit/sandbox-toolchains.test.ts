@@ -509,6 +509,75 @@ describe.skipIf(!hasBwrap)("this machine's own toolchains, through the sandbox",
     120_000
   )
 
+  it.skipIf(!works('python3 -m venv --help'))(
+    'an active virtual environment outside the work tree is shown whole: a module installed in it runs; its pip.conf is not readable',
+    async () => {
+      const venv = realpathSync(mkdtempSync(path.join(tmpdir(), 'rl-venv-')))
+      try {
+        execFileSync('python3', ['-m', 'venv', '--without-pip', venv])
+        const site = execFileSync(path.join(venv, 'bin/python'), [
+          '-c',
+          'import sysconfig; print(sysconfig.get_paths()["purelib"])'
+        ])
+          .toString()
+          .trim()
+        writeFileSync(path.join(site, 'rlprobe.py'), 'print("reached the venv\'s module")\n')
+        writeFileSync(
+          path.join(venv, 'pip.conf'),
+          '[global]\nindex-url = https://u:SECRET@pypi.example/simple\n'
+        )
+        // as `source venv/bin/activate` leaves it
+        const active = { VIRTUAL_ENV: venv, PATH: `${venv}/bin:${process.env['PATH']}` }
+        const r = await realRun(
+          {},
+          'python -m rlprobe && (cat "$VIRTUAL_ENV/pip.conf" || true)',
+          active
+        )
+        expect(`${r.exitCode} ${r.stdout}`).toBe("0 reached the venv's module\n")
+        expect(r.output).not.toContain('SECRET')
+      } finally {
+        rmSync(venv, { recursive: true, force: true })
+      }
+    }
+  )
+
+  it.skipIf(!works('go version'))(
+    "Go's build cache is kept from run to run in the loop's own folder, not yours",
+    async () => {
+      const work = realpathSync(mkdtempSync(path.join(tmpdir(), 'rl-gocache-')))
+      try {
+        writeFileSync(path.join(work, 'go.mod'), 'module example.com/m\n\ngo 1.19\n')
+        writeFileSync(
+          path.join(work, 'm.go'),
+          'package m\n\nimport "fmt"\n\nvar S = fmt.Sprint(1)\n'
+        )
+        execFileSync('git', ['init', '-q'], { cwd: work })
+        const caches = path.join(work, '.git/review-loop/caches')
+        // each run of the loop: a confinement of its own, with a new private HOME
+        const run = async (command: string) => {
+          const c = await createConfinement({
+            mode: 'required',
+            network: 'deny',
+            passthrough: [],
+            tempDir: path.join(work, '.git/private'),
+            env: process.env as Record<string, string>,
+            log: fakeLog(),
+            caches
+          })({ root: work, gitDir: path.join(work, '.git'), gitConfig: '/dev/null' })
+          return c.runner.run(command, { cwd: work, env: c.env, timeoutMs: 120_000 })
+        }
+        const first = await run('go build ./... && go env GOCACHE')
+        expect(`${first.exitCode} ${first.stdout}`).toBe(`0 ${caches}/go-build\n`)
+        // the second run builds nothing: every action is found in the cache the first one wrote
+        const second = await run('go build -x ./... 2>&1 | grep -c "compile" || true')
+        expect(second.stdout.trim()).toBe('0')
+      } finally {
+        rmSync(work, { recursive: true, force: true })
+      }
+    },
+    120_000
+  )
+
   it.skipIf(!process.env['PYENV_ROOT'] || !works('python3 --version'))(
     "python3 runs through pyenv's shim",
     async () => {

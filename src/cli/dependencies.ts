@@ -6,8 +6,11 @@ import {
   mkdirSync,
   readFileSync,
   readdirSync,
+  lstatSync,
   readlinkSync,
+  realpathSync,
   rmSync,
+  statSync,
   symlinkSync
 } from 'node:fs'
 import path from 'node:path'
@@ -23,12 +26,22 @@ import type { ReadOnlyBind } from '../process/sandbox.js'
  */
 export const DEPENDENCY_FOLDERS: readonly string[] = ['node_modules', '.venv', 'venv']
 
+/** A dependency folder of the work tree that is a link, and why it is not lent. */
+export interface NotLent {
+  folder: string
+  /** Where the link leads. */
+  target: string
+  why: string
+}
+
 /**
  * Your installed dependency folders: ignored folders of the work tree named in DEPENDENCY_FOLDERS,
  * as paths relative to its root (`node_modules`, `packages/web/node_modules`). Git names a wholly
- * ignored folder once, without looking inside it, so this does not walk node_modules.
+ * ignored folder once, without looking inside it, so this does not walk node_modules. A link is lent
+ * (its target, read-only) when it leads to a folder named as one (a workspace's or a monorepo's
+ * `node_modules`); to anything else, it is not: the checks would see all of that folder.
  */
-export function installedDependencies(root: string): string[] {
+export function installedDependencies(root: string): { folders: string[]; notLent: NotLent[] } {
   let listed: string
   try {
     listed = execFileSync(
@@ -37,18 +50,73 @@ export function installedDependencies(root: string): string[] {
       { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20 }
     )
   } catch {
-    return []
+    return { folders: [], notLent: [] }
   }
-  return listed
-    .split('\0')
-    .filter(entry => entry.endsWith('/'))
-    .map(entry => entry.slice(0, -1))
-    .filter(folder => DEPENDENCY_FOLDERS.includes(path.posix.basename(folder)))
-    .sort()
+  const folders: string[] = []
+  const notLent: NotLent[] = []
+  for (const entry of listed.split('\0').sort()) {
+    const folder = entry.replace(/\/$/, '')
+    if (!DEPENDENCY_FOLDERS.includes(path.posix.basename(folder))) continue
+    if (entry.endsWith('/')) folders.push(folder)
+    else {
+      const refused = linkRefused(path.join(root, folder))
+      if (refused) notLent.push({ folder, ...refused })
+      else folders.push(folder)
+    }
+  }
+  return { folders, notLent }
 }
 
-/** Caches inside node_modules that tools rewrite in place (Prettier's and Babel's `.cache`, Vite's `.vite`). */
-const REWRITTEN_IN_PLACE = new Set(['.cache', '.vite', '.tmp'])
+/** Why a dependency folder that is a link is not lent, with where it leads; undefined to lend it. */
+function linkRefused(link: string): { target: string; why: string } | undefined {
+  let target = link
+  try {
+    target = path.resolve(path.dirname(link), readlinkSync(link))
+    target = realpathSync(link)
+  } catch {
+    return { target, why: 'it leads nowhere' }
+  }
+  if (!statSync(target).isDirectory()) return { target, why: 'it leads to a file' }
+  if (!DEPENDENCY_FOLDERS.includes(path.basename(target)))
+    return {
+      target,
+      why: `it leads to a folder not named ${DEPENDENCY_FOLDERS.join(', ')}, which the checks would see whole`
+    }
+  return undefined
+}
+
+function realOr(p: string): string {
+  try {
+    return realpathSync(p)
+  } catch {
+    return p
+  }
+}
+
+/** Caches in node_modules that tools rewrite in place (Prettier's and Babel's `.cache`, Vite's `.vite`). */
+export const NODE_MODULES_CACHES: readonly string[] = ['.cache', '.vite', '.vitest', '.tmp']
+
+/**
+ * The cache folders of a lent node_modules, each given a writable folder of its own in the sandbox
+ * (tools fail where they cannot write them: Vitest its results in `.vite/vitest`). Vite and Vitest
+ * write `.vite` on every run, so it is made (empty) where it is missing: the sandbox can only put a
+ * folder where there is one.
+ */
+function cachesOf(folder: string): string[] {
+  if (path.basename(folder) !== 'node_modules') return []
+  try {
+    mkdirSync(path.join(folder, '.vite'))
+  } catch {
+    // there already, or your folder is not writable: then Vite's cache stays read-only
+  }
+  return NODE_MODULES_CACHES.filter(name => {
+    try {
+      return lstatSync(path.join(folder, name)).isDirectory()
+    } catch {
+      return false
+    }
+  })
+}
 
 /**
  * A copy of `from` at `to` that cannot harm the original when emptied or replaced: folders are
@@ -70,7 +138,8 @@ export function hardLinkCopy(
     const dest = path.join(to, entry.name)
     if (entry.isSymbolicLink()) symlinkSync(relinked(src, tree, top), dest)
     else if (entry.isDirectory()) {
-      if (path.basename(from) === 'node_modules' && REWRITTEN_IN_PLACE.has(entry.name)) continue
+      if (path.basename(from) === 'node_modules' && NODE_MODULES_CACHES.includes(entry.name))
+        continue
       hardLinkCopy(src, dest, tree, top)
     } else if (entry.isFile()) linkSync(src, dest)
   }
@@ -120,11 +189,15 @@ export function lendDependencies(
   lending: Lending
 ): Confine {
   const { from, folders } = lending
+  // a lent link is shown as its target, at its place in the clone and at its own path
   const binds = (root: string): ReadOnlyBind[] =>
-    folders.flatMap(f => [
-      { src: path.join(from, f), dest: path.join(root, f) },
-      { src: path.join(from, f), dest: path.join(from, f) }
-    ])
+    folders.flatMap(f => {
+      const src = realOr(path.join(from, f))
+      return [
+        { src, dest: path.join(root, f), caches: cachesOf(src) },
+        { src, dest: src }
+      ]
+    })
   const inner = confine(binds)
   let copied: boolean | undefined
   return async checkout => {

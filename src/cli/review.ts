@@ -214,7 +214,7 @@ async function loop(
   const ai = await agents(settings, log, options.dryRun, io.onUsage)
   if (options.dryRun) Object.assign(settings, { fixCommands: [], maxIterations: 1 })
   const confine = lendDependencies(
-    binds => localConfinement(settings, scratch, io.env, log, binds),
+    binds => localConfinement(settings, { scratch, copies: where.copies }, io.env, log, binds),
     lending(options.lend, where, log)
   )
   const outcomes: IterationOutcome[] = []
@@ -250,12 +250,16 @@ function lending(lend: boolean, where: { repo: LocalRepo; copies: string }, log:
   }
 }
 
-/** Your installed dependency folders, said once: the checks run on them. */
+/** Your installed dependency folders, said once: the checks run on them; and the links not lent. */
 function yourDependencies(root: string, log: Log): string[] {
-  const folders = installedDependencies(root)
+  const { folders, notLent } = installedDependencies(root)
   if (folders.length)
     log.info(
       `Checks use your installed dependencies (${folders.join(', ')} of ${root}): read-only in the sandbox, a hard-linked copy without it (--no-lend if your checks install them).`
+    )
+  for (const n of notLent)
+    log.notice(
+      `Your ${n.folder} is a link to ${n.target}, not lent to the checks: ${n.why}. Install the dependencies in a first check (--check 'deps: npm ci'), or make ${n.folder} a folder.`
     )
   return folders
 }
@@ -280,20 +284,25 @@ function yourIdentity(root: string): Record<string, string> {
   return name && email ? { 'commit-author-name': name, 'commit-author-email': email } : {}
 }
 
-/** PR code's confinement; never sudo on someone's machine: bubblewrap is used if it works as is. */
+/**
+ * PR code's confinement; never sudo on someone's machine: bubblewrap is used if it works as is.
+ * PR code's build caches are kept from run to run in `caches`, beside the lent copies in the
+ * repository's `.git/review-loop/`: this repository's PR code alone writes them.
+ */
 function localConfinement(
   settings: Settings,
-  scratch: string,
+  folders: { scratch: string; copies: string },
   env: Record<string, string | undefined>,
   log: Log,
   binds: (root: string) => ReadOnlyBind[]
 ): Confine {
   return createConfinement({
     binds,
+    caches: path.join(path.dirname(folders.copies), 'caches'),
     mode: settings.sandbox,
     network: settings.sandboxNetwork,
     passthrough: settings.envPassthrough,
-    tempDir: scratch,
+    tempDir: folders.scratch,
     env,
     log,
     setUp: false,

@@ -54,6 +54,9 @@ export function commandEnv(
   // the private HOME is new for each command: npm would ask the registry for its own newer version
   // every time and print a notice into the check's output
   out['npm_config_update_notifier'] ??= 'false'
+  // as on a runner (GitHub sets CI=true): test runners that watch for changes outside CI (Vitest,
+  // Jest's --watch default) run once and exit; a CI the environment sets, even empty, is kept
+  out['CI'] ??= 'true'
   return out
 }
 

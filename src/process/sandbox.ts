@@ -65,6 +65,11 @@ export interface SandboxLayout {
   maskFolders?: string[]
   /** Folders shown read-only at a path of their own (the CLI: your installed dependencies in its checkout). */
   binds?: readonly ReadOnlyBind[]
+  /**
+   * Writable folders at a path of their own: a fresh one per run over each cache folder of a bind
+   * (`node_modules/.vite`), and the build cache kept across runs (Go's GOCACHE).
+   */
+  scratch?: readonly Bind[]
   network: NetworkMode
   /** Running as root: capabilities are dropped explicitly. */
   root_user: boolean
@@ -72,10 +77,20 @@ export interface SandboxLayout {
 
 type Mount = { op: string; src?: string; dest: string }
 
-/** A folder shown read-only at `dest`. */
-export interface ReadOnlyBind {
+/** A folder shown at `dest`. */
+export interface Bind {
   src: string
   dest: string
+}
+
+/** A folder shown read-only at `dest`. */
+export interface ReadOnlyBind extends Bind {
+  /**
+   * Folders in it that tools write their caches to, and fail when they cannot (Vitest's results in
+   * `node_modules/.vite`): each is replaced by a fresh writable folder for the run. Each must be
+   * there already (bwrap cannot make a folder in a read-only one).
+   */
+  caches?: readonly string[]
 }
 
 const depth = (p: string): number => p.split('/').filter(Boolean).length
@@ -90,7 +105,8 @@ export function bwrapArgs(layout: SandboxLayout, cwd: string, command: string): 
     { op: '--ro-bind', src: layout.gitConfig, dest: path.join(layout.gitDir, 'config') },
     { op: '--bind', src: layout.dirs.home, dest: layout.dirs.home },
     { op: '--bind', src: layout.dirs.tmp, dest: layout.dirs.tmp },
-    ...(layout.binds ?? []).map(b => ({ op: '--ro-bind', src: b.src, dest: b.dest }))
+    ...(layout.binds ?? []).map(b => ({ op: '--ro-bind', src: b.src, dest: b.dest })),
+    ...(layout.scratch ?? []).map(b => ({ op: '--bind', src: b.src, dest: b.dest }))
   ]
   const seen = new Set<string>()
   const ordered = mounts
@@ -234,6 +250,11 @@ export interface ConfineOptions {
   /** Folders to show read-only, given the checkout's work tree (see SandboxLayout.binds). */
   binds?: (root: string) => ReadOnlyBind[]
   /**
+   * A folder of the loop's own, for one repository, where PR code's build caches are kept from run
+   * to run (the CLI: `.git/review-loop/caches`); Go's GOCACHE is its `go-build`. See keptCaches.
+   */
+  caches?: string
+  /**
    * The secrets PR code could take where it runs as the action's own user (input names, such as
    * `anthropic-api-key`): `auto` then refuses to run it. Empty where no PR code runs.
    */
@@ -242,16 +263,47 @@ export interface ConfineOptions {
   platform?: NodeJS.Platform
 }
 
+/**
+ * The build caches kept across runs, and PR code's variables naming them. Without one each run
+ * starts with an empty GOCACHE (the private HOME is new), and Go checks take 4–7× as long as
+ * outside. It is never your own `~/.cache/go-build`: Go's build cache is addressed by the hash of
+ * what went in, but whoever can write it can plant a wrong output under a right key, and PR code
+ * can. So it is a folder only PR code of this one repository writes, which your own builds never
+ * read: a poisoned entry could mislead a later check of this repository, nothing of yours.
+ */
+function keptCaches(options: ConfineOptions, real: (p: string) => string): Record<string, string> {
+  if (!options.caches) return {}
+  const go = path.join(options.caches, 'go-build')
+  mkdirSync(go, { recursive: true })
+  return { GOCACHE: real(go) }
+}
+
+/** A fresh writable folder (in `base`) over each cache folder of the binds, and the kept caches. */
+function scratchFolders(
+  binds: readonly ReadOnlyBind[],
+  kept: Record<string, string>,
+  base: string
+): Bind[] {
+  const fresh = binds.flatMap((b, i) =>
+    (b.caches ?? []).map(name => {
+      const src = path.join(base, 'caches', String(i), name)
+      mkdirSync(src, { recursive: true })
+      return { src, dest: path.join(b.dest, name) }
+    })
+  )
+  return [...fresh, ...Object.values(kept).map(p => ({ src: p, dest: p }))]
+}
+
 /** The layout of one checkout's sandbox, from the folders hiddenFolders chose. */
 function confinedLayout(
   checkout: Parameters<Confine>[0],
-  dirs: PrivateDirs,
-  folders: ReturnType<typeof hiddenFolders>,
-  options: ConfineOptions,
-  real: (p: string) => string
+  setup: ReturnType<typeof privateSetup>,
+  options: ConfineOptions
 ): SandboxLayout {
+  const { dirs, folders, real } = setup
   const { hide, show } = folders
   const modules = path.join(checkout.gitDir, 'modules')
+  const binds = options.binds?.(real(checkout.root)) ?? []
   return {
     root: real(checkout.root),
     gitDir: real(checkout.gitDir),
@@ -267,7 +319,8 @@ function confinedLayout(
       ...folders.maskFiles
     ],
     maskFolders: folders.maskFolders,
-    binds: options.binds?.(real(checkout.root)),
+    binds,
+    scratch: scratchFolders(binds, setup.kept, setup.base),
     network: options.network,
     root_user: process.getuid?.() === 0
   }
@@ -309,9 +362,10 @@ function privateSetup(options: ConfineOptions, checkout: Parameters<Confine>[0],
     { ...options.env, RUNNER_TEMP: options.env['RUNNER_TEMP'] ?? options.tempDir },
     { execPath: process.execPath, writable: [checkout.root, dirs.home, dirs.tmp], real }
   )
+  const kept = keptCaches(options, real)
   // the toolchain homes' variables (RUSTUP_HOME, …): the private HOME would hide their defaults
-  const env = { ...folders.env, ...commandEnv(options.env, options.passthrough, dirs) }
-  return { base, dirs, folders, env, real }
+  const env = { ...folders.env, ...kept, ...commandEnv(options.env, options.passthrough, dirs) }
+  return { base, dirs, folders, env, real, kept }
 }
 
 /**
@@ -471,7 +525,8 @@ export function createConfinement(options: ConfineOptions): Confine {
     if (choice.kind === 'none' && options.mode === 'required')
       throw new Error(sandboxHelp(choice.reason))
     if (choice.kind === 'none') return withoutBwrap(options, choice.reason, checkout)
-    const { dirs, folders, env, real } = privateSetup(options, checkout, options.tempDir)
+    const setup = privateSetup(options, checkout, options.tempDir)
+    const { folders, env } = setup
     options.log.info(
       `sandbox: PR code runs in bubblewrap (own PID namespace, allow-listed environment, .git read-only, network ${options.network === 'deny' ? 'denied' : 'allowed'})`
     )
@@ -479,7 +534,7 @@ export function createConfinement(options: ConfineOptions): Confine {
       options.log.warning(
         `sandbox: links on PATH lead into more folders of the hidden home than the ${MAX_LINKED} shown; not shown (${folders.dropped.length}), so their tools do not start in the sandbox (exit 127): ${folders.dropped.slice(0, 5).join(', ')}${folders.dropped.length > 5 ? ', …' : ''}. Put them on PATH directly, or install them outside the home.`
       )
-    const layout = confinedLayout(checkout, dirs, folders, options, real)
+    const layout = confinedLayout(checkout, setup, options)
     const launch: Launch = (command, cwd) => ({
       file: choice.bwrap,
       args: bwrapArgs(layout, cwd, command)

@@ -30,6 +30,11 @@ export interface HomeFolder {
    * folder is shown for reading only.
    */
   private?: true
+  /**
+   * Shown only when it holds this file or folder: a variable that could name any folder (a virtual
+   * environment's) shows no folder that is not what it claims to be.
+   */
+  marker?: string
   why: string
 }
 
@@ -94,7 +99,20 @@ export const TOOLCHAIN_HOMES: readonly HomeFolder[] = [
     path: '$RUNNER_TOOL_CACHE',
     why: 'the tool cache `setup-*` actions install into (hosted runners: `/opt/hostedtoolcache`)'
   },
-  { path: '$AGENT_TOOLSDIRECTORY', why: 'the same tool cache, by the name some setup actions read' }
+  {
+    path: '$AGENT_TOOLSDIRECTORY',
+    why: 'the same tool cache, by the name some setup actions read'
+  },
+  {
+    path: '$VIRTUAL_ENV',
+    marker: 'pyvenv.cfg',
+    why: "the active Python virtual environment, whole when it holds `pyvenv.cfg` (its `bin` on `PATH` alone would not start: Python finds `lib/` and its packages through `pyvenv.cfg`); one inside the work tree is PR code's own"
+  },
+  {
+    path: '$CONDA_PREFIX',
+    marker: 'conda-meta',
+    why: 'the active conda environment, whole when it holds `conda-meta`'
+  }
 ]
 
 /** Credentials: never shown, even inside a shown folder (masked by an empty file or folder). */
@@ -115,6 +133,14 @@ export const CREDENTIALS: readonly (HomeFolder & { pathFoldersInside?: true })[]
   {
     path: '~/.dotnet/corefx',
     why: ".NET's X509 certificate store on Linux (`dotnet dev-certs`, imported certificates): private keys"
+  },
+  {
+    path: '$VIRTUAL_ENV/pip.conf',
+    why: "pip's settings for the virtual environment: an `index-url` can hold a password"
+  },
+  {
+    path: '$CONDA_PREFIX/.condarc',
+    why: "conda's settings for the environment: channel URLs can hold tokens (`/t/<token>/`)"
   },
   { path: '~/.aws', why: 'AWS CLI keys' },
   { path: '~/.azure', why: 'Azure CLI tokens' },
@@ -361,6 +387,7 @@ function showHomes(
         p => ['dir', 'file'].includes(kind(p) ?? '') && !within(p, at.forbidden)
       )
       if (present.length === 0 || at.hide.includes(folder)) continue
+      if (h.marker && !kind(path.join(folder, h.marker))) continue
       const unseen = present.filter(at.hiddenAt)
       at.shown.push(...unseen)
       at.open.push(...unseen)
