@@ -121,7 +121,7 @@ describe('npx review-loop', () => {
     expect(r.out).toMatch(/── check deps: exit 0 \(\d+\.\ds\)|── check deps: exit 0\n/)
     expect(r.out).toContain('review-loop: go')
     expect(r.code).toBe(0)
-    if (r.out.includes('PR code runs in bubblewrap')) {
+    if (r.out.includes('your checks and fix commands run in bubblewrap')) {
       expect(r.out).toContain('READ-ONLY')
       expect(existsSync(path.join(repo, 'node_modules/dep/x'))).toBe(false)
     }

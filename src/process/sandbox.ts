@@ -226,7 +226,9 @@ const SOCKETS = [
 ]
 
 /** What to do on a runner where the sandbox does not work, for `sandbox: required`. */
-export function sandboxHelp(reason: string): string {
+export function sandboxHelp(reason: string, surface?: Surface): string {
+  if (surface === 'cli')
+    return `sandbox is required but ${reason}. Install bubblewrap (on Debian or Ubuntu: sudo apt-get install bubblewrap; it needs Linux with user namespaces allowed), or run with --set sandbox=auto to run your checks and fix commands unsandboxed.`
   return `sandbox is required but ${reason}. Install bubblewrap (apt-get install bubblewrap) on a Linux runner that allows user namespaces — on Ubuntu 24.04 with passwordless sudo the action loads an AppArmor profile for it — or set sandbox: auto to run PR code unsandboxed where it cannot work (the AI fixer then cannot run checks).`
 }
 
@@ -523,12 +525,12 @@ export function createConfinement(options: ConfineOptions): Confine {
       ))
     for (const step of choice.setup) options.log.info(`sandbox: ${step}`)
     if (choice.kind === 'none' && options.mode === 'required')
-      throw new Error(sandboxHelp(choice.reason))
+      throw new Error(sandboxHelp(choice.reason, options.surface))
     if (choice.kind === 'none') return withoutBwrap(options, choice.reason, checkout)
     const setup = privateSetup(options, checkout, options.tempDir)
     const { folders, env } = setup
     options.log.info(
-      `sandbox: PR code runs in bubblewrap (own PID namespace, allow-listed environment, .git read-only, network ${options.network === 'deny' ? 'denied' : 'allowed'})`
+      `sandbox: ${options.surface === 'cli' ? 'your checks and fix commands run' : 'PR code runs'} in bubblewrap (own PID namespace, allow-listed environment, .git read-only, network ${options.network === 'deny' ? 'denied' : 'allowed'})`
     )
     if (folders.dropped.length > 0)
       options.log.warning(
