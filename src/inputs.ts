@@ -292,7 +292,7 @@ function checkOptions(name: string, raw: string | undefined): Omit<CheckSpec, 'n
       )
         throw new InputError(
           'checks',
-          `check '${name}': report=${value} must be a file path relative to the working directory, inside the repository (for example 'report=out/eslint.sarif').`
+          `check '${name}': report=${value} must be a file or folder path relative to the working directory, inside the repository (for example 'report=out/eslint.sarif' or 'report=build/test-results/test/').`
         )
       options.report = normalized
     } else {

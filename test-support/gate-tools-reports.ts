@@ -112,13 +112,26 @@ const JUNIT_TOOLS: GateTool[] = [
     id: 'surefire-junit',
     tool: 'Maven Surefire',
     format: 'JUnit XML (target/surefire-reports)',
-    check:
-      'test[report=junit/java/target/surefire-reports/TEST-org.apache.maven.surefire.test.FailingTest.xml]: cd junit/java && mvn -q test',
+    check: 'test[report=junit/java/target/surefire-reports/]: cd junit/java && mvn -q test',
     source:
       'apache/maven-surefire 4dfdb08 surefire-report-parser/src/test/resources/fixture/testsuitexmlparser/TEST-org.apache.maven.surefire.test.FailingTest.xml (2.13-SNAPSHOT; its <properties> left out)',
     planted: [
       ['junit/java/src/test/java/org/apache/maven/surefire/test/FailingTest.java', 23, 'high'],
       ['junit/java/src/test/java/org/apache/maven/surefire/test/FailingTest.java', 34, 'high']
+    ],
+    best: true
+  },
+  {
+    // Gradle 4.4 (Debian's) does not run on Java 17 and no newer one installs here: a report Gradle
+    // wrote on someone's machine, kept by a JUnit-to-CSV converter's tests (its message is mojibake)
+    id: 'gradle-junit',
+    tool: 'Gradle',
+    format: 'JUnit XML (build/test-results/test)',
+    check: 'test[report=junit/gradle/build/test-results/test/]: cd junit/gradle && gradle test',
+    source:
+      'onozaty/junit-xml2csv 97d2a0c src/test/resources/com/github/onozaty/junit/xml2csv/xmls/TestCase2.xml (written by Gradle on 2020-08-28: its frames run through org.gradle.api.internal.tasks.testing)',
+    planted: [
+      ['junit/gradle/src/test/java/com/github/onozaty/junit/xml2csv/TestCase2.java', 15, 'high']
     ],
     best: true
   },

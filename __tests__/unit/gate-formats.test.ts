@@ -292,7 +292,7 @@ describe('severity from the tool, the check and the exit status', () => {
     )
     expect(() => parseChecks('lint[colour=red]: eslint .')).toThrow(/unknown option 'colour=red'/)
     expect(() => parseChecks('lint[report=/tmp/x.sarif]: eslint .')).toThrow(
-      /report=\/tmp\/x.sarif must be a file path relative to the working directory/
+      /report=\/tmp\/x.sarif must be a file or folder path relative to the working directory/
     )
   })
 })
@@ -470,5 +470,36 @@ describe('columns, reports and the log', () => {
     // each check's output is in the log, in a group of its own, printed verbatim
     expect(lines).toContain('info $ echo nothing; exit 1')
     expect(lines).toContain('verbatim nothing')
+  })
+
+  it('reads each report a command wrote into a report folder (Gradle, Surefire: one per class), and none left from before', async () => {
+    const junit = (cls: string, line: number) =>
+      `<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="${cls}" tests="1" failures="1"><testcase name="t" classname="${cls}"><failure message="boom">java.lang.AssertionError: boom\n\tat ${cls}.t(${cls.split('.').pop()}.java:${line})\n</failure></testcase></testsuite>\n`
+    write('src/test/java/com/acme/ATest.java', 'class ATest {}\n'.repeat(9))
+    write('src/test/java/com/acme/BTest.java', 'class BTest {}\n'.repeat(9))
+    write('src/test/java/com/acme/OldTest.java', 'class OldTest {}\n'.repeat(9))
+    const folder = 'build/test-results/test'
+    write(`${folder}/TEST-com.acme.OldTest.xml`, junit('com.acme.OldTest', 4))
+    write(
+      'gen.sh',
+      [
+        `printf '%s' '${junit('com.acme.ATest', 2)}' > ${folder}/TEST-com.acme.ATest.xml`,
+        `printf '%s' '${junit('com.acme.BTest', 5)}' > ${folder}/TEST-com.acme.BTest.xml`,
+        `echo 'a text summary' > ${folder}/summary.txt`,
+        'exit 1'
+      ].join('\n')
+    )
+    const [result] = await runGates(
+      parseChecks(`test[report=${folder}/]: sh gen.sh`),
+      createCommandRunner(),
+      { repoRoot: root, cwd: root, timeoutMs: 30_000, env: { PATH: process.env['PATH']! } }
+    )
+    expect(where(result!.findings)).toEqual([
+      ['src/test/java/com/acme/ATest.java', 2, 'high'],
+      ['src/test/java/com/acme/BTest.java', 5, 'high']
+    ])
+    // the reports it made are removed (never part of a fix commit); the one from before stays
+    expect(existsSync(path.join(root, folder, 'TEST-com.acme.ATest.xml'))).toBe(false)
+    expect(existsSync(path.join(root, folder, 'TEST-com.acme.OldTest.xml'))).toBe(true)
   })
 })

@@ -50,8 +50,11 @@ export interface CommandOutput {
   stdout: string
   output: string
   timedOut: boolean
-  /** The report file's text (`report=PATH`), or null when the command did not write it. */
-  report?: string | null
+  /**
+   * The report file's text (`report=PATH`), each report's text when PATH is a folder, or null when
+   * the command did not write it.
+   */
+  report?: string | readonly string[] | null
 }
 
 /** The lines of workspace files, read once each: fingerprint anchors and line clamping need them. */
@@ -102,8 +105,10 @@ function problemsOf(
   }
   const text = (t: string) =>
     readText(t, { user: matchers, builtIn: builtInMatchers() }, inRepo, dirs, list)
-  if (typeof result.report === 'string') {
-    return { problems: structured(result.report)?.problems ?? text(result.report) }
+  if (typeof result.report === 'string' || Array.isArray(result.report)) {
+    const reports: readonly string[] =
+      typeof result.report === 'string' ? [result.report] : result.report
+    return { problems: reports.flatMap(r => structured(r)?.problems ?? text(r)) }
   }
   if (result.report === null) return { problems: [] }
   // stylelint 16+ writes its report to stderr; output is stdout itself when nothing else was printed

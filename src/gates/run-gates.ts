@@ -4,6 +4,7 @@ import {
   existsSync,
   lstatSync,
   openSync,
+  readdirSync,
   readSync,
   realpathSync,
   rmSync
@@ -65,42 +66,99 @@ export async function loadMatchers(
   return matchers
 }
 
-/** Where a check's report file is, and when it was last written before the command ran. */
-function reportBefore(check: CheckSpec, options: GateOptions) {
+/** Where a check's report is, and when it (or each file of its folder) was last written before the run. */
+interface ReportBefore {
+  file: string
+  mtimeMs?: number
+  /** A folder's files as they were: name → last written. */
+  files?: Map<string, number>
+}
+
+/** A folder's reports (Gradle and Surefire write one per test class): JUnit, JSON, SARIF files. */
+const REPORT_FILE = /\.(xml|json|sarif)$/i
+const MAX_REPORT_FILES = 1000
+
+function reportFiles(folder: string): Map<string, number> {
+  const files = new Map<string, number>()
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    if (!entry.isFile() || !REPORT_FILE.test(entry.name)) continue
+    files.set(entry.name, lstatSync(path.join(folder, entry.name)).mtimeMs)
+  }
+  return files
+}
+
+function reportBefore(check: CheckSpec, options: GateOptions): ReportBefore | undefined {
   if (!check.report) return undefined
   const file = path.resolve(options.cwd, check.report)
   if (!isInside(options.repoRoot, file)) return undefined
-  let mtimeMs: number | undefined
   try {
-    mtimeMs = lstatSync(file).mtimeMs
+    const stat = lstatSync(file)
+    return {
+      file,
+      mtimeMs: stat.mtimeMs,
+      files: stat.isDirectory() ? reportFiles(file) : undefined
+    }
   } catch {
-    mtimeMs = undefined
+    return { file }
   }
-  return { file, mtimeMs }
+}
+
+/** Up to `max` bytes of a regular file inside the repository, never read through a link. */
+function readCapped(file: string, repoRoot: string, max: number): string {
+  if (!isInside(realpathSync(repoRoot), realpathSync(file))) throw new Error('outside')
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW)
+  try {
+    const buffer = Buffer.alloc(Math.min(lstatSync(file).size, max))
+    return buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString('utf8')
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/**
+ * The reports the command wrote into a folder: each report file it made or changed (one left from
+ * before is not read), at most MAX_REPORT_FILES and MAX_REPORT_BYTES in all; null when it wrote
+ * none. The files it made are removed once read, so they are never part of a fix commit.
+ */
+function folderReports(before: ReportBefore, repoRoot: string): string[] | null {
+  const old = before.files ?? new Map<string, number>()
+  const written = [...reportFiles(before.file)]
+    .filter(([name, mtime]) => old.get(name) !== mtime)
+    .map(([name]) => name)
+    .sort()
+  const texts: string[] = []
+  let left = MAX_REPORT_BYTES
+  for (const name of written.slice(0, MAX_REPORT_FILES)) {
+    const file = path.join(before.file, name)
+    try {
+      if (left > 0 && lstatSync(file).isFile()) texts.push(readCapped(file, repoRoot, left))
+      left -= texts.at(-1)?.length ?? 0
+    } catch {
+      // a file that turned into a link, or left the repository: not read
+    }
+    if (!old.has(name)) rmSync(file, { force: true })
+  }
+  return texts.length > 0 ? texts : null
 }
 
 /**
  * The report the command wrote: null when it wrote none (a file left from before is not read). Only
  * a regular file inside the repository is read, never through a link (PR code could point one at a
  * file of the runner), and at most MAX_REPORT_BYTES of it. One it created is removed once read, so
- * it is never part of a fix commit.
+ * it is never part of a fix commit. A folder gives each report file written in it.
  */
-function reportAfter(before: { file: string; mtimeMs?: number }, repoRoot: string): string | null {
+function reportAfter(before: ReportBefore, repoRoot: string): string | string[] | null {
+  let folder = false
   try {
     const stat = lstatSync(before.file)
+    folder = stat.isDirectory()
+    if (folder) return folderReports(before, repoRoot)
     if (!stat.isFile() || stat.mtimeMs === before.mtimeMs) return null
-    if (!isInside(realpathSync(repoRoot), realpathSync(before.file))) return null
-    const fd = openSync(before.file, constants.O_RDONLY | constants.O_NOFOLLOW)
-    try {
-      const buffer = Buffer.alloc(Math.min(stat.size, MAX_REPORT_BYTES))
-      return buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString('utf8')
-    } finally {
-      closeSync(fd)
-    }
+    return readCapped(before.file, repoRoot, MAX_REPORT_BYTES)
   } catch {
     return null
   } finally {
-    if (before.mtimeMs === undefined) rmSync(before.file, { force: true })
+    if (before.mtimeMs === undefined && !folder) rmSync(before.file, { force: true })
   }
 }
 
