@@ -1,4 +1,6 @@
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { git } from '../../test-support/git-fixture.js'
@@ -78,6 +80,40 @@ describe('npx review-loop on a laptop', () => {
     const patch = /Apply with: git am (\S+fix-1\.patch)$/m.exec(r.out)?.[1]
     expect(patch && existsSync(patch)).toBe(true)
     git(repo, ['am', '-q', patch!])
+    expect(readFileSync(path.join(repo, 'src/a.js'), 'utf8')).toBe('run()\n')
+  })
+
+  it('Ctrl-C while the fixes are being brought back at the end loses no fix', async () => {
+    const repo = sampleRepo(dirs)
+    // git as the user has it, except that the fetch that brings the fixes back gets a Ctrl-C
+    // (the terminal's, sent to the whole group) the first time it starts
+    const bin = mkdtempSync(path.join(os.tmpdir(), 'review-loop-git-'))
+    dirs.push(bin)
+    const realGit = execFileSync('sh', ['-c', 'command -v git']).toString().trim()
+    writeFileSync(
+      path.join(bin, 'git'),
+      [
+        '#!/bin/sh',
+        `if [ "$1" = fetch ] && [ "$(pwd -P)" = "$(cd '${repo}' && pwd -P)" ] && [ ! -e '${bin}/sent' ]; then`,
+        // to review-loop's process group, which the terminal's Ctrl-C reaches
+        `  touch '${bin}/sent'; kill -INT -$(ps -o pgid= -p $PPID | tr -d ' ')`,
+        'fi',
+        `exec '${realGit}' "$@"`,
+        ''
+      ].join('\n'),
+      { mode: 0o755 }
+    )
+    const r = await cli(
+      ['--check', TODO_CHECK, '--fix', "sed -i '/TODO/d' src/a.js"],
+      repo,
+      { PATH: `${bin}:${process.env['PATH']}` },
+      { onOutput: () => {} }
+    )
+    expect(existsSync(path.join(bin, 'sent'))).toBe(true)
+    // the fix is on the branch: the Ctrl-C stopped neither the fetch nor the merge
+    expect(git(repo, ['log', '--format=%s', '-1']), r.out + r.err).toBe(
+      'review-loop: address review (iteration 1)'
+    )
     expect(readFileSync(path.join(repo, 'src/a.js'), 'utf8')).toBe('run()\n')
   })
 

@@ -502,4 +502,26 @@ describe('columns, reports and the log', () => {
     expect(existsSync(path.join(root, folder, 'TEST-com.acme.ATest.xml'))).toBe(false)
     expect(existsSync(path.join(root, folder, 'TEST-com.acme.OldTest.xml'))).toBe(true)
   })
+
+  it("never removes a file outside the repository: a report's folder reached through a link the command made", async () => {
+    const outside = mkdtempSync(path.join(tmpdir(), 'rl-outside-'))
+    mkdirSync(path.join(outside, 'test-results/test'), { recursive: true })
+    writeFileSync(path.join(outside, 'test-results/test/TEST-yours.xml'), '<testsuite/>')
+    writeFileSync(path.join(outside, 'r.xml'), '<testsuite/>')
+    const checks = parseChecks(
+      [
+        `folder[report=build/test-results/test/]: ln -s ${outside} build; exit 1`,
+        `file[report=out/r.xml]: rm -f build; ln -s ${outside} out; exit 1`
+      ].join('\n')
+    )
+    await runGates(checks, createCommandRunner(), {
+      repoRoot: root,
+      cwd: root,
+      timeoutMs: 30_000,
+      env: { PATH: process.env['PATH']! }
+    })
+    expect(existsSync(path.join(outside, 'test-results/test/TEST-yours.xml'))).toBe(true)
+    expect(existsSync(path.join(outside, 'r.xml'))).toBe(true)
+    rmSync(outside, { recursive: true, force: true })
+  })
 })

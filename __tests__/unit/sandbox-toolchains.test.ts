@@ -541,6 +541,36 @@ describe.skipIf(!hasBwrap)("this machine's own toolchains, through the sandbox",
     }
   )
 
+  it('an active conda environment is shown whole, but not the secrets conda and pip keep in it', async () => {
+    const env = realpathSync(mkdtempSync(path.join(tmpdir(), 'rl-conda-')))
+    try {
+      const files: Record<string, string> = {
+        'conda-meta/history': '==> 2024-01-01 <==\n',
+        'bin/rltool': '#!/bin/sh\necho reached the environment\n',
+        // `conda env config vars set API_KEY=…` keeps the variables here
+        'conda-meta/state': '{"env_vars": {"API_KEY": "SECRET-1"}}\n',
+        // conda's docs: per-environment variables in an activate.d script
+        'etc/conda/activate.d/env_vars.sh': "export API_KEY='SECRET-2'\n",
+        // pip's site settings: sys.prefix is the environment
+        'pip.conf': '[global]\nindex-url = https://u:SECRET-3@pypi.example/simple\n',
+        condarc: 'channels:\n  - https://conda.example/t/SECRET-4/main\n'
+      }
+      for (const [name, text] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(env, name)), { recursive: true })
+        writeFileSync(path.join(env, name), text, { mode: 0o755 })
+      }
+      const r = await realRun(
+        {},
+        'rltool; cd "$CONDA_PREFIX" && cat conda-meta/state etc/conda/activate.d/env_vars.sh pip.conf condarc 2>&1; true',
+        { CONDA_PREFIX: env, PATH: `${env}/bin:${process.env['PATH']}` }
+      )
+      expect(r.stdout).toContain('reached the environment')
+      expect(r.output).not.toMatch(/SECRET/)
+    } finally {
+      rmSync(env, { recursive: true, force: true })
+    }
+  })
+
   it.skipIf(!works('go version'))(
     "Go's build cache is kept from run to run in the loop's own folder, not yours",
     async () => {

@@ -47,18 +47,21 @@ function checkedOut(root: string): string {
  * The loop's commits onto the user's branch, by fast-forward only: never when the branch moved
  * meanwhile (or is no longer checked out) or the merge would touch a file changed in the work tree
  * (git refuses); the commits are then kept at a ref of their own and named, so they can be taken by
- * hand. The fetch can be stopped by a second Ctrl-C; the merge cannot.
+ * hand. Neither the fetch nor the merge is stopped by a Ctrl-C at the end of a run: the loop's copy
+ * of the repository goes right after, and the fixes with it. After a first Ctrl-C (`stoppable`), a
+ * second one can stop the fetch, and the fixes are named by their patches; the merge it cannot.
  */
 export function bringBack(
   repo: LocalRepo,
   mirror: string,
-  dryRun: boolean
+  dryRun: boolean,
+  stoppable = false
 ): { head: string; left?: string } {
   const fixed = gitOut(mirror, ['rev-parse', `refs/heads/${repo.branch}`])
   if (dryRun || fixed === repo.head) return { head: repo.head }
   const notBrought = `The fixes (commit ${fixed}) were not brought onto ${repo.branch}`
   try {
-    gitOut(repo.root, ['fetch', '-q', mirror, `refs/heads/${repo.branch}`])
+    gitOut(repo.root, ['fetch', '-q', mirror, `refs/heads/${repo.branch}`], !stoppable)
   } catch (e) {
     return { head: repo.head, left: `${notBrought}: ${why(e)}.` }
   }
@@ -141,7 +144,7 @@ export function keepFixesOnInterrupt(
       log.notice(
         `Interrupted: bringing the fixes committed so far onto ${repo.branch}, as at the end of a run.`
       )
-      brought = bringBack(repo, mirror, false)
+      brought = bringBack(repo, mirror, false, true)
     }
   } catch (e) {
     // the copy of the repository half made, or a second Ctrl-C: the patches below still say how

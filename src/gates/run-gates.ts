@@ -103,9 +103,26 @@ function reportBefore(check: CheckSpec, options: GateOptions): ReportBefore | un
   }
 }
 
+/** Whether `p` is really in the repository, its folders' links followed (false when it is not there). */
+function reallyInside(repoRoot: string, p: string): boolean {
+  try {
+    return isInside(realpathSync(repoRoot), realpathSync(p))
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Removes a report the command made, only where its folder is really in the repository: PR code
+ * could make a folder of the report's path a link to one of yours.
+ */
+function removeMade(file: string, repoRoot: string): void {
+  if (reallyInside(repoRoot, path.dirname(file))) rmSync(file, { force: true })
+}
+
 /** Up to `max` bytes of a regular file inside the repository, never read through a link. */
 function readCapped(file: string, repoRoot: string, max: number): string {
-  if (!isInside(realpathSync(repoRoot), realpathSync(file))) throw new Error('outside')
+  if (!reallyInside(repoRoot, file)) throw new Error('outside')
   const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW)
   try {
     const buffer = Buffer.alloc(Math.min(lstatSync(file).size, max))
@@ -121,6 +138,7 @@ function readCapped(file: string, repoRoot: string, max: number): string {
  * none. The files it made are removed once read, so they are never part of a fix commit.
  */
 function folderReports(before: ReportBefore, repoRoot: string): string[] | null {
+  if (!reallyInside(repoRoot, before.file)) return null
   const old = before.files ?? new Map<string, number>()
   const written = [...reportFiles(before.file)]
     .filter(([name, mtime]) => old.get(name) !== mtime)
@@ -136,7 +154,7 @@ function folderReports(before: ReportBefore, repoRoot: string): string[] | null 
     } catch {
       // a file that turned into a link, or left the repository: not read
     }
-    if (!old.has(name)) rmSync(file, { force: true })
+    if (!old.has(name)) removeMade(file, repoRoot)
   }
   return texts.length > 0 ? texts : null
 }
@@ -158,7 +176,7 @@ function reportAfter(before: ReportBefore, repoRoot: string): string | string[] 
   } catch {
     return null
   } finally {
-    if (before.mtimeMs === undefined && !folder) rmSync(before.file, { force: true })
+    if (before.mtimeMs === undefined && !folder) removeMade(before.file, repoRoot)
   }
 }
 

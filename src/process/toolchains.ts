@@ -142,6 +142,20 @@ export const CREDENTIALS: readonly (HomeFolder & { pathFoldersInside?: true })[]
     path: '$CONDA_PREFIX/.condarc',
     why: "conda's settings for the environment: channel URLs can hold tokens (`/t/<token>/`)"
   },
+  { path: '$CONDA_PREFIX/condarc', why: 'the same settings, by their other name' },
+  { path: '$CONDA_PREFIX/condarc.d', why: 'the same settings, in a folder of files' },
+  {
+    path: '$CONDA_PREFIX/pip.conf',
+    why: "pip's settings for the environment (pip in a conda environment reads them): an `index-url` can hold a password"
+  },
+  {
+    path: '$CONDA_PREFIX/conda-meta/state',
+    why: 'the variables `conda env config vars set` gives the environment (API keys, tokens)'
+  },
+  {
+    path: '$CONDA_PREFIX/etc/conda/activate.d',
+    why: "scripts the environment's activation runs, where conda's docs put its variables (`export API_KEY=…`)"
+  },
   { path: '~/.aws', why: 'AWS CLI keys' },
   { path: '~/.azure', why: 'Azure CLI tokens' },
   { path: '~/.config/gcloud', why: 'Google Cloud CLI tokens' },
