@@ -288,11 +288,15 @@ function checkOptions(name: string, raw: string | undefined): Omit<CheckSpec, 'n
         !value ||
         path.posix.isAbsolute(normalized) ||
         normalized === '..' ||
-        normalized.startsWith('../')
+        normalized.startsWith('../') ||
+        // the working directory itself as a report folder: every JSON or XML file a check writes
+        // would be read as a report, and removed
+        normalized === '.' ||
+        normalized === './'
       )
         throw new InputError(
           'checks',
-          `check '${name}': report=${value} must be a file or folder path relative to the working directory, inside the repository (for example 'report=out/eslint.sarif' or 'report=build/test-results/test/').`
+          `check '${name}': report=${value} must be a file or folder path relative to the working directory and below it, inside the repository (for example 'report=out/eslint.sarif' or 'report=build/test-results/test/').`
         )
       options.report = normalized
     } else {

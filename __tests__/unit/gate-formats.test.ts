@@ -291,6 +291,9 @@ describe('severity from the tool, the check and the exit status', () => {
       /check 'lint': 'warning=loud' gives 'warning' the severity 'loud'; use one of critical, high/
     )
     expect(() => parseChecks('lint[colour=red]: eslint .')).toThrow(/unknown option 'colour=red'/)
+    expect(() => parseChecks('test[report=./]: gradle test')).toThrow(
+      /report=\.\/ must be a file or folder path relative to the working directory/
+    )
     expect(() => parseChecks('lint[report=/tmp/x.sarif]: eslint .')).toThrow(
       /report=\/tmp\/x.sarif must be a file or folder path relative to the working directory/
     )

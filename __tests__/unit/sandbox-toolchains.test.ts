@@ -571,6 +571,26 @@ describe.skipIf(!hasBwrap)("this machine's own toolchains, through the sandbox",
     }
   })
 
+  it("a virtual environment made at a repository's root is not shown: that would show the repository", async () => {
+    const repo = realpathSync(mkdtempSync(path.join(tmpdir(), 'rl-venv-repo-')))
+    try {
+      mkdirSync(path.join(repo, '.git'))
+      writeFileSync(
+        path.join(repo, '.git/config'),
+        '[remote "o"]\n\turl = https://x:SECRET-1@git.example/r\n'
+      )
+      writeFileSync(path.join(repo, '.env'), 'API_KEY=SECRET-2\n')
+      writeFileSync(path.join(repo, 'pyvenv.cfg'), 'home = /usr/bin\n')
+      const r = await realRun({}, 'cat "$VIRTUAL_ENV/.git/config" "$VIRTUAL_ENV/.env" 2>&1; true', {
+        VIRTUAL_ENV: repo,
+        PATH: process.env['PATH']!
+      })
+      expect(r.output).not.toMatch(/SECRET/)
+    } finally {
+      rmSync(repo, { recursive: true, force: true })
+    }
+  })
+
   it.skipIf(!works('go version'))(
     "Go's build cache is kept from run to run in the loop's own folder, not yours",
     async () => {

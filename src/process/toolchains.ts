@@ -402,6 +402,9 @@ function showHomes(
       )
       if (present.length === 0 || at.hide.includes(folder)) continue
       if (h.marker && !kind(path.join(folder, h.marker))) continue
+      // a virtual environment made at a repository's root (`virtualenv .`) would show all of it:
+      // its .git/config (remote URLs with tokens), its ignored .env files
+      if (h.marker && kind(path.join(folder, '.git'))) continue
       const unseen = present.filter(at.hiddenAt)
       at.shown.push(...unseen)
       at.open.push(...unseen)
