@@ -146,16 +146,20 @@ function folderReports(before: ReportBefore, repoRoot: string): string[] | null 
     .sort()
   const texts: string[] = []
   let left = MAX_REPORT_BYTES
-  for (const name of written.slice(0, MAX_REPORT_FILES)) {
+  // every report it made is removed, though only the first MAX_REPORT_FILES are read
+  written.forEach((name, i) => {
     const file = path.join(before.file, name)
     try {
-      if (left > 0 && lstatSync(file).isFile()) texts.push(readCapped(file, repoRoot, left))
-      left -= texts.at(-1)?.length ?? 0
+      if (i < MAX_REPORT_FILES && left > 0 && lstatSync(file).isFile()) {
+        const text = readCapped(file, repoRoot, left)
+        texts.push(text)
+        left -= Buffer.byteLength(text)
+      }
     } catch {
       // a file that turned into a link, or left the repository: not read
     }
     if (!old.has(name)) removeMade(file, repoRoot)
-  }
+  })
   return texts.length > 0 ? texts : null
 }
 
