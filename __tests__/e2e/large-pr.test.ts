@@ -77,9 +77,11 @@ describe('a large PR is reviewed whole, in parallel', () => {
     const { report, texts } = await review([{ reply: GO }])
     const run = report.runs[0]!
     expect(run.outputs['verdict']).toBe('GO')
-    // one call per part, four in flight at most
+    // one call per part, four in flight at most and more than one: how many overlap at once
+    // depends on the machine's load (a loaded CI saw 3), the cap does not
     expect(texts.length).toBeGreaterThanOrEqual(4)
-    expect(report.modelMaxInFlight).toBe(4)
+    expect(report.modelMaxInFlight).toBeGreaterThan(1)
+    expect(report.modelMaxInFlight).toBeLessThanOrEqual(4)
     // every added line of every file that is not ignored is in some review call
     const all = texts.join('\n')
     const pr = largePr().pr.commits[0]!.files
