@@ -1,9 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { readGateOutput } from '../../src/gates/run-gates.js'
-import { parseChecks } from '../../src/inputs.js'
+import { gateReaders, where } from '../../test-support/gate-read.js'
 
 /**
  * The standard report formats in the shapes a user meets beyond the captured fixtures (parity
@@ -12,22 +11,7 @@ import { parseChecks } from '../../src/inputs.js'
  */
 let root: string
 
-function write(file: string, content: string): void {
-  const target = path.join(root, file)
-  mkdirSync(path.dirname(target), { recursive: true })
-  writeFileSync(target, content)
-}
-
-function read(check: string, output: string, exitCode = 1) {
-  return readGateOutput(
-    parseChecks(check)[0]!,
-    { exitCode, stdout: output, output, timedOut: false },
-    { repoRoot: root, cwd: root }
-  ).findings
-}
-
-const where = (findings: ReadonlyArray<{ file?: string; line?: number; severity: string }>) =>
-  findings.map(f => [f.file ?? null, f.line ?? null, f.severity])
+const { write, read } = gateReaders(() => root)
 
 const junit = (cases: string) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="s">${cases}</testsuite></testsuites>\n`

@@ -11,8 +11,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { runnerDirs } from '../../src/gates/paths.js'
-import { readGateOutput } from '../../src/gates/run-gates.js'
-import { parseChecks } from '../../src/inputs.js'
+import { gateReaders, where } from '../../test-support/gate-read.js'
 
 /**
  * What the runners' readers decide beyond the captured fixtures (gate-parity.test.ts replays those,
@@ -21,22 +20,7 @@ import { parseChecks } from '../../src/inputs.js'
  */
 let root: string
 
-function write(file: string, content: string): void {
-  const target = path.join(root, file)
-  mkdirSync(path.dirname(target), { recursive: true })
-  writeFileSync(target, content)
-}
-
-function read(check: string, output: string, exitCode = 1) {
-  return readGateOutput(
-    parseChecks(check)[0]!,
-    { exitCode, stdout: output, output, timedOut: false },
-    { repoRoot: root, cwd: root }
-  ).findings
-}
-
-const where = (findings: ReadonlyArray<{ file?: string; line?: number; severity: string }>) =>
-  findings.map(f => [f.file ?? null, f.line ?? null, f.severity])
+const { write, read } = gateReaders(() => root)
 
 beforeEach(() => {
   root = mkdtempSync(path.join(tmpdir(), 'rl-runners-'))
