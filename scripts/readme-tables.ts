@@ -1,7 +1,8 @@
-// npm run docs: rewrites the inputs and outputs tables of README.md from action.yml, the table of
-// tools the checks read from their fixtures (and docs/checks.md's table of tools), the sandbox's folder table from
-// src/process/toolchains.ts, and the loop's transition table in src/loop/README.md from
-// src/loop/transitions.ts, and the dataset's counts in eval/README.md from its cases, so they match.
+// npm run docs: rewrites the tables the documentation shows from the code, so they match: the inputs
+// and outputs of docs/configuration.md from action.yml, docs/checks.md's tables of tools from the gate
+// fixtures, docs/security.md's sandbox folders from src/process/toolchains.ts, src/loop/README.md's
+// transitions from src/loop/transitions.ts, and eval/README.md's counts from the cases
+// (generatedTables lists them).
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import { loadDataset, type EvalCase } from '../src/eval/dataset.js'
@@ -164,30 +165,41 @@ export function replaceBetween(text: string, marker: string, content: string): s
   return `${text.slice(0, i + start.length)}\n${content}\n${text.slice(j)}`
 }
 
-if (process.argv[1]?.endsWith('readme-tables.ts')) {
-  const action = parse(readFileSync('action.yml', 'utf8')) as ActionYml
+/** A table `npm run docs` writes between `<!-- marker:start -->` and `<!-- marker:end -->` of a file. */
+export interface GeneratedTable {
+  file: string
+  marker: string
+  make: () => string
+}
+
+/** Every generated table, where it lives: the script writes them and docs.test.ts compares them. */
+export function generatedTables(action: ActionYml): GeneratedTable[] {
   const { inputs, outputs } = tables(action)
-  let readme = readFileSync('README.md', 'utf8')
-  readme = replaceBetween(readme, 'inputs', inputs)
-  readme = replaceBetween(readme, 'outputs', outputs)
-  readme = replaceBetween(readme, 'gate-tools', gateToolsTable())
-  readme = replaceBetween(readme, 'sandbox-folders', sandboxTable())
-  writeFileSync('README.md', readme)
-  writeFileSync(
-    'docs/checks.md',
-    replaceBetween(readFileSync('docs/checks.md', 'utf8'), 'tool-table', toolTable())
-  )
-  const loop = replaceBetween(
-    readFileSync('src/loop/README.md', 'utf8'),
-    'transitions',
-    transitionTable()
-  )
-  writeFileSync('src/loop/README.md', loop)
-  writeFileSync(
-    'eval/README.md',
-    replaceBetween(readFileSync('eval/README.md', 'utf8'), 'eval-cases', evalTable())
-  )
+  return [
+    { file: 'docs/configuration.md', marker: 'inputs', make: () => inputs },
+    { file: 'docs/configuration.md', marker: 'outputs', make: () => outputs },
+    { file: 'docs/checks.md', marker: 'tool-table', make: () => toolTable() },
+    { file: 'docs/checks.md', marker: 'gate-tools', make: () => gateToolsTable() },
+    { file: 'docs/security.md', marker: 'sandbox-folders', make: sandboxTable },
+    { file: 'src/loop/README.md', marker: 'transitions', make: transitionTable },
+    { file: 'eval/README.md', marker: 'eval-cases', make: () => evalTable() }
+  ]
+}
+
+/** What a file holds between a marker's start and end lines (undefined without the markers). */
+export function between(text: string, marker: string): string | undefined {
+  const start = `<!-- ${marker}:start -->\n`
+  const i = text.indexOf(start)
+  const j = text.indexOf(`\n<!-- ${marker}:end -->`)
+  return i < 0 || j < i ? undefined : text.slice(i + start.length, j)
+}
+
+export const readAction = (): ActionYml => parse(readFileSync('action.yml', 'utf8')) as ActionYml
+
+if (process.argv[1]?.endsWith('readme-tables.ts')) {
+  for (const { file, marker, make } of generatedTables(readAction()))
+    writeFileSync(file, replaceBetween(readFileSync(file, 'utf8'), marker, make()))
   console.log(
-    'README.md tables rewritten from action.yml and the gate fixtures; src/loop/README.md from transitions.ts; eval/README.md from the cases'
+    'Tables rewritten: the inputs and outputs from action.yml, the tools from the gate fixtures, the sandbox from toolchains.ts, the transitions from transitions.ts, the eval counts from the cases'
   )
 }

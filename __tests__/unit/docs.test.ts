@@ -1,51 +1,54 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { parse } from 'yaml'
 import { parseMode, parseSettings } from '../../src/inputs.js'
-import {
-  evalTable,
-  gateToolsTable,
-  sandboxTable,
-  tables,
-  toolTable,
-  transitionTable
-} from '../../scripts/readme-tables.js'
+import { between, generatedTables, readAction } from '../../scripts/readme-tables.js'
 import { FIXTURES } from '../../test-support/gate-parity.js'
 import { byTool } from '../../test-support/gate-tool-kinds.js'
 import { GATE_TOOLS } from '../../test-support/gate-tools.js'
+import { brokenLinks } from '../../test-support/markdown-links.js'
 
-const action = parse(readFileSync('action.yml', 'utf8')) as Parameters<typeof tables>[0] & {
+const action = readAction() as ReturnType<typeof readAction> & {
   runs: { using: string; main: string }
 }
 const readme = readFileSync('README.md', 'utf8')
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }
 
-describe('documentation matches the code', () => {
-  it('README tables are the ones action.yml gives (npm run docs rewrites them)', () => {
-    const { inputs, outputs } = tables(action)
-    expect(readme).toContain(inputs)
-    expect(readme).toContain(outputs)
-  })
+const written = (file: string, marker: string): string => {
+  const text = between(readFileSync(file, 'utf8'), marker)
+  if (text === undefined) throw new Error(`${file} lacks the ${marker} markers`)
+  return text
+}
 
-  it('the README lists every tool the checks read, each with its planted problems located', () => {
-    const table = gateToolsTable()
-    expect(readme).toContain(table)
-    for (const row of table.split('\n').slice(2)) {
+/** Our Markdown: every .md file but the eval cases' (other projects' code) and what is not ours. */
+function markdownFiles(dir = '.'): string[] {
+  const skip = new Set(['node_modules', '.git', 'dist', 'out', 'coverage', 'cases', '.dist-tmp'])
+  return readdirSync(dir).flatMap(name => {
+    const full = path.join(dir, name)
+    if (skip.has(name)) return []
+    return statSync(full).isDirectory() ? markdownFiles(full) : name.endsWith('.md') ? [full] : []
+  })
+}
+
+describe('documentation matches the code', () => {
+  it.each(generatedTables(action).map(g => [`${g.file} ${g.marker}`, g] as const))(
+    'the %s table is the one the code gives (npm run docs rewrites it)',
+    (_, { file, marker, make }) => {
+      expect(written(file, marker)).toBe(make())
+    }
+  )
+
+  it('the table of tools the checks read has each planted problem located', () => {
+    const rows = written('docs/checks.md', 'gate-tools').split('\n').slice(2)
+    expect(rows.length).toBeGreaterThan(100)
+    for (const row of rows) {
       const [planted, found] = row.split(' | ').slice(3, 5)
       expect(found, row).toBe(planted)
     }
   })
 
   it('docs/checks.md names, for at least 40 tools, a check whose real output the parity test replays', () => {
-    const table = toolTable()
-    const doc = readFileSync('docs/checks.md', 'utf8')
-    const written = doc.slice(
-      doc.indexOf('<!-- tool-table:start -->\n') + 26,
-      doc.indexOf('\n<!-- tool-table:end -->')
-    )
-    expect(written).toBe(table)
-    const rows = table.split('\n').slice(2)
+    const rows = written('docs/checks.md', 'tool-table').split('\n').slice(2)
     expect(rows.length).toBeGreaterThanOrEqual(40)
     for (const row of rows) {
       const check = /\| `(.+)` \|/.exec(row)![1]!.replace(/\\\|/g, '|')
@@ -60,21 +63,10 @@ describe('documentation matches the code', () => {
       expect(rows.filter(r => r.best).length, tool).toBeLessThanOrEqual(1)
   })
 
-  it("the README's sandbox table is the toolchain and credential lists of the code (npm run docs)", () => {
-    expect(readme).toContain(sandboxTable())
-  })
-
-  it("eval/README.md counts the dataset's cases as their case.json files say (npm run docs rewrites it)", () => {
-    const table = evalTable()
-    expect(readFileSync('eval/README.md', 'utf8')).toContain(table)
-    // the issue asks for at least 40 bug cases across JavaScript/TypeScript, Python and Go, 10 clean
-    const all = table.split('\n').at(-1)!.split(' | ')
+  it("eval/README.md counts at least 40 bug cases and 10 clean ones (the dataset's issue asks for them)", () => {
+    const all = written('eval/README.md', 'eval-cases').split('\n').at(-1)!.split(' | ')
     expect(Number(all[1])).toBeGreaterThanOrEqual(40)
     expect(Number(all[2])).toBeGreaterThanOrEqual(10)
-  })
-
-  it('src/loop/README.md shows the transition table the code has (npm run docs rewrites it)', () => {
-    expect(readFileSync('src/loop/README.md', 'utf8')).toContain(transitionTable())
   })
 
   it('the action reads exactly the inputs action.yml declares', () => {
@@ -94,5 +86,36 @@ describe('documentation matches the code', () => {
     expect(readme).toContain('npm ci && npm test')
     expect(pkg.scripts['demo']).toBeTruthy()
     expect(pkg.scripts['test']).toBe('vitest run')
+  })
+})
+
+describe('the README is the front door, the docs pages the manual', () => {
+  const pages = readdirSync('docs').filter(f => f.endsWith('.md'))
+
+  it('keeps the README to 300 lines and links every docs page from it', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(300)
+    expect(pages.length).toBeGreaterThanOrEqual(5)
+    for (const page of pages) expect(readme, page).toContain(`](docs/${page})`)
+  })
+
+  it('resolves every relative link and image of our Markdown, to a file and to a heading', () => {
+    const files = markdownFiles()
+    expect(files).toEqual(expect.arrayContaining(['README.md', 'docs/configuration.md']))
+    expect(files.flatMap(file => brokenLinks(file))).toEqual([])
+  })
+
+  it('finds a link to a missing file, a missing heading, or a folder up too far', () => {
+    const docs: Record<string, string> = {
+      'README.md': '# Title\n\n## Quick start\n\n[a](docs/a.md#setup) [b](#quick-start)\n',
+      'docs/a.md':
+        '# A\n\n## Set-up `x`\n\n[c](../README.md#nowhere) ![d](images/d.png) [e](../../x.md)\n\n```md\n[f](gone.md)\n```\n'
+    }
+    const read = (file: string): string | undefined => docs[file]
+    expect(brokenLinks('README.md', read)).toEqual(['README.md: docs/a.md#setup (no such heading)'])
+    expect(brokenLinks('docs/a.md', read)).toEqual([
+      'docs/a.md: ../README.md#nowhere (no such heading)',
+      'docs/a.md: images/d.png (no such file)',
+      'docs/a.md: ../../x.md (outside the repository)'
+    ])
   })
 })
