@@ -11,12 +11,12 @@ const readRepo: Reader = file => {
   return statSync(file).isFile() && file.endsWith('.md') ? readFileSync(file, 'utf8') : ''
 }
 
-/** The text GitHub renders: fenced code blocks and code spans hold no links. */
-function prose(text: string): string {
-  return text
-    .replace(/^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^ {0,3}\1[^\n]*$|(?![\s\S]))/gm, '')
-    .replace(/(`+)[^`][\s\S]*?\1/g, '')
-}
+/** The text without fenced code blocks, which hold neither headings nor links. */
+const unfenced = (text: string): string =>
+  text.replace(/^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^ {0,3}\1[^\n]*$|(?![\s\S]))/gm, '')
+
+/** The text GitHub renders as prose: code spans hold no links either. */
+const prose = (text: string): string => unfenced(text).replace(/(`+)[^`][\s\S]*?\1/g, '')
 
 /** Link and image targets: `[x](target "title")`, `![x](target)` and `[x]: target` definitions. */
 export function linkTargets(text: string): string[] {
@@ -39,7 +39,7 @@ export function slug(heading: string): string {
 export function anchors(text: string): Set<string> {
   const seen = new Map<string, number>()
   const out = new Set<string>()
-  for (const m of prose(text).matchAll(/^ {0,3}#{1,6}[ \t]+(.*?)[ \t#]*$/gm)) {
+  for (const m of unfenced(text).matchAll(/^ {0,3}#{1,6}[ \t]+(.*?)[ \t#]*$/gm)) {
     const base = slug(m[1]!)
     const n = seen.get(base) ?? 0
     seen.set(base, n + 1)

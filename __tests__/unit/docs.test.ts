@@ -106,7 +106,8 @@ describe('the README is the front door, the docs pages the manual', () => {
 
   it('finds a link to a missing file, a missing heading, or a folder up too far', () => {
     const docs: Record<string, string> = {
-      'README.md': '# Title\n\n## Quick start\n\n[a](docs/a.md#setup) [b](#quick-start)\n',
+      'README.md':
+        '# Title\n\n## Quick start\n\n[a](docs/a.md#setup) [b](#quick-start) [g](docs/a.md#set-up-x)\n',
       'docs/a.md':
         '# A\n\n## Set-up `x`\n\n[c](../README.md#nowhere) ![d](images/d.png) [e](../../x.md)\n\n```md\n[f](gone.md)\n```\n'
     }

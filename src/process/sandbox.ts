@@ -332,15 +332,15 @@ function confinedLayout(
 function unsandboxedWarning(options: ConfineOptions, reason: string, noUser?: string): string {
   const off = options.mode === 'off'
   if (options.surface === 'cli')
-    return `Your checks and fix commands ran unsandboxed${off ? ' (--set sandbox=off)' : `: ${reason}`}. They could read and change anything you can, as any command you run; the AI fixer could not run checks itself. See the README's "Sandbox" section.`
+    return `Your checks and fix commands ran unsandboxed${off ? ' (--set sandbox=off)' : `: ${reason}`}. They could read and change anything you can, as any command you run; the AI fixer could not run checks itself. See "The sandbox" in review-loop's docs/security.md.`
   const user = noUser ? `, as the action's own user (${noUser})` : ''
-  return `PR code ran unsandboxed${off ? ' (sandbox: off)' : `: ${reason}`}${user}. It could read the job's secrets (the token, the API key, the step's environment) from the action's processes and memory; the AI fixer was not given run_check. See the README's "Sandbox" section.`
+  return `PR code ran unsandboxed${off ? ' (sandbox: off)' : `: ${reason}`}${user}. It could read the job's secrets (the token, the API key, the step's environment) from the action's processes and memory; the AI fixer was not given run_check. See "The sandbox" in review-loop's docs/security.md.`
 }
 
 /** What PR code run as a user of its own was kept from, and what not. */
 function separateUserWarning(options: ConfineOptions, reason: string, user: PrUser): string {
   const why = options.mode === 'off' ? 'sandbox: off' : reason
-  return `PR code ran without bubblewrap (${why}), as the user ${user.name} made for it: it could not read the action's environment, memory or descriptors, but it could read what every user of this machine can, and use the network. See the README's "Sandbox" section.`
+  return `PR code ran without bubblewrap (${why}), as the user ${user.name} made for it: it could not read the action's environment, memory or descriptors, but it could read what every user of this machine can, and use the network. See "The sandbox" in review-loop's docs/security.md.`
 }
 
 /** Where PR code would run as the action's own user: `auto` refuses while there are secrets to take. */
