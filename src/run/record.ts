@@ -261,7 +261,8 @@ async function dispatchNext(
 ): Promise<string | undefined> {
   const rerun = `Re-run this job, or run the workflow by hand with pr-number ${pull.number}, to go on.`
   if (!ctx.workflowFile) {
-    return `Cannot start the next iteration: GITHUB_WORKFLOW_REF names no workflow file. ${rerun}`
+    const why = ctx.workflowMissing ?? 'GITHUB_WORKFLOW_REF names no workflow file.'
+    return `Cannot start the next iteration: ${why} Re-run this job to go on.`
   }
   try {
     await github.dispatchWorkflow(ctx.workflowFile, pull.headRef, {
