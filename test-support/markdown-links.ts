@@ -18,12 +18,19 @@ const unfenced = (text: string): string =>
 /** The text GitHub renders as prose: code spans hold no links either. */
 const prose = (text: string): string => unfenced(text).replace(/(`+)[^`][\s\S]*?\1/g, '')
 
-/** Link and image targets: `[x](target "title")`, `![x](target)` and `[x]: target` definitions. */
+/**
+ * Link and image targets: `[x](target "title")` (a title in single quotes or brackets too, the
+ * target in `<…>` when it holds spaces, brackets nested in the text), `![x](target)`, `[x]: target`
+ * definitions, and the `href` and `src` of HTML `<a>` and `<img>`.
+ */
 export function linkTargets(text: string): string[] {
   const body = prose(text)
-  const inline = [...body.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)]
-  const defined = [...body.matchAll(/^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)]
-  return [...inline, ...defined].map(m => m[1]!)
+  const inline = body.matchAll(
+    /!?\[(?:[^[\]]|\[[^\]]*\])*\]\(\s*(?:<([^>\n]*)>|([^)\s]+))(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g
+  )
+  const defined = body.matchAll(/^ {0,3}\[[^\]]+\]:\s*(?:<([^>\n]*)>|(\S+))/gm)
+  const html = body.matchAll(/<(?:a|img)\s[^>]*?\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')/gi)
+  return [...inline, ...defined, ...html].map(m => m[1] ?? m[2] ?? '')
 }
 
 /** GitHub's anchor of a heading: its text lower-cased, punctuation dropped, spaces as hyphens. */
@@ -35,15 +42,22 @@ export function slug(heading: string): string {
     .replace(/ /g, '-')
 }
 
-/** Every anchor of a Markdown text: its headings' (a repeated one gets -1, -2, …) and HTML ids. */
+/**
+ * Every anchor of a Markdown text: its headings', a repeated one numbered as github-slugger numbers
+ * it (`dup`, `dup-1`, then `dup-2` after a heading `Dup-1`), and HTML ids.
+ */
 export function anchors(text: string): Set<string> {
-  const seen = new Map<string, number>()
   const out = new Set<string>()
+  const counts = new Map<string, number>()
   for (const m of unfenced(text).matchAll(/^ {0,3}#{1,6}[ \t]+(.*?)[ \t#]*$/gm)) {
     const base = slug(m[1]!)
-    const n = seen.get(base) ?? 0
-    seen.set(base, n + 1)
-    out.add(n ? `${base}-${n}` : base)
+    let anchor = base
+    while (out.has(anchor)) {
+      const n = (counts.get(base) ?? 0) + 1
+      counts.set(base, n)
+      anchor = `${base}-${n}`
+    }
+    out.add(anchor)
   }
   for (const m of text.matchAll(/<a\s[^>]*(?:name|id)="([^"]+)"/g)) out.add(m[1]!)
   return out
@@ -65,7 +79,7 @@ export function brokenLinks(file: string, read: Reader = readRepo): string[] {
         : read(to.replace(/\/$/, '')) === undefined
           ? 'no such file'
           : fragment !== undefined && fragment !== '' && to.endsWith('.md')
-            ? anchors(read(to) ?? '').has(decodeURIComponent(fragment).toLowerCase())
+            ? anchors(read(to) ?? '').has(decodeURIComponent(fragment))
               ? undefined
               : 'no such heading'
             : undefined

@@ -104,19 +104,35 @@ describe('the README is the front door, the docs pages the manual', () => {
     expect(files.flatMap(file => brokenLinks(file))).toEqual([])
   })
 
-  it('finds a link to a missing file, a missing heading, or a folder up too far', () => {
+  it('finds a link to a missing file, a missing heading, or a folder up too far, in every link form', () => {
     const docs: Record<string, string> = {
-      'README.md':
-        '# Title\n\n## Quick start\n\n[a](docs/a.md#setup) [b](#quick-start) [g](docs/a.md#set-up-x)\n',
-      'docs/a.md':
-        '# A\n\n## Set-up `x`\n\n[c](../README.md#nowhere) ![d](images/d.png) [e](../../x.md)\n\n```md\n[f](gone.md)\n```\n'
+      'README.md': [
+        '# Title\n\n## Quick start\n\n## Dup\n\n## Dup-1\n\n## Dup\n',
+        '[a](docs/a.md#setup) [b](#quick-start) [g](docs/a.md#set-up-x) [h](#dup-2) [i](#Quick-Start)'
+      ].join('\n'),
+      'docs/a.md': [
+        '# A\n\n## Set-up `x`\n',
+        '[c](../README.md#nowhere) ![d](images/d.png) [e](../../x.md)',
+        "[f](<gone file.md>) [g](gone2.md 'title') [a [b] c](gone3.md)",
+        '<a href="gone4.md">x</a> <img src="gone5.png">\n\n[ref]: gone6.md',
+        '```md\n[f](gone.md)\n```\n`[s](gone7.md)`'
+      ].join('\n')
     }
     const read = (file: string): string | undefined => docs[file]
-    expect(brokenLinks('README.md', read)).toEqual(['README.md: docs/a.md#setup (no such heading)'])
+    expect(brokenLinks('README.md', read)).toEqual([
+      'README.md: docs/a.md#setup (no such heading)',
+      'README.md: #Quick-Start (no such heading)'
+    ])
     expect(brokenLinks('docs/a.md', read)).toEqual([
       'docs/a.md: ../README.md#nowhere (no such heading)',
       'docs/a.md: images/d.png (no such file)',
-      'docs/a.md: ../../x.md (outside the repository)'
+      'docs/a.md: ../../x.md (outside the repository)',
+      'docs/a.md: gone file.md (no such file)',
+      'docs/a.md: gone2.md (no such file)',
+      'docs/a.md: gone3.md (no such file)',
+      'docs/a.md: gone6.md (no such file)',
+      'docs/a.md: gone4.md (no such file)',
+      'docs/a.md: gone5.png (no such file)'
     ])
   })
 })
