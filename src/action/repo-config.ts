@@ -1,5 +1,6 @@
 import { CONFIG_PATH, parseConfigFile, withConfig, type RepoConfig } from '../config/config-file.js'
-import { parseSettings, type Settings } from '../inputs.js'
+import { parseSettings } from '../inputs.js'
+import type { Settings } from '../loop/settings.js'
 import { InputError } from './input-error.js'
 import type { GitHubPort } from '../ports/index.js'
 import type { RunContext } from './context.js'

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { reviewLocally, type LocalIo } from '../cli/review.js'
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../loop/settings.js'
 import { atOrAbove } from '../loop/findings.js'
 import type { Finding, Usage } from '../loop/types.js'
 import { plainText } from '../loop/untrusted.js'

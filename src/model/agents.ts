@@ -1,5 +1,5 @@
 import { aiFix } from '../fix/ai-fixer.js'
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../loop/settings.js'
 import type { Usage } from '../loop/types.js'
 import { usageSince, zeroUsage } from '../loop/usage.js'
 import type { AiAgents, Log, ModelClient } from '../ports/index.js'
@@ -7,7 +7,8 @@ import { aiAnswer } from '../review/ai-answer.js'
 import { aiReview } from '../review/ai-reviewer.js'
 import { Budget } from './budget.js'
 import { priceWarning } from './pricing.js'
-import { describeProvider, type ProviderConfig } from './provider.js'
+import type { ProviderConfig } from '../loop/settings.js'
+import { describeProvider } from './provider.js'
 import { createModelClient } from './providers.js'
 
 /** The reviewer and fixer of one iteration, sharing one budget and one client. */

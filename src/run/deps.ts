@@ -4,7 +4,7 @@
  * and not each other (no import circles in src/).
  */
 import type { RunContext } from '../action/context.js'
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../loop/settings.js'
 import type { Intent } from '../loop/router.js'
 import type { Decision, Finding, HumanTrigger, LoopState, RepoRole } from '../loop/types.js'
 import type {

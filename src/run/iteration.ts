@@ -22,7 +22,7 @@ import {
 } from './record.js'
 import { readOnlyReport } from './read-only.js'
 import { keptPatch } from './records-name.js'
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../loop/settings.js'
 import { WritesWithheld } from './withheld.js'
 import { reportPhase } from './report.js'
 import { reviewPhase } from './review.js'
