@@ -12,7 +12,7 @@ import {
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { InputError } from '../action/input-error.js'
-import { settingsFrom } from '../action/repo-config.js'
+import { settingsFrom } from '../wiring/repo-config.js'
 import { suggestKey } from '../config/config-file.js'
 import {
   changedFiles,
@@ -44,8 +44,9 @@ import {
 import { BATCH_CHARS } from '../review/ai-reviewer.js'
 import { READ_LIMITS } from '../review/read-tools.js'
 import { REVIEW_OUTPUT_RESERVE } from '../review/review-batch.js'
-import { UsageError, type CliIo, type EvalOptions } from './args.js'
-import { checkedInputs, inputFromEnv } from './review.js'
+import { checkedInputs, inputFromEnv } from '../wiring/local-review.js'
+import { UsageError } from '../wiring/usage-error.js'
+import type { CliIo, EvalOptions } from './args.js'
 import { createTerminalLog } from './terminal-log.js'
 
 /** The reviewer's prompt around a case's diff and files: its template, the part's framing, the schema. */

@@ -4,10 +4,17 @@ import { routeEvent, type Intent } from '../loop/router.js'
 import { reportFailure } from './failure.js'
 import { dismissedIds, lastIteration } from '../loop/state.js'
 import { needsHuman, stepFailure } from '../loop/rules.js'
-import type { Finding, HumanTrigger, LoopState, PullRequest, ReviewResult } from '../loop/types.js'
+import type {
+  Finding,
+  HumanTrigger,
+  IterationOutcome,
+  LoopState,
+  PullRequest,
+  ReviewResult
+} from '../loop/types.js'
 import { zeroUsage } from '../loop/usage.js'
 import { decideHumanFix, decidePhase, goOnBranch, type Decided } from './decide.js'
-import type { HumanAsk, IterationDeps, IterationOutcome, ReviewPlan } from './deps.js'
+import type { HumanAsk, IterationDeps, ReviewPlan } from './deps.js'
 import { escalate } from './escalate.js'
 import { answerHuman } from './human.js'
 import { fixPhase, pushPhase, type Fixed } from './fix.js'

@@ -5,11 +5,11 @@ import { usageSince, zeroUsage } from '../loop/usage.js'
 import type { AiAgents, Log, ModelClient } from '../ports/index.js'
 import { aiAnswer } from '../review/ai-answer.js'
 import { aiReview } from '../review/ai-reviewer.js'
-import { Budget } from './budget.js'
-import { priceWarning } from './pricing.js'
+import { Budget } from '../model/budget.js'
+import { priceWarning } from '../model/pricing.js'
 import type { ProviderConfig } from '../loop/settings.js'
-import { describeProvider } from './provider.js'
-import { createModelClient } from './providers.js'
+import { describeProvider } from '../model/provider.js'
+import { createModelClient } from '../model/providers.js'
 
 /** The reviewer and fixer of one iteration, sharing one budget and one client. */
 export function createAiAgents(
