@@ -5,9 +5,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
-import { INPUT_DEFAULTS, WORKFLOW_ONLY_INPUTS } from '../src/inputs.js'
+import { INPUT_DEFAULTS } from '../src/inputs.js'
+import { WORKFLOW_ONLY_INPUTS } from '../src/loop/settings.js'
 
-/** Inputs that stay in the workflow's `with:` (src/inputs.ts): left out of the schema. */
+/** Inputs that stay in the workflow's `with:` (WORKFLOW_ONLY_INPUTS, src/loop/settings.ts): left out of the schema. */
 export const WORKFLOW_ONLY_KEYS = WORKFLOW_ONLY_INPUTS
 
 /**

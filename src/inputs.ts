@@ -2,123 +2,20 @@ import path from 'node:path'
 import { InputError } from './action/input-error.js'
 import { badGlob } from './review/ignore.js'
 import { ALWAYS_PROTECTED, badPattern } from './fix/protected-paths.js'
-import { TOOL_LEVELS, type CheckSpec, type ToolLevel } from './gates/problem.js'
+import { TOOL_LEVELS } from './gates/problem.js'
 import { refusedPassthrough } from './process/command-env.js'
-import type { NetworkMode, SandboxMode } from './process/sandbox.js'
 import { DEFAULT_FAIL_ON, FAILABLE } from './loop/rules.js'
-import type { Surface } from './loop/reasons.js'
+import type {
+  AiSettings,
+  CheckSpec,
+  PathInstruction,
+  Settings,
+  ToolLevel
+} from './loop/settings.js'
 import { SEVERITIES, type Severity, type TerminalStatus } from './loop/types.js'
-import {
-  MODEL_PROVIDERS,
-  resolveProvider,
-  type Env,
-  type ProviderConfig
-} from './model/provider.js'
+import { MODEL_PROVIDERS, resolveProvider, type Env } from './model/provider.js'
 
 export { InputError }
-
-/** Every input of action.yml, parsed and validated once into one typed object. */
-export interface Settings {
-  githubToken: string
-  maxIterations: number
-  severityThreshold: Severity
-  /** The severity of a human review's comments when it requests changes (human-review-severity). */
-  humanReviewSeverity: Severity
-  /** The `checks` input: repository commands that review (gates), by name. */
-  gates: CheckSpec[]
-  /** Problem matcher files (GitHub's format), read from the base branch (problem-matchers). */
-  problemMatchers: string[]
-  fixCommands: string[]
-  /** Where the loop runs, for the names its messages give: the action (default) or the CLI. */
-  surface?: Surface
-  retrigger: 'dispatch' | 'push' | 'none'
-  prNumber?: number
-  workingDirectory: string
-  protectedPaths: string[]
-  reviewDrafts: boolean
-  allowForks: boolean
-  checkName: string
-  /** Retry / Continue / Approve anyway / Stop buttons on the check run (check-run-buttons). */
-  checkRunButtons: boolean
-  commandTimeoutMinutes: number
-  /** Each GitHub API request gives up after this long (then it is retried within the budget). */
-  requestTimeoutSeconds: number
-  /** The longest rate-limit wait (retry-after, x-ratelimit-reset); longer fails the step. */
-  maxWaitSeconds: number
-  failOn: TerminalStatus[]
-  escalationLabel: string
-  /** A PR label with which a human stops the loop. */
-  stopLabel: string
-  escalationReviewers: string[]
-  escalationTeamReviewers: string[]
-  submitReview: 'none' | 'comment' | 'approve'
-  commitAuthor: { name: string; email: string }
-  artifactsDir?: string
-  /** Login the action posts as (needed only with GitHub App tokens). */
-  stateAuthor?: string
-  /** Secret that signs the loop state (HMAC-SHA256); without it the digest is a plain SHA-256. */
-  stateKey?: string
-  /** How PR code is confined: bubblewrap where it works (auto), always (required), or never. */
-  sandbox: SandboxMode
-  /** Whether sandboxed PR code may reach the network. */
-  sandboxNetwork: NetworkMode
-  /** Environment variables PR code gets besides the allow-list (env-passthrough). */
-  envPassthrough: string[]
-  /** Annotations one check run carries at most, most severe first (max-annotations). */
-  maxAnnotations: number
-  ai: AiSettings
-}
-
-export interface PathInstruction {
-  path: string
-  instructions: string
-}
-
-export interface AiSettings {
-  /** The anthropic-api-key input; empty when none was given. */
-  apiKey: string
-  /**
-   * Where the model is reached (model-provider, resolved against the environment). Undefined when no
-   * provider is configured: the loop then runs gates-only.
-   */
-  provider?: ProviderConfig
-  baseUrl?: string
-  reviewModel: string
-  fixModel: string
-  maxTurns: number
-  maxCostUsd?: number
-  reviewTimeoutMinutes: number
-  fixTimeoutMinutes: number
-  guidelines?: string
-  instructions?: string
-  /** Instructions for the files a glob matches (`path-instructions` of .github/review-loop.yml). */
-  pathInstructions: PathInstruction[]
-  /** Globs of changed files the reviewer skips, after the defaults; `!glob` takes files back (ignore). */
-  ignore: string[]
-  /** How many batches of a large PR are reviewed at once (review-concurrency). */
-  reviewConcurrency: number
-  /** verify-findings: each blocking AI finding goes to an independent verifier call first. */
-  verifyFindings: boolean
-  /** block-uncertain: a finding the verifier could not confirm or refute still blocks. */
-  blockUncertain: boolean
-  /**
-   * hold-go-at: a blocking AI finding at or above this severity that was set aside (refuted,
-   * uncertain, outvoted, or its quote not matched) holds GO unless the reviewer withdraws it after
-   * seeing why; `none`: set-aside findings never hold GO.
-   */
-  holdGoAt: Severity | 'none'
-  /** review-passes: independent reviews of the PR, their findings merged as votes. */
-  reviewPasses: number
-  /** votes-to-block: how many passes must raise a finding for it to block (a majority by default). */
-  votesToBlock: number
-  /** review-max-turns: model turns of one review or verifier call's read-only tool loop (1: no tools). */
-  reviewMaxTurns: number
-  /**
-   * incremental-review: a later review sends again only the parts with a file changed since its
-   * last review (or a blocking finding open); false re-reads the whole PR every time.
-   */
-  incrementalReview: boolean
-}
 
 export { ALWAYS_PROTECTED }
 
@@ -166,22 +63,6 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   mode: 'review',
   'stats-pull-requests': '50'
 }
-
-/**
- * Inputs only the workflow's `with:` may set, never .github/review-loop.yml: secrets, and per-run or
- * connection settings read before the file.
- */
-export const WORKFLOW_ONLY_INPUTS: readonly string[] = [
-  'github-token',
-  'anthropic-api-key',
-  'state-key',
-  'pr-number',
-  'state-author',
-  'request-timeout-seconds',
-  'max-wait-seconds',
-  'mode',
-  'stats-pull-requests'
-]
 
 /** The input as given, else its default. */
 export function withDefaults(get: GetInput): GetInput {

@@ -13,7 +13,7 @@ import { parseConnection, parseMode } from './inputs.js'
 import { statsReport } from './run/stats.js'
 import type { GitHubPort, Log } from './ports/index.js'
 import type { RunContext } from './action/context.js'
-import { readRepoConfig, settingsAt, settingsFrom, settingsRef } from './action/repo-config.js'
+import { readRepoConfig, settingsAt, settingsFrom, settingsRef } from './wiring/repo-config.js'
 import { createConfinement } from './process/sandbox.js'
 import { sandboxFromStart, type Startup } from './action/startup.js'
 import { runIteration } from './run/iteration.js'
@@ -47,7 +47,7 @@ export async function run(prefetched?: Prefetched, startup?: Startup): Promise<s
   const scratch = path.join(ctx.tempDir, 'review-loop-private')
   // The model SDK is loaded only when a model provider is configured.
   const ai = settings.ai.provider
-    ? (await import('./model/agents.js')).createAiAgents(settings, log)
+    ? (await import('./wiring/agents.js')).createAiAgents(settings, log)
     : undefined
   const artifactsDir = settings.artifactsDir ?? path.join(ctx.tempDir, 'review-loop')
   const outcome = await runIteration({

@@ -49,6 +49,56 @@ function importCircles(graph: Map<string, string[]>): string[] {
   return [...circles].sort()
 }
 
+/**
+ * The floors of src/, top to bottom: a module imports from its own floor or the ones below, never
+ * from one above. The entry on top (the action's and the command line's); the eval, which runs the
+ * local loop; the wiring, which puts the adapters together into the ports for the action and the
+ * local loop (and reads the settings with the repository's file, so the input parser sits below
+ * it); the phases; the parts they use; the adapters; the pure renderers and the ports; the core,
+ * which holds the settings types.
+ */
+const FLOORS: readonly (readonly string[])[] = [
+  ['src/index.ts', 'src/main.ts', 'src/cli/'],
+  ['src/eval/'],
+  ['src/wiring/'],
+  ['src/inputs.ts'],
+  ['src/run/'],
+  ['src/review/', 'src/fix/', 'src/gates/', 'src/config/'],
+  ['src/model/', 'src/github/', 'src/git/', 'src/process/', 'src/action/'],
+  ['src/report/', 'src/ports/'],
+  // src/types/: declarations of packages' types, imported by no module
+  ['src/loop/', 'src/types/']
+]
+
+/** The floor a module is on (0 the top), -1 when none lists it. */
+function floorOf(file: string, floors: readonly (readonly string[])[]): number {
+  return floors.findIndex(floor => floor.some(at => file === at || file.startsWith(at)))
+}
+
+/** Every import from a module to one on a higher floor, as `from → to`. */
+function upwardImports(
+  graph: Map<string, string[]>,
+  floors: readonly (readonly string[])[]
+): string[] {
+  const up: string[] = []
+  for (const [file, targets] of graph)
+    for (const target of targets)
+      if (floorOf(target, floors) < floorOf(file, floors)) up.push(`${file} → ${target}`)
+  return up.sort()
+}
+
+/** Every module of src/ and the modules of src/ it imports (types and dynamic imports too). */
+function importGraph(): Map<string, string[]> {
+  return new Map(
+    files('src').map(file => [
+      file,
+      imports(file)
+        .filter(t => t.startsWith('src/'))
+        .map(t => t.replace(/\.js$/, '.ts'))
+    ])
+  )
+}
+
 describe('the shape of src/', () => {
   it('keeps the pure core free of adapters, SDKs and the phases', () => {
     const core: Record<string, string[]> = {
@@ -85,15 +135,7 @@ describe('the shape of src/', () => {
   })
 
   it('has no import circles: no module of src/ reaches itself through its imports, types included', () => {
-    const graph = new Map(
-      files('src').map(file => [
-        file,
-        imports(file)
-          .filter(t => t.startsWith('src/'))
-          .map(t => t.replace(/\.js$/, '.ts'))
-      ])
-    )
-    expect(importCircles(graph)).toEqual([])
+    expect(importCircles(importGraph())).toEqual([])
   })
 
   it('finds an import circle when there is one', () => {
@@ -108,7 +150,31 @@ describe('the shape of src/', () => {
     ])
   })
 
-  it('wires adapters only in main.ts: the phases receive ports', () => {
+  it('puts every module of src/ on a floor', () => {
+    expect(files('src').filter(file => floorOf(file, FLOORS) < 0)).toEqual([])
+  })
+
+  it('imports only from its own floor or below, but for the allowed imports up', () => {
+    const allowed = [
+      // a type only: the fixer's workspace carries the compiled problem matchers (a class) as they are
+      'src/ports/index.ts → src/gates/formats/problem-matchers.ts'
+    ]
+    expect(upwardImports(importGraph(), FLOORS)).toEqual(allowed)
+  })
+
+  it('finds an import up the floors when there is one', () => {
+    const graph = new Map([
+      ['src/run/a.ts', ['src/loop/b.ts', 'src/run/c.ts']],
+      ['src/run/c.ts', []],
+      ['src/loop/b.ts', ['src/loop/d.ts', 'src/run/a.ts']],
+      ['src/loop/d.ts', []]
+    ])
+    expect(upwardImports(graph, [['src/run/'], ['src/loop/']])).toEqual([
+      'src/loop/b.ts → src/run/a.ts'
+    ])
+  })
+
+  it('wires adapters only above the phases (main.ts, src/wiring/): the phases receive ports', () => {
     const adapters = [
       'src/github/',
       'src/git/',

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { installedDependencies } from '../../src/cli/dependencies.js'
+import { installedDependencies } from '../../src/wiring/dependencies.js'
 import { git, writeFiles } from '../../test-support/git-fixture.js'
 
 const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'rl-deps-')))

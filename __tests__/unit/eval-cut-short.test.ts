@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { cutShort } from '../../src/eval/run-case.js'
 import type { Finding, Verification } from '../../src/loop/types.js'
-import type { IterationOutcome } from '../../src/run/deps.js'
+import type { IterationOutcome } from '../../src/loop/types.js'
 import { finding, iteration, state } from './builders.js'
 
 const BUDGET = 'the review: the max-cost-usd budget does not allow another review call'

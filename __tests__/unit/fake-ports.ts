@@ -5,7 +5,8 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { RunContext } from '../../src/action/context.js'
-import { parseSettings, type Settings } from '../../src/inputs.js'
+import { parseSettings } from '../../src/inputs.js'
+import type { Settings } from '../../src/loop/settings.js'
 import type {
   HumanReview,
   PrComment,

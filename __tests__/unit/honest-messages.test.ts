@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { readRepoConfig, settingsFrom } from '../../src/action/repo-config.js'
+import { readRepoConfig, settingsFrom } from '../../src/wiring/repo-config.js'
 import { GitHubError } from '../../src/github/octokit-adapter.js'
 import { isAmbiguous, NoAnswerError } from '../../src/github/waiting.js'
 import { dispatchFailure } from '../../src/run/record.js'

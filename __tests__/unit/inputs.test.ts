@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { parse as parseYaml } from 'yaml'
-import {
-  ALWAYS_PROTECTED,
-  INPUT_DEFAULTS,
-  InputError,
-  parseSettings,
-  type Settings
-} from '../../src/inputs.js'
+import { ALWAYS_PROTECTED, INPUT_DEFAULTS, InputError, parseSettings } from '../../src/inputs.js'
+import type { Settings } from '../../src/loop/settings.js'
 
 const REQUIRED = { 'github-token': 'ghs_token', checks: 'test: npm test' }
 

@@ -3,12 +3,8 @@ import { InputError, parseSettings } from '../../src/inputs.js'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { costOf, priceOf, priceWarning } from '../../src/model/pricing.js'
-import {
-  resolveProvider,
-  type Env,
-  type ProviderConfig,
-  type ProviderInputs
-} from '../../src/model/provider.js'
+import type { ProviderConfig } from '../../src/loop/settings.js'
+import { resolveProvider, type Env, type ProviderInputs } from '../../src/model/provider.js'
 
 const NONE: ProviderInputs = { modelProvider: 'auto', apiKey: '' }
 const AWS_KEYS: Env = {

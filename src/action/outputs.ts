@@ -2,7 +2,7 @@ import { appendFile } from 'node:fs/promises'
 import * as core from '@actions/core'
 import { roundIterations, roundReviews } from '../loop/state.js'
 import { tokens } from '../report/format.js'
-import type { IterationOutcome } from '../run/deps.js'
+import type { IterationOutcome } from '../loop/types.js'
 
 /** Sets every output, so later steps can rely on them even after a skip. */
 export function setOutputs(outcome: IterationOutcome, maxIterations: number): void {

@@ -1,9 +1,5 @@
-import {
-  chooseSandbox,
-  type NetworkMode,
-  type SandboxChoice,
-  type SandboxMode
-} from '../process/bwrap.js'
+import type { NetworkMode, SandboxMode } from '../loop/settings.js'
+import { chooseSandbox, type SandboxChoice } from '../process/bwrap.js'
 import { handOff, receiveHandoff } from './handoff.js'
 import { prefetchPull, type Prefetched } from './prefetch.js'
 

@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util'
 import { suggestKey } from '../config/config-file.js'
+import type { ReviewOptions } from '../wiring/local-review.js'
+import { UsageError } from '../wiring/usage-error.js'
 
 export const HELP = `review-loop: the review → fix loop of the review-loop GitHub Action, on a local repository.
 
@@ -108,25 +110,11 @@ Import:
   out included).
 `
 
-export class UsageError extends Error {}
-
 export interface CliIo {
   cwd: string
   env: Record<string, string | undefined>
   out: (line: string) => void
   err: (line: string) => void
-}
-
-export interface ReviewOptions {
-  command: 'review'
-  /** The base branch given with --base; without it, the one origin/HEAD names (else main). */
-  base?: string
-  inputs: Record<string, string>
-  out?: string
-  dryRun: boolean
-  verbose: boolean
-  /** Lend the checks your installed dependency folders (off with --no-lend). */
-  lend: boolean
 }
 
 export interface StatsOptions {

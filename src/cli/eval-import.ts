@@ -3,7 +3,8 @@ import { DatasetError } from '../eval/dataset.js'
 import { importMartian } from '../eval/martian.js'
 import { counted } from '../report/eval-score.js'
 import { plural } from '../report/format.js'
-import { UsageError, type CliIo, type EvalImportOptions } from './args.js'
+import { UsageError } from '../wiring/usage-error.js'
+import type { CliIo, EvalImportOptions } from './args.js'
 
 /**
  * `review-loop eval import martian GOLDEN.json... --out DIR`: a dataset of fetched cases from

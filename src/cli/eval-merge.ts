@@ -7,7 +7,8 @@ import {
   summaryLines,
   type EvalCaseResult
 } from '../report/eval-score.js'
-import { UsageError, type CliIo, type EvalMergeOptions } from './args.js'
+import { UsageError } from '../wiring/usage-error.js'
+import type { CliIo, EvalMergeOptions } from './args.js'
 
 /** The parts of an eval's JSON report the merge reads. */
 interface Report {

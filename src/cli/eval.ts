@@ -12,7 +12,7 @@ import {
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { InputError } from '../action/input-error.js'
-import { settingsFrom } from '../action/repo-config.js'
+import { settingsFrom } from '../wiring/repo-config.js'
 import { suggestKey } from '../config/config-file.js'
 import {
   changedFiles,
@@ -27,7 +27,7 @@ import { CACHE_ENV, evalCache } from '../eval/external.js'
 import { JUDGE_OUTPUT_RESERVE } from '../eval/judge.js'
 import { PAIRWISE_FINDINGS, pairwiseEstimateUsd } from '../eval/pairwise.js'
 import { runCase, unscored, type EvalRun } from '../eval/run-case.js'
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../loop/settings.js'
 import { zeroUsage } from '../loop/usage.js'
 import { plural } from '../report/format.js'
 import { Budget } from '../model/budget.js'
@@ -44,8 +44,9 @@ import {
 import { BATCH_CHARS } from '../review/ai-reviewer.js'
 import { READ_LIMITS } from '../review/read-tools.js'
 import { REVIEW_OUTPUT_RESERVE } from '../review/review-batch.js'
-import { UsageError, type CliIo, type EvalOptions } from './args.js'
-import { checkedInputs, inputFromEnv } from './review.js'
+import { checkedInputs, inputFromEnv } from '../wiring/local-review.js'
+import { UsageError } from '../wiring/usage-error.js'
+import type { CliIo, EvalOptions } from './args.js'
 import { createTerminalLog } from './terminal-log.js'
 
 /** The reviewer's prompt around a case's diff and files: its template, the part's framing, the schema. */

@@ -6,16 +6,9 @@ import { createGitHubAdapter } from '../github/octokit-adapter.js'
 import { plural } from '../report/format.js'
 import { statsReport } from '../run/stats.js'
 import pkg from '../../package.json' with { type: 'json' }
-import {
-  EVAL_HELP,
-  HELP,
-  parseCli,
-  type CliIo,
-  UsageError,
-  type ReviewOptions,
-  type StatsOptions
-} from './args.js'
-import { reviewLocally } from './review.js'
+import { EVAL_HELP, HELP, parseCli, type CliIo, type StatsOptions } from './args.js'
+import { reviewLocally, type ReviewOptions } from '../wiring/local-review.js'
+import { UsageError } from '../wiring/usage-error.js'
 import { createTerminalLog } from './terminal-log.js'
 
 const defaultIo = (): CliIo => ({

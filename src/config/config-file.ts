@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv'
 import { isMap, isNode, isScalar, LineCounter, parseDocument, type Document } from 'yaml'
 import schema from '../../schema/review-loop.schema.json' with { type: 'json' }
-import { WORKFLOW_ONLY_INPUTS } from '../inputs.js'
+import { WORKFLOW_ONLY_INPUTS } from '../loop/settings.js'
 import { badGlob } from '../review/ignore.js'
 import { validate } from './config-validator.generated.js'
 

@@ -1,4 +1,4 @@
-import type { AiSettings } from '../inputs.js'
+import type { AiSettings } from '../loop/settings.js'
 import { atOrAbove, bySeverity, locationOf } from '../loop/findings.js'
 import type { Dispute, Finding, Severity } from '../loop/types.js'
 import { Budget } from '../model/budget.js'

@@ -2,10 +2,9 @@
  * What a gate's output says, before it becomes a finding: a problem a tool reported, in the tool's
  * own words (its path as printed, its level), and the output line it was read from.
  */
+import type { ToolLevel } from '../loop/settings.js'
 
-/** A tool's level, reduced to three: what fails a build, what it warns about, and advice. */
-export type ToolLevel = 'error' | 'warning' | 'note'
-
+/** A tool's level (ToolLevel), reduced to three: what fails a build, what it warns about, and advice. */
 export const TOOL_LEVELS: readonly ToolLevel[] = ['error', 'warning', 'note']
 
 export interface GateProblem {
@@ -92,14 +91,4 @@ export function knownLevel(word: unknown): ToolLevel | undefined {
   if (typeof word !== 'string') return undefined
   const key = word.trim().toLowerCase()
   return Object.hasOwn(WORDS, key) ? WORDS[key] : undefined
-}
-
-/** One check of the `checks` input: `name[options]: command`. */
-export interface CheckSpec {
-  name: string
-  command: string
-  /** The severity each of the tool's levels becomes (`lint[warning=low]: …`), over the defaults. */
-  levels?: Partial<Record<ToolLevel, import('../loop/types.js').Severity>>
-  /** A report file the command writes (`report=PATH`, relative to where checks run), read after it. */
-  report?: string
 }

@@ -13,7 +13,8 @@ import type { ProblemMatcher } from './formats/problem-matchers.js'
 import { readText, tail } from './formats/text.js'
 import { builtInMatchers } from './matchers.js'
 import { commandDir, PathPlacer, runnerDirs, unquoteGitPath, type RunnerDirs } from './paths.js'
-import type { CheckSpec, GateProblem, ToolLevel } from './problem.js'
+import type { CheckSpec, ToolLevel } from '../loop/settings.js'
+import type { GateProblem } from './problem.js'
 
 /**
  * The findings one check keeps: its most severe located problems first. A check that prints more

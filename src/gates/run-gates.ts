@@ -15,7 +15,7 @@ import type { CommandResult, CommandRunner, Git, Log } from '../ports/index.js'
 import { compileMatchers, type ProblemMatcher } from './formats/problem-matchers.js'
 import { tail } from './formats/text.js'
 import { isInside } from './paths.js'
-import type { CheckSpec } from './problem.js'
+import type { CheckSpec } from '../loop/settings.js'
 import { readGateOutput, timeoutCause, type GateReading, type ReadOptions } from './read-output.js'
 
 export { readGateOutput, MAX_FINDINGS_PER_CHECK } from './read-output.js'

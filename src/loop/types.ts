@@ -550,3 +550,20 @@ export interface LoopState {
   feedbackSeen?: { review: number; comment: number }
   updatedAt: string
 }
+
+/** What one run of the loop did: the entry sets the step's outputs and exit from it. */
+export interface IterationOutcome {
+  notice?: string
+  state?: LoopState
+  decision?: Decision
+  findings: Finding[]
+  reviewedSha?: string
+  headSha?: string
+  commentUrl?: string
+  checkRunId?: number
+  reviewJson?: string
+  /** Set when the step should fail: a terminal state listed in fail-on. */
+  failure?: string
+  /** Another run holds the iteration (src/run/claim.ts): this run did nothing, as `notice` says. */
+  claimTaken?: true
+}

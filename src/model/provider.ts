@@ -1,4 +1,5 @@
 import { InputError } from '../action/input-error.js'
+import type { ProviderConfig } from '../loop/settings.js'
 
 /**
  * Which service answers the Messages API calls, decided once from the inputs and the environment.
@@ -17,12 +18,6 @@ export interface ProviderInputs {
   vertexProjectId?: string
   vertexRegion?: string
 }
-
-/** What the client of one provider needs. Credentials of Bedrock and Vertex stay in the environment. */
-export type ProviderConfig =
-  | { name: 'anthropic'; apiKey: string; baseUrl?: string }
-  | { name: 'bedrock'; awsRegion: string; baseUrl?: string }
-  | { name: 'vertex'; projectId: string; region: string; baseUrl?: string }
 
 export type Env = Record<string, string | undefined>
 

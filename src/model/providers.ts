@@ -5,7 +5,7 @@ import {
   sdkOptions
 } from './anthropic.js'
 import type { ModelClient } from '../ports/index.js'
-import type { ProviderConfig } from './provider.js'
+import type { ProviderConfig } from '../loop/settings.js'
 
 /**
  * The SDK client of the resolved provider, behind the ModelClient port. Bedrock's and Vertex's SDKs

@@ -454,7 +454,7 @@ export interface FixerOutcome {
   summary?: string
 }
 
-/** The AI reviewer and fixer (src/model/agents.ts), present when a model provider is configured. */
+/** The AI reviewer and fixer (src/wiring/agents.ts), present when a model provider is configured. */
 export interface AiAgents {
   /** What this run's model calls cost so far: kept in the state when the run fails after paying. */
   spent?(): Usage

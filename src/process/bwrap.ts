@@ -2,9 +2,7 @@
  * Finding a bubblewrap that works here, kept apart from the sandbox's layout: the action asks it
  * before anything else (src/action/startup.ts), so it loads only node's own modules.
  */
-
-export type SandboxMode = 'auto' | 'required' | 'off'
-export type NetworkMode = 'allow' | 'deny'
+import type { NetworkMode, SandboxMode } from '../loop/settings.js'
 
 export type Exec = (
   file: string,

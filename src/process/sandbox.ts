@@ -9,13 +9,8 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import {
-  chooseSandbox,
-  type Exec,
-  type NetworkMode,
-  type SandboxChoice,
-  type SandboxMode
-} from './bwrap.js'
+import type { NetworkMode, SandboxMode } from '../loop/settings.js'
+import { chooseSandbox, type Exec, type SandboxChoice } from './bwrap.js'
 import { commandEnv, type PrivateDirs } from './command-env.js'
 import { createCommandRunner, type Launch, type RunHooks } from './command-runner.js'
 import {
@@ -42,8 +37,6 @@ import type { Confine, Confined, Log } from '../ports/index.js'
  * config, the runner's home, temp and file-command folders hidden, no capabilities, and every process
  * it started killed when the command ends (the namespace dies with its first process).
  */
-
-export type { NetworkMode, SandboxMode } from './bwrap.js'
 
 /** One checkout, as the sandbox shows it to PR code. */
 export interface SandboxLayout {

@@ -1,4 +1,4 @@
-import type { AiSettings } from '../inputs.js'
+import type { AiSettings } from '../loop/settings.js'
 import type { ModelClient } from '../ports/index.js'
 import { runAgent } from '../model/agent-runner.js'
 import type { Budget } from '../model/budget.js'

@@ -11,7 +11,7 @@ import type {
   Severity
 } from '../loop/types.js'
 import { zeroUsage } from '../loop/usage.js'
-import type { AiSettings } from '../inputs.js'
+import type { AiSettings } from '../loop/settings.js'
 import type { SystemBlock } from '../model/prompts.js'
 import type { Batch, ChangedFile, ReviewPlan } from './batches.js'
 import type { BatchOutcome } from './review-batch.js'

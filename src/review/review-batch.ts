@@ -1,4 +1,4 @@
-import type { AiSettings } from '../inputs.js'
+import type { AiSettings } from '../loop/settings.js'
 import { fingerprint } from '../loop/fingerprint.js'
 import { atOrAbove, holdsGo } from '../loop/findings.js'
 import type {

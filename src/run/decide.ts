@@ -1,4 +1,4 @@
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../loop/settings.js'
 import { atOrAbove } from '../loop/findings.js'
 import { appendReview, moveTo, setAsideCounts, type ReviewedIteration } from '../loop/record.js'
 import {

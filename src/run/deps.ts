@@ -4,9 +4,9 @@
  * and not each other (no import circles in src/).
  */
 import type { RunContext } from '../action/context.js'
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../loop/settings.js'
 import type { Intent } from '../loop/router.js'
-import type { Decision, Finding, HumanTrigger, LoopState, RepoRole } from '../loop/types.js'
+import type { Finding, HumanTrigger, IterationOutcome, LoopState, RepoRole } from '../loop/types.js'
 import type {
   AiAgents,
   ArtifactStore,
@@ -35,22 +35,6 @@ export interface IterationDeps {
   writeSummary: WriteSummary
   /** What the run spent that no saved state holds yet (made by runIteration). */
   ledger?: SpendLedger
-}
-
-export interface IterationOutcome {
-  notice?: string
-  state?: LoopState
-  decision?: Decision
-  findings: Finding[]
-  reviewedSha?: string
-  headSha?: string
-  commentUrl?: string
-  checkRunId?: number
-  reviewJson?: string
-  /** Set when the step should fail: a terminal state listed in fail-on. */
-  failure?: string
-  /** Another run holds the iteration (claim.ts): this run did nothing, as `notice` says. */
-  claimTaken?: true
 }
 
 export type CommandIntent = Extract<Intent, { kind: 'command' }>

@@ -1,4 +1,4 @@
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../loop/settings.js'
 import { needsHuman } from '../loop/rules.js'
 import type { LoopStatus, PullRequest } from '../loop/types.js'
 import type { GitHubPort, Log } from '../ports/index.js'

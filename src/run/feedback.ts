@@ -13,6 +13,7 @@ import {
 import type {
   Finding,
   HumanReview,
+  IterationOutcome,
   LoopState,
   PullRequest,
   RepoRole,
@@ -25,14 +26,7 @@ import { excerptAround } from '../review/ai-answer.js'
 import { stamped } from '../loop/record.js'
 import { addUsage, zeroUsage } from '../loop/usage.js'
 import { writeState } from './record.js'
-import {
-  MAY_COMMAND,
-  said,
-  type FeedbackIntent,
-  type Iterate,
-  type IterationDeps,
-  type IterationOutcome
-} from './deps.js'
+import { MAY_COMMAND, said, type FeedbackIntent, type Iterate, type IterationDeps } from './deps.js'
 import { planPhase } from './plan.js'
 import { loadState, type LoadedState } from './state-store.js'
 import { escapeMd, untrustedMarkdown } from '../report/format.js'

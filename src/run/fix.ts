@@ -8,7 +8,7 @@ import {
   type PreparedFix
 } from '../fix/apply-fix.js'
 import type { RunContext } from '../action/context.js'
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../loop/settings.js'
 import { fixMessage } from '../loop/bot-commits.js'
 import { runKey } from '../loop/unsaved-spend.js'
 import { recordFix } from '../loop/record.js'

@@ -12,7 +12,13 @@ import {
   remember,
   wasProcessed
 } from '../loop/state.js'
-import type { HumanTrigger, LoopState, PullRequest, RepoRole } from '../loop/types.js'
+import type {
+  HumanTrigger,
+  IterationOutcome,
+  LoopState,
+  PullRequest,
+  RepoRole
+} from '../loop/types.js'
 import { BIDI } from '../loop/untrusted.js'
 import { statusText } from '../report/comment.js'
 import { approvePhase, writeState } from './record.js'
@@ -23,8 +29,7 @@ import {
   type FeedbackIntent,
   type HumanAsk,
   type Iterate,
-  type IterationDeps,
-  type IterationOutcome
+  type IterationDeps
 } from './deps.js'
 import { planPhase } from './plan.js'
 import { loadState, type LoadedState } from './state-store.js'

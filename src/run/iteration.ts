@@ -4,10 +4,17 @@ import { routeEvent, type Intent } from '../loop/router.js'
 import { reportFailure } from './failure.js'
 import { dismissedIds, lastIteration } from '../loop/state.js'
 import { needsHuman, stepFailure } from '../loop/rules.js'
-import type { Finding, HumanTrigger, LoopState, PullRequest, ReviewResult } from '../loop/types.js'
+import type {
+  Finding,
+  HumanTrigger,
+  IterationOutcome,
+  LoopState,
+  PullRequest,
+  ReviewResult
+} from '../loop/types.js'
 import { zeroUsage } from '../loop/usage.js'
 import { decideHumanFix, decidePhase, goOnBranch, type Decided } from './decide.js'
-import type { HumanAsk, IterationDeps, IterationOutcome, ReviewPlan } from './deps.js'
+import type { HumanAsk, IterationDeps, ReviewPlan } from './deps.js'
 import { escalate } from './escalate.js'
 import { answerHuman } from './human.js'
 import { fixPhase, pushPhase, type Fixed } from './fix.js'
@@ -22,7 +29,7 @@ import {
 } from './record.js'
 import { readOnlyReport } from './read-only.js'
 import { keptPatch } from './records-name.js'
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../loop/settings.js'
 import { WritesWithheld } from './withheld.js'
 import { reportPhase } from './report.js'
 import { reviewPhase } from './review.js'

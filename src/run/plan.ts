@@ -1,5 +1,5 @@
 import type { RunContext } from '../action/context.js'
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../loop/settings.js'
 import { lastIteration } from '../loop/state.js'
 import { recordPushes, unrecordedPushes } from '../loop/bot-commits.js'
 import { behindLoopPush, planPull, type HumanEvent } from '../loop/rules.js'

@@ -1,5 +1,5 @@
 import type { RunContext } from '../action/context.js'
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../loop/settings.js'
 import { checkConclusion, isFork, stepFailure } from '../loop/rules.js'
 import { stopReason } from '../loop/reasons.js'
 import type { Decision, LoopState, PullRequest, ReviewResult } from '../loop/types.js'

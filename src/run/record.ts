@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { runUrl, type RunContext } from '../action/context.js'
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../loop/settings.js'
 import { moveTo, stamped } from '../loop/record.js'
 import { checkConclusion, needsHuman } from '../loop/rules.js'
 import { compactState } from '../loop/state-compact.js'

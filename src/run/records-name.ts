@@ -1,5 +1,5 @@
 import path from 'node:path'
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../loop/settings.js'
 
 type Where = Pick<Settings, 'surface' | 'artifactsDir'>
 

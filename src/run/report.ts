@@ -1,6 +1,6 @@
 import { lastIteration } from '../loop/state.js'
 import type { RunContext } from '../action/context.js'
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../loop/settings.js'
 import { checkConclusion } from '../loop/rules.js'
 import type { Decision, ReviewResult } from '../loop/types.js'
 import type { GitHubPort, Log, WriteSummary } from '../ports/index.js'

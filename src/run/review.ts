@@ -1,5 +1,5 @@
 import { runGates } from '../gates/run-gates.js'
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../loop/settings.js'
 import { mergeFindings } from '../loop/findings.js'
 import { keepEarlierIds } from '../loop/matching.js'
 import { lastIteration } from '../loop/state.js'

@@ -7,7 +7,7 @@ import { carrySpend, readSpendMarkers, runKey, type UnsavedSpend } from '../loop
 import type { LoopState, PrComment, PullRequest, Usage } from '../loop/types.js'
 import { usageSince, zeroUsage } from '../loop/usage.js'
 import type { AiAgents, GitHubPort, Log } from '../ports/index.js'
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../loop/settings.js'
 
 /** The run's spend at its last saved state, and the carried spend of earlier runs not saved yet. */
 export interface SpendLedger {

@@ -1,4 +1,5 @@
-import { toolLevel, type GateProblem, type ToolLevel } from '../problem.js'
+import type { ToolLevel } from '../../loop/settings.js'
+import { toolLevel, type GateProblem } from '../problem.js'
 import { isCargoMessage, readCargoMessage } from './cargo-messages.js'
 import { isObject, num, plus1, str, type Json } from './json-values.js'
 import { isRdjson, isRdjsonDiagnostic, readRdjson } from './rdjson.js'

@@ -1,5 +1,6 @@
 import type { Log, Result, Run } from 'sarif'
-import { toolLevel, type GateProblem, type ToolLevel } from '../problem.js'
+import type { ToolLevel } from '../../loop/settings.js'
+import { toolLevel, type GateProblem } from '../problem.js'
 import { isObject } from './json-values.js'
 
 /**

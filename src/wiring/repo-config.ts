@@ -1,9 +1,10 @@
 import { CONFIG_PATH, parseConfigFile, withConfig, type RepoConfig } from '../config/config-file.js'
-import { parseSettings, type Settings } from '../inputs.js'
-import { InputError } from './input-error.js'
+import { parseSettings } from '../inputs.js'
+import type { Settings } from '../loop/settings.js'
+import { InputError } from '../action/input-error.js'
 import type { GitHubPort } from '../ports/index.js'
-import type { RunContext } from './context.js'
-import type { Prefetched } from './prefetch.js'
+import type { RunContext } from '../action/context.js'
+import type { Prefetched } from '../action/prefetch.js'
 
 /**
  * The commit the settings file is read from: the PR's base commit (as the guidelines are), so a PR

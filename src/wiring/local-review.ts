@@ -4,17 +4,17 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createArtifactStore } from '../action/artifacts.js'
 import type { RunContext } from '../action/context.js'
-import { readRepoConfig, settingsFrom } from '../action/repo-config.js'
+import { readRepoConfig, settingsFrom } from './repo-config.js'
 import { SETTING_KEYS } from '../config/config-file.js'
 import { createGit } from '../git/git.js'
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../loop/settings.js'
 import type { Usage } from '../loop/types.js'
 import type { AiAgents, ArtifactStore, Confine, Log } from '../ports/index.js'
 import { createConfinement, type ReadOnlyBind } from '../process/sandbox.js'
 import { plural } from '../report/format.js'
-import type { IterationOutcome } from '../run/deps.js'
+import type { IterationOutcome } from '../loop/types.js'
 import { runIteration } from '../run/iteration.js'
-import { UsageError, type ReviewOptions } from './args.js'
+import { UsageError } from './usage-error.js'
 import { bringBack, gitOut, keepFixesOnInterrupt, type LocalRepo } from './bring-back.js'
 import { installedDependencies, lendDependencies, type Lending } from './dependencies.js'
 import { createLocalGitHub, type LocalRecord } from './local-github.js'
@@ -108,6 +108,18 @@ function localContext(work: string, checkout: string, run: number, repoName: str
     eventPrNumber: 1,
     actor: 'you'
   }
+}
+
+export interface ReviewOptions {
+  command: 'review'
+  /** The base branch given with --base; without it, the one origin/HEAD names (else main). */
+  base?: string
+  inputs: Record<string, string>
+  out?: string
+  dryRun: boolean
+  verbose: boolean
+  /** Lend the checks your installed dependency folders (off with --no-lend). */
+  lend: boolean
 }
 
 export interface LocalLoopResult {
@@ -327,7 +339,7 @@ async function agents(
     )
     return undefined
   }
-  const ai = (await import('../model/agents.js')).createAiAgents(settings, log, undefined, onUsage)
+  const ai = (await import('./agents.js')).createAiAgents(settings, log, undefined, onUsage)
   return dryRun ? { ...ai, fix: undefined } : ai
 }
 

@@ -1,14 +1,15 @@
 import { aiFix } from '../fix/ai-fixer.js'
-import type { Settings } from '../inputs.js'
+import type { Settings } from '../loop/settings.js'
 import type { Usage } from '../loop/types.js'
 import { usageSince, zeroUsage } from '../loop/usage.js'
 import type { AiAgents, Log, ModelClient } from '../ports/index.js'
 import { aiAnswer } from '../review/ai-answer.js'
 import { aiReview } from '../review/ai-reviewer.js'
-import { Budget } from './budget.js'
-import { priceWarning } from './pricing.js'
-import { describeProvider, type ProviderConfig } from './provider.js'
-import { createModelClient } from './providers.js'
+import { Budget } from '../model/budget.js'
+import { priceWarning } from '../model/pricing.js'
+import type { ProviderConfig } from '../loop/settings.js'
+import { describeProvider } from '../model/provider.js'
+import { createModelClient } from '../model/providers.js'
 
 /** The reviewer and fixer of one iteration, sharing one budget and one client. */
 export function createAiAgents(
