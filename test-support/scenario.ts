@@ -93,6 +93,11 @@ export interface Scenario {
   reruns?: Array<{ afterRun: number; together?: boolean }>
   /** Environment for every run. */
   env?: Record<string, string>
+  /**
+   * The repository's workflow files that take workflow_dispatch (default the one the runs are of).
+   * A caller of the reusable workflow: `[review.yml]`, with `env.GITHUB_WORKFLOW_REF` naming it.
+   */
+  workflows?: string[]
   /** The node binary that runs dist/index.js; default node 24 (bench wraps it to measure memory). */
   node?: string
   /**
@@ -536,7 +541,8 @@ export async function runScenario(
   const sandbox = await Sandbox.create({
     base: scenario.base,
     pr: scenario.pr,
-    permissions: scenario.permissions
+    permissions: scenario.permissions,
+    ...(scenario.workflows ? { workflows: scenario.workflows } : {})
   })
   const artifacts = await ArtifactService.start()
   sandbox.artifactService = artifacts
