@@ -1,23 +1,25 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import ts from 'typescript'
 import { functionSizes } from '../../scripts/function-sizes.js'
 
+/** Our modules: TypeScript, and the JavaScript beside it (the generated validators). */
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap(name => {
     const full = path.join(dir, name)
-    return statSync(full).isDirectory() ? files(full) : full.endsWith('.ts') ? [full] : []
+    if (statSync(full).isDirectory()) return files(full)
+    return /\.(?:[mc]?[jt]s)$/.test(full) ? [full] : []
   })
 }
 
-/** Every module a file imports, resolved: `src/...` for our own, the package name otherwise. */
-function imports(file: string): string[] {
-  const text = readFileSync(file, 'utf8')
-  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+'([^']+)'/g)].map(
-    m => m[1]!
-  )
-  const dynamic = [...text.matchAll(/import\('([^']+)'\)/g)].map(m => m[1]!)
-  return [...specs, ...dynamic].map(spec =>
+/**
+ * Every module a file imports, resolved: `src/...` for our own, the package name otherwise. Read by
+ * TypeScript's own scanner, so every form counts: side-effect imports, `import type`, `export … from`,
+ * `import('x')` and `import('x').T`, `require`, and a list of names with comments in it.
+ */
+function imports(file: string, text = readFileSync(file, 'utf8')): string[] {
+  return ts.preProcessFile(text, true, true).importedFiles.map(({ fileName: spec }) =>
     spec.startsWith('.')
       ? path
           .relative('.', path.resolve(path.dirname(file), spec))
@@ -106,7 +108,8 @@ describe('the shape of src/', () => {
       'src/report': ['src/loop/', 'src/report/']
     }
     // what the core may use from outside src/: Node's own modules and the schema validator
-    const packages = /^(node:|ajv$)/
+    // (the generated validators take ajv's runtime helpers)
+    const packages = /^(node:|ajv$|ajv\/dist\/runtime\/)/
     const crossings: string[] = []
     for (const [dir, allowed] of Object.entries(core)) {
       for (const file of files(dir)) {
@@ -160,6 +163,32 @@ describe('the shape of src/', () => {
       'src/ports/index.ts → src/gates/formats/problem-matchers.ts'
     ]
     expect(upwardImports(importGraph(), FLOORS)).toEqual(allowed)
+  })
+
+  it('reads every form of import, as TypeScript does', () => {
+    const text = [
+      "import './side-effect.js'",
+      'import type {',
+      "  Surface, // the loop's surface",
+      '  Intent',
+      "} from '../run/deps.js'",
+      "export * from './all.js'",
+      "export function f() {} import { g } from './same-line.js'",
+      "type T = import('../inputs.js').Settings",
+      "const m = await import('../cli/main.js')",
+      "const r = require('./required.cjs')"
+    ].join('\n')
+    expect(imports('src/loop/x.ts', text).sort()).toEqual(
+      [
+        'src/loop/side-effect.js',
+        'src/run/deps.js',
+        'src/loop/all.js',
+        'src/loop/same-line.js',
+        'src/inputs.js',
+        'src/cli/main.js',
+        'src/loop/required.cjs'
+      ].sort()
+    )
   })
 
   it('finds an import up the floors when there is one', () => {
