@@ -3,15 +3,10 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import ts from 'typescript'
 import { functionSizes } from '../../scripts/function-sizes.js'
+import { filesUnder } from '../../test-support/files.js'
 
 /** Our modules: TypeScript, and the JavaScript beside it (the generated validators). */
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap(name => {
-    const full = path.join(dir, name)
-    if (statSync(full).isDirectory()) return files(full)
-    return /\.(?:[mc]?[jt]s)$/.test(full) ? [full] : []
-  })
-}
+const files = (dir: string): string[] => filesUnder(dir, name => /\.(?:[mc]?[jt]s)$/.test(name))
 
 /**
  * Every module a file imports, resolved: `src/...` for our own, the package name otherwise. Read by

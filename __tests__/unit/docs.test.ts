@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseMode, parseSettings } from '../../src/inputs.js'
@@ -6,6 +6,7 @@ import { between, generatedTables, readAction } from '../../scripts/readme-table
 import { FIXTURES } from '../../test-support/gate-parity.js'
 import { byTool } from '../../test-support/gate-tool-kinds.js'
 import { GATE_TOOLS } from '../../test-support/gate-tools.js'
+import { filesUnder } from '../../test-support/files.js'
 import { brokenLinks } from '../../test-support/markdown-links.js'
 
 const action = readAction() as ReturnType<typeof readAction> & {
@@ -21,14 +22,12 @@ const written = (file: string, marker: string): string => {
 }
 
 /** Our Markdown: every .md file but the eval cases' (other projects' code) and what is not ours. */
-function markdownFiles(dir = '.'): string[] {
-  const skip = new Set(['node_modules', '.git', 'dist', 'out', 'coverage', 'cases', '.dist-tmp'])
-  return readdirSync(dir).flatMap(name => {
-    const full = path.join(dir, name)
-    if (skip.has(name)) return []
-    return statSync(full).isDirectory() ? markdownFiles(full) : name.endsWith('.md') ? [full] : []
-  })
-}
+const markdownFiles = (): string[] =>
+  filesUnder(
+    '.',
+    name => name.endsWith('.md'),
+    new Set(['node_modules', '.git', 'dist', 'out', 'coverage', 'cases', '.dist-tmp'])
+  )
 
 describe('documentation matches the code', () => {
   it.each(generatedTables(action).map(g => [`${g.file} ${g.marker}`, g] as const))(

@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import path from 'node:path'
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { filesUnder } from '../../test-support/files.js'
 
 /**
  * docs/troubleshooting.md "## Error messages": one list item per message, under `###` groups,
@@ -37,19 +37,13 @@ function unquoted(page: string, sources: readonly string[]): string[] {
   })
 }
 
-function typescript(dir: string): string[] {
-  return readdirSync(dir).flatMap(name => {
-    const full = path.join(dir, name)
-    if (statSync(full).isDirectory()) return typescript(full)
-    return name.endsWith('.ts') ? [full] : []
-  })
-}
-
 const page = readFileSync('docs/troubleshooting.md', 'utf8')
 /** A file's code without its comments: a message reworded in code but left in a comment is gone. */
 const code = (text: string): string =>
   text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '')
-const sources = typescript('src').map(file => code(readFileSync(file, 'utf8')))
+const sources = filesUnder('src', name => name.endsWith('.ts')).map(file =>
+  code(readFileSync(file, 'utf8'))
+)
 
 describe('docs/troubleshooting.md lists the error messages the code prints', () => {
   it('quotes at least 30 messages, under groups, at the end of the page', () => {
