@@ -211,7 +211,8 @@ function kind(p: string): 'dir' | 'file' | 'link' | 'other' | undefined {
   }
 }
 
-function realOrUndefined(p: string): string | undefined {
+/** A path with its links resolved; undefined when it leads nowhere. */
+export function realOrUndefined(p: string): string | undefined {
   try {
     return realpathSync.native(p)
   } catch {

@@ -16,6 +16,7 @@ import {
 import path from 'node:path'
 import type { Confine } from '../ports/index.js'
 import type { ReadOnlyBind } from '../process/sandbox.js'
+import { realOrUndefined } from '../process/toolchains.js'
 
 /**
  * The folders a package manager fills from the repository's lock file, which git ignores and a
@@ -83,14 +84,6 @@ function linkRefused(link: string): { target: string; why: string } | undefined 
       why: `it leads to a folder not named ${DEPENDENCY_FOLDERS.join(', ')}, which the checks would see whole`
     }
   return undefined
-}
-
-function realOr(p: string): string {
-  try {
-    return realpathSync(p)
-  } catch {
-    return p
-  }
 }
 
 /** Caches in node_modules that tools rewrite in place (Prettier's and Babel's `.cache`, Vite's `.vite`). */
@@ -192,7 +185,7 @@ export function lendDependencies(
   // a lent link is shown as its target, at its place in the clone and at its own path
   const binds = (root: string): ReadOnlyBind[] =>
     folders.flatMap(f => {
-      const src = realOr(path.join(from, f))
+      const src = realOrUndefined(path.join(from, f)) ?? path.join(from, f)
       return [
         { src, dest: path.join(root, f), caches: cachesOf(src) },
         { src, dest: src }
