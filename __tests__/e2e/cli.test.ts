@@ -35,6 +35,20 @@ function brokenBwrap(): string {
   return bin
 }
 
+/** A sample repository with installed dependencies that git ignores (so a clone lacks them), in the
+ * root and in a workspace. */
+function repoWithDependencies(): string {
+  const repo = sampleRepo({
+    '.gitignore': 'node_modules/\n',
+    'packages/web/package.json': '{}\n'
+  })
+  writeFiles(repo, {
+    'node_modules/dep/index.js': 'module.exports = 42\n',
+    'packages/web/node_modules/wdep/index.js': 'module.exports = 7\n'
+  })
+  return repo
+}
+
 describe('npx review-loop', () => {
   it('prints its help and refuses a wrong command with exit 2', async () => {
     const help = await cli(['--help'], os.tmpdir())
@@ -85,15 +99,7 @@ describe('npx review-loop', () => {
   })
 
   it("runs the checks on the user's installed dependencies, read-only, and commits none of them", async () => {
-    // node_modules ignored (so a clone lacks it), in the root and in a workspace
-    const repo = sampleRepo({
-      '.gitignore': 'node_modules/\n',
-      'packages/web/package.json': '{}\n'
-    })
-    writeFiles(repo, {
-      'node_modules/dep/index.js': 'module.exports = 42\n',
-      'packages/web/node_modules/wdep/index.js': 'module.exports = 7\n'
-    })
+    const repo = repoWithDependencies()
     const check =
       "deps: node -e \"process.exit(require('dep') === 42 && require('./packages/web/node_modules/wdep') === 7 ? 0 : 1)\""
     const write = 'write: touch node_modules/dep/x 2>/dev/null && echo WROTE || echo READ-ONLY'
@@ -434,14 +440,7 @@ describe('npx review-loop: the checks meet tools as on a runner', () => {
   it.skipIf(!bwrapWorks)(
     "in the sandbox, a tool writes its cache in your read-only node_modules (Vitest's .vite), not into yours",
     async () => {
-      const repo = sampleRepo({
-        '.gitignore': 'node_modules/\n',
-        'packages/web/package.json': '{}\n'
-      })
-      writeFiles(repo, {
-        'node_modules/dep/index.js': 'module.exports = 42\n',
-        'packages/web/node_modules/wdep/index.js': 'module.exports = 7\n'
-      })
+      const repo = repoWithDependencies()
       // as Vitest 2 writes its results (node_modules/.vite/vitest/results.json), in each package
       const write = (nm: string) =>
         `mkdir -p ${nm}/.vite/vitest && echo '{}' > ${nm}/.vite/vitest/results.json && test -s ${nm}/.vite/vitest/results.json`
