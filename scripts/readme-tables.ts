@@ -156,13 +156,28 @@ export function evalTable(cases: EvalCase[] = loadDataset('eval')): string {
   ].join('\n')
 }
 
-export function replaceBetween(text: string, marker: string, content: string): string {
-  const start = `<!-- ${marker}:start -->`
-  const end = `<!-- ${marker}:end -->`
+/** A file's text around a generated table: through the start marker's line, the table, from the end marker's line on. */
+function section(
+  text: string,
+  marker: string
+): { before: string; table: string; after: string } | undefined {
+  const start = `<!-- ${marker}:start -->\n`
   const i = text.indexOf(start)
-  const j = text.indexOf(end)
-  if (i < 0 || j < 0) throw new Error(`the file lacks the ${start} … ${end} markers`)
-  return `${text.slice(0, i + start.length)}\n${content}\n${text.slice(j)}`
+  const j = i < 0 ? -1 : text.indexOf(`\n<!-- ${marker}:end -->`, i + start.length - 1)
+  if (j < 0) return undefined
+  const from = i + start.length
+  return {
+    before: text.slice(0, from),
+    table: text.slice(from, Math.max(from, j)),
+    after: text.slice(j)
+  }
+}
+
+export function replaceBetween(text: string, marker: string, content: string): string {
+  const s = section(text, marker)
+  if (!s)
+    throw new Error(`the file lacks the <!-- ${marker}:start --> … <!-- ${marker}:end --> markers`)
+  return `${s.before}${content}${s.after}`
 }
 
 /** A table `npm run docs` writes between `<!-- marker:start -->` and `<!-- marker:end -->` of a file. */
@@ -187,12 +202,8 @@ export function generatedTables(action: ActionYml): GeneratedTable[] {
 }
 
 /** What a file holds between a marker's start and end lines (undefined without the markers). */
-export function between(text: string, marker: string): string | undefined {
-  const start = `<!-- ${marker}:start -->\n`
-  const i = text.indexOf(start)
-  const j = text.indexOf(`\n<!-- ${marker}:end -->`)
-  return i < 0 || j < i ? undefined : text.slice(i + start.length, j)
-}
+export const between = (text: string, marker: string): string | undefined =>
+  section(text, marker)?.table
 
 export const readAction = (): ActionYml => parse(readFileSync('action.yml', 'utf8')) as ActionYml
 
